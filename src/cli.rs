@@ -1,0 +1,242 @@
+//! The command line: with no subcommand the terminal app, else a headless command.
+//!
+//! Every numeric flag is checked against the range its lab accepts (the same table
+//! `resilience-lab check` holds lab files to), so a bad value gets one line that names
+//! the flag, the value and what is allowed.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::content::lab::required_parameters;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "resilience-lab",
+    version,
+    about = "A terminal lab: health checks, retries and circuit breakers, live on 127.0.0.1 and simulated to the digit.",
+    long_about = None
+)]
+pub struct Cli {
+    /// A folder whose labs/*.toml replace the built-in lab files (to tune a class's defaults).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub content: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run a lab headless and print its report (text, or JSON with --json).
+    Run(RunArgs),
+    /// Validate the lab files (and --content overrides); exit 2 on any problem.
+    Check,
+    /// List the labs and how to run them.
+    Labs,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    #[command(subcommand)]
+    pub lab: RunLab,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RunLab {
+    /// Lab 1: health endpoints and an ordered shutdown.
+    Health(HealthArgs),
+    /// Lab 2: retry amplification, one retry layer, a retry budget.
+    Retry(RetryArgs),
+    /// Lab 3: a timeout alone against a timeout plus a breaker during a brownout.
+    Breaker(BreakerArgs),
+}
+
+/// How to run and how to print.
+#[derive(Debug, Args, Clone, Copy)]
+pub struct ModeArgs {
+    /// Simulate on a virtual clock (the default): instant and exact.
+    #[arg(long, conflicts_with = "live")]
+    pub sim: bool,
+    /// Run for real on 127.0.0.1.
+    #[arg(long)]
+    pub live: bool,
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RetryArgs {
+    #[command(flatten)]
+    pub mode: ModeArgs,
+    /// Failure probability of each database attempt (0 to 1).
+    #[arg(long, value_parser = ranged("retry", "p"))]
+    pub p: Option<f64>,
+    /// Attempts per layer, top first, e.g. 4,4,4 (1 to 6 layers, 1 to 10 attempts each).
+    #[arg(long, value_parser = parse_attempts)]
+    pub attempts: Option<Attempts>,
+    /// Retry budget ratio at the top client, e.g. 0.1; 0 means none.
+    #[arg(long, value_parser = ranged("retry", "budget"))]
+    pub budget: Option<f64>,
+    /// User actions to run.
+    #[arg(long, value_parser = ranged_int("retry", "actions"))]
+    pub actions: Option<u64>,
+    /// Seed of the failure draws (42 reproduces the Atlas).
+    #[arg(long, value_parser = ranged_int("retry", "seed"))]
+    pub seed: Option<u64>,
+}
+
+impl RetryArgs {
+    /// Whether any scenario flag was given: then one scenario runs instead of the table.
+    pub fn names_a_scenario(&self) -> bool {
+        self.p.is_some()
+            || self.attempts.is_some()
+            || self.budget.is_some()
+            || self.actions.is_some()
+            || self.seed.is_some()
+    }
+}
+
+/// Attempts per layer, top layer first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attempts(pub Vec<u32>);
+
+#[derive(Debug, Args)]
+pub struct BreakerArgs {
+    #[command(flatten)]
+    pub mode: ModeArgs,
+    /// Calls per second (whole number).
+    #[arg(long, value_parser = ranged_int("breaker", "rate"))]
+    pub rate: Option<u64>,
+    /// Length of the run in seconds.
+    #[arg(long, value_parser = ranged("breaker", "duration_s"))]
+    pub duration_s: Option<f64>,
+    /// Per-call timeout in milliseconds.
+    #[arg(long, value_parser = ranged("breaker", "timeout_ms"))]
+    pub timeout_ms: Option<f64>,
+    /// Latency of a healthy call in milliseconds.
+    #[arg(long, value_parser = ranged("breaker", "healthy_ms"))]
+    pub healthy_ms: Option<f64>,
+    /// The brownout window START,END in seconds, e.g. 10,40.
+    #[arg(long, value_parser = parse_window, value_name = "START,END")]
+    pub brownout_s: Option<(f64, f64)>,
+    /// Outcomes the failure rate is computed over.
+    #[arg(long, value_parser = ranged_int("breaker", "window"))]
+    pub window: Option<u64>,
+    /// Outcomes needed before the breaker may open.
+    #[arg(long, value_parser = ranged_int("breaker", "min_calls"))]
+    pub min_calls: Option<u64>,
+    /// Failure ratio that opens the breaker (0.5 = 50%).
+    #[arg(long, value_parser = ranged("breaker", "threshold"))]
+    pub threshold: Option<f64>,
+    /// Seconds the breaker stays open before trial calls.
+    #[arg(long, value_parser = ranged("breaker", "open_s"))]
+    pub open_s: Option<f64>,
+    /// Trial calls in half-open; all must succeed to close.
+    #[arg(long, value_parser = ranged_int("breaker", "trial_calls"))]
+    pub trial_calls: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct HealthArgs {
+    #[command(flatten)]
+    pub mode: ModeArgs,
+    /// Port the server listens on (127.0.0.1 only).
+    #[arg(long, default_value_t = 18080)]
+    pub port: u16,
+    /// Seconds after start before /readyz answers 200.
+    #[arg(long, value_parser = ranged("health", "warmup_s"))]
+    pub warmup_s: Option<f64>,
+    /// Seconds the server keeps serving after SIGTERM.
+    #[arg(long, value_parser = ranged("health", "deregister_s"))]
+    pub deregister_s: Option<f64>,
+    /// Seconds after SIGTERM by which the server must exit.
+    #[arg(long, value_parser = ranged("health", "grace_s"))]
+    pub grace_s: Option<f64>,
+    /// Seconds one /work request takes.
+    #[arg(long, value_parser = ranged("health", "work_s"))]
+    pub work_s: Option<f64>,
+}
+
+/// The allowed range of a lab parameter, from the table lab files are checked against.
+fn limits_of(lab: &'static str, name: &'static str) -> (f64, f64) {
+    required_parameters(lab)
+        .iter()
+        .find(|limit| limit.name == name)
+        .map_or((f64::NEG_INFINITY, f64::INFINITY), |limit| (limit.min, limit.max))
+}
+
+/// A parser for a decimal flag within its lab's range.
+fn ranged(lab: &'static str, name: &'static str) -> impl Fn(&str) -> Result<f64, String> + Clone {
+    move |text| {
+        let (min, max) = limits_of(lab, name);
+        match text.trim().parse::<f64>() {
+            Ok(value) if value.is_finite() && (min..=max).contains(&value) => Ok(value),
+            _ => Err(format!("allowed: a number from {min} to {max}")),
+        }
+    }
+}
+
+/// A parser for a whole-number flag within its lab's range.
+fn ranged_int(lab: &'static str, name: &'static str) -> impl Fn(&str) -> Result<u64, String> + Clone {
+    move |text| {
+        let (min, max) = limits_of(lab, name);
+        match text.trim().parse::<u64>() {
+            Ok(value) if (min..=max).contains(&(value as f64)) => Ok(value),
+            _ => Err(format!("allowed: a whole number from {min} to {max}")),
+        }
+    }
+}
+
+/// `4,4,4`: 1 to 6 layers of 1 to 10 attempts.
+fn parse_attempts(text: &str) -> Result<Attempts, String> {
+    const ALLOWED: &str = "allowed: 1 to 6 comma-separated whole numbers from 1 to 10, e.g. 4,4,4";
+    let attempts: Vec<u32> = text
+        .split(',')
+        .map(|item| item.trim().parse::<u32>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| ALLOWED.to_string())?;
+    if !(1..=6).contains(&attempts.len()) || attempts.iter().any(|a| !(1..=10).contains(a)) {
+        return Err(ALLOWED.to_string());
+    }
+    Ok(Attempts(attempts))
+}
+
+/// `10,40`: a start and an end in seconds, start >= 0, end after start.
+fn parse_window(text: &str) -> Result<(f64, f64), String> {
+    const ALLOWED: &str = "allowed: START,END in seconds with 0 <= START < END, e.g. 10,40";
+    let parts: Vec<f64> = text
+        .split(',')
+        .map(|item| item.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| ALLOWED.to_string())?;
+    match parts[..] {
+        [start, end] if start.is_finite() && end.is_finite() && start >= 0.0 && start < end => Ok((start, end)),
+        _ => Err(ALLOWED.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attempts_and_windows_parse_or_say_what_is_allowed() {
+        assert_eq!(parse_attempts("4,4,4"), Ok(Attempts(vec![4, 4, 4])));
+        assert!(parse_attempts("4,0").is_err());
+        assert!(parse_attempts("1,1,1,1,1,1,1").is_err());
+        assert!(parse_attempts("4,,4").is_err());
+        assert_eq!(parse_window("2,8"), Ok((2.0, 8.0)));
+        assert_eq!(parse_window("10.5,40"), Ok((10.5, 40.0)));
+        assert!(parse_window("40,10").is_err());
+        assert!(parse_window("10").is_err());
+    }
+
+    #[test]
+    fn ranges_come_from_the_lab_limits() {
+        assert_eq!(ranged("retry", "p")("0.3"), Ok(0.3));
+        assert!(ranged("retry", "p")("1.5").unwrap_err().contains("0 to 1"));
+        assert!(ranged_int("breaker", "rate")("0").is_err());
+    }
+}

@@ -1,0 +1,310 @@
+//! One lab file: title, objective, book chapter, slider specs, guided steps and checks.
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::content::location::ContentError;
+use crate::content::question::{self, Question};
+
+/// The `format_version` this build reads; a newer file is refused with a message.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A lab file as written in `labs/<id>.toml`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LabFile {
+    pub format_version: u32,
+    pub id: String,
+    pub title: String,
+    /// One line: what the learner will be able to explain afterwards.
+    pub objective: String,
+    /// The book chapter this lab belongs to, a file under `book/src/`.
+    pub chapter: String,
+    /// A short lesson shown beside the lab (the chapter holds the full text).
+    pub lesson: String,
+    #[serde(rename = "parameter", default)]
+    pub parameters: Vec<ParameterSpec>,
+    #[serde(rename = "step", default)]
+    pub steps: Vec<GuidedStep>,
+    #[serde(rename = "check", default)]
+    pub checks: Vec<Question>,
+}
+
+/// A slider: one tunable input of the lab, with its unit and range.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ParameterSpec {
+    /// The key the engine and the CLI know it by, e.g. `timeout_ms`.
+    pub name: String,
+    pub label: String,
+    /// Shown after the value; empty for plain numbers.
+    #[serde(default)]
+    pub unit: String,
+    pub min: f64,
+    pub max: f64,
+    pub step: f64,
+    pub default: f64,
+    /// One line shown when the slider has focus.
+    pub help: String,
+}
+
+impl ParameterSpec {
+    /// Decimals needed to show a value of this slider without noise.
+    pub fn decimals(&self) -> usize {
+        let step = self.step.abs();
+        (0..6)
+            .find(|d| (step * 10f64.powi(*d as i32)).fract().abs() < 1e-9)
+            .unwrap_or(6)
+    }
+
+    /// The value with the slider's decimals and unit, e.g. `200 ms` or `0.50`.
+    pub fn display(&self, value: f64) -> String {
+        let decimals = self.decimals();
+        if self.unit.is_empty() {
+            format!("{value:.decimals$}")
+        } else {
+            format!("{value:.decimals$} {}", self.unit)
+        }
+    }
+}
+
+/// A guided step: something to do, optionally with a check that scores it.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct GuidedStep {
+    pub title: String,
+    pub text: String,
+    /// The id of a `[[check]]` in the same file.
+    #[serde(default)]
+    pub check: Option<String>,
+}
+
+/// A parameter the engine needs, with the range it accepts.
+#[derive(Clone, Copy, Debug)]
+pub struct ParameterLimit {
+    pub name: &'static str,
+    pub min: f64,
+    pub max: f64,
+    /// Whether only whole numbers make sense (counts, calls per second).
+    pub integer: bool,
+}
+
+const fn limit(name: &'static str, min: f64, max: f64, integer: bool) -> ParameterLimit {
+    ParameterLimit {
+        name,
+        min,
+        max,
+        integer,
+    }
+}
+
+/// The parameters each lab must define, and the widest range the engine accepts.
+pub fn required_parameters(lab_id: &str) -> &'static [ParameterLimit] {
+    const HEALTH: [ParameterLimit; 5] = [
+        limit("warmup_s", 0.0, 60.0, false),
+        limit("deregister_s", 0.0, 60.0, false),
+        limit("grace_s", 0.0, 120.0, false),
+        limit("work_s", 0.0, 60.0, false),
+        limit("probe_period_s", 0.1, 10.0, false),
+    ];
+    const RETRY: [ParameterLimit; 7] = [
+        limit("p", 0.0, 1.0, false),
+        limit("attempts_client", 1.0, 10.0, true),
+        limit("attempts_frontend", 1.0, 10.0, true),
+        limit("attempts_backend", 1.0, 10.0, true),
+        limit("budget", 0.0, 1.0, false),
+        limit("actions", 1.0, 1_000_000.0, true),
+        limit("seed", 0.0, 4_294_967_295.0, true),
+    ];
+    const BREAKER: [ParameterLimit; 11] = [
+        limit("rate", 1.0, 10_000.0, true),
+        limit("duration_s", 1.0, 3_600.0, false),
+        limit("timeout_ms", 1.0, 60_000.0, false),
+        limit("healthy_ms", 0.0, 60_000.0, false),
+        limit("brownout_start_s", 0.0, 3_600.0, false),
+        limit("brownout_length_s", 0.1, 3_600.0, false),
+        limit("window", 1.0, 10_000.0, true),
+        limit("min_calls", 1.0, 10_000.0, true),
+        limit("threshold", 0.01, 1.0, false),
+        limit("open_s", 0.0, 3_600.0, false),
+        limit("trial_calls", 1.0, 1_000.0, true),
+    ];
+    match lab_id {
+        "health" => &HEALTH,
+        "retry" => &RETRY,
+        "breaker" => &BREAKER,
+        _ => &[],
+    }
+}
+
+/// The byte span of each `[[parameter]]` table, to point messages at it.
+#[derive(Deserialize)]
+struct Spans {
+    #[serde(rename = "parameter", default)]
+    parameters: Vec<Spanned<toml::Table>>,
+    #[serde(rename = "step", default)]
+    steps: Vec<Spanned<toml::Table>>,
+    #[serde(rename = "check", default)]
+    checks: Vec<Spanned<toml::Table>>,
+    #[serde(default)]
+    format_version: Option<Spanned<toml::Value>>,
+    #[serde(default)]
+    id: Option<Spanned<toml::Value>>,
+}
+
+/// Parses and checks one lab file; `file` names it in messages, `expected_id` is its id.
+pub fn parse(text: &str, file: &str, expected_id: &str) -> Result<LabFile, Vec<ContentError>> {
+    let lab: LabFile = toml::from_str(text).map_err(|err| {
+        let message = err.message().trim_end().replace('\n', " ");
+        vec![ContentError::at(file, text, err.span(), message)]
+    })?;
+    // The same text parsed again, as tables, only to know where each entry starts.
+    let spans: Spans =
+        toml::from_str(text).map_err(|err| vec![ContentError::at(file, text, err.span(), err.message())])?;
+    let at = |span: Option<std::ops::Range<usize>>, message: String| ContentError::at(file, text, span, message);
+    let mut errors = Vec::new();
+
+    if lab.format_version > FORMAT_VERSION {
+        errors.push(at(
+            spans.format_version.as_ref().map(Spanned::span),
+            format!(
+                "format_version {} is newer than this resilience-lab reads ({FORMAT_VERSION}); update resilience-lab or set format_version = {FORMAT_VERSION}",
+                lab.format_version
+            ),
+        ));
+    }
+    if lab.id != expected_id {
+        errors.push(at(
+            spans.id.as_ref().map(Spanned::span),
+            format!(
+                "id is \"{}\" but this file is the {expected_id} lab; set id = \"{expected_id}\"",
+                lab.id
+            ),
+        ));
+    }
+
+    let span_of_parameter = |index: usize| spans.parameters.get(index).map(Spanned::span);
+    for (index, spec) in lab.parameters.iter().enumerate() {
+        let span = span_of_parameter(index);
+        if lab.parameters[..index].iter().any(|earlier| earlier.name == spec.name) {
+            errors.push(at(
+                span.clone(),
+                format!("parameter \"{}\" is defined twice; keep one", spec.name),
+            ));
+        }
+        for problem in parameter_problems(expected_id, spec) {
+            errors.push(at(span.clone(), format!("parameter \"{}\": {problem}", spec.name)));
+        }
+    }
+    for required in required_parameters(expected_id) {
+        if !lab.parameters.iter().any(|spec| spec.name == required.name) {
+            errors.push(at(
+                None,
+                format!(
+                    "the {expected_id} lab needs a [[parameter]] named \"{}\"; add it",
+                    required.name
+                ),
+            ));
+        }
+    }
+
+    for (index, check) in lab.checks.iter().enumerate() {
+        let span = spans.checks.get(index).map(Spanned::span);
+        if lab.checks[..index].iter().any(|earlier| earlier.id == check.id) {
+            errors.push(at(
+                span.clone(),
+                format!("check id \"{}\" is used twice; ids must be unique", check.id),
+            ));
+        }
+        if check.lab.as_deref().is_some_and(|lab_id| lab_id != expected_id) {
+            errors.push(at(
+                span.clone(),
+                format!("check \"{}\" names another lab; remove its lab key", check.id),
+            ));
+        }
+        for problem in question::problems(check) {
+            errors.push(at(span.clone(), format!("check \"{}\": {problem}", check.id)));
+        }
+    }
+    for (index, step) in lab.steps.iter().enumerate() {
+        if let Some(check_id) = &step.check
+            && !lab.checks.iter().any(|check| &check.id == check_id)
+        {
+            errors.push(at(
+                spans.steps.get(index).map(Spanned::span),
+                format!(
+                    "step \"{}\" names check \"{check_id}\", which this file does not define",
+                    step.title
+                ),
+            ));
+        }
+    }
+    if errors.is_empty() { Ok(lab) } else { Err(errors) }
+}
+
+/// What is wrong with one slider spec, in words that say what to fix.
+fn parameter_problems(lab_id: &str, spec: &ParameterSpec) -> Vec<String> {
+    let mut problems = Vec::new();
+    if spec.step.is_nan() || spec.step <= 0.0 {
+        problems.push(format!("step is {}; it must be above 0", spec.step));
+    }
+    if spec.min.is_nan() || spec.max.is_nan() || spec.min >= spec.max {
+        problems.push(format!("min {} must be below max {}", spec.min, spec.max));
+    }
+    if !(spec.min <= spec.default && spec.default <= spec.max) {
+        problems.push(format!(
+            "default {} is outside min {} to max {}",
+            spec.default, spec.min, spec.max
+        ));
+    }
+    let limits = required_parameters(lab_id);
+    match limits.iter().find(|limit| limit.name == spec.name) {
+        None => {
+            let known: Vec<&str> = limits.iter().map(|limit| limit.name).collect();
+            problems.push(format!(
+                "the {lab_id} lab has no such parameter; use one of: {}",
+                known.join(", ")
+            ));
+        }
+        Some(limit) => {
+            if spec.min < limit.min || spec.max > limit.max {
+                problems.push(format!(
+                    "range {} to {} goes beyond what the lab accepts ({} to {})",
+                    spec.min, spec.max, limit.min, limit.max
+                ));
+            }
+            let whole = |x: f64| x.fract() == 0.0;
+            if limit.integer && !(whole(spec.min) && whole(spec.max) && whole(spec.step) && whole(spec.default)) {
+                problems.push("counts take whole numbers: make min, max, step and default whole".to_string());
+            }
+        }
+    }
+    problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_uses_the_step_decimals_and_unit() {
+        let spec = ParameterSpec {
+            name: "timeout_ms".into(),
+            label: "Timeout".into(),
+            unit: "ms".into(),
+            min: 10.0,
+            max: 2000.0,
+            step: 10.0,
+            default: 200.0,
+            help: String::new(),
+        };
+        assert_eq!(spec.display(200.0), "200 ms");
+        let ratio = ParameterSpec {
+            unit: String::new(),
+            step: 0.05,
+            ..spec
+        };
+        assert_eq!(ratio.decimals(), 2);
+        assert_eq!(ratio.display(0.5), "0.50");
+    }
+}

@@ -1,0 +1,147 @@
+//! One question schema for the quiz bank and for the checks inside lab files.
+
+use serde::Deserialize;
+
+/// How a question is answered.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum QuestionKind {
+    /// Pick the one right answer among 3 to 5.
+    Choice,
+    /// Type a number; right within `tolerance`.
+    Number,
+    /// Type a number before a run; scored against a named metric of that run.
+    Predict,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Difficulty {
+    Easy,
+    Medium,
+    Hard,
+}
+
+/// A right answer: the text of a choice, or a number.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum Answer {
+    Number(f64),
+    Text(String),
+}
+
+/// A question, as written in `assets/quiz/*.toml` (`[[question]]`) or a lab's `[[check]]`.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Question {
+    /// Unique across the bank and the labs; progress is saved under it.
+    pub id: String,
+    pub topic: String,
+    /// The lab it belongs to, if any: health, retry or breaker.
+    #[serde(default)]
+    pub lab: Option<String>,
+    pub difficulty: Difficulty,
+    pub kind: QuestionKind,
+    pub prompt: String,
+    #[serde(default)]
+    pub choices: Vec<String>,
+    /// Absent for `predict`, whose answer is what the run measures.
+    #[serde(default)]
+    pub answer: Option<Answer>,
+    /// How far a typed number may be from the answer and still be right.
+    #[serde(default)]
+    pub tolerance: Option<f64>,
+    #[serde(default)]
+    pub unit: Option<String>,
+    /// For `predict`: the run's metric, e.g. `breaker.with_breaker.sick_calls`.
+    #[serde(default)]
+    pub metric: Option<String>,
+    /// Why the answer is right, in one to four sentences.
+    pub explanation: String,
+    /// Where the fact comes from.
+    pub source: String,
+}
+
+impl Question {
+    /// Whether `typed` is within tolerance of `expected`.
+    pub fn number_is_right(&self, typed: f64, expected: f64) -> bool {
+        (typed - expected).abs() <= self.tolerance.unwrap_or(0.0) + 1e-9
+    }
+
+    /// The index of the right choice, for `choice` questions.
+    pub fn right_choice(&self) -> Option<usize> {
+        match &self.answer {
+            Some(Answer::Text(text)) => self.choices.iter().position(|choice| choice == text),
+            _ => None,
+        }
+    }
+}
+
+/// The labs a question may name.
+pub const LAB_NAMES: [&str; 3] = ["health", "retry", "breaker"];
+
+/// Everything wrong with a question's shape, each in words that say what to fix.
+/// (Whether a predict metric exists is checked against real runs by `check`.)
+pub fn problems(question: &Question) -> Vec<String> {
+    let mut problems = Vec::new();
+    let blank = |s: &str| s.trim().is_empty();
+    if blank(&question.id) || question.id.contains(char::is_whitespace) {
+        problems.push("id must be a non-empty word without spaces".to_string());
+    }
+    if blank(&question.prompt) {
+        problems.push("prompt is empty".to_string());
+    }
+    if blank(&question.explanation) {
+        problems.push("explanation is empty: say why the answer is right".to_string());
+    }
+    if blank(&question.source) {
+        problems.push("source is empty: name where the fact comes from".to_string());
+    }
+    if let Some(lab) = &question.lab
+        && !LAB_NAMES.contains(&lab.as_str())
+    {
+        problems.push(format!(
+            "lab \"{lab}\" is unknown; use health, retry or breaker, or leave it out"
+        ));
+    }
+    if question.tolerance.is_some_and(|t| t.is_nan() || t < 0.0) {
+        problems.push("tolerance must be 0 or more".to_string());
+    }
+    match question.kind {
+        QuestionKind::Choice => {
+            if !(3..=5).contains(&question.choices.len()) {
+                problems.push(format!(
+                    "a choice question needs 3 to 5 choices, not {}",
+                    question.choices.len()
+                ));
+            }
+            for (i, choice) in question.choices.iter().enumerate() {
+                if question.choices[..i].contains(choice) {
+                    problems.push(format!("choice \"{choice}\" appears twice"));
+                }
+            }
+            match &question.answer {
+                Some(Answer::Text(text)) if question.choices.contains(text) => {}
+                Some(Answer::Text(text)) => problems.push(format!("answer \"{text}\" is not one of the choices")),
+                _ => problems.push("a choice question needs answer = \"the text of the right choice\"".to_string()),
+            }
+        }
+        QuestionKind::Number => {
+            if !matches!(question.answer, Some(Answer::Number(_))) {
+                problems.push("a number question needs a numeric answer".to_string());
+            }
+            if question.tolerance.is_none() {
+                problems.push("a number question needs a tolerance (0 for exact)".to_string());
+            }
+        }
+        QuestionKind::Predict => {
+            if question.metric.as_deref().is_none_or(blank) {
+                problems.push("a predict check needs metric = \"lab.caller.name\"".to_string());
+            }
+            if question.tolerance.is_none() {
+                problems.push("a predict check needs a tolerance".to_string());
+            }
+        }
+    }
+    problems
+}

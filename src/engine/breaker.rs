@@ -1,0 +1,280 @@
+//! A count-based circuit breaker: closed, open, half-open, closed again.
+//!
+//! This is the one breaker of the project. The Lab 3 simulation feeds it virtual time;
+//! the live lab feeds it seconds elapsed on a real clock. Its logic is the Atlas's:
+//! the window counts call outcomes while closed, a failure rate at or above the
+//! threshold (once `min_calls` outcomes are in) opens it, after `open_s` the next call
+//! moves it to half-open, where `trial_calls` trial calls decide: one failure reopens
+//! it, all of them succeeding closes it.
+
+use std::collections::VecDeque;
+use std::fmt;
+
+use serde::Serialize;
+
+/// The three states of a breaker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BreakerState {
+    /// Calls flow; outcomes are counted.
+    Closed,
+    /// Calls fail at once, without being made.
+    Open,
+    /// A few trial calls decide whether to close or reopen.
+    HalfOpen,
+}
+
+impl BreakerState {
+    pub fn name(self) -> &'static str {
+        match self {
+            BreakerState::Closed => "closed",
+            BreakerState::Open => "open",
+            BreakerState::HalfOpen => "half_open",
+        }
+    }
+}
+
+impl fmt::Display for BreakerState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The breaker's tuning, as the Atlas and Resilience4j name it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BreakerConfig {
+    /// How many recent outcomes the failure rate is computed over.
+    pub window: usize,
+    /// Outcomes needed before the breaker may open at all.
+    pub min_calls: usize,
+    /// Failure ratio (0.5 = 50%) at or above which the breaker opens.
+    pub threshold: f64,
+    /// How long the breaker stays open before it lets trial calls through.
+    pub open_s: f64,
+    /// Trial calls allowed in half-open; all must succeed to close.
+    pub trial_calls: u32,
+}
+
+impl Default for BreakerConfig {
+    /// The Atlas's Lab 3 settings.
+    fn default() -> Self {
+        Self {
+            window: 20,
+            min_calls: 10,
+            threshold: 0.5,
+            open_s: 5.0,
+            trial_calls: 3,
+        }
+    }
+}
+
+/// One change of state, with the time it happened.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Transition {
+    pub t_s: f64,
+    pub from: BreakerState,
+    pub to: BreakerState,
+}
+
+impl fmt::Display for Transition {
+    /// The Atlas's log line, e.g. `t=10.29s closed -> open`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "t={:5.2}s {} -> {}", self.t_s, self.from, self.to)
+    }
+}
+
+/// A count-based circuit breaker driven by the caller's clock.
+#[derive(Clone, Debug)]
+pub struct Breaker {
+    config: BreakerConfig,
+    state: BreakerState,
+    /// Outcomes of recent calls while closed, oldest first (true = success).
+    results: VecDeque<bool>,
+    /// When the breaker last opened; the open period counts from here.
+    opened_at_s: f64,
+    /// Trial calls let through in the current half-open period.
+    trials: u32,
+    /// Trial calls that succeeded in the current half-open period.
+    trial_successes: u32,
+    transitions: Vec<Transition>,
+}
+
+impl Breaker {
+    pub fn new(config: BreakerConfig) -> Self {
+        Self {
+            config,
+            state: BreakerState::Closed,
+            results: VecDeque::new(),
+            opened_at_s: 0.0,
+            trials: 0,
+            trial_successes: 0,
+            transitions: Vec::new(),
+        }
+    }
+
+    pub fn state(&self) -> BreakerState {
+        self.state
+    }
+
+    pub fn config(&self) -> &BreakerConfig {
+        &self.config
+    }
+
+    /// Retunes a running breaker; the window shrinks at once if it is now smaller.
+    pub fn set_config(&mut self, config: BreakerConfig) {
+        while self.results.len() > config.window {
+            self.results.pop_front();
+        }
+        self.config = config;
+    }
+
+    /// Every state change so far, oldest first.
+    pub fn transitions(&self) -> &[Transition] {
+        &self.transitions
+    }
+
+    /// Failure ratio of the outcomes now in the window (0 when it is empty).
+    pub fn failure_rate(&self) -> f64 {
+        if self.results.is_empty() {
+            return 0.0;
+        }
+        self.failures() as f64 / self.results.len() as f64
+    }
+
+    fn failures(&self) -> usize {
+        self.results.iter().filter(|ok| !**ok).count()
+    }
+
+    fn move_to(&mut self, now_s: f64, to: BreakerState) {
+        self.transitions.push(Transition {
+            t_s: now_s,
+            from: self.state,
+            to,
+        });
+        self.state = to;
+    }
+
+    /// Asks whether a call may be made at `now_s`; false means fail fast.
+    pub fn allow(&mut self, now_s: f64) -> bool {
+        if self.state == BreakerState::Open && now_s - self.opened_at_s >= self.config.open_s {
+            self.move_to(now_s, BreakerState::HalfOpen);
+            self.trials = 0;
+            self.trial_successes = 0;
+        }
+        match self.state {
+            BreakerState::Closed => true,
+            BreakerState::Open => false,
+            BreakerState::HalfOpen => {
+                if self.trials < self.config.trial_calls {
+                    self.trials += 1;
+                    true
+                } else {
+                    false
+                }
+            }
+        }
+    }
+
+    /// Records the outcome of a call that was allowed, when it becomes known at `now_s`.
+    pub fn record(&mut self, now_s: f64, ok: bool) {
+        match self.state {
+            // A late result of a call made before the breaker opened: ignored.
+            BreakerState::Open => {}
+            BreakerState::HalfOpen => {
+                if ok {
+                    self.trial_successes += 1;
+                    if self.trial_successes == self.config.trial_calls {
+                        self.move_to(now_s, BreakerState::Closed);
+                        self.results.clear();
+                    }
+                } else {
+                    self.move_to(now_s, BreakerState::Open);
+                    self.opened_at_s = now_s;
+                }
+            }
+            BreakerState::Closed => {
+                self.results.push_back(ok);
+                if self.results.len() > self.config.window {
+                    self.results.pop_front();
+                }
+                let failures = self.failures();
+                if self.results.len() >= self.config.min_calls
+                    && failures as f64 / self.results.len() as f64 >= self.config.threshold
+                {
+                    self.move_to(now_s, BreakerState::Open);
+                    self.opened_at_s = now_s;
+                    self.results.clear();
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn breaker() -> Breaker {
+        Breaker::new(BreakerConfig {
+            window: 4,
+            min_calls: 4,
+            threshold: 0.5,
+            open_s: 1.0,
+            trial_calls: 2,
+        })
+    }
+
+    #[test]
+    fn opens_only_once_min_calls_are_in() {
+        let mut b = breaker();
+        for t in 0..3 {
+            assert!(b.allow(f64::from(t)));
+            b.record(f64::from(t), false);
+            assert_eq!(b.state(), BreakerState::Closed, "3 outcomes are below min_calls");
+        }
+        b.record(3.0, true);
+        assert_eq!(b.state(), BreakerState::Open, "3 failures in 4 is 75% >= 50%");
+        assert!(!b.allow(3.5), "open fails fast");
+    }
+
+    #[test]
+    fn half_open_trials_close_or_reopen() {
+        let mut b = breaker();
+        for t in 0..4 {
+            b.record(f64::from(t), false);
+        }
+        assert!(b.allow(4.0), "open_s has passed: first trial");
+        assert_eq!(b.state(), BreakerState::HalfOpen);
+        assert!(b.allow(4.0));
+        assert!(!b.allow(4.0), "only two trials");
+        b.record(4.1, false);
+        assert_eq!(b.state(), BreakerState::Open);
+        assert!(b.allow(5.1));
+        b.record(5.2, true);
+        assert_eq!(b.state(), BreakerState::HalfOpen);
+        b.record(5.3, true);
+        assert_eq!(b.state(), BreakerState::Closed);
+        let log: Vec<String> = b.transitions().iter().map(ToString::to_string).collect();
+        assert_eq!(
+            log,
+            [
+                "t= 3.00s closed -> open",
+                "t= 4.00s open -> half_open",
+                "t= 4.10s half_open -> open",
+                "t= 5.10s open -> half_open",
+                "t= 5.30s half_open -> closed",
+            ]
+        );
+    }
+
+    #[test]
+    fn late_results_while_open_are_ignored() {
+        let mut b = breaker();
+        for t in 0..4 {
+            b.record(f64::from(t), false);
+        }
+        b.record(3.5, true);
+        assert_eq!(b.state(), BreakerState::Open);
+        assert_eq!(b.transitions().len(), 1);
+    }
+}

@@ -1,0 +1,300 @@
+//! Retry amplification: layered retries, the per-client retry budget and Full Jitter.
+//!
+//! A user action passes through layers (browser code, front end, back end) before it
+//! reaches the database; each layer may try the layer below several times. The policy
+//! pieces here, [`Budget::admit`] and [`full_jitter_s`], are the ones the live chain
+//! calls too; [`run_scenario`] is the Atlas's Lab 2 simulation built from them.
+
+use serde::Serialize;
+
+use crate::engine::pyrandom::PyRandom;
+
+/// Google's client-side retry budget: retries stay below `ratio` of all sends.
+///
+/// It belongs to one client (the top layer); the layers below never consult it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Budget {
+    /// Largest share of sends that may be retries (0.1 = 10%).
+    pub ratio: f64,
+    /// Every attempt this client sent, first tries and retries.
+    pub sent: u64,
+    /// The retries among them.
+    pub retries: u64,
+}
+
+impl Budget {
+    pub fn new(ratio: f64) -> Self {
+        Self {
+            ratio,
+            sent: 0,
+            retries: 0,
+        }
+    }
+
+    /// Whether one more retry keeps retries within the ratio of sends (counting it).
+    pub fn allows_retry(&self) -> bool {
+        (self.retries + 1) as f64 <= self.ratio * (self.sent + 1) as f64
+    }
+
+    /// Asks to send attempt number `attempt_index` (0 is the first try) and counts it.
+    ///
+    /// A first try is always admitted; a retry only while the budget allows it.
+    pub fn admit(&mut self, attempt_index: u32) -> bool {
+        if attempt_index > 0 {
+            if !self.allows_retry() {
+                return false;
+            }
+            self.retries += 1;
+        }
+        self.sent += 1;
+        true
+    }
+}
+
+/// AWS "Full Jitter": sleep a uniform random time in `[0, min(cap, base * 2^attempt))`.
+pub fn full_jitter_s(rng: &mut PyRandom, attempt: u32, base_s: f64, cap_s: f64) -> f64 {
+    rng.uniform(0.0, full_jitter_ceiling_s(attempt, base_s, cap_s))
+}
+
+/// The upper bound of the Full Jitter sleep before attempt `attempt`.
+pub fn full_jitter_ceiling_s(attempt: u32, base_s: f64, cap_s: f64) -> f64 {
+    cap_s.min(base_s * 2f64.powi(attempt as i32))
+}
+
+/// One run of Lab 2: how many database attempts a number of user actions cause.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ScenarioParams {
+    /// Failure probability of each database attempt, 0 to 1.
+    pub p: f64,
+    /// Attempts each layer makes, top layer first; the last layer calls the database.
+    pub attempts: Vec<u32>,
+    /// Retry budget ratio at the top client; 0 means no budget.
+    pub budget: f64,
+    pub actions: u64,
+    pub seed: u64,
+}
+
+/// What a run counted.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ScenarioResult {
+    pub params: ScenarioParams,
+    pub db_attempts: u64,
+    pub db_attempts_per_action: f64,
+    pub successes: u64,
+    pub success_ratio: f64,
+    /// Requests each layer sent to the layer below, top layer first.
+    pub sends_per_layer: Vec<u64>,
+}
+
+/// Counters a simulated call tree updates.
+struct Tally {
+    db_attempts: u64,
+    sends_per_layer: Vec<u64>,
+}
+
+/// Calls the layer below `layer` with up to `attempts[layer]` tries; true on success.
+fn call(
+    layer: usize,
+    attempts: &[u32],
+    rng: &mut PyRandom,
+    p: f64,
+    tally: &mut Tally,
+    budget: &mut Option<Budget>,
+) -> bool {
+    for attempt_index in 0..attempts[layer] {
+        // Only the top client owns the budget: lower layers retry unchecked.
+        if layer == 0
+            && let Some(budget) = budget.as_mut()
+            && !budget.admit(attempt_index)
+        {
+            return false;
+        }
+        tally.sends_per_layer[layer] += 1;
+        let ok = if layer == attempts.len() - 1 {
+            tally.db_attempts += 1;
+            rng.random() >= p
+        } else {
+            call(layer + 1, attempts, rng, p, tally, budget)
+        };
+        if ok {
+            return true;
+        }
+    }
+    false
+}
+
+/// Runs `actions` user actions through the layers, as the Atlas's `run()` does.
+pub fn run_scenario(params: &ScenarioParams) -> ScenarioResult {
+    let mut rng = PyRandom::new(u128::from(params.seed));
+    let mut tally = Tally {
+        db_attempts: 0,
+        sends_per_layer: vec![0; params.attempts.len()],
+    };
+    let mut budget = (params.budget > 0.0).then(|| Budget::new(params.budget));
+    let mut successes = 0;
+    for _ in 0..params.actions {
+        if call(0, &params.attempts, &mut rng, params.p, &mut tally, &mut budget) {
+            successes += 1;
+        }
+    }
+    let actions = params.actions as f64;
+    ScenarioResult {
+        params: params.clone(),
+        db_attempts: tally.db_attempts,
+        db_attempts_per_action: tally.db_attempts as f64 / actions,
+        successes,
+        success_ratio: successes as f64 / actions,
+        sends_per_layer: tally.sends_per_layer,
+    }
+}
+
+/// The Atlas's three policies, compared at one failure probability.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Policy {
+    /// A: every layer retries.
+    Layered,
+    /// B: only the top layer retries.
+    TopOnly,
+    /// C: B plus the retry budget.
+    TopOnlyBudget,
+}
+
+impl Policy {
+    pub const ALL: [Policy; 3] = [Policy::Layered, Policy::TopOnly, Policy::TopOnlyBudget];
+
+    /// The row label of the Atlas's table, for a given per-layer attempt vector.
+    pub fn label(self, attempts: &[u32], budget: f64) -> String {
+        let top = attempts.first().copied().unwrap_or(1);
+        match self {
+            Policy::Layered => format!("A: {} at {} layers", attempts_phrase(attempts), attempts.len()),
+            Policy::TopOnly => format!("B: {top} attempts at top only"),
+            Policy::TopOnlyBudget => {
+                let percent = crate::engine::pyfmt::round_to(budget * 100.0, 6);
+                let percent = crate::engine::pyfmt::float_repr(percent);
+                format!("C: B plus {}% budget", percent.trim_end_matches(".0"))
+            }
+        }
+    }
+
+    /// The attempt vector this policy uses, derived from the layered one.
+    pub fn attempts(self, layered: &[u32]) -> Vec<u32> {
+        match self {
+            Policy::Layered => layered.to_vec(),
+            Policy::TopOnly | Policy::TopOnlyBudget => {
+                let mut top_only = vec![1; layered.len()];
+                top_only[0] = layered[0];
+                top_only
+            }
+        }
+    }
+
+    /// The budget ratio this policy uses.
+    pub fn budget(self, budget: f64) -> f64 {
+        match self {
+            Policy::TopOnlyBudget => budget,
+            Policy::Layered | Policy::TopOnly => 0.0,
+        }
+    }
+}
+
+/// Runs the three policies of the Atlas's table (A, B, C) at one failure probability.
+pub fn compare_policies(
+    layered: &[u32],
+    p: f64,
+    budget: f64,
+    actions: u64,
+    seed: u64,
+) -> Vec<(Policy, ScenarioResult)> {
+    Policy::ALL
+        .iter()
+        .map(|&policy| {
+            let params = ScenarioParams {
+                p,
+                attempts: policy.attempts(layered),
+                budget: policy.budget(budget),
+                actions,
+                seed,
+            };
+            (policy, run_scenario(&params))
+        })
+        .collect()
+}
+
+/// "4 attempts" when every layer makes the same number, else "4,3,2 attempts".
+fn attempts_phrase(attempts: &[u32]) -> String {
+    match attempts {
+        [first, rest @ ..] if rest.iter().all(|a| a == first) => format!("{first} attempts"),
+        _ => {
+            let list: Vec<String> = attempts.iter().map(u32::to_string).collect();
+            format!("{} attempts", list.join(","))
+        }
+    }
+}
+
+/// The failure probabilities of the Atlas's table.
+pub const ATLAS_PS: [f64; 3] = [0.05, 0.3, 1.0];
+/// The seed of the Atlas's Full Jitter demonstration.
+pub const ATLAS_JITTER_SEED: u64 = 7;
+/// Full Jitter base and cap of the Atlas's demonstration, in seconds.
+pub const ATLAS_JITTER_BASE_S: f64 = 0.1;
+pub const ATLAS_JITTER_CAP_S: f64 = 2.0;
+
+/// The Full Jitter sleeps before attempts `0..count`, rounded to milliseconds as the Atlas prints them.
+pub fn jitter_sleeps_s(seed: u64, count: u32, base_s: f64, cap_s: f64) -> Vec<f64> {
+    let mut rng = PyRandom::new(u128::from(seed));
+    (0..count)
+        .map(|attempt| crate::engine::pyfmt::round_to(full_jitter_s(&mut rng, attempt, base_s, cap_s), 3))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scenario(p: f64, attempts: &[u32], budget: f64) -> ScenarioResult {
+        run_scenario(&ScenarioParams {
+            p,
+            attempts: attempts.to_vec(),
+            budget,
+            actions: 10_000,
+            seed: 42,
+        })
+    }
+
+    #[test]
+    fn certain_failure_multiplies_attempts_across_layers() {
+        assert_eq!(scenario(1.0, &[4, 4, 4], 0.0).db_attempts, 640_000);
+        assert_eq!(scenario(1.0, &[4, 1, 1], 0.0).db_attempts, 40_000);
+        assert_eq!(scenario(1.0, &[3, 3, 3, 3, 3], 0.0).db_attempts_per_action, 243.0);
+    }
+
+    #[test]
+    fn budget_holds_retries_near_its_ratio() {
+        let result = scenario(1.0, &[4, 1, 1], 0.1);
+        assert_eq!(result.db_attempts_per_action, 1.1111);
+        assert_eq!(result.successes, 0);
+    }
+
+    #[test]
+    fn budget_admits_first_tries_and_counts_retries() {
+        let mut budget = Budget::new(0.1);
+        assert!(budget.admit(0));
+        assert!(!budget.admit(1), "1 retry in 2 sends is 50%, above 10%");
+        for _ in 0..9 {
+            assert!(budget.admit(0));
+        }
+        assert!(budget.admit(1), "1 retry in 11 sends fits 10%");
+        assert_eq!((budget.sent, budget.retries), (11, 1));
+    }
+
+    #[test]
+    fn jitter_stays_below_its_ceiling() {
+        let mut rng = PyRandom::new(3);
+        for attempt in 0..12 {
+            let ceiling = full_jitter_ceiling_s(attempt, 0.1, 2.0);
+            let sleep = full_jitter_s(&mut rng, attempt, 0.1, 2.0);
+            assert!((0.0..ceiling).contains(&sleep), "{sleep} outside [0, {ceiling})");
+        }
+        assert_eq!(full_jitter_ceiling_s(10, 0.1, 2.0), 2.0);
+    }
+}

@@ -1,0 +1,18 @@
+//! resilience-lab: a terminal lab that teaches how a service survives its dependencies.
+//!
+//! # Layout
+//!
+//! - [`engine`]: the policies (breaker, retry budget, Full Jitter, health model) and the
+//!   deterministic simulations; pure, no clock, no I/O.
+//! - [`content`]: the lab files (`labs/*.toml`), embedded and overridable, and their validation.
+//! - [`cli`]: the command line (clap).
+//! - [`report`]: the headless text and JSON reports.
+//! - [`commands`]: what each subcommand does, writing to the writer `main` hands it.
+//! - [`metrics`]: named numbers of a run, for predict-then-observe checks.
+
+pub mod cli;
+pub mod commands;
+pub mod content;
+pub mod engine;
+pub mod metrics;
+pub mod report;

@@ -1,0 +1,45 @@
+//! The `resilience-lab` binary: parse the command line, dispatch, report errors in one line.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use clap::error::ErrorKind;
+use resilience_lab::cli::Cli;
+use resilience_lab::commands::{self, UsageError};
+
+fn main() -> ExitCode {
+    if let Err(error) = color_eyre::install() {
+        eprintln!("error: {error}");
+        return ExitCode::FAILURE;
+    }
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return report_parse_error(&error),
+    };
+    let mut stdout = std::io::stdout().lock();
+    match commands::dispatch(cli, &mut stdout) {
+        Ok(code) => code,
+        Err(error) => {
+            // One line, never a backtrace: the message says what was wrong.
+            let usage = error.downcast_ref::<UsageError>().is_some();
+            eprintln!("error: {error:#}");
+            if usage { ExitCode::from(2) } else { ExitCode::FAILURE }
+        }
+    }
+}
+
+/// Help and version go out whole; a mistake goes out as its first line, exit code 2.
+fn report_parse_error(error: &clap::Error) -> ExitCode {
+    match error.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = error.print();
+            ExitCode::SUCCESS
+        }
+        _ => {
+            let rendered = error.render().to_string();
+            let first_line = rendered.lines().next().unwrap_or("error: invalid arguments");
+            eprintln!("{first_line}");
+            ExitCode::from(2)
+        }
+    }
+}

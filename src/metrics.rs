@@ -1,0 +1,79 @@
+//! Named numbers a lab run produces, for the predict-then-observe checks.
+//!
+//! A check in a lab file names a metric such as `breaker.with_breaker.sick_calls`; the
+//! app scores the learner's prediction against the value a run reports here, and
+//! `resilience-lab check` refuses a check whose metric no run produces.
+
+use crate::engine::brownout::BrownoutComparison;
+use crate::engine::health::{DriverRun, WorkOutcome};
+use crate::engine::retry::{Policy, ScenarioResult};
+
+/// A metric's name and its value in one run.
+pub type Metric = (String, f64);
+
+/// The A/B/C rows of Lab 2 as metrics `retry.a.db_attempts_per_action` and so on.
+pub fn retry_metrics(rows: &[(Policy, ScenarioResult)]) -> Vec<Metric> {
+    let mut metrics = Vec::new();
+    for (policy, result) in rows {
+        let letter = match policy {
+            Policy::Layered => "a",
+            Policy::TopOnly => "b",
+            Policy::TopOnlyBudget => "c",
+        };
+        metrics.push((format!("retry.{letter}.db_attempts"), result.db_attempts as f64));
+        metrics.push((
+            format!("retry.{letter}.db_attempts_per_action"),
+            result.db_attempts_per_action,
+        ));
+        metrics.push((format!("retry.{letter}.success_ratio"), result.success_ratio));
+    }
+    metrics
+}
+
+/// Both callers of Lab 3 as metrics `breaker.timeout_only.calls` and so on.
+pub fn breaker_metrics(run: &BrownoutComparison) -> Vec<Metric> {
+    let mut metrics = Vec::new();
+    for (caller, summary) in [
+        ("timeout_only", &run.timeout_only.summary),
+        ("with_breaker", &run.with_breaker.summary),
+    ] {
+        metrics.push((format!("breaker.{caller}.calls"), summary.calls as f64));
+        metrics.push((format!("breaker.{caller}.sick_calls"), summary.sick_calls as f64));
+        metrics.push((format!("breaker.{caller}.degraded"), summary.degraded as f64));
+        metrics.push((format!("breaker.{caller}.p99_wait_ms"), summary.p99_wait_ms));
+        metrics.push((format!("breaker.{caller}.stuck"), summary.stuck));
+    }
+    let transitions = &run.with_breaker.transitions;
+    metrics.push(("breaker.with_breaker.transitions".to_string(), transitions.len() as f64));
+    if let Some(first) = transitions.first() {
+        metrics.push(("breaker.with_breaker.first_open_s".to_string(), first.t_s));
+    }
+    metrics
+}
+
+/// The Atlas driver's observations of Lab 1 as metrics `health.readyz_warmup_code` and so on.
+pub fn health_metrics(run: &DriverRun) -> Vec<Metric> {
+    let mut metrics = Vec::new();
+    let readyz: Vec<u16> = run
+        .probes
+        .iter()
+        .filter(|p| p.path == "/readyz")
+        .map(|p| p.code)
+        .collect();
+    let names = ["warmup", "ready", "draining", "stopped"];
+    for (name, code) in names.iter().zip(&readyz) {
+        metrics.push((format!("health.readyz_{name}_code"), f64::from(*code)));
+    }
+    if let Some(livez) = run.probes.iter().find(|p| p.path == "/livez") {
+        metrics.push(("health.livez_code".to_string(), f64::from(livez.code)));
+    }
+    let late_done = run.work.get(1).is_some_and(|w| *w == WorkOutcome::Done);
+    metrics.push(("health.late_request_done".to_string(), f64::from(u8::from(late_done))));
+    metrics.push(("health.exit_code".to_string(), f64::from(run.exit_code)));
+    metrics
+}
+
+/// The value of `name` in `metrics`, if the run produced it.
+pub fn lookup(metrics: &[Metric], name: &str) -> Option<f64> {
+    metrics.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
+}

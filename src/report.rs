@@ -1,0 +1,154 @@
+//! Headless reports: the labs' results as the Atlas prints them, or as one JSON document.
+//!
+//! The text forms reproduce the Atlas's scripts byte for byte at their defaults; the
+//! JSON forms carry the same numbers with their names, for scripts and CI.
+
+use serde_json::{Value, json};
+
+use crate::engine::brownout::{BrownoutComparison, CallerRun};
+use crate::engine::health::DriverRun;
+use crate::engine::pyfmt::{float_repr, percent};
+use crate::engine::retry::ScenarioResult;
+
+/// One row of the Atlas's retry table, e.g. `A: 4 attempts at 3 layers    p=1.0  db attempts/action= 64.00  success=  0.0%`.
+pub fn retry_row(name: &str, result: &ScenarioResult) -> String {
+    format!(
+        "{name:<28} p={:<4} db attempts/action={:6.2}  success={}",
+        float_repr(result.params.p),
+        result.db_attempts_per_action,
+        percent(result.success_ratio, 6, 1)
+    )
+}
+
+/// The Full Jitter line, as Python prints a list of rounded floats.
+pub fn jitter_line(sleeps_s: &[f64]) -> String {
+    let items: Vec<String> = sleeps_s.iter().map(|s| float_repr(*s)).collect();
+    format!("full-jitter sleeps (s): [{}]", items.join(", "))
+}
+
+/// The Atlas's whole Lab 2 output: A, B and C at each p, then the jitter sleeps.
+pub fn retry_table_text(rows: &[(String, ScenarioResult)], sleeps_s: &[f64]) -> String {
+    let mut text = String::new();
+    for (name, result) in rows {
+        text.push_str(&retry_row(name, result));
+        text.push('\n');
+    }
+    text.push_str(&jitter_line(sleeps_s));
+    text.push('\n');
+    text
+}
+
+fn retry_scenario_value(result: &ScenarioResult, mode: &str) -> Value {
+    json!({
+        "lab": "retry",
+        "mode": mode,
+        "params": {
+            "p": result.params.p,
+            "attempts": result.params.attempts,
+            "budget": result.params.budget,
+            "actions": result.params.actions,
+            "seed": result.params.seed,
+        },
+        "db_attempts": result.db_attempts,
+        "db_attempts_per_action": result.db_attempts_per_action,
+        "successes": result.successes,
+        "success_ratio": result.success_ratio,
+        "sends_per_layer": result.sends_per_layer,
+    })
+}
+
+/// One scenario as JSON.
+pub fn retry_scenario_json(result: &ScenarioResult, mode: &str) -> String {
+    retry_scenario_value(result, mode).to_string()
+}
+
+/// The default table as JSON: every row, then the jitter sleeps.
+pub fn retry_table_json(rows: &[(String, ScenarioResult)], sleeps_s: &[f64]) -> String {
+    let rows: Vec<Value> = rows
+        .iter()
+        .map(|(name, result)| {
+            let mut row = retry_scenario_value(result, "sim");
+            row["name"] = json!(name);
+            row
+        })
+        .collect();
+    json!({"lab": "retry", "mode": "sim", "rows": rows, "full_jitter_sleeps_s": sleeps_s}).to_string()
+}
+
+/// The Atlas's Lab 3 output: two summary rows and the breaker's transition log.
+pub fn breaker_text(run: &BrownoutComparison) -> String {
+    let mut text = String::new();
+    text.push_str(&run.timeout_only.summary.atlas_line("timeout only"));
+    text.push('\n');
+    text.push_str(&run.with_breaker.summary.atlas_line("with breaker"));
+    text.push('\n');
+    let log: Vec<String> = run.with_breaker.transitions.iter().map(ToString::to_string).collect();
+    // Python prints the joined log even when it is empty: a blank line.
+    text.push_str(&log.join("\n"));
+    text.push('\n');
+    text
+}
+
+fn caller_value(run: &CallerRun, with_transitions: bool) -> Value {
+    let summary = &run.summary;
+    let mut value = json!({
+        "calls": summary.calls,
+        "sick_calls": summary.sick_calls,
+        "degraded": summary.degraded,
+        "p99_wait_ms": summary.p99_wait_ms,
+        "stuck": summary.stuck,
+    });
+    if with_transitions {
+        value["transitions"] = json!(run.transitions);
+    }
+    value
+}
+
+/// Lab 3 as JSON.
+pub fn breaker_json(run: &BrownoutComparison, mode: &str) -> String {
+    let params = &run.params;
+    json!({
+        "lab": "breaker",
+        "mode": mode,
+        "params": {
+            "rate": params.rate,
+            "duration_s": params.duration_s,
+            "timeout_ms": params.timeout_ms,
+            "healthy_ms": params.healthy_ms,
+            "brownout_s": [params.brownout_start_s, params.brownout_end_s],
+            "window": params.breaker.window,
+            "min_calls": params.breaker.min_calls,
+            "threshold": params.breaker.threshold,
+            "open_s": params.breaker.open_s,
+            "trial_calls": params.breaker.trial_calls,
+        },
+        "timeout_only": caller_value(&run.timeout_only, false),
+        "with_breaker": caller_value(&run.with_breaker, true),
+    })
+    .to_string()
+}
+
+/// Lab 1's driver output, as `lab1.sh` prints it.
+pub fn health_text(run: &DriverRun) -> String {
+    let mut text = run.lines().join("\n");
+    text.push('\n');
+    text
+}
+
+/// Lab 1 as JSON: the probe timeline and the two request outcomes.
+pub fn health_json(run: &DriverRun, mode: &str, config: &crate::engine::health::HealthConfig) -> String {
+    json!({
+        "lab": "health",
+        "mode": mode,
+        "params": config,
+        "probes": run.probes,
+        "requests": {
+            "before_sigterm": run.work.first().map(|w| w.word()),
+            "after_sigterm": run.work.get(1).map(|w| w.word()),
+        },
+        "exit_code": run.exit_code,
+        "abandoned": run.abandoned,
+        "timeline": run.timeline,
+    })
+    .to_string()
+}
