@@ -5,6 +5,7 @@
 //! - [`engine`]: the policies (breaker, retry budget, Full Jitter, health model) and the
 //!   deterministic simulations; pure, no clock, no I/O.
 //! - [`content`]: the lab files (`labs/*.toml`), embedded and overridable, and their validation.
+//! - [`live`]: the live labs on 127.0.0.1 (tokio + hyper), calling the engine's policies.
 //! - [`cli`]: the command line (clap).
 //! - [`report`]: the headless text and JSON reports.
 //! - [`commands`]: what each subcommand does, writing to the writer `main` hands it.
@@ -14,5 +15,6 @@ pub mod cli;
 pub mod commands;
 pub mod content;
 pub mod engine;
+pub mod live;
 pub mod metrics;
 pub mod report;
