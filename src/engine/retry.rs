@@ -112,7 +112,7 @@ fn call(
         tally.sends_per_layer[layer] += 1;
         let ok = if layer == attempts.len() - 1 {
             tally.db_attempts += 1;
-            rng.random() >= p
+            attempt_succeeds(rng, p)
         } else {
             call(layer + 1, attempts, rng, p, tally, budget)
         };
@@ -121,6 +121,21 @@ fn call(
         }
     }
     false
+}
+
+/// One database attempt: it succeeds when the draw is at or above `p`, as in the Atlas.
+///
+/// At p = 0 and p = 1 the outcome is certain whatever the draw (`random()` is in [0, 1)),
+/// so no draw is made: each run owns its generator, so no later result can tell, and the
+/// Atlas's 640,000-attempt row costs no random numbers at all.
+fn attempt_succeeds(rng: &mut PyRandom, p: f64) -> bool {
+    if p >= 1.0 {
+        false
+    } else if p <= 0.0 {
+        true
+    } else {
+        rng.random() >= p
+    }
 }
 
 /// Runs `actions` user actions through the layers, as the Atlas's `run()` does.

@@ -1,0 +1,130 @@
+//! `resilience-lab check`: the shipped content passes; broken overrides are located.
+
+use std::fs;
+use std::process::{Command, Output};
+
+fn check(content_dir: Option<&std::path::Path>) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_resilience-lab"));
+    command.arg("check");
+    if let Some(dir) = content_dir {
+        command.arg("--content").arg(dir);
+    }
+    command.output().expect("the resilience-lab binary runs")
+}
+
+fn override_with(file: &str, text: &str) -> (tempfile::TempDir, Output) {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    fs::create_dir_all(dir.path().join("labs")).expect("labs folder");
+    fs::write(dir.path().join("labs").join(file), text).expect("write the fixture");
+    let output = check(Some(dir.path()));
+    (dir, output)
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn shipped_content_passes() {
+    let output = check(None);
+    assert!(output.status.success(), "{}", stdout(&output));
+    assert!(stdout(&output).contains("ok  labs/breaker.toml (built in): 11 parameters"));
+}
+
+#[test]
+fn a_syntax_error_names_file_line_and_column() {
+    let (dir, output) = override_with("retry.toml", include_str!("fixtures/broken/labs/retry.toml"));
+    assert_eq!(output.status.code(), Some(2));
+    let report = stdout(&output);
+    let expected = format!(
+        "{}:6:25: invalid basic string",
+        dir.path().join("labs/retry.toml").display()
+    );
+    assert!(report.starts_with(&expected), "{report}");
+}
+
+#[test]
+fn an_unknown_field_is_rejected_with_its_location() {
+    let shipped = include_str!("../labs/breaker.toml");
+    let broken = shipped.replacen(
+        "help = \"Calls per second",
+        "colour = \"red\"\nhelp = \"Calls per second",
+        1,
+    );
+    let line = broken
+        .lines()
+        .position(|l| l.starts_with("colour"))
+        .expect("inserted line")
+        + 1;
+    let (_dir, output) = override_with("breaker.toml", &broken);
+    assert_eq!(output.status.code(), Some(2));
+    let report = stdout(&output);
+    assert!(
+        report.contains(&format!("breaker.toml:{line}:1: unknown field `colour`")),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_default_outside_its_range_is_located_at_its_parameter() {
+    let shipped = include_str!("../labs/breaker.toml");
+    let broken = shipped.replacen("default = 200", "default = 5000", 1);
+    let (_dir, output) = override_with("breaker.toml", &broken);
+    assert_eq!(output.status.code(), Some(2));
+    let report = stdout(&output);
+    let table_line = shipped
+        .lines()
+        .position(|l| l.contains("name = \"timeout_ms\""))
+        .expect("timeout slider");
+    assert!(
+        report.contains(&format!(
+            "breaker.toml:{table_line}:1: parameter \"timeout_ms\": default 5000 is outside min 10 to max 2000"
+        )),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_newer_format_version_is_refused() {
+    let shipped = include_str!("../labs/health.toml");
+    let (_dir, output) = override_with(
+        "health.toml",
+        &shipped.replacen("format_version = 1", "format_version = 2", 1),
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stdout(&output).contains("format_version 2 is newer than this resilience-lab reads (1)"));
+}
+
+#[test]
+fn a_check_on_a_metric_no_run_produces_is_refused() {
+    let shipped = include_str!("../labs/retry.toml");
+    let (_dir, output) = override_with(
+        "retry.toml",
+        &shipped.replacen("retry.c.db_attempts_per_action", "retry.d.db_attempts_per_action", 1),
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stdout(&output).contains("no run produces metric \"retry.d.db_attempts_per_action\""));
+}
+
+#[test]
+fn overridden_defaults_drive_the_headless_run() {
+    let shipped = include_str!("../labs/breaker.toml");
+    let tuned = shipped.replacen("default = 5\n", "default = 1\n", 1);
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    fs::create_dir_all(dir.path().join("labs")).expect("labs folder");
+    fs::write(dir.path().join("labs/breaker.toml"), tuned).expect("write");
+    let output = Command::new(env!("CARGO_BIN_EXE_resilience-lab"))
+        .args(["run", "breaker", "--content"])
+        .arg(dir.path())
+        .output()
+        .expect("runs");
+    let same_as_flag = Command::new(env!("CARGO_BIN_EXE_resilience-lab"))
+        .args(["run", "breaker", "--open-s", "1"])
+        .output()
+        .expect("runs");
+    assert!(output.status.success());
+    assert_eq!(
+        output.stdout, same_as_flag.stdout,
+        "open_s default of 1 s from --content"
+    );
+}
