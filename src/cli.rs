@@ -22,6 +22,10 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "DIR")]
     pub content: Option<PathBuf>,
 
+    /// The progress file (default: progress.toml in the user's data directory).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub progress: Option<PathBuf>,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -34,6 +38,36 @@ pub enum Command {
     Check,
     /// List the labs and how to run them.
     Labs,
+    /// A quiz in the plain terminal (works with screen readers): type a letter or a number.
+    Quiz(QuizArgs),
+    /// Show saved progress, or erase it with --reset.
+    Progress(ProgressArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct QuizArgs {
+    /// Only questions of this lab: health, retry or breaker.
+    #[arg(long, value_parser = ["health", "retry", "breaker"])]
+    pub lab: Option<String>,
+    /// Only questions of this topic, e.g. retries, breakers, health, shutdown, overload, interview.
+    #[arg(long)]
+    pub topic: Option<String>,
+    /// How many questions (1 to 200).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..=200))]
+    pub count: u16,
+    /// Seed of the question order; the same seed asks the same quiz again.
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct ProgressArgs {
+    /// Erase all saved progress (asks first).
+    #[arg(long)]
+    pub reset: bool,
+    /// With --reset: do not ask.
+    #[arg(long, requires = "reset")]
+    pub yes: bool,
 }
 
 #[derive(Debug, Args)]

@@ -3,13 +3,14 @@
 //! Output goes to the writer `main` passes in, so that `main.rs` stays the one place
 //! that owns the process's standard output.
 
-use std::io::Write;
+use std::io::{BufRead, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
 use color_eyre::eyre::{Result, WrapErr};
 
-use crate::cli::{BreakerArgs, Cli, Command, HealthArgs, RetryArgs, RunLab};
+use crate::cli::{BreakerArgs, Cli, Command, HealthArgs, ProgressArgs, QuizArgs, RetryArgs, RunLab};
+use crate::content::QuestionKind;
 use crate::content::{Content, ContentError, LabFile};
 use crate::engine::breaker::BreakerConfig;
 use crate::engine::brownout::{self, BrownoutParams};
@@ -17,7 +18,7 @@ use crate::engine::health::{self, HealthConfig};
 use crate::engine::retry::{
     self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, ATLAS_PS, ScenarioParams,
 };
-use crate::{metrics, report};
+use crate::{metrics, progress, quiz, report};
 
 /// A mistake in what the user asked for: printed as one line, exit code 2.
 #[derive(Debug)]
@@ -31,10 +32,18 @@ impl std::fmt::Display for UsageError {
 
 impl std::error::Error for UsageError {}
 
-/// Runs the parsed command line, writing its report to `out`.
-pub fn dispatch(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
+/// Runs the parsed command line, reading answers from `input` and writing its report to `out`.
+pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<ExitCode> {
     let content_dir = cli.content.clone();
     match cli.command {
+        Some(Command::Quiz(args)) => {
+            let content = load_content(content_dir.as_deref())?;
+            run_quiz(&content, &args, &progress_path(cli.progress.as_deref())?, input, out)
+        }
+        Some(Command::Progress(args)) => {
+            let content = load_content(content_dir.as_deref())?;
+            run_progress(&content, &args, &progress_path(cli.progress.as_deref())?, input, out)
+        }
         Some(Command::Check) => check(content_dir.as_deref(), out),
         Some(Command::Run(run)) => {
             let content = load_content(content_dir.as_deref())?;
@@ -285,5 +294,245 @@ fn check(content_dir: Option<&Path>, out: &mut dyn Write) -> Result<ExitCode> {
         )
         .wrap_err("writing the check report")?;
     }
+    // One line per bank file, in the order the files were read.
+    let mut files: Vec<(String, usize)> = Vec::new();
+    for entry in &content.bank {
+        let origin = entry.origin.to_string();
+        match files.iter_mut().find(|(name, _)| *name == origin) {
+            Some((_, count)) => *count += 1,
+            None => files.push((origin, 1)),
+        }
+    }
+    for (origin, count) in files {
+        writeln!(out, "ok  {origin}: {count} questions")?;
+    }
+    let lab_checks: usize = content.labs.iter().map(|lab| lab.checks.len()).sum();
+    writeln!(
+        out,
+        "{} questions and {lab_checks} lab checks, every id unique",
+        content.bank.len()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The progress file to use: `--progress FILE`, else the user's data directory.
+pub fn progress_path(flag: Option<&Path>) -> Result<std::path::PathBuf> {
+    match flag {
+        Some(path) => Ok(path.to_path_buf()),
+        None => progress::default_path()
+            .ok_or_else(|| UsageError("no data directory is known here; pass --progress FILE".to_string()).into()),
+    }
+}
+
+/// Asks a quiz in the plain terminal: one question at a time, answers typed on stdin.
+pub fn run_quiz(
+    content: &Content,
+    args: &QuizArgs,
+    progress_file: &Path,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<ExitCode> {
+    let questions = content.all_questions();
+    if let Some(topic) = &args.topic
+        && !questions.iter().any(|q| &q.topic == topic)
+    {
+        let mut topics: Vec<&str> = questions.iter().map(|q| q.topic.as_str()).collect();
+        topics.sort_unstable();
+        topics.dedup();
+        return Err(UsageError(format!(
+            "--topic {topic} has no questions; allowed: {}",
+            topics.join(", ")
+        ))
+        .into());
+    }
+    let mut loaded = progress::load(progress_file)?;
+    if let Some(notice) = loaded.notice.take() {
+        writeln!(out, "note: {notice}")?;
+    }
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_secs() % 100_000)
+    });
+    let filter = quiz::Filter {
+        lab: args.lab.clone(),
+        topic: args.topic.clone(),
+    };
+    let drawn = quiz::draw(&questions, &filter, usize::from(args.count), seed);
+    if drawn.is_empty() {
+        return Err(
+            UsageError("no question matches --lab and --topic together; try one of them alone".to_string()).into(),
+        );
+    }
+    let needs_run = drawn.iter().any(|asked| asked.question.kind == QuestionKind::Predict);
+    let run_metrics = if needs_run {
+        default_metrics(content)
+    } else {
+        Vec::new()
+    };
+
+    writeln!(
+        out,
+        "resilience-lab quiz: {} question(s), seed {seed} (--seed {seed} asks the same quiz again)",
+        drawn.len()
+    )?;
+    writeln!(out, "Answer with a letter or a number, then Enter. Type q to stop.")?;
+    let mut score = quiz::Score::default();
+    'questions: for (number, asked) in drawn.iter().enumerate() {
+        let question = &asked.question;
+        let lab = question
+            .lab
+            .as_deref()
+            .map(|lab| format!(", lab {lab}"))
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "\nQuestion {} of {} ({}, {}{lab})",
+            number + 1,
+            drawn.len(),
+            question.topic,
+            question.difficulty.label()
+        )?;
+        writeln!(out, "{}", question.prompt)?;
+        match question.kind {
+            QuestionKind::Choice => {
+                for (letter, choice) in asked.shown_choices() {
+                    writeln!(out, "  {letter}) {choice}")?;
+                }
+            }
+            QuestionKind::Number => writeln!(out, "  (a number{})", unit_hint(question))?,
+            QuestionKind::Predict => writeln!(
+                out,
+                "  (predict a number{}; the lab's simulation then runs at its defaults)",
+                unit_hint(question)
+            )?,
+        }
+        let response = loop {
+            write!(out, "> ")?;
+            out.flush()?;
+            let mut line = String::new();
+            if input.read_line(&mut line)? == 0 {
+                writeln!(out)?;
+                break 'questions;
+            }
+            let line = line.trim();
+            if line.eq_ignore_ascii_case("q") {
+                break 'questions;
+            }
+            match parse_response(asked, line) {
+                Some(response) => break response,
+                None => writeln!(out, "  {}", response_hint(asked))?,
+            }
+        };
+        let verdict = quiz::grade(asked, &response, &run_metrics);
+        let word = if verdict.right { "Right." } else { "Not quite." };
+        writeln!(out, "{word} The answer: {}", verdict.expected)?;
+        writeln!(out, "Why: {}", question.explanation)?;
+        writeln!(out, "Source: {}", question.source)?;
+        score.record(question, &verdict);
+        loaded
+            .progress
+            .record_answer(&question.id, question.lab.as_deref(), verdict.right);
+        progress::save(progress_file, &loaded.progress)?;
+    }
+
+    let percent = if score.asked == 0 {
+        0
+    } else {
+        score.right * 100 / score.asked
+    };
+    writeln!(out, "\nScore: {} of {} right ({percent}%).", score.right, score.asked)?;
+    if !score.missed.is_empty() {
+        writeln!(out, "\nWhat you missed:")?;
+        for (number, (question, verdict)) in score.missed.iter().enumerate() {
+            writeln!(out, "{}. {}", number + 1, question.prompt)?;
+            writeln!(out, "   Answer: {}", verdict.expected)?;
+            writeln!(out, "   Why: {}", question.explanation)?;
+            writeln!(out, "   Source: {}", question.source)?;
+        }
+    }
+    writeln!(out, "\nProgress saved to {}", progress_file.display())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn unit_hint(question: &crate::content::Question) -> String {
+    question
+        .unit
+        .as_deref()
+        .map(|unit| format!(", in {unit}"))
+        .unwrap_or_default()
+}
+
+/// Reads what the learner typed as the kind of answer the question takes.
+fn parse_response(asked: &quiz::Asked, line: &str) -> Option<quiz::Response> {
+    match asked.question.kind {
+        QuestionKind::Choice => {
+            let letter = line.chars().next()?.to_ascii_lowercase();
+            let valid = line.chars().count() == 1 && asked.shown_choices().iter().any(|(l, _)| *l == letter);
+            valid.then_some(quiz::Response::Letter(letter))
+        }
+        QuestionKind::Number | QuestionKind::Predict => quiz::parse_number(line).map(quiz::Response::Number),
+    }
+}
+
+fn response_hint(asked: &quiz::Asked) -> String {
+    match asked.question.kind {
+        QuestionKind::Choice => {
+            let letters: Vec<String> = asked.shown_choices().iter().map(|(l, _)| l.to_string()).collect();
+            format!("type one of {}, or q to stop", letters.join(", "))
+        }
+        _ => "type a number (e.g. 64 or 1.1), or q to stop".to_string(),
+    }
+}
+
+/// Shows saved progress, or erases it after asking.
+pub fn run_progress(
+    content: &Content,
+    args: &ProgressArgs,
+    progress_file: &Path,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<ExitCode> {
+    if args.reset {
+        if !progress_file.exists() {
+            writeln!(out, "nothing to reset: {} does not exist", progress_file.display())?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        if !args.yes {
+            write!(
+                out,
+                "Erase all saved progress in {}? Type yes to confirm: ",
+                progress_file.display()
+            )?;
+            out.flush()?;
+            let mut answer = String::new();
+            input.read_line(&mut answer)?;
+            if !matches!(answer.trim().to_ascii_lowercase().as_str(), "yes" | "y") {
+                writeln!(out, "kept: nothing was erased")?;
+                return Ok(ExitCode::SUCCESS);
+            }
+        }
+        std::fs::remove_file(progress_file)
+            .wrap_err_with(|| format!("cannot erase progress file {}", progress_file.display()))?;
+        writeln!(out, "progress erased: {}", progress_file.display())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let loaded = progress::load(progress_file)?;
+    if let Some(notice) = &loaded.notice {
+        writeln!(out, "note: {notice}")?;
+    }
+    let progress = &loaded.progress;
+    writeln!(out, "progress file: {}", progress_file.display())?;
+    for lab in &content.labs {
+        let (done, total) = progress.lab_fraction(&lab.id, lab.steps.len(), lab.checks.len());
+        writeln!(out, "  {:<40} {done} of {total} steps and checks", lab.title)?;
+    }
+    let answered = progress.questions.len();
+    let right_last = progress.questions.values().filter(|q| q.streak > 0).count();
+    writeln!(
+        out,
+        "  questions answered: {answered} of {}; right at the last try: {right_last}",
+        content.all_questions().len()
+    )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -17,4 +17,6 @@ pub mod content;
 pub mod engine;
 pub mod live;
 pub mod metrics;
+pub mod progress;
+pub mod quiz;
 pub mod report;

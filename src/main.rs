@@ -16,8 +16,9 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => return report_parse_error(&error),
     };
+    let mut stdin = std::io::stdin().lock();
     let mut stdout = std::io::stdout().lock();
-    match commands::dispatch(cli, &mut stdout) {
+    match commands::dispatch(cli, &mut stdin, &mut stdout) {
         Ok(code) => code,
         Err(error) => {
             // One line, never a backtrace: the message says what was wrong.

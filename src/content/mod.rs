@@ -1,16 +1,19 @@
-//! The lab content: `labs/*.toml`, embedded in the binary and overridable from a folder.
+//! The content: `labs/*.toml` and the quiz bank `assets/quiz/*.toml`, embedded in the
+//! binary and overridable from a folder.
 //!
-//! Facilitators tune a class's defaults by copying a lab file into `DIR/labs/`, editing
-//! it, and starting the app with `--content DIR`; files DIR does not have come from the
-//! embedded copies. Every file is parsed with `deny_unknown_fields` and then checked
+//! Facilitators tune a class's defaults by copying a lab file into `DIR/labs/` (or a bank
+//! file into `DIR/assets/quiz/`), editing it, and starting the app with `--content DIR`;
+//! files DIR does not have come from the embedded copies. Every file is parsed with `deny_unknown_fields` and then checked
 //! (ranges, steps, ids), and every problem names the file, the line and the column.
 
+pub mod bank;
 pub mod lab;
 pub mod location;
 pub mod question;
 
 use std::path::{Path, PathBuf};
 
+pub use bank::BankEntry;
 pub use lab::{LabFile, ParameterSpec};
 pub use location::ContentError;
 pub use question::{Question, QuestionKind};
@@ -47,6 +50,8 @@ pub struct Content {
     pub labs: Vec<LabFile>,
     /// Where each lab came from, in the order of `labs`.
     pub origins: Vec<Origin>,
+    /// The quiz bank, every file's questions in file order.
+    pub bank: Vec<BankEntry>,
 }
 
 impl Content {
@@ -66,20 +71,10 @@ impl Content {
         let mut origins = Vec::new();
         let mut errors = Vec::new();
         for (id, embedded) in EMBEDDED_LABS {
-            let file_name = format!("labs/{id}.toml");
-            let overridden = override_dir.map(|dir| dir.join(&file_name)).filter(|p| p.is_file());
-            let (origin, text) = match overridden {
-                Some(path) => match std::fs::read_to_string(&path) {
-                    Ok(text) => (Origin::File(path), text),
-                    Err(err) => {
-                        errors.push(ContentError::whole_file(
-                            path.display().to_string(),
-                            &format!("cannot be read: {err}"),
-                        ));
-                        continue;
-                    }
-                },
-                None => (Origin::Embedded(file_name), embedded.to_string()),
+            let Some((origin, text)) =
+                read_overridable(override_dir, &format!("labs/{id}.toml"), embedded, &mut errors)
+            else {
+                continue;
             };
             match lab::parse(&text, &origin.to_string(), id) {
                 Ok(lab) => {
@@ -89,11 +84,35 @@ impl Content {
                 Err(mut found) => errors.append(&mut found),
             }
         }
+        let mut bank = Vec::new();
+        for (name, embedded) in bank::EMBEDDED_BANK {
+            let path = format!("assets/quiz/{name}.toml");
+            let Some((origin, text)) = read_overridable(override_dir, &path, embedded, &mut errors) else {
+                continue;
+            };
+            match bank::parse(&text, &origin) {
+                Ok(mut entries) => bank.append(&mut entries),
+                Err(mut found) => errors.append(&mut found),
+            }
+        }
+        errors.extend(duplicate_ids(&labs, &origins, &bank));
         if errors.is_empty() {
-            Ok(Content { labs, origins })
+            Ok(Content { labs, origins, bank })
         } else {
             Err(errors)
         }
+    }
+
+    /// Every question: the bank's, then each lab's checks (tagged with their lab).
+    pub fn all_questions(&self) -> Vec<Question> {
+        let mut all: Vec<Question> = self.bank.iter().map(|entry| entry.question.clone()).collect();
+        for lab in &self.labs {
+            all.extend(lab.checks.iter().map(|check| Question {
+                lab: Some(lab.id.clone()),
+                ..check.clone()
+            }));
+        }
+        all
     }
 
     /// The lab with this id; every id of [`LAB_IDS`] is present once loading succeeded.
@@ -103,4 +122,52 @@ impl Content {
             .find(|lab| lab.id == id)
             .unwrap_or_else(|| panic!("lab {id} is loaded by Content::load"))
     }
+}
+
+/// The text of `relative` from `override_dir` if it has the file, else the embedded copy.
+fn read_overridable(
+    override_dir: Option<&Path>,
+    relative: &str,
+    embedded: &str,
+    errors: &mut Vec<ContentError>,
+) -> Option<(Origin, String)> {
+    let overridden = override_dir.map(|dir| dir.join(relative)).filter(|path| path.is_file());
+    match overridden {
+        Some(path) => match std::fs::read_to_string(&path) {
+            Ok(text) => Some((Origin::File(path), text)),
+            Err(err) => {
+                errors.push(ContentError::whole_file(
+                    path.display().to_string(),
+                    &format!("cannot be read: {err}"),
+                ));
+                None
+            }
+        },
+        None => Some((Origin::Embedded(relative.to_string()), embedded.to_string())),
+    }
+}
+
+/// Question and check ids must be unique across the bank and every lab: progress is keyed by them.
+fn duplicate_ids(labs: &[LabFile], origins: &[Origin], bank: &[BankEntry]) -> Vec<ContentError> {
+    let mut seen: Vec<(&str, String)> = Vec::new();
+    let mut errors = Vec::new();
+    let places = bank
+        .iter()
+        .map(|entry| (entry.question.id.as_str(), format!("{}:{}", entry.origin, entry.line)))
+        .chain(labs.iter().zip(origins).flat_map(|(lab, origin)| {
+            lab.checks
+                .iter()
+                .map(move |check| (check.id.as_str(), origin.to_string()))
+        }));
+    for (id, place) in places {
+        if let Some((_, first)) = seen.iter().find(|(seen_id, _)| *seen_id == id) {
+            errors.push(ContentError::whole_file(
+                place.clone(),
+                &format!("id \"{id}\" is already used at {first}; ids must be unique"),
+            ));
+        } else {
+            seen.push((id, place));
+        }
+    }
+    errors
 }

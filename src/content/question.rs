@@ -22,6 +22,16 @@ pub enum Difficulty {
     Hard,
 }
 
+impl Difficulty {
+    pub fn label(self) -> &'static str {
+        match self {
+            Difficulty::Easy => "easy",
+            Difficulty::Medium => "medium",
+            Difficulty::Hard => "hard",
+        }
+    }
+}
+
 /// A right answer: the text of a choice, or a number.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(untagged)]

@@ -1,0 +1,270 @@
+//! Quiz logic shared by the quiz screen and the plain-terminal quiz: pick, present, grade, score.
+//!
+//! Choices are shuffled per question from the session's seed, so a bank written with the
+//! right answer first never gives it away, and a seed replays the same quiz.
+
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+
+use crate::content::question::{Answer, Question, QuestionKind};
+use crate::metrics::{self, Metric};
+
+/// Which questions to draw from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Filter {
+    /// Only questions of this lab (health, retry, breaker).
+    pub lab: Option<String>,
+    /// Only questions of this topic.
+    pub topic: Option<String>,
+}
+
+impl Filter {
+    pub fn admits(&self, question: &Question) -> bool {
+        self.lab.as_ref().is_none_or(|lab| question.lab.as_ref() == Some(lab))
+            && self.topic.as_ref().is_none_or(|topic| &question.topic == topic)
+    }
+}
+
+/// A question as asked: its choices in the order shown.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Asked {
+    pub question: Question,
+    /// Indices into `question.choices`, in display order (empty for typed answers).
+    pub choice_order: Vec<usize>,
+}
+
+impl Asked {
+    /// The choices as shown, lettered a, b, c ...
+    pub fn shown_choices(&self) -> Vec<(char, &str)> {
+        self.choice_order
+            .iter()
+            .enumerate()
+            .map(|(shown, &original)| (letter(shown), self.question.choices[original].as_str()))
+            .collect()
+    }
+
+    /// The letter under which the right choice is shown.
+    pub fn right_letter(&self) -> Option<char> {
+        let right = self.question.right_choice()?;
+        self.choice_order
+            .iter()
+            .position(|&original| original == right)
+            .map(letter)
+    }
+}
+
+fn letter(index: usize) -> char {
+    (b'a' + index as u8) as char
+}
+
+/// Draws up to `count` questions that pass `filter`, shuffled with `seed`, choices shuffled too.
+pub fn draw(questions: &[Question], filter: &Filter, count: usize, seed: u64) -> Vec<Asked> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut picked: Vec<&Question> = questions.iter().filter(|q| filter.admits(q)).collect();
+    picked.shuffle(&mut rng);
+    picked.truncate(count);
+    picked
+        .into_iter()
+        .map(|question| {
+            let mut choice_order: Vec<usize> = (0..question.choices.len()).collect();
+            choice_order.shuffle(&mut rng);
+            Asked {
+                question: question.clone(),
+                choice_order,
+            }
+        })
+        .collect()
+}
+
+/// What the learner answered.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Response {
+    Letter(char),
+    Number(f64),
+}
+
+/// The verdict on one answer, with what was expected.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdict {
+    pub right: bool,
+    /// The right answer in words, e.g. `c) 64` or `64 attempts (within 0.5)`.
+    pub expected: String,
+}
+
+/// The number a typed answer is scored against: the answer, or the run's metric for a predict check.
+pub fn expected_number(question: &Question, run: &[Metric]) -> Option<f64> {
+    match question.kind {
+        QuestionKind::Number => match question.answer {
+            Some(Answer::Number(value)) => Some(value),
+            _ => None,
+        },
+        QuestionKind::Predict => metrics::lookup(run, question.metric.as_deref()?),
+        QuestionKind::Choice => None,
+    }
+}
+
+/// Grades a response; `run` holds the metrics a predict check is scored against.
+pub fn grade(asked: &Asked, response: &Response, run: &[Metric]) -> Verdict {
+    let question = &asked.question;
+    match (question.kind, response) {
+        (QuestionKind::Choice, Response::Letter(picked)) => {
+            let right_letter = asked.right_letter();
+            let right_text = question.right_choice().map_or("", |i| question.choices[i].as_str());
+            Verdict {
+                right: right_letter == Some(picked.to_ascii_lowercase()),
+                expected: format!("{}) {right_text}", right_letter.unwrap_or('?')),
+            }
+        }
+        (QuestionKind::Number | QuestionKind::Predict, Response::Number(typed)) => {
+            let Some(expected) = expected_number(question, run) else {
+                return Verdict {
+                    right: false,
+                    expected: "no value for this question".to_string(),
+                };
+            };
+            let unit = question.unit.as_deref().map(|u| format!(" {u}")).unwrap_or_default();
+            let tolerance = question.tolerance.unwrap_or(0.0);
+            let within = if tolerance > 0.0 {
+                format!(" (within {})", trim_number(tolerance))
+            } else {
+                String::new()
+            };
+            Verdict {
+                right: question.number_is_right(*typed, expected),
+                expected: format!("{}{unit}{within}", trim_number(expected)),
+            }
+        }
+        _ => Verdict {
+            right: false,
+            expected: "an answer of the other kind".to_string(),
+        },
+    }
+}
+
+/// A number without float noise: `64`, `1.1111`, `0.5`.
+pub fn trim_number(value: f64) -> String {
+    let text = format!("{value:.4}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".to_string()
+    } else {
+        text.to_string()
+    }
+}
+
+/// Reads a typed number leniently: `3,000`, `64 attempts`, ` 1.1 `.
+pub fn parse_number(text: &str) -> Option<f64> {
+    let cleaned: String = text.trim().chars().filter(|c| *c != ',' && *c != '_').collect();
+    let numeric: String = cleaned
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E'))
+        .collect();
+    numeric.parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+/// The running score of a session and what was missed, for the review.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Score {
+    pub asked: usize,
+    pub right: usize,
+    /// Missed questions with the verdict, in the order asked.
+    pub missed: Vec<(Question, Verdict)>,
+}
+
+impl Score {
+    pub fn record(&mut self, question: &Question, verdict: &Verdict) {
+        self.asked += 1;
+        if verdict.right {
+            self.right += 1;
+        } else {
+            self.missed.push((question.clone(), verdict.clone()));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::question::Difficulty;
+
+    fn choice() -> Question {
+        Question {
+            id: "q".into(),
+            topic: "retries".into(),
+            lab: Some("retry".into()),
+            difficulty: Difficulty::Easy,
+            kind: QuestionKind::Choice,
+            prompt: "?".into(),
+            choices: vec!["64".into(), "12".into(), "4".into()],
+            answer: Some(Answer::Text("64".into())),
+            tolerance: None,
+            unit: None,
+            metric: None,
+            explanation: "4 x 4 x 4".into(),
+            source: "SRE book".into(),
+        }
+    }
+
+    #[test]
+    fn the_right_letter_follows_the_shuffle() {
+        let asked = Asked {
+            question: choice(),
+            choice_order: vec![2, 0, 1],
+        };
+        assert_eq!(asked.right_letter(), Some('b'));
+        assert!(grade(&asked, &Response::Letter('b'), &[]).right);
+        assert!(grade(&asked, &Response::Letter('B'), &[]).right);
+        let wrong = grade(&asked, &Response::Letter('a'), &[]);
+        assert!(!wrong.right);
+        assert_eq!(wrong.expected, "b) 64");
+    }
+
+    #[test]
+    fn draws_are_filtered_and_repeatable() {
+        let mut other = choice();
+        other.id = "other".into();
+        other.lab = None;
+        let bank = vec![choice(), other];
+        let filter = Filter {
+            lab: Some("retry".into()),
+            topic: None,
+        };
+        let drawn = draw(&bank, &filter, 10, 1);
+        assert_eq!(drawn.len(), 1);
+        assert_eq!(
+            draw(&bank, &Filter::default(), 2, 9),
+            draw(&bank, &Filter::default(), 2, 9)
+        );
+    }
+
+    #[test]
+    fn predict_checks_score_against_the_run() {
+        let predict = Question {
+            kind: QuestionKind::Predict,
+            choices: vec![],
+            answer: None,
+            tolerance: Some(10.0),
+            unit: Some("calls".into()),
+            metric: Some("breaker.with_breaker.sick_calls".into()),
+            ..choice()
+        };
+        let asked = Asked {
+            question: predict,
+            choice_order: vec![],
+        };
+        let run = vec![("breaker.with_breaker.sick_calls".to_string(), 44.0)];
+        assert!(grade(&asked, &Response::Number(50.0), &run).right);
+        let verdict = grade(&asked, &Response::Number(3000.0), &run);
+        assert!(!verdict.right);
+        assert_eq!(verdict.expected, "44 calls (within 10)");
+    }
+
+    #[test]
+    fn typed_numbers_are_read_leniently() {
+        assert_eq!(parse_number("3,000"), Some(3000.0));
+        assert_eq!(parse_number(" 64 attempts"), Some(64.0));
+        assert_eq!(parse_number("1.1x"), Some(1.1));
+        assert_eq!(parse_number("lots"), None);
+    }
+}

@@ -1,0 +1,95 @@
+//! The book hangs together: every SUMMARY link, every lab's chapter and every question's lab exist.
+
+use std::fs;
+use std::path::Path;
+
+use resilience_lab::content::{Content, LAB_IDS};
+
+fn book_src() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("book/src")
+}
+
+/// The targets of `[text](target.md)` links in a Markdown file.
+fn links(markdown: &str) -> Vec<String> {
+    markdown
+        .split("](")
+        .skip(1)
+        .filter_map(|rest| rest.split(')').next())
+        .map(|target| target.split('#').next().unwrap_or(target).to_string())
+        .filter(|target| target.ends_with(".md"))
+        .collect()
+}
+
+#[test]
+fn every_summary_link_exists() {
+    let summary = fs::read_to_string(book_src().join("SUMMARY.md")).expect("book/src/SUMMARY.md");
+    let targets = links(&summary);
+    assert!(
+        targets.len() >= 7,
+        "introduction, three labs, guide, sheet, glossary: {targets:?}"
+    );
+    for target in targets {
+        assert!(
+            book_src().join(&target).is_file(),
+            "SUMMARY.md links to missing {target}"
+        );
+    }
+}
+
+#[test]
+fn every_lab_chapter_exists_and_is_in_the_summary() {
+    let content = Content::load(None).expect("shipped content loads");
+    let summary = fs::read_to_string(book_src().join("SUMMARY.md")).expect("SUMMARY.md");
+    for id in LAB_IDS {
+        let chapter = &content.lab(id).chapter;
+        assert!(
+            book_src().join(chapter).is_file(),
+            "lab {id} names missing chapter {chapter}"
+        );
+        assert!(
+            summary.contains(&format!("({chapter})")),
+            "lab {id}'s chapter {chapter} is not in SUMMARY.md"
+        );
+    }
+}
+
+#[test]
+fn every_question_names_a_real_lab_and_the_bank_is_large_enough() {
+    let content = Content::load(None).expect("shipped content loads");
+    let questions = content.all_questions();
+    assert!(
+        content.bank.len() >= 60,
+        "the bank has {} questions",
+        content.bank.len()
+    );
+    for question in &questions {
+        if let Some(lab) = &question.lab {
+            assert!(LAB_IDS.contains(&lab.as_str()), "{} names lab {lab}", question.id);
+        }
+    }
+    for id in LAB_IDS {
+        assert!(
+            questions.iter().any(|q| q.lab.as_deref() == Some(id)),
+            "no question for lab {id}"
+        );
+    }
+}
+
+#[test]
+fn every_chapter_link_inside_the_book_resolves() {
+    for entry in fs::read_dir(book_src()).expect("book/src") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|ext| ext == "md") {
+            let text = fs::read_to_string(&path).expect("chapter");
+            for target in links(&text) {
+                if !target.contains("://") {
+                    assert!(
+                        book_src().join(&target).is_file(),
+                        "{} links to missing {target}",
+                        path.display()
+                    );
+                }
+            }
+        }
+    }
+}
