@@ -436,11 +436,7 @@ pub fn run_quiz(
         progress::save(progress_file, &loaded.progress)?;
     }
 
-    let percent = if score.asked == 0 {
-        0
-    } else {
-        score.right * 100 / score.asked
-    };
+    let percent = (score.right * 100).checked_div(score.asked).unwrap_or(0);
     writeln!(out, "\nScore: {} of {} right ({percent}%).", score.right, score.asked)?;
     if !score.missed.is_empty() {
         writeln!(out, "\nWhat you missed:")?;
