@@ -220,35 +220,40 @@ fn live_runtime() -> Result<tokio::runtime::Runtime> {
 fn run_health(content: &Content, args: &HealthArgs, out: &mut dyn Write) -> Result<ExitCode> {
     let config = health_config(content.lab("health"), &args.server);
     let port = args.server.port;
-    let run = if args.mode.live {
-        // Checked here first so the common mistake gets its one line before anything starts.
-        if !health_child::port_is_free(port) {
-            return Err(health_child::port_in_use(port).into());
+    if !args.mode.live {
+        let run = health::simulate_driver(&config, port);
+        if args.mode.json {
+            writeln!(out, "{}", report::health_json(&run, "sim", &config))?;
+        } else {
+            write!(out, "{}", report::health_text(&run))?;
         }
-        let json = args.mode.json;
-        let mut on_line = |line: &str| {
-            if !json {
-                // Printed as it happens, like the Atlas's script; a closed stdout is not fatal here.
-                let _ = writeln!(out, "{line}");
-                let _ = out.flush();
-            }
-        };
-        let runtime = live_runtime()?;
-        let live = runtime.block_on(health_driver::run_live(None, &config, port, &mut on_line))?;
-        live.run
-    } else {
-        health::simulate_driver(&config, port)
+        return Ok(ExitCode::SUCCESS);
+    }
+    // Checked here first so the common mistake gets its one line before anything starts.
+    if !health_child::port_is_free(port) {
+        return Err(health_child::port_in_use(port).into());
+    }
+    let json = args.mode.json;
+    let mut on_line = |line: &str| {
+        if !json {
+            // Printed as it happens, like the Atlas's script; a closed stdout is not fatal here.
+            let _ = writeln!(out, "{line}");
+            let _ = out.flush();
+        }
     };
-    let mode = if args.mode.live { "live" } else { "sim" };
-    if args.mode.json {
-        writeln!(out, "{}", report::health_json(&run, mode, &config))?;
-    } else if args.mode.live {
+    let runtime = live_runtime()?;
+    let live = runtime.block_on(health_driver::run_live(None, &config, port, &mut on_line))?;
+    if json {
+        writeln!(
+            out,
+            "{}",
+            report::health_live_json(&live.run, &config, &live.server_log)
+        )?;
+    } else {
         // The timeline went out as it happened: only the closing lines are left.
-        for line in run.lines().iter().skip(run.timeline.len()) {
+        for line in live.run.lines().iter().skip(live.run.timeline.len()) {
             writeln!(out, "{line}")?;
         }
-    } else {
-        write!(out, "{}", report::health_text(&run))?;
     }
     Ok(ExitCode::SUCCESS)
 }

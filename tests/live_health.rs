@@ -283,3 +283,37 @@ fn a_port_in_use_is_one_line_naming_the_port_and_the_flag() {
         assert!(output.stdout.is_empty());
     }
 }
+
+#[test]
+fn live_json_without_deregistration_shows_the_late_request_failing() {
+    let output = Command::new(BIN)
+        .args([
+            "run",
+            "health",
+            "--live",
+            "--port",
+            "0",
+            "--deregister-s",
+            "0",
+            "--json",
+        ])
+        .output()
+        .expect("run --live --json");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
+    assert_eq!(report["mode"], "live");
+    assert_eq!(report["requests"]["before_sigterm"], "done");
+    assert_eq!(report["requests"]["after_sigterm"], "failed");
+    assert_eq!(
+        report["probes"][3]["code"], 0,
+        "the probe after SIGTERM finds no listener"
+    );
+    assert_eq!(report["exit_code"], 0);
+    let log: Vec<&str> = report["server_log"]
+        .as_array()
+        .expect("server_log")
+        .iter()
+        .filter_map(|line| line.as_str())
+        .collect();
+    assert_eq!(log.iter().filter(|line| **line == "GET /work").count(), 1, "{log:?}");
+}

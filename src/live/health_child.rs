@@ -116,14 +116,20 @@ impl HealthChild {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
+            // Its own process group: a Ctrl-C at the terminal reaches only the parent,
+            // which then stops the child in order (SIGTERM, deadline, kill) instead of
+            // the child dying mid-request from the same SIGINT.
+            .process_group(0)
             .kill_on_drop(true);
         let parent_pid = std::process::id();
         // SAFETY: the closure runs in the forked child before exec and only calls the
         // async-signal-safe prctl, getppid and _exit.
         unsafe {
             command.pre_exec(move || {
-                // The death signal follows the thread that forked: tokio's worker threads
-                // live as long as the runtime, which the app shuts down last.
+                // The death signal follows the thread that forked, not the process: call
+                // `start` from an async task or `block_on` (tokio's worker threads live as
+                // long as the runtime), never from `spawn_blocking`, whose threads retire
+                // when idle and would take the child with them.
                 if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) != 0 {
                     return Err(std::io::Error::last_os_error());
                 }
