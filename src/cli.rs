@@ -178,10 +178,10 @@ pub struct HealthServerArgs {
     /// Seconds one /work request takes.
     #[arg(long, value_parser = ranged("health", "work_s"))]
     pub work_s: Option<f64>,
-    /// Exercise: make /livez (wrongly) depend on the shared database.
+    /// Exercise: make /livez (wrongly) depend on the pretend database (POST /admin/database/down or /up flips it).
     #[arg(long)]
     pub liveness_checks_db: bool,
-    /// Exercise: make /readyz depend on the shared database.
+    /// Exercise: make /readyz depend on the pretend database (POST /admin/database/down or /up flips it).
     #[arg(long)]
     pub readiness_checks_db: bool,
 }

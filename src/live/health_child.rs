@@ -285,8 +285,10 @@ impl HealthChild {
         if let Some(code) = self.exit_code {
             return Ok(code);
         }
-        self.sigterm()?;
-        if let Ok(code) = tokio::time::timeout(deadline, self.wait_exit()).await {
+        // If even SIGTERM cannot be sent, waiting is pointless: go straight to the kill.
+        if self.sigterm().is_ok()
+            && let Ok(code) = tokio::time::timeout(deadline, self.wait_exit()).await
+        {
             return code;
         }
         self.child.start_kill().wrap_err("killing the health server")?;
