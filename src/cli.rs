@@ -10,6 +10,18 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::content::lab::required_parameters;
 
+/// A mistake in what the user asked for: printed as one line, exit code 2.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
 #[derive(Debug, Parser)]
 #[command(
     name = "resilience-lab",
@@ -34,6 +46,8 @@ pub struct Cli {
 pub enum Command {
     /// Run a lab headless and print its report (text, or JSON with --json).
     Run(RunArgs),
+    /// Run a lab's server in the foreground on 127.0.0.1 (what `run <lab> --live` starts).
+    Serve(ServeArgs),
     /// Validate the lab files (and --content overrides); exit 2 on any problem.
     Check,
     /// List the labs and how to run them.
@@ -84,6 +98,18 @@ pub enum RunLab {
     Retry(RetryArgs),
     /// Lab 3: a timeout alone against a timeout plus a breaker during a brownout.
     Breaker(BreakerArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    #[command(subcommand)]
+    pub lab: ServeLab,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ServeLab {
+    /// Lab 1's health server: /livez, /readyz, /work and an ordered shutdown on SIGTERM.
+    Health(HealthServerArgs),
 }
 
 /// How to run and how to print.
@@ -176,7 +202,14 @@ pub struct BreakerArgs {
 pub struct HealthArgs {
     #[command(flatten)]
     pub mode: ModeArgs,
-    /// Port the server listens on (127.0.0.1 only).
+    #[command(flatten)]
+    pub server: HealthServerArgs,
+}
+
+/// The health server's settings, shared by `run health` and `serve health`.
+#[derive(Debug, Args, Clone)]
+pub struct HealthServerArgs {
+    /// Port the server listens on (127.0.0.1 only; 0 picks a free port).
     #[arg(long, default_value_t = 18080)]
     pub port: u16,
     /// Seconds after start before /readyz answers 200.
@@ -191,6 +224,12 @@ pub struct HealthArgs {
     /// Seconds one /work request takes.
     #[arg(long, value_parser = ranged("health", "work_s"))]
     pub work_s: Option<f64>,
+    /// Exercise: make /livez (wrongly) depend on the pretend database (POST /admin/database/down or /up flips it).
+    #[arg(long)]
+    pub liveness_checks_db: bool,
+    /// Exercise: make /readyz depend on the pretend database (POST /admin/database/down or /up flips it).
+    #[arg(long)]
+    pub readiness_checks_db: bool,
 }
 
 /// The allowed range of a lab parameter, from the table lab files are checked against.

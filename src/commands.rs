@@ -9,7 +9,10 @@ use std::process::ExitCode;
 
 use color_eyre::eyre::{Result, WrapErr};
 
-use crate::cli::{BreakerArgs, Cli, Command, HealthArgs, ProgressArgs, QuizArgs, RetryArgs, RunLab};
+use crate::cli::{
+    BreakerArgs, Cli, Command, HealthArgs, HealthServerArgs, ProgressArgs, QuizArgs, RetryArgs, RunLab, ServeLab,
+    UsageError,
+};
 use crate::content::QuestionKind;
 use crate::content::{Content, ContentError, LabFile};
 use crate::engine::breaker::BreakerConfig;
@@ -18,19 +21,8 @@ use crate::engine::health::{self, HealthConfig};
 use crate::engine::retry::{
     self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, ATLAS_PS, ScenarioParams,
 };
+use crate::live::{health_child, health_driver, health_server};
 use crate::{metrics, progress, quiz, report};
-
-/// A mistake in what the user asked for: printed as one line, exit code 2.
-#[derive(Debug)]
-pub struct UsageError(pub String);
-
-impl std::fmt::Display for UsageError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for UsageError {}
 
 /// Runs the parsed command line, reading answers from `input` and writing its report to `out`.
 pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<ExitCode> {
@@ -51,6 +43,12 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
                 RunLab::Retry(args) => run_retry(&content, &args, out),
                 RunLab::Breaker(args) => run_breaker(&content, &args, out),
                 RunLab::Health(args) => run_health(&content, &args, out),
+            }
+        }
+        Some(Command::Serve(serve)) => {
+            let content = load_content(content_dir.as_deref())?;
+            match serve.lab {
+                ServeLab::Health(args) => serve_health(&content, &args, out),
             }
         }
         Some(Command::Labs) | None => {
@@ -199,28 +197,88 @@ fn run_breaker(content: &Content, args: &BreakerArgs, out: &mut dyn Write) -> Re
 }
 
 /// The health server's settings: flags where given, else the lab file's defaults.
-pub fn health_config(lab: &LabFile, args: &HealthArgs) -> HealthConfig {
+pub fn health_config(lab: &LabFile, args: &HealthServerArgs) -> HealthConfig {
     HealthConfig {
         warmup_s: args.warmup_s.unwrap_or(default_of(lab, "warmup_s")),
         deregister_s: args.deregister_s.unwrap_or(default_of(lab, "deregister_s")),
         grace_s: args.grace_s.unwrap_or(default_of(lab, "grace_s")),
         work_s: args.work_s.unwrap_or(default_of(lab, "work_s")),
-        ..HealthConfig::default()
+        liveness_checks_db: args.liveness_checks_db,
+        readiness_checks_db: args.readiness_checks_db,
     }
 }
 
+/// A small runtime for one live command: two workers are plenty for loopback traffic.
+fn live_runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .wrap_err("starting the async runtime")
+}
+
 fn run_health(content: &Content, args: &HealthArgs, out: &mut dyn Write) -> Result<ExitCode> {
-    if args.mode.live {
-        return refuse_live("health");
+    let config = health_config(content.lab("health"), &args.server);
+    let port = args.server.port;
+    if !args.mode.live {
+        let run = health::simulate_driver(&config, port);
+        if args.mode.json {
+            writeln!(out, "{}", report::health_json(&run, "sim", &config))?;
+        } else {
+            write!(out, "{}", report::health_text(&run))?;
+        }
+        return Ok(ExitCode::SUCCESS);
     }
-    let config = health_config(content.lab("health"), args);
-    let run = health::simulate_driver(&config, args.port);
-    if args.mode.json {
-        writeln!(out, "{}", report::health_json(&run, "sim", &config))?;
+    // Checked here first so the common mistake gets its one line before anything starts.
+    if !health_child::port_is_free(port) {
+        return Err(health_child::port_in_use(port).into());
+    }
+    let json = args.mode.json;
+    let mut on_line = |line: &str| {
+        if !json {
+            // Printed as it happens, like the Atlas's script; a closed stdout is not fatal here.
+            let _ = writeln!(out, "{line}");
+            let _ = out.flush();
+        }
+    };
+    let runtime = live_runtime()?;
+    let live = runtime.block_on(health_driver::run_live(None, &config, port, &mut on_line))?;
+    if json {
+        writeln!(
+            out,
+            "{}",
+            report::health_live_json(&live.run, &config, &live.server_log)
+        )?;
     } else {
-        write!(out, "{}", report::health_text(&run))?;
+        // The timeline went out as it happened: only the closing lines are left.
+        for line in live.run.lines().iter().skip(live.run.timeline.len()) {
+            writeln!(out, "{line}")?;
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `serve health`: the live server in the foreground until SIGTERM and its ordered shutdown.
+/// Its lifecycle lines go to `out`, one request line per request to stderr.
+fn serve_health(content: &Content, args: &HealthServerArgs, out: &mut dyn Write) -> Result<ExitCode> {
+    let config = health_config(content.lab("health"), args);
+    let runtime = live_runtime()?;
+    let outcome = runtime.block_on(async {
+        let listener = match health_server::bind(args.port).await {
+            Ok(listener) => listener,
+            Err(err) if err.kind() == std::io::ErrorKind::AddrInUse => {
+                return Err(health_child::port_in_use(args.port).into());
+            }
+            Err(err) => return Err(err).wrap_err_with(|| format!("binding 127.0.0.1:{}", args.port)),
+        };
+        let log: health_server::RequestLog = std::sync::Arc::new(|line: &str| {
+            let _ = writeln!(std::io::stderr().lock(), "{line}");
+        });
+        health_server::serve(config, listener, out, log).await
+    })?;
+    // Abandoned requests must not hold the exit: the runtime drops them at once.
+    runtime.shutdown_background();
+    Ok(ExitCode::from(u8::try_from(outcome.exit_code).unwrap_or(1)))
 }
 
 /// Every metric a default run of each lab produces, to check predict checks against.

@@ -137,6 +137,22 @@ pub fn health_text(run: &DriverRun) -> String {
 
 /// Lab 1 as JSON: the probe timeline and the two request outcomes.
 pub fn health_json(run: &DriverRun, mode: &str, config: &crate::engine::health::HealthConfig) -> String {
+    health_value(run, mode, config).to_string()
+}
+
+/// Lab 1 live as JSON: [`health_json`] plus the server's request log (its stderr), which
+/// the text report keeps out of sight.
+pub fn health_live_json(
+    run: &DriverRun,
+    config: &crate::engine::health::HealthConfig,
+    server_log: &[String],
+) -> String {
+    let mut value = health_value(run, "live", config);
+    value["server_log"] = json!(server_log);
+    value.to_string()
+}
+
+fn health_value(run: &DriverRun, mode: &str, config: &crate::engine::health::HealthConfig) -> Value {
     json!({
         "lab": "health",
         "mode": mode,
@@ -150,5 +166,4 @@ pub fn health_json(run: &DriverRun, mode: &str, config: &crate::engine::health::
         "abandoned": run.abandoned,
         "timeline": run.timeline,
     })
-    .to_string()
 }

@@ -15,7 +15,7 @@ use http_body_util::{BodyExt, Empty, Full};
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::service::Service;
-use hyper::{Request, Response, StatusCode};
+use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::{TokioExecutor, TokioIo};
@@ -104,6 +104,16 @@ impl GetOutcome {
 
 /// GETs `path` on a fresh connection to `addr`, as `curl` does for each probe.
 pub async fn get_once(addr: SocketAddr, path: &str) -> GetOutcome {
+    request_once(addr, Method::GET, path).await
+}
+
+/// POSTs an empty body to `path` on a fresh connection (the lab servers' admin switches).
+pub async fn post_once(addr: SocketAddr, path: &str) -> GetOutcome {
+    request_once(addr, Method::POST, path).await
+}
+
+/// One request with an empty body on a fresh connection to `addr`.
+pub async fn request_once(addr: SocketAddr, method: Method, path: &str) -> GetOutcome {
     let stream = match TcpStream::connect(addr).await {
         Ok(stream) => stream,
         Err(err) if err.kind() == io::ErrorKind::ConnectionRefused => return GetOutcome::Refused,
@@ -116,10 +126,16 @@ pub async fn get_once(addr: SocketAddr, path: &str) -> GetOutcome {
     tokio::spawn(async move {
         let _ = connection.await;
     });
-    let request = Request::get(path)
+    let request = match Request::builder()
+        .method(method)
+        .uri(path)
         .header(hyper::header::HOST, addr.to_string())
         .body(Empty::<Bytes>::new())
-        .expect("a GET with a path and a host header is a valid request");
+    {
+        Ok(request) => request,
+        // A path that is not a valid URI is the caller's bad input, not a panic.
+        Err(err) => return GetOutcome::Failed(err.to_string()),
+    };
     match sender.send_request(request).await {
         Ok(response) => {
             let code = response.status().as_u16();

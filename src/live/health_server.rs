@@ -1,0 +1,202 @@
+//! Lab 1's live server: `resilience-lab serve health`, a drop-in for the Atlas's `health_server.py`.
+//!
+//! Every answer about health comes from the engine's [`HealthModel`], fed the seconds
+//! elapsed since start from `tokio::time::Instant`; this module only adds sockets, the
+//! slow `/work` endpoint, the exercises' database switch and the ordered shutdown:
+//! SIGTERM fails readiness at once, requests are still served for `deregister_s`, then
+//! the listener closes and in-flight work drains until `grace_s` after the SIGTERM.
+
+use std::convert::Infallible;
+use std::io::Write;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use color_eyre::eyre::{Result, WrapErr};
+use hyper::body::Incoming;
+use hyper::{Method, Request, Response, StatusCode};
+use tokio::net::TcpListener;
+use tokio::signal::unix::{SignalKind, signal};
+use tokio::time::Instant;
+
+use crate::engine::health::{HealthConfig, HealthModel, Reply, abandon_line};
+use crate::live::http::{self, TextBody};
+
+/// Where the server writes one line per request (`GET /livez`), as the Python server's
+/// `log_message` does on stderr. Shared by every connection task, hence `Fn + Send + Sync`.
+pub type RequestLog = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// The admin paths that flip the pretend shared database (POST only).
+pub const DATABASE_DOWN_PATH: &str = "/admin/database/down";
+pub const DATABASE_UP_PATH: &str = "/admin/database/up";
+
+/// What every connection task shares.
+struct Shared {
+    /// The one health state machine; a mutex because SIGTERM and requests both touch it.
+    model: Mutex<HealthModel>,
+    /// Time zero of the model: the model speaks in seconds since start.
+    started: Instant,
+    /// `/work` requests running now: what the grace period would abandon.
+    in_flight: AtomicU32,
+    log: RequestLog,
+}
+
+impl Shared {
+    fn now_s(&self) -> f64 {
+        self.started.elapsed().as_secs_f64()
+    }
+
+    /// The model, even if a request task panicked while holding it (the state is plain data).
+    fn model(&self) -> std::sync::MutexGuard<'_, HealthModel> {
+        self.model.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// Decrements the in-flight count however the request ends, including a client hang-up
+/// that drops the handler mid-sleep.
+struct InFlight<'a>(&'a AtomicU32);
+
+impl<'a> InFlight<'a> {
+    fn enter(count: &'a AtomicU32) -> Self {
+        count.fetch_add(1, Ordering::SeqCst);
+        Self(count)
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+fn reply(code: u16, body: &str) -> Response<TextBody> {
+    let status = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    http::text(status, format!("{body}\n"))
+}
+
+fn model_reply(answer: Reply) -> Response<TextBody> {
+    reply(answer.code, answer.body)
+}
+
+async fn handle(shared: Arc<Shared>, request: Request<Incoming>) -> Response<TextBody> {
+    let target = request.uri().path_and_query().map_or("/", |p| p.as_str()).to_string();
+    (shared.log)(&format!("{} {}", request.method(), target));
+    let path = request.uri().path();
+    match (request.method(), path) {
+        (&Method::POST, DATABASE_DOWN_PATH) => {
+            shared.model().set_database_up(false);
+            reply(200, "database down")
+        }
+        (&Method::POST, DATABASE_UP_PATH) => {
+            shared.model().set_database_up(true);
+            reply(200, "database up")
+        }
+        (_, DATABASE_DOWN_PATH | DATABASE_UP_PATH) => reply(405, "method not allowed"),
+        (&Method::GET | &Method::HEAD, "/work") => {
+            let work_s = shared.model().config.work_s;
+            let _in_flight = InFlight::enter(&shared.in_flight);
+            tokio::time::sleep(Duration::from_secs_f64(work_s)).await;
+            reply(200, "done")
+        }
+        (&Method::GET | &Method::HEAD, _) => {
+            let now_s = shared.now_s();
+            model_reply(shared.model().respond(path, now_s))
+        }
+        _ => reply(405, "method not allowed"),
+    }
+}
+
+/// How the server ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ServeOutcome {
+    /// 0 when every in-flight request finished, 1 when the grace period cut them off.
+    pub exit_code: i32,
+    /// `/work` requests still running when the grace period ran out.
+    pub abandoned: u32,
+}
+
+/// Writes one stdout line and flushes it at once, as the Python server's `print(..., flush=True)`.
+/// A closed stdout (the reader went away) must not stop the drain, so write errors are ignored.
+fn say(out: &mut dyn Write, line: &str) {
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// Binds 127.0.0.1:`port` for the server; a port in use is the caller's mistake to fix with `--port`.
+pub async fn bind(port: u16) -> std::io::Result<TcpListener> {
+    http::bind_loopback(port).await
+}
+
+/// Serves `listener` until SIGTERM and the ordered shutdown after it, writing the
+/// server's lines (`listening on ...`, `stopped listening`, `drained, exiting` or the
+/// abandon line) to `out`. Returns the exit code the process should end with.
+pub async fn serve(
+    config: HealthConfig,
+    listener: TcpListener,
+    out: &mut dyn Write,
+    log: RequestLog,
+) -> Result<ServeOutcome> {
+    // Installed before "listening" goes out: a driver may send SIGTERM as soon as it reads it.
+    let mut sigterm = signal(SignalKind::terminate()).wrap_err("installing the SIGTERM handler")?;
+    let port = listener.local_addr().wrap_err("reading the bound address")?.port();
+    let shared = Arc::new(Shared {
+        model: Mutex::new(HealthModel::new(config)),
+        started: Instant::now(),
+        in_flight: AtomicU32::new(0),
+        log,
+    });
+
+    let service = {
+        let shared = Arc::clone(&shared);
+        hyper::service::service_fn(move |request| {
+            let shared = Arc::clone(&shared);
+            async move { Ok::<_, Infallible>(handle(shared, request).await) }
+        })
+    };
+
+    // The stop signal for the accept loop: SIGTERM, then the deregistration delay. The
+    // exit deadline is computed from the same SIGTERM instant, by the model.
+    let (deadline_tx, deadline_rx) = tokio::sync::oneshot::channel::<Instant>();
+    let stop = {
+        let shared = Arc::clone(&shared);
+        async move {
+            // A failed signal stream yields None: then only a kill ends the server.
+            if sigterm.recv().await.is_none() {
+                std::future::pending::<()>().await;
+            }
+            let (stop_s, exit_s) = {
+                let mut model = shared.model();
+                model.begin_drain(shared.now_s());
+                (
+                    model.stop_listening_at_s().unwrap_or_default(),
+                    model.exit_deadline_s().unwrap_or_default(),
+                )
+            };
+            let at = |seconds: f64| shared.started + Duration::from_secs_f64(seconds.max(0.0));
+            let _ = deadline_tx.send(at(exit_s));
+            // Never past the exit deadline, even when grace_s < deregister_s.
+            tokio::time::sleep_until(at(stop_s.min(exit_s))).await;
+        }
+    };
+
+    say(out, &format!("listening on 127.0.0.1:{port}"));
+    let graceful = http::serve_until(listener, service, stop).await;
+    say(out, "stopped listening");
+
+    let exit_deadline = deadline_rx.await.unwrap_or_else(|_| Instant::now());
+    let drained = http::drain(graceful, exit_deadline.saturating_duration_since(Instant::now())).await;
+    let abandoned = shared.in_flight.load(Ordering::SeqCst);
+    if drained || abandoned == 0 {
+        say(out, "drained, exiting");
+        Ok(ServeOutcome {
+            exit_code: 0,
+            abandoned: 0,
+        })
+    } else {
+        say(out, &abandon_line(abandoned));
+        Ok(ServeOutcome {
+            exit_code: 1,
+            abandoned,
+        })
+    }
+}
