@@ -4,4 +4,7 @@
 //! and `HealthModel` the simulations use); this layer only supplies sockets, elapsed
 //! time and counters. Nothing here binds or connects anywhere but the loopback address.
 
+pub mod brownout;
+pub mod checkout;
+pub mod dependency;
 pub mod http;
