@@ -159,14 +159,7 @@ impl LiveBrownout {
             })
             .collect();
         let limit = Duration::from_secs_f64(params.duration_s + params.timeout_s() + 60.0);
-        let sampler = tokio::spawn(sample(
-            callers.clone(),
-            start,
-            faults_rx,
-            stop_rx,
-            samples_tx,
-            limit,
-        ));
+        let sampler = tokio::spawn(sample(callers.clone(), start, faults_rx, stop_rx, samples_tx, limit));
         Ok(LiveBrownout {
             params,
             configs: configs_tx,
@@ -206,7 +199,8 @@ impl LiveBrownout {
     pub async fn shutdown(self) -> Result<LiveRun> {
         let _ = self.stop.send(true);
         for task in self.caller_tasks {
-            task.await.map_err(|err| eyre!("breaker lab: a caller task failed: {err}"))?;
+            task.await
+                .map_err(|err| eyre!("breaker lab: a caller task failed: {err}"))?;
         }
         let gauge = self
             .sampler
@@ -272,7 +266,9 @@ async fn sample(
         if *stop.borrow() {
             break;
         }
-        let in_flight = callers.each_ref().map(|caller| caller.in_flight.load(Ordering::Relaxed) as f64);
+        let in_flight = callers
+            .each_ref()
+            .map(|caller| caller.in_flight.load(Ordering::Relaxed) as f64);
         sums[0] += in_flight[0];
         sums[1] += in_flight[1];
         count += 1;

@@ -139,7 +139,10 @@ pub async fn run(
         let send_s = (sent - schedule.start).as_secs_f64();
         let late_s = sent.saturating_duration_since(due).as_secs_f64();
         let sick = faults.borrow().is_sick(send_s);
-        let allowed = caller.breaker.as_ref().is_none_or(|breaker| lock(breaker).allow(send_s));
+        let allowed = caller
+            .breaker
+            .as_ref()
+            .is_none_or(|breaker| lock(breaker).allow(send_s));
         {
             let mut tally = lock(&caller.tally);
             tally.sends += 1;
@@ -187,7 +190,11 @@ async fn call(caller: Arc<Caller>, client: PooledClient, uri: Uri, timeout: Dura
         let response = client.get(uri).await.map_err(|_| Outcome::ConnectFailure)?;
         let status = response.status();
         // The page has its answer once the whole body is in.
-        response.into_body().collect().await.map_err(|_| Outcome::ConnectFailure)?;
+        response
+            .into_body()
+            .collect()
+            .await
+            .map_err(|_| Outcome::ConnectFailure)?;
         if status == StatusCode::OK {
             Ok(())
         } else {

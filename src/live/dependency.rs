@@ -124,8 +124,12 @@ impl Dependency {
         healthy: Duration,
         faults: watch::Receiver<FaultSchedule>,
     ) -> Result<Dependency> {
-        let listener = bind_loopback(0).await.wrap_err("breaker lab: binding the dependency on 127.0.0.1")?;
-        let addr = listener.local_addr().wrap_err("breaker lab: reading the dependency's port")?;
+        let listener = bind_loopback(0)
+            .await
+            .wrap_err("breaker lab: binding the dependency on 127.0.0.1")?;
+        let addr = listener
+            .local_addr()
+            .wrap_err("breaker lab: reading the dependency's port")?;
         let (stop_tx, stop_rx) = watch::channel(false);
         let state = Arc::new(DependencyState {
             clock_start,
@@ -148,7 +152,9 @@ impl Dependency {
     /// Closes the listener, releases held requests, drains connections; the accept loop ends.
     pub async fn shutdown(self) -> Result<()> {
         let _ = self.stop.send(true);
-        self.task.await.wrap_err("breaker lab: the dependency's server task failed")?
+        self.task
+            .await
+            .wrap_err("breaker lab: the dependency's server task failed")?
     }
 }
 
