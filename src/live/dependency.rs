@@ -23,7 +23,7 @@ use tokio::time::Instant;
 use crate::engine::fault::{FaultKind, FaultSchedule};
 use crate::live::http::{TextBody, bind_loopback, drain, serve_until, text};
 
-/// How often a held request or a closed listener looks at the schedule again.
+/// How often the accept loop looks at the schedule again for the `refuse` fault.
 const FAULT_POLL: Duration = Duration::from_millis(5);
 /// How long the server waits for open connections to finish when it closes.
 const DRAIN_DEADLINE: Duration = Duration::from_secs(2);
@@ -84,13 +84,14 @@ impl DependencyState {
             }
             Some(FaultKind::Hang) => {
                 self.held.fetch_add(1, Ordering::Relaxed);
-                // Dropped by hyper when the caller hangs up, so `held` is decremented by a guard.
+                // Decrements `held` however this ends, including when hyper drops the future.
                 let _guard = HeldGuard(&self.held);
-                // Held while the hang lasts; hyper drops this future when the caller's
-                // timeout closes the connection, so only callers still waiting are held.
-                while self.fault_now() == Some(FaultKind::Hang) && !self.stopping() {
-                    tokio::time::sleep(FAULT_POLL).await;
-                }
+                // Held even past the end of the window, as in the simulation, where a call
+                // sent while sick waits the full timeout. hyper drops this future when the
+                // caller's timeout closes the connection, so only waiting callers are held;
+                // the stop signal releases the rest.
+                let mut stop = self.stop.clone();
+                let _ = stop.wait_for(|stopped| *stopped).await;
                 text(StatusCode::SERVICE_UNAVAILABLE, "held, then released\n")
             }
             // A request on a connection opened just before the listener closed.
