@@ -135,11 +135,12 @@ pub fn breaker_live_text(run: &LiveRun) -> String {
 pub fn breaker_live_line(run: &LiveRun) -> String {
     let (plain, guarded) = (&run.timeout_only, &run.with_breaker);
     format!(
-        "live run (measured, varies run to run): achieved rate {:.1}/s, late sends {}, \
+        "live run (measured, varies run to run): achieved rate {:.1}/s, late sends {} (p99 {:.1} ms), \
          in flight during brownout avg {:.1} (breaker {:.1}), p50 wait {:.0}/{:.0} ms, \
          timed out {}/{}, timeout overshoot p99 {:.1} ms",
         plain.achieved_rate.min(guarded.achieved_rate),
         plain.late_sends + guarded.late_sends,
+        plain.late_p99_ms.max(guarded.late_p99_ms),
         plain.in_flight_sick_avg,
         guarded.in_flight_sick_avg,
         plain.p50_wait_ms,

@@ -11,6 +11,7 @@
 //!   (samples are dropped, not queued, when the receiver lags);
 //! - [`LiveBrownout::finished`] waits for the schedule to end, [`LiveBrownout::shutdown`]
 //!   stops everything early or late, leaves no task or socket, and returns the [`LiveRun`].
+//!   Dropping the handle instead stops the tasks too, in the background, with no report.
 //!
 //! The report is the simulation's shapes ([`BrownoutComparison`]) filled with measurements,
 //! plus the live-only numbers in [`LiveCaller`].
@@ -68,7 +69,9 @@ pub struct LiveCaller {
     /// Sends per second between the first and the last send.
     pub achieved_rate: f64,
     pub late_sends: u64,
-    pub max_late_ms: f64,
+    /// p99 and worst of how far behind its slot a send went out.
+    pub late_p99_ms: f64,
+    pub late_max_ms: f64,
     /// Average of the sampled in-flight gauge while the dependency was sick.
     pub in_flight_sick_avg: f64,
     pub timed_out: u64,
@@ -263,7 +266,8 @@ async fn sample(
             close_second(&callers, second, sums, count, &faults, now_s, &samples);
             (second, sums, count) = (this_second, [0.0; 2], 0);
         }
-        if *stop.borrow() {
+        // Stopped, or the handle was dropped without `shutdown`.
+        if *stop.borrow() || stop.has_changed().is_err() {
             break;
         }
         let in_flight = callers
@@ -334,6 +338,8 @@ fn summarize(caller: &Caller, in_flight_sick_avg: f64) -> (CallerRun, LiveCaller
     waits_s.sort_by(f64::total_cmp);
     let mut overshoot_s = tally.timeout_overshoot_s;
     overshoot_s.sort_by(f64::total_cmp);
+    let mut late_s = tally.late_s;
+    late_s.sort_by(f64::total_cmp);
     let span_s = tally.first_send_s.map_or(0.0, |first| tally.last_send_s - first);
     let achieved_rate = if span_s > 0.0 {
         (tally.sends.saturating_sub(1)) as f64 / span_s
@@ -360,7 +366,8 @@ fn summarize(caller: &Caller, in_flight_sick_avg: f64) -> (CallerRun, LiveCaller
         p50_wait_ms: atlas_percentile(&waits_s, 0.5) * 1000.0,
         achieved_rate,
         late_sends: tally.late_sends,
-        max_late_ms: tally.max_late_s * 1000.0,
+        late_p99_ms: atlas_percentile(&late_s, 0.99) * 1000.0,
+        late_max_ms: late_s.last().copied().unwrap_or(0.0) * 1000.0,
         in_flight_sick_avg,
         timed_out: tally.timed_out,
         timeout_overshoot_p99_ms: atlas_percentile(&overshoot_s, 0.99) * 1000.0,

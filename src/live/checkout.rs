@@ -45,8 +45,8 @@ pub struct Tally {
     pub sends: u64,
     /// Sends more than [`LATE_AFTER`] behind their slot.
     pub late_sends: u64,
-    /// The latest lateness of any send, in seconds.
-    pub max_late_s: f64,
+    /// How far behind its slot each send went out, in seconds (0 when on time).
+    pub late_s: Vec<f64>,
     pub first_send_s: Option<f64>,
     pub last_send_s: f64,
     /// `wait - timeout` of every call that timed out, in seconds.
@@ -148,7 +148,7 @@ pub async fn run(
             tally.sends += 1;
             tally.first_send_s.get_or_insert(send_s);
             tally.last_send_s = send_s;
-            tally.max_late_s = tally.max_late_s.max(late_s);
+            tally.late_s.push(late_s);
             if late_s > LATE_AFTER.as_secs_f64() {
                 tally.late_sends += 1;
             }

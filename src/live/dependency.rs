@@ -56,8 +56,9 @@ impl DependencyState {
         self.faults.borrow().fault_at(self.elapsed_s())
     }
 
+    /// Told to stop, or the [`Dependency`] was dropped without `shutdown`: stop either way.
     fn stopping(&self) -> bool {
-        *self.stop.borrow()
+        *self.stop.borrow() || self.stop.has_changed().is_err()
     }
 
     async fn answer(self: Arc<Self>) -> Response<TextBody> {

@@ -3,6 +3,11 @@
 //! Every policy decision here is the engine's (the same `Breaker`, `Budget`, Full Jitter
 //! and `HealthModel` the simulations use); this layer only supplies sockets, elapsed
 //! time and counters. Nothing here binds or connects anywhere but the loopback address.
+//!
+//! - [`http`]: bind, serve with a graceful drain, one-off GET, pooled client.
+//! - Lab 3: [`dependency`] (the server that falls sick on the engine's fault schedule),
+//!   [`checkout`] (a caller on a fixed schedule, with or without the breaker) and
+//!   [`brownout`] (both callers against one dependency: the handle the CLI and TUI hold).
 
 pub mod brownout;
 pub mod checkout;
