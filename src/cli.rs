@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::content::lab::required_parameters;
+use crate::engine::fault::FaultKind;
 
 /// A mistake in what the user asked for: printed as one line, exit code 2.
 #[derive(Debug)]
@@ -196,6 +197,9 @@ pub struct BreakerArgs {
     /// Trial calls in half-open; all must succeed to close.
     #[arg(long, value_parser = ranged_int("breaker", "trial_calls"))]
     pub trial_calls: Option<u64>,
+    /// What the sick dependency does during the brownout (--live): hang|slow|errors|refuse.
+    #[arg(long, value_parser = parse_fault, value_name = "hang|slow|errors|refuse")]
+    pub fault: Option<FaultKind>,
 }
 
 #[derive(Debug, Args)]
@@ -290,6 +294,11 @@ fn parse_window(text: &str) -> Result<(f64, f64), String> {
     }
 }
 
+/// A fault kind by the name the engine gives it.
+fn parse_fault(text: &str) -> Result<FaultKind, String> {
+    FaultKind::from_name(text.trim()).ok_or_else(|| "allowed: hang, slow, errors, refuse".to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -303,6 +312,8 @@ mod tests {
         assert_eq!(parse_window("2,8"), Ok((2.0, 8.0)));
         assert_eq!(parse_window("10.5,40"), Ok((10.5, 40.0)));
         assert!(parse_window("40,10").is_err());
+        assert_eq!(parse_fault("refuse"), Ok(FaultKind::Refuse));
+        assert!(parse_fault("flaky").is_err());
         assert!(parse_window("10").is_err());
     }
 

@@ -17,12 +17,13 @@ use crate::content::QuestionKind;
 use crate::content::{Content, ContentError, LabFile};
 use crate::engine::breaker::BreakerConfig;
 use crate::engine::brownout::{self, BrownoutParams};
+use crate::engine::fault::{FaultKind, FaultSchedule};
 use crate::engine::health::{self, HealthConfig};
 use crate::engine::retry::{
     self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, ATLAS_PS, ScenarioParams,
 };
 use crate::live::{health_child, health_driver, health_server};
-use crate::{metrics, progress, quiz, report};
+use crate::{live, metrics, progress, quiz, report};
 
 /// Runs the parsed command line, reading answers from `input` and writing its report to `out`.
 pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<ExitCode> {
@@ -183,15 +184,41 @@ pub fn brownout_params(lab: &LabFile, args: &BreakerArgs) -> Result<BrownoutPara
 }
 
 fn run_breaker(content: &Content, args: &BreakerArgs, out: &mut dyn Write) -> Result<ExitCode> {
-    if args.mode.live {
-        return refuse_live("breaker");
-    }
     let params = brownout_params(content.lab("breaker"), args)?;
+    if args.mode.live {
+        return run_breaker_live(params, args, out);
+    }
+    if let Some(fault) = args.fault.filter(|fault| *fault != FaultKind::Hang) {
+        return Err(UsageError(format!(
+            "--fault {fault} needs --live; the simulation models the hang fault only"
+        ))
+        .into());
+    }
     let run = brownout::compare(&params);
     if args.mode.json {
         writeln!(out, "{}", report::breaker_json(&run, "sim"))?;
     } else {
         write!(out, "{}", report::breaker_text(&run))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Lab 3 for real on 127.0.0.1: the same report, measured, plus one line on the clock.
+fn run_breaker_live(params: BrownoutParams, args: &BreakerArgs, out: &mut dyn Write) -> Result<ExitCode> {
+    let faults = FaultSchedule::window(
+        args.fault.unwrap_or(FaultKind::Hang),
+        params.brownout_start_s,
+        params.brownout_end_s,
+    );
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .wrap_err("breaker lab: starting the async runtime")?;
+    let run = runtime.block_on(live::brownout::run(params, faults))?;
+    if args.mode.json {
+        writeln!(out, "{}", report::breaker_live_json(&run))?;
+    } else {
+        write!(out, "{}", report::breaker_live_text(&run))?;
     }
     Ok(ExitCode::SUCCESS)
 }

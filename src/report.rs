@@ -9,6 +9,7 @@ use crate::engine::brownout::{BrownoutComparison, CallerRun};
 use crate::engine::health::DriverRun;
 use crate::engine::pyfmt::{float_repr, percent};
 use crate::engine::retry::ScenarioResult;
+use crate::live::brownout::LiveRun;
 
 /// One row of the Atlas's retry table, e.g. `A: 4 attempts at 3 layers    p=1.0  db attempts/action= 64.00  success=  0.0%`.
 pub fn retry_row(name: &str, result: &ScenarioResult) -> String {
@@ -106,6 +107,62 @@ fn caller_value(run: &CallerRun, with_transitions: bool) -> Value {
 
 /// Lab 3 as JSON.
 pub fn breaker_json(run: &BrownoutComparison, mode: &str) -> String {
+    breaker_value(run, mode).to_string()
+}
+
+/// Lab 3 live as text: the Atlas's rows, one line on the live clock, the transition log.
+pub fn breaker_live_text(run: &LiveRun) -> String {
+    let comparison = &run.comparison;
+    let mut text = String::new();
+    text.push_str(&comparison.timeout_only.summary.atlas_line("timeout only"));
+    text.push('\n');
+    text.push_str(&comparison.with_breaker.summary.atlas_line("with breaker"));
+    text.push('\n');
+    text.push_str(&breaker_live_line(run));
+    text.push('\n');
+    let log: Vec<String> = comparison
+        .with_breaker
+        .transitions
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    text.push_str(&log.join("\n"));
+    text.push('\n');
+    text
+}
+
+/// The line that says a live run is a measurement: rate, lateness, in flight, timeouts.
+pub fn breaker_live_line(run: &LiveRun) -> String {
+    let (plain, guarded) = (&run.timeout_only, &run.with_breaker);
+    format!(
+        "live run (measured, varies run to run): achieved rate {:.1}/s, late sends {} (p99 {:.1} ms), \
+         in flight during brownout avg {:.1} (breaker {:.1}), p50 wait {:.0}/{:.0} ms, \
+         timed out {}/{}, timeout overshoot p99 {:.1} ms",
+        plain.achieved_rate.min(guarded.achieved_rate),
+        plain.late_sends + guarded.late_sends,
+        plain.late_p99_ms.max(guarded.late_p99_ms),
+        plain.in_flight_sick_avg,
+        guarded.in_flight_sick_avg,
+        plain.p50_wait_ms,
+        guarded.p50_wait_ms,
+        plain.timed_out,
+        guarded.timed_out,
+        plain.timeout_overshoot_p99_ms.max(guarded.timeout_overshoot_p99_ms),
+    )
+}
+
+/// Lab 3 live as JSON: the sim's document with mode "live" and a `live` section.
+pub fn breaker_live_json(run: &LiveRun) -> String {
+    let mut value = breaker_value(&run.comparison, "live");
+    value["live"] = json!({
+        "timeout_only": run.timeout_only,
+        "with_breaker": run.with_breaker,
+        "dependency_requests": run.dependency_requests,
+    });
+    value.to_string()
+}
+
+fn breaker_value(run: &BrownoutComparison, mode: &str) -> Value {
     let params = &run.params;
     json!({
         "lab": "breaker",
@@ -125,7 +182,6 @@ pub fn breaker_json(run: &BrownoutComparison, mode: &str) -> String {
         "timeout_only": caller_value(&run.timeout_only, false),
         "with_breaker": caller_value(&run.with_breaker, true),
     })
-    .to_string()
 }
 
 /// Lab 1's driver output, as `lab1.sh` prints it.

@@ -2,13 +2,14 @@
 //!
 //! Nothing in this module reads a clock, sleeps, spawns a task or does I/O. Time is
 //! passed in as `f64` seconds (the unit the Atlas's scripts use), so the same
-//! [`breaker::Breaker`], [`retry::Budget`] and [`health::HealthModel`] serve the
+//! [`breaker::Breaker`], [`fault::FaultSchedule`], [`retry::Budget`] and [`health::HealthModel`] serve the
 //! simulated labs (a virtual clock) and the live labs (elapsed time on a real clock).
 //! `tests/architecture.rs` fails if any file here names an async runtime or a
 //! terminal library.
 
 pub mod breaker;
 pub mod brownout;
+pub mod fault;
 pub mod health;
 pub mod pyfmt;
 pub mod pyrandom;

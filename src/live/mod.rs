@@ -5,10 +5,16 @@
 //! time and counters. Nothing here binds or connects anywhere but the loopback address.
 //!
 //! - [`http`]: bind, serve with a graceful drain, one-off requests, a pooled client.
-//! - [`health_server`]: Lab 1's server (`resilience-lab serve health`).
-//! - [`health_child`]: that server as a child process, the handle the driver and the TUI use.
-//! - [`health_driver`]: the Atlas's `lab1.sh` schedule played against the child (`run health --live`).
+//! - Lab 1: [`health_server`] (`resilience-lab serve health`), [`health_child`] (that server
+//!   as a child process, the handle the driver and the TUI use) and [`health_driver`] (the
+//!   Atlas's `lab1.sh` schedule played against the child: `run health --live`).
+//! - Lab 3: [`dependency`] (the server that falls sick on the engine's fault schedule),
+//!   [`checkout`] (a caller on a fixed schedule, with or without the breaker) and
+//!   [`brownout`] (both callers against one dependency: the handle the CLI and TUI hold).
 
+pub mod brownout;
+pub mod checkout;
+pub mod dependency;
 pub mod health_child;
 pub mod health_driver;
 pub mod health_server;
