@@ -85,6 +85,90 @@ pub struct RetryArgs {
     /// Seed of the failure draws (42 reproduces the Atlas).
     #[arg(long, value_parser = ranged_int("retry", "seed"))]
     pub seed: Option<u64>,
+    /// Full Jitter base between attempts in milliseconds, live only (0 = no backoff).
+    #[arg(long, value_parser = bounded(0.0, 10_000.0))]
+    pub backoff_base_ms: Option<f64>,
+    /// Full Jitter cap in milliseconds, live only (defaults to 20 x the base).
+    #[arg(long, value_parser = bounded(0.0, 60_000.0))]
+    pub backoff_cap_ms: Option<f64>,
+    /// With --live: the feedback-loop experiment instead of counting.
+    #[arg(long, value_enum)]
+    pub scenario: Option<LiveScenario>,
+    #[command(flatten)]
+    pub metastable: MetastableArgs,
+}
+
+/// Which live experiment to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LiveScenario {
+    /// Steady load, a trigger, and retries that keep the database down after it.
+    Metastable,
+}
+
+/// Retry policy of the metastable experiment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RetryPolicyArg {
+    /// Retries at every layer (A).
+    Layered,
+    /// Retries at the top layer only (B).
+    Single,
+    /// Top layer only plus the retry budget (C).
+    Budget,
+}
+
+/// Flags of `--scenario metastable`.
+#[derive(Debug, Args, Clone, Default)]
+pub struct MetastableArgs {
+    /// Retry policy.
+    #[arg(long, value_enum)]
+    pub policy: Option<RetryPolicyArg>,
+    /// Seconds of steady load before the trigger.
+    #[arg(long, value_parser = bounded(0.0, 600.0))]
+    pub before_s: Option<f64>,
+    /// Seconds the database fails everything (the trigger).
+    #[arg(long, value_parser = bounded(0.1, 600.0))]
+    pub trigger_s: Option<f64>,
+    /// Seconds of steady load after the trigger.
+    #[arg(long, value_parser = bounded(0.0, 600.0))]
+    pub after_s: Option<f64>,
+    /// Offered load in actions per second.
+    #[arg(long, value_parser = bounded(1.0, 20_000.0))]
+    pub load_per_s: Option<f64>,
+    /// Requests the database serves at once.
+    #[arg(long, value_parser = bounded_int(1, 1_000))]
+    pub db_concurrency: Option<u64>,
+    /// Database service time per request in milliseconds.
+    #[arg(long, value_parser = bounded(0.1, 1_000.0))]
+    pub service_ms: Option<f64>,
+    /// The back end's timeout on each database call in milliseconds.
+    #[arg(long, value_parser = bounded_int(1, 60_000))]
+    pub db_timeout_ms: Option<u64>,
+    /// The user's deadline per action in milliseconds.
+    #[arg(long, value_parser = bounded_int(1, 60_000))]
+    pub deadline_ms: Option<u64>,
+    /// Width of one timeline bucket in milliseconds.
+    #[arg(long, value_parser = bounded_int(100, 60_000))]
+    pub bucket_ms: Option<u64>,
+}
+
+impl MetastableArgs {
+    /// The first metastable-only flag given, to refuse it outside the experiment.
+    pub fn first_given(&self) -> Option<&'static str> {
+        [
+            (self.policy.is_some(), "--policy"),
+            (self.before_s.is_some(), "--before-s"),
+            (self.trigger_s.is_some(), "--trigger-s"),
+            (self.after_s.is_some(), "--after-s"),
+            (self.load_per_s.is_some(), "--load-per-s"),
+            (self.db_concurrency.is_some(), "--db-concurrency"),
+            (self.service_ms.is_some(), "--service-ms"),
+            (self.db_timeout_ms.is_some(), "--db-timeout-ms"),
+            (self.deadline_ms.is_some(), "--deadline-ms"),
+            (self.bucket_ms.is_some(), "--bucket-ms"),
+        ]
+        .into_iter()
+        .find_map(|(given, name)| given.then_some(name))
+    }
 }
 
 impl RetryArgs {
@@ -186,6 +270,22 @@ fn ranged_int(lab: &'static str, name: &'static str) -> impl Fn(&str) -> Result<
             Ok(value) if (min..=max).contains(&(value as f64)) => Ok(value),
             _ => Err(format!("allowed: a whole number from {min} to {max}")),
         }
+    }
+}
+
+/// A parser for a decimal flag within fixed bounds (flags that no lab file tunes).
+fn bounded(min: f64, max: f64) -> impl Fn(&str) -> Result<f64, String> + Clone {
+    move |text| match text.trim().parse::<f64>() {
+        Ok(value) if value.is_finite() && (min..=max).contains(&value) => Ok(value),
+        _ => Err(format!("allowed: a number from {min} to {max}")),
+    }
+}
+
+/// A parser for a whole-number flag within fixed bounds.
+fn bounded_int(min: u64, max: u64) -> impl Fn(&str) -> Result<u64, String> + Clone {
+    move |text| match text.trim().parse::<u64>() {
+        Ok(value) if (min..=max).contains(&value) => Ok(value),
+        _ => Err(format!("allowed: a whole number from {min} to {max}")),
     }
 }
 

@@ -5,3 +5,5 @@
 //! time and counters. Nothing here binds or connects anywhere but the loopback address.
 
 pub mod http;
+pub mod metastable;
+pub mod retry_chain;

@@ -1,0 +1,778 @@
+//! Lab 2 live: a front end, a back end and a database as hyper servers on 127.0.0.1.
+//!
+//! The top client plays the user's browser code. Each layer retries the layer below with
+//! its own attempt count, using the engine's loop rule (attempt `i` is sent only while
+//! `i < attempts[layer]`, and at the top client only if [`Budget::admit`] agrees) and the
+//! engine's [`full_jitter_s`] between attempts. The attempts of the layers below travel
+//! down the chain in the [`ATTEMPTS_HEADER`] header, so one running chain serves every
+//! policy with the same number of layers. Every count is kept by the server that saw the
+//! request, in atomics a TUI can read at any moment ([`ChainCounters`]).
+//!
+//! With a [`DbCapacity`] the database becomes a finite resource (the metastable mode): a
+//! semaphore of `concurrency` slots, each request holding one for `service_ms`. The work
+//! runs in its own task, so a caller that times out and hangs up does not free its slot:
+//! the database never learns that the caller gave up, which is how retries fill it with
+//! wasted work.
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bytes::Bytes;
+use color_eyre::eyre::{Result, WrapErr, eyre};
+use http_body_util::{BodyExt, Empty};
+use hyper::body::Incoming;
+use hyper::header::HeaderValue;
+use hyper::{Request, StatusCode, Uri};
+use serde::Serialize;
+use tokio::sync::{Notify, Semaphore, watch};
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+use crate::engine::pyrandom::PyRandom;
+use crate::engine::retry::{Budget, ScenarioParams, ScenarioResult, full_jitter_ceiling_s, full_jitter_s};
+use crate::live::http::{self, PooledClient, TextBody};
+
+/// The header that carries the attempts of this layer and the ones below, e.g. `4,4`.
+pub const ATTEMPTS_HEADER: &str = "x-attempts";
+
+/// How long a stopping server waits for its open connections before giving up on them.
+const DRAIN_DEADLINE: Duration = Duration::from_secs(3);
+
+/// How many backoff sleeps the chain remembers for inspection (bounded memory).
+const BACKOFF_LOG_LIMIT: usize = 4_096;
+
+/// The database as a finite resource, for the metastable mode.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DbCapacity {
+    /// Requests the database serves at full speed at once (semaphore slots).
+    pub concurrency: usize,
+    /// Time one request holds a slot, success or failure: a failure costs work too.
+    pub service_ms: f64,
+}
+
+/// Full Jitter between attempts; a zero base means no sleep at all (the default).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct BackoffConfig {
+    pub base_ms: f64,
+    pub cap_ms: f64,
+}
+
+/// What the chain is built with; attempts and budget are chosen per action instead.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChainConfig {
+    /// Retrying layers including the top client: 3 builds front end, back end, database.
+    pub layers: usize,
+    /// Failure probability of each database attempt.
+    pub p: f64,
+    /// Seed of the database's failure draws and of each layer's jitter draws.
+    pub seed: u64,
+    /// None: the database answers at once (the counting lab).
+    pub capacity: Option<DbCapacity>,
+    /// The back end's timeout on each database call; None waits forever.
+    pub db_timeout_ms: Option<u64>,
+    pub backoff: BackoffConfig,
+}
+
+impl ChainConfig {
+    /// The counting lab's chain: instant database, no timeouts, no backoff.
+    pub fn counting(layers: usize, p: f64, seed: u64) -> Self {
+        Self {
+            layers,
+            p,
+            seed,
+            capacity: None,
+            db_timeout_ms: None,
+            backoff: BackoffConfig::default(),
+        }
+    }
+}
+
+/// One backoff sleep as drawn: which retry, how long, and the Full Jitter ceiling.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct BackoffSleep {
+    /// 1 is the first retry.
+    pub attempt_index: u32,
+    pub sleep_s: f64,
+    pub ceiling_s: f64,
+}
+
+/// Live counters, written by the servers and the top client, readable at any time.
+#[derive(Debug)]
+pub struct ChainCounters {
+    /// Requests each server received: front end first, database last. Entry k is also
+    /// what layer k sent, so `received[0]` counts the top client's sends.
+    pub received: Vec<AtomicU64>,
+    /// Database attempts that answered 503.
+    pub db_failed: AtomicU64,
+    /// Database requests queued or in service right now, abandoned ones included.
+    pub db_in_flight: AtomicU64,
+    /// Database calls the back end gave up on (its timeout fired).
+    pub db_timeouts: AtomicU64,
+    /// Actions the top client started and finished.
+    pub actions_started: AtomicU64,
+    pub actions_done: AtomicU64,
+    /// Actions that succeeded (within their deadline, when there is one).
+    pub actions_ok: AtomicU64,
+    /// Actions cut off by their deadline.
+    pub actions_expired: AtomicU64,
+    /// Retries the top client's budget refused.
+    pub budget_refusals: AtomicU64,
+    /// The first backoff sleeps drawn, for checking them against Full Jitter's bounds.
+    pub backoff_log: Mutex<Vec<BackoffSleep>>,
+}
+
+/// A copy of the counters at one moment.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ChainSnapshot {
+    pub received: Vec<u64>,
+    pub db_failed: u64,
+    pub db_in_flight: u64,
+    pub db_timeouts: u64,
+    pub actions_started: u64,
+    pub actions_done: u64,
+    pub actions_ok: u64,
+    pub actions_expired: u64,
+    pub budget_refusals: u64,
+}
+
+impl ChainCounters {
+    fn new(servers: usize) -> Self {
+        Self {
+            received: (0..servers).map(|_| AtomicU64::new(0)).collect(),
+            db_failed: AtomicU64::new(0),
+            db_in_flight: AtomicU64::new(0),
+            db_timeouts: AtomicU64::new(0),
+            actions_started: AtomicU64::new(0),
+            actions_done: AtomicU64::new(0),
+            actions_ok: AtomicU64::new(0),
+            actions_expired: AtomicU64::new(0),
+            budget_refusals: AtomicU64::new(0),
+            backoff_log: Mutex::new(Vec::new()),
+        }
+    }
+
+    pub fn snapshot(&self) -> ChainSnapshot {
+        let load = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
+        ChainSnapshot {
+            received: self.received.iter().map(load).collect(),
+            db_failed: load(&self.db_failed),
+            db_in_flight: load(&self.db_in_flight),
+            db_timeouts: load(&self.db_timeouts),
+            actions_started: load(&self.actions_started),
+            actions_done: load(&self.actions_done),
+            actions_ok: load(&self.actions_ok),
+            actions_expired: load(&self.actions_expired),
+            budget_refusals: load(&self.budget_refusals),
+        }
+    }
+
+    /// Database requests received so far.
+    pub fn db_received(&self) -> u64 {
+        self.received.last().map_or(0, |c| c.load(Ordering::Relaxed))
+    }
+}
+
+/// One layer's Full Jitter source: the engine's formula over its own seeded stream.
+pub struct Backoff {
+    config: BackoffConfig,
+    rng: Mutex<PyRandom>,
+    counters: Arc<ChainCounters>,
+}
+
+impl Backoff {
+    fn new(config: BackoffConfig, seed: u128, counters: Arc<ChainCounters>) -> Self {
+        Self {
+            config,
+            rng: Mutex::new(PyRandom::new(seed)),
+            counters,
+        }
+    }
+
+    /// Sleeps before attempt `attempt_index` (1 = first retry): Full Jitter with the retry
+    /// number counted from 0, so the first retry waits up to `base`, the next up to 2 x base.
+    async fn before_attempt(&self, attempt_index: u32) {
+        if self.config.base_ms <= 0.0 || attempt_index == 0 {
+            return;
+        }
+        let (base_s, cap_s) = (self.config.base_ms / 1e3, self.config.cap_ms / 1e3);
+        let retry = attempt_index - 1;
+        let sleep_s = {
+            let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
+            full_jitter_s(&mut rng, retry, base_s, cap_s)
+        };
+        if let Ok(mut log) = self.counters.backoff_log.lock()
+            && log.len() < BACKOFF_LOG_LIMIT
+        {
+            log.push(BackoffSleep {
+                attempt_index,
+                sleep_s,
+                ceiling_s: full_jitter_ceiling_s(retry, base_s, cap_s),
+            });
+        }
+        tokio::time::sleep(Duration::from_secs_f64(sleep_s)).await;
+    }
+}
+
+/// The one retry loop every layer runs, the engine's rule: attempt `i` goes out only while
+/// `i < attempts` and `admit(i)` agrees (the budget at the top client, always true below).
+async fn retry_loop<Fut>(
+    attempts: u32,
+    mut admit: impl FnMut(u32) -> bool,
+    backoff: &Backoff,
+    mut send: impl FnMut() -> Fut,
+) -> bool
+where
+    Fut: Future<Output = bool>,
+{
+    for attempt_index in 0..attempts {
+        if !admit(attempt_index) {
+            return false;
+        }
+        backoff.before_attempt(attempt_index).await;
+        if send().await {
+            return true;
+        }
+    }
+    false
+}
+
+/// What one call to the layer below came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CallOutcome {
+    Ok,
+    Failed,
+    TimedOut,
+}
+
+/// GETs `/` on the next hop with the attempts of the layers below; reads the whole body so
+/// the keep-alive connection goes back to the pool.
+async fn call_below(
+    client: &PooledClient,
+    uri: &Uri,
+    attempts_below: &HeaderValue,
+    timeout: Option<Duration>,
+) -> CallOutcome {
+    let request = Request::get(uri.clone())
+        .header(ATTEMPTS_HEADER, attempts_below.clone())
+        .body(Empty::<Bytes>::new());
+    let Ok(request) = request else {
+        return CallOutcome::Failed;
+    };
+    let exchange = async {
+        match client.request(request).await {
+            Ok(response) => {
+                let ok = response.status() == StatusCode::OK;
+                match response.into_body().collect().await {
+                    Ok(_) if ok => CallOutcome::Ok,
+                    _ => CallOutcome::Failed,
+                }
+            }
+            Err(_) => CallOutcome::Failed,
+        }
+    };
+    match timeout {
+        // Dropping the exchange closes its connection: the callee sees a hang-up, nothing more.
+        Some(limit) => tokio::time::timeout(limit, exchange)
+            .await
+            .unwrap_or(CallOutcome::TimedOut),
+        None => exchange.await,
+    }
+}
+
+fn attempts_value(attempts: &[u32]) -> HeaderValue {
+    let list: Vec<String> = attempts.iter().map(u32::to_string).collect();
+    HeaderValue::from_str(&list.join(",")).unwrap_or_else(|_| HeaderValue::from_static("1"))
+}
+
+/// Reads `x-attempts`; a missing or malformed header means one attempt at every layer.
+fn parse_attempts(request: &Request<Incoming>) -> Vec<u32> {
+    request
+        .headers()
+        .get(ATTEMPTS_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(|text| {
+            text.split(',')
+                .filter_map(|item| item.trim().parse::<u32>().ok())
+                .map(|a| a.clamp(1, 10))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A front end or back end: retries the next hop `attempts[0]` times.
+struct Forwarder {
+    /// Index into `received`.
+    index: usize,
+    next: Uri,
+    client: PooledClient,
+    counters: Arc<ChainCounters>,
+    /// The back end's timeout on the database; None for hops that wait.
+    timeout: Option<Duration>,
+    backoff: Backoff,
+}
+
+impl Forwarder {
+    async fn handle(self: Arc<Self>, request: Request<Incoming>) -> hyper::Response<TextBody> {
+        self.counters.received[self.index].fetch_add(1, Ordering::Relaxed);
+        let attempts = parse_attempts(&request);
+        let mine = attempts.first().copied().unwrap_or(1);
+        let below = attempts_value(attempts.get(1..).unwrap_or(&[]));
+        let ok = retry_loop(
+            mine,
+            |_| true,
+            &self.backoff,
+            || async {
+                match call_below(&self.client, &self.next, &below, self.timeout).await {
+                    CallOutcome::Ok => true,
+                    CallOutcome::Failed => false,
+                    CallOutcome::TimedOut => {
+                        self.counters.db_timeouts.fetch_add(1, Ordering::Relaxed);
+                        false
+                    }
+                }
+            },
+        )
+        .await;
+        if ok {
+            http::text(StatusCode::OK, "ok\n")
+        } else {
+            http::text(StatusCode::SERVICE_UNAVAILABLE, "failed\n")
+        }
+    }
+}
+
+/// Counts the database's background work, so shutdown can wait for it to end.
+#[derive(Debug, Default)]
+struct WorkTracker {
+    running: AtomicUsize,
+    idle: Notify,
+}
+
+/// Decrements the tracker however the work ends.
+struct WorkGuard(Arc<WorkTracker>, Arc<ChainCounters>);
+
+impl Drop for WorkGuard {
+    fn drop(&mut self) {
+        self.1.db_in_flight.fetch_sub(1, Ordering::Relaxed);
+        if self.0.running.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.0.idle.notify_waiters();
+        }
+    }
+}
+
+/// The database: fails each attempt with probability `p`, or every attempt in an outage.
+struct Database {
+    counters: Arc<ChainCounters>,
+    /// `p` as f64 bits, so a slider can move it while the chain runs.
+    p_bits: AtomicU64,
+    rng: Mutex<PyRandom>,
+    /// Slots and service time, in the metastable mode.
+    capacity: Option<(Arc<Semaphore>, Duration)>,
+    /// Milliseconds after `epoch` until which every attempt fails (the trigger).
+    outage_until_ms: AtomicU64,
+    epoch: Instant,
+    work: Arc<WorkTracker>,
+}
+
+impl Database {
+    /// One failure draw, the sim's rule: fail when `random() < p` (an outage fails all).
+    fn draw_ok(&self) -> bool {
+        let p = f64::from_bits(self.p_bits.load(Ordering::Relaxed));
+        // Drawn even in an outage, so the stream stays aligned with the number of attempts.
+        let draw = self.rng.lock().unwrap_or_else(|e| e.into_inner()).random();
+        let outage = self.epoch.elapsed().as_millis() < u128::from(self.outage_until_ms.load(Ordering::Relaxed));
+        !outage && draw >= p
+    }
+
+    async fn handle(self: Arc<Self>, _request: Request<Incoming>) -> hyper::Response<TextBody> {
+        let index = self.counters.received.len() - 1;
+        self.counters.received[index].fetch_add(1, Ordering::Relaxed);
+        let ok = match &self.capacity {
+            None => self.draw_ok(),
+            Some((slots, service)) => {
+                let (slots, service) = (Arc::clone(slots), *service);
+                self.work.running.fetch_add(1, Ordering::AcqRel);
+                self.counters.db_in_flight.fetch_add(1, Ordering::Relaxed);
+                let guard = WorkGuard(Arc::clone(&self.work), Arc::clone(&self.counters));
+                let db = Arc::clone(&self);
+                // Its own task: if the caller hangs up, hyper drops this handler, but the
+                // database carries on with the request, as a real one would.
+                let work = tokio::spawn(async move {
+                    let _guard = guard;
+                    let Ok(_slot) = slots.acquire().await else {
+                        return false; // shutting down
+                    };
+                    tokio::time::sleep(service).await;
+                    db.draw_ok()
+                });
+                work.await.unwrap_or(false)
+            }
+        };
+        if ok {
+            http::text(StatusCode::OK, "ok\n")
+        } else {
+            self.counters.db_failed.fetch_add(1, Ordering::Relaxed);
+            http::text(StatusCode::SERVICE_UNAVAILABLE, "db failed\n")
+        }
+    }
+}
+
+/// The browser code: the budget lives here and nowhere else.
+pub struct TopClient {
+    client: PooledClient,
+    entry: Uri,
+    counters: Arc<ChainCounters>,
+    /// None: no budget. Shared by every action this client runs, as Google's budget is.
+    budget: Mutex<Option<Budget>>,
+    backoff: Backoff,
+}
+
+impl TopClient {
+    /// Replaces the budget (0 removes it), starting its counts afresh.
+    pub fn set_budget(&self, ratio: f64) {
+        *self.budget.lock().unwrap_or_else(|e| e.into_inner()) = (ratio > 0.0).then(|| Budget::new(ratio));
+    }
+
+    fn admit(&self, attempt_index: u32) -> bool {
+        let mut budget = self.budget.lock().unwrap_or_else(|e| e.into_inner());
+        match budget.as_mut() {
+            Some(budget) => {
+                let admitted = budget.admit(attempt_index);
+                if !admitted {
+                    self.counters.budget_refusals.fetch_add(1, Ordering::Relaxed);
+                }
+                admitted
+            }
+            None => true,
+        }
+    }
+
+    /// One user action with per-layer `attempts` (top first); true on success within
+    /// `deadline`. Cutting it off hangs up on the front end, which cancels the chain below.
+    pub async fn action(&self, attempts: &[u32], deadline: Option<Duration>) -> bool {
+        self.counters.actions_started.fetch_add(1, Ordering::Relaxed);
+        let mine = attempts.first().copied().unwrap_or(1);
+        let below = attempts_value(attempts.get(1..).unwrap_or(&[]));
+        let run = retry_loop(
+            mine,
+            |i| self.admit(i),
+            &self.backoff,
+            || async { call_below(&self.client, &self.entry, &below, None).await == CallOutcome::Ok },
+        );
+        let ok = match deadline {
+            Some(limit) => match tokio::time::timeout(limit, run).await {
+                Ok(ok) => ok,
+                Err(_) => {
+                    self.counters.actions_expired.fetch_add(1, Ordering::Relaxed);
+                    false
+                }
+            },
+            None => run.await,
+        };
+        if ok {
+            self.counters.actions_ok.fetch_add(1, Ordering::Relaxed);
+        }
+        self.counters.actions_done.fetch_add(1, Ordering::Relaxed);
+        ok
+    }
+}
+
+/// A server task and its address.
+struct RunningServer {
+    addr: SocketAddr,
+    task: JoinHandle<hyper_util::server::graceful::GracefulShutdown>,
+}
+
+async fn spawn_server<F, Fut>(handler: F, stop: watch::Receiver<bool>) -> Result<RunningServer>
+where
+    F: Fn(Request<Incoming>) -> Fut + Clone + Send + Sync + 'static,
+    Fut: Future<Output = hyper::Response<TextBody>> + Send + 'static,
+{
+    let listener = http::bind_loopback(0)
+        .await
+        .wrap_err("binding a chain server on 127.0.0.1:0")?;
+    let addr = listener.local_addr().wrap_err("reading a chain server's port")?;
+    let service = hyper::service::service_fn(move |request| {
+        let reply = handler(request);
+        async move { Ok::<_, Infallible>(reply.await) }
+    });
+    let mut stop = stop;
+    let task = tokio::spawn(http::serve_until(listener, service, async move {
+        let _ = stop.wait_for(|stopped| *stopped).await;
+    }));
+    Ok(RunningServer { addr, task })
+}
+
+fn uri_of(addr: SocketAddr) -> Result<Uri> {
+    format!("http://{addr}/")
+        .parse()
+        .map_err(|e| eyre!("chain address {addr}: {e}"))
+}
+
+/// A running chain: its servers, its top client and its counters.
+pub struct LiveChain {
+    config: ChainConfig,
+    counters: Arc<ChainCounters>,
+    top: Arc<TopClient>,
+    db: Arc<Database>,
+    /// Front end first, database last.
+    servers: Vec<RunningServer>,
+    stop: watch::Sender<bool>,
+}
+
+impl LiveChain {
+    /// Binds and starts the servers (database first, so each hop knows the next address).
+    pub async fn start(config: ChainConfig) -> Result<Self> {
+        let layers = config.layers.max(1);
+        let counters = Arc::new(ChainCounters::new(layers));
+        let (stop, stop_rx) = watch::channel(false);
+        let seed = u128::from(config.seed);
+        let db = Arc::new(Database {
+            counters: Arc::clone(&counters),
+            p_bits: AtomicU64::new(config.p.to_bits()),
+            rng: Mutex::new(PyRandom::new(seed)),
+            capacity: config.capacity.as_ref().map(|c| {
+                (
+                    Arc::new(Semaphore::new(c.concurrency.max(1))),
+                    Duration::from_secs_f64(c.service_ms.max(0.0) / 1e3),
+                )
+            }),
+            outage_until_ms: AtomicU64::new(0),
+            epoch: Instant::now(),
+            work: Arc::new(WorkTracker::default()),
+        });
+        let mut servers = Vec::with_capacity(layers);
+        let db_handler = Arc::clone(&db);
+        servers.push(spawn_server(move |r| Arc::clone(&db_handler).handle(r), stop_rx.clone()).await?);
+        // Hops from the back end (index layers-2) up to the front end (index 0).
+        for index in (0..layers - 1).rev() {
+            let next = uri_of(servers[0].addr)?;
+            let is_back_end = index == layers - 2;
+            let forwarder = Arc::new(Forwarder {
+                index,
+                next,
+                client: http::pooled_client(),
+                counters: Arc::clone(&counters),
+                timeout: if is_back_end {
+                    config.db_timeout_ms.map(Duration::from_millis)
+                } else {
+                    None
+                },
+                // Each layer draws its jitter from its own stream, seeded apart from the db's.
+                backoff: Backoff::new(config.backoff, seed + 1 + index as u128 + 1, Arc::clone(&counters)),
+            });
+            servers.insert(
+                0,
+                spawn_server(move |r| Arc::clone(&forwarder).handle(r), stop_rx.clone()).await?,
+            );
+        }
+        let top = Arc::new(TopClient {
+            client: http::pooled_client(),
+            entry: uri_of(servers[0].addr)?,
+            counters: Arc::clone(&counters),
+            budget: Mutex::new(None),
+            backoff: Backoff::new(config.backoff, seed + 1, Arc::clone(&counters)),
+        });
+        Ok(Self {
+            config,
+            counters,
+            top,
+            db,
+            servers,
+            stop,
+        })
+    }
+
+    pub fn config(&self) -> &ChainConfig {
+        &self.config
+    }
+
+    /// The live counters (atomics): read them at any time, from any task.
+    pub fn counters(&self) -> Arc<ChainCounters> {
+        Arc::clone(&self.counters)
+    }
+
+    pub fn snapshot(&self) -> ChainSnapshot {
+        self.counters.snapshot()
+    }
+
+    /// The browser code, for running actions from other tasks.
+    pub fn top_client(&self) -> Arc<TopClient> {
+        Arc::clone(&self.top)
+    }
+
+    /// Server addresses, front end first, database last.
+    pub fn addrs(&self) -> Vec<SocketAddr> {
+        self.servers.iter().map(|s| s.addr).collect()
+    }
+
+    /// Moves the failure probability and reseeds the database's draws (repeatable runs).
+    pub fn set_p(&self, p: f64, seed: u64) {
+        self.db.p_bits.store(p.to_bits(), Ordering::Relaxed);
+        *self.db.rng.lock().unwrap_or_else(|e| e.into_inner()) = PyRandom::new(u128::from(seed));
+    }
+
+    /// The trigger: every database attempt fails for `length` from now.
+    pub fn trigger_outage(&self, length: Duration) {
+        let until = self.db.epoch.elapsed() + length;
+        self.db
+            .outage_until_ms
+            .store(u64::try_from(until.as_millis()).unwrap_or(u64::MAX), Ordering::Relaxed);
+    }
+
+    /// Runs `actions` actions with `concurrency` at a time; counts come from the servers.
+    pub async fn run_actions(&self, attempts: &[u32], budget: f64, actions: u64, concurrency: usize) -> ScenarioResult {
+        self.top.set_budget(budget);
+        let before = self.snapshot();
+        let remaining = Arc::new(AtomicU64::new(actions));
+        let mut workers = tokio::task::JoinSet::new();
+        for _ in 0..concurrency.clamp(1, 256) {
+            let (top, remaining, attempts) = (Arc::clone(&self.top), Arc::clone(&remaining), attempts.to_vec());
+            workers.spawn(async move {
+                // Bounded in count: each worker takes actions until the shared count runs out.
+                while remaining
+                    .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1))
+                    .is_ok()
+                {
+                    top.action(&attempts, None).await;
+                }
+            });
+        }
+        while workers.join_next().await.is_some() {}
+        let after = self.snapshot();
+        let sends_per_layer: Vec<u64> = after
+            .received
+            .iter()
+            .zip(&before.received)
+            .map(|(a, b)| a - b)
+            .collect();
+        let db_attempts = sends_per_layer.last().copied().unwrap_or(0);
+        let successes = after.actions_ok - before.actions_ok;
+        let per = |n: u64| if actions == 0 { 0.0 } else { n as f64 / actions as f64 };
+        ScenarioResult {
+            params: ScenarioParams {
+                p: f64::from_bits(self.db.p_bits.load(Ordering::Relaxed)),
+                attempts: attempts.to_vec(),
+                budget,
+                actions,
+                seed: self.config.seed,
+            },
+            db_attempts,
+            db_attempts_per_action: per(db_attempts),
+            successes,
+            success_ratio: per(successes),
+            sends_per_layer,
+        }
+    }
+
+    /// Stops every server (listeners first, then a bounded drain), stops the database's
+    /// background work, and returns once no task of the chain is left.
+    pub async fn shutdown(self) -> Result<()> {
+        let _ = self.stop.send(true);
+        if let Some((slots, _)) = &self.db.capacity {
+            // Queued work ends at once; work in service ends within one service time.
+            slots.close();
+        }
+        let mut drained = true;
+        for server in self.servers {
+            let graceful = server.task.await.wrap_err("a chain server task failed")?;
+            drained &= http::drain(graceful, DRAIN_DEADLINE).await;
+        }
+        let work = Arc::clone(&self.db.work);
+        let idle = async {
+            loop {
+                let notified = work.idle.notified();
+                if work.running.load(Ordering::Acquire) == 0 {
+                    break;
+                }
+                notified.await;
+            }
+        };
+        drained &= tokio::time::timeout(DRAIN_DEADLINE, idle).await.is_ok();
+        if drained {
+            Ok(())
+        } else {
+            Err(eyre!("the retry chain did not drain within {DRAIN_DEADLINE:?}"))
+        }
+    }
+}
+
+/// Runs one counting scenario on a fresh chain: start, run, shut down.
+pub async fn run_scenario_live(params: &ScenarioParams, concurrency: usize) -> Result<ScenarioResult> {
+    let chain = LiveChain::start(ChainConfig::counting(params.attempts.len(), params.p, params.seed)).await?;
+    let result = chain
+        .run_actions(&params.attempts, params.budget, params.actions, concurrency)
+        .await;
+    chain.shutdown().await?;
+    Ok(result)
+}
+
+/// A live result set against the sim at the same settings.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SimComparison {
+    pub sim_db_attempts_per_action: f64,
+    pub sim_success_ratio: f64,
+    /// Live minus sim, database attempts per action.
+    pub difference: f64,
+    /// Half-width of the 95% interval of that difference between two independent runs.
+    pub margin_95: f64,
+    pub success_difference: f64,
+    pub success_margin_95: f64,
+    pub within: bool,
+}
+
+/// Seeds the sampling spread is estimated from.
+const SPREAD_SEEDS: u64 = 20;
+
+/// Compares a live run with the engine's sim at the same settings. The sampling error is
+/// the spread of the sim over 20 other seeds at the same number of actions; the difference
+/// of two independent runs has sqrt(2) times that spread.
+pub fn compare_with_sim(live: &ScenarioResult) -> SimComparison {
+    let sim = crate::engine::retry::run_scenario(&live.params);
+    let spread: Vec<(f64, f64)> = (1..=SPREAD_SEEDS)
+        .map(|k| {
+            let mut params = live.params.clone();
+            params.seed = live.params.seed.wrapping_add(k * 7_919);
+            let run = crate::engine::retry::run_scenario(&params);
+            (run.db_attempts_per_action, run.success_ratio)
+        })
+        .collect();
+    let sd = |pick: fn(&(f64, f64)) -> f64| {
+        let n = spread.len() as f64;
+        let mean = spread.iter().map(pick).sum::<f64>() / n;
+        (spread.iter().map(|x| (pick(x) - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
+    };
+    let margin_95 = 1.96 * std::f64::consts::SQRT_2 * sd(|x| x.0);
+    let success_margin_95 = 1.96 * std::f64::consts::SQRT_2 * sd(|x| x.1);
+    let difference = live.db_attempts_per_action - sim.db_attempts_per_action;
+    let success_difference = live.success_ratio - sim.success_ratio;
+    // A hair of slack for the two-decimal rounding both numbers are printed with.
+    let within = difference.abs() <= margin_95 + 0.005 && success_difference.abs() <= success_margin_95 + 0.0005;
+    SimComparison {
+        sim_db_attempts_per_action: sim.db_attempts_per_action,
+        sim_success_ratio: sim.success_ratio,
+        difference,
+        margin_95,
+        success_difference,
+        success_margin_95,
+        within,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn three_layers_at_certain_failure_multiply() {
+        let chain = LiveChain::start(ChainConfig::counting(3, 1.0, 42))
+            .await
+            .expect("chain");
+        let result = chain.run_actions(&[2, 2, 2], 0.0, 5, 4).await;
+        assert_eq!(result.sends_per_layer, vec![10, 20, 40]);
+        chain.shutdown().await.expect("shutdown");
+    }
+}
