@@ -145,10 +145,13 @@ impl MetastableConfig {
 }
 
 impl Default for MetastableConfig {
-    /// 8 slots x 5 ms = 1,600 database requests/s; 60% of it offered; the back end waits
-    /// 100 ms (20 service times), the user 1 s. Chosen so the healthy chain idles at about
-    /// a third of 2 cores while a layered retry storm (up to 10 database calls per action
-    /// per second of deadline) is several times the database's capacity.
+    /// 8 slots x 20 ms = 400 database requests/s; 60% of it offered (240 actions/s); the
+    /// back end waits 100 ms (5 service times), the user 1 s. At 5 ms service (1,600/s,
+    /// 960 actions/s) the healthy chain alone needs ~3,000 HTTP requests/s, which a debug
+    /// build on a shared 2-core machine cannot serve, so the chain melted down at start-up
+    /// without any trigger. At 20 ms the healthy chain costs ~720 requests/s, leaving CPU
+    /// headroom, while a retry storm (4 to 10 database calls per action) is still several
+    /// times the database's capacity.
     fn default() -> Self {
         Self {
             policy: Policy::Layered,
@@ -156,9 +159,9 @@ impl Default for MetastableConfig {
             budget: 0.1,
             capacity: DbCapacity {
                 concurrency: 8,
-                service_ms: 5.0,
+                service_ms: 20.0,
             },
-            load_per_s: 960.0,
+            load_per_s: 240.0,
             db_timeout_ms: 100,
             deadline_ms: 1_000,
             before_s: 5.0,
