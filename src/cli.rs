@@ -95,7 +95,7 @@ pub struct RetryArgs {
     #[arg(long, value_enum)]
     pub scenario: Option<LiveScenario>,
     #[command(flatten)]
-    pub metastable: MetastableArgs,
+    pub metastable: Box<MetastableArgs>,
 }
 
 /// Which live experiment to run.
