@@ -79,7 +79,7 @@ pub struct RetryArgs {
     /// Retry budget ratio at the top client, e.g. 0.1; 0 means none.
     #[arg(long, value_parser = ranged("retry", "budget"))]
     pub budget: Option<f64>,
-    /// User actions to run.
+    /// User actions to run (default: the lab file's 10000 in --sim, 1000 in --live).
     #[arg(long, value_parser = ranged_int("retry", "actions"))]
     pub actions: Option<u64>,
     /// Seed of the failure draws (42 reproduces the Atlas).
@@ -91,22 +91,22 @@ pub struct RetryArgs {
     /// Full Jitter cap in milliseconds, live only (defaults to 20 x the base).
     #[arg(long, value_parser = bounded(0.0, 60_000.0))]
     pub backoff_cap_ms: Option<f64>,
-    /// With --live: the feedback-loop experiment instead of counting.
-    #[arg(long, value_enum)]
+    /// With --live: the feedback-loop experiment instead of counting (metastable).
+    #[arg(long, value_parser = parse_scenario)]
     pub scenario: Option<LiveScenario>,
     #[command(flatten)]
     pub metastable: Box<MetastableArgs>,
 }
 
 /// Which live experiment to run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LiveScenario {
     /// Steady load, a trigger, and retries that keep the database down after it.
     Metastable,
 }
 
 /// Retry policy of the metastable experiment.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RetryPolicyArg {
     /// Retries at every layer (A).
     Layered,
@@ -119,8 +119,8 @@ pub enum RetryPolicyArg {
 /// Flags of `--scenario metastable`.
 #[derive(Debug, Args, Clone, Default)]
 pub struct MetastableArgs {
-    /// Retry policy.
-    #[arg(long, value_enum)]
+    /// Retry policy: layered, single or budget.
+    #[arg(long, value_parser = parse_policy)]
     pub policy: Option<RetryPolicyArg>,
     /// Seconds of steady load before the trigger.
     #[arg(long, value_parser = bounded(0.0, 600.0))]
@@ -270,6 +270,24 @@ fn ranged_int(lab: &'static str, name: &'static str) -> impl Fn(&str) -> Result<
             Ok(value) if (min..=max).contains(&(value as f64)) => Ok(value),
             _ => Err(format!("allowed: a whole number from {min} to {max}")),
         }
+    }
+}
+
+/// `metastable`, in one line when wrong (clap's own list would go on a second line).
+fn parse_scenario(text: &str) -> Result<LiveScenario, String> {
+    match text.trim() {
+        "metastable" => Ok(LiveScenario::Metastable),
+        _ => Err("allowed: metastable".to_string()),
+    }
+}
+
+/// `layered`, `single` or `budget`.
+fn parse_policy(text: &str) -> Result<RetryPolicyArg, String> {
+    match text.trim() {
+        "layered" => Ok(RetryPolicyArg::Layered),
+        "single" => Ok(RetryPolicyArg::Single),
+        "budget" => Ok(RetryPolicyArg::Budget),
+        _ => Err("allowed: layered, single or budget".to_string()),
     }
 }
 

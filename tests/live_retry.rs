@@ -159,3 +159,50 @@ async fn layered_retries_stay_down_after_the_trigger_where_the_budget_recovers()
     );
     assert!(layered.recovered_after_s.is_none(), "{layered:?}");
 }
+
+#[test]
+fn headless_live_run_prints_the_sim_row_and_json() {
+    let bin = env!("CARGO_BIN_EXE_resilience-lab");
+    let text = std::process::Command::new(bin)
+        .args([
+            "run",
+            "retry",
+            "--live",
+            "--p",
+            "1",
+            "--attempts",
+            "2,3",
+            "--actions",
+            "20",
+        ])
+        .output()
+        .expect("run the binary");
+    assert!(text.status.success(), "{text:?}");
+    let stdout = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        stdout.starts_with("attempts[2,3]                p=1.0  db attempts/action=  6.00  success=  0.0%\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("received: back end 40, database 120"), "{stdout}");
+    assert!(stdout.contains("difference within sampling error"), "{stdout}");
+    let json = std::process::Command::new(bin)
+        .args([
+            "run",
+            "retry",
+            "--live",
+            "--p",
+            "0",
+            "--attempts",
+            "4,4,4",
+            "--actions",
+            "20",
+            "--json",
+        ])
+        .output()
+        .expect("run the binary");
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).expect("one JSON document");
+    assert_eq!(value["mode"], "live");
+    assert_eq!(value["db_attempts_per_action"], 1.0);
+    assert_eq!(value["received_per_server"]["database"], 20);
+    assert_eq!(value["sim_comparison"]["within"], true);
+}

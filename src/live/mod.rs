@@ -3,6 +3,10 @@
 //! Every policy decision here is the engine's (the same `Breaker`, `Budget`, Full Jitter
 //! and `HealthModel` the simulations use); this layer only supplies sockets, elapsed
 //! time and counters. Nothing here binds or connects anywhere but the loopback address.
+//!
+//! - [`http`]: bind, serve with a graceful drain, one-off GET, pooled client.
+//! - [`retry_chain`]: Lab 2's front end, back end and database, and the top client.
+//! - [`metastable`]: Lab 2's feedback loop: steady load, a trigger, goodput over time.
 
 pub mod http;
 pub mod metastable;

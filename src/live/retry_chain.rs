@@ -239,6 +239,9 @@ where
     false
 }
 
+/// The longest a counting run keeps starting actions: bounded in time as well as count.
+pub const RUN_ACTIONS_TIME_LIMIT: Duration = Duration::from_secs(300);
+
 /// What one call to the layer below came to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum CallOutcome {
@@ -561,8 +564,9 @@ impl LiveChain {
                 } else {
                     None
                 },
-                // Each layer draws its jitter from its own stream, seeded apart from the db's.
-                backoff: Backoff::new(config.backoff, seed + 1 + index as u128 + 1, Arc::clone(&counters)),
+                // Each layer draws its jitter from its own stream, seeded apart from the db's
+                // (seed) and the top client's (seed + 1).
+                backoff: Backoff::new(config.backoff, seed + 2 + index as u128, Arc::clone(&counters)),
             });
             servers.insert(
                 0,
@@ -599,6 +603,12 @@ impl LiveChain {
         self.counters.snapshot()
     }
 
+    /// Starts a steady open-loop load (the metastable mode's client); change it through
+    /// the returned handle's watch channel, stop it with `stop().await`.
+    pub fn start_load(&self, settings: crate::live::metastable::LoadSettings) -> crate::live::metastable::SteadyLoad {
+        crate::live::metastable::SteadyLoad::start(self.top_client(), settings)
+    }
+
     /// The browser code, for running actions from other tasks.
     pub fn top_client(&self) -> Arc<TopClient> {
         Arc::clone(&self.top)
@@ -624,18 +634,23 @@ impl LiveChain {
     }
 
     /// Runs `actions` actions with `concurrency` at a time; counts come from the servers.
+    /// Stops starting actions after [`RUN_ACTIONS_TIME_LIMIT`]; then `params.actions` is
+    /// the number that ran.
     pub async fn run_actions(&self, attempts: &[u32], budget: f64, actions: u64, concurrency: usize) -> ScenarioResult {
         self.top.set_budget(budget);
         let before = self.snapshot();
         let remaining = Arc::new(AtomicU64::new(actions));
+        let started = Instant::now();
         let mut workers = tokio::task::JoinSet::new();
         for _ in 0..concurrency.clamp(1, 256) {
             let (top, remaining, attempts) = (Arc::clone(&self.top), Arc::clone(&remaining), attempts.to_vec());
             workers.spawn(async move {
-                // Bounded in count: each worker takes actions until the shared count runs out.
-                while remaining
-                    .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1))
-                    .is_ok()
+                // Bounded in count and time: each worker takes actions until the shared
+                // count runs out or the time limit passes.
+                while started.elapsed() < RUN_ACTIONS_TIME_LIMIT
+                    && remaining
+                        .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1))
+                        .is_ok()
                 {
                     top.action(&attempts, None).await;
                 }
@@ -651,6 +666,7 @@ impl LiveChain {
             .collect();
         let db_attempts = sends_per_layer.last().copied().unwrap_or(0);
         let successes = after.actions_ok - before.actions_ok;
+        let actions = after.actions_done - before.actions_done;
         let per = |n: u64| if actions == 0 { 0.0 } else { n as f64 / actions as f64 };
         ScenarioResult {
             params: ScenarioParams {
