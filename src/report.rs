@@ -287,3 +287,36 @@ pub fn health_json(run: &DriverRun, mode: &str, config: &crate::engine::health::
     })
     .to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::retry::{ScenarioParams, run_scenario};
+    use crate::live::retry_chain::compare_with_sim;
+
+    #[test]
+    fn servers_are_named_by_their_place_in_the_chain() {
+        assert_eq!(server_names(3), ["front end", "back end", "database"]);
+        assert_eq!(server_names(2), ["back end", "database"]);
+        assert_eq!(server_names(1), ["database"]);
+        assert_eq!(server_names(4), ["layer 1", "layer 2", "layer 3", "database"]);
+    }
+
+    #[test]
+    fn live_lines_name_counts_ratio_and_the_sim() {
+        // The sim's own result stands in for a live one: the difference is exactly zero.
+        let result = run_scenario(&ScenarioParams {
+            p: 1.0,
+            attempts: vec![4, 1, 1],
+            budget: 0.0,
+            actions: 100,
+            seed: 42,
+        });
+        let lines = retry_live_lines(&result, &compare_with_sim(&result));
+        assert_eq!(
+            lines,
+            "  received: front end 400, back end 400, database 400; retry ratio at the top 75.0%\n  \
+             sim at the same settings: 4.00 db attempts/action, success 0.0%; difference within sampling error (\u{b1}0.00 at 95%)\n"
+        );
+    }
+}

@@ -13,6 +13,16 @@
 //! runs in its own task, so a caller that times out and hangs up does not free its slot:
 //! the database never learns that the caller gave up, which is how retries fill it with
 //! wasted work.
+//!
+//! # For the TUI
+//!
+//! [`LiveChain::start`] returns the handle. [`LiveChain::counters`] gives the atomics to
+//! read on every frame ([`ChainCounters::snapshot`] copies them); [`LiveChain::run_actions`]
+//! runs a counted batch; [`LiveChain::start_load`] starts a steady load whose rate, attempts
+//! and budget a slider changes through [`crate::live::metastable::SteadyLoad::set`] (a
+//! `watch` channel, latest wins); [`LiveChain::trigger_outage`] is the trigger;
+//! [`LiveChain::set_p`] moves the failure probability. Stop the load, then
+//! [`LiveChain::shutdown`]: it returns once no task of the chain is left.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
