@@ -6,8 +6,10 @@
 //!
 //! - [`http`]: bind, serve with a graceful drain, one-off GET, pooled client.
 //! - [`retry_chain`]: Lab 2's front end, back end and database, and the top client.
+//! - [`retry_hops`]: the hops' handlers and the one retry loop they share.
 //! - [`metastable`]: Lab 2's feedback loop: steady load, a trigger, goodput over time.
 
 pub mod http;
 pub mod metastable;
 pub mod retry_chain;
+pub mod retry_hops;
