@@ -119,7 +119,9 @@ fn main() {
         let single_uri: Uri = format!("http://{single}/").parse().expect("uri");
         let front_uri: Uri = format!("http://{front}/").parse().expect("uri");
 
-        let chain = LiveChain::start(ChainConfig::counting(3, 0.0, 42)).await.expect("chain");
+        let chain = LiveChain::start(ChainConfig::counting(3, 0.0, 42))
+            .await
+            .expect("chain");
         let top = chain.top_client();
         // Rounds interleave the setups, so a neighbour's burst on the shared cores hits all three.
         let mut best = [0.0_f64; 3];
@@ -148,7 +150,8 @@ fn main() {
         chain.shutdown().await.expect("lab chain drains");
         let _ = stop.send(true);
         println!(
-            "lab chain / bare chain = {:.0}% (target >= 60%); lab chain / single server = {:.0}%; bare chain / single server = {:.0}%",
+            "lab chain / bare chain = {:.0}% (target >= 60%); lab chain / single server = {:.0}%; \
+             bare chain / single server = {:.0}%",
             100.0 * lab_rps / bare_rps,
             100.0 * lab_rps / single_rps,
             100.0 * bare_rps / single_rps

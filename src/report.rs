@@ -97,7 +97,8 @@ pub fn retry_live_lines(result: &ScenarioResult, comparison: &SimComparison) -> 
         "difference OUTSIDE sampling error"
     };
     format!(
-        "  received: {}; retry ratio at the top {}\n  sim at the same settings: {:.2} db attempts/action, success {}; {verdict} (\u{b1}{:.2} at 95%)\n",
+        "  received: {}; retry ratio at the top {}\n  \
+         sim at the same settings: {:.2} db attempts/action, success {}; {verdict} (\u{b1}{:.2} at 95%)\n",
         counts.join(", "),
         percent(top_retry_ratio(result), 6, 1).trim(),
         comparison.sim_db_attempts_per_action,
@@ -143,7 +144,8 @@ pub fn metastable_text(run: &MetastableRun) -> String {
         "no budget".to_string()
     };
     let mut text = format!(
-        "metastable: policy {} (attempts {}, {budget}); database {} slots x {} ms = {:.0} req/s; load {:.0} actions/s ({:.0}% of capacity); back-end timeout {} ms; deadline {} ms; trigger {} s\n",
+        "metastable: policy {} (attempts {}, {budget}); database {} slots x {} ms = {:.0} req/s; \
+         load {:.0} actions/s ({:.0}% of capacity); back-end timeout {} ms; deadline {} ms; trigger {} s\n",
         policy_word(run.config.policy),
         attempts.join(","),
         c.capacity.concurrency,
@@ -316,7 +318,8 @@ mod tests {
         assert_eq!(
             lines,
             "  received: front end 400, back end 400, database 400; retry ratio at the top 75.0%\n  \
-             sim at the same settings: 4.00 db attempts/action, success 0.0%; difference within sampling error (\u{b1}0.00 at 95%)\n"
+             sim at the same settings: 4.00 db attempts/action, success 0.0%; \
+             difference within sampling error (\u{b1}0.00 at 95%)\n"
         );
     }
 }
