@@ -140,12 +140,96 @@ pub struct RetryArgs {
     /// Retry budget ratio at the top client, e.g. 0.1; 0 means none.
     #[arg(long, value_parser = ranged("retry", "budget"))]
     pub budget: Option<f64>,
-    /// User actions to run.
+    /// User actions to run (default: the lab file's 10000 in --sim, 1000 in --live).
     #[arg(long, value_parser = ranged_int("retry", "actions"))]
     pub actions: Option<u64>,
     /// Seed of the failure draws (42 reproduces the Atlas).
     #[arg(long, value_parser = ranged_int("retry", "seed"))]
     pub seed: Option<u64>,
+    /// Full Jitter base between attempts in milliseconds, live only (0 = no backoff).
+    #[arg(long, value_parser = bounded(0.0, 10_000.0))]
+    pub backoff_base_ms: Option<f64>,
+    /// Full Jitter cap in milliseconds, live only (defaults to 20 x the base).
+    #[arg(long, value_parser = bounded(0.0, 60_000.0))]
+    pub backoff_cap_ms: Option<f64>,
+    /// With --live: the feedback-loop experiment instead of counting (metastable).
+    #[arg(long, value_parser = parse_scenario)]
+    pub scenario: Option<LiveScenario>,
+    #[command(flatten)]
+    pub metastable: Box<MetastableArgs>,
+}
+
+/// Which live experiment to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LiveScenario {
+    /// Steady load, a trigger, and retries that keep the database down after it.
+    Metastable,
+}
+
+/// Retry policy of the metastable experiment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RetryPolicyArg {
+    /// Retries at every layer (A).
+    Layered,
+    /// Retries at the top layer only (B).
+    Single,
+    /// Top layer only plus the retry budget (C).
+    Budget,
+}
+
+/// Flags of `--scenario metastable`.
+#[derive(Debug, Args, Clone, Default)]
+pub struct MetastableArgs {
+    /// Retry policy: layered, single or budget.
+    #[arg(long, value_parser = parse_policy)]
+    pub policy: Option<RetryPolicyArg>,
+    /// Seconds of steady load before the trigger.
+    #[arg(long, value_parser = bounded(0.0, 600.0))]
+    pub before_s: Option<f64>,
+    /// Seconds the database fails everything (the trigger).
+    #[arg(long, value_parser = bounded(0.1, 600.0))]
+    pub trigger_s: Option<f64>,
+    /// Seconds of steady load after the trigger.
+    #[arg(long, value_parser = bounded(0.0, 600.0))]
+    pub after_s: Option<f64>,
+    /// Offered load in actions per second.
+    #[arg(long, value_parser = bounded(1.0, 20_000.0))]
+    pub load_per_s: Option<f64>,
+    /// Requests the database serves at once.
+    #[arg(long, value_parser = bounded_int(1, 1_000))]
+    pub db_concurrency: Option<u64>,
+    /// Database service time per request in milliseconds.
+    #[arg(long, value_parser = bounded(0.1, 1_000.0))]
+    pub service_ms: Option<f64>,
+    /// The back end's timeout on each database call in milliseconds.
+    #[arg(long, value_parser = bounded_int(1, 60_000))]
+    pub db_timeout_ms: Option<u64>,
+    /// The user's deadline per action in milliseconds.
+    #[arg(long, value_parser = bounded_int(1, 60_000))]
+    pub deadline_ms: Option<u64>,
+    /// Width of one timeline bucket in milliseconds.
+    #[arg(long, value_parser = bounded_int(100, 60_000))]
+    pub bucket_ms: Option<u64>,
+}
+
+impl MetastableArgs {
+    /// The first metastable-only flag given, to refuse it outside the experiment.
+    pub fn first_given(&self) -> Option<&'static str> {
+        [
+            (self.policy.is_some(), "--policy"),
+            (self.before_s.is_some(), "--before-s"),
+            (self.trigger_s.is_some(), "--trigger-s"),
+            (self.after_s.is_some(), "--after-s"),
+            (self.load_per_s.is_some(), "--load-per-s"),
+            (self.db_concurrency.is_some(), "--db-concurrency"),
+            (self.service_ms.is_some(), "--service-ms"),
+            (self.db_timeout_ms.is_some(), "--db-timeout-ms"),
+            (self.deadline_ms.is_some(), "--deadline-ms"),
+            (self.bucket_ms.is_some(), "--bucket-ms"),
+        ]
+        .into_iter()
+        .find_map(|(given, name)| given.then_some(name))
+    }
 }
 
 impl RetryArgs {
@@ -263,6 +347,40 @@ fn ranged_int(lab: &'static str, name: &'static str) -> impl Fn(&str) -> Result<
             Ok(value) if (min..=max).contains(&(value as f64)) => Ok(value),
             _ => Err(format!("allowed: a whole number from {min} to {max}")),
         }
+    }
+}
+
+/// `metastable`, in one line when wrong (clap's own list would go on a second line).
+fn parse_scenario(text: &str) -> Result<LiveScenario, String> {
+    match text.trim() {
+        "metastable" => Ok(LiveScenario::Metastable),
+        _ => Err("allowed: metastable".to_string()),
+    }
+}
+
+/// `layered`, `single` or `budget`.
+fn parse_policy(text: &str) -> Result<RetryPolicyArg, String> {
+    match text.trim() {
+        "layered" => Ok(RetryPolicyArg::Layered),
+        "single" => Ok(RetryPolicyArg::Single),
+        "budget" => Ok(RetryPolicyArg::Budget),
+        _ => Err("allowed: layered, single or budget".to_string()),
+    }
+}
+
+/// A parser for a decimal flag within fixed bounds (flags that no lab file tunes).
+fn bounded(min: f64, max: f64) -> impl Fn(&str) -> Result<f64, String> + Clone {
+    move |text| match text.trim().parse::<f64>() {
+        Ok(value) if value.is_finite() && (min..=max).contains(&value) => Ok(value),
+        _ => Err(format!("allowed: a number from {min} to {max}")),
+    }
+}
+
+/// A parser for a whole-number flag within fixed bounds.
+fn bounded_int(min: u64, max: u64) -> impl Fn(&str) -> Result<u64, String> + Clone {
+    move |text| match text.trim().parse::<u64>() {
+        Ok(value) if (min..=max).contains(&value) => Ok(value),
+        _ => Err(format!("allowed: a whole number from {min} to {max}")),
     }
 }
 

@@ -10,8 +10,8 @@ use std::process::ExitCode;
 use color_eyre::eyre::{Result, WrapErr};
 
 use crate::cli::{
-    BreakerArgs, Cli, Command, HealthArgs, HealthServerArgs, ProgressArgs, QuizArgs, RetryArgs, RunLab, ServeLab,
-    UsageError,
+    BreakerArgs, Cli, Command, HealthArgs, HealthServerArgs, LiveScenario, ProgressArgs, QuizArgs, RetryArgs,
+    RetryPolicyArg, RunLab, ServeLab, UsageError,
 };
 use crate::content::QuestionKind;
 use crate::content::{Content, ContentError, LabFile};
@@ -20,8 +20,10 @@ use crate::engine::brownout::{self, BrownoutParams};
 use crate::engine::fault::{FaultKind, FaultSchedule};
 use crate::engine::health::{self, HealthConfig};
 use crate::engine::retry::{
-    self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, ATLAS_PS, ScenarioParams,
+    self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, ATLAS_PS, Policy, ScenarioParams,
 };
+use crate::live::metastable::{self, MetastableConfig};
+use crate::live::retry_chain::{self, BackoffConfig, ChainConfig, DbCapacity, LiveChain};
 use crate::live::{health_child, health_driver, health_server};
 use crate::{live, metrics, progress, quiz, report};
 
@@ -101,16 +103,20 @@ fn default_of(lab: &LabFile, name: &str) -> f64 {
         .map_or(0.0, |spec| spec.default)
 }
 
-fn refuse_live(lab: &str) -> Result<ExitCode> {
-    Err(UsageError(format!(
-        "--live for the {lab} lab is not available in this build; use --sim"
-    ))
-    .into())
-}
-
 fn run_retry(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> Result<ExitCode> {
     if args.mode.live {
-        return refuse_live("retry");
+        return run_retry_live(content, args, out);
+    }
+    if args.scenario.is_some() {
+        return Err(UsageError("--scenario metastable needs --live".into()).into());
+    }
+    if let Some(flag) = args
+        .metastable
+        .first_given()
+        .or(args.backoff_base_ms.map(|_| "--backoff-base-ms"))
+        .or(args.backoff_cap_ms.map(|_| "--backoff-cap-ms"))
+    {
+        return Err(UsageError(format!("{flag} applies to --live runs only")).into());
     }
     let lab = content.lab("retry");
     let layered: Vec<u32> = ["attempts_client", "attempts_frontend", "attempts_backend"]
@@ -148,6 +154,158 @@ fn run_retry(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> Result
         writeln!(out, "{}", report::retry_table_json(&rows, &sleeps))?;
     } else {
         write!(out, "{}", report::retry_table_text(&rows, &sleeps))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Actions a live counting run makes unless --actions says otherwise.
+const LIVE_DEFAULT_ACTIONS: u64 = 1_000;
+/// Actions the live top client keeps in flight at once.
+const LIVE_CONCURRENCY: usize = 16;
+
+/// A runtime for one live command: 2 workers, as the lab's target machine has 2 cores.
+fn live_runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .wrap_err("starting the async runtime for a live lab")
+}
+
+/// Full Jitter from the flags: the cap defaults to 20 x the base (0 when there is no base).
+fn backoff_of(args: &RetryArgs) -> Result<BackoffConfig> {
+    let base_ms = args.backoff_base_ms.unwrap_or(0.0);
+    let cap_ms = args.backoff_cap_ms.unwrap_or(base_ms * 20.0);
+    if args.backoff_cap_ms.is_some() && base_ms > 0.0 && cap_ms < base_ms {
+        return Err(UsageError(format!(
+            "--backoff-cap-ms {cap_ms} is below --backoff-base-ms {base_ms}; allowed: a cap from {base_ms} to 60000"
+        ))
+        .into());
+    }
+    Ok(BackoffConfig { base_ms, cap_ms })
+}
+
+/// `run retry --live`: the Atlas's table, one scenario, or the metastable experiment.
+fn run_retry_live(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> Result<ExitCode> {
+    let lab = content.lab("retry");
+    let layered: Vec<u32> = ["attempts_client", "attempts_frontend", "attempts_backend"]
+        .iter()
+        .map(|name| default_of(lab, name) as u32)
+        .collect();
+    let backoff = backoff_of(args)?;
+    let seed = args.seed.unwrap_or(default_of(lab, "seed") as u64);
+    let runtime = live_runtime()?;
+    if args.scenario == Some(LiveScenario::Metastable) {
+        if let Some(flag) = [(args.p.is_some(), "--p"), (args.actions.is_some(), "--actions")]
+            .into_iter()
+            .find_map(|(given, name)| given.then_some(name))
+        {
+            return Err(UsageError(format!(
+                "{flag} does not apply to --scenario metastable (the trigger sets the failures)"
+            ))
+            .into());
+        }
+        let m = &args.metastable;
+        let defaults = MetastableConfig::default();
+        let capacity = DbCapacity {
+            concurrency: m.db_concurrency.map_or(defaults.capacity.concurrency, |c| c as usize),
+            service_ms: m.service_ms.unwrap_or(defaults.capacity.service_ms),
+        };
+        let capacity_per_s = capacity.concurrency as f64 * 1e3 / capacity.service_ms;
+        let config = MetastableConfig {
+            policy: match m.policy.unwrap_or(RetryPolicyArg::Layered) {
+                RetryPolicyArg::Layered => Policy::Layered,
+                RetryPolicyArg::Single => Policy::TopOnly,
+                RetryPolicyArg::Budget => Policy::TopOnlyBudget,
+            },
+            layered: args.attempts.clone().map_or(defaults.layered.clone(), |a| a.0),
+            budget: args.budget.unwrap_or(default_of(lab, "budget")),
+            // Unless given, the load stays at the default's 60% of whatever capacity was chosen.
+            load_per_s: m.load_per_s.unwrap_or((0.6 * capacity_per_s).round()),
+            capacity,
+            db_timeout_ms: m.db_timeout_ms.unwrap_or(defaults.db_timeout_ms),
+            deadline_ms: m.deadline_ms.unwrap_or(defaults.deadline_ms),
+            before_s: m.before_s.unwrap_or(defaults.before_s),
+            trigger_s: m.trigger_s.unwrap_or(defaults.trigger_s),
+            after_s: m.after_s.unwrap_or(defaults.after_s),
+            bucket_ms: m.bucket_ms.unwrap_or(defaults.bucket_ms),
+            seed,
+            backoff,
+        };
+        let run = runtime.block_on(metastable::run_metastable(&config))?;
+        if args.mode.json {
+            writeln!(out, "{}", report::metastable_json(&run))?;
+        } else {
+            write!(out, "{}", report::metastable_text(&run))?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(flag) = args.metastable.first_given() {
+        return Err(UsageError(format!("{flag} applies to --scenario metastable only")).into());
+    }
+    let actions = args.actions.unwrap_or(LIVE_DEFAULT_ACTIONS);
+    if args.names_a_scenario() {
+        let params = ScenarioParams {
+            p: args.p.unwrap_or(default_of(lab, "p")),
+            attempts: args.attempts.clone().map_or(layered, |a| a.0),
+            budget: args.budget.unwrap_or(0.0),
+            actions,
+            seed,
+        };
+        let result = runtime.block_on(async {
+            let mut config = ChainConfig::counting(params.attempts.len(), params.p, params.seed);
+            config.backoff = backoff;
+            let chain = LiveChain::start(config).await?;
+            let result = chain
+                .run_actions(&params.attempts, params.budget, params.actions, LIVE_CONCURRENCY)
+                .await;
+            chain.shutdown().await?;
+            Ok::<_, color_eyre::eyre::Report>(result)
+        })?;
+        let comparison = retry_chain::compare_with_sim(&result);
+        if args.mode.json {
+            writeln!(out, "{}", report::retry_live_value(&result, &comparison))?;
+        } else {
+            let name = format!("attempts {:?}", params.attempts).replace(' ', "");
+            writeln!(out, "{}", report::retry_row(&name, &result))?;
+            write!(out, "{}", report::retry_live_lines(&result, &comparison))?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let budget = default_of(lab, "budget");
+    let rows = runtime.block_on(async {
+        // One chain serves the whole table: the attempts travel with each request.
+        let mut config = ChainConfig::counting(layered.len(), 0.0, seed);
+        config.backoff = backoff;
+        let chain = LiveChain::start(config).await?;
+        let mut rows = Vec::new();
+        for p in ATLAS_PS {
+            for policy in Policy::ALL {
+                chain.set_p(p, seed);
+                let result = chain
+                    .run_actions(
+                        &policy.attempts(&layered),
+                        policy.budget(budget),
+                        actions,
+                        LIVE_CONCURRENCY,
+                    )
+                    .await;
+                let comparison = retry_chain::compare_with_sim(&result);
+                rows.push((policy.label(&layered, budget), result, comparison));
+            }
+        }
+        chain.shutdown().await?;
+        Ok::<_, color_eyre::eyre::Report>(rows)
+    })?;
+    let sleeps = retry::jitter_sleeps_s(ATLAS_JITTER_SEED, 6, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S);
+    if args.mode.json {
+        writeln!(out, "{}", report::retry_live_table_json(&rows, &sleeps))?;
+    } else {
+        for (name, result, comparison) in &rows {
+            writeln!(out, "{}", report::retry_row(name, result))?;
+            write!(out, "{}", report::retry_live_lines(result, comparison))?;
+        }
+        writeln!(out, "{}", report::jitter_line(&sleeps))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -210,11 +368,7 @@ fn run_breaker_live(params: BrownoutParams, args: &BreakerArgs, out: &mut dyn Wr
         params.brownout_start_s,
         params.brownout_end_s,
     );
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .wrap_err("breaker lab: starting the async runtime")?;
-    let run = runtime.block_on(live::brownout::run(params, faults))?;
+    let run = live_runtime()?.block_on(live::brownout::run(params, faults))?;
     if args.mode.json {
         writeln!(out, "{}", report::breaker_live_json(&run))?;
     } else {
@@ -233,15 +387,6 @@ pub fn health_config(lab: &LabFile, args: &HealthServerArgs) -> HealthConfig {
         liveness_checks_db: args.liveness_checks_db,
         readiness_checks_db: args.readiness_checks_db,
     }
-}
-
-/// A small runtime for one live command: two workers are plenty for loopback traffic.
-fn live_runtime() -> Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .wrap_err("starting the async runtime")
 }
 
 fn run_health(content: &Content, args: &HealthArgs, out: &mut dyn Write) -> Result<ExitCode> {

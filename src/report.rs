@@ -8,8 +8,10 @@ use serde_json::{Value, json};
 use crate::engine::brownout::{BrownoutComparison, CallerRun};
 use crate::engine::health::DriverRun;
 use crate::engine::pyfmt::{float_repr, percent};
-use crate::engine::retry::ScenarioResult;
+use crate::engine::retry::{Policy, ScenarioResult};
 use crate::live::brownout::LiveRun;
+use crate::live::metastable::MetastableRun;
+use crate::live::retry_chain::SimComparison;
 
 /// One row of the Atlas's retry table, e.g. `A: 4 attempts at 3 layers    p=1.0  db attempts/action= 64.00  success=  0.0%`.
 pub fn retry_row(name: &str, result: &ScenarioResult) -> String {
@@ -61,6 +63,141 @@ fn retry_scenario_value(result: &ScenarioResult, mode: &str) -> Value {
 /// One scenario as JSON.
 pub fn retry_scenario_json(result: &ScenarioResult, mode: &str) -> String {
     retry_scenario_value(result, mode).to_string()
+}
+
+/// The retry ratio of the top client: retries among its sends.
+fn top_retry_ratio(result: &ScenarioResult) -> f64 {
+    match result.sends_per_layer.first() {
+        Some(&sends) if sends > 0 => sends.saturating_sub(result.params.actions) as f64 / sends as f64,
+        _ => 0.0,
+    }
+}
+
+/// The names of the servers of a chain with `layers` layers, front end first, database last.
+pub fn server_names(layers: usize) -> Vec<String> {
+    let mut names: Vec<String> = match layers {
+        0 | 1 => Vec::new(),
+        2 => vec!["back end".into()],
+        3 => vec!["front end".into(), "back end".into()],
+        n => (1..n).map(|k| format!("layer {k}")).collect(),
+    };
+    names.push("database".into());
+    names
+}
+
+/// The live extras under a row: per-server counts, retry ratio, and the sim beside it.
+pub fn retry_live_lines(result: &ScenarioResult, comparison: &SimComparison) -> String {
+    let counts: Vec<String> = server_names(result.sends_per_layer.len())
+        .iter()
+        .zip(&result.sends_per_layer)
+        .map(|(name, n)| format!("{name} {n}"))
+        .collect();
+    let verdict = if comparison.within {
+        "difference within sampling error"
+    } else {
+        "difference OUTSIDE sampling error"
+    };
+    format!(
+        "  received: {}; retry ratio at the top {}\n  \
+         sim at the same settings: {:.2} db attempts/action, success {}; {verdict} (\u{b1}{:.2} at 95%)\n",
+        counts.join(", "),
+        percent(top_retry_ratio(result), 6, 1).trim(),
+        comparison.sim_db_attempts_per_action,
+        percent(comparison.sim_success_ratio, 6, 1).trim(),
+        comparison.margin_95,
+    )
+}
+
+/// One live scenario as JSON: the sim's fields with mode "live", per-server counts and the comparison.
+pub fn retry_live_value(result: &ScenarioResult, comparison: &SimComparison) -> Value {
+    let mut value = retry_scenario_value(result, "live");
+    let received: serde_json::Map<String, Value> = server_names(result.sends_per_layer.len())
+        .into_iter()
+        .zip(&result.sends_per_layer)
+        .map(|(name, n)| (name.replace(' ', "_"), json!(n)))
+        .collect();
+    value["received_per_server"] = Value::Object(received);
+    value["retry_ratio"] = json!(top_retry_ratio(result));
+    value["sim_comparison"] = json!(comparison);
+    value
+}
+
+/// The live table as JSON: every row with its comparison, then the jitter sleeps.
+pub fn retry_live_table_json(rows: &[(String, ScenarioResult, SimComparison)], sleeps_s: &[f64]) -> String {
+    let rows: Vec<Value> = rows
+        .iter()
+        .map(|(name, result, comparison)| {
+            let mut row = retry_live_value(result, comparison);
+            row["name"] = json!(name);
+            row
+        })
+        .collect();
+    json!({"lab": "retry", "mode": "live", "rows": rows, "full_jitter_sleeps_s": sleeps_s}).to_string()
+}
+
+/// The metastable experiment as text: the timeline, then goodput before, during and after.
+pub fn metastable_text(run: &MetastableRun) -> String {
+    let c = &run.config;
+    let attempts: Vec<String> = run.attempts.iter().map(u32::to_string).collect();
+    let budget = if run.budget > 0.0 {
+        format!("{} budget", percent(run.budget, 0, 0).trim())
+    } else {
+        "no budget".to_string()
+    };
+    let mut text = format!(
+        "metastable: policy {} (attempts {}, {budget}); database {} slots x {} ms = {:.0} req/s; \
+         load {:.0} actions/s ({:.0}% of capacity); back-end timeout {} ms; deadline {} ms; trigger {} s\n",
+        policy_word(run.config.policy),
+        attempts.join(","),
+        c.capacity.concurrency,
+        float_repr(c.capacity.service_ms),
+        c.capacity_per_s(),
+        c.load_per_s,
+        100.0 * c.load_per_s / c.capacity_per_s(),
+        c.db_timeout_ms,
+        c.deadline_ms,
+        float_repr(c.trigger_s),
+    );
+    text.push_str("   t(s)  phase    goodput/s  db req/s  db timeouts/s  expired/s  db queue\n");
+    for b in &run.buckets {
+        text.push_str(&format!(
+            "  {:5.1}  {:<7}  {:9.0}  {:8.0}  {:13.0}  {:9.0}  {:8}\n",
+            b.t_s,
+            b.phase.word(),
+            b.goodput_per_s,
+            b.db_requests_per_s,
+            b.db_timeouts_per_s,
+            b.expired_per_s,
+            b.db_in_flight
+        ));
+    }
+    let recovered = match run.recovered_after_s {
+        Some(s) => format!("recovered {s:.1} s after the trigger ended"),
+        None => "did not recover while the load lasted".to_string(),
+    };
+    text.push_str(&format!(
+        "goodput/s: before {:.0}, during {:.0}, after {:.0} (last third {:.0}); {recovered}\n",
+        run.goodput_before_per_s, run.goodput_during_per_s, run.goodput_after_per_s, run.goodput_end_per_s
+    ));
+    text
+}
+
+fn policy_word(policy: Policy) -> &'static str {
+    match policy {
+        Policy::Layered => "layered",
+        Policy::TopOnly => "single",
+        Policy::TopOnlyBudget => "budget",
+    }
+}
+
+/// The metastable experiment as JSON.
+pub fn metastable_json(run: &MetastableRun) -> String {
+    let mut value = json!(run);
+    value["lab"] = json!("retry");
+    value["mode"] = json!("live");
+    value["scenario"] = json!("metastable");
+    value["policy_name"] = json!(policy_word(run.config.policy));
+    value.to_string()
 }
 
 /// The default table as JSON: every row, then the jitter sleeps.
@@ -222,4 +359,38 @@ fn health_value(run: &DriverRun, mode: &str, config: &crate::engine::health::Hea
         "abandoned": run.abandoned,
         "timeline": run.timeline,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::retry::{ScenarioParams, run_scenario};
+    use crate::live::retry_chain::compare_with_sim;
+
+    #[test]
+    fn servers_are_named_by_their_place_in_the_chain() {
+        assert_eq!(server_names(3), ["front end", "back end", "database"]);
+        assert_eq!(server_names(2), ["back end", "database"]);
+        assert_eq!(server_names(1), ["database"]);
+        assert_eq!(server_names(4), ["layer 1", "layer 2", "layer 3", "database"]);
+    }
+
+    #[test]
+    fn live_lines_name_counts_ratio_and_the_sim() {
+        // The sim's own result stands in for a live one: the difference is exactly zero.
+        let result = run_scenario(&ScenarioParams {
+            p: 1.0,
+            attempts: vec![4, 1, 1],
+            budget: 0.0,
+            actions: 100,
+            seed: 42,
+        });
+        let lines = retry_live_lines(&result, &compare_with_sim(&result));
+        assert_eq!(
+            lines,
+            "  received: front end 400, back end 400, database 400; retry ratio at the top 75.0%\n  \
+             sim at the same settings: 4.00 db attempts/action, success 0.0%; \
+             difference within sampling error (\u{b1}0.00 at 95%)\n"
+        );
+    }
 }

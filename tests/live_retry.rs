@@ -1,0 +1,208 @@
+//! Lab 2 live on 127.0.0.1:0: exact counts at p = 0 and 1, the budget's cap, Full Jitter's
+//! bounds, a clean shutdown, and the metastable loop (layered fails to recover, budget does).
+
+use std::time::Duration;
+
+use resilience_lab::engine::retry::{Policy, ScenarioParams, run_scenario};
+use resilience_lab::live::metastable::{MetastableConfig, run_metastable};
+use resilience_lab::live::retry_chain::{BackoffConfig, ChainConfig, DbCapacity, LiveChain};
+
+async fn counting_chain(layers: usize, p: f64) -> LiveChain {
+    LiveChain::start(ChainConfig::counting(layers, p, 42))
+        .await
+        .expect("chain starts on 127.0.0.1:0")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn certain_failure_multiplies_exactly() {
+    let cases: [(&[u32], f64, &[u64]); 4] = [
+        (&[4, 4, 4], 64.0, &[4, 16, 64]),
+        (&[4, 1, 1], 4.0, &[4, 4, 4]),
+        (&[2, 3], 6.0, &[2, 6]),
+        (&[1], 1.0, &[1]),
+    ];
+    for (attempts, per_action, per_layer) in cases {
+        let chain = counting_chain(attempts.len(), 1.0).await;
+        let actions = 25;
+        let result = chain.run_actions(attempts, 0.0, actions, 8).await;
+        assert_eq!(result.db_attempts_per_action, per_action, "{attempts:?}");
+        let expected: Vec<u64> = per_layer.iter().map(|n| n * actions).collect();
+        assert_eq!(result.sends_per_layer, expected, "{attempts:?}");
+        assert_eq!(result.successes, 0);
+        let snapshot = chain.snapshot();
+        assert_eq!(snapshot.db_failed, per_layer[per_layer.len() - 1] * actions);
+        chain.shutdown().await.expect("chain drains");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn certain_success_costs_one_attempt() {
+    for attempts in [&[4u32, 4, 4][..], &[4, 1, 1], &[2, 3], &[1]] {
+        let chain = counting_chain(attempts.len(), 0.0).await;
+        let result = chain.run_actions(attempts, 0.0, 40, 8).await;
+        assert_eq!(result.db_attempts_per_action, 1.0, "{attempts:?}");
+        assert_eq!(result.success_ratio, 1.0, "{attempts:?}");
+        assert!(result.sends_per_layer.iter().all(|&n| n == 40), "{attempts:?}");
+        chain.shutdown().await.expect("chain drains");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn budget_caps_retries_at_its_ratio() {
+    let chain = counting_chain(3, 1.0).await;
+    let actions = 300;
+    let result = chain.run_actions(&[4, 1, 1], 0.1, actions, 1).await;
+    let sends = result.sends_per_layer[0];
+    let retries = sends - actions;
+    assert!(
+        retries as f64 <= 0.1 * sends as f64,
+        "{retries} retries in {sends} sends"
+    );
+    // One action at a time meets the budget in the sim's order: the same count.
+    let sim = run_scenario(&ScenarioParams {
+        p: 1.0,
+        attempts: vec![4, 1, 1],
+        budget: 0.1,
+        actions,
+        seed: 42,
+    });
+    assert_eq!(result.db_attempts, sim.db_attempts);
+    assert!(chain.snapshot().budget_refusals > 0);
+    chain.shutdown().await.expect("chain drains");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn backoff_sleeps_stay_within_full_jitter() {
+    let mut config = ChainConfig::counting(2, 1.0, 42);
+    config.backoff = BackoffConfig {
+        base_ms: 2.0,
+        cap_ms: 5.0,
+    };
+    let chain = LiveChain::start(config).await.expect("chain");
+    let actions = 10;
+    chain.run_actions(&[3, 4], 0.0, actions, 4).await;
+    let log = chain.counters().backoff_log.lock().expect("log").clone();
+    // Top: 2 retries per action; back end: 3 retries per call, 3 calls per action.
+    assert_eq!(log.len() as u64, actions * (2 + 3 * 3));
+    for sleep in &log {
+        let expected_ceiling_s = (0.002 * 2f64.powi(sleep.attempt_index as i32 - 1)).min(0.005);
+        assert!((sleep.ceiling_s - expected_ceiling_s).abs() < 1e-12, "{sleep:?}");
+        assert!((0.0..sleep.ceiling_s).contains(&sleep.sleep_s), "{sleep:?}");
+    }
+    assert!(
+        log.iter().any(|s| s.ceiling_s == 0.005),
+        "the cap is reached by the third retry"
+    );
+    chain.shutdown().await.expect("chain drains");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_leaves_no_tasks() {
+    let metrics = tokio::runtime::Handle::current().metrics();
+    let baseline = metrics.num_alive_tasks();
+    let mut config = ChainConfig::counting(3, 0.5, 7);
+    config.capacity = Some(DbCapacity {
+        concurrency: 2,
+        service_ms: 2.0,
+    });
+    config.db_timeout_ms = Some(5);
+    let chain = LiveChain::start(config).await.expect("chain");
+    chain.run_actions(&[2, 2, 2], 0.0, 30, 8).await;
+    chain.shutdown().await.expect("chain drains");
+    // Client connections end as the servers close them; give them a moment.
+    for _ in 0..100 {
+        if metrics.num_alive_tasks() <= baseline {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(metrics.num_alive_tasks(), baseline);
+}
+
+/// A small, CPU-light scale of the experiment: 4 slots x 25 ms = 160 requests/s, 60% load.
+fn short_metastable(policy: Policy) -> MetastableConfig {
+    MetastableConfig {
+        policy,
+        capacity: DbCapacity {
+            concurrency: 4,
+            service_ms: 25.0,
+        },
+        load_per_s: 96.0,
+        before_s: 1.5,
+        trigger_s: 2.0,
+        after_s: 4.0,
+        bucket_ms: 500,
+        ..MetastableConfig::default()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn layered_retries_stay_down_after_the_trigger_where_the_budget_recovers() {
+    let budget = run_metastable(&short_metastable(Policy::TopOnlyBudget))
+        .await
+        .expect("budget run");
+    let layered = run_metastable(&short_metastable(Policy::Layered))
+        .await
+        .expect("layered run");
+    for run in [&budget, &layered] {
+        assert!(run.goodput_before_per_s > 50.0, "healthy before the trigger: {run:?}");
+        assert!(run.goodput_during_per_s < 10.0, "the trigger fails everything: {run:?}");
+    }
+    assert!(
+        budget.goodput_end_per_s > 0.7 * budget.goodput_before_per_s,
+        "the budget recovers: {budget:?}"
+    );
+    assert!(budget.recovered_after_s.is_some_and(|s| s <= 2.0), "{budget:?}");
+    assert!(
+        layered.goodput_end_per_s < 0.2 * layered.goodput_before_per_s,
+        "layered retries keep it down: {layered:?}"
+    );
+    assert!(layered.recovered_after_s.is_none(), "{layered:?}");
+}
+
+#[test]
+fn headless_live_run_prints_the_sim_row_and_json() {
+    let bin = env!("CARGO_BIN_EXE_resilience-lab");
+    let text = std::process::Command::new(bin)
+        .args([
+            "run",
+            "retry",
+            "--live",
+            "--p",
+            "1",
+            "--attempts",
+            "2,3",
+            "--actions",
+            "20",
+        ])
+        .output()
+        .expect("run the binary");
+    assert!(text.status.success(), "{text:?}");
+    let stdout = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        stdout.starts_with("attempts[2,3]                p=1.0  db attempts/action=  6.00  success=  0.0%\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("received: back end 40, database 120"), "{stdout}");
+    assert!(stdout.contains("difference within sampling error"), "{stdout}");
+    let json = std::process::Command::new(bin)
+        .args([
+            "run",
+            "retry",
+            "--live",
+            "--p",
+            "0",
+            "--attempts",
+            "4,4,4",
+            "--actions",
+            "20",
+            "--json",
+        ])
+        .output()
+        .expect("run the binary");
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).expect("one JSON document");
+    assert_eq!(value["mode"], "live");
+    assert_eq!(value["db_attempts_per_action"], 1.0);
+    assert_eq!(value["received_per_server"]["database"], 20);
+    assert_eq!(value["sim_comparison"]["within"], true);
+}
