@@ -44,6 +44,7 @@ pub fn dispatch(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
                 RunLab::Health(args) => run_health(&content, &args, out),
             }
         }
+        // `main` opens the terminal app when there is no subcommand; the list is the fallback.
         Some(Command::Labs) | None => {
             let content = load_content(content_dir.as_deref())?;
             list_labs(&content, out)
@@ -52,7 +53,7 @@ pub fn dispatch(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
 }
 
 /// Loads the labs, turning content problems into one usage error per problem line.
-fn load_content(content_dir: Option<&Path>) -> Result<Content> {
+pub fn load_content(content_dir: Option<&Path>) -> Result<Content> {
     Content::load(content_dir).map_err(|errors| {
         let lines: Vec<String> = errors.iter().map(ContentError::to_string).collect();
         UsageError(format!(
@@ -86,7 +87,7 @@ fn list_labs(content: &Content, out: &mut dyn Write) -> Result<ExitCode> {
 }
 
 /// The default of slider `name` in a lab file (present: `check` insists on it).
-fn default_of(lab: &LabFile, name: &str) -> f64 {
+pub fn default_of(lab: &LabFile, name: &str) -> f64 {
     lab.parameters
         .iter()
         .find(|spec| spec.name == name)

@@ -9,6 +9,7 @@
 //! - [`report`]: the headless text and JSON reports.
 //! - [`commands`]: what each subcommand does, writing to the writer `main` hands it.
 //! - [`metrics`]: named numbers of a run, for predict-then-observe checks.
+//! - [`tui`]: the terminal app (ratatui): state, key table, views.
 
 pub mod cli;
 pub mod commands;
@@ -16,3 +17,4 @@ pub mod content;
 pub mod engine;
 pub mod metrics;
 pub mod report;
+pub mod tui;

@@ -1,0 +1,125 @@
+//! The terminal app: terminal setup and restore, the event loop, and its modules.
+//!
+//! - [`app`]: the one state, [`app::Msg`] and `update`.
+//! - [`event`]: the event task (terminal input, frame tick, signals).
+//! - [`keys`]: the one key table.
+//! - [`runs`]: the engines run on the sliders' values.
+//! - [`slider`]: slider arithmetic.
+//! - [`view`]: `impl Widget for &App`, one file per screen region.
+//! - [`widgets`]: small widgets the views share (slider bar, state band).
+//! - [`theme`]: colours by role; `NO_COLOR`; `--theme`.
+//! - [`log`]: the `--log` diagnostics file.
+
+pub mod app;
+pub mod event;
+pub mod keys;
+pub mod log;
+pub mod runs;
+pub mod slider;
+pub mod theme;
+pub mod view;
+pub mod widgets;
+
+use std::io::stdout;
+
+use color_eyre::eyre::{Result, WrapErr};
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use crossterm::execute;
+use ratatui::DefaultTerminal;
+use ratatui::layout::Rect;
+
+use crate::cli::Cli;
+use crate::content::Content;
+use crate::tui::app::App;
+use crate::tui::event::Event;
+use crate::tui::theme::Theme;
+
+/// Leaves the terminal as it was found: mouse capture off, raw mode off, main screen back.
+///
+/// Safe to call twice (the panic hook and the guard may both run).
+pub fn restore_terminal() {
+    // ratatui::restore leaves raw mode and the alternate screen but not mouse capture.
+    let _ = execute!(stdout(), DisableMouseCapture);
+    ratatui::restore();
+}
+
+/// Restores the terminal when the loop ends, whichever way it ends.
+struct TerminalGuard;
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore_terminal();
+    }
+}
+
+/// Runs the terminal app until the learner quits or a signal arrives.
+///
+/// `main` has installed color_eyre already; the hook installed here restores the terminal
+/// before color_eyre's hook prints the panic, so the report lands on the normal screen.
+pub fn run(cli: &Cli, content: Content) -> Result<()> {
+    if let Some(path) = &cli.log {
+        log::open(path)?;
+    }
+    let theme = Theme::from_env(cli.theme);
+    let previous_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore_terminal();
+        log::line(&format!("panic: {info}"));
+        previous_hook(info);
+    }));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .wrap_err("starting the async runtime")?;
+    // ratatui's init adds its own restoring hook around ours.
+    let mut terminal = ratatui::try_init().wrap_err("entering the terminal's alternate screen")?;
+    let _guard = TerminalGuard;
+    execute!(stdout(), EnableMouseCapture).wrap_err("enabling mouse capture")?;
+    log::line("terminal app started");
+    let result = runtime.block_on(event_loop(&mut terminal, content, theme));
+    log::line(&format!("terminal app stopping: {result:?}"));
+    result
+}
+
+async fn event_loop(terminal: &mut DefaultTerminal, content: Content, theme: Theme) -> Result<()> {
+    let size = terminal.size().wrap_err("reading the terminal size")?;
+    let mut app = App::new(content, theme, Rect::new(0, 0, size.width, size.height));
+    let mut events = event::spawn()?;
+    let mut dirty = true;
+    while app.running {
+        if dirty {
+            terminal
+                .draw(|frame| frame.render_widget(&app, frame.area()))
+                .wrap_err("drawing the screen")?;
+            dirty = false;
+        }
+        let Some(first) = events.recv().await else { break };
+        // Drain what is already queued (a mouse drag sends many) so one frame covers it all.
+        let mut next = Some(first);
+        while let Some(event) = next {
+            dirty |= handle(&mut app, event);
+            next = events.try_recv().ok();
+        }
+    }
+    Ok(())
+}
+
+/// Applies one event; returns whether the screen must be redrawn.
+fn handle(app: &mut App, event: Event) -> bool {
+    match event {
+        Event::Terminal(term_event) => match app.msg_for(&term_event) {
+            Some(msg) => app.update(msg),
+            None => false,
+        },
+        // Nothing animates on the simulated clock: a tick redraws only what changed (nothing yet).
+        Event::Tick => false,
+        Event::Signal(name) => {
+            log::line(&format!("received {name}: quitting"));
+            app.update(app::Msg::Quit)
+        }
+        Event::InputClosed(reason) => {
+            log::line(&format!("terminal input closed ({reason}): quitting"));
+            app.update(app::Msg::Quit)
+        }
+    }
+}

@@ -1,0 +1,285 @@
+//! The chart panel: Lab 2's amplification bars, p-curve and jitter; Lab 3's per-second
+//! series side by side with the breaker's state band; Lab 1's driver timeline.
+//!
+//! Every axis names its unit. Lab 2 uses log scales so that 64 and 1.1 attempts both read.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::symbols::Marker;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{
+    Axis, Bar, BarChart, BarGroup, Block, Chart, Dataset, GraphType, LegendPosition, Paragraph, Sparkline, Widget,
+};
+
+use crate::engine::brownout::{BrownoutComparison, CallerRun};
+use crate::engine::health::DriverRun;
+use crate::tui::app::{App, LabState};
+use crate::tui::runs::{LabResults, RetryResults};
+use crate::tui::theme::Theme;
+use crate::tui::widgets::state_band::StateBand;
+
+pub fn render(app: &App, state: &LabState, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    match &state.results {
+        LabResults::Retry(retry) => retry_charts(retry, theme, area, buf),
+        LabResults::Breaker(run) => breaker_charts(run, theme, area, buf),
+        LabResults::Health(run) => health_timeline(run, state.log_scroll, theme, area, buf),
+    }
+}
+
+fn panel(title: &str, theme: Theme) -> Block<'_> {
+    Block::bordered()
+        .title(Span::styled(title, theme.accent()))
+        .border_style(theme.border())
+}
+
+/// Log-scale bar height for an attempts-per-action value (1 attempt is a short bar, not none).
+fn log_bar(value: f64) -> u64 {
+    (value.max(1.0).log10() * 100.0) as u64 + 10
+}
+
+fn retry_charts(retry: &RetryResults, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let [top, bottom] = Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
+    let [bars_area, jitter_area] = Layout::horizontal([Constraint::Percentage(40), Constraint::Percentage(60)]).areas(top);
+
+    // A, B, C database attempts per action, labelled with their values.
+    let values: Vec<f64> = retry.rows.iter().map(|(_, r)| r.db_attempts_per_action).collect();
+    let bars: Vec<Bar> = values
+        .iter()
+        .enumerate()
+        .map(|(index, value)| {
+            Bar::default()
+                .value(log_bar(*value))
+                .text_value(format!("{value:.2}"))
+                .label(Line::from(["A", "B", "C"][index % 3]))
+                .style(theme.series(index))
+                .value_style(theme.selected())
+        })
+        .collect();
+    let inner_width = panel("", theme).inner(bars_area).width;
+    let bar_width = (inner_width.saturating_sub(4) / 3).clamp(1, 9);
+    let top_value = values.iter().copied().fold(10.0, f64::max);
+    BarChart::default()
+        .block(panel(" db attempts/action (log) ", theme))
+        .data(BarGroup::default().bars(&bars))
+        .bar_width(bar_width)
+        .bar_gap(1)
+        .max(log_bar(top_value))
+        .render(bars_area, buf);
+
+    // Full Jitter: each sleep under its ceiling.
+    let sleeps: Vec<(f64, f64)> = retry.sleeps_s.iter().enumerate().map(|(i, s)| (i as f64, *s)).collect();
+    let ceilings: Vec<(f64, f64)> = retry.ceilings_s.iter().enumerate().map(|(i, c)| (i as f64, *c)).collect();
+    let last_attempt = (retry.sleeps_s.len().max(2) - 1) as f64;
+    let top_s = retry.ceilings_s.iter().copied().fold(0.1, f64::max);
+    Chart::new(vec![
+        Dataset::default()
+            .name("ceiling")
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(theme.dim())
+            .data(&ceilings),
+        Dataset::default()
+            .name("sleep")
+            .marker(Marker::Dot)
+            .graph_type(GraphType::Scatter)
+            .style(theme.series(3))
+            .data(&sleeps),
+    ])
+    .block(panel(" Full Jitter sleeps (seed 7) ", theme))
+    .x_axis(
+        Axis::default()
+            .title("attempt")
+            .bounds([0.0, last_attempt])
+            .labels(["0".to_string(), format!("{last_attempt:.0}")])
+            .style(theme.dim()),
+    )
+    .y_axis(
+        Axis::default()
+            .title("sleep (s)")
+            .bounds([0.0, top_s])
+            .labels(["0".to_string(), format!("{top_s:.1}")])
+            .style(theme.dim()),
+    )
+    .legend_position(Some(LegendPosition::TopLeft))
+    .render(jitter_area, buf);
+
+    // Amplification against p, log10 of attempts per action.
+    let curves: Vec<Vec<(f64, f64)>> = retry
+        .curve
+        .iter()
+        .map(|points| points.iter().map(|(p, v)| (*p, v.max(1.0).log10())).collect())
+        .collect();
+    let top_log = curves.iter().flatten().map(|(_, v)| *v).fold(1.0, f64::max).ceil();
+    let datasets = curves
+        .iter()
+        .enumerate()
+        .map(|(index, points)| {
+            Dataset::default()
+                .name(["A", "B", "C"][index % 3])
+                .marker(Marker::Braille)
+                .graph_type(GraphType::Line)
+                .style(theme.series(index))
+                .data(points)
+        })
+        .collect();
+    let y_labels: Vec<String> = (0..=top_log as i32).map(|power| format!("{}", 10u64.pow(power as u32))).collect();
+    Chart::new(datasets)
+        .block(panel(" amplification against p ", theme))
+        .x_axis(
+            Axis::default()
+                .title(format!("p (failure probability), {} actions/point", retry.curve_actions))
+                .bounds([0.0, 1.0])
+                .labels(["0", "0.5", "1"])
+                .style(theme.dim()),
+        )
+        .y_axis(
+            Axis::default()
+                .title("db att./action")
+                .bounds([0.0, top_log])
+                .labels(y_labels)
+                .style(theme.dim()),
+        )
+        .legend_position(Some(LegendPosition::TopLeft))
+        .render(bottom, buf);
+}
+
+fn breaker_charts(run: &BrownoutComparison, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let [left, right] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
+    let duration_s = run.params.duration_s;
+    // Shared scales, so the two columns compare at a glance.
+    let top_rate = f64::from(run.params.rate).max(1.0);
+    let top_waiting = run
+        .timeout_only
+        .per_second
+        .iter()
+        .chain(&run.with_breaker.per_second)
+        .map(|s| s.waiting)
+        .fold(0.1, f64::max);
+    caller_column("timeout only", &run.timeout_only, None, duration_s, top_rate, top_waiting, theme, left, buf);
+    caller_column(
+        "with breaker",
+        &run.with_breaker,
+        Some(&run.with_breaker),
+        duration_s,
+        top_rate,
+        top_waiting,
+        theme,
+        right,
+        buf,
+    );
+}
+
+#[allow(clippy::too_many_arguments)]
+fn caller_column(
+    name: &str,
+    caller: &CallerRun,
+    breaker: Option<&CallerRun>,
+    duration_s: f64,
+    top_rate: f64,
+    top_waiting: f64,
+    theme: Theme,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let block = panel("", theme).title(Span::styled(format!(" {name} "), theme.accent()));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let [chart_area, waiting_label, waiting_area, band_label, band_area] = Layout::vertical([
+        Constraint::Fill(1),
+        Constraint::Length(1),
+        Constraint::Length(2),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(inner);
+    let series = |pick: fn(&crate::engine::brownout::SecondStats) -> f64| -> Vec<(f64, f64)> {
+        caller.per_second.iter().enumerate().map(|(second, s)| (second as f64, pick(s))).collect()
+    };
+    let calls = series(|s| s.calls as f64);
+    let sick = series(|s| s.sick_calls as f64);
+    let degraded = series(|s| s.degraded as f64);
+    let lines = [("calls", &calls), ("to sick", &sick), ("degraded", &degraded)];
+    let datasets = lines
+        .iter()
+        .enumerate()
+        .map(|(index, (label, points))| {
+            Dataset::default()
+                .name(*label)
+                .marker(Marker::Braille)
+                .graph_type(GraphType::Line)
+                .style(theme.series(index + 1))
+                .data(points)
+        })
+        .collect();
+    Chart::new(datasets)
+        .x_axis(
+            Axis::default()
+                .title("t (s)")
+                .bounds([0.0, duration_s])
+                .labels(["0".to_string(), format!("{duration_s:.0}")])
+                .style(theme.dim()),
+        )
+        .y_axis(
+            Axis::default()
+                .title("calls/s")
+                .bounds([0.0, top_rate * 1.05])
+                .labels(["0".to_string(), format!("{top_rate:.0}")])
+                .style(theme.dim()),
+        )
+        .legend_position(Some(LegendPosition::TopRight))
+        .hidden_legend_constraints((Constraint::Percentage(60), Constraint::Percentage(60)))
+        .render(chart_area, buf);
+
+    // Waiting calls, in tenths so that 0.3 still shows.
+    let peak = caller.per_second.iter().map(|s| s.waiting).fold(0.0, f64::max);
+    Line::from(vec![
+        Span::raw("waiting calls (Little's law) "),
+        Span::styled(format!("peak {peak:.1}"), theme.dim()),
+    ])
+    .render(waiting_label, buf);
+    let tenths: Vec<u64> = caller.per_second.iter().map(|s| (s.waiting * 10.0).round() as u64).collect();
+    Sparkline::default()
+        .data(&tenths)
+        .max((top_waiting * 10.0).round() as u64)
+        .style(theme.series(3))
+        .render(waiting_area, buf);
+
+    match breaker {
+        Some(run) => {
+            let mut spans = vec![Span::raw("breaker: ")];
+            for (state, word) in [
+                (crate::engine::breaker::BreakerState::Closed, "closed "),
+                (crate::engine::breaker::BreakerState::HalfOpen, "half-open "),
+                (crate::engine::breaker::BreakerState::Open, "open"),
+            ] {
+                let (symbol, style) = StateBand::look(state, theme);
+                spans.push(Span::styled(symbol, style));
+                spans.push(Span::raw(word));
+            }
+            Line::from(spans).render(band_label, buf);
+            StateBand::new(&run.transitions, duration_s, theme).render(band_area, buf);
+        }
+        None => {
+            Line::from(Span::styled("no breaker: every call is made", theme.dim())).render(band_label, buf);
+        }
+    }
+}
+
+fn health_timeline(run: &DriverRun, scroll: u16, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let block = panel(" Simulated driver timeline (PgUp/PgDn) ", theme);
+    let visible = usize::from(block.inner(area).height);
+    let first = usize::from(scroll).min(run.timeline.len().saturating_sub(visible));
+    let lines: Vec<Line> = run
+        .timeline
+        .iter()
+        .skip(first)
+        .map(|entry| {
+            Line::from(vec![
+                Span::styled(format!(" t={:6.2} s  ", entry.t_s), theme.dim()),
+                Span::raw(entry.line.as_str()),
+            ])
+        })
+        .collect();
+    Paragraph::new(lines).block(block).render(area, buf);
+}
