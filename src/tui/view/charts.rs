@@ -8,7 +8,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{
-    Axis, Bar, BarChart, BarGroup, Block, Chart, Dataset, GraphType, LegendPosition, Paragraph, Sparkline, Widget,
+    Axis, Bar, BarChart, BarGroup, Block, Chart, Dataset, GraphType, Paragraph, Sparkline, Widget,
 };
 
 use crate::engine::brownout::{BrownoutComparison, CallerRun};
@@ -33,6 +33,15 @@ fn panel(title: &str, theme: Theme) -> Block<'_> {
         .border_style(theme.border())
 }
 
+/// A legend as one line: `prefix` then each name in its series colour, from series `first`.
+fn legend_title<'a>(prefix: &'a str, names: &[&'a str], first: usize, theme: Theme) -> Line<'a> {
+    let mut spans = vec![Span::styled(prefix, theme.accent())];
+    for (index, name) in names.iter().enumerate() {
+        spans.push(Span::styled(format!("━ {name} "), theme.series(first + index)));
+    }
+    Line::from(spans)
+}
+
 /// Log-scale bar height for an attempts-per-action value (1 attempt is a short bar, not none).
 fn log_bar(value: f64) -> u64 {
     (value.max(1.0).log10() * 100.0) as u64 + 10
@@ -44,23 +53,29 @@ fn retry_charts(retry: &RetryResults, theme: Theme, area: Rect, buf: &mut Buffer
 
     // A, B, C database attempts per action, labelled with their values.
     let values: Vec<f64> = retry.rows.iter().map(|(_, r)| r.db_attempts_per_action).collect();
+    let inner_width = panel("", theme).inner(bars_area).width;
+    let bar_width = (inner_width.saturating_sub(4) / 3).clamp(1, 9);
+    // As many decimals as the bar has room for: 64.00 on wide bars, 64 on narrow ones.
+    let label = |value: f64| match bar_width {
+        5.. => format!("{value:.2}"),
+        _ if value >= 10.0 => format!("{value:.0}"),
+        _ => format!("{value:.1}"),
+    };
     let bars: Vec<Bar> = values
         .iter()
         .enumerate()
         .map(|(index, value)| {
             Bar::default()
                 .value(log_bar(*value))
-                .text_value(format!("{value:.2}"))
+                .text_value(label(*value))
                 .label(Line::from(["A", "B", "C"][index % 3]))
                 .style(theme.series(index))
                 .value_style(theme.selected())
         })
         .collect();
-    let inner_width = panel("", theme).inner(bars_area).width;
-    let bar_width = (inner_width.saturating_sub(4) / 3).clamp(1, 9);
     let top_value = values.iter().copied().fold(10.0, f64::max);
     BarChart::default()
-        .block(panel(" db attempts/action (log) ", theme))
+        .block(panel(" attempts/action, log ", theme))
         .data(BarGroup::default().bars(&bars))
         .bar_width(bar_width)
         .bar_gap(1)
@@ -86,7 +101,11 @@ fn retry_charts(retry: &RetryResults, theme: Theme, area: Rect, buf: &mut Buffer
             .style(theme.series(3))
             .data(&sleeps),
     ])
-    .block(panel(" Full Jitter sleeps (seed 7) ", theme))
+    .block(Block::bordered().border_style(theme.border()).title(Line::from(vec![
+        Span::styled(" Full Jitter: ", theme.accent()),
+        Span::styled("• sleep", theme.series(3)),
+        Span::styled(" ─ ceiling ", theme.dim()),
+    ])))
     .x_axis(
         Axis::default()
             .title("attempt")
@@ -101,7 +120,7 @@ fn retry_charts(retry: &RetryResults, theme: Theme, area: Rect, buf: &mut Buffer
             .labels(["0".to_string(), format!("{top_s:.1}")])
             .style(theme.dim()),
     )
-    .legend_position(Some(LegendPosition::TopLeft))
+    .legend_position(None)
     .render(jitter_area, buf);
 
     // Amplification against p, log10 of attempts per action.
@@ -125,10 +144,15 @@ fn retry_charts(retry: &RetryResults, theme: Theme, area: Rect, buf: &mut Buffer
         .collect();
     let y_labels: Vec<String> = (0..=top_log as i32).map(|power| format!("{}", 10u64.pow(power as u32))).collect();
     Chart::new(datasets)
-        .block(panel(" amplification against p ", theme))
+        .block(Block::bordered().border_style(theme.border()).title(legend_title(
+            " amplification against p: ",
+            &["A", "B", "C"],
+            0,
+            theme,
+        )))
         .x_axis(
             Axis::default()
-                .title(format!("p (failure probability), {} actions/point", retry.curve_actions))
+                .title(format!("p, {} actions/point", retry.curve_actions))
                 .bounds([0.0, 1.0])
                 .labels(["0", "0.5", "1"])
                 .style(theme.dim()),
@@ -140,7 +164,7 @@ fn retry_charts(retry: &RetryResults, theme: Theme, area: Rect, buf: &mut Buffer
                 .labels(y_labels)
                 .style(theme.dim()),
         )
-        .legend_position(Some(LegendPosition::TopLeft))
+        .legend_position(None)
         .render(bottom, buf);
 }
 
@@ -185,7 +209,8 @@ fn caller_column(
     let block = panel("", theme).title(Span::styled(format!(" {name} "), theme.accent()));
     let inner = block.inner(area);
     block.render(area, buf);
-    let [chart_area, waiting_label, waiting_area, band_label, band_area] = Layout::vertical([
+    let [legend_area, chart_area, waiting_label, waiting_area, band_label, band_area] = Layout::vertical([
+        Constraint::Length(1),
         Constraint::Fill(1),
         Constraint::Length(1),
         Constraint::Length(2),
@@ -223,18 +248,23 @@ fn caller_column(
         .y_axis(
             Axis::default()
                 .title("calls/s")
-                .bounds([0.0, top_rate * 1.05])
+                .bounds([0.0, top_rate * 1.15])
                 .labels(["0".to_string(), format!("{top_rate:.0}")])
                 .style(theme.dim()),
         )
-        .legend_position(Some(LegendPosition::TopRight))
-        .hidden_legend_constraints((Constraint::Percentage(60), Constraint::Percentage(60)))
+        .legend_position(None)
         .render(chart_area, buf);
+    let names = ["calls", "to sick", "degraded"];
+    let mut legend: Vec<Span> = Vec::new();
+    for (index, name) in names.iter().enumerate() {
+        legend.push(Span::styled(format!("{name} "), theme.series(index + 1)));
+    }
+    Line::from(legend).render(legend_area, buf);
 
     // Waiting calls, in tenths so that 0.3 still shows.
     let peak = caller.per_second.iter().map(|s| s.waiting).fold(0.0, f64::max);
     Line::from(vec![
-        Span::raw("waiting calls (Little's law) "),
+        Span::raw("waiting, "),
         Span::styled(format!("peak {peak:.1}"), theme.dim()),
     ])
     .render(waiting_label, buf);
@@ -247,10 +277,10 @@ fn caller_column(
 
     match breaker {
         Some(run) => {
-            let mut spans = vec![Span::raw("breaker: ")];
+            let mut spans = vec![];
             for (state, word) in [
                 (crate::engine::breaker::BreakerState::Closed, "closed "),
-                (crate::engine::breaker::BreakerState::HalfOpen, "half-open "),
+                (crate::engine::breaker::BreakerState::HalfOpen, "half "),
                 (crate::engine::breaker::BreakerState::Open, "open"),
             ] {
                 let (symbol, style) = StateBand::look(state, theme);
@@ -261,7 +291,7 @@ fn caller_column(
             StateBand::new(&run.transitions, duration_s, theme).render(band_area, buf);
         }
         None => {
-            Line::from(Span::styled("no breaker: every call is made", theme.dim())).render(band_label, buf);
+            Line::from(Span::styled("no breaker", theme.dim())).render(band_label, buf);
         }
     }
 }

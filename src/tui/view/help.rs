@@ -15,7 +15,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         Screen::Lab(_) => Context::Lab,
     };
     let mut rows = keys::help_rows(context);
-    rows.extend(keys::help_rows(Context::Help));
+    for row in keys::help_rows(Context::Help) {
+        // Ctrl+C is in both tables: list it once.
+        if !rows.contains(&row) {
+            rows.push(row);
+        }
+    }
     let mouse: &[(&str, &str)] = match context {
         Context::Lab => &[
             ("click", "focus a slider; on its bar, set it"),

@@ -73,16 +73,19 @@ pub fn render(app: &App, state: &LabState, area: Rect, buf: &mut Buffer) {
         SliderBar::new(slider.fraction(), theme).render(bar, buf);
     }
     let spec = &slider.spec;
+    let plain = |value: f64| format!("{value:.decimals$}", decimals = spec.decimals());
+    let unit = if spec.unit.is_empty() { String::new() } else { format!(" {}", spec.unit) };
     let range = format!(
-        "{} to {}, step {}, default {}",
-        spec.display(spec.min),
-        spec.display(spec.max),
-        spec.display(spec.step),
-        spec.display(spec.default)
+        "{} to {}{unit}, step {}, default {}",
+        plain(spec.min),
+        plain(spec.max),
+        plain(spec.step),
+        plain(spec.default)
     );
+    // The help first: on a short terminal the range is what gets cut.
     Paragraph::new(vec![
-        Line::from(Span::styled(range, theme.dim())),
         Line::from(spec.help.as_str()),
+        Line::from(Span::styled(range, theme.dim())),
     ])
     .wrap(Wrap { trim: true })
     .render(geometry.help, buf);

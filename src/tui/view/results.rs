@@ -30,7 +30,8 @@ pub fn render(app: &App, _lab: &LabFile, state: &LabState, area: Rect, buf: &mut
                 .iter()
                 .enumerate()
                 .map(|(index, (name, result))| {
-                    Line::from(Span::styled(report::retry_row(name, result), theme.series(index)))
+                    let row = fit_width(report::retry_row(name, result), usize::from(area.width - 2));
+                    Line::from(Span::styled(row, theme.series(index)))
                 })
                 .collect();
             lines.push(Line::from(Span::styled(report::jitter_line(&retry.sleeps_s), theme.dim())));
@@ -61,13 +62,27 @@ pub fn render(app: &App, _lab: &LabFile, state: &LabState, area: Rect, buf: &mut
     Paragraph::new(lines).block(block).render(area, buf);
 }
 
+/// The Atlas's line as printed when it fits; else without its alignment padding, so that
+/// every number still shows at 80 columns (`calls= 6000` becomes `calls=6000`).
+fn fit_width(line: String, width: usize) -> String {
+    if line.chars().count() <= width {
+        return line;
+    }
+    let mut squeezed = line.replace("  ", " ");
+    while squeezed.contains("= ") {
+        squeezed = squeezed.replace("= ", "=");
+    }
+    squeezed
+}
+
 /// The two summary rows, then the transition log laid out in columns from `scroll` rows down.
 fn breaker_lines<'a>(app: &App, run: &BrownoutComparison, inner: Rect, scroll: u16) -> Vec<Line<'a>> {
     let theme = app.theme;
+    let fit = |line: String| fit_width(line, usize::from(inner.width));
     let mut lines = vec![
-        Line::from(run.timeout_only.summary.atlas_line("timeout only")),
+        Line::from(fit(run.timeout_only.summary.atlas_line("timeout only"))),
         Line::from(Span::styled(
-            run.with_breaker.summary.atlas_line("with breaker"),
+            fit(run.with_breaker.summary.atlas_line("with breaker")),
             theme.accent(),
         )),
     ];

@@ -44,13 +44,13 @@ impl Widget for StateBand<'_> {
         }
         let seconds_per_cell = self.duration_s / f64::from(area.width);
         for offset in 0..area.width {
-            // A cell shows the worst state within its time span, so a 0.2 s half-open
-            // between two opens is not lost at 1 s per cell.
+            // A cell shows the rarest state within its time span, so a 0.2 s half-open
+            // between two opens is not lost at 2 s per cell.
             let start_s = f64::from(offset) * seconds_per_cell;
             let end_s = start_s + seconds_per_cell;
             let mut state = state_at(self.transitions, start_s);
             for transition in self.transitions.iter().filter(|t| t.t_s > start_s && t.t_s < end_s) {
-                state = worse(state, transition.to);
+                state = rarer(state, transition.to);
             }
             let (symbol, style) = Self::look(state, self.theme);
             for row in area.top()..area.bottom() {
@@ -60,12 +60,12 @@ impl Widget for StateBand<'_> {
     }
 }
 
-/// Open is worse than half-open, which is worse than closed.
-fn worse(a: BreakerState, b: BreakerState) -> BreakerState {
+/// Half-open lasts the least (a few trial calls), then open, then closed.
+fn rarer(a: BreakerState, b: BreakerState) -> BreakerState {
     let rank = |s| match s {
         BreakerState::Closed => 0,
-        BreakerState::HalfOpen => 1,
-        BreakerState::Open => 2,
+        BreakerState::Open => 1,
+        BreakerState::HalfOpen => 2,
     };
     if rank(b) > rank(a) { b } else { a }
 }
