@@ -37,6 +37,8 @@ pub enum Msg {
     Click(u16, u16),
     /// The mouse moved with the left button held.
     Drag(u16, u16),
+    /// The left button went up: a drag ends.
+    Release,
     /// The wheel turned over a cell: `true` is down.
     Wheel(u16, u16, bool),
     Resize(u16, u16),
@@ -98,6 +100,8 @@ pub struct App {
     pub running: bool,
     /// The terminal's size, for mouse hit tests against the same layout the views draw.
     pub area: Rect,
+    /// A click landed on a slider's bar and the button is still down: drags move the knob.
+    pub dragging: bool,
 }
 
 impl App {
@@ -113,6 +117,7 @@ impl App {
             status: None,
             running: true,
             area,
+            dragging: false,
         }
     }
 
@@ -219,19 +224,27 @@ impl App {
             Msg::SliderReset => state.sliders.get_mut(state.focus).into_iter().for_each(Slider::reset),
             Msg::ToggleLesson => state.show_lesson = !state.show_lesson,
             Msg::ScrollUp | Msg::ScrollDown => scroll(state, msg == Msg::ScrollDown, 3),
-            Msg::Click(x, y) | Msg::Drag(x, y) => {
+            Msg::Click(x, y) => {
                 let at = Position::new(x, y);
-                let hit = layout.as_ref().and_then(|l| lab_view::slider_hit(l, count, state.focus, at));
-                match hit {
-                    Some(lab_view::SliderHit::Row(row)) if matches!(msg, Msg::Click(..)) => state.focus = row,
+                self.dragging = false;
+                match layout.as_ref().and_then(|l| lab_view::slider_hit(l, count, state.focus, at)) {
+                    Some(lab_view::SliderHit::Row(row)) => state.focus = row,
                     Some(lab_view::SliderHit::Bar(fraction)) => {
+                        self.dragging = true;
                         if let Some(slider) = state.sliders.get_mut(state.focus) {
                             slider.set_fraction(fraction);
                         }
                     }
-                    _ => {}
+                    None => {}
                 }
             }
+            Msg::Drag(x, _) if self.dragging => {
+                let fraction = layout.as_ref().and_then(|l| lab_view::bar_fraction(l, count, state.focus, x));
+                if let (Some(fraction), Some(slider)) = (fraction, state.sliders.get_mut(state.focus)) {
+                    slider.set_fraction(fraction);
+                }
+            }
+            Msg::Release => self.dragging = false,
             Msg::Wheel(x, y, down) => {
                 let at = Position::new(x, y);
                 let over_params = layout.as_ref().is_some_and(|l| l.params.contains(at));
@@ -275,6 +288,7 @@ fn mouse_msg(mouse: &MouseEvent) -> Option<Msg> {
     match mouse.kind {
         MouseEventKind::Down(MouseButton::Left) => Some(Msg::Click(x, y)),
         MouseEventKind::Drag(MouseButton::Left) => Some(Msg::Drag(x, y)),
+        MouseEventKind::Up(MouseButton::Left) => Some(Msg::Release),
         MouseEventKind::ScrollDown => Some(Msg::Wheel(x, y, true)),
         MouseEventKind::ScrollUp => Some(Msg::Wheel(x, y, false)),
         _ => None,

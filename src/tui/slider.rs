@@ -89,3 +89,73 @@ impl Slider {
 pub fn value_of(sliders: &[Slider], name: &str) -> Option<f64> {
     sliders.iter().find(|slider| slider.spec.name == name).map(Slider::value)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(min: f64, max: f64, step: f64, default: f64, unit: &str) -> ParameterSpec {
+        ParameterSpec {
+            name: "x".into(),
+            label: "X".into(),
+            unit: unit.into(),
+            min,
+            max,
+            step,
+            default,
+            help: String::new(),
+        }
+    }
+
+    #[test]
+    fn steps_snap_clamp_and_do_not_drift() {
+        let mut p = Slider::new(spec(0.0, 1.0, 0.05, 1.0, ""));
+        assert_eq!(p.steps(), 20);
+        assert_eq!(p.value(), 1.0);
+        p.step_by(1);
+        assert_eq!(p.value(), 1.0, "clamped at max");
+        p.step_by(-14);
+        assert_eq!(p.value(), 0.3, "0.3 exactly, not 0.30000000000000004");
+        for _ in 0..1000 {
+            p.step_by(1);
+            p.step_by(-1);
+        }
+        assert_eq!(p.value(), 0.3);
+        p.step_by(-100);
+        assert_eq!(p.value(), 0.0);
+        p.reset();
+        assert_eq!(p.value(), 1.0);
+    }
+
+    #[test]
+    fn ends_defaults_and_off_grid_values() {
+        let mut t = Slider::new(spec(0.05, 1.0, 0.05, 0.5, ""));
+        assert_eq!(t.steps(), 19);
+        t.to_max();
+        assert_eq!(t.value(), 1.0);
+        t.to_min();
+        assert_eq!(t.value(), 0.05);
+        t.set_value(0.512);
+        assert_eq!(t.value(), 0.5, "snapped to the grid from min");
+        t.set_value(7.0);
+        assert_eq!(t.value(), 1.0, "clamped");
+        // A max off the grid: the last grid point below it.
+        let mut odd = Slider::new(spec(0.0, 1.0, 0.3, 0.0, ""));
+        odd.to_max();
+        assert_eq!(odd.value(), 0.9);
+    }
+
+    #[test]
+    fn units_and_decimals_show() {
+        let mut timeout = Slider::new(spec(10.0, 2000.0, 10.0, 200.0, "ms"));
+        assert_eq!(timeout.display(), "200 ms");
+        timeout.step_by(10);
+        assert_eq!(timeout.display(), "300 ms");
+        let open = Slider::new(spec(0.5, 60.0, 0.5, 5.0, "s"));
+        assert_eq!(open.display(), "5.0 s");
+        let mut p = Slider::new(spec(0.0, 1.0, 0.05, 1.0, ""));
+        p.set_fraction(0.5);
+        assert_eq!(p.display(), "0.50");
+        assert_eq!(p.fraction(), 0.5);
+    }
+}

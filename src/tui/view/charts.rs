@@ -254,7 +254,7 @@ fn caller_column(
         )
         .legend_position(None)
         .render(chart_area, buf);
-    let names = ["calls", "to sick", "degraded"];
+    let names = ["calls", "sick", "degraded"];
     let mut legend: Vec<Span> = Vec::new();
     for (index, name) in names.iter().enumerate() {
         legend.push(Span::styled(format!("{name} "), theme.series(index + 1)));

@@ -75,6 +75,15 @@ pub enum SliderHit {
     Bar(f64),
 }
 
+/// Where column `x` falls on the focused slider's bar, 0 to 1, clamped: a drag that leaves
+/// the bar keeps moving the knob to the nearest end.
+pub fn bar_fraction(layout: &LabLayout, count: usize, focus: usize, x: u16) -> Option<f64> {
+    let bar = params::rows(Block::bordered().inner(layout.params), count, focus).bar?;
+    let span = bar.width.saturating_sub(1).max(1);
+    let offset = x.clamp(bar.x, bar.right().saturating_sub(1).max(bar.x)) - bar.x;
+    Some(f64::from(offset) / f64::from(span))
+}
+
 /// Hit test of the parameter panel.
 pub fn slider_hit(layout: &LabLayout, count: usize, focus: usize, at: Position) -> Option<SliderHit> {
     let rows = params::rows(Block::bordered().inner(layout.params), count, focus);
@@ -82,9 +91,7 @@ pub fn slider_hit(layout: &LabLayout, count: usize, focus: usize, at: Position) 
         && at.y == bar.y
         && (bar.x.saturating_sub(1)..=bar.right()).contains(&at.x)
     {
-        let span = bar.width.saturating_sub(1).max(1);
-        let offset = at.x.clamp(bar.x, bar.right() - 1) - bar.x;
-        return Some(SliderHit::Bar(f64::from(offset) / f64::from(span)));
+        return bar_fraction(layout, count, focus, at.x).map(SliderHit::Bar);
     }
     rows.labels.iter().position(|row| row.contains(at)).map(SliderHit::Row)
 }
