@@ -129,7 +129,10 @@ fn lab2_rows_follow_p() {
         app.update(Msg::Step(-1));
     }
     let screen = text(&app);
-    assert!(screen.contains("C: B plus 10% budget         p=0.3  db attempts/action=  1.11  success= 78.2%"), "{screen}");
+    assert!(
+        screen.contains("C: B plus 10% budget         p=0.3  db attempts/action=  1.11  success= 78.2%"),
+        "{screen}"
+    );
 }
 
 #[test]
@@ -140,12 +143,19 @@ fn clicking_and_dragging_a_slider_bar_sets_it() {
     app.update(Msg::Open);
     // At 100x30 the parameter panel starts at row 9; its first row is at y 10, its bar at y 11.
     app.update(Msg::Click(5, 12));
-    assert_eq!(app.labs[2].focus, 1, "a click on the row under the bar focuses Duration");
+    assert_eq!(
+        app.labs[2].focus, 1,
+        "a click on the row under the bar focuses Duration"
+    );
     // The bar follows the focused row: Duration is now at y 11 and its bar at y 12, from x 3.
     app.update(Msg::Click(3, 12));
     assert_eq!(app.labs[2].sliders[1].display(), "5 s");
     app.update(Msg::Drag(200, 12));
-    assert_eq!(app.labs[2].sliders[1].display(), "300 s", "dragging past the end clamps");
+    assert_eq!(
+        app.labs[2].sliders[1].display(),
+        "300 s",
+        "dragging past the end clamps"
+    );
 }
 
 #[test]

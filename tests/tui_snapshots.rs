@@ -13,7 +13,11 @@ use resilience_lab::tui::theme::Theme;
 
 fn app(width: u16, height: u16) -> App {
     let content = Content::load(None).expect("the built-in labs load");
-    App::new(content, Theme::new(ThemeName::Dark, false), Rect::new(0, 0, width, height))
+    App::new(
+        content,
+        Theme::new(ThemeName::Dark, false),
+        Rect::new(0, 0, width, height),
+    )
 }
 
 fn render(app: &App) -> String {

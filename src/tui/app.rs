@@ -227,7 +227,10 @@ impl App {
             Msg::Click(x, y) => {
                 let at = Position::new(x, y);
                 self.dragging = false;
-                match layout.as_ref().and_then(|l| lab_view::slider_hit(l, count, state.focus, at)) {
+                match layout
+                    .as_ref()
+                    .and_then(|l| lab_view::slider_hit(l, count, state.focus, at))
+                {
                     Some(lab_view::SliderHit::Row(row)) => state.focus = row,
                     Some(lab_view::SliderHit::Bar(fraction)) => {
                         self.dragging = true;
@@ -239,7 +242,9 @@ impl App {
                 }
             }
             Msg::Drag(x, _) if self.dragging => {
-                let fraction = layout.as_ref().and_then(|l| lab_view::bar_fraction(l, count, state.focus, x));
+                let fraction = layout
+                    .as_ref()
+                    .and_then(|l| lab_view::bar_fraction(l, count, state.focus, x));
                 if let (Some(fraction), Some(slider)) = (fraction, state.sliders.get_mut(state.focus)) {
                     slider.set_fraction(fraction);
                 }

@@ -23,7 +23,9 @@ pub fn open(path: &Path) -> Result<()> {
 /// Appends one line with a timestamp in seconds since the epoch; does nothing without a log file.
 pub fn line(text: &str) {
     let Some(file) = LOG_FILE.get() else { return };
-    let now_s = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64());
+    let now_s = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64());
     if let Ok(mut file) = file.lock() {
         // A failed diagnostic write must not take the app down: it is only a diagnostic.
         let _ = writeln!(file, "{now_s:.3} {text}");

@@ -52,7 +52,7 @@ pub enum LabResults {
 /// Runs the lab `lab` on the sliders' values.
 pub fn compute(lab: &LabFile, sliders: &[Slider]) -> LabResults {
     match lab.id.as_str() {
-        "retry" => LabResults::Retry(compute_retry(sliders)),
+        "retry" => LabResults::Retry(compute_retry(sliders, CURVE_ACTIONS_MAX)),
         "breaker" => LabResults::Breaker(brownout::compare(&breaker_params(lab, sliders))),
         _ => LabResults::Health(health::simulate_driver(
             &health_config(lab, &health_args(sliders)),
@@ -102,7 +102,8 @@ pub fn breaker_params(lab: &LabFile, sliders: &[Slider]) -> BrownoutParams {
     brownout_params(lab, &args).unwrap_or_default()
 }
 
-fn compute_retry(sliders: &[Slider]) -> RetryResults {
+/// Lab 2's rows, curve and jitter, with at most `curve_actions_max` actions per curve point.
+pub fn compute_retry(sliders: &[Slider], curve_actions_max: u64) -> RetryResults {
     let whole = |name: &str, fallback: f64| value_of(sliders, name).unwrap_or(fallback).round();
     let layered: Vec<u32> = ["attempts_client", "attempts_frontend", "attempts_backend"]
         .iter()
@@ -116,7 +117,7 @@ fn compute_retry(sliders: &[Slider]) -> RetryResults {
         .into_iter()
         .map(|(policy, result)| (policy.label(&layered, budget), result))
         .collect();
-    let curve_actions = actions.min(CURVE_ACTIONS_MAX);
+    let curve_actions = actions.min(curve_actions_max);
     let mut curve = vec![Vec::with_capacity(CURVE_POINTS); Policy::ALL.len()];
     for point in 0..CURVE_POINTS {
         let p = point as f64 / (CURVE_POINTS - 1) as f64;
@@ -131,7 +132,12 @@ fn compute_retry(sliders: &[Slider]) -> RetryResults {
         rows,
         curve,
         curve_actions,
-        sleeps_s: retry::jitter_sleeps_s(ATLAS_JITTER_SEED, JITTER_ATTEMPTS, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S),
+        sleeps_s: retry::jitter_sleeps_s(
+            ATLAS_JITTER_SEED,
+            JITTER_ATTEMPTS,
+            ATLAS_JITTER_BASE_S,
+            ATLAS_JITTER_CAP_S,
+        ),
         ceilings_s: (0..JITTER_ATTEMPTS)
             .map(|attempt| full_jitter_ceiling_s(attempt, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S))
             .collect(),

@@ -71,7 +71,11 @@ impl Slider {
     /// Position on the bar from 0 (min) to 1 (max).
     pub fn fraction(&self) -> f64 {
         let steps = self.steps();
-        if steps == 0 { 0.0 } else { self.index as f64 / steps as f64 }
+        if steps == 0 {
+            0.0
+        } else {
+            self.index as f64 / steps as f64
+        }
     }
 
     /// Sets the value from a position on the bar, 0 (min) to 1 (max).
@@ -87,7 +91,10 @@ impl Slider {
 
 /// The current value of the slider named `name`, or its spec's absence as `None`.
 pub fn value_of(sliders: &[Slider], name: &str) -> Option<f64> {
-    sliders.iter().find(|slider| slider.spec.name == name).map(Slider::value)
+    sliders
+        .iter()
+        .find(|slider| slider.spec.name == name)
+        .map(Slider::value)
 }
 
 #[cfg(test)]

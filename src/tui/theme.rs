@@ -28,7 +28,11 @@ impl Theme {
 
     /// A style in `color`, or the plain style when colour is off.
     fn fg(self, color: Color) -> Style {
-        if self.colour { Style::new().fg(color) } else { Style::new() }
+        if self.colour {
+            Style::new().fg(color)
+        } else {
+            Style::new()
+        }
     }
 
     fn pick(self, dark: Color, light: Color) -> Color {
@@ -53,7 +57,8 @@ impl Theme {
 
     /// Titles and the focused element.
     pub fn accent(self) -> Style {
-        self.fg(self.pick(Color::Cyan, Color::Blue)).add_modifier(Modifier::BOLD)
+        self.fg(self.pick(Color::Cyan, Color::Blue))
+            .add_modifier(Modifier::BOLD)
     }
 
     /// The selected row of a list or the focused slider.
@@ -69,7 +74,8 @@ impl Theme {
 
     /// Keys in the footer and the help overlay.
     pub fn key(self) -> Style {
-        self.fg(self.pick(Color::Yellow, Color::Magenta)).add_modifier(Modifier::BOLD)
+        self.fg(self.pick(Color::Yellow, Color::Magenta))
+            .add_modifier(Modifier::BOLD)
     }
 
     pub fn border(self) -> Style {

@@ -7,9 +7,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{
-    Axis, Bar, BarChart, BarGroup, Block, Chart, Dataset, GraphType, Paragraph, Sparkline, Widget,
-};
+use ratatui::widgets::{Axis, Bar, BarChart, BarGroup, Block, Chart, Dataset, GraphType, Paragraph, Sparkline, Widget};
 
 use crate::engine::brownout::{BrownoutComparison, CallerRun};
 use crate::engine::health::DriverRun;
@@ -49,7 +47,8 @@ fn log_bar(value: f64) -> u64 {
 
 fn retry_charts(retry: &RetryResults, theme: Theme, area: Rect, buf: &mut Buffer) {
     let [top, bottom] = Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
-    let [bars_area, jitter_area] = Layout::horizontal([Constraint::Percentage(40), Constraint::Percentage(60)]).areas(top);
+    let [bars_area, jitter_area] =
+        Layout::horizontal([Constraint::Percentage(40), Constraint::Percentage(60)]).areas(top);
 
     // A, B, C database attempts per action, labelled with their values.
     let values: Vec<f64> = retry.rows.iter().map(|(_, r)| r.db_attempts_per_action).collect();
@@ -84,7 +83,12 @@ fn retry_charts(retry: &RetryResults, theme: Theme, area: Rect, buf: &mut Buffer
 
     // Full Jitter: each sleep under its ceiling.
     let sleeps: Vec<(f64, f64)> = retry.sleeps_s.iter().enumerate().map(|(i, s)| (i as f64, *s)).collect();
-    let ceilings: Vec<(f64, f64)> = retry.ceilings_s.iter().enumerate().map(|(i, c)| (i as f64, *c)).collect();
+    let ceilings: Vec<(f64, f64)> = retry
+        .ceilings_s
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (i as f64, *c))
+        .collect();
     let last_attempt = (retry.sleeps_s.len().max(2) - 1) as f64;
     let top_s = retry.ceilings_s.iter().copied().fold(0.1, f64::max);
     Chart::new(vec![
@@ -142,7 +146,9 @@ fn retry_charts(retry: &RetryResults, theme: Theme, area: Rect, buf: &mut Buffer
                 .data(points)
         })
         .collect();
-    let y_labels: Vec<String> = (0..=top_log as i32).map(|power| format!("{}", 10u64.pow(power as u32))).collect();
+    let y_labels: Vec<String> = (0..=top_log as i32)
+        .map(|power| format!("{}", 10u64.pow(power as u32)))
+        .collect();
     Chart::new(datasets)
         .block(Block::bordered().border_style(theme.border()).title(legend_title(
             " amplification against p: ",
@@ -180,7 +186,17 @@ fn breaker_charts(run: &BrownoutComparison, theme: Theme, area: Rect, buf: &mut 
         .chain(&run.with_breaker.per_second)
         .map(|s| s.waiting)
         .fold(0.1, f64::max);
-    caller_column("timeout only", &run.timeout_only, None, duration_s, top_rate, top_waiting, theme, left, buf);
+    caller_column(
+        "timeout only",
+        &run.timeout_only,
+        None,
+        duration_s,
+        top_rate,
+        top_waiting,
+        theme,
+        left,
+        buf,
+    );
     caller_column(
         "with breaker",
         &run.with_breaker,
@@ -209,7 +225,14 @@ fn caller_column(
     let block = panel("", theme).title(Span::styled(format!(" {name} "), theme.accent()));
     let inner = block.inner(area);
     block.render(area, buf);
-    let [legend_area, chart_area, waiting_label, waiting_area, band_label, band_area] = Layout::vertical([
+    let [
+        legend_area,
+        chart_area,
+        waiting_label,
+        waiting_area,
+        band_label,
+        band_area,
+    ] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Fill(1),
         Constraint::Length(1),
@@ -219,7 +242,12 @@ fn caller_column(
     ])
     .areas(inner);
     let series = |pick: fn(&crate::engine::brownout::SecondStats) -> f64| -> Vec<(f64, f64)> {
-        caller.per_second.iter().enumerate().map(|(second, s)| (second as f64, pick(s))).collect()
+        caller
+            .per_second
+            .iter()
+            .enumerate()
+            .map(|(second, s)| (second as f64, pick(s)))
+            .collect()
     };
     let calls = series(|s| s.calls as f64);
     let sick = series(|s| s.sick_calls as f64);
@@ -268,7 +296,11 @@ fn caller_column(
         Span::styled(format!("peak {peak:.1}"), theme.dim()),
     ])
     .render(waiting_label, buf);
-    let tenths: Vec<u64> = caller.per_second.iter().map(|s| (s.waiting * 10.0).round() as u64).collect();
+    let tenths: Vec<u64> = caller
+        .per_second
+        .iter()
+        .map(|s| (s.waiting * 10.0).round() as u64)
+        .collect();
     Sparkline::default()
         .data(&tenths)
         .max((top_waiting * 10.0).round() as u64)

@@ -29,7 +29,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         ],
         _ => &[("click", "open an entry"), ("wheel", "move the selection")],
     };
-    let key_width = rows.iter().chain(mouse).map(|(k, _)| k.chars().count()).max().unwrap_or(0);
+    let key_width = rows
+        .iter()
+        .chain(mouse)
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(0);
     let mut lines: Vec<Line> = rows
         .iter()
         .chain(mouse)

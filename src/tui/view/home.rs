@@ -55,7 +55,10 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let [title, list, status, foot] = regions(area);
     Line::from(vec![
         Span::styled(" resilience-lab", theme.accent()),
-        Span::styled("  how a service survives its dependencies: three labs, a quiz, a book", theme.dim()),
+        Span::styled(
+            "  how a service survives its dependencies: three labs, a quiz, a book",
+            theme.dim(),
+        ),
     ])
     .render(title, buf);
     Block::bordered()
@@ -63,9 +66,16 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         .border_style(theme.border())
         .render(list, buf);
     let labs = app.content.labs.iter().enumerate().map(|(i, lab)| {
-        (format!("Lab {}", i + 1), lab.title.as_str(), lab.objective.as_str(), "not started")
+        (
+            format!("Lab {}", i + 1),
+            lab.title.as_str(),
+            lab.objective.as_str(),
+            "not started",
+        )
     });
-    let extras = EXTRA_ENTRIES.iter().map(|(name, text)| (name.to_string(), "", *text, "coming soon"));
+    let extras = EXTRA_ENTRIES
+        .iter()
+        .map(|(name, text)| (name.to_string(), "", *text, "coming soon"));
     let rects = entry_rects(area, app.home_entries());
     for (index, ((name, heading, text, marker), rect)) in labs.chain(extras).zip(rects).enumerate() {
         let selected = index == app.home_selected;

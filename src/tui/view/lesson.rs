@@ -24,7 +24,10 @@ pub fn render(app: &App, lab: &LabFile, state: &LabState, area: Rect, buf: &mut 
     // Stop scrolling once the last line is at the top: past that is only blank. The count
     // is an estimate (words wrap a little earlier than characters), good enough for a limit.
     let width = usize::from(block.inner(area).width.max(1));
-    let lines: usize = text.lines().map(|line| line.chars().count().div_ceil(width).max(1)).sum();
+    let lines: usize = text
+        .lines()
+        .map(|line| line.chars().count().div_ceil(width).max(1))
+        .sum();
     let scroll = state.lesson_scroll.min(lines.saturating_sub(1) as u16);
     let paragraph = Paragraph::new(text).wrap(Wrap { trim: true });
     paragraph.block(block).scroll((scroll, 0)).render(area, buf);

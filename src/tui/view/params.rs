@@ -44,9 +44,7 @@ pub fn rows(inner: Rect, count: usize, focus: usize) -> Rows {
 
 pub fn render(app: &App, state: &LabState, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
-    let block = Block::bordered()
-        .title(" Parameters ")
-        .border_style(theme.border());
+    let block = Block::bordered().title(" Parameters ").border_style(theme.border());
     let inner = block.inner(area);
     block.render(area, buf);
     let geometry = rows(inner, state.sliders.len(), state.focus);
@@ -74,7 +72,11 @@ pub fn render(app: &App, state: &LabState, area: Rect, buf: &mut Buffer) {
     }
     let spec = &slider.spec;
     let plain = |value: f64| format!("{value:.decimals$}", decimals = spec.decimals());
-    let unit = if spec.unit.is_empty() { String::new() } else { format!(" {}", spec.unit) };
+    let unit = if spec.unit.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", spec.unit)
+    };
     let range = format!(
         "{} to {}{unit}, step {}, default {}",
         plain(spec.min),

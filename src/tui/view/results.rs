@@ -34,15 +34,17 @@ pub fn render(app: &App, _lab: &LabFile, state: &LabState, area: Rect, buf: &mut
                     Line::from(Span::styled(row, theme.series(index)))
                 })
                 .collect();
-            lines.push(Line::from(Span::styled(report::jitter_line(&retry.sleeps_s), theme.dim())));
+            lines.push(Line::from(Span::styled(
+                report::jitter_line(&retry.sleeps_s),
+                theme.dim(),
+            )));
             lines
         }
         LabResults::Breaker(run) => {
             let inner = block.inner(area);
             let count = run.with_breaker.transitions.len();
-            block = block.title_top(
-                Line::from(format!(" breaker transitions: {count} · PgUp/PgDn scroll ")).right_aligned(),
-            );
+            block = block
+                .title_top(Line::from(format!(" breaker transitions: {count} · PgUp/PgDn scroll ")).right_aligned());
             breaker_lines(app, run, inner, state.log_scroll)
         }
         LabResults::Health(run) => {
