@@ -134,24 +134,30 @@ fn retry_charts(retry: &RetryResults, theme: Theme, area: Rect, buf: &mut Buffer
         .map(|points| points.iter().map(|(p, v)| (*p, v.max(1.0).log10())).collect())
         .collect();
     let top_log = curves.iter().flatten().map(|(_, v)| *v).fold(1.0, f64::max).ceil();
-    let datasets = curves
-        .iter()
-        .enumerate()
-        .map(|(index, points)| {
-            Dataset::default()
-                .name(["A", "B", "C"][index % 3])
-                .marker(Marker::Braille)
-                .graph_type(GraphType::Line)
-                .style(theme.series(index))
-                .data(points)
-        })
-        .collect();
+    // A vertical line at the p the rows above are computed at.
+    let p_now = retry.rows.first().map_or(0.0, |(_, result)| result.params.p);
+    let p_line = [(p_now, 0.0), (p_now, top_log)];
+    let mut datasets: Vec<Dataset> = vec![
+        Dataset::default()
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(theme.dim())
+            .data(&p_line),
+    ];
+    datasets.extend(curves.iter().enumerate().map(|(index, points)| {
+        Dataset::default()
+            .name(["A", "B", "C"][index % 3])
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(theme.series(index))
+            .data(points)
+    }));
     let y_labels: Vec<String> = (0..=top_log as i32)
         .map(|power| format!("{}", 10u64.pow(power as u32)))
         .collect();
     Chart::new(datasets)
         .block(Block::bordered().border_style(theme.border()).title(legend_title(
-            " amplification against p: ",
+            " attempts/action against p (│ = p now): ",
             &["A", "B", "C"],
             0,
             theme,
