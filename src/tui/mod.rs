@@ -20,9 +20,9 @@ pub mod theme;
 pub mod view;
 pub mod widgets;
 
-use std::io::stdout;
+use std::io::{IsTerminal, stdout};
 
-use color_eyre::eyre::{Result, WrapErr};
+use color_eyre::eyre::{Result, WrapErr, bail};
 use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use crossterm::execute;
 use ratatui::DefaultTerminal;
@@ -57,6 +57,12 @@ impl Drop for TerminalGuard {
 /// `main` has installed color_eyre already; the hook installed here restores the terminal
 /// before color_eyre's hook prints the panic, so the report lands on the normal screen.
 pub fn run(cli: &Cli, content: Content) -> Result<()> {
+    if !(stdout().is_terminal() && std::io::stdin().is_terminal()) {
+        bail!(
+            "the terminal app needs a terminal on stdin and stdout; \
+             in scripts use `resilience-lab labs` or `resilience-lab run <lab>`"
+        );
+    }
     if let Some(path) = &cli.log {
         log::open(path)?;
     }
@@ -71,9 +77,10 @@ pub fn run(cli: &Cli, content: Content) -> Result<()> {
         .enable_all()
         .build()
         .wrap_err("starting the async runtime")?;
-    // ratatui's init adds its own restoring hook around ours.
-    let mut terminal = ratatui::try_init().wrap_err("entering the terminal's alternate screen")?;
+    // The guard comes first: if entering the alternate screen fails after raw mode is on,
+    // raw mode is still turned off. ratatui's init adds its own restoring hook around ours.
     let _guard = TerminalGuard;
+    let mut terminal = ratatui::try_init().wrap_err("entering the terminal's alternate screen")?;
     execute!(stdout(), EnableMouseCapture).wrap_err("enabling mouse capture")?;
     log::line("terminal app started");
     let result = runtime.block_on(event_loop(&mut terminal, content, theme));
