@@ -21,12 +21,16 @@ pub mod view;
 pub mod widgets;
 
 use std::io::{IsTerminal, stdout};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use color_eyre::eyre::{Result, WrapErr, bail};
+use crossterm::cursor::Show;
 use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use crossterm::execute;
-use ratatui::DefaultTerminal;
+use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
+use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
+use ratatui::{DefaultTerminal, Terminal};
 
 use crate::cli::Cli;
 use crate::content::Content;
@@ -34,13 +38,21 @@ use crate::tui::app::App;
 use crate::tui::event::Event;
 use crate::tui::theme::Theme;
 
+/// Whether the app has the terminal (raw mode, alternate screen, mouse capture) right now.
+static TERMINAL_TAKEN: AtomicBool = AtomicBool::new(false);
+
 /// Leaves the terminal as it was found: mouse capture off, raw mode off, main screen back.
 ///
-/// Safe to call twice (the panic hook and the guard may both run).
+/// Runs once however many paths call it (panic hooks, the guard): leaving the alternate
+/// screen a second time would move the cursor back over what the panic report printed.
 pub fn restore_terminal() {
-    // ratatui::restore leaves raw mode and the alternate screen but not mouse capture.
-    let _ = execute!(stdout(), DisableMouseCapture);
-    ratatui::restore();
+    if !TERMINAL_TAKEN.swap(false, Ordering::SeqCst) {
+        return;
+    }
+    // Raw mode first, as ratatui::restore does; then what ratatui::restore leaves behind:
+    // mouse capture, and the cursor a panic may have left hidden.
+    let _ = disable_raw_mode();
+    let _ = execute!(stdout(), DisableMouseCapture, LeaveAlternateScreen, Show);
 }
 
 /// Restores the terminal when the loop ends, whichever way it ends.
@@ -56,6 +68,7 @@ impl Drop for TerminalGuard {
 ///
 /// `main` has installed color_eyre already; the hook installed here restores the terminal
 /// before color_eyre's hook prints the panic, so the report lands on the normal screen.
+/// A drawing error returns here through the guard, which restores too.
 pub fn run(cli: &Cli, content: Content) -> Result<()> {
     if !(stdout().is_terminal() && std::io::stdin().is_terminal()) {
         bail!(
@@ -77,11 +90,15 @@ pub fn run(cli: &Cli, content: Content) -> Result<()> {
         .enable_all()
         .build()
         .wrap_err("starting the async runtime")?;
-    // The guard comes first: if entering the alternate screen fails after raw mode is on,
-    // raw mode is still turned off. ratatui's init adds its own restoring hook around ours.
+    // The guard comes first: if a step below fails after raw mode is on, raw mode is still
+    // turned off. The terminal is set up by hand rather than with ratatui::init, whose own
+    // panic hook would restore a second time (see restore_terminal).
     let _guard = TerminalGuard;
-    let mut terminal = ratatui::try_init().wrap_err("entering the terminal's alternate screen")?;
-    execute!(stdout(), EnableMouseCapture).wrap_err("enabling mouse capture")?;
+    TERMINAL_TAKEN.store(true, Ordering::SeqCst);
+    enable_raw_mode().wrap_err("entering raw mode")?;
+    execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)
+        .wrap_err("entering the alternate screen with mouse capture")?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(stdout())).wrap_err("measuring the terminal")?;
     log::line("terminal app started");
     let result = runtime.block_on(event_loop(&mut terminal, content, theme));
     log::line(&format!("terminal app stopping: {result:?}"));
