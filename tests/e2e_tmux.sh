@@ -108,6 +108,10 @@ BREAKER_ROW="$(sed -n 2p <<<"$EXPECTED")"
 check "timeout-only row matches the CLI at 250 ms" "wait_for '$TIMEOUT_ROW'"
 check "with-breaker row matches the CLI at 250 ms" "wait_for '$BREAKER_ROW'"
 check "the default row is gone" "! screen | grep -qF 'stuck=20.0'"
+tmux resize-window -t "$SESSION" -x 70 -y 20
+check "a small terminal gets the too-small message" "wait_for 'terminal too small: needs 80x24, have 70x20'"
+tmux resize-window -t "$SESSION" -x 100 -y 30
+check "resizing back redraws the lab" "wait_for '$BREAKER_ROW'"
 keys '?'
 check "? opens the help overlay" "wait_for 'Keys: lab screen'"
 check "the help lists Shift+arrows" "screen | grep -qF 'Shift+←/→'"

@@ -178,3 +178,22 @@ fn help_overlay_is_modal() {
     app.update(Msg::ToggleHelp);
     assert_eq!(app.context(), Context::Home);
 }
+
+#[test]
+fn page_keys_scroll_the_transition_log_and_the_lesson() {
+    let mut app = app();
+    app.area = Rect::new(0, 0, 80, 24);
+    app.update(Msg::Down);
+    app.update(Msg::Down);
+    app.update(Msg::Open);
+    // At 80x24 one row of the log shows: two transitions.
+    assert!(text(&app).contains("t=10.29s closed -> open"));
+    app.update(Msg::ScrollDown);
+    let screen = text(&app);
+    assert!(!screen.contains("t=10.29s closed -> open"), "{screen}");
+    assert!(screen.contains("t=25.89s half_open -> open"), "{screen}");
+    app.update(Msg::ToggleLesson);
+    assert!(text(&app).contains("A checkout page calls a soft dependency"));
+    app.update(Msg::ScrollDown);
+    assert!(!text(&app).contains("A checkout page calls a soft dependency"));
+}

@@ -295,6 +295,11 @@ fn caller_column(
     }
     Line::from(legend).render(legend_area, buf);
 
+    // The sparkline and the band start where the chart's plot does (after the y labels and
+    // the axis line), so that one column is the same second in all three.
+    let indent = (format!("{top_rate:.0}").len() as u16 + 1).min(waiting_area.width);
+    let under_plot = |rect: Rect| Rect::new(rect.x + indent, rect.y, rect.width - indent, rect.height);
+    let (waiting_area, band_area) = (under_plot(waiting_area), under_plot(band_area));
     // Waiting calls, in tenths so that 0.3 still shows.
     let peak = caller.per_second.iter().map(|s| s.waiting).fold(0.0, f64::max);
     Line::from(vec![
@@ -308,7 +313,7 @@ fn caller_column(
         .map(|s| (s.waiting * 10.0).round() as u64)
         .collect();
     Sparkline::default()
-        .data(&tenths)
+        .data(resample(&tenths, usize::from(waiting_area.width)))
         .max((top_waiting * 10.0).round() as u64)
         .style(theme.series(3))
         .render(waiting_area, buf);
@@ -334,6 +339,22 @@ fn caller_column(
     }
 }
 
+/// Stretches or squeezes a per-second series to `width` columns, so the sparkline spans the
+/// same time axis as the chart above it (a sparkline draws one column per value and cuts the
+/// rest). A squeezed column shows the largest value of its seconds: peaks must not vanish.
+pub fn resample(values: &[u64], width: usize) -> Vec<u64> {
+    if values.is_empty() || width == 0 {
+        return Vec::new();
+    }
+    (0..width)
+        .map(|column| {
+            let start = column * values.len() / width;
+            let end = ((column + 1) * values.len() / width).max(start + 1);
+            values[start..end.min(values.len())].iter().copied().max().unwrap_or(0)
+        })
+        .collect()
+}
+
 fn health_timeline(run: &DriverRun, scroll: u16, theme: Theme, area: Rect, buf: &mut Buffer) {
     let block = panel(" Simulated driver timeline (PgUp/PgDn) ", theme);
     let visible = usize::from(block.inner(area).height);
@@ -350,4 +371,17 @@ fn health_timeline(run: &DriverRun, scroll: u16, theme: Theme, area: Rect, buf: 
         })
         .collect();
     Paragraph::new(lines).block(block).render(area, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::resample;
+
+    #[test]
+    fn resample_keeps_peaks_and_spans_the_width() {
+        assert_eq!(resample(&[1, 9, 2, 3], 2), vec![9, 3]);
+        assert_eq!(resample(&[1, 2], 4), vec![1, 1, 2, 2]);
+        assert_eq!(resample(&[5; 60], 28).len(), 28);
+        assert!(resample(&[], 10).is_empty());
+    }
 }
