@@ -39,8 +39,23 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "FILE")]
     pub progress: Option<PathBuf>,
 
+    /// Colours of the terminal app for a light or a dark background (NO_COLOR removes colour).
+    #[arg(long, global = true, value_enum, default_value_t = ThemeName::Dark)]
+    pub theme: ThemeName,
+
+    /// Write the terminal app's diagnostics to FILE (nothing is printed over the screen).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+/// The terminal app's colour set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ThemeName {
+    Light,
+    Dark,
 }
 
 #[derive(Debug, Subcommand)]

@@ -54,6 +54,7 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
                 ServeLab::Health(args) => serve_health(&content, &args, out),
             }
         }
+        // `main` opens the terminal app when there is no subcommand; the list is the fallback.
         Some(Command::Labs) | None => {
             let content = load_content(content_dir.as_deref())?;
             list_labs(&content, out)
@@ -62,7 +63,7 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
 }
 
 /// Loads the labs, turning content problems into one usage error per problem line.
-fn load_content(content_dir: Option<&Path>) -> Result<Content> {
+pub fn load_content(content_dir: Option<&Path>) -> Result<Content> {
     Content::load(content_dir).map_err(|errors| {
         let lines: Vec<String> = errors.iter().map(ContentError::to_string).collect();
         UsageError(format!(
@@ -96,7 +97,7 @@ fn list_labs(content: &Content, out: &mut dyn Write) -> Result<ExitCode> {
 }
 
 /// The default of slider `name` in a lab file (present: `check` insists on it).
-fn default_of(lab: &LabFile, name: &str) -> f64 {
+pub fn default_of(lab: &LabFile, name: &str) -> f64 {
     lab.parameters
         .iter()
         .find(|spec| spec.name == name)

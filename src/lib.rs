@@ -10,6 +10,7 @@
 //! - [`report`]: the headless text and JSON reports.
 //! - [`commands`]: what each subcommand does, writing to the writer `main` hands it.
 //! - [`metrics`]: named numbers of a run, for predict-then-observe checks.
+//! - [`tui`]: the terminal app (ratatui): state, key table, views.
 
 pub mod cli;
 pub mod commands;
@@ -20,3 +21,4 @@ pub mod metrics;
 pub mod progress;
 pub mod quiz;
 pub mod report;
+pub mod tui;

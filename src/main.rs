@@ -1,4 +1,5 @@
-//! The `resilience-lab` binary: parse the command line, dispatch, report errors in one line.
+//! The `resilience-lab` binary: parse the command line, open the terminal app or dispatch a
+//! headless command, report errors in one line.
 
 use std::process::ExitCode;
 
@@ -17,9 +18,15 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => return report_parse_error(&error),
     };
-    let mut stdin = std::io::stdin().lock();
-    let mut stdout = std::io::stdout().lock();
-    match commands::dispatch(cli, &mut stdin, &mut stdout) {
+    let outcome = if cli.command.is_none() {
+        // No subcommand: the terminal app. It restores the terminal before returning.
+        commands::load_content(cli.content.as_deref())
+            .and_then(|content| resilience_lab::tui::run(&cli, content))
+            .map(|()| ExitCode::SUCCESS)
+    } else {
+        commands::dispatch(cli, &mut std::io::stdin().lock(), &mut std::io::stdout().lock())
+    };
+    match outcome {
         Ok(code) => code,
         Err(error) => {
             // One line, never a backtrace: the message says what was wrong.

@@ -1,0 +1,143 @@
+//! Render and recompute costs of the terminal app.
+//!
+//! - rendering a lab screen at 200x60 into a TestBackend (target: p99 < 4 ms per frame);
+//! - recomputing Lab 2 (A/B/C rows at 10,000 actions plus the 21-point p-curve) on a slider
+//!   change (target: < 16 ms), with the curve as the app runs it (2,000 actions per point)
+//!   and at the full 10,000;
+//! - recomputing Lab 3 (both callers, 6,000 calls each).
+//!
+//! Before criterion's means, a percentile pass prints p50 and p99 of single frames.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+use resilience_lab::cli::ThemeName;
+use resilience_lab::content::Content;
+use resilience_lab::tui::app::{App, Msg};
+use resilience_lab::tui::runs::{self, CURVE_ACTIONS_MAX};
+use resilience_lab::tui::slider::Slider;
+use resilience_lab::tui::theme::Theme;
+
+const WIDTH: u16 = 200;
+const HEIGHT: u16 = 60;
+
+/// The app on Lab `lab` (1-based), at 200x60, in colour.
+fn app_on_lab(lab: usize) -> App {
+    let content = Content::load(None).expect("built-in labs");
+    let mut app = App::new(
+        content,
+        Theme::new(ThemeName::Dark, true),
+        Rect::new(0, 0, WIDTH, HEIGHT),
+    );
+    for _ in 1..lab {
+        app.update(Msg::Down);
+    }
+    app.update(Msg::Open);
+    app
+}
+
+fn terminal() -> Terminal<TestBackend> {
+    Terminal::new(TestBackend::new(WIDTH, HEIGHT)).expect("test terminal")
+}
+
+fn retry_sliders() -> Vec<Slider> {
+    let content = Content::load(None).expect("built-in labs");
+    content
+        .lab("retry")
+        .parameters
+        .iter()
+        .cloned()
+        .map(Slider::new)
+        .collect()
+}
+
+/// Times `runs` calls of `f` one by one and prints p50 and p99.
+fn percentiles(name: &str, runs: usize, mut f: impl FnMut()) {
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
+    println!(
+        "{name}: p50 {:.3} ms, p99 {:.3} ms ({runs} runs)",
+        ms(at(0.5)),
+        ms(at(0.99))
+    );
+}
+
+fn ms(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1000.0
+}
+
+fn percentile_pass() {
+    for lab in [2, 3] {
+        let app = app_on_lab(lab);
+        let mut terminal = terminal();
+        percentiles(&format!("render lab {lab} at {WIDTH}x{HEIGHT}"), 500, || {
+            // A full frame each time: clear, so the diff does not skip unchanged cells.
+            terminal.clear().expect("clear");
+            terminal
+                .draw(|frame| frame.render_widget(&app, frame.area()))
+                .expect("draw");
+        });
+    }
+    let sliders = retry_sliders();
+    percentiles("recompute lab 2 (curve 2,000 actions/point)", 50, || {
+        black_box(runs::compute_retry(&sliders, CURVE_ACTIONS_MAX));
+    });
+    percentiles("recompute lab 2 (curve 10,000 actions/point)", 20, || {
+        black_box(runs::compute_retry(&sliders, 10_000));
+    });
+}
+
+fn render(c: &mut Criterion) {
+    for lab in [2, 3] {
+        let app = app_on_lab(lab);
+        let mut terminal = terminal();
+        c.bench_function(&format!("render lab {lab} {WIDTH}x{HEIGHT}"), |b| {
+            b.iter(|| {
+                terminal.clear().expect("clear");
+                terminal
+                    .draw(|frame| frame.render_widget(&app, frame.area()))
+                    .expect("draw");
+            })
+        });
+    }
+}
+
+fn recompute(c: &mut Criterion) {
+    let sliders = retry_sliders();
+    c.bench_function("recompute lab 2 rows + curve (2,000/point)", |b| {
+        b.iter(|| black_box(runs::compute_retry(&sliders, CURVE_ACTIONS_MAX)))
+    });
+    c.bench_function("recompute lab 2 rows + curve (10,000/point)", |b| {
+        b.iter(|| black_box(runs::compute_retry(&sliders, 10_000)))
+    });
+    let mut app = app_on_lab(3);
+    c.bench_function("recompute lab 3 on a slider step", |b| {
+        b.iter(|| {
+            app.update(Msg::Step(1));
+            app.update(Msg::Step(-1));
+        })
+    });
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20).measurement_time(Duration::from_secs(3));
+    targets = render, recompute
+}
+
+fn main() {
+    percentile_pass();
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

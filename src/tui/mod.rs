@@ -1,0 +1,149 @@
+//! The terminal app: terminal setup and restore, the event loop, and its modules.
+//!
+//! - [`app`]: the one state, [`app::Msg`] and `update`.
+//! - [`event`]: the event task (terminal input, frame tick, signals).
+//! - [`keys`]: the one key table.
+//! - [`runs`]: the engines run on the sliders' values.
+//! - [`slider`]: slider arithmetic.
+//! - [`view`]: `impl Widget for &App`, one file per screen region.
+//! - [`widgets`]: small widgets the views share (slider bar, state band).
+//! - [`theme`]: colours by role; `NO_COLOR`; `--theme`.
+//! - [`log`]: the `--log` diagnostics file.
+
+pub mod app;
+pub mod event;
+pub mod keys;
+pub mod log;
+pub mod runs;
+pub mod slider;
+pub mod theme;
+pub mod view;
+pub mod widgets;
+
+use std::io::{IsTerminal, stdout};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use color_eyre::eyre::{Result, WrapErr, bail};
+use crossterm::cursor::Show;
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use crossterm::execute;
+use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
+use ratatui::backend::CrosstermBackend;
+use ratatui::layout::Rect;
+use ratatui::{DefaultTerminal, Terminal};
+
+use crate::cli::Cli;
+use crate::content::Content;
+use crate::tui::app::App;
+use crate::tui::event::Event;
+use crate::tui::theme::Theme;
+
+/// Whether the app has the terminal (raw mode, alternate screen, mouse capture) right now.
+static TERMINAL_TAKEN: AtomicBool = AtomicBool::new(false);
+
+/// Leaves the terminal as it was found: mouse capture off, raw mode off, main screen back.
+///
+/// Runs once however many paths call it (panic hooks, the guard): leaving the alternate
+/// screen a second time would move the cursor back over what the panic report printed.
+pub fn restore_terminal() {
+    if !TERMINAL_TAKEN.swap(false, Ordering::SeqCst) {
+        return;
+    }
+    // Raw mode first, as ratatui::restore does; then what ratatui::restore leaves behind:
+    // mouse capture, and the cursor a panic may have left hidden.
+    let _ = disable_raw_mode();
+    let _ = execute!(stdout(), DisableMouseCapture, LeaveAlternateScreen, Show);
+}
+
+/// Restores the terminal when the loop ends, whichever way it ends.
+struct TerminalGuard;
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore_terminal();
+    }
+}
+
+/// Runs the terminal app until the learner quits or a signal arrives.
+///
+/// `main` has installed color_eyre already; the hook installed here restores the terminal
+/// before color_eyre's hook prints the panic, so the report lands on the normal screen.
+/// A drawing error returns here through the guard, which restores too.
+pub fn run(cli: &Cli, content: Content) -> Result<()> {
+    if !(stdout().is_terminal() && std::io::stdin().is_terminal()) {
+        bail!(
+            "the terminal app needs a terminal on stdin and stdout; \
+             in scripts use `resilience-lab labs` or `resilience-lab run <lab>`"
+        );
+    }
+    if let Some(path) = &cli.log {
+        log::open(path)?;
+    }
+    let theme = Theme::from_env(cli.theme);
+    let previous_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore_terminal();
+        log::line(&format!("panic: {info}"));
+        previous_hook(info);
+    }));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .wrap_err("starting the async runtime")?;
+    // The guard comes first: if a step below fails after raw mode is on, raw mode is still
+    // turned off. The terminal is set up by hand rather than with ratatui::init, whose own
+    // panic hook would restore a second time (see restore_terminal).
+    let _guard = TerminalGuard;
+    TERMINAL_TAKEN.store(true, Ordering::SeqCst);
+    enable_raw_mode().wrap_err("entering raw mode")?;
+    execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)
+        .wrap_err("entering the alternate screen with mouse capture")?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(stdout())).wrap_err("measuring the terminal")?;
+    log::line("terminal app started");
+    let result = runtime.block_on(event_loop(&mut terminal, content, theme));
+    log::line(&format!("terminal app stopping: {result:?}"));
+    result
+}
+
+async fn event_loop(terminal: &mut DefaultTerminal, content: Content, theme: Theme) -> Result<()> {
+    let size = terminal.size().wrap_err("reading the terminal size")?;
+    let mut app = App::new(content, theme, Rect::new(0, 0, size.width, size.height));
+    let mut events = event::spawn()?;
+    let mut dirty = true;
+    while app.running {
+        if dirty {
+            terminal
+                .draw(|frame| frame.render_widget(&app, frame.area()))
+                .wrap_err("drawing the screen")?;
+            dirty = false;
+        }
+        let Some(first) = events.recv().await else { break };
+        // Drain what is already queued (a mouse drag sends many) so one frame covers it all.
+        let mut next = Some(first);
+        while let Some(event) = next {
+            dirty |= handle(&mut app, event);
+            next = events.try_recv().ok();
+        }
+    }
+    Ok(())
+}
+
+/// Applies one event; returns whether the screen must be redrawn.
+fn handle(app: &mut App, event: Event) -> bool {
+    match event {
+        Event::Terminal(term_event) => match app.msg_for(&term_event) {
+            Some(msg) => app.update(msg),
+            None => false,
+        },
+        // Nothing animates on the simulated clock: a tick redraws only what changed (nothing yet).
+        Event::Tick => false,
+        Event::Signal(name) => {
+            log::line(&format!("received {name}: quitting"));
+            app.update(app::Msg::Quit)
+        }
+        Event::InputClosed(reason) => {
+            log::line(&format!("terminal input closed ({reason}): quitting"));
+            app.update(app::Msg::Quit)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+//! The help overlay: every key of the current screen, from the key table, plus the mouse.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Widget};
+
+use crate::tui::app::{App, Screen};
+use crate::tui::keys::{self, Context};
+
+pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    let context = match app.screen {
+        Screen::Home => Context::Home,
+        Screen::Lab(_) => Context::Lab,
+    };
+    let mut rows = keys::help_rows(context);
+    for row in keys::help_rows(Context::Help) {
+        // Ctrl+C is in both tables: list it once.
+        if !rows.contains(&row) {
+            rows.push(row);
+        }
+    }
+    let mouse: &[(&str, &str)] = match context {
+        Context::Lab => &[
+            ("click", "focus a slider; on its bar, set it"),
+            ("drag", "slide the focused slider"),
+            ("wheel", "focus over sliders, scroll elsewhere"),
+        ],
+        _ => &[("click", "open an entry"), ("wheel", "move the selection")],
+    };
+    let key_width = rows
+        .iter()
+        .chain(mouse)
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut lines: Vec<Line> = rows
+        .iter()
+        .chain(mouse)
+        .map(|(key, help)| {
+            Line::from(vec![
+                Span::styled(format!(" {key:>key_width$}  "), theme.key()),
+                Span::raw(*help),
+            ])
+        })
+        .collect();
+    lines.insert(0, Line::from(""));
+    let width = (lines.iter().map(Line::width).max().unwrap_or(0) as u16 + 4).min(area.width);
+    let height = (lines.len() as u16 + 3).min(area.height);
+    let popup = Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    );
+    Clear.render(popup, buf);
+    let title = match context {
+        Context::Lab => " Keys: lab screen ",
+        _ => " Keys: home screen ",
+    };
+    Paragraph::new(lines)
+        .block(
+            Block::bordered()
+                .title(Span::styled(title, theme.accent()))
+                .title_bottom(Line::from(" ? or Esc closes ").right_aligned())
+                .border_style(theme.border()),
+        )
+        .render(popup, buf);
+}

@@ -1,0 +1,71 @@
+//! The breaker's state over time as a coloured band: closed green, open red, half-open yellow.
+//!
+//! Each state also has its own glyph (`▁` closed, `█` open, `▄` half-open), so the band
+//! reads under `NO_COLOR` too.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::widgets::Widget;
+
+use crate::engine::breaker::{BreakerState, Transition};
+use crate::engine::brownout::state_at;
+use crate::tui::theme::Theme;
+
+pub struct StateBand<'a> {
+    transitions: &'a [Transition],
+    duration_s: f64,
+    theme: Theme,
+}
+
+impl<'a> StateBand<'a> {
+    pub fn new(transitions: &'a [Transition], duration_s: f64, theme: Theme) -> Self {
+        Self {
+            transitions,
+            duration_s,
+            theme,
+        }
+    }
+
+    /// The glyph and style of a state.
+    pub fn look(state: BreakerState, theme: Theme) -> (&'static str, Style) {
+        match state {
+            BreakerState::Closed => ("▁", theme.closed()),
+            BreakerState::Open => ("█", theme.open()),
+            BreakerState::HalfOpen => ("▄", theme.half_open()),
+        }
+    }
+}
+
+impl Widget for StateBand<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        if area.width == 0 || area.height == 0 {
+            return;
+        }
+        let seconds_per_cell = self.duration_s / f64::from(area.width);
+        for offset in 0..area.width {
+            // A cell shows the rarest state within its time span, so a 0.2 s half-open
+            // between two opens is not lost at 2 s per cell.
+            let start_s = f64::from(offset) * seconds_per_cell;
+            let end_s = start_s + seconds_per_cell;
+            let mut state = state_at(self.transitions, start_s);
+            for transition in self.transitions.iter().filter(|t| t.t_s > start_s && t.t_s < end_s) {
+                state = rarer(state, transition.to);
+            }
+            let (symbol, style) = Self::look(state, self.theme);
+            for row in area.top()..area.bottom() {
+                buf[(area.x + offset, row)].set_symbol(symbol).set_style(style);
+            }
+        }
+    }
+}
+
+/// Half-open lasts the least (a few trial calls), then open, then closed.
+fn rarer(a: BreakerState, b: BreakerState) -> BreakerState {
+    let rank = |s| match s {
+        BreakerState::Closed => 0,
+        BreakerState::Open => 1,
+        BreakerState::HalfOpen => 2,
+    };
+    if rank(b) > rank(a) { b } else { a }
+}
