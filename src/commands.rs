@@ -104,6 +104,25 @@ pub fn default_of(lab: &LabFile, name: &str) -> f64 {
         .map_or(0.0, |spec| spec.default)
 }
 
+/// The lab file's attempts per layer, top layer first: the Atlas's 4,4,4 as shipped.
+pub fn layered_defaults(lab: &LabFile) -> Vec<u32> {
+    ["attempts_client", "attempts_frontend", "attempts_backend"]
+        .iter()
+        .map(|name| default_of(lab, name) as u32)
+        .collect()
+}
+
+/// The one scenario the flags name: unset flags take the lab's defaults, and no budget.
+fn one_scenario(lab: &LabFile, args: &RetryArgs, layered: Vec<u32>, actions: u64, seed: u64) -> ScenarioParams {
+    ScenarioParams {
+        p: args.p.unwrap_or(default_of(lab, "p")),
+        attempts: args.attempts.clone().map_or(layered, |a| a.0),
+        budget: args.budget.unwrap_or(0.0),
+        actions,
+        seed,
+    }
+}
+
 fn run_retry(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> Result<ExitCode> {
     if args.mode.live {
         return run_retry_live(content, args, out);
@@ -120,20 +139,11 @@ fn run_retry(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> Result
         return Err(UsageError(format!("{flag} applies to --live runs only")).into());
     }
     let lab = content.lab("retry");
-    let layered: Vec<u32> = ["attempts_client", "attempts_frontend", "attempts_backend"]
-        .iter()
-        .map(|name| default_of(lab, name) as u32)
-        .collect();
+    let layered = layered_defaults(lab);
     let actions = args.actions.unwrap_or(default_of(lab, "actions") as u64);
     let seed = args.seed.unwrap_or(default_of(lab, "seed") as u64);
     if args.names_a_scenario() {
-        let params = ScenarioParams {
-            p: args.p.unwrap_or(default_of(lab, "p")),
-            attempts: args.attempts.clone().map_or(layered, |a| a.0),
-            budget: args.budget.unwrap_or(0.0),
-            actions,
-            seed,
-        };
+        let params = one_scenario(lab, args, layered, actions, seed);
         let result = retry::run_scenario(&params);
         if args.mode.json {
             writeln!(out, "{}", report::retry_scenario_json(&result, "sim"))?;
@@ -189,10 +199,7 @@ fn backoff_of(args: &RetryArgs) -> Result<BackoffConfig> {
 /// `run retry --live`: the Atlas's table, one scenario, or the metastable experiment.
 fn run_retry_live(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> Result<ExitCode> {
     let lab = content.lab("retry");
-    let layered: Vec<u32> = ["attempts_client", "attempts_frontend", "attempts_backend"]
-        .iter()
-        .map(|name| default_of(lab, name) as u32)
-        .collect();
+    let layered = layered_defaults(lab);
     let backoff = backoff_of(args)?;
     let seed = args.seed.unwrap_or(default_of(lab, "seed") as u64);
     let runtime = live_runtime()?;
@@ -246,13 +253,7 @@ fn run_retry_live(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> R
     }
     let actions = args.actions.unwrap_or(LIVE_DEFAULT_ACTIONS);
     if args.names_a_scenario() {
-        let params = ScenarioParams {
-            p: args.p.unwrap_or(default_of(lab, "p")),
-            attempts: args.attempts.clone().map_or(layered, |a| a.0),
-            budget: args.budget.unwrap_or(0.0),
-            actions,
-            seed,
-        };
+        let params = one_scenario(lab, args, layered, actions, seed);
         let result = runtime.block_on(async {
             let mut config = ChainConfig::counting(params.attempts.len(), params.p, params.seed);
             config.backoff = backoff;
@@ -457,10 +458,7 @@ fn serve_health(content: &Content, args: &HealthServerArgs, out: &mut dyn Write)
 /// Every metric a default run of each lab produces, to check predict checks against.
 pub fn default_metrics(content: &Content) -> Vec<metrics::Metric> {
     let retry_lab = content.lab("retry");
-    let layered: Vec<u32> = ["attempts_client", "attempts_frontend", "attempts_backend"]
-        .iter()
-        .map(|name| default_of(retry_lab, name) as u32)
-        .collect();
+    let layered = layered_defaults(retry_lab);
     let rows = retry::compare_policies(
         &layered,
         default_of(retry_lab, "p"),
