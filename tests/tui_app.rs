@@ -73,7 +73,7 @@ fn every_context_documents_its_keys_and_the_footer_is_short() {
 }
 
 #[test]
-fn home_navigation_opens_labs_and_says_coming_soon() {
+fn home_navigation_opens_labs_quiz_and_book() {
     let mut app = app();
     app.update(Msg::Up);
     assert_eq!(app.home_selected, 0);
@@ -82,9 +82,13 @@ fn home_navigation_opens_labs_and_says_coming_soon() {
     }
     assert_eq!(app.home_selected, 4, "stops at Book");
     app.update(Msg::Open);
-    assert_eq!(app.screen, Screen::Home);
-    assert_eq!(app.status.as_deref(), Some("Book: coming soon"));
+    assert_eq!(app.screen, Screen::Book);
+    app.update(Msg::Back);
     app.update(Msg::Up);
+    app.update(Msg::Open);
+    assert_eq!(app.screen, Screen::Quiz);
+    app.update(Msg::Back);
+    assert_eq!(app.screen, Screen::Home);
     app.update(Msg::Up);
     app.update(Msg::Open);
     assert_eq!(app.screen, Screen::Lab(2));
@@ -193,7 +197,7 @@ fn page_keys_scroll_the_transition_log_and_the_lesson() {
     assert!(!screen.contains("t=10.29s closed -> open"), "{screen}");
     assert!(screen.contains("t=25.89s half_open -> open"), "{screen}");
     app.update(Msg::ToggleLesson);
-    assert!(text(&app).contains("A checkout page calls a soft dependency"));
+    assert!(text(&app).contains("Guided steps"));
     app.update(Msg::ScrollDown);
-    assert!(!text(&app).contains("A checkout page calls a soft dependency"));
+    assert!(!text(&app).contains("Guided steps"));
 }
