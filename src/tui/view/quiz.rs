@@ -83,8 +83,15 @@ fn setup(quiz: &QuizScreen, theme: Theme, area: Rect, buf: &mut Buffer) {
     let block = panel(" Choose a lab or topic ".to_string(), theme);
     let inner = block.inner(area);
     block.render(area, buf);
-    let [list, _, count] =
-        Layout::vertical([Constraint::Fill(1), Constraint::Length(1), Constraint::Length(1)]).areas(inner);
+    // The count sits under the list, not at the panel's foot far from it.
+    let list_rows = (quiz.picks.len() as u16).min(inner.height.saturating_sub(2));
+    let [list, _, count, _] = Layout::vertical([
+        Constraint::Length(list_rows),
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Fill(1),
+    ])
+    .areas(inner);
     // Keep the selection in view when the list is taller than the panel.
     let visible = usize::from(list.height).max(1);
     let first = quiz.picked.saturating_sub(visible - 1);
@@ -132,12 +139,21 @@ fn question(quiz: &QuizScreen, theme: Theme, area: Rect, buf: &mut Buffer) {
         } else {
             " ✗ Not quite ".to_string()
         };
-        feedback_lines.push(Line::from(vec![
-            Span::styled("You answered ", theme.dim()),
-            Span::raw(feedback.response.clone()),
-            Span::styled(". The answer: ", theme.dim()),
-            Span::styled(feedback.verdict.expected.clone(), theme.accent()),
-        ]));
+        // When right, the answer once; when wrong, what was answered beside what is right.
+        let first = if right {
+            vec![
+                Span::styled("The answer: ", theme.dim()),
+                Span::styled(feedback.verdict.expected.clone(), theme.accent()),
+            ]
+        } else {
+            vec![
+                Span::styled("You answered ", theme.dim()),
+                Span::raw(feedback.response.clone()),
+                Span::styled(". The answer: ", theme.dim()),
+                Span::styled(feedback.verdict.expected.clone(), theme.accent()),
+            ]
+        };
+        feedback_lines.push(Line::from(first));
         feedback_lines.push(Line::from(vec![
             Span::styled("Why: ", theme.key()),
             Span::raw(q.explanation.clone()),
