@@ -414,3 +414,25 @@ fn every_new_context_documents_its_keys_and_keeps_the_footer_short() {
     assert_eq!(at(Context::Lab, KeyCode::Char('m')), None);
     assert_eq!(at(Context::Lab, KeyCode::Char('s')), None);
 }
+
+#[test]
+fn a_step_without_a_check_is_marked_done_and_enter_moves_on() {
+    let mut app = app();
+    app.update(Msg::Down);
+    app.update(Msg::Down);
+    app.update(Msg::Open);
+    let lab = &app.content.labs[2];
+    assert!(lab.steps[0].check.is_none(), "Lab 3's first step has no check");
+    let title = lab.steps[0].title.clone();
+    app.update(Msg::Predict);
+    assert_eq!(app.context(), Context::Observed);
+    assert!(text(&app).contains("no check to predict"));
+    assert_eq!(app.progress.labs["breaker"].steps_done, [title]);
+    app.update(Msg::Open);
+    assert_eq!(app.context(), Context::Lab);
+    assert_eq!(app.predicts[2].step, 1);
+    // `[` goes back a step and stops at the first.
+    app.update(Msg::PrevStep);
+    app.update(Msg::PrevStep);
+    assert_eq!(app.predicts[2].step, 0);
+}

@@ -170,7 +170,7 @@ impl App {
     pub fn screen_context(&self) -> Context {
         match self.screen {
             Screen::Home => Context::Home,
-            Screen::Lab(index) if self.predicts[index].observed.is_some() => Context::Observed,
+            Screen::Lab(index) if self.predicts[index].is_showing_outcome() => Context::Observed,
             Screen::Lab(index) if self.predicts[index].is_open() => Context::Predict,
             Screen::Lab(_) => Context::Lab,
             Screen::Quiz => self.quiz.context(),

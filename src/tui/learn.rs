@@ -170,7 +170,7 @@ impl App {
         let steps = lab.steps.len();
         let state = &mut self.predicts[index];
         let before = state.clone();
-        if state.observed.is_some() {
+        if state.is_showing_outcome() {
             match msg {
                 // Seen: on to the next step.
                 Msg::Open => {
@@ -222,7 +222,7 @@ impl App {
                     // A step without a check is done once it has been read and tried.
                     let title = step.title.clone();
                     let id = lab.id.clone();
-                    state.hint = Some(format!("step \"{title}\" has no check: marked done"));
+                    state.hint = Some("This step has no check to predict: marked done. Enter: next step".to_string());
                     self.progress.mark_step(&id, &title);
                     self.save_progress();
                     return true;

@@ -31,14 +31,19 @@ pub struct PredictState {
     pub input: Option<NumberInput>,
     /// The last prediction's outcome, shown until closed.
     pub observed: Option<Observed>,
-    /// A one-line message: a step without a check, a number still to type.
+    /// A one-line message: a step without a check (shown like an outcome), a number still to type.
     pub hint: Option<String>,
 }
 
 impl PredictState {
     /// Whether the prompt or an outcome covers the lab screen (keys go to it).
     pub fn is_open(&self) -> bool {
-        self.input.is_some() || self.observed.is_some()
+        self.input.is_some() || self.observed.is_some() || self.hint.is_some()
+    }
+
+    /// Whether an outcome (or a note on a step without a check) shows, waiting for Enter or Esc.
+    pub fn is_showing_outcome(&self) -> bool {
+        self.observed.is_some() || (self.input.is_none() && self.hint.is_some())
     }
 
     pub fn close(&mut self) {

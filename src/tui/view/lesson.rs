@@ -11,12 +11,13 @@ use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 use crate::content::LabFile;
 use crate::tui::app::{App, LabState};
 use crate::tui::book::{self, render_markdown, wrapped_rows};
+use crate::tui::view::quiz::wrap_words;
 
 pub fn render(app: &App, lab: &LabFile, state: &LabState, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
     let block = Block::bordered()
         .title(Span::styled(" Lesson · steps and book chapter ", theme.accent()))
-        .title_bottom(" L hides · PgUp/PgDn scroll · [ ] step · p predict ")
+        .title_bottom(" L hides · PgUp/PgDn · [ ] steps ")
         .border_style(theme.border());
     let inner = block.inner(area);
     let current = app
@@ -37,7 +38,11 @@ pub fn render(app: &App, lab: &LabFile, state: &LabState, area: Rect, buf: &mut 
             style,
         )));
         if number == current {
-            lines.push(Line::from(Span::styled(format!("      {}", step.text), theme.dim())));
+            // The current step's text hangs under its title.
+            let width = usize::from(inner.width.saturating_sub(6)).max(10);
+            for part in wrap_words(&step.text, width) {
+                lines.push(Line::from(Span::styled(format!("      {part}"), theme.dim())));
+            }
         }
     }
     lines.push(Line::from(""));

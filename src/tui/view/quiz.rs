@@ -313,7 +313,7 @@ fn review(quiz: &QuizScreen, theme: Theme, area: Rect, buf: &mut Buffer) {
 
 /// Splits `text` into lines of at most `width` characters at spaces (a word longer than
 /// the width gets a line of its own).
-fn wrap_words(text: &str, width: usize) -> Vec<String> {
+pub(crate) fn wrap_words(text: &str, width: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
     for word in text.split_whitespace() {
