@@ -116,7 +116,7 @@ pub struct App {
     pub home_selected: usize,
     pub labs: Vec<LabState>,
     pub show_help: bool,
-    /// One line under the home list, e.g. "Quiz: coming soon".
+    /// One line under the home list: a progress notice, or a save that failed.
     pub status: Option<String>,
     pub running: bool,
     /// The terminal's size, for mouse hit tests against the same layout the views draw.
