@@ -4,8 +4,11 @@
 # Opens the app, goes into Lab 3, moves the timeout slider, checks the results on screen
 # against `resilience-lab run breaker --sim --timeout-ms N`, opens the help, quits, and
 # checks the terminal came back (main screen, no mouse capture, same stty settings).
-# Then the same after SIGTERM, SIGHUP and Ctrl-C. Prints "N passed, N failed"; exits 1 on
-# any failure.
+# Then the same after SIGTERM, SIGHUP and Ctrl-C. Then the quiz: answer one question, see the
+# feedback, and find "answered 1" on the home screen; and a progress file from a newer
+# version is refused before the terminal is taken, and kept. Every run uses --progress with
+# a temporary file, so the user's own progress is never touched. Prints "N passed, N
+# failed"; exits 1 on any failure.
 #
 # Usage: tests/e2e_tmux.sh [BINARY]   (default: the newer of target/release and target/debug)
 
@@ -83,7 +86,7 @@ restored() {
 
 # Starts the app from the shell; its pid goes to $WORK/pid.
 start_app() {
-    tmux send-keys -t "$SESSION" "stty -g > $WORK/stty.before; clear; sh -c 'echo \$\$ > $WORK/pid; exec \"$BIN\" --log $WORK/app.log'; echo EXIT=\$?" Enter
+    tmux send-keys -t "$SESSION" "stty -g > $WORK/stty.before; clear; sh -c 'echo \$\$ > $WORK/pid; exec \"$BIN\" --log $WORK/app.log --progress $WORK/progress.toml'; echo EXIT=\$?" Enter
     wait_for "A breaker during a brownout"
 }
 
@@ -135,6 +138,37 @@ done
 start_app
 keys C-c
 restored "Ctrl-C" 0
+
+# 4. The quiz: one question answered, the feedback shown, the home screen counts it.
+rm -f "$WORK/progress.toml"
+start_app
+keys Down Down Down Enter
+check "the quiz opens on its picker" "wait_for 'Choose a lab or topic'"
+keys Enter
+check "the first question shows" "wait_for 'Question 1 of 10'"
+# The seed follows the clock: a choice question shows `a–e answer` in the footer and takes
+# a letter; a number question takes digits and Enter. Decided before answering, not after,
+# so a slow redraw cannot make a second key skip the feedback.
+if screen | grep -qF 'a–e answer'; then keys a; else keys 7 Enter; fi
+check "the answer gets feedback with its explanation" "wait_for 'Why: '"
+check "the progress file is written after the answer" "grep -q 'answered = 1' $WORK/progress.toml"
+keys Escape
+check "Esc stops the quiz at the review" "wait_for 'Score: '"
+keys Escape
+check "the home screen counts the answer" "wait_for 'answered 1 of '"
+keys q
+restored "quit after the quiz" 0
+check "resilience-lab progress reads the app's file" \
+    "\"$BIN\" --progress $WORK/progress.toml progress | grep -qF 'questions answered: 1 of'"
+
+# 5. A progress file from a newer version: a one-line error before the terminal is taken.
+printf 'format_version = 99\n' > "$WORK/newer.toml"
+tmux send-keys -t "$SESSION" "clear; \"$BIN\" --progress $WORK/newer.toml; echo EXIT=\$?" Enter
+check "a newer progress file is refused" "wait_for 'written by a newer resilience-lab'"
+check "it exits non-zero" "wait_for 'EXIT=1'"
+check "the terminal was never taken" "[[ \$(flag alternate_on) == 0 ]]"
+check "the newer file is kept as it was" "[[ \$(cat $WORK/newer.toml) == 'format_version = 99' ]]"
+tmux send-keys -t "$SESSION" "clear" Enter
 
 check "nothing was printed over the screen (the log took the diagnostics)" "grep -q 'terminal app started' $WORK/app.log"
 

@@ -73,7 +73,7 @@ fn every_context_documents_its_keys_and_the_footer_is_short() {
 }
 
 #[test]
-fn home_navigation_opens_labs_and_says_coming_soon() {
+fn home_navigation_opens_labs_quiz_and_book() {
     let mut app = app();
     app.update(Msg::Up);
     assert_eq!(app.home_selected, 0);
@@ -82,9 +82,13 @@ fn home_navigation_opens_labs_and_says_coming_soon() {
     }
     assert_eq!(app.home_selected, 4, "stops at Book");
     app.update(Msg::Open);
-    assert_eq!(app.screen, Screen::Home);
-    assert_eq!(app.status.as_deref(), Some("Book: coming soon"));
+    assert_eq!(app.screen, Screen::Book);
+    app.update(Msg::Back);
     app.update(Msg::Up);
+    app.update(Msg::Open);
+    assert_eq!(app.screen, Screen::Quiz);
+    app.update(Msg::Back);
+    assert_eq!(app.screen, Screen::Home);
     app.update(Msg::Up);
     app.update(Msg::Open);
     assert_eq!(app.screen, Screen::Lab(2));
@@ -193,7 +197,242 @@ fn page_keys_scroll_the_transition_log_and_the_lesson() {
     assert!(!screen.contains("t=10.29s closed -> open"), "{screen}");
     assert!(screen.contains("t=25.89s half_open -> open"), "{screen}");
     app.update(Msg::ToggleLesson);
-    assert!(text(&app).contains("A checkout page calls a soft dependency"));
+    assert!(text(&app).contains("Guided steps"));
     app.update(Msg::ScrollDown);
-    assert!(!text(&app).contains("A checkout page calls a soft dependency"));
+    assert!(!text(&app).contains("Guided steps"));
+}
+
+// Learning: the quiz, predictions and progress, through the app's messages.
+
+use resilience_lab::progress;
+use resilience_lab::tui::quiz_screen::Stage;
+
+/// Opens the quiz from home and starts it with the default pick (all questions).
+fn start_quiz(app: &mut App) {
+    for _ in 0..3 {
+        app.update(Msg::Down);
+    }
+    app.update(Msg::Open);
+    assert_eq!(app.screen, Screen::Quiz);
+    assert_eq!(app.context(), Context::QuizSetup);
+    app.update(Msg::Open);
+    assert_eq!(app.quiz.stage, Stage::Question);
+}
+
+/// Answers the question showing: its right letter, or a number.
+fn answer(app: &mut App) {
+    let asked = app.quiz.asked[app.quiz.current].clone();
+    match asked.right_letter() {
+        Some(letter) => {
+            app.update(Msg::Answer(letter as u8 - b'a'));
+        }
+        None => {
+            app.update(Msg::Type('7'));
+            app.update(Msg::Open);
+        }
+    }
+    assert_eq!(app.quiz.stage, Stage::Feedback);
+}
+
+#[test]
+fn quiz_answers_are_saved_and_read_back_by_the_progress_command() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("progress.toml");
+    let mut app = app();
+    app.use_progress(Some(path.clone()), progress::load(&path).expect("no file yet"));
+    start_quiz(&mut app);
+    answer(&mut app);
+    assert!(path.is_file(), "saved after the first answer");
+    app.update(Msg::Open);
+    answer(&mut app);
+    // Esc stops the quiz at the review; Esc again goes home.
+    app.update(Msg::Back);
+    assert_eq!(app.quiz.stage, Stage::Review);
+    assert!(text(&app).contains("Score: "));
+    app.update(Msg::Back);
+    assert_eq!(app.screen, Screen::Home);
+    assert!(text(&app).contains("answered 2 of "), "{}", text(&app));
+
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_resilience-lab"))
+        .arg("--progress")
+        .arg(&path)
+        .arg("progress")
+        .output()
+        .expect("run resilience-lab progress");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("questions answered: 2 of "), "{stdout}");
+}
+
+#[test]
+fn a_prediction_in_a_lab_is_scored_against_the_sliders_run_and_saved() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("progress.toml");
+    let mut app = app();
+    app.use_progress(Some(path.clone()), progress::load(&path).expect("no file yet"));
+    app.update(Msg::Down);
+    app.update(Msg::Open);
+    assert_eq!(app.screen, Screen::Lab(1));
+    // `p` opens the prompt: digits type, Backspace erases, Enter runs.
+    assert_eq!(
+        keys::msg_for(Context::Lab, &key(KeyCode::Char('p'), KeyModifiers::NONE)),
+        Some(Msg::Predict)
+    );
+    app.update(Msg::Predict);
+    assert_eq!(app.context(), Context::Predict);
+    assert_eq!(
+        keys::msg_for(Context::Predict, &key(KeyCode::Char('6'), KeyModifiers::NONE)),
+        Some(Msg::Type('6'))
+    );
+    for msg in [Msg::Type('6'), Msg::Type('5'), Msg::Erase, Msg::Type('4'), Msg::Open] {
+        app.update(msg);
+    }
+    let observed = app.predicts[1].observed.clone().expect("an outcome");
+    assert_eq!((observed.predicted, observed.measured), (64.0, Some(64.0)));
+    assert!(observed.verdict.right);
+    assert_eq!(app.context(), Context::Observed);
+    assert!(text(&app).contains("the run measured 64 attempts"));
+    let saved = progress::load(&path).expect("saved").progress;
+    assert_eq!(saved.labs["retry"].steps_done, ["Layered retries"]);
+    assert_eq!(saved.labs["retry"].checks_passed, ["retry-predict-layered"]);
+    // Enter moves on to step 2; its check is scored against the sliders as they are now.
+    app.update(Msg::Open);
+    assert_eq!(app.predicts[1].step, 1);
+    app.update(Msg::Predict);
+    for c in "1.1".chars() {
+        app.update(Msg::Type(c));
+    }
+    app.update(Msg::Open);
+    assert!(app.predicts[1].observed.as_ref().expect("outcome").verdict.right);
+    app.update(Msg::Back);
+    app.update(Msg::Back);
+    assert!(text(&app).contains("4 of 4 steps and checks"), "{}", text(&app));
+}
+
+#[test]
+fn moving_a_slider_changes_what_a_prediction_is_scored_against() {
+    let mut app = app();
+    app.update(Msg::Down);
+    app.update(Msg::Open);
+    // Two attempts at the browser layer (the second slider): 2 x 4 x 4 = 32.
+    app.update(Msg::NextSlider);
+    app.update(Msg::Step(-2));
+    app.update(Msg::Predict);
+    for c in "64".chars() {
+        app.update(Msg::Type(c));
+    }
+    app.update(Msg::Open);
+    let observed = app.predicts[1].observed.clone().expect("an outcome");
+    assert_eq!(observed.measured, Some(32.0));
+    assert!(!observed.verdict.right);
+}
+
+#[test]
+fn a_failed_save_shows_in_the_status_line_and_the_app_goes_on() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A folder where the file should be: the rename over it fails.
+    let path = dir.path().join("progress.toml");
+    std::fs::create_dir(&path).expect("a folder in the way");
+    let mut app = app();
+    app.progress_path = Some(path);
+    start_quiz(&mut app);
+    answer(&mut app);
+    assert!(app.running);
+    assert!(
+        app.status.as_deref().unwrap_or("").starts_with("progress not saved"),
+        "{:?}",
+        app.status
+    );
+    assert!(text(&app).contains("progress not saved"));
+}
+
+#[test]
+fn a_progress_notice_shows_once_on_the_home_screen() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("progress.toml");
+    std::fs::write(&path, "not = = toml").expect("write");
+    let mut app = app();
+    app.use_progress(Some(path.clone()), progress::load(&path).expect("moved aside"));
+    assert!(text(&app).contains("could not be read"));
+    // Opening an entry clears it.
+    app.update(Msg::Open);
+    app.update(Msg::Back);
+    assert!(!text(&app).contains("could not be read"));
+}
+
+#[test]
+fn the_book_opens_chapters_and_scrolls() {
+    let mut app = app();
+    for _ in 0..4 {
+        app.update(Msg::Down);
+    }
+    app.update(Msg::Open);
+    assert_eq!(app.screen, Screen::Book);
+    assert!(text(&app).contains("# Introduction"));
+    app.update(Msg::NextItem);
+    app.update(Msg::Open);
+    assert_eq!(app.book.open, 1);
+    assert!(text(&app).contains("Book · Lab 1"));
+    app.update(Msg::ScrollDown);
+    assert!(!text(&app).contains("# Lab 1"));
+    // A click on the list's fourth row opens Lab 3 (title row, border, then one row each).
+    app.update(Msg::Click(5, 5));
+    assert_eq!(app.book.open, 3);
+    assert_eq!(app.book.scroll, 0);
+    // Held keys stop at the chapter's end: the last line stays on screen.
+    for _ in 0..200 {
+        app.update(Msg::ScrollDown);
+    }
+    assert!(text(&app).contains("line "));
+}
+
+#[test]
+fn every_new_context_documents_its_keys_and_keeps_the_footer_short() {
+    for context in [
+        Context::QuizSetup,
+        Context::QuizChoice,
+        Context::QuizNumber,
+        Context::QuizFeedback,
+        Context::QuizReview,
+        Context::Book,
+        Context::Predict,
+        Context::Observed,
+    ] {
+        let rows = keys::help_rows(context);
+        assert!(rows.iter().any(|(label, _)| label.contains("Ctrl+C")), "{context:?}");
+        assert!(rows.iter().any(|(label, _)| label.contains('?')), "{context:?}");
+        assert!(keys::footer_keys(context).len() <= 6, "{context:?}");
+    }
+    let at = |context, code| keys::msg_for(context, &key(code, KeyModifiers::NONE));
+    assert_eq!(at(Context::QuizChoice, KeyCode::Char('c')), Some(Msg::Answer(2)));
+    assert_eq!(at(Context::QuizNumber, KeyCode::Char(',')), Some(Msg::Type(',')));
+    assert_eq!(at(Context::QuizNumber, KeyCode::Backspace), Some(Msg::Erase));
+    assert_eq!(at(Context::QuizFeedback, KeyCode::Right), Some(Msg::Open));
+    assert_eq!(at(Context::Lab, KeyCode::Char(']')), Some(Msg::NextStep));
+    assert_eq!(at(Context::Lab, KeyCode::Char('[')), Some(Msg::PrevStep));
+    // Kept free for the live views.
+    assert_eq!(at(Context::Lab, KeyCode::Char('m')), None);
+    assert_eq!(at(Context::Lab, KeyCode::Char('s')), None);
+}
+
+#[test]
+fn a_step_without_a_check_is_marked_done_and_enter_moves_on() {
+    let mut app = app();
+    app.update(Msg::Down);
+    app.update(Msg::Down);
+    app.update(Msg::Open);
+    let lab = &app.content.labs[2];
+    assert!(lab.steps[0].check.is_none(), "Lab 3's first step has no check");
+    let title = lab.steps[0].title.clone();
+    app.update(Msg::Predict);
+    assert_eq!(app.context(), Context::Observed);
+    assert!(text(&app).contains("no check to predict"));
+    assert_eq!(app.progress.labs["breaker"].steps_done, [title]);
+    app.update(Msg::Open);
+    assert_eq!(app.context(), Context::Lab);
+    assert_eq!(app.predicts[2].step, 1);
+    // `[` goes back a step and stops at the first.
+    app.update(Msg::PrevStep);
+    app.update(Msg::PrevStep);
+    assert_eq!(app.predicts[2].step, 0);
 }

@@ -7,8 +7,14 @@
 use crossterm::event::{Event as TermEvent, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
+use std::path::PathBuf;
+
 use crate::content::{Content, LabFile};
+use crate::progress::Progress;
+use crate::tui::book::BookState;
 use crate::tui::keys::{self, Context};
+use crate::tui::predict::PredictState;
+use crate::tui::quiz_screen::QuizScreen;
 use crate::tui::runs::{self, LabResults};
 use crate::tui::slider::Slider;
 use crate::tui::theme::Theme;
@@ -42,6 +48,19 @@ pub enum Msg {
     /// The wheel turned over a cell: `true` is down.
     Wheel(u16, u16, bool),
     Resize(u16, u16),
+    /// A character of a typed number (digits, `.`, `,`, `-`).
+    Type(char),
+    /// Backspace in a typed number.
+    Erase,
+    /// A quiz choice by its shown position (a = 0).
+    Answer(u8),
+    /// Open the prediction prompt for the lab's current step.
+    Predict,
+    PrevStep,
+    NextStep,
+    /// Select the next or previous item of a list (the book's chapters).
+    NextItem,
+    PrevItem,
 }
 
 /// The home screen's entries after the labs.
@@ -56,6 +75,8 @@ pub enum Screen {
     Home,
     /// Index into `Content::labs`.
     Lab(usize),
+    Quiz,
+    Book,
 }
 
 /// One lab's screen state, kept when the learner goes back home.
@@ -95,18 +116,28 @@ pub struct App {
     pub home_selected: usize,
     pub labs: Vec<LabState>,
     pub show_help: bool,
-    /// One line under the home list, e.g. "Quiz: coming soon".
+    /// One line under the home list: a progress notice, or a save that failed.
     pub status: Option<String>,
     pub running: bool,
     /// The terminal's size, for mouse hit tests against the same layout the views draw.
     pub area: Rect,
     /// A click landed on a slider's bar and the button is still down: drags move the knob.
     pub dragging: bool,
+    /// What the learner has done, saved after every answer and step.
+    pub progress: Progress,
+    /// Where progress is saved; `None` keeps it in memory only (tests, no data directory).
+    pub progress_path: Option<PathBuf>,
+    pub quiz: QuizScreen,
+    pub book: BookState,
+    /// Each lab's guided step and prediction, in the order of `Content::labs`.
+    pub predicts: Vec<PredictState>,
 }
 
 impl App {
     pub fn new(content: Content, theme: Theme, area: Rect) -> Self {
         let labs = content.labs.iter().map(LabState::new).collect();
+        let quiz = QuizScreen::new(&content);
+        let predicts = content.labs.iter().map(|_| PredictState::default()).collect();
         Self {
             content,
             theme,
@@ -118,15 +149,32 @@ impl App {
             running: true,
             area,
             dragging: false,
+            progress: Progress::new(),
+            progress_path: None,
+            quiz,
+            book: BookState::default(),
+            predicts,
         }
     }
 
     /// Which part of the key table applies now.
     pub fn context(&self) -> Context {
-        match (self.show_help, self.screen) {
-            (true, _) => Context::Help,
-            (false, Screen::Home) => Context::Home,
-            (false, Screen::Lab(_)) => Context::Lab,
+        if self.show_help {
+            Context::Help
+        } else {
+            self.screen_context()
+        }
+    }
+
+    /// The context of the screen under the help overlay.
+    pub fn screen_context(&self) -> Context {
+        match self.screen {
+            Screen::Home => Context::Home,
+            Screen::Lab(index) if self.predicts[index].is_showing_outcome() => Context::Observed,
+            Screen::Lab(index) if self.predicts[index].is_open() => Context::Predict,
+            Screen::Lab(_) => Context::Lab,
+            Screen::Quiz => self.quiz.context(),
+            Screen::Book => Context::Book,
         }
     }
 
@@ -164,6 +212,8 @@ impl App {
             _ => match self.screen {
                 Screen::Home => self.update_home(msg),
                 Screen::Lab(index) => self.update_lab(index, msg),
+                Screen::Quiz => self.update_quiz(msg),
+                Screen::Book => self.update_book(msg),
             },
         }
     }
@@ -196,11 +246,18 @@ impl App {
             self.screen = Screen::Lab(entry);
             self.status = None;
         } else if let Some((name, _)) = EXTRA_ENTRIES.get(entry - labs) {
-            self.status = Some(format!("{name}: coming soon"));
+            match *name {
+                "Quiz" => self.open_quiz(),
+                "Book" => self.open_book(),
+                _ => self.status = Some(format!("{name}: coming soon")),
+            }
         }
     }
 
     fn update_lab(&mut self, index: usize, msg: Msg) -> bool {
+        if self.predicts[index].is_open() || matches!(msg, Msg::Predict | Msg::PrevStep | Msg::NextStep) {
+            return self.update_predict(index, msg);
+        }
         let lab = &self.content.labs[index];
         let layout = lab_view::layout(self.area, &lab.id, self.labs[index].show_lesson);
         let state = &mut self.labs[index];

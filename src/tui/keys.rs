@@ -12,8 +12,39 @@ use crate::tui::app::Msg;
 pub enum Context {
     Home,
     Lab,
-    /// The help overlay, over either screen.
+    /// The help overlay, over any screen.
     Help,
+    /// The quiz's picker: which lab or topic, how many questions.
+    QuizSetup,
+    /// A quiz question answered by a letter.
+    QuizChoice,
+    /// A quiz question answered by a typed number.
+    QuizNumber,
+    /// Right or wrong, the explanation and the source, before the next question.
+    QuizFeedback,
+    /// The score and what was missed.
+    QuizReview,
+    Book,
+    /// A lab's prediction prompt, over the lab screen.
+    Predict,
+    /// A prediction beside what the run measured.
+    Observed,
+}
+
+impl Context {
+    /// The help overlay's title for this context.
+    pub fn title(self) -> &'static str {
+        match self {
+            Context::Home | Context::Help => " Keys: home screen ",
+            Context::Lab => " Keys: lab screen ",
+            Context::Predict | Context::Observed => " Keys: prediction ",
+            Context::QuizSetup => " Keys: quiz setup ",
+            Context::QuizChoice | Context::QuizNumber => " Keys: quiz question ",
+            Context::QuizFeedback => " Keys: quiz answer ",
+            Context::QuizReview => " Keys: quiz review ",
+            Context::Book => " Keys: book ",
+        }
+    }
 }
 
 /// One row of the key table.
@@ -35,8 +66,42 @@ pub struct Binding {
 const HOME: &[Context] = &[Context::Home];
 const LAB: &[Context] = &[Context::Lab];
 const HELP: &[Context] = &[Context::Help];
-const SCREENS: &[Context] = &[Context::Home, Context::Lab];
-const EVERYWHERE: &[Context] = &[Context::Home, Context::Lab, Context::Help];
+const SCREENS: &[Context] = &[
+    Context::Home,
+    Context::Lab,
+    Context::QuizSetup,
+    Context::QuizChoice,
+    Context::QuizNumber,
+    Context::QuizFeedback,
+    Context::QuizReview,
+    Context::Book,
+    Context::Predict,
+    Context::Observed,
+];
+const EVERYWHERE: &[Context] = &[
+    Context::Home,
+    Context::Lab,
+    Context::Help,
+    Context::QuizSetup,
+    Context::QuizChoice,
+    Context::QuizNumber,
+    Context::QuizFeedback,
+    Context::QuizReview,
+    Context::Book,
+    Context::Predict,
+    Context::Observed,
+];
+const SETUP: &[Context] = &[Context::QuizSetup];
+const CHOICE: &[Context] = &[Context::QuizChoice];
+const FEEDBACK: &[Context] = &[Context::QuizFeedback];
+const REVIEW: &[Context] = &[Context::QuizReview];
+const BOOK: &[Context] = &[Context::Book];
+const PREDICT: &[Context] = &[Context::Predict];
+const OBSERVED: &[Context] = &[Context::Observed];
+/// Where a number is typed.
+const INPUT: &[Context] = &[Context::QuizNumber, Context::Predict];
+/// The quiz while a quiz is under way: Esc or q ends it and shows the review.
+const QUIZ_RUNNING: &[Context] = &[Context::QuizChoice, Context::QuizNumber, Context::QuizFeedback];
 
 const fn bind(
     code: KeyCode,
@@ -162,7 +227,8 @@ pub const BINDINGS: &[Binding] = &[
         Msg::SliderReset,
         "0",
         "slider back to its default",
-        "0 reset",
+        // Left out of the footer to make room for `p predict` (the help lists it).
+        "",
     ),
     bind(
         KeyCode::Char('l'),
@@ -184,6 +250,27 @@ pub const BINDINGS: &[Binding] = &[
         "",
     ),
     bind(KeyCode::PageDown, NONE, LAB, Msg::ScrollDown, "", "", ""),
+    // Lab: predict-then-observe. `m` and `s` are kept free for Sim/Live and start/stop.
+    bind(
+        KeyCode::Char('p'),
+        NONE,
+        LAB,
+        Msg::Predict,
+        "p",
+        "predict the current step's check, then run",
+        "p predict",
+    ),
+    bind(
+        KeyCode::Char('['),
+        NONE,
+        LAB,
+        Msg::PrevStep,
+        "[/]",
+        "previous or next guided step",
+        // The footer has room for six; the lesson panel's border names `[ ]`.
+        "",
+    ),
+    bind(KeyCode::Char(']'), NONE, LAB, Msg::NextStep, "", "", ""),
     bind(
         KeyCode::Esc,
         NONE,
@@ -194,6 +281,249 @@ pub const BINDINGS: &[Binding] = &[
         "Esc back",
     ),
     bind(KeyCode::Char('q'), NONE, LAB, Msg::Back, "", "", ""),
+    // Quiz setup.
+    bind(
+        KeyCode::Up,
+        NONE,
+        SETUP,
+        Msg::Up,
+        "↑↓/jk",
+        "choose the lab or topic",
+        "↑↓ choose",
+    ),
+    bind(KeyCode::Char('k'), NONE, SETUP, Msg::Up, "", "", ""),
+    bind(KeyCode::Down, NONE, SETUP, Msg::Down, "", "", ""),
+    bind(KeyCode::Char('j'), NONE, SETUP, Msg::Down, "", "", ""),
+    bind(
+        KeyCode::Left,
+        NONE,
+        SETUP,
+        Msg::Step(-1),
+        "←/→",
+        "fewer or more questions",
+        "←→ count",
+    ),
+    bind(KeyCode::Right, NONE, SETUP, Msg::Step(1), "", "", ""),
+    bind(
+        KeyCode::Enter,
+        NONE,
+        SETUP,
+        Msg::Open,
+        "Enter",
+        "start the quiz",
+        "Enter start",
+    ),
+    bind(
+        KeyCode::Esc,
+        NONE,
+        SETUP,
+        Msg::Back,
+        "Esc/q",
+        "back to the home screen",
+        "Esc back",
+    ),
+    bind(KeyCode::Char('q'), NONE, SETUP, Msg::Back, "", "", ""),
+    // A choice question.
+    bind(
+        KeyCode::Char('a'),
+        NONE,
+        CHOICE,
+        Msg::Answer(0),
+        "a–e",
+        "answer with that choice",
+        "a–e answer",
+    ),
+    bind(KeyCode::Char('b'), NONE, CHOICE, Msg::Answer(1), "", "", ""),
+    bind(KeyCode::Char('c'), NONE, CHOICE, Msg::Answer(2), "", "", ""),
+    bind(KeyCode::Char('d'), NONE, CHOICE, Msg::Answer(3), "", "", ""),
+    bind(KeyCode::Char('e'), NONE, CHOICE, Msg::Answer(4), "", "", ""),
+    bind(
+        KeyCode::Up,
+        NONE,
+        CHOICE,
+        Msg::Up,
+        "↑↓ Enter",
+        "move to a choice, answer with it",
+        "",
+    ),
+    bind(KeyCode::Down, NONE, CHOICE, Msg::Down, "", "", ""),
+    bind(KeyCode::Enter, NONE, CHOICE, Msg::Open, "", "", ""),
+    // A typed number, in the quiz or a lab's prediction.
+    bind(
+        KeyCode::Char('0'),
+        NONE,
+        INPUT,
+        Msg::Type('0'),
+        "0–9 . , -",
+        "type the number",
+        "0–9 type",
+    ),
+    bind(KeyCode::Char('1'), NONE, INPUT, Msg::Type('1'), "", "", ""),
+    bind(KeyCode::Char('2'), NONE, INPUT, Msg::Type('2'), "", "", ""),
+    bind(KeyCode::Char('3'), NONE, INPUT, Msg::Type('3'), "", "", ""),
+    bind(KeyCode::Char('4'), NONE, INPUT, Msg::Type('4'), "", "", ""),
+    bind(KeyCode::Char('5'), NONE, INPUT, Msg::Type('5'), "", "", ""),
+    bind(KeyCode::Char('6'), NONE, INPUT, Msg::Type('6'), "", "", ""),
+    bind(KeyCode::Char('7'), NONE, INPUT, Msg::Type('7'), "", "", ""),
+    bind(KeyCode::Char('8'), NONE, INPUT, Msg::Type('8'), "", "", ""),
+    bind(KeyCode::Char('9'), NONE, INPUT, Msg::Type('9'), "", "", ""),
+    bind(KeyCode::Char('.'), NONE, INPUT, Msg::Type('.'), "", "", ""),
+    bind(KeyCode::Char(','), NONE, INPUT, Msg::Type(','), "", "", ""),
+    bind(KeyCode::Char('-'), NONE, INPUT, Msg::Type('-'), "", "", ""),
+    bind(
+        KeyCode::Backspace,
+        NONE,
+        INPUT,
+        Msg::Erase,
+        "Backspace",
+        "erase the last character",
+        "",
+    ),
+    bind(
+        KeyCode::Enter,
+        NONE,
+        INPUT,
+        Msg::Open,
+        "Enter",
+        "answer with the number",
+        "Enter answer",
+    ),
+    // Right or wrong: on to the next.
+    bind(
+        KeyCode::Enter,
+        NONE,
+        FEEDBACK,
+        Msg::Open,
+        "Enter/→",
+        "next question",
+        "Enter next",
+    ),
+    bind(KeyCode::Right, NONE, FEEDBACK, Msg::Open, "", "", ""),
+    bind(
+        KeyCode::Esc,
+        NONE,
+        QUIZ_RUNNING,
+        Msg::Back,
+        "Esc/q",
+        "stop: score and review",
+        "Esc stop",
+    ),
+    bind(KeyCode::Char('q'), NONE, QUIZ_RUNNING, Msg::Back, "", "", ""),
+    // The review.
+    bind(
+        KeyCode::Up,
+        NONE,
+        REVIEW,
+        Msg::Up,
+        "↑↓/jk",
+        "scroll a line",
+        "↑↓ scroll",
+    ),
+    bind(KeyCode::Char('k'), NONE, REVIEW, Msg::Up, "", "", ""),
+    bind(KeyCode::Down, NONE, REVIEW, Msg::Down, "", "", ""),
+    bind(KeyCode::Char('j'), NONE, REVIEW, Msg::Down, "", "", ""),
+    bind(
+        KeyCode::PageUp,
+        NONE,
+        REVIEW,
+        Msg::ScrollUp,
+        "PgUp/PgDn",
+        "scroll a page",
+        "",
+    ),
+    bind(KeyCode::PageDown, NONE, REVIEW, Msg::ScrollDown, "", "", ""),
+    bind(
+        KeyCode::Enter,
+        NONE,
+        REVIEW,
+        Msg::Open,
+        "Enter",
+        "another quiz",
+        "Enter again",
+    ),
+    bind(
+        KeyCode::Esc,
+        NONE,
+        REVIEW,
+        Msg::Back,
+        "Esc/q",
+        "back to the home screen",
+        "Esc home",
+    ),
+    bind(KeyCode::Char('q'), NONE, REVIEW, Msg::Back, "", "", ""),
+    // The book.
+    bind(
+        KeyCode::Tab,
+        NONE,
+        BOOK,
+        Msg::NextItem,
+        "Tab/Shift+Tab",
+        "select the next or previous chapter",
+        "Tab chapter",
+    ),
+    bind(KeyCode::BackTab, NONE, BOOK, Msg::PrevItem, "", "", ""),
+    bind(
+        KeyCode::Enter,
+        NONE,
+        BOOK,
+        Msg::Open,
+        "Enter",
+        "open the selected chapter",
+        "Enter open",
+    ),
+    bind(KeyCode::Up, NONE, BOOK, Msg::Up, "↑↓/jk", "scroll a line", "↑↓ scroll"),
+    bind(KeyCode::Char('k'), NONE, BOOK, Msg::Up, "", "", ""),
+    bind(KeyCode::Down, NONE, BOOK, Msg::Down, "", "", ""),
+    bind(KeyCode::Char('j'), NONE, BOOK, Msg::Down, "", "", ""),
+    bind(
+        KeyCode::PageUp,
+        NONE,
+        BOOK,
+        Msg::ScrollUp,
+        "PgUp/PgDn",
+        "scroll a page",
+        "",
+    ),
+    bind(KeyCode::PageDown, NONE, BOOK, Msg::ScrollDown, "", "", ""),
+    bind(
+        KeyCode::Esc,
+        NONE,
+        BOOK,
+        Msg::Back,
+        "Esc/q",
+        "back to the home screen",
+        "Esc back",
+    ),
+    bind(KeyCode::Char('q'), NONE, BOOK, Msg::Back, "", "", ""),
+    // A lab's prediction prompt, then its outcome.
+    bind(
+        KeyCode::Esc,
+        NONE,
+        PREDICT,
+        Msg::Back,
+        "Esc",
+        "cancel the prediction",
+        "Esc cancel",
+    ),
+    bind(
+        KeyCode::Enter,
+        NONE,
+        OBSERVED,
+        Msg::Open,
+        "Enter/]",
+        "on to the next step",
+        "Enter next step",
+    ),
+    bind(KeyCode::Char(']'), NONE, OBSERVED, Msg::Open, "", "", ""),
+    bind(
+        KeyCode::Esc,
+        NONE,
+        OBSERVED,
+        Msg::Back,
+        "Esc",
+        "close, stay on this step",
+        "Esc close",
+    ),
     bind(
         KeyCode::Char('?'),
         NONE,

@@ -4,6 +4,11 @@
 //! - [`event`]: the event task (terminal input, frame tick, signals).
 //! - [`keys`]: the one key table.
 //! - [`runs`]: the engines run on the sliders' values.
+//! - [`quiz_screen`]: the quiz screen's state machine (pick, answer, feedback, review).
+//! - [`predict`]: a lab's guided steps and predict-then-observe checks.
+//! - [`book`]: the book's chapters, embedded, rendered from Markdown.
+//! - [`learn`]: the app's side of learning: progress loaded and saved, quiz, book and
+//!   prediction messages applied.
 //! - [`slider`]: slider arithmetic.
 //! - [`view`]: `impl Widget for &App`, one file per screen region.
 //! - [`widgets`]: small widgets the views share (slider bar, state band).
@@ -11,9 +16,13 @@
 //! - [`log`]: the `--log` diagnostics file.
 
 pub mod app;
+pub mod book;
 pub mod event;
 pub mod keys;
+pub mod learn;
 pub mod log;
+pub mod predict;
+pub mod quiz_screen;
 pub mod runs;
 pub mod slider;
 pub mod theme;
@@ -80,6 +89,8 @@ pub fn run(cli: &Cli, content: Content) -> Result<()> {
         log::open(path)?;
     }
     let theme = Theme::from_env(cli.theme);
+    // Before the terminal is taken: a newer-format file is a one-line error, left untouched.
+    let (progress_path, loaded) = learn::load_progress(cli.progress.as_deref())?;
     let previous_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         restore_terminal();
@@ -100,14 +111,19 @@ pub fn run(cli: &Cli, content: Content) -> Result<()> {
         .wrap_err("entering the alternate screen with mouse capture")?;
     let mut terminal = Terminal::new(CrosstermBackend::new(stdout())).wrap_err("measuring the terminal")?;
     log::line("terminal app started");
-    let result = runtime.block_on(event_loop(&mut terminal, content, theme));
+    let size = terminal.size().wrap_err("reading the terminal size")?;
+    let mut app = App::new(content, theme, Rect::new(0, 0, size.width, size.height));
+    app.use_progress(progress_path, loaded);
+    // A different quiz each session; tests keep App::new's fixed seed.
+    app.quiz.seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_secs());
+    let result = runtime.block_on(event_loop(&mut terminal, app));
     log::line(&format!("terminal app stopping: {result:?}"));
     result
 }
 
-async fn event_loop(terminal: &mut DefaultTerminal, content: Content, theme: Theme) -> Result<()> {
-    let size = terminal.size().wrap_err("reading the terminal size")?;
-    let mut app = App::new(content, theme, Rect::new(0, 0, size.width, size.height));
+async fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> Result<()> {
     let mut events = event::spawn()?;
     let mut dirty = true;
     while app.running {

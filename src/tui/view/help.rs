@@ -5,15 +5,12 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
-use crate::tui::app::{App, Screen};
+use crate::tui::app::App;
 use crate::tui::keys::{self, Context};
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
-    let context = match app.screen {
-        Screen::Home => Context::Home,
-        Screen::Lab(_) => Context::Lab,
-    };
+    let context = app.screen_context();
     let mut rows = keys::help_rows(context);
     for row in keys::help_rows(Context::Help) {
         // Ctrl+C is in both tables: list it once.
@@ -27,7 +24,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             ("drag", "slide the focused slider"),
             ("wheel", "focus over sliders, scroll elsewhere"),
         ],
-        _ => &[("click", "open an entry"), ("wheel", "move the selection")],
+        Context::Book => &[
+            ("click", "open a chapter"),
+            ("wheel", "select over the list, scroll over the text"),
+        ],
+        Context::Home => &[("click", "open an entry"), ("wheel", "move the selection")],
+        _ => &[("wheel", "scroll")],
     };
     let key_width = rows
         .iter()
@@ -55,10 +57,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         height,
     );
     Clear.render(popup, buf);
-    let title = match context {
-        Context::Lab => " Keys: lab screen ",
-        _ => " Keys: home screen ",
-    };
+    let title = context.title();
     Paragraph::new(lines)
         .block(
             Block::bordered()

@@ -3,12 +3,12 @@
 //! ```text
 //!  resilience-lab                                       how a service survives ...
 //! ┌ Labs ─────────────────────────────────────────────────────────────────────┐
-//! │▸ Lab 1  Truthful health and ordered shutdown                  not started │
+//! │▸ Lab 1  Truthful health and ordered shutdown     1 of 4 steps and checks │
 //! │         See liveness and readiness disagree during warm-up, then ...      │
 //! │  Lab 2  ...                                                               │
-//! │  Quiz   ...                                                 coming soon   │
+//! │  Quiz   ...          answered 3 of 60, right at the last try 2 │
 //! └───────────────────────────────────────────────────────────────────────────┘
-//!  status line ("Quiz: coming soon")
+//!  status line (a progress notice, or a save that failed)
 //!  footer keys
 //! ```
 
@@ -70,12 +70,14 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             format!("Lab {}", i + 1),
             lab.title.as_str(),
             lab.objective.as_str(),
-            "not started",
+            app.home_marker(i),
         )
     });
+    let labs_count = app.content.labs.len();
     let extras = EXTRA_ENTRIES
         .iter()
-        .map(|(name, text)| (name.to_string(), "", *text, "coming soon"));
+        .enumerate()
+        .map(|(i, (name, text))| (name.to_string(), "", *text, app.home_marker(labs_count + i)));
     let rects = entry_rects(area, app.home_entries());
     for (index, ((name, heading, text, marker), rect)) in labs.chain(extras).zip(rects).enumerate() {
         let selected = index == app.home_selected;
@@ -83,7 +85,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         let pointer = if selected { "▸ " } else { "  " };
         let style = if selected { theme.selected() } else { theme.text() };
         let left = format!("{pointer}{name:<6} {heading}");
-        let gap = (head.width as usize).saturating_sub(left.chars().count() + marker.len() + 1);
+        let gap = (head.width as usize).saturating_sub(left.chars().count() + marker.chars().count() + 1);
         Line::from(format!("{left}{}{marker} ", " ".repeat(gap)))
             .style(style)
             .render(head, buf);

@@ -23,7 +23,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 
 use crate::tui::app::App;
-use crate::tui::view::{charts, footer, is_too_small, lesson, params, results};
+use crate::tui::view::{charts, footer, is_too_small, lesson, params, predict, results};
 
 /// Where each region of a lab screen goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,5 +119,6 @@ pub fn render(app: &App, index: usize, area: Rect, buf: &mut Buffer) {
     } else {
         charts::render(app, state, layout.right, buf);
     }
+    predict::render(app, index, layout.right, buf);
     footer::render(app, layout.footer, buf);
 }

@@ -1,34 +1,68 @@
-//! The lesson panel (L): the lab file's `lesson` text, wrapped and scrollable.
+//! The lesson panel (L): the lab's guided steps (done ones ticked, the current one marked),
+//! then its book chapter rendered from Markdown, scrollable as one text.
 //!
-//! The book chapter replaces this text when the book lands; the panel stays.
+//! A lab whose chapter is not in the book falls back to the lab file's `lesson` text.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::text::Span;
+use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
 use crate::content::LabFile;
 use crate::tui::app::{App, LabState};
+use crate::tui::book::{self, render_markdown, wrapped_rows};
+use crate::tui::view::quiz::wrap_words;
 
 pub fn render(app: &App, lab: &LabFile, state: &LabState, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
     let block = Block::bordered()
-        .title(Span::styled(" Lesson ", theme.accent()))
-        .title_bottom(" L hides · PgUp/PgDn scroll ")
+        .title(Span::styled(" Lesson · steps and book chapter ", theme.accent()))
+        .title_bottom(" L hides · PgUp/PgDn · [ ] steps ")
         .border_style(theme.border());
-    let mut text = lab.lesson.trim().to_string();
-    text.push_str(&format!("\n\nBook chapter: {}", lab.chapter));
+    let inner = block.inner(area);
+    let current = app
+        .content
+        .labs
+        .iter()
+        .position(|l| l.id == lab.id)
+        .map_or(0, |index| app.predicts[index].step);
+    let done = app.progress.labs.get(&lab.id);
+    let mut lines: Vec<Line> = vec![Line::from(Span::styled("Guided steps", theme.accent()))];
     for (number, step) in lab.steps.iter().enumerate() {
-        text.push_str(&format!("\n\nStep {}: {}. {}", number + 1, step.title, step.text));
+        let is_done = done.is_some_and(|p| p.steps_done.iter().any(|t| t == &step.title));
+        let pointer = if number == current { "▸" } else { " " };
+        let tick = if is_done { "✓" } else { "·" };
+        let style = if number == current { theme.key() } else { theme.text() };
+        lines.push(Line::from(Span::styled(
+            format!("{pointer} {tick} Step {}: {}", number + 1, step.title),
+            style,
+        )));
+        if number == current {
+            // The current step's text hangs under its title.
+            let width = usize::from(inner.width.saturating_sub(6)).max(10);
+            for part in wrap_words(&step.text, width) {
+                lines.push(Line::from(Span::styled(format!("      {part}"), theme.dim())));
+            }
+        }
     }
-    // Stop scrolling once the last line is at the top: past that is only blank. The count
-    // is an estimate (words wrap a little earlier than characters), good enough for a limit.
-    let width = usize::from(block.inner(area).width.max(1));
-    let lines: usize = text
-        .lines()
-        .map(|line| line.chars().count().div_ceil(width).max(1))
-        .sum();
-    let scroll = state.lesson_scroll.min(lines.saturating_sub(1) as u16);
-    let paragraph = Paragraph::new(text).wrap(Wrap { trim: true });
-    paragraph.block(block).scroll((scroll, 0)).render(area, buf);
+    lines.push(Line::from(""));
+    let mut text = Text::from(lines);
+    match book::chapter(&lab.chapter) {
+        Some(chapter) => text.extend(render_markdown(chapter.markdown, theme, inner.width)),
+        None => {
+            for line in lab.lesson.trim().lines() {
+                text.push_line(Line::from(line.to_string()));
+            }
+        }
+    }
+    // Stop scrolling once the last line is at the bottom: past that is only blank.
+    let rows = wrapped_rows(&text, inner.width);
+    let scroll = state
+        .lesson_scroll
+        .min(rows.saturating_sub(usize::from(inner.height)) as u16);
+    Paragraph::new(text)
+        .wrap(Wrap { trim: false })
+        .block(block)
+        .scroll((scroll, 0))
+        .render(area, buf);
 }

@@ -3,6 +3,7 @@
 //! Views read the state and never change it; the layouts they use are pure functions of
 //! the terminal size, so mouse hit tests in `app.rs` ask the same functions.
 
+pub mod book;
 pub mod charts;
 pub mod footer;
 pub mod help;
@@ -10,6 +11,8 @@ pub mod home;
 pub mod lab;
 pub mod lesson;
 pub mod params;
+pub mod predict;
+pub mod quiz;
 pub mod results;
 
 use ratatui::buffer::Buffer;
@@ -47,6 +50,8 @@ impl Widget for &App {
         match self.screen {
             Screen::Home => home::render(self, area, buf),
             Screen::Lab(index) => lab::render(self, index, area, buf),
+            Screen::Quiz => quiz::render(self, area, buf),
+            Screen::Book => book::render(self, area, buf),
         }
         if self.show_help {
             help::render(self, area, buf);

@@ -1,0 +1,123 @@
+//! The book screen: the chapter list on the left (the summary's order), the open chapter
+//! on the right, rendered from Markdown and scrollable. Its layout is shared with the
+//! mouse hit tests in `learn.rs`.
+//!
+//! ```text
+//!  Book · Lab 2: Retry amplification                                        line 1 of 240
+//! ┌ Chapters ──────────────┐┌ Lab 2: Retry amplification ──────────────────────────────┐
+//! │  Introduction          ││ # Lab 2: Retry amplification                              │
+//! │▸ Lab 2: Retry ...      ││ ## The idea                                               │
+//! │  ...                   ││ A retry bets that the failure was a one-off. ...          │
+//! └────────────────────────┘└───────────────────────────────────────────────────────────┘
+//!  footer keys
+//! ```
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Position, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
+
+use crate::tui::app::App;
+use crate::tui::book::{self, render_markdown, wrapped_rows};
+use crate::tui::view::{footer, is_too_small};
+
+/// Where the book screen's regions go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BookLayout {
+    pub title: Rect,
+    /// The chapter list, border included.
+    pub list: Rect,
+    /// The chapter text, border included.
+    pub text: Rect,
+    pub footer: Rect,
+}
+
+/// The layout in `area`, or `None` when the terminal is too small.
+pub fn layout(area: Rect) -> Option<BookLayout> {
+    if is_too_small(area) {
+        return None;
+    }
+    let [title, body, footer] =
+        Layout::vertical([Constraint::Length(1), Constraint::Fill(1), Constraint::Length(1)]).areas(area);
+    let list_width = (area.width / 4).clamp(22, 30);
+    let [list, text] = Layout::horizontal([Constraint::Length(list_width), Constraint::Fill(1)]).areas(body);
+    Some(BookLayout {
+        title,
+        list,
+        text,
+        footer,
+    })
+}
+
+/// The chapter entry under a cell, for clicks.
+pub fn entry_at(layout: &BookLayout, chapters: usize, at: Position) -> Option<usize> {
+    let inner = Block::bordered().inner(layout.list);
+    if !inner.contains(at) {
+        return None;
+    }
+    let row = usize::from(at.y - inner.y);
+    (row < chapters).then_some(row)
+}
+
+pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    let Some(layout) = layout(area) else { return };
+    let chapters = book::chapters();
+    let state = &app.book;
+    let Some(open) = chapters.get(state.open) else { return };
+
+    let block = Block::bordered()
+        .title(Span::styled(format!(" {} ", open.title), theme.accent()))
+        .border_style(theme.border());
+    let inner = block.inner(layout.text);
+    let text = render_markdown(open.markdown, theme, inner.width);
+    let rows = wrapped_rows(&text, inner.width);
+    let scroll = state.scroll.min(rows.saturating_sub(usize::from(inner.height)) as u16);
+
+    let left = format!(" Book · {}", open.title);
+    let right = format!("line {} of {rows} ", usize::from(scroll) + 1);
+    let gap = usize::from(layout.title.width).saturating_sub(left.chars().count() + right.len());
+    Line::from(vec![
+        Span::styled(left, theme.accent()),
+        Span::raw(" ".repeat(gap)),
+        Span::styled(right, theme.dim()),
+    ])
+    .render(layout.title, buf);
+
+    let list_width = usize::from(Block::bordered().inner(layout.list).width);
+    let entries: Vec<Line> = chapters
+        .iter()
+        .enumerate()
+        .map(|(index, chapter)| {
+            let pointer = if index == state.selected { "▸ " } else { "  " };
+            let mark = if index == state.open { "•" } else { " " };
+            let room = list_width.saturating_sub(3);
+            let mut title: String = chapter.title.chars().take(room).collect();
+            if chapter.title.chars().count() > room {
+                title.pop();
+                title.push('…');
+            }
+            let text = format!("{pointer}{title:<room$}{mark}");
+            let text: String = text.chars().take(list_width).collect();
+            let style = if index == state.selected {
+                theme.selected()
+            } else {
+                theme.text()
+            };
+            Line::from(Span::styled(text, style))
+        })
+        .collect();
+    Paragraph::new(entries)
+        .block(
+            Block::bordered()
+                .title(Span::styled(" Chapters ", theme.accent()))
+                .border_style(theme.border()),
+        )
+        .render(layout.list, buf);
+    Paragraph::new(text)
+        .wrap(Wrap { trim: false })
+        .scroll((scroll, 0))
+        .block(block)
+        .render(layout.text, buf);
+    footer::render(app, layout.footer, buf);
+}
