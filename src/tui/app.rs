@@ -9,6 +9,7 @@ use ratatui::layout::{Position, Rect};
 
 use crate::content::{Content, LabFile};
 use crate::tui::keys::{self, Context};
+use crate::tui::live_health::{Answer, LiveHealth};
 use crate::tui::runs::{self, LabResults};
 use crate::tui::slider::Slider;
 use crate::tui::theme::Theme;
@@ -42,6 +43,22 @@ pub enum Msg {
     /// The wheel turned over a cell: `true` is down.
     Wheel(u16, u16, bool),
     Resize(u16, u16),
+    /// Switch the lab between its simulated and live modes.
+    ToggleMode,
+    /// Lab 1 live: start the server, or stop it if it runs.
+    LiveStartStop,
+    /// Lab 1 live: send one `/work` request.
+    LiveWork,
+    /// Lab 1 live: send SIGTERM to the server.
+    LiveSigterm,
+    /// Lab 1 live: mark the server's pretend database down, or up again.
+    LiveDatabase,
+    /// Lab 1 live: `--liveness-checks-db` on the next start.
+    LiveLivenessDb,
+    /// Lab 1 live: `--readiness-checks-db` on the next start.
+    LiveReadinessDb,
+    /// Lab 1 live: predict the next probe's answer.
+    Predict(Answer),
 }
 
 /// The home screen's entries after the labs.
@@ -102,6 +119,8 @@ pub struct App {
     pub area: Rect,
     /// A click landed on a slider's bar and the button is still down: drags move the knob.
     pub dragging: bool,
+    /// Lab 1's live mode: the server child, its probes and the predictions.
+    pub health_live: LiveHealth,
 }
 
 impl App {
@@ -118,7 +137,20 @@ impl App {
             running: true,
             area,
             dragging: false,
+            health_live: LiveHealth::default(),
         }
+    }
+
+    /// Whether Lab 1's live screen is showing (its keys come first).
+    pub fn health_live_showing(&self) -> bool {
+        matches!(self.screen, Screen::Lab(index) if self.content.labs[index].id == "health")
+            && self.health_live.shown
+            && !self.show_help
+    }
+
+    /// The frame tick: live labs read what arrived; true if the screen changed.
+    pub fn tick(&mut self) -> bool {
+        self.health_live.poll()
     }
 
     /// Which part of the key table applies now.
@@ -137,7 +169,11 @@ impl App {
     /// The message a terminal event sends, if any.
     pub fn msg_for(&self, event: &TermEvent) -> Option<Msg> {
         match event {
-            TermEvent::Key(key) => keys::msg_for(self.context(), key),
+            TermEvent::Key(key) => self
+                .health_live_showing()
+                .then(|| keys::msg_for(Context::LiveHealth, key))
+                .flatten()
+                .or_else(|| keys::msg_for(self.context(), key)),
             TermEvent::Mouse(mouse) => mouse_msg(mouse),
             TermEvent::Resize(width, height) => Some(Msg::Resize(*width, *height)),
             _ => None,
@@ -202,6 +238,11 @@ impl App {
 
     fn update_lab(&mut self, index: usize, msg: Msg) -> bool {
         let lab = &self.content.labs[index];
+        if lab.id == "health"
+            && let Some(changed) = self.health_live.update(msg, &self.labs[index].sliders)
+        {
+            return changed;
+        }
         let layout = lab_view::layout(self.area, &lab.id, self.labs[index].show_lesson);
         let state = &mut self.labs[index];
         let count = state.sliders.len();
@@ -267,6 +308,9 @@ impl App {
         }
         let after: Vec<f64> = state.sliders.iter().map(Slider::value).collect();
         if after != before {
+            if lab.id == "health" {
+                self.health_live.sliders_changed(&state.sliders);
+            }
             state.results = runs::compute(lab, &state.sliders);
             return true;
         }

@@ -6,6 +6,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::tui::app::Msg;
+use crate::tui::live_health::Answer;
 
 /// Where a key applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,6 +15,8 @@ pub enum Context {
     Lab,
     /// The help overlay, over either screen.
     Help,
+    /// Lab 1's live screen; its keys come before the lab screen's.
+    LiveHealth,
 }
 
 /// One row of the key table.
@@ -35,6 +38,7 @@ pub struct Binding {
 const HOME: &[Context] = &[Context::Home];
 const LAB: &[Context] = &[Context::Lab];
 const HELP: &[Context] = &[Context::Help];
+const LIVE_HEALTH: &[Context] = &[Context::LiveHealth];
 const SCREENS: &[Context] = &[Context::Home, Context::Lab];
 const EVERYWHERE: &[Context] = &[Context::Home, Context::Lab, Context::Help];
 
@@ -174,6 +178,97 @@ pub const BINDINGS: &[Binding] = &[
         "L lesson",
     ),
     bind(KeyCode::Char('L'), NONE, LAB, Msg::ToggleLesson, "", "", ""),
+    bind(
+        KeyCode::Char('m'),
+        NONE,
+        LAB,
+        Msg::ToggleMode,
+        "m",
+        "switch between simulated and live",
+        "",
+    ),
+    bind(
+        KeyCode::Char('s'),
+        NONE,
+        LIVE_HEALTH,
+        Msg::LiveStartStop,
+        "s",
+        "start the server, or stop it (SIGTERM, kill after the grace)",
+        "s start/stop",
+    ),
+    bind(
+        KeyCode::Char('w'),
+        NONE,
+        LIVE_HEALTH,
+        Msg::LiveWork,
+        "w",
+        "send one /work request",
+        "w work",
+    ),
+    bind(
+        KeyCode::Char('t'),
+        NONE,
+        LIVE_HEALTH,
+        Msg::LiveSigterm,
+        "t",
+        "send SIGTERM to the server",
+        "t SIGTERM",
+    ),
+    bind(
+        KeyCode::Char('d'),
+        NONE,
+        LIVE_HEALTH,
+        Msg::LiveDatabase,
+        "d",
+        "mark the database down or up (POST /admin/database/...)",
+        "d db",
+    ),
+    bind(
+        KeyCode::Char('1'),
+        NONE,
+        LIVE_HEALTH,
+        Msg::LiveLivenessDb,
+        "1",
+        "next start: /livez checks the database, or not",
+        "",
+    ),
+    bind(
+        KeyCode::Char('2'),
+        NONE,
+        LIVE_HEALTH,
+        Msg::LiveReadinessDb,
+        "2",
+        "next start: /readyz checks the database, or not",
+        "",
+    ),
+    bind(
+        KeyCode::F(1),
+        NONE,
+        LIVE_HEALTH,
+        Msg::Predict(Answer::Ok),
+        "F1/F2/F3",
+        "predict the next probe: 200 / 503 / refused",
+        "F1-3 predict",
+    ),
+    bind(
+        KeyCode::F(2),
+        NONE,
+        LIVE_HEALTH,
+        Msg::Predict(Answer::Unavailable),
+        "",
+        "",
+        "",
+    ),
+    bind(
+        KeyCode::F(3),
+        NONE,
+        LIVE_HEALTH,
+        Msg::Predict(Answer::Refused),
+        "",
+        "",
+        "",
+    ),
+    bind(KeyCode::Char('m'), NONE, LIVE_HEALTH, Msg::ToggleMode, "", "", "m sim"),
     bind(
         KeyCode::PageUp,
         NONE,

@@ -3,6 +3,7 @@
 //! - [`app`]: the one state, [`app::Msg`] and `update`.
 //! - [`event`]: the event task (terminal input, frame tick, signals).
 //! - [`keys`]: the one key table.
+//! - [`live_health`]: Lab 1 live: the server child, its probes, the predictions.
 //! - [`runs`]: the engines run on the sliders' values.
 //! - [`slider`]: slider arithmetic.
 //! - [`view`]: `impl Widget for &App`, one file per screen region.
@@ -13,6 +14,7 @@
 pub mod app;
 pub mod event;
 pub mod keys;
+pub mod live_health;
 pub mod log;
 pub mod runs;
 pub mod slider;
@@ -108,12 +110,20 @@ pub fn run(cli: &Cli, content: Content) -> Result<()> {
 async fn event_loop(terminal: &mut DefaultTerminal, content: Content, theme: Theme) -> Result<()> {
     let size = terminal.size().wrap_err("reading the terminal size")?;
     let mut app = App::new(content, theme, Rect::new(0, 0, size.width, size.height));
+    let result = drive(terminal, &mut app).await;
+    // On every way out (quit, signal, a drawing error), and before the terminal is
+    // restored: no server child outlives the app.
+    app.health_live.shutdown().await;
+    result
+}
+
+async fn drive(terminal: &mut DefaultTerminal, app: &mut App) -> Result<()> {
     let mut events = event::spawn()?;
     let mut dirty = true;
     while app.running {
         if dirty {
             terminal
-                .draw(|frame| frame.render_widget(&app, frame.area()))
+                .draw(|frame| frame.render_widget(&*app, frame.area()))
                 .wrap_err("drawing the screen")?;
             dirty = false;
         }
@@ -121,7 +131,7 @@ async fn event_loop(terminal: &mut DefaultTerminal, content: Content, theme: The
         // Drain what is already queued (a mouse drag sends many) so one frame covers it all.
         let mut next = Some(first);
         while let Some(event) = next {
-            dirty |= handle(&mut app, event);
+            dirty |= handle(app, event);
             next = events.try_recv().ok();
         }
     }
@@ -135,8 +145,8 @@ fn handle(app: &mut App, event: Event) -> bool {
             Some(msg) => app.update(msg),
             None => false,
         },
-        // Nothing animates on the simulated clock: a tick redraws only what changed (nothing yet).
-        Event::Tick => false,
+        // Nothing animates on the simulated clock; live labs read what arrived and redraw if it changed.
+        Event::Tick => app.tick(),
         Event::Signal(name) => {
             log::line(&format!("received {name}: quitting"));
             app.update(app::Msg::Quit)

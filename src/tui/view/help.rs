@@ -14,7 +14,15 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         Screen::Home => Context::Home,
         Screen::Lab(_) => Context::Lab,
     };
-    let mut rows = keys::help_rows(context);
+    // Lab 1 live: its own keys first, then the lab screen's.
+    let live =
+        matches!(app.screen, Screen::Lab(index) if app.content.labs[index].id == "health") && app.health_live.shown;
+    let mut rows = if live {
+        keys::help_rows(Context::LiveHealth)
+    } else {
+        Vec::new()
+    };
+    rows.extend(keys::help_rows(context));
     for row in keys::help_rows(Context::Help) {
         // Ctrl+C is in both tables: list it once.
         if !rows.contains(&row) {
@@ -28,6 +36,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             ("wheel", "focus over sliders, scroll elsewhere"),
         ],
         _ => &[("click", "open an entry"), ("wheel", "move the selection")],
+    };
+    // The mouse rows go first when the keys alone fill the screen (Lab 1 live at 80x24).
+    let mouse = if rows.len() + mouse.len() + 3 > usize::from(area.height) {
+        &[]
+    } else {
+        mouse
     };
     let key_width = rows
         .iter()
@@ -56,6 +70,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     );
     Clear.render(popup, buf);
     let title = match context {
+        Context::Lab if live => " Keys: Lab 1 live ",
         Context::Lab => " Keys: lab screen ",
         _ => " Keys: home screen ",
     };

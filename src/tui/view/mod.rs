@@ -5,6 +5,7 @@
 
 pub mod charts;
 pub mod footer;
+pub mod health_live;
 pub mod help;
 pub mod home;
 pub mod lab;
