@@ -197,3 +197,39 @@ fn page_keys_scroll_the_transition_log_and_the_lesson() {
     app.update(Msg::ScrollDown);
     assert!(!text(&app).contains("A checkout page calls a soft dependency"));
 }
+
+#[test]
+fn lab1_live_keys_come_first_only_on_the_live_screen() {
+    use crossterm::event::Event as TermEvent;
+    use resilience_lab::tui::live_health::Answer;
+
+    let press = |code| TermEvent::Key(key(code, KeyModifiers::NONE));
+    let mut app = app();
+    app.update(Msg::Open);
+    // Simulated Lab 1: `s` is nothing, `m` switches to live.
+    assert_eq!(app.msg_for(&press(KeyCode::Char('s'))), None);
+    assert_eq!(app.msg_for(&press(KeyCode::Char('m'))), Some(Msg::ToggleMode));
+    app.update(Msg::ToggleMode);
+    assert!(app.health_live_showing());
+    assert_eq!(app.msg_for(&press(KeyCode::Char('s'))), Some(Msg::LiveStartStop));
+    assert_eq!(
+        app.msg_for(&press(KeyCode::F(2))),
+        Some(Msg::Predict(Answer::Unavailable))
+    );
+    // The lab screen's keys still work under the live ones.
+    assert_eq!(app.msg_for(&press(KeyCode::Tab)), Some(Msg::NextSlider));
+    assert_eq!(app.msg_for(&press(KeyCode::Esc)), Some(Msg::Back));
+    assert!(keys::footer_keys(Context::LiveHealth).len() <= 6);
+    let screen = text(&app);
+    assert!(screen.contains("live · 127.0.0.1"), "{screen}");
+    assert!(screen.contains("s starts `resilience-lab serve health`"), "{screen}");
+    // Without the app's runtime (a test), `s` says so instead of starting anything.
+    app.update(Msg::LiveStartStop);
+    assert!(!app.health_live.running());
+    // Lab 2 is not Lab 1: its `s` stays unbound here.
+    app.update(Msg::Back);
+    app.update(Msg::Down);
+    app.update(Msg::Open);
+    assert!(!app.health_live_showing());
+    assert_eq!(app.msg_for(&press(KeyCode::Char('s'))), None);
+}

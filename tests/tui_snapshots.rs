@@ -103,8 +103,9 @@ fn resizing_to_too_small_and_back_redraws_the_lab() {
 }
 
 /// Lab 1 live in a state built by hand (no child): warm-up, ready, a /work request,
-/// SIGTERM, the listener closed; one prediction right, one wrong, one open.
-fn lab1_live(width: u16, height: u16) -> App {
+/// SIGTERM, the listener closed (one prediction right, one wrong, one open), then, if
+/// `exited`, the refusals and the exit.
+fn lab1_live(width: u16, height: u16, exited: bool) -> App {
     use resilience_lab::engine::health::HealthConfig;
     use resilience_lab::live::health_child::Stream;
     use resilience_lab::live::http::GetOutcome;
@@ -132,7 +133,8 @@ fn lab1_live(width: u16, height: u16) -> App {
         live.update(Msg::Predict(answer), &[]);
     };
     predict(live, Answer::Unavailable, 0.2);
-    for round in 0..30u64 {
+    let rounds = if exited { 30 } else { 14 };
+    for round in 0..rounds {
         let at_s = round as f64 * 0.5;
         if round == 8 {
             live.apply(Report::WorkSent);
@@ -159,22 +161,26 @@ fn lab1_live(width: u16, height: u16) -> App {
                 outcome,
             });
         }
-        if round == 11 {
+        if round == 11 && exited {
             live.apply(Report::WorkDone(answered(200, "done")));
         }
     }
-    live.apply_line(7.5, Stream::Stdout, "drained, exiting");
-    live.apply(Report::Exited(0));
-    live.apply(Report::ProbesStopped);
+    if exited {
+        live.apply_line(7.5, Stream::Stdout, "drained, exiting");
+        live.apply(Report::Exited(0));
+        live.apply(Report::ProbesStopped);
+    } else {
+        live.apply_line(7.0, Stream::Stdout, "stopped listening");
+    }
     app
 }
 
 #[test]
-fn lab1_live_100x30() {
-    insta::assert_snapshot!(render(&lab1_live(100, 30)));
+fn lab1_live_draining_100x30() {
+    insta::assert_snapshot!(render(&lab1_live(100, 30, false)));
 }
 
 #[test]
-fn lab1_live_80x24() {
-    insta::assert_snapshot!(render(&lab1_live(80, 24)));
+fn lab1_live_exited_80x24() {
+    insta::assert_snapshot!(render(&lab1_live(80, 24, true)));
 }

@@ -98,6 +98,17 @@ impl Cell {
         }
     }
 
+    /// The code as `curl -w %{http_code}` prints it: 000 when refused; `err` when cut off.
+    pub fn code(self) -> String {
+        match self {
+            Cell::Ok => "200".into(),
+            Cell::Unavailable => "503".into(),
+            Cell::Other(code) => code.to_string(),
+            Cell::Refused => "000".into(),
+            Cell::Failed => "err".into(),
+        }
+    }
+
     /// The answer a learner would have predicted for this cell, if any matches it.
     pub fn answer(self) -> Option<Answer> {
         match self {
@@ -730,6 +741,8 @@ impl LiveHealth {
                 if let Some(session) = self.session.as_mut() {
                     session.probing = false;
                 }
+                // No probe will decide it any more.
+                self.question = None;
             }
             Report::Note(text) => self.status = Some(text),
         }
@@ -752,6 +765,8 @@ impl LiveHealth {
         }
         self.verdict = Some(verdict);
         self.question = None;
+        // The "you said ..." line is answered by the verdict now.
+        self.status = None;
     }
 
     /// Applies one line of the server's output.
@@ -1052,6 +1067,8 @@ mod tests {
             .map(|c| c.glyph())
             .collect();
         assert_eq!(glyphs, ['█', '▒', '·', '×']);
+        assert_eq!(Cell::Refused.code(), "000");
+        assert_eq!(Cell::Other(404).code(), "404");
     }
 
     #[test]

@@ -111,6 +111,11 @@ async fn event_loop(terminal: &mut DefaultTerminal, content: Content, theme: The
     let size = terminal.size().wrap_err("reading the terminal size")?;
     let mut app = App::new(content, theme, Rect::new(0, 0, size.width, size.height));
     let result = drive(terminal, &mut app).await;
+    if app.health_live.running() {
+        // The stop takes up to QUIT_DEADLINE: say why the app has not left yet.
+        app.health_live.status = Some("quitting: stopping the server (SIGTERM, then a kill after 3 s)".into());
+        let _ = terminal.draw(|frame| frame.render_widget(&app, frame.area()));
+    }
     // On every way out (quit, signal, a drawing error), and before the terminal is
     // restored: no server child outlives the app.
     app.health_live.shutdown().await;

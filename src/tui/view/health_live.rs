@@ -1,26 +1,30 @@
 //! Lab 1's live screen: the real server child, its probe timeline, the prediction and its log.
 //!
 //! ```text
-//!  Lab 1 · Truthful health and ordered shutdown                  live · a real server on 127.0.0.1
-//! ┌ Server ───────────────────────────────────────────────────────────────────────────────────────┐
-//! │ ● ready · pid 4242 · port 18080 · try: curl 127.0.0.1:18080/readyz                            │
-//! │ database up · /work in flight 1 (sent 2, done 1) · next start: 1 livez→db no · 2 readyz→db no │
-//! │ status line: what just happened                                                               │
-//! └───────────────────────────────────────────────────────────────────────────────────────────────┘
-//! ┌ Parameters ─────────────┐┌ Probes every 0.5 s ─────────────────────────── newest at the right ┐
-//! │ (the lab's sliders)     ││ /livez  ████████████████                                            │
-//! │                         ││ /readyz ▒▒▒▒████████▒▒▒··                                           │
-//! │                         ││ /work   ▁▁▁▁▁▃▃▃▃▃▃                                                 │
-//! │                         ││         0s        5s                                                │
-//! │                         ││ █ 200  ▒ 503  · refused  × error                                    │
-//! │                         │└─────────────────────────────────────────────────────────────────────┘
-//! │                         │┌ Predict ─────────────────────────────────────────────── score 1/1 ┐
-//! │                         ││ /readyz just after SIGTERM?  F1 200 · F2 503 · F3 refused           │
-//! │                         ││ ✓ /readyz 503 not ready: warming up: readiness waits out ...        │
-//! │                         │└─────────────────────────────────────────────────────────────────────┘
-//! │                         │┌ Server output ───────────────────────────────────────────────────────┐
-//! └ probe period: at once ──┘│   0.00s listening on 127.0.0.1:18080                                │
-//!  footer: the live keys     └─────────────────────────────────────────────────────────────────────┘
+//!  Lab 1 · Truthful health and ordered shutdown                                      live · 127.0.0.1
+//! ┌ Server ──────────────────────────── started with warm-up 2 s, dereg. 1 s, grace 10 s, work 1.5 s ┐
+//! │● not listening · pid 4242 · port 18080 · try: curl 127.0.0.1:18080/readyz                        │
+//! │database up · /work in flight 1 (sent 1, done 0)                                                  │
+//! │                                                                                                  │
+//! └ next start: 1 livez checks db: no · 2 readyz checks db: no ──────────────────────────────────────┘
+//! ┌ Parameters ──────────────────────────┐┌ Probes every 0.5 s ──────────────────────────── newest → ┐
+//! │▸ Warm-up                       2.0 s ││ /livez  200 ██████████████                               │
+//! │  ━━━━━━━●──────────────────────────  ││ /readyz 503 ▒▒▒▒████████▒▒                               │
+//! │  Deregistration delay          1.0 s ││ in flight           ██████                               │
+//! │  Grace period                 10.0 s ││             0s        5s                                 │
+//! │  Work duration                 1.5 s │└ █ 200  ▒ 503  · refused  × error ────────────────────────┘
+//! │  Probe period                  0.5 s │┌ Predict the next probe ─────────────────────── score 1/2 ┐
+//! │                                      ││/livez with the listener closed? F1 200 · F2 503 · F3     │
+//! │How long after start /readyz keeps    ││refused                                                   │
+//! │answering 503 (caches loading, pools  ││✗ 503 not ready: draining: readiness fails at once on     │
+//! │opening).                             ││SIGTERM; the listener stays open                          │
+//! │0.0 to 10.0 s, step 0.5, default 2.0  │└──────────────────────────────────────────────────────────┘
+//! │                                      │┌ Server output ──────────────────────────────── PgUp/PgDn ┐
+//! │                                      ││   0.00s listening on 127.0.0.1:18080                     │
+//! │                                      ││   4.00s GET /work                                        │
+//! │                                      ││   7.00s stopped listening                                │
+//! └ period now · others next start ──────┘└──────────────────────────────────────────────────────────┘
+//!  s start/stop  w work  t SIGTERM  d db  F1-3 predict  m sim  Esc back  ? help
 //! ```
 
 use ratatui::buffer::Buffer;
@@ -38,8 +42,8 @@ use crate::tui::theme::Theme;
 use crate::tui::view::lab::LabLayout;
 use crate::tui::view::params;
 
-/// Width of the row labels left of the timeline (`/readyz ` and a margin).
-const LABEL_WIDTH: u16 = 10;
+/// Width of the row labels left of the timeline (` /readyz 503 `).
+const LABEL_WIDTH: u16 = 13;
 /// Columns between two time labels on the axis.
 const AXIS_STEP: usize = 10;
 
@@ -52,10 +56,7 @@ pub fn render(app: &App, index: usize, layout: &LabLayout, buf: &mut Buffer) {
     server_panel(live, theme, layout.results, buf);
     params::render(app, state, layout.params, buf);
     // Said where the sliders are: which of them a running server sees.
-    let note = Line::from(Span::styled(
-        " period now · others next start ",
-        theme.dim(),
-    ));
+    let note = Line::from(Span::styled(" period now · others next start ", theme.dim()));
     let bottom = Rect::new(
         layout.params.x + 1,
         layout.params.bottom().saturating_sub(1),
@@ -212,8 +213,17 @@ fn probe_panel(live: &LiveHealth, period_s: f64, theme: Theme, area: Rect, buf: 
     let empty: &[Round] = &[];
     let rounds = live.session.as_ref().map_or(empty, |s: &Session| &s.rounds[..]);
     let visible = &rounds[rounds.len().saturating_sub(cells_width)..];
+    // Each row's label ends with its latest code, so the codes read without the colours.
     let row = |label: &str, pick: fn(&Round) -> Option<Cell>| {
-        let mut spans = vec![Span::styled(format!(" {label:<9}"), theme.dim())];
+        let latest = visible.iter().rev().find_map(pick);
+        let code = latest.map_or(String::new(), Cell::code);
+        let mut spans = vec![
+            Span::styled(format!(" {label:<8}"), theme.dim()),
+            Span::styled(
+                format!("{code:>3} "),
+                latest.map_or(theme.dim(), |cell| cell_style(cell, theme)),
+            ),
+        ];
         spans.extend(visible.iter().map(|round| match pick(round) {
             Some(cell) => Span::styled(cell.glyph().to_string(), cell_style(cell, theme)),
             None => Span::raw(" "),
@@ -285,7 +295,7 @@ fn predict_panel(live: &LiveHealth, theme: Theme, area: Rect, buf: &mut Buffer) 
                 ("✗", theme.open())
             };
             Line::from(vec![
-                Span::styled(format!("{mark} {} {}: ", v.probe.path(), v.seen), style),
+                Span::styled(format!("{mark} {}: ", v.seen), style),
                 Span::raw(v.why.clone()),
             ])
         }
@@ -311,10 +321,11 @@ fn next_step(live: &LiveHealth) -> &'static str {
 }
 
 fn log_panel(live: &LiveHealth, theme: Theme, area: Rect, buf: &mut Buffer) {
+    // Probe request lines are counted, not shown: the timeline has them.
     let hidden = if live.log_hidden > 0 {
-        format!(" {} probe requests hidden · PgUp/PgDn ", live.log_hidden)
+        " probes hidden · PgUp/PgDn "
     } else {
-        " PgUp/PgDn ".to_string()
+        " PgUp/PgDn "
     };
     let block =
         panel(" Server output ", theme).title_top(Line::from(Span::styled(hidden, theme.dim())).right_aligned());
