@@ -292,6 +292,10 @@ pub struct Session {
     pub database_up: bool,
     /// Whether probes still go out (they stop shortly after the exit).
     pub probing: bool,
+    /// The latest answer of each probe, by round: the database switch changes them
+    /// without any line on stdout, so the phase label reads them.
+    pub last_livez: Option<(u64, GetOutcome)>,
+    pub last_readyz: Option<(u64, GetOutcome)>,
 }
 
 impl Session {
@@ -311,11 +315,28 @@ impl Session {
             work_done: 0,
             database_up: true,
             probing: true,
+            last_livez: None,
+            last_readyz: None,
         }
     }
 
     pub fn phase(&self) -> LivePhase {
         phase_of(&self.observed, self.elapsed_s, self.config.warmup_s)
+    }
+
+    /// The phase in words, corrected by what the probes say: "ready" by the clock is
+    /// "not ready: database down" when `/readyz` checks the database and it is down.
+    pub fn phase_label(&self) -> String {
+        let refusal = |last: &Option<(u64, GetOutcome)>| match last {
+            Some((_, GetOutcome::Answered { code: 503, body })) => Some(body.trim().to_string()),
+            _ => None,
+        };
+        let phase = self.phase();
+        match (phase, refusal(&self.last_livez), refusal(&self.last_readyz)) {
+            (LivePhase::Running(Phase::Ready | Phase::WarmingUp), Some(livez), _) => livez,
+            (LivePhase::Running(Phase::Ready), None, Some(readyz)) => readyz,
+            _ => phase.label(),
+        }
     }
 
     pub fn running(&self) -> bool {
@@ -470,6 +491,13 @@ impl LiveHealth {
             _ if self.starting => LivePhase::Starting,
             Some(session) => session.phase(),
             None => LivePhase::NotStarted,
+        }
+    }
+
+    pub fn phase_label(&self) -> String {
+        match &self.session {
+            Some(session) if !self.starting => session.phase_label(),
+            _ => self.phase().label(),
         }
     }
 
@@ -677,6 +705,13 @@ impl LiveHealth {
                 };
                 session.elapsed_s = session.elapsed_s.max(at_s);
                 session.record(round, at_s, probe, Cell::of(&outcome));
+                let last = match probe {
+                    Probe::Livez => &mut session.last_livez,
+                    Probe::Readyz => &mut session.last_readyz,
+                };
+                if last.as_ref().is_none_or(|(seen, _)| *seen <= round) {
+                    *last = Some((round, outcome.clone()));
+                }
                 if probe == Probe::Readyz
                     && matches!(&outcome, GetOutcome::Answered { body, .. } if body.contains("draining"))
                 {
@@ -1054,6 +1089,19 @@ mod tests {
         live.apply(Report::Exited(0));
         assert_eq!(live.phase(), LivePhase::Exited(0));
         assert!(!live.running());
+    }
+
+    #[test]
+    fn the_phase_label_believes_the_probes_about_the_database() {
+        let mut session = Session::new(42, 18080, HealthConfig::default());
+        session.elapsed_s = 5.0;
+        assert_eq!(session.phase_label(), "ready");
+        session.last_readyz = Some((9, answered(503, "not ready: database down")));
+        assert_eq!(session.phase_label(), "not ready: database down");
+        session.last_livez = Some((9, answered(503, "not alive: database down")));
+        assert_eq!(session.phase_label(), "not alive: database down");
+        session.observed.sigterm = true;
+        assert_eq!(session.phase_label(), "draining");
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! ```text
 //!  Lab 1 · Truthful health and ordered shutdown                                      live · 127.0.0.1
 //! ┌ Server ──────────────────────────── started with warm-up 2 s, dereg. 1 s, grace 10 s, work 1.5 s ┐
-//! │● not listening · pid 4242 · port 18080 · try: curl 127.0.0.1:18080/readyz                        │
-//! │database up · /work in flight 1 (sent 1, done 0)                                                  │
+//! │● not listening · pid 4242 · port 18080                                                           │
+//! │database up · /work: 1 in flight, 1 sent · try: curl 127.0.0.1:18080/readyz                       │
 //! │                                                                                                  │
 //! └ next start: 1 livez checks db: no · 2 readyz checks db: no ──────────────────────────────────────┘
 //! ┌ Parameters ──────────────────────────┐┌ Probes every 0.5 s ──────────────────────────── newest → ┐
@@ -117,25 +117,29 @@ fn yes_no(on: bool) -> &'static str {
 fn server_panel(live: &LiveHealth, theme: Theme, area: Rect, buf: &mut Buffer) {
     let phase = live.phase();
     let dot = if live.running() { "● " } else { "○ " };
-    let mut first = vec![Span::styled(
-        format!("{dot}{}", phase.label()),
-        phase_style(phase, theme),
-    )];
+    let label = live.phase_label();
+    // A label the probes corrected ("not ready: database down") is a warning, whatever the clock says.
+    let style = if label == phase.label() {
+        phase_style(phase, theme)
+    } else {
+        theme.half_open()
+    };
+    let mut first = vec![Span::styled(format!("{dot}{label}"), style)];
     let mut second = Vec::new();
     match &live.session {
         Some(session) => {
             first.push(Span::raw(format!(" · pid {} · port {}", session.pid, session.port)));
+            let database = if session.database_up { "up" } else { "down" };
+            second.push(Span::raw(format!(
+                "database {database} · /work: {} in flight, {} sent",
+                session.in_flight, session.work_sent
+            )));
             if session.running() {
-                first.push(Span::styled(
+                second.push(Span::styled(
                     format!(" · try: curl 127.0.0.1:{}/readyz", session.port),
                     theme.key(),
                 ));
             }
-            let database = if session.database_up { "up" } else { "down" };
-            second.push(Span::raw(format!(
-                "database {database} · /work in flight {} (sent {}, done {})",
-                session.in_flight, session.work_sent, session.work_done
-            )));
         }
         None if !live.starting => {
             first.push(Span::raw(format!(
