@@ -233,3 +233,35 @@ fn lab1_live_keys_come_first_only_on_the_live_screen() {
     assert!(!app.health_live_showing());
     assert_eq!(app.msg_for(&press(KeyCode::Char('s'))), None);
 }
+
+#[test]
+fn lab1_live_log_scrolls_and_the_lesson_still_shows() {
+    use resilience_lab::engine::health::HealthConfig;
+    use resilience_lab::live::health_child::Stream;
+    use resilience_lab::tui::live_health::Report;
+
+    let mut app = app();
+    app.update(Msg::Open);
+    app.update(Msg::ToggleMode);
+    app.health_live.apply(Report::Started {
+        pid: 7,
+        port: 18080,
+        config: HealthConfig::default(),
+        note: None,
+        lines: None,
+        listening_at: tokio::time::Instant::now(),
+    });
+    for n in 0..40 {
+        app.health_live
+            .apply_line(f64::from(n), Stream::Stderr, &format!("GET /work?n={n}"));
+    }
+    assert!(text(&app).contains("GET /work?n=39"));
+    app.update(Msg::ScrollUp);
+    let screen = text(&app);
+    assert!(!screen.contains("GET /work?n=39"), "{screen}");
+    assert!(screen.contains("GET /work?n=36"), "{screen}");
+    app.update(Msg::ToggleLesson);
+    let screen = text(&app);
+    assert!(screen.contains("Two questions, two endpoints"), "{screen}");
+    assert!(screen.contains("pid 7"), "the server panel stays: {screen}");
+}

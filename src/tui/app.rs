@@ -238,7 +238,10 @@ impl App {
 
     fn update_lab(&mut self, index: usize, msg: Msg) -> bool {
         let lab = &self.content.labs[index];
+        // Lab 1 live takes its keys first; PgUp/PgDn scroll its log unless the lesson shows.
+        let lesson_scroll = self.labs[index].show_lesson && matches!(msg, Msg::ScrollUp | Msg::ScrollDown);
         if lab.id == "health"
+            && !lesson_scroll
             && let Some(changed) = self.health_live.update(msg, &self.labs[index].sliders)
         {
             return changed;

@@ -40,7 +40,7 @@ use crate::tui::keys::{self, Context};
 use crate::tui::live_health::{Cell, LiveHealth, LivePhase, PREFERRED_PORT, Round, Session};
 use crate::tui::theme::Theme;
 use crate::tui::view::lab::LabLayout;
-use crate::tui::view::params;
+use crate::tui::view::{lesson, params};
 
 /// Width of the row labels left of the timeline (` /readyz 503 `).
 const LABEL_WIDTH: u16 = 13;
@@ -65,6 +65,10 @@ pub fn render(app: &App, index: usize, layout: &LabLayout, buf: &mut Buffer) {
     );
     note.render(bottom, buf);
 
+    if state.show_lesson {
+        lesson::render(app, lab, state, layout.right, buf);
+        return footer(theme, layout.footer, buf);
+    }
     let [probes, predict, log] =
         Layout::vertical([Constraint::Length(6), Constraint::Length(6), Constraint::Min(3)]).areas(layout.right);
     let period_s = crate::tui::slider::value_of(&state.sliders, "probe_period_s").unwrap_or(0.5);
