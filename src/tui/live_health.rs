@@ -16,7 +16,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot, watch};
-use tokio::task::JoinHandle;
+use tokio::task::{JoinHandle, JoinSet};
 use tokio::time::Instant;
 
 use crate::engine::health::{HealthConfig, Phase};
@@ -854,6 +854,8 @@ async fn controller(mut commands: mpsc::Receiver<Command>, reports: mpsc::Sender
     let mut probes: Option<(JoinHandle<()>, watch::Sender<f64>)> = None;
     let mut kill_at: Option<Instant> = None;
     let mut probes_stop_at: Option<Instant> = None;
+    // The /work requests in flight: a new server starts with none, so a start aborts them.
+    let mut work: JoinSet<()> = JoinSet::new();
     loop {
         tokio::select! {
             code = wait_child(&mut child) => {
@@ -898,6 +900,7 @@ async fn controller(mut commands: mpsc::Receiver<Command>, reports: mpsc::Sender
                         }
                         stop_probes(&mut probes);
                         probes_stop_at = None;
+                        work.abort_all();
                         let (port, note) = choose_port(PREFERRED_PORT);
                         match HealthChild::start(&config, port).await {
                             Ok(mut started) => {
@@ -943,7 +946,8 @@ async fn controller(mut commands: mpsc::Receiver<Command>, reports: mpsc::Sender
                         if let Some((addr, _)) = target {
                             let _ = reports.send(Report::WorkSent).await;
                             let reports = reports.clone();
-                            tokio::spawn(async move {
+                            while work.try_join_next().is_some() {}
+                            work.spawn(async move {
                                 let outcome = tokio::time::timeout(WORK_TIMEOUT, http::get_once(addr, "/work"))
                                     .await
                                     .unwrap_or_else(|_| GetOutcome::Failed("timed out".into()));
@@ -1006,13 +1010,19 @@ async fn sleep_until(at: Option<Instant>) {
 
 /// Probes `/livez` and `/readyz` together every period, each on a fresh connection as
 /// `curl` does; the period may change at any time through `period`.
+///
+/// The probes run in a [`JoinSet`] owned here: aborting this loop (a restart) aborts the
+/// probes in flight too, so no answer from the last server lands in the next one's timeline.
 async fn probe_loop(addr: SocketAddr, zero: Instant, mut period: watch::Receiver<f64>, reports: mpsc::Sender<Report>) {
     let mut round = 0u64;
+    let mut in_flight = JoinSet::new();
     loop {
         let at_s = zero.elapsed().as_secs_f64();
+        // Reap the finished ones so the set stays small.
+        while in_flight.try_join_next().is_some() {}
         for probe in [Probe::Livez, Probe::Readyz] {
             let reports = reports.clone();
-            tokio::spawn(async move {
+            in_flight.spawn(async move {
                 let outcome = tokio::time::timeout(PROBE_TIMEOUT, http::get_once(addr, probe.path()))
                     .await
                     .unwrap_or_else(|_| GetOutcome::Failed("timed out".into()));
