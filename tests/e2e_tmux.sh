@@ -6,9 +6,10 @@
 # checks the terminal came back (main screen, no mouse capture, same stty settings).
 # Then the same after SIGTERM, SIGHUP and Ctrl-C. Then the quiz: answer one question, see the
 # feedback, and find "answered 1" on the home screen; and a progress file from a newer
-# version is refused before the terminal is taken, and kept. Every run uses --progress with
-# a temporary file, so the user's own progress is never touched. Prints "N passed, N
-# failed"; exits 1 on any failure.
+# version is refused before the terminal is taken, and kept. Then Lab 1 live: start the real
+# server, wait for /readyz 200, and check that its pid is gone after quitting with keys and
+# with SIGTERM. Every run uses --progress with a temporary file, so the user's own progress
+# is never touched. Prints "N passed, N failed"; exits 1 on any failure.
 #
 # Usage: tests/e2e_tmux.sh [BINARY]   (default: the newer of target/release and target/debug)
 
@@ -169,6 +170,39 @@ check "it exits non-zero" "wait_for 'EXIT=1'"
 check "the terminal was never taken" "[[ \$(flag alternate_on) == 0 ]]"
 check "the newer file is kept as it was" "[[ \$(cat $WORK/newer.toml) == 'format_version = 99' ]]"
 tmux send-keys -t "$SESSION" "clear" Enter
+
+# 6. Lab 1 live: start the real server, see /readyz answer 200, and leave no server behind,
+#    whether the app is quit with keys or with SIGTERM.
+server_pid() { screen | grep -oE '· pid [0-9]+' | head -1 | grep -oE '[0-9]+'; }
+is_server() { [[ -n "$1" && -r /proc/$1/cmdline ]] && tr '\0' ' ' < "/proc/$1/cmdline" | grep -qF "$BIN serve health"; }
+# Waits up to 10 s for process $1 to be gone (reaped: no /proc entry, not even a zombie).
+gone() {
+    for _ in $(seq 1 100); do
+        [[ -e /proc/$1 ]] || return 0
+        sleep 0.1
+    done
+    return 1
+}
+for how in keys TERM; do
+    start_app
+    keys Enter
+    wait_for 'Lab 1 · Truthful health'
+    keys m
+    check "live ($how): m shows the live screen" "wait_for 's start/stop'"
+    keys s
+    check "live ($how): /readyz answers 200 after the warm-up" "wait_for '/readyz 200'"
+    PID="$(server_pid)"
+    check "live ($how): the pid shown ($PID) is a live serve health process" "is_server '$PID'"
+    check "live ($how): the screen says how to curl it" "screen | grep -qE 'try: curl 127.0.0.1:[0-9]+/readyz'"
+    if [[ $how == keys ]]; then
+        keys Escape q
+        restored "live quit with Esc q" 0
+    else
+        kill -TERM "$(cat "$WORK/pid")"
+        restored "live SIGTERM to the app"
+    fi
+    check "live ($how): the server ($PID) is gone after the app" "gone '$PID'"
+done
 
 check "nothing was printed over the screen (the log took the diagnostics)" "grep -q 'terminal app started' $WORK/app.log"
 

@@ -410,8 +410,8 @@ fn every_new_context_documents_its_keys_and_keeps_the_footer_short() {
     assert_eq!(at(Context::QuizFeedback, KeyCode::Right), Some(Msg::Open));
     assert_eq!(at(Context::Lab, KeyCode::Char(']')), Some(Msg::NextStep));
     assert_eq!(at(Context::Lab, KeyCode::Char('[')), Some(Msg::PrevStep));
-    // Kept free for the live views.
-    assert_eq!(at(Context::Lab, KeyCode::Char('m')), None);
+    // `m` switches Sim/Live on every lab; `s` belongs to the live screens' own contexts.
+    assert_eq!(at(Context::Lab, KeyCode::Char('m')), Some(Msg::ToggleMode));
     assert_eq!(at(Context::Lab, KeyCode::Char('s')), None);
 }
 
@@ -435,4 +435,72 @@ fn a_step_without_a_check_is_marked_done_and_enter_moves_on() {
     app.update(Msg::PrevStep);
     app.update(Msg::PrevStep);
     assert_eq!(app.predicts[2].step, 0);
+}
+
+#[test]
+fn lab1_live_keys_come_first_only_on_the_live_screen() {
+    use crossterm::event::Event as TermEvent;
+    use resilience_lab::tui::live_health::Answer;
+
+    let press = |code| TermEvent::Key(key(code, KeyModifiers::NONE));
+    let mut app = app();
+    app.update(Msg::Open);
+    // Simulated Lab 1: `s` is nothing, `m` switches to live.
+    assert_eq!(app.msg_for(&press(KeyCode::Char('s'))), None);
+    assert_eq!(app.msg_for(&press(KeyCode::Char('m'))), Some(Msg::ToggleMode));
+    app.update(Msg::ToggleMode);
+    assert!(app.health_live_showing());
+    assert_eq!(app.msg_for(&press(KeyCode::Char('s'))), Some(Msg::LiveStartStop));
+    assert_eq!(
+        app.msg_for(&press(KeyCode::F(2))),
+        Some(Msg::PredictProbe(Answer::Unavailable))
+    );
+    // The lab screen's keys still work under the live ones.
+    assert_eq!(app.msg_for(&press(KeyCode::Tab)), Some(Msg::NextSlider));
+    assert_eq!(app.msg_for(&press(KeyCode::Esc)), Some(Msg::Back));
+    assert!(keys::footer_keys(Context::LiveHealth).len() <= 6);
+    let screen = text(&app);
+    assert!(screen.contains("live · 127.0.0.1"), "{screen}");
+    assert!(screen.contains("s starts `resilience-lab serve health`"), "{screen}");
+    // Without the app's runtime (a test), `s` says so instead of starting anything.
+    app.update(Msg::LiveStartStop);
+    assert!(!app.health_live.running());
+    // Lab 2 is not Lab 1: its `s` stays unbound here.
+    app.update(Msg::Back);
+    app.update(Msg::Down);
+    app.update(Msg::Open);
+    assert!(!app.health_live_showing());
+    assert_eq!(app.msg_for(&press(KeyCode::Char('s'))), None);
+}
+
+#[test]
+fn lab1_live_log_scrolls_and_the_lesson_still_shows() {
+    use resilience_lab::engine::health::HealthConfig;
+    use resilience_lab::live::health_child::Stream;
+    use resilience_lab::tui::live_health::Report;
+
+    let mut app = app();
+    app.update(Msg::Open);
+    app.update(Msg::ToggleMode);
+    app.health_live.apply(Report::Started {
+        pid: 7,
+        port: 18080,
+        config: HealthConfig::default(),
+        note: None,
+        lines: None,
+        listening_at: tokio::time::Instant::now(),
+    });
+    for n in 0..40 {
+        app.health_live
+            .apply_line(f64::from(n), Stream::Stderr, &format!("GET /work?n={n}"));
+    }
+    assert!(text(&app).contains("GET /work?n=39"));
+    app.update(Msg::ScrollUp);
+    let screen = text(&app);
+    assert!(!screen.contains("GET /work?n=39"), "{screen}");
+    assert!(screen.contains("GET /work?n=36"), "{screen}");
+    app.update(Msg::ToggleLesson);
+    let screen = text(&app);
+    assert!(screen.contains("Guided steps"), "the lesson panel replaces the live panels: {screen}");
+    assert!(screen.contains("pid 7"), "the server panel stays: {screen}");
 }

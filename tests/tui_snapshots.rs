@@ -225,3 +225,86 @@ fn lab2_prediction_observed_100x30() {
         ]
     ));
 }
+
+/// Lab 1 live in a state built by hand (no child): warm-up, ready, a /work request,
+/// SIGTERM, the listener closed (one prediction right, one wrong, one open), then, if
+/// `exited`, the refusals and the exit.
+fn lab1_live(width: u16, height: u16, exited: bool) -> App {
+    use resilience_lab::engine::health::HealthConfig;
+    use resilience_lab::live::health_child::Stream;
+    use resilience_lab::live::http::GetOutcome;
+    use resilience_lab::tui::live_health::{Answer, Probe, Report};
+
+    let mut app = app(width, height);
+    app.update(Msg::Open);
+    app.update(Msg::ToggleMode);
+    let live = &mut app.health_live;
+    live.apply(Report::Started {
+        pid: 4242,
+        port: 18080,
+        config: HealthConfig::default(),
+        note: None,
+        lines: None,
+        listening_at: tokio::time::Instant::now(),
+    });
+    live.apply_line(0.0, Stream::Stdout, "listening on 127.0.0.1:18080");
+    let answered = |code: u16, body: &str| GetOutcome::Answered {
+        code,
+        body: format!("{body}\n"),
+    };
+    let predict = |live: &mut resilience_lab::tui::live_health::LiveHealth, answer, at_s| {
+        live.session.as_mut().expect("started").elapsed_s = at_s;
+        live.update(Msg::PredictProbe(answer), &[]);
+    };
+    predict(live, Answer::Unavailable, 0.2);
+    let rounds = if exited { 30 } else { 14 };
+    for round in 0..rounds {
+        let at_s = round as f64 * 0.5;
+        if round == 8 {
+            live.apply(Report::WorkSent);
+            live.apply_line(at_s, Stream::Stderr, "GET /work");
+        }
+        if round == 12 {
+            live.apply(Report::SigtermSent);
+            predict(live, Answer::Ok, at_s);
+        }
+        if round == 14 {
+            live.apply_line(at_s, Stream::Stdout, "stopped listening");
+        }
+        let (livez, readyz) = match round {
+            0..4 => (answered(200, "alive"), answered(503, "not ready: warming up")),
+            4..12 => (answered(200, "alive"), answered(200, "ready")),
+            12..14 => (answered(200, "alive"), answered(503, "not ready: draining")),
+            _ => (GetOutcome::Refused, GetOutcome::Refused),
+        };
+        for (probe, outcome) in [(Probe::Livez, livez), (Probe::Readyz, readyz)] {
+            live.apply(Report::Probe {
+                round,
+                at_s,
+                probe,
+                outcome,
+            });
+        }
+        if round == 11 && exited {
+            live.apply(Report::WorkDone(answered(200, "done")));
+        }
+    }
+    if exited {
+        live.apply_line(7.5, Stream::Stdout, "drained, exiting");
+        live.apply(Report::Exited(0));
+        live.apply(Report::ProbesStopped);
+    } else {
+        live.apply_line(7.0, Stream::Stdout, "stopped listening");
+    }
+    app
+}
+
+#[test]
+fn lab1_live_draining_100x30() {
+    insta::assert_snapshot!(render(&lab1_live(100, 30, false)));
+}
+
+#[test]
+fn lab1_live_exited_80x24() {
+    insta::assert_snapshot!(render(&lab1_live(80, 24, true)));
+}

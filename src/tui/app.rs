@@ -13,6 +13,7 @@ use crate::content::{Content, LabFile};
 use crate::progress::Progress;
 use crate::tui::book::BookState;
 use crate::tui::keys::{self, Context};
+use crate::tui::live_health::{Answer, LiveHealth};
 use crate::tui::predict::PredictState;
 use crate::tui::quiz_screen::QuizScreen;
 use crate::tui::runs::{self, LabResults};
@@ -61,6 +62,22 @@ pub enum Msg {
     /// Select the next or previous item of a list (the book's chapters).
     NextItem,
     PrevItem,
+    /// Switch the lab between its simulated and live modes.
+    ToggleMode,
+    /// Lab 1 live: start the server, or stop it if it runs.
+    LiveStartStop,
+    /// Lab 1 live: send one `/work` request.
+    LiveWork,
+    /// Lab 1 live: send SIGTERM to the server.
+    LiveSigterm,
+    /// Lab 1 live: mark the server's pretend database down, or up again.
+    LiveDatabase,
+    /// Lab 1 live: `--liveness-checks-db` on the next start.
+    LiveLivenessDb,
+    /// Lab 1 live: `--readiness-checks-db` on the next start.
+    LiveReadinessDb,
+    /// Lab 1 live: predict the next probe's answer.
+    PredictProbe(Answer),
 }
 
 /// The home screen's entries after the labs.
@@ -131,6 +148,8 @@ pub struct App {
     pub book: BookState,
     /// Each lab's guided step and prediction, in the order of `Content::labs`.
     pub predicts: Vec<PredictState>,
+    /// Lab 1's live mode: the server child, its probes and the predictions.
+    pub health_live: LiveHealth,
 }
 
 impl App {
@@ -154,7 +173,23 @@ impl App {
             quiz,
             book: BookState::default(),
             predicts,
+            health_live: LiveHealth::default(),
         }
+    }
+
+    /// Whether Lab 1's live screen is showing (its keys come first).
+    pub fn health_live_showing(&self) -> bool {
+        self.health_live_showing_ignoring_help() && !self.show_help
+    }
+
+    /// Whether Lab 1's live screen is under whatever overlay shows (the help lists its keys).
+    pub fn health_live_showing_ignoring_help(&self) -> bool {
+        matches!(self.screen, Screen::Lab(index) if self.content.labs[index].id == "health") && self.health_live.shown
+    }
+
+    /// The frame tick: live labs read what arrived; true if the screen changed.
+    pub fn tick(&mut self) -> bool {
+        self.health_live.poll()
     }
 
     /// Which part of the key table applies now.
@@ -185,7 +220,11 @@ impl App {
     /// The message a terminal event sends, if any.
     pub fn msg_for(&self, event: &TermEvent) -> Option<Msg> {
         match event {
-            TermEvent::Key(key) => keys::msg_for(self.context(), key),
+            // Lab 1 live keys come first, but not while a prompt takes typed digits.
+            TermEvent::Key(key) => (self.health_live_showing() && self.context() == Context::Lab)
+                .then(|| keys::msg_for(Context::LiveHealth, key))
+                .flatten()
+                .or_else(|| keys::msg_for(self.context(), key)),
             TermEvent::Mouse(mouse) => mouse_msg(mouse),
             TermEvent::Resize(width, height) => Some(Msg::Resize(*width, *height)),
             _ => None,
@@ -259,6 +298,14 @@ impl App {
             return self.update_predict(index, msg);
         }
         let lab = &self.content.labs[index];
+        // Lab 1 live takes its keys first; PgUp/PgDn scroll its log unless the lesson shows.
+        let lesson_scroll = self.labs[index].show_lesson && matches!(msg, Msg::ScrollUp | Msg::ScrollDown);
+        if lab.id == "health"
+            && !lesson_scroll
+            && let Some(changed) = self.health_live.update(msg, &self.labs[index].sliders)
+        {
+            return changed;
+        }
         let layout = lab_view::layout(self.area, &lab.id, self.labs[index].show_lesson);
         let state = &mut self.labs[index];
         let count = state.sliders.len();
@@ -324,6 +371,9 @@ impl App {
         }
         let after: Vec<f64> = state.sliders.iter().map(Slider::value).collect();
         if after != before {
+            if lab.id == "health" {
+                self.health_live.sliders_changed(&state.sliders);
+            }
             state.results = runs::compute(lab, &state.sliders);
             return true;
         }

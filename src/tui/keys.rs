@@ -6,6 +6,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::tui::app::Msg;
+use crate::tui::live_health::Answer;
 
 /// Where a key applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,6 +30,8 @@ pub enum Context {
     Predict,
     /// A prediction beside what the run measured.
     Observed,
+    /// Lab 1's live screen; its keys come before the lab screen's.
+    LiveHealth,
 }
 
 impl Context {
@@ -43,6 +46,7 @@ impl Context {
             Context::QuizFeedback => " Keys: quiz answer ",
             Context::QuizReview => " Keys: quiz review ",
             Context::Book => " Keys: book ",
+            Context::LiveHealth => " Keys: Lab 1 live ",
         }
     }
 }
@@ -66,6 +70,7 @@ pub struct Binding {
 const HOME: &[Context] = &[Context::Home];
 const LAB: &[Context] = &[Context::Lab];
 const HELP: &[Context] = &[Context::Help];
+const LIVE_HEALTH: &[Context] = &[Context::LiveHealth];
 const SCREENS: &[Context] = &[
     Context::Home,
     Context::Lab,
@@ -240,6 +245,97 @@ pub const BINDINGS: &[Binding] = &[
         "L lesson",
     ),
     bind(KeyCode::Char('L'), NONE, LAB, Msg::ToggleLesson, "", "", ""),
+    bind(
+        KeyCode::Char('m'),
+        NONE,
+        LAB,
+        Msg::ToggleMode,
+        "m",
+        "switch between simulated and live",
+        "",
+    ),
+    bind(
+        KeyCode::Char('s'),
+        NONE,
+        LIVE_HEALTH,
+        Msg::LiveStartStop,
+        "s",
+        "start the server, or stop it (SIGTERM, kill after the grace)",
+        "s start/stop",
+    ),
+    bind(
+        KeyCode::Char('w'),
+        NONE,
+        LIVE_HEALTH,
+        Msg::LiveWork,
+        "w",
+        "send one /work request",
+        "w work",
+    ),
+    bind(
+        KeyCode::Char('t'),
+        NONE,
+        LIVE_HEALTH,
+        Msg::LiveSigterm,
+        "t",
+        "send SIGTERM to the server",
+        "t SIGTERM",
+    ),
+    bind(
+        KeyCode::Char('d'),
+        NONE,
+        LIVE_HEALTH,
+        Msg::LiveDatabase,
+        "d",
+        "mark the database down or up (POST /admin/database/...)",
+        "d db",
+    ),
+    bind(
+        KeyCode::Char('1'),
+        NONE,
+        LIVE_HEALTH,
+        Msg::LiveLivenessDb,
+        "1",
+        "next start: /livez checks the database, or not",
+        "",
+    ),
+    bind(
+        KeyCode::Char('2'),
+        NONE,
+        LIVE_HEALTH,
+        Msg::LiveReadinessDb,
+        "2",
+        "next start: /readyz checks the database, or not",
+        "",
+    ),
+    bind(
+        KeyCode::F(1),
+        NONE,
+        LIVE_HEALTH,
+        Msg::PredictProbe(Answer::Ok),
+        "F1/F2/F3",
+        "predict the next probe: 200 / 503 / refused",
+        "F1-3 predict",
+    ),
+    bind(
+        KeyCode::F(2),
+        NONE,
+        LIVE_HEALTH,
+        Msg::PredictProbe(Answer::Unavailable),
+        "",
+        "",
+        "",
+    ),
+    bind(
+        KeyCode::F(3),
+        NONE,
+        LIVE_HEALTH,
+        Msg::PredictProbe(Answer::Refused),
+        "",
+        "",
+        "",
+    ),
+    bind(KeyCode::Char('m'), NONE, LIVE_HEALTH, Msg::ToggleMode, "", "", "m sim"),
     bind(
         KeyCode::PageUp,
         NONE,

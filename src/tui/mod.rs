@@ -3,6 +3,7 @@
 //! - [`app`]: the one state, [`app::Msg`] and `update`.
 //! - [`event`]: the event task (terminal input, frame tick, signals).
 //! - [`keys`]: the one key table.
+//! - [`live_health`]: Lab 1 live: the server child, its probes, the predictions.
 //! - [`runs`]: the engines run on the sliders' values.
 //! - [`quiz_screen`]: the quiz screen's state machine (pick, answer, feedback, review).
 //! - [`predict`]: a lab's guided steps and predict-then-observe checks.
@@ -20,6 +21,7 @@ pub mod book;
 pub mod event;
 pub mod keys;
 pub mod learn;
+pub mod live_health;
 pub mod log;
 pub mod predict;
 pub mod quiz_screen;
@@ -124,12 +126,25 @@ pub fn run(cli: &Cli, content: Content) -> Result<()> {
 }
 
 async fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> Result<()> {
+    let result = drive(terminal, &mut app).await;
+    if app.health_live.running() {
+        // The stop takes up to QUIT_DEADLINE: say why the app has not left yet.
+        app.health_live.status = Some("quitting: stopping the server (SIGTERM, then a kill after 3 s)".into());
+        let _ = terminal.draw(|frame| frame.render_widget(&app, frame.area()));
+    }
+    // On every way out (quit, signal, a drawing error), and before the terminal is
+    // restored: no server child outlives the app.
+    app.health_live.shutdown().await;
+    result
+}
+
+async fn drive(terminal: &mut DefaultTerminal, app: &mut App) -> Result<()> {
     let mut events = event::spawn()?;
     let mut dirty = true;
     while app.running {
         if dirty {
             terminal
-                .draw(|frame| frame.render_widget(&app, frame.area()))
+                .draw(|frame| frame.render_widget(&*app, frame.area()))
                 .wrap_err("drawing the screen")?;
             dirty = false;
         }
@@ -137,7 +152,7 @@ async fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> Result<()> 
         // Drain what is already queued (a mouse drag sends many) so one frame covers it all.
         let mut next = Some(first);
         while let Some(event) = next {
-            dirty |= handle(&mut app, event);
+            dirty |= handle(app, event);
             next = events.try_recv().ok();
         }
     }
@@ -151,8 +166,8 @@ fn handle(app: &mut App, event: Event) -> bool {
             Some(msg) => app.update(msg),
             None => false,
         },
-        // Nothing animates on the simulated clock: a tick redraws only what changed (nothing yet).
-        Event::Tick => false,
+        // Nothing animates on the simulated clock; live labs read what arrived and redraw if it changed.
+        Event::Tick => app.tick(),
         Event::Signal(name) => {
             log::line(&format!("received {name}: quitting"));
             app.update(app::Msg::Quit)

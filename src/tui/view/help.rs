@@ -11,7 +11,14 @@ use crate::tui::keys::{self, Context};
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
     let context = app.screen_context();
-    let mut rows = keys::help_rows(context);
+    // Lab 1 live: its own keys first, then the lab screen's.
+    let live = context == Context::Lab && app.health_live_showing_ignoring_help();
+    let mut rows = if live {
+        keys::help_rows(Context::LiveHealth)
+    } else {
+        Vec::new()
+    };
+    rows.extend(keys::help_rows(context));
     for row in keys::help_rows(Context::Help) {
         // Ctrl+C is in both tables: list it once.
         if !rows.contains(&row) {
@@ -30,6 +37,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         ],
         Context::Home => &[("click", "open an entry"), ("wheel", "move the selection")],
         _ => &[("wheel", "scroll")],
+    };
+    // The mouse rows go first when the keys alone fill the screen (Lab 1 live at 80x24).
+    let mouse = if rows.len() + mouse.len() + 3 > usize::from(area.height) {
+        &[]
+    } else {
+        mouse
     };
     let key_width = rows
         .iter()
@@ -57,7 +70,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         height,
     );
     Clear.render(popup, buf);
-    let title = context.title();
+    let title = if live {
+        Context::LiveHealth.title()
+    } else {
+        context.title()
+    };
     Paragraph::new(lines)
         .block(
             Block::bordered()

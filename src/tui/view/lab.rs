@@ -23,7 +23,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 
 use crate::tui::app::App;
-use crate::tui::view::{charts, footer, is_too_small, lesson, params, predict, results};
+use crate::tui::view::{charts, footer, health_live, is_too_small, lesson, params, predict, results};
 
 /// Where each region of a lab screen goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,6 +103,9 @@ pub fn render(app: &App, index: usize, area: Rect, buf: &mut Buffer) {
     let Some(layout) = layout(area, &lab.id, state.show_lesson) else {
         return;
     };
+    if lab.id == "health" && app.health_live.shown {
+        return health_live::render(app, index, &layout, buf);
+    }
     let left = format!(" Lab {} · {}", index + 1, lab.title);
     let right = "simulated clock ";
     let gap = (layout.title.width as usize).saturating_sub(left.chars().count() + right.len());

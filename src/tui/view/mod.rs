@@ -6,6 +6,7 @@
 pub mod book;
 pub mod charts;
 pub mod footer;
+pub mod health_live;
 pub mod help;
 pub mod home;
 pub mod lab;

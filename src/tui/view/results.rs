@@ -55,7 +55,7 @@ pub fn render(app: &App, _lab: &LabFile, state: &LabState, area: Rect, buf: &mut
                 lines.push(Line::from(crate::engine::health::abandon_line(run.abandoned)));
             }
             lines.push(Line::from(Span::styled(
-                "Live mode (a real server on 127.0.0.1) comes in a later issue; this is the simulated driver.",
+                "This is the simulated driver; m switches to live: a real server on 127.0.0.1.",
                 theme.dim(),
             )));
             lines
