@@ -9,6 +9,7 @@ use ratatui::layout::{Position, Rect};
 
 use crate::content::{Content, LabFile};
 use crate::tui::keys::{self, Context};
+use crate::tui::live::{LiveLabs, LiveMsg};
 use crate::tui::runs::{self, LabResults};
 use crate::tui::slider::Slider;
 use crate::tui::theme::Theme;
@@ -42,6 +43,20 @@ pub enum Msg {
     /// The wheel turned over a cell: `true` is down.
     Wheel(u16, u16, bool),
     Resize(u16, u16),
+    /// Switch the lab screen between the simulated clock and the live lab.
+    ToggleMode,
+    /// Live mode: start a run, or stop the one running.
+    StartStop,
+    /// A key only the live screens use.
+    Live(LiveMsg),
+}
+
+/// Whether a lab screen shows the simulation or the live lab.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    #[default]
+    Sim,
+    Live,
 }
 
 /// The home screen's entries after the labs.
@@ -69,6 +84,7 @@ pub struct LabState {
     /// First line shown of the transition log (Lab 3) or the timeline (Lab 1).
     pub log_scroll: u16,
     pub results: LabResults,
+    pub mode: Mode,
 }
 
 impl LabState {
@@ -82,6 +98,7 @@ impl LabState {
             lesson_scroll: 0,
             log_scroll: 0,
             results,
+            mode: Mode::Sim,
         }
     }
 }
@@ -102,6 +119,8 @@ pub struct App {
     pub area: Rect,
     /// A click landed on a slider's bar and the button is still down: drags move the knob.
     pub dragging: bool,
+    /// Lab 2's and Lab 3's live runs and what they showed.
+    pub live: LiveLabs,
 }
 
 impl App {
@@ -118,6 +137,7 @@ impl App {
             running: true,
             area,
             dragging: false,
+            live: LiveLabs::default(),
         }
     }
 
@@ -201,6 +221,19 @@ impl App {
     }
 
     fn update_lab(&mut self, index: usize, msg: Msg) -> bool {
+        match msg {
+            Msg::ToggleMode | Msg::StartStop | Msg::Live(_) => return self.update_live(index, msg),
+            Msg::Back => self.live_left(index),
+            _ => {}
+        }
+        let changed = self.update_lab_view(index, msg);
+        if changed && self.labs[index].mode == Mode::Live {
+            self.live_sliders_changed(index);
+        }
+        changed
+    }
+
+    fn update_lab_view(&mut self, index: usize, msg: Msg) -> bool {
         let lab = &self.content.labs[index];
         let layout = lab_view::layout(self.area, &lab.id, self.labs[index].show_lesson);
         let state = &mut self.labs[index];

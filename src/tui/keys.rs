@@ -6,6 +6,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::tui::app::Msg;
+use crate::tui::live::LiveMsg;
 
 /// Where a key applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -194,6 +195,89 @@ pub const BINDINGS: &[Binding] = &[
         "Esc back",
     ),
     bind(KeyCode::Char('q'), NONE, LAB, Msg::Back, "", "", ""),
+    bind(
+        KeyCode::Char('m'),
+        NONE,
+        LAB,
+        Msg::ToggleMode,
+        "m",
+        "switch between the simulated clock and the live lab",
+        "",
+    ),
+    bind(
+        KeyCode::Char('s'),
+        NONE,
+        LAB,
+        Msg::StartStop,
+        "s",
+        "live: start a run, or stop it",
+        "",
+    ),
+    bind(
+        KeyCode::Char('b'),
+        NONE,
+        LAB,
+        Msg::Live(LiveMsg::BrownOut),
+        "b",
+        "Lab 3 live: brown the dependency out now, or heal it",
+        "",
+    ),
+    bind(
+        KeyCode::Char('f'),
+        NONE,
+        LAB,
+        Msg::Live(LiveMsg::CycleFault),
+        "f",
+        "Lab 3 live: next fault (hang, slow, errors, refuse)",
+        "",
+    ),
+    bind(
+        KeyCode::Char('v'),
+        NONE,
+        LAB,
+        Msg::Live(LiveMsg::ToggleView),
+        "v",
+        "Lab 2 live: counting run or metastable load",
+        "",
+    ),
+    bind(
+        KeyCode::Char('o'),
+        NONE,
+        LAB,
+        Msg::Live(LiveMsg::CyclePolicy),
+        "o",
+        "Lab 2 live: policy A layered, B single, C budget",
+        "",
+    ),
+    bind(
+        KeyCode::Char('g'),
+        NONE,
+        LAB,
+        Msg::Live(LiveMsg::Trigger),
+        "g",
+        "Lab 2 metastable: fail the database for 10 s",
+        "",
+    ),
+    bind(
+        KeyCode::Char('+'),
+        NONE,
+        LAB,
+        Msg::Live(LiveMsg::Load(1)),
+        "+/-",
+        "Lab 2 metastable: load up or down 40 actions/s",
+        "",
+    ),
+    bind(KeyCode::Char('='), NONE, LAB, Msg::Live(LiveMsg::Load(1)), "", "", ""),
+    bind(KeyCode::Char('-'), NONE, LAB, Msg::Live(LiveMsg::Load(-1)), "", "", ""),
+    bind(
+        KeyCode::Char('c'),
+        NONE,
+        LAB,
+        Msg::Live(LiveMsg::CutLoad),
+        "c",
+        "Lab 2 metastable: cut the load to 0",
+        "",
+    ),
     bind(
         KeyCode::Char('?'),
         NONE,

@@ -3,6 +3,7 @@
 //! - [`app`]: the one state, [`app::Msg`] and `update`.
 //! - [`event`]: the event task (terminal input, frame tick, signals).
 //! - [`keys`]: the one key table.
+//! - [`live`], [`live_breaker`], [`live_retry`]: Lab 2's and Lab 3's live runs, driven from the screen.
 //! - [`runs`]: the engines run on the sliders' values.
 //! - [`slider`]: slider arithmetic.
 //! - [`view`]: `impl Widget for &App`, one file per screen region.
@@ -13,6 +14,9 @@
 pub mod app;
 pub mod event;
 pub mod keys;
+pub mod live;
+pub mod live_breaker;
+pub mod live_retry;
 pub mod log;
 pub mod runs;
 pub mod slider;
@@ -86,7 +90,10 @@ pub fn run(cli: &Cli, content: Content) -> Result<()> {
         log::line(&format!("panic: {info}"));
         previous_hook(info);
     }));
-    let runtime = tokio::runtime::Builder::new_current_thread()
+    // Two workers: live labs send real traffic on the same runtime, and on one thread a busy
+    // chain would delay the frame tick and the keys.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
         .enable_all()
         .build()
         .wrap_err("starting the async runtime")?;
@@ -125,6 +132,18 @@ async fn event_loop(terminal: &mut DefaultTerminal, content: Content, theme: The
             next = events.try_recv().ok();
         }
     }
+    // Live labs first: their servers and tasks end before the terminal is restored.
+    if app.live.breaker.is_some() || app.live.retry.is_some() || !app.live.stopping.is_empty() {
+        let _ = terminal.draw(|frame| {
+            let area = frame.area();
+            let line = ratatui::text::Line::from(" stopping the live labs…");
+            frame.render_widget(
+                line,
+                ratatui::layout::Rect::new(0, area.height.saturating_sub(1), area.width, 1),
+            );
+        });
+    }
+    app.shutdown_live().await;
     Ok(())
 }
 
@@ -135,8 +154,9 @@ fn handle(app: &mut App, event: Event) -> bool {
             Some(msg) => app.update(msg),
             None => false,
         },
-        // Nothing animates on the simulated clock: a tick redraws only what changed (nothing yet).
-        Event::Tick => false,
+        // Nothing animates on the simulated clock: a tick redraws only when a live lab sent
+        // something new, so the idle app stays at rest.
+        Event::Tick => app.poll_live(),
         Event::Signal(name) => {
             log::line(&format!("received {name}: quitting"));
             app.update(app::Msg::Quit)

@@ -3,6 +3,7 @@
 //! Views read the state and never change it; the layouts they use are pure functions of
 //! the terminal size, so mouse hit tests in `app.rs` ask the same functions.
 
+pub mod breaker_live;
 pub mod charts;
 pub mod footer;
 pub mod help;
@@ -11,6 +12,7 @@ pub mod lab;
 pub mod lesson;
 pub mod params;
 pub mod results;
+pub mod retry_live;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
