@@ -148,7 +148,10 @@ impl App {
     fn start_stop_breaker(&mut self, index: usize) -> bool {
         if let Some(run) = self.live.breaker.take() {
             self.live.stopping.push(run.stop());
-            self.live.status = Some("stopped; the measured rows follow when the lab has shut down".into());
+            if let Some(series) = &mut self.live.breaker_series {
+                series.running = false;
+            }
+            self.live.status = Some("stopped early: no measured rows for a partial run".into());
             return true;
         }
         if !runtime_here() {
@@ -395,6 +398,9 @@ impl App {
             "breaker" => {
                 if let Some(run) = self.live.breaker.take() {
                     self.live.stopping.push(run.stop());
+                    if let Some(series) = &mut self.live.breaker_series {
+                        series.running = false;
+                    }
                 }
             }
             "retry" => self.stop_retry(),
@@ -417,6 +423,9 @@ impl App {
             if let Some(report) = polled.report {
                 changed = true;
                 self.live.breaker = None;
+                if let Some(series) = &mut self.live.breaker_series {
+                    series.running = false;
+                }
                 match report {
                     Ok(run) => {
                         if let Some(series) = &mut self.live.breaker_series {

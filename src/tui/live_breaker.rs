@@ -74,6 +74,8 @@ pub struct BreakerSeries {
     pub samples: Vec<LiveSample>,
     /// The measured comparison, once the run has ended.
     pub measured: Option<BrownoutComparison>,
+    /// Whether the run is still going (the app clears it on stop and on the report).
+    pub running: bool,
 }
 
 impl BreakerSeries {
@@ -83,6 +85,7 @@ impl BreakerSeries {
             fault,
             samples: Vec::new(),
             measured: None,
+            running: true,
         }
     }
 

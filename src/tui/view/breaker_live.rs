@@ -68,16 +68,20 @@ fn status_line(app: &App) -> String {
         Some(ManualOverride::Healthy) => " · healed by hand",
         None => "",
     };
-    if live.breaker.is_some() {
+    if series.running {
         format!(
             "running {}/{:.0} s · {window}{hand} · b brown out/heal · f fault · s stop",
             series.elapsed_s(),
             params.duration_s
         )
     } else if series.measured.is_some() {
-        format!("finished: measured rows (live) beside the sim's · {window} · s again")
+        format!("finished · live rows measured, sim rows below · {window} · s again")
     } else {
-        format!("stopping… · {window}")
+        format!(
+            "stopped at {}/{:.0} s · {window} · s again",
+            series.elapsed_s(),
+            params.duration_s
+        )
     }
 }
 
@@ -148,26 +152,22 @@ fn hystrix_lines(series: &BreakerSeries, caller: Caller, theme: Theme) -> [Line<
                 BreakerState::Open => theme.open(),
                 BreakerState::HalfOpen => theme.half_open(),
             };
-            Span::styled(format!("{} ", state.name()), style)
+            let name = if state == BreakerState::HalfOpen {
+                "half"
+            } else {
+                state.name()
+            };
+            Span::styled(format!("{name:<6} "), style)
         }
-        None => Span::styled("no breaker ", theme.dim()),
+        None => Span::styled("—      ", theme.dim()),
     };
     [
         Line::from(vec![
             state,
-            Span::raw(format!("err {:.0}% ", rolling.error_pct)),
-            Span::raw(format!("calls/s {:.0}", rolling.calls_per_s)),
+            Span::raw(format!("{:.0} calls/s ", rolling.calls_per_s)),
+            Span::styled(format!("short {:.0}/s", rolling.short_circuited_per_s), theme.dim()),
         ]),
-        Line::from(vec![
-            Span::raw(format!("p99 {:.0} ms ", rolling.p99_ms)),
-            Span::styled(
-                format!(
-                    "short {:.0}/s · last {ROLLING_WINDOW_S} s",
-                    rolling.short_circuited_per_s
-                ),
-                theme.dim(),
-            ),
-        ]),
+        Line::from(format!("err {:.0}% p99 {:.0} ms", rolling.error_pct, rolling.p99_ms)),
     ]
 }
 
@@ -176,7 +176,13 @@ fn column(series: &BreakerSeries, caller: Caller, theme: Theme, area: Rect, buf:
         Caller::TimeoutOnly => " timeout only ",
         Caller::WithBreaker => " with breaker ",
     };
-    let block = panel(name.into(), theme);
+    // Hystrix's dashboard rolls over 10 s; say so where there is room.
+    let title = if area.width >= 34 {
+        format!("{name}· last {ROLLING_WINDOW_S} s ")
+    } else {
+        name.to_string()
+    };
+    let block = panel(title, theme);
     let inner = block.inner(area);
     block.render(area, buf);
     let [
@@ -329,7 +335,7 @@ fn column(series: &BreakerSeries, caller: Caller, theme: Theme, area: Rect, buf:
 
     match caller {
         Caller::WithBreaker => {
-            Span::styled("state", theme.dim()).render(band_area, buf);
+            Span::styled("brk", theme.dim()).render(band_area, buf);
             // Only the measured seconds: the band must not claim a state for the future.
             let transitions = series.transitions();
             let band = under_plot(band_area);

