@@ -422,7 +422,10 @@ impl App {
             }
             if let Some(report) = polled.report {
                 changed = true;
-                self.live.breaker = None;
+                // The task is ending: keep its handle so quitting still waits for it.
+                if let Some(run) = self.live.breaker.take() {
+                    self.live.stopping.push(run.stop());
+                }
                 if let Some(series) = &mut self.live.breaker_series {
                     series.running = false;
                 }
@@ -442,7 +445,9 @@ impl App {
             }
             if let Some(report) = run.report() {
                 changed = true;
-                self.live.retry = None;
+                if let Some(run) = self.live.retry.take() {
+                    self.live.stopping.push(run.stop());
+                }
                 match report {
                     Ok(result) => {
                         if let Some(series) = &mut self.live.retry_series {
