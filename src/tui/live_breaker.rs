@@ -132,9 +132,11 @@ impl BreakerSeries {
         out
     }
 
-    /// The seconds the dependency was sick at their end (the measured band).
+    /// The seconds the dependency was measured sick, for the band. A sample says whether it
+    /// was sick at the END of its second, i.e. at the start of the next one: second 9 of a
+    /// window starting at 10 s reports sick, and it is second 10 that was.
     pub fn sick_seconds(&self) -> Vec<usize> {
-        self.samples.iter().filter(|s| s.sick).map(|s| s.second).collect()
+        self.samples.iter().filter(|s| s.sick).map(|s| s.second + 1).collect()
     }
 
     /// The Hystrix-style summary of `caller` over the last [`ROLLING_WINDOW_S`] seconds.

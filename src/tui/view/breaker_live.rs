@@ -59,18 +59,17 @@ fn status_line(app: &App) -> String {
         return format!("s start a live run · f fault: {fault} · breaker sliders apply at once");
     };
     let params = &series.params;
-    let window = format!(
-        "{fault}, scheduled {:.0}–{:.0} s",
-        params.brownout_start_s, params.brownout_end_s
-    );
-    let hand = match live.control.manual {
-        Some(ManualOverride::Sick) => " · browned out by hand",
-        Some(ManualOverride::Healthy) => " · healed by hand",
-        None => "",
+    let window = format!("{fault} {:.0}–{:.0} s", params.brownout_start_s, params.brownout_end_s);
+    let sick_now = series.samples.last().is_some_and(|s| s.sick);
+    let (hand, b_does) = match live.control.manual {
+        Some(ManualOverride::Sick) => (" · sick by hand", "b heal"),
+        Some(ManualOverride::Healthy) => (" · healed by hand", "b brown out"),
+        None if sick_now => ("", "b heal"),
+        None => ("", "b brown out"),
     };
     if series.running {
         format!(
-            "running {}/{:.0} s · {window}{hand} · b brown out/heal · f fault · s stop",
+            "running {}/{:.0} s · {window}{hand} · {b_does} · f fault · s stop",
             series.elapsed_s(),
             params.duration_s
         )
@@ -103,6 +102,7 @@ pub fn render_results(app: &App, state: &LabState, area: Rect, buf: &mut Buffer)
             width,
         )));
     }
+    let measured = app.live.breaker_series.as_ref().is_some_and(|s| s.measured.is_some());
     if let LabResults::Breaker(sim) = &state.results {
         lines.push(Line::from(Span::styled(
             fit(
@@ -118,6 +118,14 @@ pub fn render_results(app: &App, state: &LabState, area: Rect, buf: &mut Buffer)
             ),
             theme.dim(),
         )));
+    }
+    if !measured {
+        for note in [
+            "per caller, last 10 s: calls/s made · short = refused by the breaker (fails fast)",
+            "err = failed / made · p99 wait · breaker sliders retune the running breaker at once",
+        ] {
+            lines.push(Line::from(Span::styled(fit(note.to_string(), width), theme.dim())));
+        }
     }
     Paragraph::new(lines).block(block).render(area, buf);
 }

@@ -74,12 +74,16 @@ pub fn render_results(app: &App, _state: &LabState, area: Rect, buf: &mut Buffer
                 theme.accent(),
             )));
             lines.push(Line::from(Span::styled(
-                "database: 8 slots x 20 ms = 400 requests/s; g fails it for 10 s; +/- load, c cut",
+                "database: 8 slots x 20 ms = 400 req/s, p = 0; g fails it for 10 s; +/- load, c cut",
                 theme.dim(),
             )));
         }
         (RetryView::Counting, Some(series)) => {
-            let state = if running { "running" } else { "finished" };
+            let state = match (running, series.result.is_some()) {
+                (true, _) => "running",
+                (false, true) => "finished",
+                (false, false) => "stopped",
+            };
             lines.push(Line::from(Span::styled(
                 format!(
                     "{state} {} · p {:.2} · {}/{} actions · o policy · s {}",
@@ -91,7 +95,7 @@ pub fn render_results(app: &App, _state: &LabState, area: Rect, buf: &mut Buffer
                 ),
                 theme.accent(),
             )));
-            lines.push(counters_line(series));
+            lines.extend(counters_lines(series));
             let sim = series.result.as_ref().map(|result| sim_of(&result.params));
             lines.push(Line::from(match (&series.result, sim) {
                 (Some(result), Some(sim)) => format!(
@@ -129,18 +133,21 @@ pub fn render_results(app: &App, _state: &LabState, area: Rect, buf: &mut Buffer
     Paragraph::new(lines).block(block).render(area, buf);
 }
 
-fn counters_line(series: &RetrySeries) -> Line<'static> {
+fn counters_lines(series: &RetrySeries) -> [Line<'static>; 2] {
     let received = &series.latest.received;
     let at = |index: usize| received.get(index).copied().unwrap_or(0);
-    Line::from(format!(
-        "received: front end {} · back end {} · database {} · db failed {} · ok {} · budget refused {}",
-        at(0),
-        at(1),
-        at(2),
-        series.latest.db_failed,
-        series.latest.actions_ok,
-        series.latest.budget_refusals
-    ))
+    [
+        Line::from(format!(
+            "requests received: front end {} · back end {} · database {}",
+            at(0),
+            at(1),
+            at(2)
+        )),
+        Line::from(format!(
+            "database failed {} · actions ok {} · retries refused by the budget {}",
+            series.latest.db_failed, series.latest.actions_ok, series.latest.budget_refusals
+        )),
+    ]
 }
 
 pub fn render_charts(app: &App, area: Rect, buf: &mut Buffer) {
@@ -184,15 +191,28 @@ pub fn render_charts(app: &App, area: Rect, buf: &mut Buffer) {
             );
         }
         RetryView::Metastable => {
+            // Goodput gets its own scale: beside a retry storm's database rate it would be flat.
+            let [goodput_area, db_area] =
+                Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(charts_area);
             let goodput: Vec<(f64, f64)> = series.points.iter().map(|p| (p.t_s, p.ok_per_s)).collect();
-            let db: Vec<(f64, f64)> = series.points.iter().map(|p| (p.t_s, p.db_per_s)).collect();
             line_chart(
-                " per second: ",
-                &[("goodput", &goodput), ("db requests", &db)],
+                " goodput (actions ok/s) ",
+                &[("goodput", &goodput)],
                 None,
                 series,
                 theme,
-                charts_area,
+                goodput_area,
+                buf,
+            );
+            let db: Vec<(f64, f64)> = series.points.iter().map(|p| (p.t_s, p.db_per_s)).collect();
+            let queued: Vec<(f64, f64)> = series.points.iter().map(|p| (p.t_s, p.db_in_flight as f64)).collect();
+            line_chart(
+                " database: ",
+                &[("requests/s", &db), ("in flight", &queued)],
+                None,
+                series,
+                theme,
+                db_area,
                 buf,
             );
         }
@@ -259,12 +279,10 @@ fn line_chart(
     area: Rect,
     buf: &mut Buffer,
 ) {
-    let end_s = series
-        .points
-        .last()
-        .map_or(10.0, |p: &RatePoint| p.t_s)
-        .max(10.0)
-        .ceil();
+    let last_s = series.points.last().map_or(10.0, |p: &RatePoint| p.t_s);
+    // Wide enough for the whole trigger window, even while it is still going.
+    let trigger_end_s = series.triggers.iter().map(|(_, end)| *end).fold(0.0, f64::max);
+    let end_s = last_s.max(trigger_end_s).max(10.0).ceil();
     let peak = lines
         .iter()
         .flat_map(|(_, points)| points.iter().map(|(_, v)| *v))
@@ -295,7 +313,8 @@ fn line_chart(
             .data(points)
     }));
     let mut title_spans = vec![Span::styled(title.to_string(), theme.accent())];
-    if lines.len() > 1 || !series.triggers.is_empty() {
+    // One series is named by the title already; two need a legend.
+    if lines.len() > 1 {
         for (index, (name, _)) in lines.iter().enumerate() {
             title_spans.push(Span::styled(format!("━ {name} "), theme.series(index + 2)));
         }
@@ -331,10 +350,10 @@ fn line_chart(
         .render(area, buf);
 }
 
-/// 1, 2 or 5 times a power of ten, at or above `value`: an axis end that reads well.
+/// 1, 2, 2.5 or 5 times a power of ten, at or above `value`: an axis end that reads well.
 pub fn nice_ceiling(value: f64) -> f64 {
     let power = 10f64.powf(value.max(1.0).log10().floor());
-    [1.0, 2.0, 5.0, 10.0]
+    [1.0, 2.0, 2.5, 5.0, 10.0]
         .into_iter()
         .map(|m| m * power)
         .find(|candidate| *candidate >= value)
@@ -352,6 +371,7 @@ mod tests {
         assert_eq!(short_rate(19_500.0), "20k/s");
         assert_eq!(nice_ceiling(640.0), 1000.0);
         assert_eq!(nice_ceiling(180.0), 200.0);
+        assert_eq!(nice_ceiling(240.0), 250.0);
         assert_eq!(nice_ceiling(0.3), 1.0);
     }
 }
