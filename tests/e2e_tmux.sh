@@ -4,7 +4,7 @@
 # Opens the app, goes into Lab 3, moves the timeout slider, checks the results on screen
 # against `resilience-lab run breaker --sim --timeout-ms N`, opens the help, quits, and
 # checks the terminal came back (main screen, no mouse capture, same stty settings).
-# Then the same after SIGTERM, SIGHUP and Ctrl-C. Prints "N passed, N failed"; exits 1 on
+# Then the same after SIGTERM, SIGHUP and Ctrl-C, and Ctrl-C during a live Lab 3 run. Prints "N passed, N failed"; exits 1 on
 # any failure.
 #
 # Usage: tests/e2e_tmux.sh [BINARY]   (default: the newer of target/release and target/debug)
@@ -131,7 +131,31 @@ for sig in TERM HUP; do
     restored "SIG$sig"
 done
 
-# 3. Ctrl-C in raw mode is a key: it quits too.
+# 3. Lab 3 live: m, s, samples arrive, b browns out, Ctrl-C quits while the run goes on.
+# Waits up to `$2` tenths of a second for an extended regex on the screen.
+wait_for_re() {
+    local pattern="$1" tenths="${2:-100}"
+    for _ in $(seq 1 "$tenths"); do
+        screen | grep -qE -- "$pattern" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+start_app
+keys Down Down Enter
+wait_for 'Lab 3 · A breaker during a brownout'
+keys m
+check "m switches Lab 3 to live" "wait_for 'live · 127.0.0.1'"
+keys s
+check "s starts a live run" "wait_for_re 'running [0-9]+/60 s' 50"
+check "live samples arrive (calls/s above 0)" "wait_for_re '[1-9][0-9]* calls/s' 80"
+keys b
+check "b browns the dependency out now" "wait_for 'sick by hand'"
+keys C-c
+restored "Ctrl-C during a live run" 0
+check "the live labs were shut down before the terminal was restored" "grep -q 'live labs shut down (0 aborted' $WORK/app.log"
+
+# 4. Ctrl-C in raw mode is a key: it quits too.
 start_app
 keys C-c
 restored "Ctrl-C" 0
