@@ -115,12 +115,27 @@ pub fn run(cli: &Cli, content: Content) -> Result<()> {
 async fn event_loop(terminal: &mut DefaultTerminal, content: Content, theme: Theme) -> Result<()> {
     let size = terminal.size().wrap_err("reading the terminal size")?;
     let mut app = App::new(content, theme, Rect::new(0, 0, size.width, size.height));
+    let result = run_loop(terminal, &mut app).await;
+    // Live labs first, on every way out (a drawing error too): their servers and tasks end
+    // before the terminal is restored, and no socket outlives the app.
+    if app.live.breaker.is_some() || app.live.retry.is_some() || !app.live.stopping.is_empty() {
+        let _ = terminal.draw(|frame| {
+            let area = frame.area();
+            let line = ratatui::text::Line::from(" stopping the live labs…");
+            frame.render_widget(line, Rect::new(0, area.height.saturating_sub(1), area.width, 1));
+        });
+    }
+    app.shutdown_live().await;
+    result
+}
+
+async fn run_loop(terminal: &mut DefaultTerminal, app: &mut App) -> Result<()> {
     let mut events = event::spawn()?;
     let mut dirty = true;
     while app.running {
         if dirty {
             terminal
-                .draw(|frame| frame.render_widget(&app, frame.area()))
+                .draw(|frame| frame.render_widget(&*app, frame.area()))
                 .wrap_err("drawing the screen")?;
             dirty = false;
         }
@@ -128,22 +143,10 @@ async fn event_loop(terminal: &mut DefaultTerminal, content: Content, theme: The
         // Drain what is already queued (a mouse drag sends many) so one frame covers it all.
         let mut next = Some(first);
         while let Some(event) = next {
-            dirty |= handle(&mut app, event);
+            dirty |= handle(app, event);
             next = events.try_recv().ok();
         }
     }
-    // Live labs first: their servers and tasks end before the terminal is restored.
-    if app.live.breaker.is_some() || app.live.retry.is_some() || !app.live.stopping.is_empty() {
-        let _ = terminal.draw(|frame| {
-            let area = frame.area();
-            let line = ratatui::text::Line::from(" stopping the live labs…");
-            frame.render_widget(
-                line,
-                ratatui::layout::Rect::new(0, area.height.saturating_sub(1), area.width, 1),
-            );
-        });
-    }
-    app.shutdown_live().await;
     Ok(())
 }
 
