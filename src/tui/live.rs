@@ -445,6 +445,9 @@ impl App {
             }
             if let Some(report) = run.report() {
                 changed = true;
+                if let (Some((now_s, snapshot)), Some(series)) = (run.read(), &mut self.live.retry_series) {
+                    series.close(now_s, snapshot);
+                }
                 if let Some(run) = self.live.retry.take() {
                     self.live.stopping.push(run.stop());
                 }

@@ -31,8 +31,9 @@ pub const LOAD_MAX_PER_S: f64 = 800.0;
 pub const LOAD_STEP_PER_S: f64 = 40.0;
 /// The longest a steady load runs before it stops by itself: every load loop is bounded.
 pub const LOAD_TIME_LIMIT: Duration = Duration::from_secs(600);
-/// Width of one point of the charts.
-pub const POINT_S: f64 = 1.0;
+/// Width of one point of the charts: two frame ticks, so a short counting run still draws
+/// a line (rates are per second whatever the width).
+pub const POINT_S: f64 = 0.5;
 
 /// Which live view of Lab 2 shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -134,6 +135,23 @@ impl RetrySeries {
         self.latest = snapshot;
         self.latest_s = now_s;
         changed
+    }
+
+    /// The run ended: closes the last, partial point so that a run shorter than a point
+    /// still shows its rates.
+    pub fn close(&mut self, now_s: f64, snapshot: ChainSnapshot) {
+        if now_s - self.point_start_s > 0.05 && snapshot != self.point_start {
+            self.points.push(rate_point(
+                &self.point_start,
+                &snapshot,
+                now_s,
+                now_s - self.point_start_s,
+            ));
+            self.point_start = snapshot.clone();
+            self.point_start_s = now_s;
+        }
+        self.latest = snapshot;
+        self.latest_s = now_s;
     }
 
     /// The per-hop rates to draw on the chain's arrows: the last closed point's.
@@ -354,12 +372,18 @@ pub mod tests {
             point_start: snapshot([0, 0, 0], 0, 0, 0),
             ..RetrySeries::default()
         };
-        assert!(series.observe(0.25, snapshot([4, 16, 64], 1, 1, 0)));
-        assert!(!series.observe(0.5, snapshot([4, 16, 64], 1, 1, 0)), "nothing new");
+        assert!(series.observe(0.1, snapshot([4, 16, 64], 1, 1, 0)));
+        assert!(!series.observe(0.2, snapshot([4, 16, 64], 1, 1, 0)), "nothing new");
         assert!(series.points.is_empty());
-        assert!(series.observe(1.0, snapshot([8, 32, 128], 2, 2, 0)));
+        assert!(series.observe(0.5, snapshot([8, 32, 128], 2, 2, 0)));
         assert_eq!(series.points.len(), 1);
-        assert_eq!(series.hop_rates(), vec![8.0, 32.0, 128.0]);
+        assert_eq!(series.hop_rates(), vec![16.0, 64.0, 256.0], "per second over 0.5 s");
         assert_eq!(series.db_per_action(), 64.0);
+        // The run ends 0.25 s into the next point: that partial point is kept.
+        series.close(0.75, snapshot([12, 48, 192], 3, 3, 0));
+        assert_eq!(series.points.len(), 2);
+        assert_eq!(series.hop_rates(), vec![16.0, 64.0, 256.0]);
+        series.close(0.76, snapshot([12, 48, 192], 3, 3, 0));
+        assert_eq!(series.points.len(), 2, "nothing new, no point");
     }
 }
