@@ -197,3 +197,36 @@ fn page_keys_scroll_the_transition_log_and_the_lesson() {
     app.update(Msg::ScrollDown);
     assert!(!text(&app).contains("A checkout page calls a soft dependency"));
 }
+
+#[test]
+fn live_keys_need_live_mode_and_a_live_lab() {
+    use resilience_lab::tui::app::Mode;
+    let mut app = app();
+    // Lab 1's live screen is another engineer's: m leaves it in sim here.
+    app.update(Msg::Open);
+    assert!(!app.update(Msg::ToggleMode));
+    assert_eq!(app.labs[0].mode, Mode::Sim);
+    app.update(Msg::Back);
+    app.update(Msg::Down);
+    app.update(Msg::Down);
+    app.update(Msg::Open);
+    // In sim, s and b change nothing.
+    assert!(!app.update(Msg::StartStop));
+    assert!(!app.update(Msg::Live(resilience_lab::tui::live::LiveMsg::BrownOut)));
+    let m = keys::msg_for(Context::Lab, &key(KeyCode::Char('m'), KeyModifiers::NONE));
+    assert_eq!(m, Some(Msg::ToggleMode));
+    assert!(app.update(Msg::ToggleMode));
+    assert_eq!(app.labs[2].mode, Mode::Live);
+    assert!(text(&app).contains("live · 127.0.0.1"));
+    // Outside a runtime (this test) a start explains itself instead of panicking.
+    assert!(app.update(Msg::StartStop));
+    assert!(app.live.breaker.is_none());
+    assert!(app.live.status.as_deref().is_some_and(|s| s.contains("runtime")));
+    // f cycles the fault kind in the CLI's order; Ctrl+C still quits, c alone does not.
+    app.update(Msg::Live(resilience_lab::tui::live::LiveMsg::CycleFault));
+    assert_eq!(app.live.control.fault.name(), "slow");
+    let ctrl_c = keys::msg_for(Context::Lab, &key(KeyCode::Char('c'), KeyModifiers::CONTROL));
+    assert_eq!(ctrl_c, Some(Msg::Quit));
+    assert!(app.update(Msg::ToggleMode));
+    assert_eq!(app.labs[2].mode, Mode::Sim);
+}

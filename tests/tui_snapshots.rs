@@ -179,15 +179,15 @@ fn counters(received: [u64; 3], started: u64, ok: u64) -> ChainSnapshot {
 }
 
 /// Lab 2 in live mode: a counting run at p = 1, 4 x 4 x 4, 12 s in, 10 actions a second.
-fn lab2_live_counting() -> App {
-    let mut app = app(100, 30);
+fn lab2_live_counting(width: u16, height: u16) -> App {
+    let mut app = app(width, height);
     for msg in LAB2 {
         app.update(*msg);
     }
     app.update(Msg::ToggleMode);
     let mut series = RetrySeries {
         view: RetryView::Counting,
-        policy_label: "A: 4, 4 and 4 attempts at 3 layers".into(),
+        policy_label: "A 4×4×4".into(),
         attempts: vec![4, 4, 4],
         p: 1.0,
         actions: 2_000,
@@ -195,7 +195,8 @@ fn lab2_live_counting() -> App {
     };
     let mut before = counters([0, 0, 0], 0, 0);
     for second in 1..=12u64 {
-        let now = counters([40 * second, 160 * second, 640 * second], 10 * second, 0);
+        // 100 actions/s: wide enough rates to need the short labels at 80 columns.
+        let now = counters([400 * second, 1_600 * second, 6_400 * second], 100 * second, 0);
         series.points.push(rate_point(&before, &now, second as f64, 1.0));
         before = now;
     }
@@ -207,7 +208,12 @@ fn lab2_live_counting() -> App {
 
 #[test]
 fn lab2_live_counting_100x30() {
-    insta::assert_snapshot!(render(&lab2_live_counting()));
+    insta::assert_snapshot!(render(&lab2_live_counting(100, 30)));
+}
+
+#[test]
+fn lab2_live_counting_80x24() {
+    insta::assert_snapshot!(render(&lab2_live_counting(80, 24)));
 }
 
 /// The metastable view: healthy 240 actions/s, a trigger at 5 s, and goodput that stays down.

@@ -96,12 +96,37 @@ pub fn policy_name(policy: Policy) -> &'static str {
     }
 }
 
+/// A policy and its attempts in a few characters: `A 4×4×4`, `B 4×1×1`, `C 4×1×1 +10%`.
+pub fn short_policy(policy: Policy, attempts: &[u32], budget: f64) -> String {
+    let letter = match policy {
+        Policy::Layered => "A",
+        Policy::TopOnly => "B",
+        Policy::TopOnlyBudget => "C",
+    };
+    let product: Vec<String> = attempts.iter().map(u32::to_string).collect();
+    let budget = match policy {
+        Policy::TopOnlyBudget => format!(" +{:.0}% budget", budget * 100.0),
+        _ => String::new(),
+    };
+    format!("{letter} {}{budget}", product.join("×"))
+}
+
 fn next_policy(policy: Policy) -> Policy {
     match policy {
         Policy::Layered => Policy::TopOnly,
         Policy::TopOnly => Policy::TopOnlyBudget,
         Policy::TopOnlyBudget => Policy::Layered,
     }
+}
+
+#[cfg(test)]
+#[test]
+fn short_policies_read() {
+    assert_eq!(short_policy(Policy::Layered, &[4, 4, 4], 0.1), "A 4×4×4");
+    assert_eq!(
+        short_policy(Policy::TopOnlyBudget, &[4, 1, 1], 0.1),
+        "C 4×1×1 +10% budget"
+    );
 }
 
 fn next_fault(kind: FaultKind) -> FaultKind {
@@ -264,7 +289,7 @@ impl App {
         log::line(&format!("lab 2 live: start {view:?} {policy:?} {attempts:?}"));
         self.live.retry_series = Some(RetrySeries {
             view,
-            policy_label: policy.label(&attempts, budget),
+            policy_label: short_policy(policy, &attempts, budget),
             attempts,
             p,
             actions,
@@ -346,7 +371,7 @@ impl App {
             ));
             if let Some(series) = &mut self.live.retry_series {
                 series.attempts = policy.attempts(&layered);
-                series.policy_label = policy.label(&series.attempts, budget);
+                series.policy_label = short_policy(policy, &series.attempts, budget);
             }
         }
     }

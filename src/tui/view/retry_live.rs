@@ -108,7 +108,7 @@ pub fn render_results(app: &App, _state: &LabState, area: Rect, buf: &mut Buffer
         (RetryView::Metastable, Some(series)) => {
             lines.push(Line::from(Span::styled(
                 format!(
-                    "{} {policy} · load {:.0} actions/s · t {:.0} s · g trigger 10 s · +/- load · c cut · s {}",
+                    "{} {policy} · {:.0} actions/s · t {:.0} s · g trigger · +/- c load · s {}",
                     if running { "running" } else { "stopped" },
                     live.load_per_s,
                     series.latest_s,
@@ -118,12 +118,15 @@ pub fn render_results(app: &App, _state: &LabState, area: Rect, buf: &mut Buffer
             )));
             let last = series.points.last().cloned().unwrap_or_default();
             lines.push(Line::from(format!(
-                "goodput {:.0}/s · database {:.0} req/s (capacity 400) · in flight {} · timeouts {} · expired {}",
-                last.ok_per_s,
-                last.db_per_s,
-                series.latest.db_in_flight,
-                series.latest.db_timeouts,
-                series.latest.actions_expired
+                "goodput {:.0} actions/s · database {:.0} req/s of 400 · in flight {}",
+                last.ok_per_s, last.db_per_s, series.latest.db_in_flight,
+            )));
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "database calls timed out {} · actions past their 1 s deadline {}",
+                    series.latest.db_timeouts, series.latest.actions_expired
+                ),
+                theme.dim(),
             )));
         }
     }
@@ -239,7 +242,14 @@ fn chain(rates: &[f64], db_in_flight: u64, theme: Theme, area: Rect, buf: &mut B
         usize::from(inner.width).saturating_sub(boxes) / 3
     };
     let names = NAMES.iter().find(|names| room_for(names) >= 8).unwrap_or(&NAMES[2]);
-    let arrow = room_for(names).max(labels.iter().map(|l| l.len() + 2).max().unwrap_or(4));
+    // Narrow panels drop the "/s" (the title says it) before the arrows outgrow the row.
+    let widest = |labels: &[String]| labels.iter().map(|l| l.len() + 2).max().unwrap_or(4);
+    let labels: Vec<String> = if room_for(names) < widest(&labels) {
+        labels.iter().map(|l| l.trim_end_matches("/s").to_string()).collect()
+    } else {
+        labels
+    };
+    let arrow = room_for(names).max(widest(&labels));
     let mut middle = String::new();
     let mut bottom = String::new();
     let mut rate_row = String::new();
