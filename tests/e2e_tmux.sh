@@ -6,7 +6,7 @@
 # checks the terminal came back (main screen, no mouse capture, same stty settings).
 # Then the same after SIGTERM, SIGHUP and Ctrl-C. Then the quiz: answer one question, see the
 # feedback, and find "answered 1" on the home screen; and a progress file from a newer
-# version is refused before the terminal is taken, and kept. Then Lab 1 live: start the real
+# version is refused before the terminal is taken, and kept. Then Ctrl-C during a live Lab 3 run. Then Lab 1 live: start the real
 # server, wait for /readyz 200, and check that its pid is gone after quitting with keys and
 # with SIGTERM. Every run uses --progress with a temporary file, so the user's own progress
 # is never touched. Prints "N passed, N failed"; exits 1 on any failure.
@@ -135,12 +135,36 @@ for sig in TERM HUP; do
     restored "SIG$sig"
 done
 
-# 3. Ctrl-C in raw mode is a key: it quits too.
+# 3. Lab 3 live: m, s, samples arrive, b browns out, Ctrl-C quits while the run goes on.
+# Waits up to `$2` tenths of a second for an extended regex on the screen.
+wait_for_re() {
+    local pattern="$1" tenths="${2:-100}"
+    for _ in $(seq 1 "$tenths"); do
+        screen | grep -qE -- "$pattern" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+start_app
+keys Down Down Enter
+wait_for 'Lab 3 · A breaker during a brownout'
+keys m
+check "m switches Lab 3 to live" "wait_for 'live · 127.0.0.1'"
+keys s
+check "s starts a live run" "wait_for_re 'running [0-9]+/60 s' 50"
+check "live samples arrive (calls/s above 0)" "wait_for_re '[1-9][0-9]* calls/s' 80"
+keys b
+check "b browns the dependency out now" "wait_for 'sick by hand'"
+keys C-c
+restored "Ctrl-C during a live run" 0
+check "the live labs were shut down before the terminal was restored" "grep -q 'live labs shut down (0 aborted' $WORK/app.log"
+
+# 4. Ctrl-C in raw mode is a key: it quits too.
 start_app
 keys C-c
 restored "Ctrl-C" 0
 
-# 4. The quiz: one question answered, the feedback shown, the home screen counts it.
+# 5. The quiz: one question answered, the feedback shown, the home screen counts it.
 rm -f "$WORK/progress.toml"
 start_app
 keys Down Down Down Enter
@@ -162,7 +186,7 @@ restored "quit after the quiz" 0
 check "resilience-lab progress reads the app's file" \
     "\"$BIN\" --progress $WORK/progress.toml progress | grep -qF 'questions answered: 1 of'"
 
-# 5. A progress file from a newer version: a one-line error before the terminal is taken.
+# 6. A progress file from a newer version: a one-line error before the terminal is taken.
 printf 'format_version = 99\n' > "$WORK/newer.toml"
 tmux send-keys -t "$SESSION" "clear; \"$BIN\" --progress $WORK/newer.toml; echo EXIT=\$?" Enter
 check "a newer progress file is refused" "wait_for 'written by a newer resilience-lab'"
@@ -171,7 +195,7 @@ check "the terminal was never taken" "[[ \$(flag alternate_on) == 0 ]]"
 check "the newer file is kept as it was" "[[ \$(cat $WORK/newer.toml) == 'format_version = 99' ]]"
 tmux send-keys -t "$SESSION" "clear" Enter
 
-# 6. Lab 1 live: start the real server, see /readyz answer 200, and leave no server behind,
+# 7. Lab 1 live: start the real server, see /readyz answer 200, and leave no server behind,
 #    whether the app is quit with keys or with SIGTERM.
 server_pid() { screen | grep -oE '· pid [0-9]+' | head -1 | grep -oE '[0-9]+'; }
 is_server() { [[ -n "$1" && -r /proc/$1/cmdline ]] && tr '\0' ' ' < "/proc/$1/cmdline" | grep -qF "$BIN serve health"; }

@@ -410,9 +410,9 @@ fn every_new_context_documents_its_keys_and_keeps_the_footer_short() {
     assert_eq!(at(Context::QuizFeedback, KeyCode::Right), Some(Msg::Open));
     assert_eq!(at(Context::Lab, KeyCode::Char(']')), Some(Msg::NextStep));
     assert_eq!(at(Context::Lab, KeyCode::Char('[')), Some(Msg::PrevStep));
-    // `m` switches Sim/Live on every lab; `s` belongs to the live screens' own contexts.
+    // `m` switches Sim/Live on every lab; `s` starts or stops a live run.
     assert_eq!(at(Context::Lab, KeyCode::Char('m')), Some(Msg::ToggleMode));
-    assert_eq!(at(Context::Lab, KeyCode::Char('s')), None);
+    assert_eq!(at(Context::Lab, KeyCode::Char('s')), Some(Msg::StartStop));
 }
 
 #[test]
@@ -445,8 +445,9 @@ fn lab1_live_keys_come_first_only_on_the_live_screen() {
     let press = |code| TermEvent::Key(key(code, KeyModifiers::NONE));
     let mut app = app();
     app.update(Msg::Open);
-    // Simulated Lab 1: `s` is nothing, `m` switches to live.
-    assert_eq!(app.msg_for(&press(KeyCode::Char('s'))), None);
+    // Simulated Lab 1: `s` is the generic start/stop and changes nothing here; `m` switches to live.
+    assert_eq!(app.msg_for(&press(KeyCode::Char('s'))), Some(Msg::StartStop));
+    assert!(!app.update(Msg::StartStop));
     assert_eq!(app.msg_for(&press(KeyCode::Char('m'))), Some(Msg::ToggleMode));
     app.update(Msg::ToggleMode);
     assert!(app.health_live_showing());
@@ -465,12 +466,12 @@ fn lab1_live_keys_come_first_only_on_the_live_screen() {
     // Without the app's runtime (a test), `s` says so instead of starting anything.
     app.update(Msg::LiveStartStop);
     assert!(!app.health_live.running());
-    // Lab 2 is not Lab 1: its `s` stays unbound here.
+    // Lab 2 is not Lab 1: its `s` is the shared start/stop of Labs 2 and 3.
     app.update(Msg::Back);
     app.update(Msg::Down);
     app.update(Msg::Open);
     assert!(!app.health_live_showing());
-    assert_eq!(app.msg_for(&press(KeyCode::Char('s'))), None);
+    assert_eq!(app.msg_for(&press(KeyCode::Char('s'))), Some(Msg::StartStop));
 }
 
 #[test]
@@ -501,6 +502,45 @@ fn lab1_live_log_scrolls_and_the_lesson_still_shows() {
     assert!(screen.contains("GET /work?n=36"), "{screen}");
     app.update(Msg::ToggleLesson);
     let screen = text(&app);
-    assert!(screen.contains("Guided steps"), "the lesson panel replaces the live panels: {screen}");
+    assert!(
+        screen.contains("Guided steps"),
+        "the lesson panel replaces the live panels: {screen}"
+    );
     assert!(screen.contains("pid 7"), "the server panel stays: {screen}");
+}
+
+#[test]
+fn live_keys_need_live_mode_and_a_live_lab() {
+    use resilience_lab::tui::app::Mode;
+    let mut app = app();
+    // Lab 1's live screen keeps its own state (a server child): `m` shows it, and the
+    // shared mode of Labs 2 and 3 stays as it was.
+    app.update(Msg::Open);
+    assert!(app.update(Msg::ToggleMode));
+    assert!(app.health_live_showing());
+    assert_eq!(app.labs[0].mode, Mode::Sim);
+    app.update(Msg::ToggleMode);
+    app.update(Msg::Back);
+    app.update(Msg::Down);
+    app.update(Msg::Down);
+    app.update(Msg::Open);
+    // In sim, s and b change nothing.
+    assert!(!app.update(Msg::StartStop));
+    assert!(!app.update(Msg::Live(resilience_lab::tui::live::LiveMsg::BrownOut)));
+    let m = keys::msg_for(Context::Lab, &key(KeyCode::Char('m'), KeyModifiers::NONE));
+    assert_eq!(m, Some(Msg::ToggleMode));
+    assert!(app.update(Msg::ToggleMode));
+    assert_eq!(app.labs[2].mode, Mode::Live);
+    assert!(text(&app).contains("live · 127.0.0.1"));
+    // Outside a runtime (this test) a start explains itself instead of panicking.
+    assert!(app.update(Msg::StartStop));
+    assert!(app.live.breaker.is_none());
+    assert!(app.live.status.as_deref().is_some_and(|s| s.contains("runtime")));
+    // f cycles the fault kind in the CLI's order; Ctrl+C still quits, c alone does not.
+    app.update(Msg::Live(resilience_lab::tui::live::LiveMsg::CycleFault));
+    assert_eq!(app.live.control.fault.name(), "slow");
+    let ctrl_c = keys::msg_for(Context::Lab, &key(KeyCode::Char('c'), KeyModifiers::CONTROL));
+    assert_eq!(ctrl_c, Some(Msg::Quit));
+    assert!(app.update(Msg::ToggleMode));
+    assert_eq!(app.labs[2].mode, Mode::Sim);
 }

@@ -28,7 +28,7 @@ use tokio::time::{Instant, MissedTickBehavior};
 
 use crate::engine::breaker::{BreakerConfig, BreakerState};
 use crate::engine::brownout::{BrownoutComparison, BrownoutParams, CallerRun, CallerSummary, SecondStats};
-use crate::engine::fault::{FaultSchedule, ManualOverride};
+use crate::engine::fault::{FaultKind, FaultSchedule, ManualOverride};
 use crate::engine::stats::atlas_percentile;
 use crate::live::checkout::{self, Caller, Schedule, Tally, lock};
 use crate::live::dependency::Dependency;
@@ -49,6 +49,9 @@ pub struct CallerSample {
     pub in_flight: u64,
     /// The breaker's state at the end of the second; `None` for the timeout-only caller.
     pub breaker: Option<BreakerState>,
+    /// Waits of the page views that ended during the second, in seconds: the TUI's rolling
+    /// p99 needs every wait, not a per-second percentile (percentiles do not add up).
+    pub waits_s: Vec<f64>,
 }
 
 /// Both callers' view of one finished second.
@@ -187,6 +190,11 @@ impl LiveBrownout {
         self.faults.send_modify(|schedule| schedule.manual = manual);
     }
 
+    /// Changes what the sick dependency does (the TUI's fault key); the window is unchanged.
+    pub fn set_fault_kind(&self, kind: FaultKind) {
+        self.faults.send_modify(|schedule| schedule.kind = kind);
+    }
+
     /// The per-second samples; `None` once taken.
     pub fn take_samples(&mut self) -> Option<mpsc::Receiver<LiveSample>> {
         self.samples.take()
@@ -255,6 +263,8 @@ async fn sample(
     let mut ticks = tokio::time::interval_at(start, SAMPLE_INTERVAL);
     ticks.set_missed_tick_behavior(MissedTickBehavior::Skip);
     let mut second = 0usize;
+    // How many of each caller's waits earlier samples carried.
+    let mut waits_sent = [0usize; 2];
     let mut sums = [0.0f64; 2];
     let mut count = 0u64;
     let max_ticks = (limit.as_secs_f64() / SAMPLE_INTERVAL.as_secs_f64()).ceil() as u64;
@@ -263,7 +273,7 @@ async fn sample(
         let now_s = (now - start).as_secs_f64();
         let this_second = now_s as usize;
         if this_second != second {
-            close_second(&callers, second, sums, count, &faults, now_s, &samples);
+            close_second(&callers, second, sums, count, &faults, now_s, &samples, &mut waits_sent);
             (second, sums, count) = (this_second, [0.0; 2], 0);
         }
         // Stopped, or the handle was dropped without `shutdown`.
@@ -290,11 +300,13 @@ async fn sample(
         &faults,
         start.elapsed().as_secs_f64(),
         &samples,
+        &mut waits_sent,
     );
     gauge
 }
 
 /// Stores the average in flight of `second` and offers the second to the TUI.
+#[allow(clippy::too_many_arguments)]
 fn close_second(
     callers: &[Arc<Caller>; 2],
     second: usize,
@@ -303,10 +315,13 @@ fn close_second(
     faults: &watch::Receiver<FaultSchedule>,
     now_s: f64,
     samples: &mpsc::Sender<LiveSample>,
+    waits_sent: &mut [usize; 2],
 ) {
     let [timeout_only, with_breaker] = [0, 1].map(|index| {
         let caller = &callers[index];
         let mut tally = lock(&caller.tally);
+        let waits_s = tally.waits_s.get(waits_sent[index]..).unwrap_or_default().to_vec();
+        waits_sent[index] = tally.waits_s.len();
         let Some(stats) = tally.per_second.get_mut(second) else {
             // Past the last second of the run (answers still arriving): nothing to store.
             return None;
@@ -318,6 +333,7 @@ fn close_second(
             stats: stats.clone(),
             in_flight: caller.in_flight.load(Ordering::Relaxed),
             breaker: caller.breaker.as_ref().map(|breaker| lock(breaker).state()),
+            waits_s,
         })
     });
     if let (Some(timeout_only), Some(with_breaker)) = (timeout_only, with_breaker) {

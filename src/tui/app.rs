@@ -13,6 +13,7 @@ use crate::content::{Content, LabFile};
 use crate::progress::Progress;
 use crate::tui::book::BookState;
 use crate::tui::keys::{self, Context};
+use crate::tui::live::{LiveLabs, LiveMsg};
 use crate::tui::live_health::{Answer, LiveHealth};
 use crate::tui::predict::PredictState;
 use crate::tui::quiz_screen::QuizScreen;
@@ -62,8 +63,6 @@ pub enum Msg {
     /// Select the next or previous item of a list (the book's chapters).
     NextItem,
     PrevItem,
-    /// Switch the lab between its simulated and live modes.
-    ToggleMode,
     /// Lab 1 live: start the server, or stop it if it runs.
     LiveStartStop,
     /// Lab 1 live: send one `/work` request.
@@ -78,6 +77,20 @@ pub enum Msg {
     LiveReadinessDb,
     /// Lab 1 live: predict the next probe's answer.
     PredictProbe(Answer),
+    /// Switch the lab screen between the simulated clock and the live lab.
+    ToggleMode,
+    /// Live mode: start a run, or stop the one running.
+    StartStop,
+    /// A key only the live screens use.
+    Live(LiveMsg),
+}
+
+/// Whether a lab screen shows the simulation or the live lab.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    #[default]
+    Sim,
+    Live,
 }
 
 /// The home screen's entries after the labs.
@@ -107,6 +120,7 @@ pub struct LabState {
     /// First line shown of the transition log (Lab 3) or the timeline (Lab 1).
     pub log_scroll: u16,
     pub results: LabResults,
+    pub mode: Mode,
 }
 
 impl LabState {
@@ -120,6 +134,7 @@ impl LabState {
             lesson_scroll: 0,
             log_scroll: 0,
             results,
+            mode: Mode::Sim,
         }
     }
 }
@@ -150,6 +165,8 @@ pub struct App {
     pub predicts: Vec<PredictState>,
     /// Lab 1's live mode: the server child, its probes and the predictions.
     pub health_live: LiveHealth,
+    /// Lab 2's and Lab 3's live runs and what they showed.
+    pub live: LiveLabs,
 }
 
 impl App {
@@ -174,6 +191,7 @@ impl App {
             book: BookState::default(),
             predicts,
             health_live: LiveHealth::default(),
+            live: LiveLabs::default(),
         }
     }
 
@@ -189,7 +207,8 @@ impl App {
 
     /// The frame tick: live labs read what arrived; true if the screen changed.
     pub fn tick(&mut self) -> bool {
-        self.health_live.poll()
+        // Both are polled every tick: `|` rather than `||`, which would skip the second.
+        self.health_live.poll() | self.poll_live()
     }
 
     /// Which part of the key table applies now.
@@ -297,6 +316,22 @@ impl App {
         if self.predicts[index].is_open() || matches!(msg, Msg::Predict | Msg::PrevStep | Msg::NextStep) {
             return self.update_predict(index, msg);
         }
+        // Lab 1's live mode is its own (a server child, in `health_live`); Labs 2 and 3 share `live`.
+        if self.content.labs[index].id != "health" {
+            match msg {
+                Msg::ToggleMode | Msg::StartStop | Msg::Live(_) => return self.update_live(index, msg),
+                Msg::Back => self.live_left(index),
+                _ => {}
+            }
+        }
+        let changed = self.update_lab_view(index, msg);
+        if changed && self.labs[index].mode == Mode::Live {
+            self.live_sliders_changed(index);
+        }
+        changed
+    }
+
+    fn update_lab_view(&mut self, index: usize, msg: Msg) -> bool {
         let lab = &self.content.labs[index];
         // Lab 1 live takes its keys first; PgUp/PgDn scroll its log unless the lesson shows.
         let lesson_scroll = self.labs[index].show_lesson && matches!(msg, Msg::ScrollUp | Msg::ScrollDown);

@@ -6,6 +6,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::tui::app::Msg;
+use crate::tui::live::LiveMsg;
 use crate::tui::live_health::Answer;
 
 /// Where a key applies.
@@ -620,6 +621,65 @@ pub const BINDINGS: &[Binding] = &[
         "close, stay on this step",
         "Esc close",
     ),
+    bind(
+        KeyCode::Char('m'),
+        NONE,
+        LAB,
+        Msg::ToggleMode,
+        "m/s",
+        "sim or live; live: s starts or stops a run",
+        "",
+    ),
+    bind(KeyCode::Char('s'), NONE, LAB, Msg::StartStop, "", "", ""),
+    bind(
+        KeyCode::Char('b'),
+        NONE,
+        LAB,
+        Msg::Live(LiveMsg::BrownOut),
+        "b/f",
+        "Lab 3 live: b browns out now or heals; f next fault",
+        "",
+    ),
+    bind(
+        KeyCode::Char('f'),
+        NONE,
+        LAB,
+        Msg::Live(LiveMsg::CycleFault),
+        "",
+        "",
+        "",
+    ),
+    bind(
+        KeyCode::Char('v'),
+        NONE,
+        LAB,
+        Msg::Live(LiveMsg::ToggleView),
+        "v/o/g",
+        "Lab 2 live: v view, o policy A/B/C, g fail db 10 s",
+        "",
+    ),
+    bind(
+        KeyCode::Char('o'),
+        NONE,
+        LAB,
+        Msg::Live(LiveMsg::CyclePolicy),
+        "",
+        "",
+        "",
+    ),
+    bind(KeyCode::Char('g'), NONE, LAB, Msg::Live(LiveMsg::Trigger), "", "", ""),
+    bind(
+        KeyCode::Char('+'),
+        NONE,
+        LAB,
+        Msg::Live(LiveMsg::Load(1)),
+        "+/-/c",
+        "Lab 2 metastable: load ±40 actions/s; c cuts it to 0",
+        "",
+    ),
+    bind(KeyCode::Char('='), NONE, LAB, Msg::Live(LiveMsg::Load(1)), "", "", ""),
+    bind(KeyCode::Char('-'), NONE, LAB, Msg::Live(LiveMsg::Load(-1)), "", "", ""),
+    bind(KeyCode::Char('c'), NONE, LAB, Msg::Live(LiveMsg::CutLoad), "", "", ""),
     bind(
         KeyCode::Char('?'),
         NONE,

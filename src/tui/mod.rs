@@ -4,6 +4,7 @@
 //! - [`event`]: the event task (terminal input, frame tick, signals).
 //! - [`keys`]: the one key table.
 //! - [`live_health`]: Lab 1 live: the server child, its probes, the predictions.
+//! - [`live`], [`live_breaker`], [`live_retry`]: Lab 2's and Lab 3's live runs, driven from the screen.
 //! - [`runs`]: the engines run on the sliders' values.
 //! - [`quiz_screen`]: the quiz screen's state machine (pick, answer, feedback, review).
 //! - [`predict`]: a lab's guided steps and predict-then-observe checks.
@@ -21,7 +22,10 @@ pub mod book;
 pub mod event;
 pub mod keys;
 pub mod learn;
+pub mod live;
+pub mod live_breaker;
 pub mod live_health;
+pub mod live_retry;
 pub mod log;
 pub mod predict;
 pub mod quiz_screen;
@@ -99,7 +103,10 @@ pub fn run(cli: &Cli, content: Content) -> Result<()> {
         log::line(&format!("panic: {info}"));
         previous_hook(info);
     }));
-    let runtime = tokio::runtime::Builder::new_current_thread()
+    // Two workers: live labs send real traffic on the same runtime, and on one thread a busy
+    // chain would delay the frame tick and the keys.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
         .enable_all()
         .build()
         .wrap_err("starting the async runtime")?;
@@ -126,19 +133,29 @@ pub fn run(cli: &Cli, content: Content) -> Result<()> {
 }
 
 async fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> Result<()> {
-    let result = drive(terminal, &mut app).await;
-    if app.health_live.running() {
-        // The stop takes up to QUIT_DEADLINE: say why the app has not left yet.
+    let result = run_loop(terminal, &mut app).await;
+    // On every way out (quit, signal, a drawing error), and before the terminal is restored:
+    // no server child, live server or task outlives the app. The stops take a moment, so the
+    // screen says why the app has not left yet.
+    let lab1_running = app.health_live.running();
+    if lab1_running {
         app.health_live.status = Some("quitting: stopping the server (SIGTERM, then a kill after 3 s)".into());
-        let _ = terminal.draw(|frame| frame.render_widget(&app, frame.area()));
     }
-    // On every way out (quit, signal, a drawing error), and before the terminal is
-    // restored: no server child outlives the app.
+    let labs_running = app.live.breaker.is_some() || app.live.retry.is_some() || !app.live.stopping.is_empty();
+    if lab1_running || labs_running {
+        let _ = terminal.draw(|frame| {
+            frame.render_widget(&app, frame.area());
+            let area = frame.area();
+            let line = ratatui::text::Line::from(" stopping the live labs…");
+            frame.render_widget(line, Rect::new(0, area.height.saturating_sub(1), area.width, 1));
+        });
+    }
     app.health_live.shutdown().await;
+    app.shutdown_live().await;
     result
 }
 
-async fn drive(terminal: &mut DefaultTerminal, app: &mut App) -> Result<()> {
+async fn run_loop(terminal: &mut DefaultTerminal, app: &mut App) -> Result<()> {
     let mut events = event::spawn()?;
     let mut dirty = true;
     while app.running {

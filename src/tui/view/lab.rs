@@ -23,7 +23,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 
 use crate::tui::app::App;
-use crate::tui::view::{charts, footer, health_live, is_too_small, lesson, params, predict, results};
+use crate::tui::view::{
+    breaker_live, charts, footer, health_live, is_too_small, lesson, params, predict, results, retry_live,
+};
 
 /// Where each region of a lab screen goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,7 +109,12 @@ pub fn render(app: &App, index: usize, area: Rect, buf: &mut Buffer) {
         return health_live::render(app, index, &layout, buf);
     }
     let left = format!(" Lab {} · {}", index + 1, lab.title);
-    let right = "simulated clock ";
+    let live = state.mode == crate::tui::app::Mode::Live && crate::tui::live::has_live_mode(&lab.id);
+    let right = match (live, crate::tui::live::has_live_mode(&lab.id)) {
+        (true, _) => "live · 127.0.0.1 · m sim ",
+        (false, true) => "simulated clock · m live ",
+        (false, false) => "simulated clock ",
+    };
     let gap = (layout.title.width as usize).saturating_sub(left.chars().count() + right.len());
     Line::from(vec![
         Span::styled(left, theme.accent()),
@@ -115,12 +122,17 @@ pub fn render(app: &App, index: usize, area: Rect, buf: &mut Buffer) {
         Span::styled(right, theme.dim()),
     ])
     .render(layout.title, buf);
-    results::render(app, lab, state, layout.results, buf);
+    match (live, lab.id.as_str()) {
+        (true, "breaker") => breaker_live::render_results(app, state, layout.results, buf),
+        (true, _) => retry_live::render_results(app, state, layout.results, buf),
+        _ => results::render(app, lab, state, layout.results, buf),
+    }
     params::render(app, state, layout.params, buf);
-    if state.show_lesson {
-        lesson::render(app, lab, state, layout.right, buf);
-    } else {
-        charts::render(app, state, layout.right, buf);
+    match (state.show_lesson, live, lab.id.as_str()) {
+        (true, _, _) => lesson::render(app, lab, state, layout.right, buf),
+        (false, true, "breaker") => breaker_live::render_charts(app, layout.right, buf),
+        (false, true, _) => retry_live::render_charts(app, layout.right, buf),
+        _ => charts::render(app, state, layout.right, buf),
     }
     predict::render(app, index, layout.right, buf);
     footer::render(app, layout.footer, buf);

@@ -4,6 +4,7 @@
 //! the terminal size, so mouse hit tests in `app.rs` ask the same functions.
 
 pub mod book;
+pub mod breaker_live;
 pub mod charts;
 pub mod footer;
 pub mod health_live;
@@ -15,6 +16,7 @@ pub mod params;
 pub mod predict;
 pub mod quiz;
 pub mod results;
+pub mod retry_live;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};

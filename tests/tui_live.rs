@@ -1,0 +1,152 @@
+//! Live labs driven from the app's state, as the event loop drives them: keys, then frame
+//! ticks until the run ends, then the shutdown the loop awaits before restoring the terminal.
+//! Real sockets on 127.0.0.1, short schedules, every wait bounded.
+
+use std::time::Duration;
+
+use ratatui::layout::Rect;
+use resilience_lab::cli::ThemeName;
+use resilience_lab::content::Content;
+use resilience_lab::tui::app::{App, Mode, Msg};
+use resilience_lab::tui::theme::Theme;
+
+/// Longest a test waits for a live run to end.
+const RUN_DEADLINE: Duration = Duration::from_secs(60);
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+/// The app on lab `index` (0-based) in live mode.
+fn live_app(index: usize) -> App {
+    let content = Content::load(None).expect("the built-in labs load");
+    let mut app = App::new(content, Theme::new(ThemeName::Dark, false), Rect::new(0, 0, 100, 30));
+    for _ in 0..index {
+        app.update(Msg::Down);
+    }
+    app.update(Msg::Open);
+    app.update(Msg::ToggleMode);
+    assert_eq!(app.labs[index].mode, Mode::Live);
+    app
+}
+
+fn set(app: &mut App, lab: usize, name: &str, value: f64) {
+    let slider = app.labs[lab]
+        .sliders
+        .iter_mut()
+        .find(|slider| slider.spec.name == name)
+        .unwrap_or_else(|| panic!("no slider {name}"));
+    slider.set_value(value);
+    assert_eq!(slider.value(), value, "{name} is on the grid");
+}
+
+/// Pumps frame ticks until `done` or the deadline; returns whether `done` came.
+async fn pump(app: &mut App, done: impl Fn(&App) -> bool) -> bool {
+    let deadline = tokio::time::Instant::now() + RUN_DEADLINE;
+    while tokio::time::Instant::now() < deadline {
+        app.poll_live();
+        if done(app) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    false
+}
+
+/// Tasks still alive, after giving the client pools' connection tasks up to 2 s to see
+/// their servers' connections close (they end on EOF, a moment after the drain).
+async fn alive_tasks() -> usize {
+    let metrics = tokio::runtime::Handle::current().metrics();
+    for _ in 0..40 {
+        if metrics.num_alive_tasks() == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    metrics.num_alive_tasks()
+}
+
+#[test]
+fn lab3_live_runs_from_the_app_and_leaves_no_task() {
+    runtime().block_on(async {
+        let mut app = live_app(2);
+        set(&mut app, 2, "duration_s", 5.0);
+        set(&mut app, 2, "brownout_start_s", 1.0);
+        set(&mut app, 2, "brownout_length_s", 1.0);
+        set(&mut app, 2, "rate", 50.0);
+        assert_eq!(alive_tasks().await, 0);
+        app.update(Msg::StartStop);
+        assert!(app.live.breaker.is_some(), "s started a run");
+        // A breaker slider while running goes through the watch channel, without a restart.
+        app.update(Msg::NextSlider);
+        app.update(Msg::Step(1));
+        assert!(
+            pump(&mut app, |app| app.live.breaker.is_none()).await,
+            "the run ended within {RUN_DEADLINE:?}"
+        );
+        let series = app.live.breaker_series.as_ref().expect("a series");
+        assert!(series.samples.len() >= 4, "samples arrived: {}", series.samples.len());
+        assert!(series.samples.iter().any(|s| s.sick), "the brownout was seen");
+        let calls: u64 = series.samples.iter().map(|s| s.timeout_only.stats.calls).sum();
+        assert!(calls > 100, "calls were made: {calls}");
+        let measured = series.measured.as_ref().expect("the measured rows");
+        assert_eq!(measured.timeout_only.summary.calls, 250, "5 s at 50 calls/s");
+        assert!(
+            app.live.status.is_some(),
+            "a note says which sliders wait for the next start"
+        );
+        app.shutdown_live().await;
+        assert!(app.live.stopping.is_empty());
+        assert_eq!(alive_tasks().await, 0, "shutdown left no task");
+    });
+}
+
+#[test]
+fn lab2_live_counting_run_counts_like_the_sim_and_leaves_no_task() {
+    runtime().block_on(async {
+        let mut app = live_app(1);
+        set(&mut app, 1, "actions", 100.0);
+        app.update(Msg::StartStop);
+        assert!(
+            pump(&mut app, |app| app.live.retry.is_none()).await,
+            "the run ended within {RUN_DEADLINE:?}"
+        );
+        let series = app.live.retry_series.as_ref().expect("a series");
+        assert!(!series.points.is_empty(), "a run shorter than a point still charts one");
+        let result = series.result.as_ref().expect("a counting result");
+        // p = 1 and 4 x 4 x 4: every action costs exactly 64 database attempts.
+        assert_eq!(result.sends_per_layer, vec![400, 1_600, 6_400]);
+        assert_eq!(series.latest.received.last(), Some(&6_400));
+        app.shutdown_live().await;
+        assert_eq!(alive_tasks().await, 0, "shutdown left no task");
+    });
+}
+
+#[test]
+fn lab2_metastable_load_stops_when_leaving_the_screen() {
+    runtime().block_on(async {
+        let mut app = live_app(1);
+        app.update(Msg::Live(resilience_lab::tui::live::LiveMsg::ToggleView));
+        app.update(Msg::Live(resilience_lab::tui::live::LiveMsg::Load(-4)));
+        app.update(Msg::StartStop);
+        assert!(
+            pump(&mut app, |app| app.live.retry_series.as_ref().is_some_and(|s| s
+                .points
+                .len()
+                >= 2
+                && s.latest.actions_ok > 0))
+            .await,
+            "goodput was measured"
+        );
+        app.update(Msg::Live(resilience_lab::tui::live::LiveMsg::Trigger));
+        assert_eq!(app.live.retry_series.as_ref().map(|s| s.triggers.len()), Some(1));
+        app.update(Msg::Back);
+        assert!(app.live.retry.is_none(), "leaving the screen stops the load");
+        app.shutdown_live().await;
+        assert_eq!(alive_tasks().await, 0, "shutdown left no task");
+    });
+}
