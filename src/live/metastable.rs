@@ -139,6 +139,19 @@ pub struct MetastableConfig {
 }
 
 impl MetastableConfig {
+    /// A chain with this experiment's database: `layers` hops, no random failures (the
+    /// trigger is the only cause), the capacity and the back end's timeout.
+    pub fn chain_config(&self, layers: usize) -> ChainConfig {
+        ChainConfig {
+            layers,
+            p: 0.0,
+            seed: self.seed,
+            capacity: Some(self.capacity.clone()),
+            db_timeout_ms: Some(self.db_timeout_ms),
+            backoff: self.backoff,
+        }
+    }
+
     /// The database's capacity in requests per second: slots / service time.
     pub fn capacity_per_s(&self) -> f64 {
         self.capacity.concurrency as f64 * 1e3 / self.capacity.service_ms.max(1e-3)
@@ -234,15 +247,7 @@ fn mean(values: impl Iterator<Item = f64>) -> f64 {
 pub async fn run_metastable(config: &MetastableConfig) -> Result<MetastableRun> {
     let attempts = config.policy.attempts(&config.layered);
     let budget = config.policy.budget(config.budget);
-    let chain = LiveChain::start(ChainConfig {
-        layers: attempts.len(),
-        p: 0.0,
-        seed: config.seed,
-        capacity: Some(config.capacity.clone()),
-        db_timeout_ms: Some(config.db_timeout_ms),
-        backoff: config.backoff,
-    })
-    .await?;
+    let chain = LiveChain::start(config.chain_config(attempts.len())).await?;
     let counters = chain.counters();
     let load = SteadyLoad::start(
         chain.top_client(),

@@ -232,15 +232,7 @@ pub fn spawn_metastable(config: MetastableConfig, settings: LoadSettings) -> Ret
     let (trigger, mut trigger_rx) = watch::channel(0u32);
     let task = tokio::spawn(async move {
         let result = async {
-            let chain = LiveChain::start(ChainConfig {
-                layers: config.layered.len(),
-                p: 0.0,
-                seed: config.seed,
-                capacity: Some(config.capacity.clone()),
-                db_timeout_ms: Some(config.db_timeout_ms),
-                backoff: config.backoff,
-            })
-            .await?;
+            let chain = LiveChain::start(config.chain_config(config.layered.len())).await?;
             let _ = counters_tx.send(chain.counters());
             let steady = chain.start_load(load_rx.borrow_and_update().clone());
             let limit = tokio::time::sleep(LOAD_TIME_LIMIT);

@@ -20,9 +20,8 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Style};
-use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph, Sparkline, Widget};
+use ratatui::widgets::{Block, Paragraph, Sparkline, Widget};
 
 use crate::engine::breaker::BreakerState;
 use crate::engine::fault::ManualOverride;
@@ -30,25 +29,14 @@ use crate::tui::app::{App, LabState};
 use crate::tui::live_breaker::{BreakerSeries, Caller, ROLLING_WINDOW_S};
 use crate::tui::runs::LabResults;
 use crate::tui::theme::Theme;
-use crate::tui::view::charts::resample;
+use crate::tui::view::charts::{calls_chart, resample};
+use crate::tui::view::results::fit_width;
 use crate::tui::widgets::state_band::StateBand;
 
 fn panel(title: String, theme: Theme) -> Block<'static> {
     Block::bordered()
         .title(Span::styled(title, theme.accent()))
         .border_style(theme.border())
-}
-
-/// The Atlas's line squeezed to `width` (as the sim's results panel does at 80 columns).
-fn fit(line: String, width: usize) -> String {
-    if line.chars().count() <= width {
-        return line;
-    }
-    let mut squeezed = line.replace("  ", " ");
-    while squeezed.contains("= ") {
-        squeezed = squeezed.replace("= ", "=");
-    }
-    squeezed
 }
 
 /// The status line: what runs, what the dependency does, and the keys that act now.
@@ -88,16 +76,19 @@ pub fn render_results(app: &App, state: &LabState, area: Rect, buf: &mut Buffer)
     let theme = app.theme;
     let block = panel(" Live: both callers against one dependency on 127.0.0.1 ".into(), theme);
     let width = usize::from(block.inner(area).width);
-    let mut lines = vec![Line::from(Span::styled(fit(status_line(app), width), theme.accent()))];
+    let mut lines = vec![Line::from(Span::styled(
+        fit_width(status_line(app), width),
+        theme.accent(),
+    ))];
     if let Some(note) = &app.live.status {
         lines.push(Line::from(Span::styled(note.clone(), theme.dim())));
     }
     if let Some(measured) = app.live.breaker_series.as_ref().and_then(|s| s.measured.as_ref()) {
-        lines.push(Line::from(fit(
+        lines.push(Line::from(fit_width(
             format!("live {}", measured.timeout_only.summary.atlas_line("timeout only")),
             width,
         )));
-        lines.push(Line::from(fit(
+        lines.push(Line::from(fit_width(
             format!("live {}", measured.with_breaker.summary.atlas_line("with breaker")),
             width,
         )));
@@ -105,14 +96,14 @@ pub fn render_results(app: &App, state: &LabState, area: Rect, buf: &mut Buffer)
     let measured = app.live.breaker_series.as_ref().is_some_and(|s| s.measured.is_some());
     if let LabResults::Breaker(sim) = &state.results {
         lines.push(Line::from(Span::styled(
-            fit(
+            fit_width(
                 format!("sim  {}", sim.timeout_only.summary.atlas_line("timeout only")),
                 width,
             ),
             theme.dim(),
         )));
         lines.push(Line::from(Span::styled(
-            fit(
+            fit_width(
                 format!("sim  {}", sim.with_breaker.summary.atlas_line("with breaker")),
                 width,
             ),
@@ -124,7 +115,10 @@ pub fn render_results(app: &App, state: &LabState, area: Rect, buf: &mut Buffer)
             "per caller, last 10 s: calls/s made · short = refused by the breaker (fails fast)",
             "err = failed / made · p99 wait · breaker sliders retune the running breaker at once",
         ] {
-            lines.push(Line::from(Span::styled(fit(note.to_string(), width), theme.dim())));
+            lines.push(Line::from(Span::styled(
+                fit_width(note.to_string(), width),
+                theme.dim(),
+            )));
         }
     }
     Paragraph::new(lines).block(block).render(area, buf);
@@ -232,41 +226,15 @@ fn column(series: &BreakerSeries, caller: Caller, theme: Theme, area: Rect, buf:
     let calls = series.points(caller, |s| s.stats.calls as f64);
     let sick = series.points(caller, |s| s.stats.sick_calls as f64);
     let degraded = series.points(caller, |s| s.stats.degraded as f64);
-    let lines = [("calls", &calls), ("to sick", &sick), ("degraded", &degraded)];
-    let datasets = lines
-        .iter()
-        .enumerate()
-        .map(|(index, (label, points))| {
-            Dataset::default()
-                .name(*label)
-                .marker(Marker::Braille)
-                .graph_type(GraphType::Line)
-                .style(theme.series(index + 1))
-                .data(points)
-        })
-        .collect();
-    Chart::new(datasets)
-        .x_axis(
-            Axis::default()
-                .title("t (s)")
-                .bounds([0.0, duration_s])
-                .labels(["0".to_string(), format!("{duration_s:.0}")])
-                .style(theme.dim()),
-        )
-        .y_axis(
-            Axis::default()
-                .title("calls/s")
-                .bounds([0.0, top_rate * 1.15])
-                .labels(["0".to_string(), format!("{top_rate:.0}")])
-                .style(theme.dim()),
-        )
-        .legend_position(None)
-        .render(chart_area, buf);
-    let mut legend: Vec<Span> = Vec::new();
-    for (index, name) in ["calls", "sick", "degraded"].iter().enumerate() {
-        legend.push(Span::styled(format!("{name} "), theme.series(index + 1)));
-    }
-    Line::from(legend).render(legend_area, buf);
+    calls_chart(
+        theme,
+        [&calls, &sick, &degraded],
+        duration_s,
+        top_rate,
+        chart_area,
+        legend_area,
+        buf,
+    );
 
     // Rows under the chart start where its plot does, so one column is one second in all.
     let indent = (format!("{top_rate:.0}").len() as u16 + 1).min(inner.width);

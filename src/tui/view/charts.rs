@@ -258,42 +258,15 @@ fn caller_column(
     let calls = series(|s| s.calls as f64);
     let sick = series(|s| s.sick_calls as f64);
     let degraded = series(|s| s.degraded as f64);
-    let lines = [("calls", &calls), ("to sick", &sick), ("degraded", &degraded)];
-    let datasets = lines
-        .iter()
-        .enumerate()
-        .map(|(index, (label, points))| {
-            Dataset::default()
-                .name(*label)
-                .marker(Marker::Braille)
-                .graph_type(GraphType::Line)
-                .style(theme.series(index + 1))
-                .data(points)
-        })
-        .collect();
-    Chart::new(datasets)
-        .x_axis(
-            Axis::default()
-                .title("t (s)")
-                .bounds([0.0, duration_s])
-                .labels(["0".to_string(), format!("{duration_s:.0}")])
-                .style(theme.dim()),
-        )
-        .y_axis(
-            Axis::default()
-                .title("calls/s")
-                .bounds([0.0, top_rate * 1.15])
-                .labels(["0".to_string(), format!("{top_rate:.0}")])
-                .style(theme.dim()),
-        )
-        .legend_position(None)
-        .render(chart_area, buf);
-    let names = ["calls", "sick", "degraded"];
-    let mut legend: Vec<Span> = Vec::new();
-    for (index, name) in names.iter().enumerate() {
-        legend.push(Span::styled(format!("{name} "), theme.series(index + 1)));
-    }
-    Line::from(legend).render(legend_area, buf);
+    calls_chart(
+        theme,
+        [&calls, &sick, &degraded],
+        duration_s,
+        top_rate,
+        chart_area,
+        legend_area,
+        buf,
+    );
 
     // The sparkline and the band start where the chart's plot does (after the y labels and
     // the axis line), so that one column is the same second in all three.
@@ -337,6 +310,55 @@ fn caller_column(
             Line::from(Span::styled("no breaker", theme.dim())).render(band_label, buf);
         }
     }
+}
+
+/// One caller's calls per second over the run (calls made, calls to the sick dependency,
+/// degraded responses) with its legend on the line above: the simulated Lab 3 view and the
+/// live one draw the same chart, so a learner compares like with like.
+pub fn calls_chart(
+    theme: Theme,
+    [calls, sick, degraded]: [&[(f64, f64)]; 3],
+    duration_s: f64,
+    top_rate: f64,
+    chart_area: Rect,
+    legend_area: Rect,
+    buf: &mut Buffer,
+) {
+    let lines = [("calls", calls), ("to sick", sick), ("degraded", degraded)];
+    let datasets = lines
+        .iter()
+        .enumerate()
+        .map(|(index, (label, points))| {
+            Dataset::default()
+                .name(*label)
+                .marker(Marker::Braille)
+                .graph_type(GraphType::Line)
+                .style(theme.series(index + 1))
+                .data(points)
+        })
+        .collect();
+    Chart::new(datasets)
+        .x_axis(
+            Axis::default()
+                .title("t (s)")
+                .bounds([0.0, duration_s])
+                .labels(["0".to_string(), format!("{duration_s:.0}")])
+                .style(theme.dim()),
+        )
+        .y_axis(
+            Axis::default()
+                .title("calls/s")
+                .bounds([0.0, top_rate * 1.15])
+                .labels(["0".to_string(), format!("{top_rate:.0}")])
+                .style(theme.dim()),
+        )
+        .legend_position(None)
+        .render(chart_area, buf);
+    let mut legend: Vec<Span> = Vec::new();
+    for (index, name) in ["calls", "sick", "degraded"].iter().enumerate() {
+        legend.push(Span::styled(format!("{name} "), theme.series(index + 1)));
+    }
+    Line::from(legend).render(legend_area, buf);
 }
 
 /// Stretches or squeezes a per-second series to `width` columns, so the sparkline spans the

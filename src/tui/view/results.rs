@@ -66,7 +66,7 @@ pub fn render(app: &App, _lab: &LabFile, state: &LabState, area: Rect, buf: &mut
 
 /// The Atlas's line as printed when it fits; else without its alignment padding, so that
 /// every number still shows at 80 columns (`calls= 6000` becomes `calls=6000`).
-fn fit_width(line: String, width: usize) -> String {
+pub fn fit_width(line: String, width: usize) -> String {
     if line.chars().count() <= width {
         return line;
     }
