@@ -16,9 +16,10 @@ use crate::tui::slider::{Slider, value_of};
 /// Points of the amplification curve: p = 0, 0.05, ..., 1.
 pub const CURVE_POINTS: usize = 21;
 
-/// Actions per point of the amplification curve, at most: the curve shows a shape, the rows
-/// show the exact numbers, and 21 x 3 runs at full size would cost more than a frame.
-pub const CURVE_ACTIONS_MAX: u64 = 2_000;
+/// Actions per point of the amplification curve, at most: the Atlas's 10,000, so the curve
+/// agrees with the rows at the default; larger runs (the slider goes to 100,000) would
+/// cost more than a frame for 21 x 3 runs, and the curve shows a shape, not a digit.
+pub const CURVE_ACTIONS_MAX: u64 = 10_000;
 
 /// Full Jitter attempts shown (0 to 5), as in the Atlas.
 pub const JITTER_ATTEMPTS: u32 = 6;
@@ -104,6 +105,37 @@ pub fn breaker_params(lab: &LabFile, sliders: &[Slider]) -> BrownoutParams {
     brownout_params(lab, &args).unwrap_or_default()
 }
 
+/// The p-curve: database attempts per action of A, B and C at each of [`CURVE_POINTS`] values
+/// of p from 0 to 1, in order of p.
+///
+/// The points are independent runs (each seeds its own generator), so they are shared out
+/// over the machine's cores, interleaved because high p costs more draws: on two cores the
+/// full 10,000-action curve then fits in one frame.
+fn curve_points(layered: &[u32], budget: f64, actions: u64, seed: u64) -> Vec<(f64, Vec<f64>)> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, CURVE_POINTS);
+    let point = |index: usize| {
+        let p = index as f64 / (CURVE_POINTS - 1) as f64;
+        let per_policy = retry::compare_policies(layered, p, budget, actions, seed)
+            .into_iter()
+            .map(|(_, result)| result.db_attempts_per_action)
+            .collect();
+        (index, p, per_policy)
+    };
+    let mut points: Vec<(usize, f64, Vec<f64>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|first| scope.spawn(move || (first..CURVE_POINTS).step_by(threads).map(point).collect::<Vec<_>>()))
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|worker| worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .collect()
+    });
+    points.sort_by_key(|(index, _, _)| *index);
+    points.into_iter().map(|(_, p, per_policy)| (p, per_policy)).collect()
+}
+
 /// Lab 2's rows, curve and jitter, with at most `curve_actions_max` actions per curve point.
 pub fn compute_retry(sliders: &[Slider], curve_actions_max: u64) -> RetryResults {
     let whole = |name: &str, fallback: f64| value_of(sliders, name).unwrap_or(fallback).round();
@@ -121,13 +153,9 @@ pub fn compute_retry(sliders: &[Slider], curve_actions_max: u64) -> RetryResults
         .collect();
     let curve_actions = actions.min(curve_actions_max);
     let mut curve = vec![Vec::with_capacity(CURVE_POINTS); Policy::ALL.len()];
-    for point in 0..CURVE_POINTS {
-        let p = point as f64 / (CURVE_POINTS - 1) as f64;
-        for (index, (_, result)) in retry::compare_policies(&layered, p, budget, curve_actions, seed)
-            .into_iter()
-            .enumerate()
-        {
-            curve[index].push((p, result.db_attempts_per_action));
+    for (p, per_policy) in curve_points(&layered, budget, curve_actions, seed) {
+        for (index, attempts_per_action) in per_policy.into_iter().enumerate() {
+            curve[index].push((p, attempts_per_action));
         }
     }
     RetryResults {
