@@ -128,3 +128,23 @@ fn overridden_defaults_drive_the_headless_run() {
         "open_s default of 1 s from --content"
     );
 }
+
+#[test]
+fn faults_use_the_command_line_names() {
+    let shipped = include_str!("../labs/breaker.toml");
+    let broken = shipped.replacen("\"errors\", \"refuse\"]", "\"errors\", \"flood\"]", 1);
+    let line = broken
+        .lines()
+        .position(|l| l.starts_with("faults"))
+        .expect("faults line")
+        + 1;
+    let (_dir, output) = override_with("breaker.toml", &broken);
+    assert_eq!(output.status.code(), Some(2));
+    let report = stdout(&output);
+    assert!(
+        report.contains(&format!(
+            "breaker.toml:{line}:10: fault \"flood\" is unknown; use hang, slow, errors, refuse"
+        )),
+        "{report}"
+    );
+}

@@ -5,6 +5,7 @@ use toml::Spanned;
 
 use crate::content::location::ContentError;
 use crate::content::question::{self, Question};
+use crate::engine::fault::FaultKind;
 
 /// The `format_version` this build reads; a newer file is refused with a message.
 pub const FORMAT_VERSION: u32 = 1;
@@ -24,10 +25,30 @@ pub struct LabFile {
     pub lesson: String,
     #[serde(rename = "parameter", default)]
     pub parameters: Vec<ParameterSpec>,
+    /// The ways the live dependency can fall sick that the app offers (Lab 3), named as on
+    /// the command line: hang, slow, errors, refuse. Empty offers them all.
+    #[serde(default)]
+    pub faults: Vec<String>,
     #[serde(rename = "step", default)]
     pub steps: Vec<GuidedStep>,
     #[serde(rename = "check", default)]
     pub checks: Vec<Question>,
+}
+
+impl LabFile {
+    /// The fault kinds the app cycles through, in the file's order; all of them if none is named.
+    pub fn fault_kinds(&self) -> Vec<FaultKind> {
+        let named: Vec<FaultKind> = self
+            .faults
+            .iter()
+            .filter_map(|name| FaultKind::from_name(name))
+            .collect();
+        if named.is_empty() {
+            FaultKind::ALL.to_vec()
+        } else {
+            named
+        }
+    }
 }
 
 /// A slider: one tunable input of the lab, with its unit and range.
@@ -150,6 +171,8 @@ struct Spans {
     format_version: Option<Spanned<toml::Value>>,
     #[serde(default)]
     id: Option<Spanned<toml::Value>>,
+    #[serde(default)]
+    faults: Option<Spanned<toml::Value>>,
 }
 
 /// Parses and checks one lab file; `file` names it in messages, `expected_id` is its id.
@@ -208,6 +231,24 @@ pub fn parse(text: &str, file: &str, expected_id: &str) -> Result<LabFile, Vec<C
         }
     }
 
+    for (index, name) in lab.faults.iter().enumerate() {
+        let span = spans.faults.as_ref().map(Spanned::span);
+        if FaultKind::from_name(name).is_none() {
+            let known: Vec<&str> = FaultKind::ALL.iter().map(|kind| kind.name()).collect();
+            errors.push(at(
+                span.clone(),
+                format!("fault \"{name}\" is unknown; use {}", known.join(", ")),
+            ));
+        } else if lab.faults[..index].contains(name) {
+            errors.push(at(span.clone(), format!("fault \"{name}\" is listed twice; keep one")));
+        }
+        if expected_id != "breaker" {
+            errors.push(at(
+                span,
+                "only the breaker lab has a dependency to fall sick; remove faults".to_string(),
+            ));
+        }
+    }
     for (index, check) in lab.checks.iter().enumerate() {
         let span = spans.checks.get(index).map(Spanned::span);
         if lab.checks[..index].iter().any(|earlier| earlier.id == check.id) {

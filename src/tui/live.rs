@@ -121,6 +121,20 @@ fn next_policy(policy: Policy) -> Policy {
 
 #[cfg(test)]
 #[test]
+fn faults_cycle_through_what_the_lab_offers() {
+    use FaultKind::{Errors, Hang, Refuse, Slow};
+    assert_eq!(next_fault(Hang, &FaultKind::ALL), Slow);
+    assert_eq!(next_fault(Refuse, &FaultKind::ALL), Hang);
+    assert_eq!(next_fault(Errors, &[Hang, Errors]), Hang);
+    assert_eq!(
+        next_fault(Slow, &[Hang, Errors]),
+        Hang,
+        "a fault the lab does not offer moves to its first"
+    );
+}
+
+#[cfg(test)]
+#[test]
 fn short_policies_read() {
     assert_eq!(short_policy(Policy::Layered, &[4, 4, 4], 0.1), "A 4×4×4");
     assert_eq!(
@@ -129,9 +143,12 @@ fn short_policies_read() {
     );
 }
 
-fn next_fault(kind: FaultKind) -> FaultKind {
-    let at = FaultKind::ALL.iter().position(|k| *k == kind).unwrap_or(0);
-    FaultKind::ALL[(at + 1) % FaultKind::ALL.len()]
+/// The fault after `kind` among those the lab file offers (never empty: see `fault_kinds`).
+fn next_fault(kind: FaultKind, offered: &[FaultKind]) -> FaultKind {
+    match offered.iter().position(|k| *k == kind) {
+        Some(at) => offered[(at + 1) % offered.len()],
+        None => offered[0],
+    }
 }
 
 /// Live runs spawn tasks: without a runtime (unit tests of the views) they cannot start.
@@ -184,6 +201,11 @@ impl App {
             return true;
         }
         let params = runs::breaker_params(&self.content.labs[index], &self.labs[index].sliders);
+        // A class's lab file may offer fewer faults: start on one it offers.
+        let offered = self.content.labs[index].fault_kinds();
+        if !offered.contains(&self.live.control.fault) {
+            self.live.control.fault = offered[0];
+        }
         let faults = FaultSchedule::window(self.live.control.fault, params.brownout_start_s, params.brownout_end_s);
         self.live.control.manual = None;
         log::line(&format!("lab 3 live: start {params:?}"));
@@ -219,7 +241,8 @@ impl App {
                 true
             }
             LiveMsg::CycleFault => {
-                self.live.control.fault = next_fault(self.live.control.fault);
+                let offered = self.content.lab("breaker").fault_kinds();
+                self.live.control.fault = next_fault(self.live.control.fault, &offered);
                 if let Some(run) = &self.live.breaker {
                     run.set_control(self.live.control);
                 }
