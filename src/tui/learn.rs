@@ -193,7 +193,8 @@ impl App {
                 Msg::Back => state.close(),
                 Msg::Open => match (input.value(), predict::step_check(lab, state.step)) {
                     (Some(value), Some(check)) => {
-                        let observed = predict::observe(&check, value, &self.labs[index].results);
+                        let live_run = self.live_run_metrics(index);
+                        let observed = predict::observe(&check, value, &self.labs[index].results, live_run);
                         self.record_prediction(index, observed);
                         return true;
                     }
@@ -232,6 +233,29 @@ impl App {
             _ => {}
         }
         before != *state
+    }
+
+    /// The named numbers of the finished live run on a lab screen in live mode, if any: a
+    /// prediction made there is scored against what really happened on 127.0.0.1.
+    fn live_run_metrics(&self, index: usize) -> Option<Vec<crate::metrics::Metric>> {
+        if self.labs[index].mode != crate::tui::app::Mode::Live {
+            return None;
+        }
+        match self.content.labs[index].id.as_str() {
+            "breaker" => self
+                .live
+                .breaker_series
+                .as_ref()?
+                .measured
+                .as_ref()
+                .map(crate::metrics::breaker_metrics),
+            "retry" => {
+                let series = self.live.retry_series.as_ref()?;
+                let result = series.result.clone()?;
+                Some(crate::metrics::retry_metrics(&[(series.policy?, result)]))
+            }
+            _ => None,
+        }
     }
 
     /// Records a prediction: the answer, the step done, and the outcome on screen.

@@ -312,6 +312,7 @@ impl App {
         log::line(&format!("lab 2 live: start {view:?} {policy:?} {attempts:?}"));
         self.live.retry_series = Some(RetrySeries {
             view,
+            policy: Some(policy),
             policy_label: short_policy(policy, &attempts, budget),
             attempts,
             p,

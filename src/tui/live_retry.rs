@@ -94,6 +94,8 @@ pub fn rate_point(before: &ChainSnapshot, after: &ChainSnapshot, t_s: f64, dt_s:
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RetrySeries {
     pub view: RetryView,
+    /// The policy the run uses (kept here: `o` may pick another for the next run).
+    pub policy: Option<Policy>,
     pub policy_label: String,
     /// Attempts per layer of the run, top first.
     pub attempts: Vec<u32>,

@@ -18,6 +18,8 @@ pub struct Observed {
     pub predicted: f64,
     /// What the run measured; `None` when the run does not produce the check's metric.
     pub measured: Option<f64>,
+    /// Whether `measured` comes from a finished live run rather than the simulation.
+    pub live: bool,
     pub verdict: Verdict,
     pub explanation: String,
 }
@@ -79,9 +81,14 @@ pub fn lab_metrics(results: &LabResults) -> Vec<Metric> {
     }
 }
 
-/// Scores `predicted` for `check` against the run `results`.
-pub fn observe(check: &Question, predicted: f64, results: &LabResults) -> Observed {
-    let run = lab_metrics(results);
+/// Scores `predicted` for `check` against the simulated run `results`, or against the
+/// metrics of a finished live run when there is one that produces the check's metric.
+pub fn observe(check: &Question, predicted: f64, results: &LabResults, live_run: Option<Vec<Metric>>) -> Observed {
+    let produces = |run: &Vec<Metric>| quiz::expected_number(check, run).is_some();
+    let (run, live) = match live_run.filter(produces) {
+        Some(run) => (run, true),
+        None => (lab_metrics(results), false),
+    };
     let asked = Asked {
         question: check.clone(),
         choice_order: Vec::new(),
@@ -90,6 +97,7 @@ pub fn observe(check: &Question, predicted: f64, results: &LabResults) -> Observ
         check_id: check.id.clone(),
         predicted,
         measured: quiz::expected_number(check, &run),
+        live,
         verdict: quiz::grade(&asked, &Response::Number(predicted), &run),
         explanation: check.explanation.clone(),
     }
@@ -113,7 +121,7 @@ mod tests {
         let check = step_check(lab, 0).expect("step 1 has a check");
         let mut sliders = sliders(lab);
         let results = runs::compute(lab, &sliders);
-        let observed = observe(&check, 64.0, &results);
+        let observed = observe(&check, 64.0, &results, None);
         assert!(observed.verdict.right, "{observed:?}");
         assert_eq!(observed.measured, Some(64.0));
         // Two attempts per layer: 2 x 2 x 2 = 8, so 64 is now wrong.
@@ -121,9 +129,25 @@ mod tests {
             slider.set_value(2.0);
         }
         let results = runs::compute(lab, &sliders);
-        let observed = observe(&check, 64.0, &results);
+        let observed = observe(&check, 64.0, &results, None);
         assert!(!observed.verdict.right);
         assert_eq!(observed.measured, Some(8.0));
+    }
+
+    #[test]
+    fn a_finished_live_run_scores_the_prediction_when_it_has_the_metric() {
+        let content = Content::load(None).expect("content");
+        let lab = content.lab("breaker");
+        let check = step_check(lab, 1).expect("step 2 asks for the calls to the sick dependency");
+        let results = runs::compute(lab, &sliders(lab));
+        let live_run = vec![("breaker.with_breaker.sick_calls".to_string(), 45.0)];
+        let observed = observe(&check, 45.0, &results, Some(live_run));
+        assert!(observed.live && observed.verdict.right);
+        assert_eq!(observed.measured, Some(45.0));
+        // A live run without that metric leaves the simulation to score it.
+        let observed = observe(&check, 45.0, &results, Some(vec![("breaker.other".to_string(), 1.0)]));
+        assert!(!observed.live);
+        assert_eq!(observed.measured, Some(44.0));
     }
 
     #[test]

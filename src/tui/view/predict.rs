@@ -50,7 +50,14 @@ pub fn render(app: &App, index: usize, area: Rect, buf: &mut Buffer) {
         lines.push(Line::from(vec![
             Span::styled("You predicted ", theme.dim()),
             Span::styled(format!("{}{unit}", trim_number(observed.predicted)), theme.key()),
-            Span::styled("; the run measured ", theme.dim()),
+            Span::styled(
+                if observed.live {
+                    "; the live run measured "
+                } else {
+                    "; the run measured "
+                },
+                theme.dim(),
+            ),
             Span::styled(format!("{measured}{unit}"), theme.accent()),
             Span::styled(
                 check
