@@ -122,14 +122,7 @@ impl RetrySeries {
     pub fn observe(&mut self, now_s: f64, snapshot: ChainSnapshot) -> bool {
         let changed = snapshot != self.latest;
         if now_s - self.point_start_s >= POINT_S {
-            self.points.push(rate_point(
-                &self.point_start,
-                &snapshot,
-                now_s,
-                now_s - self.point_start_s,
-            ));
-            self.point_start = snapshot.clone();
-            self.point_start_s = now_s;
+            self.close_point(now_s, &snapshot);
             self.latest = snapshot;
             self.latest_s = now_s;
             return true;
@@ -139,18 +132,19 @@ impl RetrySeries {
         changed
     }
 
+    /// Ends the current point at `now_s` with the rates since it opened, and opens the next.
+    fn close_point(&mut self, now_s: f64, snapshot: &ChainSnapshot) {
+        let span_s = now_s - self.point_start_s;
+        self.points.push(rate_point(&self.point_start, snapshot, now_s, span_s));
+        self.point_start = snapshot.clone();
+        self.point_start_s = now_s;
+    }
+
     /// The run ended: closes the last, partial point so that a run shorter than a point
     /// still shows its rates.
     pub fn close(&mut self, now_s: f64, snapshot: ChainSnapshot) {
         if now_s - self.point_start_s > 0.05 && snapshot != self.point_start {
-            self.points.push(rate_point(
-                &self.point_start,
-                &snapshot,
-                now_s,
-                now_s - self.point_start_s,
-            ));
-            self.point_start = snapshot.clone();
-            self.point_start_s = now_s;
+            self.close_point(now_s, &snapshot);
         }
         self.latest = snapshot;
         self.latest_s = now_s;
