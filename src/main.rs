@@ -20,9 +20,7 @@ fn main() -> ExitCode {
     };
     let outcome = if cli.command.is_none() {
         // No subcommand: the terminal app. It restores the terminal before returning.
-        commands::load_content(cli.content.as_deref())
-            .and_then(|content| resilience_lab::tui::run(&cli, content))
-            .map(|()| ExitCode::SUCCESS)
+        commands::load_content(cli.content.as_deref()).and_then(|content| resilience_lab::tui::run(&cli, content))
     } else {
         commands::dispatch(cli, &mut std::io::stdin().lock(), &mut std::io::stdout().lock())
     };

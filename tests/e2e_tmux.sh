@@ -132,7 +132,7 @@ for sig in TERM HUP; do
     keys Down Down Enter
     wait_for 'Lab 3 · A breaker during a brownout'
     kill -"$sig" "$(cat "$WORK/pid")"
-    restored "SIG$sig"
+    restored "SIG$sig" "$((128 + $(kill -l "$sig")))"
 done
 
 # 3. Lab 3 live: m, s, samples arrive, b browns out, Ctrl-C quits while the run goes on.
@@ -223,7 +223,7 @@ for how in keys TERM; do
         restored "live quit with Esc q" 0
     else
         kill -TERM "$(cat "$WORK/pid")"
-        restored "live SIGTERM to the app"
+        restored "live SIGTERM to the app" 143
     fi
     check "live ($how): the server ($PID) is gone after the app" "gone '$PID'"
 done

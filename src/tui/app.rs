@@ -167,6 +167,8 @@ pub struct App {
     pub health_live: LiveHealth,
     /// Lab 2's and Lab 3's live runs and what they showed.
     pub live: LiveLabs,
+    /// The signal that stopped the app, if one did: the exit code says so (128 + its number).
+    pub stopped_by_signal: Option<i32>,
 }
 
 impl App {
@@ -191,6 +193,7 @@ impl App {
             book: BookState::default(),
             predicts,
             health_live: LiveHealth::default(),
+            stopped_by_signal: None,
             live: LiveLabs::default(),
         }
     }

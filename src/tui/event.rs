@@ -24,8 +24,12 @@ const CHANNEL_CAPACITY: usize = 256;
 pub enum Event {
     Terminal(TermEvent),
     Tick,
-    /// SIGTERM, SIGHUP or SIGINT arrived: restore the terminal and leave.
-    Signal(&'static str),
+    /// SIGTERM, SIGHUP or SIGINT arrived: restore the terminal and leave, exiting with
+    /// 128 + the signal's number as a shell expects of a process a signal stopped.
+    Signal {
+        name: &'static str,
+        number: i32,
+    },
     /// The terminal input failed or closed: nothing more can be read.
     InputClosed(String),
 }
@@ -49,9 +53,9 @@ pub fn spawn() -> color_eyre::Result<mpsc::Receiver<Event>> {
                     None => Event::InputClosed("end of terminal input".to_string()),
                 },
                 _ = tick.tick() => Event::Tick,
-                _ = terminate.recv() => Event::Signal("SIGTERM"),
-                _ = hangup.recv() => Event::Signal("SIGHUP"),
-                _ = interrupt.recv() => Event::Signal("SIGINT"),
+                _ = terminate.recv() => Event::Signal { name: "SIGTERM", number: libc::SIGTERM },
+                _ = hangup.recv() => Event::Signal { name: "SIGHUP", number: libc::SIGHUP },
+                _ = interrupt.recv() => Event::Signal { name: "SIGINT", number: libc::SIGINT },
             };
             let last = matches!(event, Event::InputClosed(_));
             if sender.send(event).await.is_err() || last {

@@ -36,6 +36,7 @@ pub mod view;
 pub mod widgets;
 
 use std::io::{IsTerminal, stdout};
+use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use color_eyre::eyre::{Result, WrapErr, bail};
@@ -84,7 +85,7 @@ impl Drop for TerminalGuard {
 /// `main` has installed color_eyre already; the hook installed here restores the terminal
 /// before color_eyre's hook prints the panic, so the report lands on the normal screen.
 /// A drawing error returns here through the guard, which restores too.
-pub fn run(cli: &Cli, content: Content) -> Result<()> {
+pub fn run(cli: &Cli, content: Content) -> Result<ExitCode> {
     if !(stdout().is_terminal() && std::io::stdin().is_terminal()) {
         bail!(
             "the terminal app needs a terminal on stdin and stdout; \
@@ -132,7 +133,9 @@ pub fn run(cli: &Cli, content: Content) -> Result<()> {
     result
 }
 
-async fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> Result<()> {
+/// Runs the app until it quits; the exit code is 0, or 128 + a signal's number when a
+/// signal stopped it.
+async fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> Result<ExitCode> {
     let result = run_loop(terminal, &mut app).await;
     // On every way out (quit, signal, a drawing error), and before the terminal is restored:
     // no server child, live server or task outlives the app. The stops take a moment, so the
@@ -152,7 +155,10 @@ async fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> Result<()> 
     }
     app.health_live.shutdown().await;
     app.shutdown_live().await;
-    result
+    result.map(|()| match app.stopped_by_signal {
+        Some(number) => ExitCode::from(u8::try_from(128 + number).unwrap_or(u8::MAX)),
+        None => ExitCode::SUCCESS,
+    })
 }
 
 async fn run_loop(terminal: &mut DefaultTerminal, app: &mut App) -> Result<()> {
@@ -185,8 +191,9 @@ fn handle(app: &mut App, event: Event) -> bool {
         },
         // Nothing animates on the simulated clock; live labs read what arrived and redraw if it changed.
         Event::Tick => app.tick(),
-        Event::Signal(name) => {
+        Event::Signal { name, number } => {
             log::line(&format!("received {name}: quitting"));
+            app.stopped_by_signal = Some(number);
             app.update(app::Msg::Quit)
         }
         Event::InputClosed(reason) => {
