@@ -129,7 +129,7 @@ pub enum ServeLab {
 }
 
 /// How to run and how to print.
-#[derive(Debug, Args, Clone, Copy)]
+#[derive(Debug, Args, Clone, Copy, Default)]
 pub struct ModeArgs {
     /// Simulate on a virtual clock (the default): instant and exact.
     #[arg(long, conflicts_with = "live")]
@@ -262,7 +262,8 @@ impl RetryArgs {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Attempts(pub Vec<u32>);
 
-#[derive(Debug, Args)]
+/// `Default` is "no flag given": every parameter then comes from the lab file.
+#[derive(Debug, Args, Default)]
 pub struct BreakerArgs {
     #[command(flatten)]
     pub mode: ModeArgs,
@@ -310,7 +311,8 @@ pub struct HealthArgs {
 }
 
 /// The health server's settings, shared by `run health` and `serve health`.
-#[derive(Debug, Args, Clone)]
+/// `Default` is "no flag given" (and port 0): the settings then come from the lab file.
+#[derive(Debug, Args, Clone, Default)]
 pub struct HealthServerArgs {
     /// Port the server listens on (127.0.0.1 only; 0 picks a free port).
     #[arg(long, default_value_t = 18080)]
@@ -415,15 +417,24 @@ fn parse_attempts(text: &str) -> Result<Attempts, String> {
 
 /// `10,40`: a start and an end in seconds, start >= 0, end after start.
 fn parse_window(text: &str) -> Result<(f64, f64), String> {
-    const ALLOWED: &str = "allowed: START,END in seconds with 0 <= START < END, e.g. 10,40";
+    let (start_min, start_max) = limits_of("breaker", "brownout_start_s");
+    let (length_min, length_max) = limits_of("breaker", "brownout_length_s");
+    let allowed = format!(
+        "allowed: START,END in seconds, START from {start_min} to {start_max}, \
+         END - START from {length_min} to {length_max}, e.g. 10,40"
+    );
     let parts: Vec<f64> = text
         .split(',')
         .map(|item| item.trim().parse::<f64>())
         .collect::<Result<_, _>>()
-        .map_err(|_| ALLOWED.to_string())?;
+        .map_err(|_| allowed.clone())?;
     match parts[..] {
-        [start, end] if start.is_finite() && end.is_finite() && start >= 0.0 && start < end => Ok((start, end)),
-        _ => Err(ALLOWED.to_string()),
+        [start, end]
+            if (start_min..=start_max).contains(&start) && (length_min..=length_max).contains(&(end - start)) =>
+        {
+            Ok((start, end))
+        }
+        _ => Err(allowed),
     }
 }
 
@@ -445,6 +456,8 @@ mod tests {
         assert_eq!(parse_window("2,8"), Ok((2.0, 8.0)));
         assert_eq!(parse_window("10.5,40"), Ok((10.5, 40.0)));
         assert!(parse_window("40,10").is_err());
+        assert!(parse_window("0,1e308").is_err(), "longer than the lab allows");
+        assert!(parse_window("1e300,1e301").is_err());
         assert_eq!(parse_fault("refuse"), Ok(FaultKind::Refuse));
         assert!(parse_fault("flaky").is_err());
         assert!(parse_window("10").is_err());

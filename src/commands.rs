@@ -41,7 +41,7 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
         }
         Some(Command::Check) => check(content_dir.as_deref(), out),
         Some(Command::Run(run)) => {
-            let content = load_content(content_dir.as_deref())?;
+            let content = load_labs(content_dir.as_deref())?;
             match run.lab {
                 RunLab::Retry(args) => run_retry(&content, &args, out),
                 RunLab::Breaker(args) => run_breaker(&content, &args, out),
@@ -49,14 +49,14 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
             }
         }
         Some(Command::Serve(serve)) => {
-            let content = load_content(content_dir.as_deref())?;
+            let content = load_labs(content_dir.as_deref())?;
             match serve.lab {
                 ServeLab::Health(args) => serve_health(&content, &args, out),
             }
         }
         // `main` opens the terminal app when there is no subcommand; the list is the fallback.
         Some(Command::Labs) | None => {
-            let content = load_content(content_dir.as_deref())?;
+            let content = load_labs(content_dir.as_deref())?;
             list_labs(&content, out)
         }
     }
@@ -64,7 +64,12 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
 
 /// Loads the labs, turning content problems into one usage error per problem line.
 pub fn load_content(content_dir: Option<&Path>) -> Result<Content> {
-    Content::load(content_dir).map_err(|errors| {
+    content_result(Content::load(content_dir))
+}
+
+/// Content problems as one usage error, a line per problem.
+fn content_result(loaded: std::result::Result<Content, Vec<ContentError>>) -> Result<Content> {
+    loaded.map_err(|errors| {
         let lines: Vec<String> = errors.iter().map(ContentError::to_string).collect();
         UsageError(format!(
             "{}\n(run `resilience-lab check` for the full list)",
@@ -72,6 +77,11 @@ pub fn load_content(content_dir: Option<&Path>) -> Result<Content> {
         ))
         .into()
     })
+}
+
+/// Loads the labs without the question bank, for commands that ask no questions.
+fn load_labs(content_dir: Option<&Path>) -> Result<Content> {
+    content_result(Content::load_labs(content_dir))
 }
 
 fn list_labs(content: &Content, out: &mut dyn Write) -> Result<ExitCode> {
@@ -112,15 +122,33 @@ pub fn layered_defaults(lab: &LabFile) -> Vec<u32> {
         .collect()
 }
 
+/// The most database attempts one run may cost in the worst case (every attempt failing):
+/// about a second of simulation, and a bound on a live run's requests.
+const MAX_WORST_CASE_DB_ATTEMPTS: u64 = 1_000_000_000;
+
 /// The one scenario the flags name: unset flags take the lab's defaults, and no budget.
-fn one_scenario(lab: &LabFile, args: &RetryArgs, layered: Vec<u32>, actions: u64, seed: u64) -> ScenarioParams {
-    ScenarioParams {
+///
+/// Each flag is range-checked alone, but the cost is their product: 10^6 actions of six
+/// layers of 10 attempts would be 10^12 database attempts, so that combination is refused.
+fn one_scenario(lab: &LabFile, args: &RetryArgs, layered: Vec<u32>, actions: u64, seed: u64) -> Result<ScenarioParams> {
+    let attempts = args.attempts.clone().map_or(layered, |a| a.0);
+    let per_action: u64 = attempts.iter().map(|&a| u64::from(a)).product();
+    let worst_case = per_action.saturating_mul(actions);
+    if worst_case > MAX_WORST_CASE_DB_ATTEMPTS {
+        return Err(UsageError(format!(
+            "--actions {actions} with --attempts {} could cost {worst_case} database attempts; \
+             allowed: actions x the product of attempts up to {MAX_WORST_CASE_DB_ATTEMPTS}",
+            attempts.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+        ))
+        .into());
+    }
+    Ok(ScenarioParams {
         p: args.p.unwrap_or(default_of(lab, "p")),
-        attempts: args.attempts.clone().map_or(layered, |a| a.0),
+        attempts,
         budget: args.budget.unwrap_or(0.0),
         actions,
         seed,
-    }
+    })
 }
 
 fn run_retry(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> Result<ExitCode> {
@@ -143,7 +171,7 @@ fn run_retry(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> Result
     let actions = args.actions.unwrap_or(default_of(lab, "actions") as u64);
     let seed = args.seed.unwrap_or(default_of(lab, "seed") as u64);
     if args.names_a_scenario() {
-        let params = one_scenario(lab, args, layered, actions, seed);
+        let params = one_scenario(lab, args, layered, actions, seed)?;
         let result = retry::run_scenario(&params);
         if args.mode.json {
             writeln!(out, "{}", report::retry_scenario_json(&result, "sim"))?;
@@ -253,7 +281,7 @@ fn run_retry_live(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> R
     }
     let actions = args.actions.unwrap_or(LIVE_DEFAULT_ACTIONS);
     if args.names_a_scenario() {
-        let params = one_scenario(lab, args, layered, actions, seed);
+        let params = one_scenario(lab, args, layered, actions, seed)?;
         let result = runtime.block_on(async {
             let mut config = ChainConfig::counting(params.attempts.len(), params.p, params.seed);
             config.backoff = backoff;
@@ -345,6 +373,16 @@ pub fn brownout_params(lab: &LabFile, args: &BreakerArgs) -> Result<BrownoutPara
 
 fn run_breaker(content: &Content, args: &BreakerArgs, out: &mut dyn Write) -> Result<ExitCode> {
     let params = brownout_params(content.lab("breaker"), args)?;
+    // The app lets a learner try this (the breaker then never opens); on the command line
+    // it is almost always a typo, so it is refused with the reason.
+    if params.breaker.min_calls > params.breaker.window {
+        return Err(UsageError(format!(
+            "--min-calls {} is more than --window {}: the window never holds that many outcomes, so the breaker \
+             could never open; allowed: min-calls up to the window",
+            params.breaker.min_calls, params.breaker.window
+        ))
+        .into());
+    }
     if args.mode.live {
         return run_breaker_live(params, args, out);
     }
@@ -467,11 +505,12 @@ pub fn default_metrics(content: &Content) -> Vec<metrics::Metric> {
         default_of(retry_lab, "seed") as u64,
     );
     let mut all = metrics::retry_metrics(&rows);
-    all.extend(metrics::breaker_metrics(&brownout::compare(&BrownoutParams::default())));
-    all.extend(metrics::health_metrics(&health::simulate_driver(
-        &HealthConfig::default(),
-        18080,
-    )));
+    // The lab files' defaults, which `--content` may have changed for a class: a check is
+    // scored against the run the class sees. Lab files that `check` accepts make calls.
+    let breaker = brownout_params(content.lab("breaker"), &BreakerArgs::default()).unwrap_or_default();
+    all.extend(metrics::breaker_metrics(&brownout::compare(&breaker)));
+    let health = health_config(content.lab("health"), &HealthServerArgs::default());
+    all.extend(metrics::health_metrics(&health::simulate_driver(&health, 18080)));
     all
 }
 
@@ -676,7 +715,9 @@ pub fn run_quiz(
             writeln!(out, "   Source: {}", question.source)?;
         }
     }
-    writeln!(out, "\nProgress saved to {}", progress_file.display())?;
+    if score.asked > 0 {
+        writeln!(out, "\nProgress saved to {}", progress_file.display())?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -94,7 +94,26 @@ fn json_reports_follow_the_documented_schema() {
 
 #[test]
 fn bad_input_gets_one_line_and_exit_code_2() {
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 10] = [
+        (
+            &["run", "breaker", "--window", "1", "--min-calls", "10"],
+            "--min-calls 10 is more than --window 1",
+        ),
+        (
+            &["run", "breaker", "--brownout-s", "0,1e308"],
+            "END - START from 0.1 to 3600",
+        ),
+        (
+            &[
+                "run",
+                "retry",
+                "--actions",
+                "1000000",
+                "--attempts",
+                "10,10,10,10,10,10",
+            ],
+            "could cost 1000000000000 database attempts; allowed: actions x the product of attempts up to 1000000000",
+        ),
         (
             &["run", "retry", "--p", "1.5"],
             "'--p <P>': allowed: a number from 0 to 1",
@@ -108,7 +127,10 @@ fn bad_input_gets_one_line_and_exit_code_2() {
             &["run", "breaker", "--rate", "0"],
             "'--rate <RATE>': allowed: a whole number from 1 to 10000",
         ),
-        (&["run", "breaker", "--brownout-s", "40,10"], "0 <= START < END"),
+        (
+            &["run", "breaker", "--brownout-s", "40,10"],
+            "allowed: START,END in seconds",
+        ),
         (&["run", "nosuchlab"], "unrecognized subcommand 'nosuchlab'"),
         (
             &[

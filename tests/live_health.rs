@@ -248,15 +248,31 @@ fn killing_the_driver_leaves_no_server_running() {
 
 #[test]
 fn live_and_sim_agree_line_for_line_at_the_defaults() {
-    let live = Command::new(BIN)
-        .args(["run", "health", "--live", "--port", "0"])
-        .output()
-        .expect("run --live");
-    let sim = Command::new(BIN)
-        .args(["run", "health", "--sim", "--port", "0"])
-        .output()
-        .expect("run --sim");
-    assert!(live.status.success(), "{}", String::from_utf8_lossy(&live.stderr));
+    assert_live_matches_sim(&[]);
+}
+
+#[test]
+fn live_and_sim_agree_when_the_grace_period_ends_before_deregistration() {
+    // The listener closes at the exit deadline, not after it: both say so in the same order.
+    assert_live_matches_sim(&["--deregister-s", "3", "--grace-s", "1"]);
+}
+
+/// Runs `run health` live and simulated with `flags` and compares their lines.
+fn assert_live_matches_sim(flags: &[&str]) {
+    let run = |mode: &str| {
+        Command::new(BIN)
+            .args(["run", "health", mode, "--port", "0"])
+            .args(flags)
+            .output()
+            .expect("run health")
+    };
+    let (live, sim) = (run("--live"), run("--sim"));
+    assert_eq!(
+        live.status.code(),
+        sim.status.code(),
+        "{}",
+        String::from_utf8_lossy(&live.stderr)
+    );
     assert!(live.stderr.is_empty(), "the child's stderr stays captured");
     let live = String::from_utf8_lossy(&live.stdout).into_owned();
     let sim = String::from_utf8_lossy(&sim.stdout).into_owned();

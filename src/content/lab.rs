@@ -231,6 +231,19 @@ pub fn parse(text: &str, file: &str, expected_id: &str) -> Result<LabFile, Vec<C
         }
     }
 
+    let default_named = |name: &str| lab.parameters.iter().position(|spec| spec.name == name);
+    if let (Some(window), Some(min_calls)) = (default_named("window"), default_named("min_calls"))
+        && lab.parameters[min_calls].default > lab.parameters[window].default
+    {
+        errors.push(at(
+            span_of_parameter(min_calls),
+            format!(
+                "parameter \"min_calls\": default {} is more than the window's default {}; the breaker could never \
+                 open at the defaults: lower it or raise the window",
+                lab.parameters[min_calls].default, lab.parameters[window].default
+            ),
+        ));
+    }
     for (index, name) in lab.faults.iter().enumerate() {
         let span = spans.faults.as_ref().map(Spanned::span);
         if FaultKind::from_name(name).is_none() {

@@ -59,6 +59,16 @@ impl Content {
     ///
     /// Returns every problem found in every file, not only the first.
     pub fn load(override_dir: Option<&Path>) -> Result<Content, Vec<ContentError>> {
+        Self::load_parts(override_dir, true)
+    }
+
+    /// Loads the labs only, with an empty bank: the headless runs need no questions, and
+    /// parsing the bank would double their start-up time.
+    pub fn load_labs(override_dir: Option<&Path>) -> Result<Content, Vec<ContentError>> {
+        Self::load_parts(override_dir, false)
+    }
+
+    fn load_parts(override_dir: Option<&Path>, with_bank: bool) -> Result<Content, Vec<ContentError>> {
         if let Some(dir) = override_dir
             && !dir.is_dir()
         {
@@ -85,7 +95,8 @@ impl Content {
             }
         }
         let mut bank = Vec::new();
-        for (name, embedded) in bank::EMBEDDED_BANK {
+        let bank_files = if with_bank { &bank::EMBEDDED_BANK[..] } else { &[] };
+        for &(name, embedded) in bank_files {
             let path = format!("assets/quiz/{name}.toml");
             let Some((origin, text)) = read_overridable(override_dir, &path, embedded, &mut errors) else {
                 continue;

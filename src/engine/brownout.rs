@@ -6,10 +6,12 @@
 //! The arithmetic is the Atlas's `breaker_lab.py` (`now = i / rate`, the same
 //! comparisons, the same percentile), so every parameter set gives its numbers.
 
+use std::collections::VecDeque;
+
 use serde::Serialize;
 
 use crate::engine::breaker::{Breaker, BreakerConfig, BreakerState, Transition};
-use crate::engine::stats::atlas_percentile;
+use crate::engine::stats::atlas_percentile_counted;
 
 /// The inputs of one brownout run.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -123,10 +125,10 @@ pub fn simulate(params: &BrownoutParams, use_breaker: bool) -> CallerRun {
     let healthy_s = params.healthy_s();
     let rate = f64::from(params.rate);
     let mut breaker = use_breaker.then(|| Breaker::new(params.breaker.clone()));
-    // Calls whose outcome the breaker has not seen yet: (finish time, ok), in send order.
-    let mut pending: Vec<(f64, bool)> = Vec::new();
+    let mut pending = Pending::default();
     let total_calls = params.total_calls();
-    let mut waits_s = Vec::with_capacity(total_calls as usize);
+    // Every wait is one of three values, so they are counted rather than listed.
+    let (mut waits_none, mut waits_healthy, mut waits_timeout) = (0u64, 0u64, 0u64);
     let seconds = params.duration_s.ceil().max(1.0) as usize;
     let mut per_second = vec![SecondStats::default(); seconds];
     let (mut calls, mut sick_calls, mut degraded) = (0u64, 0u64, 0u64);
@@ -136,20 +138,16 @@ pub fn simulate(params: &BrownoutParams, use_breaker: bool) -> CallerRun {
         let second = &mut per_second[(now_s as usize).min(seconds - 1)];
         if let Some(breaker) = breaker.as_mut() {
             // Outcomes arrive once their wait is over, in the order the calls were sent.
-            pending.retain(|&(finish_s, ok)| {
-                let done = finish_s <= now_s;
-                if done {
-                    breaker.record(finish_s, ok);
-                }
-                !done
-            });
+            for (finish_s, ok) in pending.due(now_s) {
+                breaker.record(finish_s, ok);
+            }
         }
         let sick = params.is_sick(now_s);
         if let Some(breaker) = breaker.as_mut()
             && !breaker.allow(now_s)
         {
             degraded += 1;
-            waits_s.push(0.0);
+            waits_none += 1;
             second.degraded += 1;
             second.failed_fast += 1;
             continue;
@@ -157,21 +155,27 @@ pub fn simulate(params: &BrownoutParams, use_breaker: bool) -> CallerRun {
         let wait_s = if sick { timeout_s } else { healthy_s };
         calls += 1;
         second.calls += 1;
-        waits_s.push(wait_s);
         second.waiting += wait_s;
         if sick {
+            waits_timeout += 1;
             sick_calls += 1;
             degraded += 1;
             second.sick_calls += 1;
             second.degraded += 1;
+        } else {
+            waits_healthy += 1;
         }
         if breaker.is_some() {
-            pending.push((now_s + wait_s, !sick));
+            pending.push(i, now_s + wait_s, !sick);
         }
     }
 
-    waits_s.sort_by(f64::total_cmp);
-    let p99_s = atlas_percentile(&waits_s, 0.99);
+    let waits = [
+        (0.0, waits_none),
+        (healthy_s, waits_healthy),
+        (timeout_s, waits_timeout),
+    ];
+    let p99_s = atlas_percentile_counted(&waits, 0.99);
     let stuck = sick_calls as f64 * timeout_s / (params.brownout_end_s - params.brownout_start_s);
     CallerRun {
         summary: CallerSummary {
@@ -183,6 +187,45 @@ pub fn simulate(params: &BrownoutParams, use_breaker: bool) -> CallerRun {
         },
         per_second,
         transitions: breaker.map(|b| b.transitions().to_vec()).unwrap_or_default(),
+    }
+}
+
+/// Calls whose outcome the breaker has not seen yet, one queue per outcome.
+///
+/// A call's wait depends only on its outcome (the timeout when sick, the healthy latency
+/// when not), so within one queue finish times rise with the send order and the calls due
+/// at any moment are a prefix of each queue. Merging those prefixes by send order gives
+/// exactly the Atlas's scan of one list, without rescanning every call in flight.
+#[derive(Default)]
+struct Pending {
+    /// (send index, finish time) of calls that will succeed.
+    ok: VecDeque<(u64, f64)>,
+    /// (send index, finish time) of calls that will time out.
+    failed: VecDeque<(u64, f64)>,
+}
+
+impl Pending {
+    fn push(&mut self, index: u64, finish_s: f64, ok: bool) {
+        let queue = if ok { &mut self.ok } else { &mut self.failed };
+        queue.push_back((index, finish_s));
+    }
+
+    /// The calls finished by `now_s`, as (finish time, ok), in the order they were sent.
+    fn due(&mut self, now_s: f64) -> Vec<(f64, bool)> {
+        let take = |queue: &mut VecDeque<(u64, f64)>, ok: bool| {
+            let mut due = Vec::new();
+            while let Some(&(index, finish_s)) = queue.front()
+                && finish_s <= now_s
+            {
+                due.push((index, finish_s, ok));
+                queue.pop_front();
+            }
+            due
+        };
+        let mut due = take(&mut self.ok, true);
+        due.extend(take(&mut self.failed, false));
+        due.sort_by_key(|(index, _, _)| *index);
+        due.into_iter().map(|(_, finish_s, ok)| (finish_s, ok)).collect()
     }
 }
 

@@ -108,9 +108,11 @@ impl HealthModel {
         self.sigterm_at_s.is_some()
     }
 
-    /// When the listener closes: `deregister_s` after SIGTERM.
+    /// When the listener closes: `deregister_s` after SIGTERM, and never after the exit
+    /// deadline (a grace period shorter than the deregistration delay cuts it short).
     pub fn stop_listening_at_s(&self) -> Option<f64> {
-        self.sigterm_at_s.map(|t| t + self.config.deregister_s)
+        self.sigterm_at_s
+            .map(|t| t + self.config.deregister_s.min(self.config.grace_s))
     }
 
     /// When the process must be gone: `grace_s` after SIGTERM.
@@ -408,6 +410,28 @@ mod tests {
         assert_eq!(run.exit_code, 1);
         assert_eq!(run.abandoned, 2);
         assert_eq!(run.work, [WorkOutcome::Failed, WorkOutcome::Failed]);
+    }
+
+    #[test]
+    fn a_grace_period_shorter_than_deregistration_closes_the_listener_at_the_deadline() {
+        let config = HealthConfig {
+            deregister_s: 3.0,
+            grace_s: 1.0,
+            ..HealthConfig::default()
+        };
+        let run = simulate_driver(&config, 18080);
+        let lines = run.lines();
+        let stopped = lines
+            .iter()
+            .position(|l| l == "stopped listening")
+            .expect("stops listening");
+        let gave_up = lines
+            .iter()
+            .position(|l| l.starts_with("grace period over"))
+            .expect("abandons");
+        assert!(stopped < gave_up, "{lines:?}");
+        assert_eq!(run.probes[3].code, 503, "draining before the deadline: {lines:?}");
+        assert_eq!(run.probes[4].code, 0, "after the deadline nothing answers: {lines:?}");
     }
 
     #[test]

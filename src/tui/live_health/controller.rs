@@ -5,7 +5,7 @@ use super::*;
 
 /// A probe that has not answered by then is drawn as failed; the next one is due anyway.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
-/// `/work` takes at most 20 s (the slider's max); past this the request counts as failed.
+/// `/work` takes at most 60 s (the lab limit a class file may raise the slider to); past this the request counts as failed.
 const WORK_TIMEOUT: Duration = Duration::from_secs(90);
 /// Probing goes on this long after the exit, so the timeline shows the refusals, then stops
 /// so that an idle app does no work.
