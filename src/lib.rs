@@ -16,6 +16,7 @@ pub mod cli;
 pub mod commands;
 pub mod content;
 pub mod engine;
+pub mod error;
 pub mod live;
 pub mod metrics;
 pub mod progress;

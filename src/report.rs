@@ -9,9 +9,9 @@ use crate::engine::brownout::{BrownoutComparison, CallerRun};
 use crate::engine::health::DriverRun;
 use crate::engine::pyfmt::{float_repr, percent};
 use crate::engine::retry::{Policy, ScenarioResult};
-use crate::live::brownout::LiveRun;
-use crate::live::metastable::MetastableRun;
-use crate::live::retry_chain::SimComparison;
+use crate::live::breaker::brownout::LiveRun;
+use crate::live::retry::chain::SimComparison;
+use crate::live::retry::metastable::MetastableRun;
 
 /// One row of the Atlas's retry table, e.g. `A: 4 attempts at 3 layers    p=1.0  db attempts/action= 64.00  success=  0.0%`.
 pub fn retry_row(name: &str, result: &ScenarioResult) -> String {
@@ -365,7 +365,7 @@ fn health_value(run: &DriverRun, mode: &str, config: &crate::engine::health::Hea
 mod tests {
     use super::*;
     use crate::engine::retry::{ScenarioParams, run_scenario};
-    use crate::live::retry_chain::compare_with_sim;
+    use crate::live::retry::chain::compare_with_sim;
 
     #[test]
     fn servers_are_named_by_their_place_in_the_chain() {

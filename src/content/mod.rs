@@ -8,24 +8,28 @@
 
 pub mod bank;
 pub mod lab;
+pub mod lab_id;
 pub mod location;
+pub mod params;
 pub mod question;
 
 use std::path::{Path, PathBuf};
 
 pub use bank::BankEntry;
 pub use lab::{LabFile, ParameterSpec};
+pub use lab_id::LabId;
 pub use location::ContentError;
 pub use question::{Question, QuestionKind};
 
-/// The lab ids, in the order the app shows them.
-pub const LAB_IDS: [&str; 3] = ["health", "retry", "breaker"];
+/// The lab ids as lab files write them, in the order the app shows them.
+pub const LAB_IDS: [&str; 3] = [LabId::ALL[0].name(), LabId::ALL[1].name(), LabId::ALL[2].name()];
 
 /// The lab files as shipped, embedded at build time.
-const EMBEDDED_LABS: [(&str, &str); 3] = [
-    ("health", include_str!("../../labs/health.toml")),
-    ("retry", include_str!("../../labs/retry.toml")),
-    ("breaker", include_str!("../../labs/breaker.toml")),
+#[rustfmt::skip]
+const EMBEDDED_LABS: [(LabId, &str); 3] = [
+    (LabId::Health,  include_str!("../../labs/health.toml")),
+    (LabId::Retry,   include_str!("../../labs/retry.toml")),
+    (LabId::Breaker, include_str!("../../labs/breaker.toml")),
 ];
 
 /// Where a piece of content came from, for messages.
@@ -81,8 +85,9 @@ impl Content {
         let mut origins = Vec::new();
         let mut errors = Vec::new();
         for (id, embedded) in EMBEDDED_LABS {
+            let name = id.name();
             let Some((origin, text)) =
-                read_overridable(override_dir, &format!("labs/{id}.toml"), embedded, &mut errors)
+                read_overridable(override_dir, &format!("labs/{name}.toml"), embedded, &mut errors)
             else {
                 continue;
             };
@@ -126,11 +131,11 @@ impl Content {
         all
     }
 
-    /// The lab with this id; every id of [`LAB_IDS`] is present once loading succeeded.
-    pub fn lab(&self, id: &str) -> &LabFile {
+    /// The lab `id`; every [`LabId`] is present once loading succeeded.
+    pub fn lab(&self, id: LabId) -> &LabFile {
         self.labs
             .iter()
-            .find(|lab| lab.id == id)
+            .find(|lab| lab.lab == id)
             .unwrap_or_else(|| panic!("lab {id} is loaded by Content::load"))
     }
 }

@@ -5,9 +5,9 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use crate::tui::app::Msg;
-use crate::tui::live::LiveMsg;
-use crate::tui::live_health::Answer;
+use crate::tui::msg::LiveMsg;
+use crate::tui::msg::Msg;
+use crate::tui::msg::ProbeAnswer;
 
 /// Where a key applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -259,7 +259,7 @@ pub const BINDINGS: &[Binding] = &[
         KeyCode::Char('s'),
         NONE,
         LIVE_HEALTH,
-        Msg::LiveStartStop,
+        Msg::StartStop,
         "s",
         "start the server, or stop it (SIGTERM, kill after the grace)",
         "s start/stop",
@@ -313,7 +313,7 @@ pub const BINDINGS: &[Binding] = &[
         KeyCode::F(1),
         NONE,
         LIVE_HEALTH,
-        Msg::PredictProbe(Answer::Ok),
+        Msg::PredictProbe(ProbeAnswer::Ok),
         "F1/F2/F3",
         "predict the next probe: 200 / 503 / refused",
         "F1-3 predict",
@@ -322,7 +322,7 @@ pub const BINDINGS: &[Binding] = &[
         KeyCode::F(2),
         NONE,
         LIVE_HEALTH,
-        Msg::PredictProbe(Answer::Unavailable),
+        Msg::PredictProbe(ProbeAnswer::Unavailable),
         "",
         "",
         "",
@@ -331,7 +331,7 @@ pub const BINDINGS: &[Binding] = &[
         KeyCode::F(3),
         NONE,
         LIVE_HEALTH,
-        Msg::PredictProbe(Answer::Refused),
+        Msg::PredictProbe(ProbeAnswer::Refused),
         "",
         "",
         "",

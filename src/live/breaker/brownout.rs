@@ -30,8 +30,8 @@ use crate::engine::breaker::{BreakerConfig, BreakerState};
 use crate::engine::brownout::{BrownoutComparison, BrownoutParams, CallerRun, CallerSummary, SecondStats};
 use crate::engine::fault::{FaultKind, FaultSchedule, ManualOverride};
 use crate::engine::stats::atlas_percentile;
-use crate::live::checkout::{self, Caller, Schedule, Tally, lock};
-use crate::live::dependency::Dependency;
+use crate::live::breaker::checkout::{self, Caller, Schedule, Tally, lock};
+use crate::live::breaker::dependency::Dependency;
 
 /// How often the calls in flight are sampled.
 const SAMPLE_INTERVAL: Duration = Duration::from_millis(10);

@@ -16,9 +16,9 @@ use tokio::process::{Child, ChildStderr, Command};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use crate::cli::UsageError;
 use crate::engine::health::HealthConfig;
-use crate::live::health_server::{DATABASE_DOWN_PATH, DATABASE_UP_PATH};
+use crate::error::UsageError;
+use crate::live::health::server::{DATABASE_DOWN_PATH, DATABASE_UP_PATH};
 use crate::live::http::{self, GetOutcome};
 
 /// How long the child may take to print its `listening on` line.

@@ -16,7 +16,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use crate::engine::health::{ATLAS_SCHEDULE, DriverRun, DriverStep, HealthConfig, ProbeResult, TimedLine, WorkOutcome};
-use crate::live::health_child::{HealthChild, Stream};
+use crate::live::health::child::{HealthChild, Stream};
 use crate::live::http::GetOutcome;
 
 /// How long the child gets to exit after the driver is done with it, before SIGKILL.

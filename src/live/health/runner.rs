@@ -1,8 +1,30 @@
-//! The tasks behind Lab 1's live screen: the controller owns the server child and the probe
-//! task, obeys the screen's commands and reports back, so a keypress never waits on a socket.
+//! Lab 1's live run in the app: one `resilience-lab serve health` child, probed on loopback.
+//!
+//! [`spawn`] starts the child on the preferred port (or the next free one), probes `/livez`
+//! and `/readyz` every period, and obeys the screen through [`HealthControl`]: each key is a
+//! count that goes up (`/work`, SIGTERM, stop) or a switch (the database), so "latest wins"
+//! loses no key press. Everything it sees goes to the app's queue as [`HealthEvent`]s. The
+//! run ends a little after the child exits (so the timeline shows the refusals), or when
+//! the app stops it: then the child gets SIGTERM, [`QUIT_DEADLINE`] and a kill.
 
-use super::*;
+use std::net::SocketAddr;
+use std::time::Duration;
 
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+use tokio::time::Instant;
+
+use crate::content::LabId;
+use crate::engine::health::HealthConfig;
+use crate::live::health::child::{HealthChild, next_free_port, port_is_free};
+use crate::live::http::{self, GetOutcome};
+use crate::live::run::{self, HealthEvent, LabEvent, LabSender, LiveRun, Probe, RunInbox};
+
+/// The port the server is started on when it is free (the CLI's `serve health` default).
+pub const PREFERRED_PORT: u16 = 18080;
+/// How long quitting the app waits for the server's own drain before killing it: a learner
+/// who quits should not wait out a 60 s grace period.
+pub const QUIT_DEADLINE: Duration = Duration::from_secs(3);
 /// A probe that has not answered by then is drawn as failed; the next one is due anyway.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
 /// `/work` takes at most 60 s (the lab limit a class file may raise the slider to); past this the request counts as failed.
@@ -11,15 +33,83 @@ const WORK_TIMEOUT: Duration = Duration::from_secs(90);
 /// so that an idle app does no work.
 const PROBES_AFTER_EXIT: Duration = Duration::from_secs(2);
 
-/// The controller: owns the child and the probe task, obeys commands, reports back.
-pub(super) async fn controller(mut commands: mpsc::Receiver<Command>, reports: mpsc::Sender<Report>) {
-    let mut child: Option<HealthChild> = None;
-    // Where to send probes and work, and time zero: kept after the exit so late probes are refused.
-    let mut target: Option<(SocketAddr, Instant)> = None;
-    let mut probes: Option<(JoinHandle<()>, watch::Sender<f64>)> = None;
+/// What a run starts with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HealthParams {
+    pub config: HealthConfig,
+    pub probe_period_s: f64,
+}
+
+/// The screen's hold on a running server: counts that go up with each key, and switches.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HealthControl {
+    /// Seconds between probe rounds; applies at once.
+    pub probe_period_s: f64,
+    /// `/work` requests asked for (`w`): each one more sends one.
+    pub work_requests: u32,
+    /// SIGTERMs asked for (`t`).
+    pub sigterms: u32,
+    /// Stops asked for (`s` while it runs): SIGTERM, then a kill after the grace period.
+    pub stops: u32,
+    /// Whether the server's pretend database should be up (`d`).
+    pub database_up: bool,
+}
+
+impl HealthControl {
+    pub fn new(probe_period_s: f64) -> Self {
+        Self {
+            probe_period_s,
+            work_requests: 0,
+            sigterms: 0,
+            stops: 0,
+            database_up: true,
+        }
+    }
+}
+
+/// Starts a server with `params` and probes it. Must be called inside a tokio runtime.
+pub fn spawn<E>(params: HealthParams, events: LabSender<E>) -> LiveRun<HealthControl>
+where
+    E: From<(LabId, LabEvent)> + Send + 'static,
+{
+    let control = HealthControl::new(params.probe_period_s);
+    // A task, not spawn_blocking: the child's death signal follows the spawning thread.
+    LiveRun::spawn(events.run(), control, move |inbox| run(params, inbox, events))
+}
+
+async fn run<E>(params: HealthParams, mut inbox: RunInbox<HealthControl>, events: LabSender<E>)
+where
+    E: From<(LabId, LabEvent)> + Send + 'static,
+{
+    let config = params.config;
+    let (port, note) = choose_port(PREFERRED_PORT);
+    let mut child = match HealthChild::start(&config, port).await {
+        Ok(child) => child,
+        Err(error) => {
+            events.send(HealthEvent::StartFailed(format!("{error:#}"))).await;
+            return;
+        }
+    };
+    let zero = child.listening_at();
+    let addr = child.addr();
+    let mut lines = child.take_lines();
+    let mut applied = inbox.control.borrow_and_update().clone();
+    let (period_tx, period_rx) = watch::channel(applied.probe_period_s);
+    // The probes run in a set owned here: ending the run aborts the ones in flight too.
+    let mut probes = JoinSet::new();
+    probes.spawn(probe_loop(addr, zero, period_rx, events.clone()));
+    events
+        .send(HealthEvent::Started {
+            pid: child.pid(),
+            port: child.port(),
+            config: config.clone(),
+            note,
+            listening_at: zero,
+        })
+        .await;
+    let mut child = Some(child);
     let mut kill_at: Option<Instant> = None;
     let mut probes_stop_at: Option<Instant> = None;
-    // The /work requests in flight: a new server starts with none, so a start aborts them.
     let mut work: JoinSet<()> = JoinSet::new();
     loop {
         tokio::select! {
@@ -27,115 +117,75 @@ pub(super) async fn controller(mut commands: mpsc::Receiver<Command>, reports: m
                 child = None;
                 kill_at = None;
                 probes_stop_at = Some(Instant::now() + PROBES_AFTER_EXIT);
-                let _ = reports.send(Report::Exited(code)).await;
+                events.send(HealthEvent::Exited(code)).await;
             }
             () = sleep_until(kill_at) => {
                 kill_at = None;
                 if let Some(child) = child.as_mut() {
                     let _ = child.shutdown(Duration::ZERO).await;
-                    let _ = reports.send(Report::Note("the grace period is over: killed".into())).await;
+                    events.send(HealthEvent::Note("the grace period is over: killed".into())).await;
                 }
             }
             () = sleep_until(probes_stop_at) => {
-                probes_stop_at = None;
-                stop_probes(&mut probes);
-                let _ = reports.send(Report::ProbesStopped).await;
+                probes.abort_all();
+                events.send(HealthEvent::ProbesStopped).await;
+                break;
             }
-            command = commands.recv() => {
-                let Some(command) = command else {
-                    // The app dropped its handle: end the child all the same.
-                    if let Some(child) = child.as_mut() {
-                        let _ = child.shutdown(QUIT_DEADLINE).await;
-                    }
+            Some(line) = next_line(&mut lines) => {
+                // Lines move the phase (`stopped listening`): they wait for room like a start does.
+                events.send(HealthEvent::Line(line)).await;
+            }
+            () = run::stopped(&mut inbox.stop) => {
+                // The app quits (or starts another server): end the child all the same.
+                probes.abort_all();
+                if let Some(child) = child.as_mut() {
+                    let _ = child.shutdown(QUIT_DEADLINE).await;
+                }
+                break;
+            }
+            changed = inbox.control.changed() => {
+                if changed.is_err() {
                     break;
-                };
-                match command {
-                    Command::Shutdown(done) => {
-                        stop_probes(&mut probes);
-                        if let Some(child) = child.as_mut() {
-                            let _ = child.shutdown(QUIT_DEADLINE).await;
-                        }
-                        let _ = done.send(());
-                        break;
+                }
+                let wanted = inbox.control.borrow_and_update().clone();
+                if wanted.probe_period_s != applied.probe_period_s {
+                    let _ = period_tx.send(wanted.probe_period_s);
+                }
+                if let Some(running) = child.as_ref() {
+                    if wanted.stops != applied.stops {
+                        let _ = running.sigterm();
+                        kill_at = Some(Instant::now() + Duration::from_secs_f64(config.grace_s + 0.5));
+                        events.send(HealthEvent::SigtermSent).await;
                     }
-                    Command::Start { config, period_s } => {
-                        if child.is_some() {
-                            let _ = reports.send(Report::Note("already running: s stops it".into())).await;
-                            continue;
-                        }
-                        stop_probes(&mut probes);
-                        probes_stop_at = None;
-                        work.abort_all();
-                        let (port, note) = choose_port(PREFERRED_PORT);
-                        match HealthChild::start(&config, port).await {
-                            Ok(mut started) => {
-                                let zero = started.listening_at();
-                                let lines = started.take_lines();
-                                target = Some((started.addr(), zero));
-                                let (period_tx, period_rx) = watch::channel(period_s);
-                                let task = tokio::spawn(probe_loop(started.addr(), zero, period_rx, reports.clone()));
-                                probes = Some((task, period_tx));
-                                let report = Report::Started {
-                                    pid: started.pid(),
-                                    port: started.port(),
-                                    config,
-                                    note,
-                                    lines,
-                                    listening_at: zero,
-                                };
-                                child = Some(started);
-                                let _ = reports.send(report).await;
-                            }
-                            Err(error) => {
-                                let _ = reports.send(Report::StartFailed(format!("{error:#}"))).await;
-                            }
-                        }
+                    for _ in applied.sigterms..wanted.sigterms {
+                        let event = match running.sigterm() {
+                            Ok(()) => HealthEvent::SigtermSent,
+                            Err(error) => HealthEvent::Note(format!("{error:#}")),
+                        };
+                        events.send(event).await;
                     }
-                    Command::Stop { deadline } => {
-                        if let Some(running) = child.as_ref() {
-                            let _ = running.sigterm();
-                            kill_at = Some(Instant::now() + deadline);
-                            let _ = reports.send(Report::SigtermSent).await;
-                        }
-                    }
-                    Command::Sigterm => {
-                        if let Some(running) = child.as_ref() {
-                            let report = match running.sigterm() {
-                                Ok(()) => Report::SigtermSent,
-                                Err(error) => Report::Note(format!("{error:#}")),
-                            };
-                            let _ = reports.send(report).await;
-                        }
-                    }
-                    Command::Work => {
-                        if let Some((addr, _)) = target {
-                            let _ = reports.send(Report::WorkSent).await;
-                            let reports = reports.clone();
-                            while work.try_join_next().is_some() {}
-                            work.spawn(async move {
-                                let outcome = tokio::time::timeout(WORK_TIMEOUT, http::get_once(addr, "/work"))
-                                    .await
-                                    .unwrap_or_else(|_| GetOutcome::Failed("timed out".into()));
-                                let _ = reports.send(Report::WorkDone(outcome)).await;
-                            });
-                        }
-                    }
-                    Command::Database { up } => {
-                        if let Some(running) = child.as_ref() {
-                            let outcome = running.set_database(up).await;
-                            let _ = reports.send(Report::Database { up, outcome }).await;
-                        }
-                    }
-                    Command::ProbePeriod(period_s) => {
-                        if let Some((_, period)) = probes.as_ref() {
-                            let _ = period.send(period_s);
-                        }
+                    if wanted.database_up != applied.database_up {
+                        let up = wanted.database_up;
+                        let outcome = running.set_database(up).await;
+                        events.send(HealthEvent::Database { up, outcome }).await;
                     }
                 }
+                for _ in applied.work_requests..wanted.work_requests {
+                    events.send(HealthEvent::WorkSent).await;
+                    let events = events.clone();
+                    while work.try_join_next().is_some() {}
+                    work.spawn(async move {
+                        let outcome = tokio::time::timeout(WORK_TIMEOUT, http::get_once(addr, "/work"))
+                            .await
+                            .unwrap_or_else(|_| GetOutcome::Failed("timed out".into()));
+                        events.send(HealthEvent::WorkDone(outcome)).await;
+                    });
+                }
+                applied = wanted;
             }
         }
     }
-    stop_probes(&mut probes);
+    probes.abort_all();
 }
 
 /// The preferred port when free, else the next free one, and a note saying so.
@@ -152,16 +202,26 @@ fn choose_port(preferred: u16) -> (u16, Option<String>) {
     }
 }
 
-fn stop_probes(probes: &mut Option<(JoinHandle<()>, watch::Sender<f64>)>) {
-    if let Some((task, _)) = probes.take() {
-        task.abort();
-    }
-}
-
 /// The child's exit code once it exits; never, without a child.
 async fn wait_child(child: &mut Option<HealthChild>) -> i32 {
     match child.as_mut() {
         Some(child) => child.wait_exit().await.unwrap_or(-1),
+        None => std::future::pending().await,
+    }
+}
+
+/// The child's next output line; never, once the output has ended.
+async fn next_line(
+    lines: &mut Option<tokio::sync::mpsc::Receiver<crate::live::health::child::ChildLine>>,
+) -> Option<crate::live::health::child::ChildLine> {
+    match lines.as_mut() {
+        Some(receiver) => match receiver.recv().await {
+            Some(line) => Some(line),
+            None => {
+                *lines = None;
+                std::future::pending().await
+            }
+        },
         None => std::future::pending().await,
     }
 }
@@ -176,9 +236,12 @@ async fn sleep_until(at: Option<Instant>) {
 /// Probes `/livez` and `/readyz` together every period, each on a fresh connection as
 /// `curl` does; the period may change at any time through `period`.
 ///
-/// The probes run in a [`JoinSet`] owned here: aborting this loop (a restart) aborts the
-/// probes in flight too, so no answer from the last server lands in the next one's timeline.
-async fn probe_loop(addr: SocketAddr, zero: Instant, mut period: watch::Receiver<f64>, reports: mpsc::Sender<Report>) {
+/// The probes run in a [`JoinSet`] owned here: aborting this loop aborts the probes in
+/// flight too, so no answer from this server lands in the next one's timeline.
+async fn probe_loop<E>(addr: SocketAddr, zero: Instant, mut period: watch::Receiver<f64>, events: LabSender<E>)
+where
+    E: From<(LabId, LabEvent)> + Send + 'static,
+{
     let mut round = 0u64;
     let mut in_flight = JoinSet::new();
     loop {
@@ -186,19 +249,18 @@ async fn probe_loop(addr: SocketAddr, zero: Instant, mut period: watch::Receiver
         // Reap the finished ones so the set stays small.
         while in_flight.try_join_next().is_some() {}
         for probe in [Probe::Livez, Probe::Readyz] {
-            let reports = reports.clone();
+            let events = events.clone();
             in_flight.spawn(async move {
                 let outcome = tokio::time::timeout(PROBE_TIMEOUT, http::get_once(addr, probe.path()))
                     .await
                     .unwrap_or_else(|_| GetOutcome::Failed("timed out".into()));
-                let _ = reports
-                    .send(Report::Probe {
-                        round,
-                        at_s,
-                        probe,
-                        outcome,
-                    })
-                    .await;
+                // A probe is a sample: when the app lags, it is dropped rather than waited for.
+                events.sample(HealthEvent::Probe {
+                    round,
+                    at_s,
+                    probe,
+                    outcome,
+                });
             });
         }
         round += 1;

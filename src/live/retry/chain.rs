@@ -19,8 +19,8 @@
 //!
 //! [`LiveChain::start`] returns the handle. [`LiveChain::counters`] gives the atomics to
 //! read on every frame ([`ChainCounters::snapshot`] copies them); [`LiveChain::run_actions`]
-//! runs a counted batch; [`LiveChain::start_load`] starts a steady load whose rate, attempts
-//! and budget a slider changes through [`crate::live::metastable::SteadyLoad::set`] (a
+//! runs a counted batch; `metastable::SteadyLoad::start` on [`LiveChain::top_client`]
+//! starts a steady load whose rate, attempts and budget a slider changes (a
 //! `watch` channel, latest wins); [`LiveChain::trigger_outage`] is the trigger;
 //! [`LiveChain::set_p`] moves the failure probability. Stop the load, then
 //! [`LiveChain::shutdown`]: it returns once no task of the chain is left.
@@ -42,8 +42,8 @@ use tokio::time::Instant;
 use crate::engine::pyrandom::PyRandom;
 use crate::engine::retry::{ScenarioParams, ScenarioResult};
 use crate::live::http::{self, TextBody};
-pub use crate::live::retry_hops::ATTEMPTS_HEADER;
-use crate::live::retry_hops::{Backoff, Database, Forwarder, TopClient, WorkTracker};
+pub use crate::live::retry::hops::ATTEMPTS_HEADER;
+use crate::live::retry::hops::{Backoff, Database, Forwarder, TopClient, WorkTracker};
 
 /// How long a stopping server waits for its open connections before giving up on them.
 const DRAIN_DEADLINE: Duration = Duration::from_secs(3);
@@ -300,12 +300,6 @@ impl LiveChain {
 
     pub fn snapshot(&self) -> ChainSnapshot {
         self.counters.snapshot()
-    }
-
-    /// Starts a steady open-loop load (the metastable mode's client); change it through
-    /// the returned handle's watch channel, stop it with `stop().await`.
-    pub fn start_load(&self, settings: crate::live::metastable::LoadSettings) -> crate::live::metastable::SteadyLoad {
-        crate::live::metastable::SteadyLoad::start(self.top_client(), settings)
     }
 
     /// The browser code, for running actions from other tasks.

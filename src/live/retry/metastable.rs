@@ -18,8 +18,8 @@ use tokio::task::{JoinHandle, JoinSet};
 use tokio::time::Instant;
 
 use crate::engine::retry::Policy;
-use crate::live::retry_chain::{BackoffConfig, ChainConfig, ChainSnapshot, DbCapacity, LiveChain};
-use crate::live::retry_hops::TopClient;
+use crate::live::retry::chain::{BackoffConfig, ChainConfig, ChainSnapshot, DbCapacity, LiveChain};
+use crate::live::retry::hops::TopClient;
 
 /// How often the load generator wakes to send the actions that are due.
 const LOAD_TICK: Duration = Duration::from_millis(5);

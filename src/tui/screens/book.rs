@@ -4,28 +4,34 @@
 //! The same files build the mdBook, so the app and the web book never disagree. The
 //! renderer's styles come from the app's theme, so `NO_COLOR` and `--theme light` apply.
 
+use ratatui::layout::{Position, Rect};
 use ratatui::style::Style;
 use ratatui::text::Text;
 use ratatui::widgets::{Paragraph, Wrap};
 use tui_markdown::{Options, StyleSheet};
 
+use crate::tui::layout;
+use crate::tui::msg::Msg;
 use crate::tui::theme::Theme;
 
 /// Every file of `book/src/` the summary may name.
 const FILES: [(&str, &str); 7] = [
-    ("introduction.md", include_str!("../../book/src/introduction.md")),
-    ("lab1-health.md", include_str!("../../book/src/lab1-health.md")),
-    ("lab2-retry.md", include_str!("../../book/src/lab2-retry.md")),
-    ("lab3-breaker.md", include_str!("../../book/src/lab3-breaker.md")),
+    ("introduction.md", include_str!("../../../book/src/introduction.md")),
+    ("lab1-health.md", include_str!("../../../book/src/lab1-health.md")),
+    ("lab2-retry.md", include_str!("../../../book/src/lab2-retry.md")),
+    ("lab3-breaker.md", include_str!("../../../book/src/lab3-breaker.md")),
     (
         "facilitator-guide.md",
-        include_str!("../../book/src/facilitator-guide.md"),
+        include_str!("../../../book/src/facilitator-guide.md"),
     ),
-    ("interview-sheet.md", include_str!("../../book/src/interview-sheet.md")),
-    ("glossary.md", include_str!("../../book/src/glossary.md")),
+    (
+        "interview-sheet.md",
+        include_str!("../../../book/src/interview-sheet.md"),
+    ),
+    ("glossary.md", include_str!("../../../book/src/glossary.md")),
 ];
 
-const SUMMARY: &str = include_str!("../../book/src/SUMMARY.md");
+const SUMMARY: &str = include_str!("../../../book/src/SUMMARY.md");
 
 /// One chapter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,6 +124,50 @@ pub struct BookState {
     pub open: usize,
     /// First line shown of the open chapter.
     pub scroll: u16,
+}
+
+impl BookState {
+    /// Applies `msg` on a screen of size `area`; `None` means back to the home screen,
+    /// `Some(changed)` whether to redraw.
+    pub fn update(&mut self, msg: Msg, area: Rect) -> Option<bool> {
+        let chapters = chapters().len();
+        let layout = layout::book(area);
+        let page = layout.map_or(10, |l| l.text.height.saturating_sub(3).max(1));
+        let before = self.clone();
+        match msg {
+            Msg::Back => return None,
+            Msg::NextItem => self.selected = (self.selected + 1) % chapters,
+            Msg::PrevItem => self.selected = (self.selected + chapters - 1) % chapters,
+            Msg::Open => {
+                self.open = self.selected;
+                self.scroll = 0;
+            }
+            Msg::Up => self.scroll = self.scroll.saturating_sub(1),
+            Msg::Down => self.scroll = self.scroll.saturating_add(1),
+            Msg::ScrollUp => self.scroll = self.scroll.saturating_sub(page),
+            Msg::ScrollDown => self.scroll = self.scroll.saturating_add(page),
+            Msg::Click(x, y) => {
+                if let Some(entry) = layout.and_then(|l| layout::book_entry_at(&l, chapters, Position::new(x, y))) {
+                    self.selected = entry;
+                    self.open = entry;
+                    self.scroll = 0;
+                }
+            }
+            Msg::Wheel(x, y, down) => {
+                let over_list = layout.is_some_and(|l| l.list.contains(Position::new(x, y)));
+                match (over_list, down) {
+                    (true, true) => self.selected = (self.selected + 1).min(chapters - 1),
+                    (true, false) => self.selected = self.selected.saturating_sub(1),
+                    (false, true) => self.scroll = self.scroll.saturating_add(3),
+                    (false, false) => self.scroll = self.scroll.saturating_sub(3),
+                }
+            }
+            _ => {}
+        }
+        // The view clamps to the chapter's end; this only bounds a held key.
+        self.scroll = self.scroll.min(5_000);
+        Some(before != *self)
+    }
 }
 
 #[cfg(test)]

@@ -10,54 +10,18 @@
 //! Drawing, grading and scoring live elsewhere (`view/quiz.rs`, `crate::quiz`); this module
 //! only moves between stages and says what the app must record ([`Outcome::Answered`]).
 
-use crate::commands;
 use crate::content::{Content, Question, QuestionKind};
 use crate::metrics::Metric;
 use crate::quiz::{self, Asked, Filter, Response, Score, Verdict};
-use crate::tui::app::Msg;
 use crate::tui::keys::Context;
+use crate::tui::msg::Msg;
+use crate::tui::widgets::number_input::NumberInput;
 
 /// How many questions a quiz asks unless the learner changes it.
 pub const DEFAULT_COUNT: usize = 10;
 
 /// The most questions one quiz may ask (the bank is smaller than this today).
 pub const MAX_COUNT: usize = 50;
-
-/// Longest typed number, in characters: enough for `-1,234,567.891`.
-const MAX_INPUT_CHARS: usize = 16;
-
-/// A number being typed: digits, `.`, `,` and `-`, edited with Backspace.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct NumberInput {
-    pub text: String,
-}
-
-impl NumberInput {
-    /// Adds `c` if it can be part of a number; returns whether the text changed.
-    pub fn push(&mut self, c: char) -> bool {
-        let allowed = c.is_ascii_digit() || matches!(c, '.' | ',' | '-');
-        if allowed && self.text.chars().count() < MAX_INPUT_CHARS {
-            self.text.push(c);
-            true
-        } else {
-            false
-        }
-    }
-
-    /// Removes the last character; returns whether there was one.
-    pub fn erase(&mut self) -> bool {
-        self.text.pop().is_some()
-    }
-
-    /// The number typed, read as leniently as the plain-terminal quiz reads it.
-    pub fn value(&self) -> Option<f64> {
-        quiz::parse_number(&self.text)
-    }
-
-    pub fn clear(&mut self) {
-        self.text.clear();
-    }
-}
 
 /// One entry of the picker: its label and which questions it admits.
 #[derive(Clone, Debug, PartialEq)]
@@ -219,7 +183,7 @@ impl QuizScreen {
         self.seed = self.seed.wrapping_add(1);
         // The runs are computed once per quiz, and only when a predict check was drawn.
         if asked.iter().any(|a| a.question.kind == QuestionKind::Predict) && self.run_metrics.is_empty() {
-            self.run_metrics = commands::default_metrics(content);
+            self.run_metrics = crate::metrics::default_metrics(content);
         }
         self.asked = asked;
         self.current = 0;
@@ -384,6 +348,7 @@ fn changed(yes: bool) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tui::widgets::number_input::MAX_INPUT_CHARS;
 
     fn content() -> Content {
         Content::load(None).expect("the built-in content loads")

@@ -24,8 +24,8 @@ use ratatui::widgets::{Block, Padding, Paragraph, Widget, Wrap};
 use crate::content::QuestionKind;
 use crate::quiz::trim_number;
 use crate::tui::app::App;
-use crate::tui::book::wrapped_rows;
-use crate::tui::quiz_screen::{QuizScreen, Stage};
+use crate::tui::screens::book::wrapped_rows;
+use crate::tui::screens::quiz::{QuizScreen, Stage};
 use crate::tui::theme::Theme;
 use crate::tui::view::footer;
 
@@ -68,7 +68,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if let Some(text) = line {
         Line::from(Span::styled(format!(" {text}"), theme.accent())).render(status, buf);
     }
-    footer::render(app, foot, buf);
+    footer::render_keys(app.context(), app.theme, foot, buf);
 }
 
 /// A bordered panel with a column of space inside each side, so text does not touch the border.

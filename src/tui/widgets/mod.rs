@@ -1,4 +1,5 @@
 //! Small widgets the views share.
 
+pub mod number_input;
 pub mod slider_bar;
 pub mod state_band;

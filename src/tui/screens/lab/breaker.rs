@@ -1,29 +1,28 @@
-//! Lab 3 live in the terminal app: a [`LiveBrownout`] run driven from the lab screen.
+//! Lab 3's live part: a run of `live::breaker::runner` driven from the lab screen.
 //!
-//! The run lives in its own task ([`spawn`]); the app talks to it only through channels,
-//! as DESIGN.md asks: the breaker sliders travel through a `watch` of [`BreakerConfig`]
-//! (latest wins), the "brown out now / heal" switch and the fault kind through a `watch`
-//! of [`Control`], and the per-second [`LiveSample`]s come back through a bounded `mpsc`
-//! the app drains on every frame tick. [`BreakerSeries`] is the pure part: it folds the
-//! samples into what the view draws (chart series, the Hystrix-style summary), so it can be
-//! tested and snapshotted without a socket.
+//! [`BreakerLive`] holds the run's handle; the breaker sliders, the "brown out now / heal"
+//! switch and the fault kind retune the run through its `watch` (latest wins), and each
+//! second's [`LiveSample`] arrives as an event on the app's queue. [`BreakerSeries`] is the
+//! pure part: it folds the samples into what the view draws (chart series, the
+//! Hystrix-style summary), so it can be tested and snapshotted without a socket.
 
-use std::time::Duration;
-
-use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 
-use crate::engine::breaker::{BreakerConfig, BreakerState, Transition};
+use crate::content::LabId;
+use crate::engine::breaker::{BreakerState, Transition};
 use crate::engine::brownout::{BrownoutComparison, BrownoutParams};
 use crate::engine::fault::{FaultKind, FaultSchedule, ManualOverride};
 use crate::engine::stats::atlas_percentile;
-use crate::live::brownout::{CallerSample, LiveBrownout, LiveSample};
+use crate::live::breaker::brownout::{CallerSample, LiveSample};
+use crate::live::breaker::runner::{self, BreakerControl};
+use crate::live::run::{BreakerEvent, LabBody, LabEvent, LiveRun};
+use crate::tui::log;
+use crate::tui::msg::{LiveMsg, Msg};
+use crate::tui::screens::lab::live::{LiveCtx, LivePart, next_fault};
+use crate::tui::screens::lab::sim::breaker_params;
 
 /// Seconds the Hystrix-style summary looks back over (Hystrix's default rolling window).
 pub const ROLLING_WINDOW_S: usize = 10;
-
-/// Samples the app has not drained yet before the run's forwarder drops new ones.
-const SAMPLE_QUEUE: usize = 64;
 
 /// Which caller of the comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,14 +38,6 @@ impl Caller {
             Caller::WithBreaker => &sample.with_breaker,
         }
     }
-}
-
-/// The switch on the dependency, as the keys set it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Control {
-    /// `None`: the scheduled window decides; `Some`: the learner's hand does.
-    pub manual: Option<ManualOverride>,
-    pub fault: FaultKind,
 }
 
 /// The Hystrix-style line of one caller over the last [`ROLLING_WINDOW_S`] seconds.
@@ -172,125 +163,184 @@ impl BreakerSeries {
     }
 }
 
-/// A running (or ending) live run, as the app holds it.
-pub struct BreakerRun {
-    configs: watch::Sender<BreakerConfig>,
-    control: watch::Sender<Control>,
-    stop: watch::Sender<bool>,
-    samples: mpsc::Receiver<LiveSample>,
-    report: oneshot::Receiver<Result<crate::live::brownout::LiveRun, String>>,
-    task: JoinHandle<()>,
+/// Lab 3's live part: the run, what it showed, and the switch on the dependency.
+#[derive(Debug)]
+pub struct BreakerLive {
+    pub run: Option<LiveRun<BreakerControl>>,
+    /// What the last (or current) run showed.
+    pub series: Option<BreakerSeries>,
+    /// `None`: the scheduled window decides; `Some`: the learner's hand does.
+    pub manual: Option<ManualOverride>,
+    /// The fault the next run starts with (and `f` gives the running one).
+    pub fault: FaultKind,
+    /// One line for the live screen: a note, or why a run failed.
+    pub status: Option<String>,
+    /// Runs asked to stop, still shutting down.
+    pub stopping: Vec<JoinHandle<()>>,
+    next_run: u64,
 }
 
-/// Starts `params` against a dependency sick per `faults` in a task of its own.
-/// Must be called inside a tokio runtime.
-pub fn spawn(params: BrownoutParams, faults: FaultSchedule) -> BreakerRun {
-    let (configs, mut configs_rx) = watch::channel(params.breaker.clone());
-    let (control, mut control_rx) = watch::channel(Control {
-        manual: faults.manual,
-        fault: faults.kind,
-    });
-    let (stop, mut stop_rx) = watch::channel(false);
-    let (samples_tx, samples) = mpsc::channel(SAMPLE_QUEUE);
-    let (report_tx, report) = oneshot::channel();
-    let task = tokio::spawn(async move {
-        let result = async {
-            let mut live = LiveBrownout::start(params, faults).await?;
-            let mut from_run = live.take_samples().expect("a fresh run has its samples");
-            loop {
-                // The handlers may use `live` again: select! drops the branch futures first.
-                tokio::select! {
-                    _ = stop_rx.wait_for(|stopped| *stopped) => break,
-                    changed = configs_rx.changed() => {
-                        if changed.is_err() { break }
-                        let _ = live.configs().send(configs_rx.borrow_and_update().clone());
-                    }
-                    changed = control_rx.changed() => {
-                        if changed.is_err() { break }
-                        let control = *control_rx.borrow_and_update();
-                        live.set_override(control.manual);
-                        live.set_fault_kind(control.fault);
-                    }
-                    Some(sample) = from_run.recv() => {
-                        // A full queue means the app lags: drop, do not block the run.
-                        let _ = samples_tx.try_send(sample);
-                    }
-                    () = live.finished() => break,
+impl Default for BreakerLive {
+    fn default() -> Self {
+        Self {
+            run: None,
+            series: None,
+            manual: None,
+            fault: FaultKind::Hang,
+            status: None,
+            stopping: Vec::new(),
+            next_run: 0,
+        }
+    }
+}
+
+impl BreakerLive {
+    /// Sends the switch and the fault to the running run.
+    fn send_control(&self) {
+        if let Some(run) = &self.run {
+            let (manual, fault) = (self.manual, self.fault);
+            run.retune_with(|control| {
+                control.manual = manual;
+                control.fault = fault;
+            });
+        }
+    }
+
+    fn stop_run(&mut self) {
+        if let Some(run) = self.run.take() {
+            self.stopping.push(run.stop());
+            if let Some(series) = &mut self.series {
+                series.running = false;
+            }
+        }
+    }
+}
+
+impl LivePart for BreakerLive {
+    fn start(&mut self, ctx: &LiveCtx) -> bool {
+        self.next_run += 1;
+        let Some(events) = ctx.sender(LabId::Breaker, self.next_run) else {
+            self.status = Some("live runs need the app's async runtime".into());
+            return true;
+        };
+        let params = breaker_params(ctx.lab, ctx.sliders);
+        // A class's lab file may offer fewer faults: start on one it offers.
+        let offered = ctx.lab.fault_kinds();
+        if !offered.contains(&self.fault) {
+            self.fault = offered[0];
+        }
+        let faults = FaultSchedule::window(self.fault, params.brownout_start_s, params.brownout_end_s);
+        self.manual = None;
+        log::line(&format!("lab 3 live: start {params:?}"));
+        self.stopping.retain(|task| !task.is_finished());
+        self.series = Some(BreakerSeries::new(params.clone(), self.fault));
+        self.run = Some(runner::spawn(params, faults, events));
+        self.status = None;
+        true
+    }
+
+    fn retune(&mut self, ctx: &LiveCtx) -> bool {
+        let params = breaker_params(ctx.lab, ctx.sliders);
+        if let (Some(run), Some(series)) = (&self.run, &self.series) {
+            let breaker = params.breaker.clone();
+            run.retune_with(|control| control.breaker = breaker);
+            let mut started = series.params.clone();
+            started.breaker = params.breaker.clone();
+            self.status = (started != params)
+                .then(|| "rate, duration, timeouts and the brownout apply on the next start (s)".into());
+        }
+        true
+    }
+
+    fn key(&mut self, msg: Msg, ctx: &LiveCtx) -> Option<bool> {
+        let Msg::Live(msg) = msg else { return None };
+        match msg {
+            LiveMsg::BrownOut => {
+                if self.run.is_none() {
+                    self.status = Some("b acts on a running lab: start one with s".into());
+                    return Some(true);
+                }
+                let sick_now = match self.manual {
+                    Some(ManualOverride::Sick) => true,
+                    Some(ManualOverride::Healthy) => false,
+                    None => self
+                        .series
+                        .as_ref()
+                        .and_then(|s| s.samples.last())
+                        .is_some_and(|s| s.sick),
+                };
+                self.manual = Some(if sick_now {
+                    ManualOverride::Healthy
+                } else {
+                    ManualOverride::Sick
+                });
+                self.send_control();
+                Some(true)
+            }
+            LiveMsg::CycleFault => {
+                let offered = ctx.lab.fault_kinds();
+                self.fault = next_fault(self.fault, &offered);
+                self.send_control();
+                if let Some(series) = &mut self.series
+                    && self.run.is_some()
+                {
+                    series.fault = self.fault;
+                }
+                Some(true)
+            }
+            _ => Some(false),
+        }
+    }
+
+    fn on_event(&mut self, event: LabEvent) -> bool {
+        if self.run.as_ref().is_none_or(|run| run.id != event.run) {
+            return false;
+        }
+        let LabBody::Breaker(event) = *event.body else {
+            return false;
+        };
+        match event {
+            BreakerEvent::Sample(sample) => {
+                if let Some(series) = &mut self.series {
+                    series.push(sample);
                 }
             }
-            let run = live.shutdown().await;
-            // The sampler's last second is sent during shutdown.
-            while let Ok(sample) = from_run.try_recv() {
-                let _ = samples_tx.try_send(sample);
+            BreakerEvent::Done(report) => {
+                // The task is ending: keep its handle so quitting still waits for it.
+                self.stop_run();
+                match report {
+                    Ok(comparison) => {
+                        if let Some(series) = &mut self.series {
+                            series.measured = Some(comparison);
+                        }
+                    }
+                    Err(error) => self.status = Some(format!("the live run failed: {error}")),
+                }
             }
-            run
         }
-        .await;
-        let _ = report_tx.send(result.map_err(|error| format!("{error:#}")));
-    });
-    BreakerRun {
-        configs,
-        control,
-        stop,
-        samples,
-        report,
-        task,
-    }
-}
-
-/// What one poll of a run brought.
-#[derive(Debug, Default)]
-pub struct Polled {
-    pub samples: Vec<LiveSample>,
-    /// The run ended: its measured report, or why it failed.
-    pub report: Option<Result<crate::live::brownout::LiveRun, String>>,
-}
-
-impl BreakerRun {
-    /// Retunes the running breaker (latest wins).
-    pub fn set_config(&self, config: BreakerConfig) {
-        self.configs.send_if_modified(|current| {
-            let changed = *current != config;
-            *current = config;
-            changed
-        });
+        true
     }
 
-    pub fn set_control(&self, control: Control) {
-        let _ = self.control.send(control);
-    }
-
-    /// Takes what arrived since the last poll, without waiting.
-    pub fn poll(&mut self) -> Polled {
-        let mut polled = Polled::default();
-        while let Ok(sample) = self.samples.try_recv() {
-            polled.samples.push(sample);
+    fn stop(&mut self) -> bool {
+        if self.run.is_some() {
+            self.stop_run();
+            self.status = Some("stopped early: no measured rows for a partial run".into());
         }
-        if let Ok(report) = self.report.try_recv() {
-            polled.report = Some(report);
-        }
-        polled
+        true
     }
 
-    /// Asks the run to stop; the task shuts the lab down and ends on its own.
-    pub fn stop(self) -> JoinHandle<()> {
-        let _ = self.stop.send(true);
-        self.task
+    fn running(&self) -> bool {
+        self.run.is_some()
     }
-}
 
-/// Waits for stopping tasks, at most `deadline` in all; returns how many were aborted.
-pub async fn join_all(tasks: Vec<JoinHandle<()>>, deadline: Duration) -> usize {
-    let until = tokio::time::Instant::now() + deadline;
-    let mut aborted = 0;
-    for mut task in tasks {
-        if tokio::time::timeout_at(until, &mut task).await.is_err() {
-            task.abort();
-            let _ = task.await;
-            aborted += 1;
-        }
+    fn leave(&mut self) {
+        self.stop_run();
     }
-    aborted
+
+    fn shutdown(&mut self) -> Vec<JoinHandle<()>> {
+        self.stop_run();
+        std::mem::take(&mut self.stopping)
+    }
 }
 
 #[cfg(test)]

@@ -8,8 +8,8 @@ use crate::content::{LabFile, Question};
 use crate::engine::retry::Policy;
 use crate::metrics::{self, Metric};
 use crate::quiz::{self, Asked, Response, Verdict};
-use crate::tui::quiz_screen::NumberInput;
-use crate::tui::runs::LabResults;
+use crate::tui::screens::lab::sim::LabResults;
+use crate::tui::widgets::number_input::NumberInput;
 
 /// A prediction scored against the run.
 #[derive(Clone, Debug, PartialEq)]
@@ -107,7 +107,8 @@ pub fn observe(check: &Question, predicted: f64, results: &LabResults, live_run:
 mod tests {
     use super::*;
     use crate::content::Content;
-    use crate::tui::runs;
+    use crate::content::LabId;
+    use crate::tui::screens::lab::sim as runs;
     use crate::tui::slider::Slider;
 
     fn sliders(lab: &LabFile) -> Vec<Slider> {
@@ -117,7 +118,7 @@ mod tests {
     #[test]
     fn predictions_score_against_the_sliders_run() {
         let content = Content::load(None).expect("content");
-        let lab = content.lab("retry");
+        let lab = content.lab(LabId::Retry);
         let check = step_check(lab, 0).expect("step 1 has a check");
         let mut sliders = sliders(lab);
         let results = runs::compute(lab, &sliders);
@@ -137,7 +138,7 @@ mod tests {
     #[test]
     fn a_finished_live_run_scores_the_prediction_when_it_has_the_metric() {
         let content = Content::load(None).expect("content");
-        let lab = content.lab("breaker");
+        let lab = content.lab(LabId::Breaker);
         let check = step_check(lab, 1).expect("step 2 asks for the calls to the sick dependency");
         let results = runs::compute(lab, &sliders(lab));
         let live_run = vec![("breaker.with_breaker.sick_calls".to_string(), 45.0)];

@@ -1,36 +1,27 @@
-//! Lab 2 live in the terminal app: the retry chain driven from the lab screen.
+//! Lab 2's live part: the retry chain's runs driven from the lab screen.
 //!
-//! Two runs, never at once on one chain (the chain's author asks not to mix a counting run
-//! and a steady load): a **counting run** of at most [`LIVE_ACTIONS_MAX`] actions with the
-//! sliders' p, attempts and budget, and the **metastable** run (a steady load on a chain
-//! whose database has a capacity, a trigger that fails the database for
-//! [`TRIGGER_LENGTH`], goodput over time). Each runs in its own task ([`spawn_counting`],
-//! [`spawn_metastable`]); the app reads the chain's atomic counters on every frame tick and
-//! folds them into [`RetrySeries`], the pure part the view draws. Load and policy changes
-//! reach the steady load through a `watch` (latest wins).
+//! Two runs, never at once on one chain: a counting run with the sliders' p, attempts and
+//! budget, and the metastable steady load (see `live::retry::runner`). The runs send the
+//! chain's counters as events on the app's queue; [`RetrySeries`] folds them into what the
+//! view draws, and is pure, so it is tested without a socket. Load and policy changes reach
+//! the steady load through the run's `watch` (latest wins).
 
-use std::sync::Arc;
-use std::time::Duration;
-
-use tokio::sync::{oneshot, watch};
 use tokio::task::JoinHandle;
+use tokio::time::Instant;
 
+use crate::content::LabId;
+use crate::content::params::{self, RetrySettings};
 use crate::engine::retry::{Policy, ScenarioResult};
-use crate::live::metastable::{LoadSettings, MetastableConfig};
-use crate::live::retry_chain::{ChainConfig, ChainCounters, ChainSnapshot, LiveChain};
+use crate::live::retry::chain::ChainSnapshot;
+use crate::live::retry::metastable::MetastableConfig;
+use crate::live::retry::runner::{
+    self, LIVE_ACTIONS_MAX, LOAD_MAX_PER_S, LOAD_STEP_PER_S, RetryControl, RetryParams, TRIGGER_LENGTH,
+};
+use crate::live::run::{LabBody, LabEvent, LiveRun, RetryEvent};
+use crate::tui::log;
+use crate::tui::msg::{LiveMsg, Msg};
+use crate::tui::screens::lab::live::{LiveCtx, LivePart, next_policy, short_policy};
 
-/// Most actions a live counting run makes: at p = 1 with 4 x 4 x 4 attempts an action is
-/// 84 HTTP requests, so 2,000 actions already take tens of seconds on a debug build.
-pub const LIVE_ACTIONS_MAX: u64 = 2_000;
-/// Actions of a counting run in flight at once.
-pub const COUNTING_CONCURRENCY: usize = 8;
-/// How long the trigger (`g`) fails every database attempt.
-pub const TRIGGER_LENGTH: Duration = Duration::from_secs(10);
-/// The steady load's ends and step (actions per second), and its start.
-pub const LOAD_MAX_PER_S: f64 = 800.0;
-pub const LOAD_STEP_PER_S: f64 = 40.0;
-/// The longest a steady load runs before it stops by itself: every load loop is bounded.
-pub const LOAD_TIME_LIMIT: Duration = Duration::from_secs(600);
 /// Width of one point of the charts: two frame ticks, so a short counting run still draws
 /// a line (rates are per second whatever the width).
 pub const POINT_S: f64 = 0.5;
@@ -168,160 +159,239 @@ impl RetrySeries {
     }
 }
 
-/// The chain's counters, once it is up (binding takes a moment).
-type CountersSlot = oneshot::Receiver<Arc<ChainCounters>>;
-
-/// A running live Lab 2 run, as the app holds it.
-pub struct RetryRun {
+/// Lab 2's live part: the run, its view and policy, the steady load, what it showed.
+#[derive(Debug)]
+pub struct RetryLive {
+    pub run: Option<LiveRun<RetryControl>>,
+    /// When the current run started, for the trigger bands on the time axis.
+    started: Option<Instant>,
+    /// Which view the current run is (the learner may have switched since).
+    run_view: RetryView,
+    pub series: Option<RetrySeries>,
     pub view: RetryView,
-    counters: Option<Arc<ChainCounters>>,
-    counters_slot: Option<CountersSlot>,
-    started: std::time::Instant,
-    load: Option<watch::Sender<LoadSettings>>,
-    /// Bumped by each trigger: a watch of a count, so a trigger is never lost to "latest wins".
-    trigger: Option<watch::Sender<u32>>,
-    stop: watch::Sender<bool>,
-    report: oneshot::Receiver<Result<Option<ScenarioResult>, String>>,
-    task: JoinHandle<()>,
+    pub policy: Policy,
+    /// The metastable steady load, actions per second.
+    pub load_per_s: f64,
+    /// One line for the live screen: a note, or why a run failed.
+    pub status: Option<String>,
+    /// Runs asked to stop, still shutting down.
+    pub stopping: Vec<JoinHandle<()>>,
+    next_run: u64,
 }
 
-/// Starts a counting run: `actions` actions (capped at [`LIVE_ACTIONS_MAX`]) on a fresh chain.
-pub fn spawn_counting(attempts: Vec<u32>, p: f64, budget: f64, actions: u64, seed: u64) -> RetryRun {
-    let (counters_tx, counters_slot) = oneshot::channel();
-    let (stop, mut stop_rx) = watch::channel(false);
-    let (report_tx, report) = oneshot::channel();
-    let actions = actions.min(LIVE_ACTIONS_MAX);
-    let task = tokio::spawn(async move {
-        let result = async {
-            let chain = LiveChain::start(ChainConfig::counting(attempts.len(), p, seed)).await?;
-            let _ = counters_tx.send(chain.counters());
-            let result = tokio::select! {
-                result = chain.run_actions(&attempts, budget, actions, COUNTING_CONCURRENCY) => Some(result),
-                // Dropping the run aborts its workers; the chain then drains below.
-                _ = stop_rx.wait_for(|stopped| *stopped) => None,
-            };
-            chain.shutdown().await?;
-            Ok::<_, color_eyre::Report>(result)
+impl Default for RetryLive {
+    fn default() -> Self {
+        Self {
+            run: None,
+            started: None,
+            run_view: RetryView::Counting,
+            series: None,
+            view: RetryView::Counting,
+            policy: Policy::Layered,
+            load_per_s: MetastableConfig::default().load_per_s,
+            status: None,
+            stopping: Vec::new(),
+            next_run: 0,
         }
-        .await;
-        let _ = report_tx.send(result.map_err(|error| format!("{error:#}")));
-    });
-    RetryRun {
-        view: RetryView::Counting,
-        counters: None,
-        counters_slot: Some(counters_slot),
-        started: std::time::Instant::now(),
-        load: None,
-        trigger: None,
-        stop,
-        report,
-        task,
     }
 }
 
-/// Starts the metastable run: a capacity-bound chain and a steady load until stopped.
-pub fn spawn_metastable(config: MetastableConfig, settings: LoadSettings) -> RetryRun {
-    let (counters_tx, counters_slot) = oneshot::channel();
-    let (stop, mut stop_rx) = watch::channel(false);
-    let (report_tx, report) = oneshot::channel();
-    let (load, mut load_rx) = watch::channel(settings);
-    let (trigger, mut trigger_rx) = watch::channel(0u32);
-    let task = tokio::spawn(async move {
-        let result = async {
-            let chain = LiveChain::start(config.chain_config(config.layered.len())).await?;
-            let _ = counters_tx.send(chain.counters());
-            let steady = chain.start_load(load_rx.borrow_and_update().clone());
-            let limit = tokio::time::sleep(LOAD_TIME_LIMIT);
-            let mut limit = std::pin::pin!(limit);
-            loop {
-                tokio::select! {
-                    _ = stop_rx.wait_for(|stopped| *stopped) => break,
-                    () = &mut limit => break,
-                    changed = load_rx.changed() => {
-                        if changed.is_err() { break }
-                        steady.set(load_rx.borrow_and_update().clone());
-                    }
-                    changed = trigger_rx.changed() => {
-                        if changed.is_err() { break }
-                        trigger_rx.borrow_and_update();
-                        chain.trigger_outage(TRIGGER_LENGTH);
-                    }
+impl RetryLive {
+    fn metastable_running(&self) -> bool {
+        self.run.is_some() && self.run_view == RetryView::Metastable
+    }
+
+    /// Sends the load, policy, attempts and budget to a running steady load.
+    fn push_load(&mut self, ctx: &LiveCtx) {
+        let settings = params::retry_settings(ctx.lab, ctx.sliders);
+        let policy = self.policy;
+        if let Some(run) = &self.run {
+            let load = runner::load_settings(policy, &settings.layered, settings.budget, self.load_per_s);
+            run.retune_with(|control| control.load = Some(load));
+            if let Some(series) = &mut self.series {
+                series.attempts = policy.attempts(&settings.layered);
+                series.policy_label = short_policy(policy, &series.attempts, settings.budget);
+            }
+        }
+    }
+
+    fn stop_run(&mut self) {
+        if let Some(run) = self.run.take() {
+            self.stopping.push(run.stop());
+            if let Some(series) = &mut self.series {
+                series.finished = true;
+            }
+        }
+    }
+}
+
+impl LivePart for RetryLive {
+    fn start(&mut self, ctx: &LiveCtx) -> bool {
+        self.next_run += 1;
+        let Some(events) = ctx.sender(LabId::Retry, self.next_run) else {
+            self.status = Some("live runs need the app's async runtime".into());
+            return true;
+        };
+        let RetrySettings {
+            layered,
+            p,
+            budget,
+            actions,
+            seed,
+        } = params::retry_settings(ctx.lab, ctx.sliders);
+        let policy = self.policy;
+        let attempts = policy.attempts(&layered);
+        let view = self.view;
+        let (run_params, p, actions) = match view {
+            RetryView::Counting => {
+                let actions = actions.min(LIVE_ACTIONS_MAX);
+                let run_params = RetryParams::Counting {
+                    attempts: attempts.clone(),
+                    p,
+                    budget: policy.budget(budget),
+                    actions,
+                    seed,
+                };
+                (run_params, p, actions)
+            }
+            RetryView::Metastable => {
+                let config = MetastableConfig {
+                    policy,
+                    layered: layered.clone(),
+                    budget,
+                    seed,
+                    ..MetastableConfig::default()
+                };
+                let load = runner::load_settings(policy, &layered, budget, self.load_per_s);
+                (RetryParams::Metastable { config, load }, 0.0, 0)
+            }
+        };
+        log::line(&format!("lab 2 live: start {view:?} {policy:?} {attempts:?}"));
+        self.series = Some(RetrySeries {
+            view,
+            policy: Some(policy),
+            policy_label: short_policy(policy, &attempts, budget),
+            attempts,
+            p,
+            actions,
+            point_start: ChainSnapshot {
+                received: vec![0; 3],
+                ..Default::default()
+            },
+            ..RetrySeries::default()
+        });
+        self.stopping.retain(|task| !task.is_finished());
+        self.started = Some(Instant::now());
+        self.run_view = view;
+        self.run = Some(runner::spawn(run_params, events));
+        self.status = None;
+        true
+    }
+
+    fn retune(&mut self, ctx: &LiveCtx) -> bool {
+        if self.metastable_running() {
+            self.push_load(ctx);
+        } else if self.run.is_some() {
+            self.status = Some("p, attempts, budget and actions apply on the next start (s)".into());
+        }
+        true
+    }
+
+    fn key(&mut self, msg: Msg, ctx: &LiveCtx) -> Option<bool> {
+        let Msg::Live(msg) = msg else { return None };
+        match msg {
+            LiveMsg::ToggleView => {
+                self.stop_run();
+                self.view = match self.view {
+                    RetryView::Counting => RetryView::Metastable,
+                    RetryView::Metastable => RetryView::Counting,
+                };
+                self.series = None;
+            }
+            LiveMsg::CyclePolicy => {
+                self.policy = next_policy(self.policy);
+                if self.metastable_running() {
+                    self.push_load(ctx);
+                } else if self.run.is_some() {
+                    self.status = Some("the policy applies on the next start (s)".into());
                 }
             }
-            steady.stop().await;
-            chain.shutdown().await?;
-            Ok::<_, color_eyre::Report>(None)
+            LiveMsg::Trigger => {
+                if self.metastable_running() {
+                    if let Some(run) = &self.run {
+                        run.retune_with(|control| control.triggers += 1);
+                    }
+                    let t_s = self.started.map_or(0.0, |at| at.elapsed().as_secs_f64());
+                    if let Some(series) = &mut self.series {
+                        series.triggers.push((t_s, t_s + TRIGGER_LENGTH.as_secs_f64()));
+                    }
+                } else {
+                    self.status = Some("g triggers a running metastable load: v, then s".into());
+                }
+            }
+            LiveMsg::CutLoad => {
+                self.load_per_s = 0.0;
+                self.push_load(ctx);
+            }
+            LiveMsg::Load(steps) => {
+                let load = self.load_per_s + f64::from(steps) * LOAD_STEP_PER_S;
+                self.load_per_s = load.clamp(0.0, LOAD_MAX_PER_S);
+                self.push_load(ctx);
+            }
+            LiveMsg::BrownOut | LiveMsg::CycleFault => return Some(false),
         }
-        .await;
-        let _ = report_tx.send(result.map_err(|error| format!("{error:#}")));
-    });
-    RetryRun {
-        view: RetryView::Metastable,
-        counters: None,
-        counters_slot: Some(counters_slot),
-        started: std::time::Instant::now(),
-        load: Some(load),
-        trigger: Some(trigger),
-        stop,
-        report,
-        task,
+        Some(true)
     }
-}
 
-/// The steady load's settings for a policy, a load and the sliders' attempts and budget.
-pub fn load_settings(policy: Policy, layered: &[u32], budget: f64, load_per_s: f64) -> LoadSettings {
-    LoadSettings {
-        actions_per_s: load_per_s,
-        attempts: policy.attempts(layered),
-        budget: policy.budget(budget),
-        deadline_ms: MetastableConfig::default().deadline_ms,
-    }
-}
-
-impl RetryRun {
-    /// The counters now and the seconds since the start, once the chain is up.
-    pub fn read(&mut self) -> Option<(f64, ChainSnapshot)> {
-        if self.counters.is_none()
-            && let Some(slot) = &mut self.counters_slot
-            && let Ok(counters) = slot.try_recv()
-        {
-            self.counters = Some(counters);
-            self.counters_slot = None;
+    fn on_event(&mut self, event: LabEvent) -> bool {
+        if self.run.as_ref().is_none_or(|run| run.id != event.run) {
+            return false;
         }
-        let counters = self.counters.as_ref()?;
-        Some((self.started.elapsed().as_secs_f64(), counters.snapshot()))
-    }
-
-    /// The run's end, if it has come: the counting result (or `None`), or why it failed.
-    pub fn report(&mut self) -> Option<Result<Option<ScenarioResult>, String>> {
-        self.report.try_recv().ok()
-    }
-
-    pub fn set_load(&self, settings: LoadSettings) {
-        if let Some(load) = &self.load {
-            let _ = load.send(settings);
-        }
-    }
-
-    /// Fails the database for [`TRIGGER_LENGTH`]; returns whether this run has a trigger.
-    pub fn trigger(&self) -> bool {
-        match &self.trigger {
-            Some(trigger) => {
-                trigger.send_modify(|count| *count += 1);
+        let LabBody::Retry(event) = *event.body else {
+            return false;
+        };
+        match event {
+            RetryEvent::Counters { now_s, snapshot } => {
+                self.series.as_mut().is_some_and(|s| s.observe(now_s, snapshot))
+            }
+            RetryEvent::Done { last, result } => {
+                if let (Some((now_s, snapshot)), Some(series)) = (last, &mut self.series) {
+                    series.close(now_s, snapshot);
+                }
+                self.stop_run();
+                match result {
+                    Ok(result) => {
+                        if let Some(series) = &mut self.series {
+                            series.finished = true;
+                            series.result = result;
+                        }
+                    }
+                    Err(error) => self.status = Some(format!("the live run failed: {error}")),
+                }
                 true
             }
-            None => false,
         }
     }
 
-    pub fn elapsed_s(&self) -> f64 {
-        self.started.elapsed().as_secs_f64()
+    fn stop(&mut self) -> bool {
+        if self.run.is_some() {
+            self.stop_run();
+            self.status = Some("stopped".into());
+        }
+        true
     }
 
-    /// Asks the run to stop; the task shuts the chain down and ends on its own.
-    pub fn stop(self) -> JoinHandle<()> {
-        let _ = self.stop.send(true);
-        self.task
+    fn running(&self) -> bool {
+        self.run.is_some()
+    }
+
+    fn leave(&mut self) {
+        self.stop_run();
+    }
+
+    fn shutdown(&mut self) -> Vec<JoinHandle<()>> {
+        self.stop_run();
+        std::mem::take(&mut self.stopping)
     }
 }
 

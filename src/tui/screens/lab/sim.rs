@@ -3,15 +3,14 @@
 //! Everything here is recomputed from scratch on every slider change; the engines are fast
 //! enough that one keypress costs well under a frame (see `benches/render.rs`).
 
-use crate::cli::{BreakerArgs, HealthServerArgs, ModeArgs};
-use crate::commands::{brownout_params, health_config};
-use crate::content::LabFile;
+use crate::content::params::{self, RetrySettings};
+use crate::content::{LabFile, LabId};
 use crate::engine::brownout::{self, BrownoutComparison, BrownoutParams};
 use crate::engine::health::{self, DriverRun};
 use crate::engine::retry::{
     self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, Policy, ScenarioResult, full_jitter_ceiling_s,
 };
-use crate::tui::slider::{Slider, value_of};
+use crate::tui::slider::Slider;
 
 /// Points of the amplification curve: p = 0, 0.05, ..., 1.
 pub const CURVE_POINTS: usize = 21;
@@ -52,57 +51,21 @@ pub enum LabResults {
 
 /// Runs the lab `lab` on the sliders' values.
 pub fn compute(lab: &LabFile, sliders: &[Slider]) -> LabResults {
-    match lab.id.as_str() {
-        "retry" => LabResults::Retry(compute_retry(sliders, CURVE_ACTIONS_MAX)),
-        "breaker" => LabResults::Breaker(brownout::compare(&breaker_params(lab, sliders))),
-        _ => LabResults::Health(health::simulate_driver(
-            &health_config(lab, &health_args(sliders)),
+    match lab.lab {
+        LabId::Retry => LabResults::Retry(compute_retry(lab, sliders, CURVE_ACTIONS_MAX)),
+        LabId::Breaker => LabResults::Breaker(brownout::compare(&breaker_params(lab, sliders))),
+        LabId::Health => LabResults::Health(health::simulate_driver(
+            &params::health_config(lab, sliders),
             SIM_HEALTH_PORT,
         )),
     }
 }
 
-const SIM: ModeArgs = ModeArgs {
-    sim: true,
-    live: false,
-    json: false,
-};
-
-fn health_args(sliders: &[Slider]) -> HealthServerArgs {
-    HealthServerArgs {
-        port: SIM_HEALTH_PORT,
-        warmup_s: value_of(sliders, "warmup_s"),
-        deregister_s: value_of(sliders, "deregister_s"),
-        grace_s: value_of(sliders, "grace_s"),
-        work_s: value_of(sliders, "work_s"),
-        liveness_checks_db: false,
-        readiness_checks_db: false,
-    }
-}
-
-/// The brownout parameters the sliders describe, through the CLI's own defaults logic.
+/// The brownout parameters the sliders describe. The sliders' ranges always make at least
+/// one call; a lab file that does not is refused by `resilience-lab check`, so fall back to
+/// the Atlas's run.
 pub fn breaker_params(lab: &LabFile, sliders: &[Slider]) -> BrownoutParams {
-    let whole = |name| value_of(sliders, name).map(|value| value.round() as u64);
-    let brownout_s = value_of(sliders, "brownout_start_s")
-        .zip(value_of(sliders, "brownout_length_s"))
-        .map(|(start_s, length_s)| (start_s, start_s + length_s));
-    let args = BreakerArgs {
-        mode: SIM,
-        rate: whole("rate"),
-        duration_s: value_of(sliders, "duration_s"),
-        timeout_ms: value_of(sliders, "timeout_ms"),
-        healthy_ms: value_of(sliders, "healthy_ms"),
-        brownout_s,
-        window: whole("window"),
-        min_calls: whole("min_calls"),
-        threshold: value_of(sliders, "threshold"),
-        open_s: value_of(sliders, "open_s"),
-        trial_calls: whole("trial_calls"),
-        fault: None,
-    };
-    // The sliders' ranges always make at least one call; a lab file that does not is
-    // refused by `resilience-lab check`, so fall back to the Atlas's run.
-    brownout_params(lab, &args).unwrap_or_default()
+    params::brownout_params(lab, sliders).unwrap_or_default()
 }
 
 /// The p-curve: database attempts per action of A, B and C at each of [`CURVE_POINTS`] values
@@ -137,16 +100,14 @@ fn curve_points(layered: &[u32], budget: f64, actions: u64, seed: u64) -> Vec<(f
 }
 
 /// Lab 2's rows, curve and jitter, with at most `curve_actions_max` actions per curve point.
-pub fn compute_retry(sliders: &[Slider], curve_actions_max: u64) -> RetryResults {
-    let whole = |name: &str, fallback: f64| value_of(sliders, name).unwrap_or(fallback).round();
-    let layered: Vec<u32> = ["attempts_client", "attempts_frontend", "attempts_backend"]
-        .iter()
-        .map(|name| whole(name, 4.0) as u32)
-        .collect();
-    let p = value_of(sliders, "p").unwrap_or(1.0);
-    let budget = value_of(sliders, "budget").unwrap_or(0.1);
-    let actions = whole("actions", 10_000.0) as u64;
-    let seed = whole("seed", 42.0) as u64;
+pub fn compute_retry(lab: &LabFile, sliders: &[Slider], curve_actions_max: u64) -> RetryResults {
+    let RetrySettings {
+        layered,
+        p,
+        budget,
+        actions,
+        seed,
+    } = params::retry_settings(lab, sliders);
     let rows = retry::compare_policies(&layered, p, budget, actions, seed)
         .into_iter()
         .map(|(policy, result)| (policy.label(&layered, budget), result))

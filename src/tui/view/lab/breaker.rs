@@ -25,12 +25,13 @@ use ratatui::widgets::{Block, Paragraph, Sparkline, Widget};
 
 use crate::engine::breaker::BreakerState;
 use crate::engine::fault::ManualOverride;
-use crate::tui::app::{App, LabState};
-use crate::tui::live_breaker::{BreakerSeries, Caller, ROLLING_WINDOW_S};
-use crate::tui::runs::LabResults;
+use crate::tui::screens::lab::breaker::BreakerLive;
+use crate::tui::screens::lab::breaker::{BreakerSeries, Caller, ROLLING_WINDOW_S};
+use crate::tui::screens::lab::sim::LabResults;
 use crate::tui::theme::Theme;
-use crate::tui::view::charts::{calls_chart, resample};
-use crate::tui::view::results::fit_width;
+use crate::tui::view::lab::LabView;
+use crate::tui::view::lab::charts::{calls_chart, resample};
+use crate::tui::view::lab::results::fit_width;
 use crate::tui::widgets::state_band::StateBand;
 
 fn panel(title: String, theme: Theme) -> Block<'static> {
@@ -40,16 +41,15 @@ fn panel(title: String, theme: Theme) -> Block<'static> {
 }
 
 /// The status line: what runs, what the dependency does, and the keys that act now.
-fn status_line(app: &App) -> String {
-    let live = &app.live;
-    let fault = live.control.fault;
-    let Some(series) = &live.breaker_series else {
+fn status_line(live: &BreakerLive) -> String {
+    let fault = live.fault;
+    let Some(series) = &live.series else {
         return format!("s start a live run · f fault: {fault} · breaker sliders apply at once");
     };
     let params = &series.params;
     let window = format!("{fault} {:.0}–{:.0} s", params.brownout_start_s, params.brownout_end_s);
     let sick_now = series.samples.last().is_some_and(|s| s.sick);
-    let (hand, b_does) = match live.control.manual {
+    let (hand, b_does) = match live.manual {
         Some(ManualOverride::Sick) => (" · sick by hand", "b heal"),
         Some(ManualOverride::Healthy) => (" · healed by hand", "b brown out"),
         None if sick_now => ("", "b heal"),
@@ -72,18 +72,19 @@ fn status_line(app: &App) -> String {
     }
 }
 
-pub fn render_results(app: &App, state: &LabState, area: Rect, buf: &mut Buffer) {
-    let theme = app.theme;
+pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
+    let (theme, state) = (view.theme, view.screen);
+    let Some(live) = state.live.breaker() else { return };
     let block = panel(" Live: both callers against one dependency on 127.0.0.1 ".into(), theme);
     let width = usize::from(block.inner(area).width);
     let mut lines = vec![Line::from(Span::styled(
-        fit_width(status_line(app), width),
+        fit_width(status_line(live), width),
         theme.accent(),
     ))];
-    if let Some(note) = &app.live.status {
+    if let Some(note) = &live.status {
         lines.push(Line::from(Span::styled(note.clone(), theme.dim())));
     }
-    if let Some(measured) = app.live.breaker_series.as_ref().and_then(|s| s.measured.as_ref()) {
+    if let Some(measured) = live.series.as_ref().and_then(|s| s.measured.as_ref()) {
         lines.push(Line::from(fit_width(
             format!("live {}", measured.timeout_only.summary.atlas_line("timeout only")),
             width,
@@ -93,7 +94,7 @@ pub fn render_results(app: &App, state: &LabState, area: Rect, buf: &mut Buffer)
             width,
         )));
     }
-    let measured = app.live.breaker_series.as_ref().is_some_and(|s| s.measured.is_some());
+    let measured = live.series.as_ref().is_some_and(|s| s.measured.is_some());
     if let LabResults::Breaker(sim) = &state.results {
         lines.push(Line::from(Span::styled(
             fit_width(
@@ -124,9 +125,9 @@ pub fn render_results(app: &App, state: &LabState, area: Rect, buf: &mut Buffer)
     Paragraph::new(lines).block(block).render(area, buf);
 }
 
-pub fn render_charts(app: &App, area: Rect, buf: &mut Buffer) {
-    let theme = app.theme;
-    let Some(series) = &app.live.breaker_series else {
+pub fn render_charts(view: &LabView, area: Rect, buf: &mut Buffer) {
+    let theme = view.theme;
+    let Some(series) = view.screen.live.breaker().and_then(|live| live.series.as_ref()) else {
         let text = vec![
             Line::from("Press s to start both callers against one dependency on 127.0.0.1."),
             Line::from(""),

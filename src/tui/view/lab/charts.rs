@@ -11,13 +11,13 @@ use ratatui::widgets::{Axis, Bar, BarChart, BarGroup, Block, Chart, Dataset, Gra
 
 use crate::engine::brownout::{BrownoutComparison, CallerRun};
 use crate::engine::health::DriverRun;
-use crate::tui::app::{App, LabState};
-use crate::tui::runs::{LabResults, RetryResults};
+use crate::tui::screens::lab::sim::{LabResults, RetryResults};
 use crate::tui::theme::Theme;
+use crate::tui::view::lab::LabView;
 use crate::tui::widgets::state_band::StateBand;
 
-pub fn render(app: &App, state: &LabState, area: Rect, buf: &mut Buffer) {
-    let theme = app.theme;
+pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
+    let (theme, state) = (view.theme, view.screen);
     match &state.results {
         LabResults::Retry(retry) => retry_charts(retry, theme, area, buf),
         LabResults::Breaker(run) => breaker_charts(run, theme, area, buf),

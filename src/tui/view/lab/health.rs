@@ -34,27 +34,30 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Sparkline, Widget, Wrap};
 
 use crate::engine::health::Phase;
-use crate::live::health_child::Stream;
-use crate::tui::app::App;
+use crate::live::health::child::Stream;
 use crate::tui::keys::{self, Context};
-use crate::tui::live_health::{Cell, LiveHealth, LivePhase, PREFERRED_PORT, Round, Session};
+use crate::tui::layout::LabLayout;
+use crate::tui::screens::lab::health::{Cell, LiveHealth, LivePhase, PREFERRED_PORT, Round, Session};
 use crate::tui::theme::Theme;
-use crate::tui::view::lab::LabLayout;
-use crate::tui::view::{lesson, params};
+use crate::tui::view::footer;
+use crate::tui::view::lab::{LabView, lesson, params};
 
 /// Width of the row labels left of the timeline (` /readyz 503 `).
 const LABEL_WIDTH: u16 = 13;
 /// Columns between two time labels on the axis.
 const AXIS_STEP: usize = 10;
 
-pub fn render(app: &App, index: usize, layout: &LabLayout, buf: &mut Buffer) {
-    let theme = app.theme;
-    let lab = &app.content.labs[index];
-    let state = &app.labs[index];
-    let live = &app.health_live;
-    title(theme, &format!(" Lab {} · {}", index + 1, lab.title), layout.title, buf);
+pub fn render(view: &LabView, layout: &LabLayout, buf: &mut Buffer) {
+    let (theme, lab, state) = (view.theme, view.lab, view.screen);
+    let Some(live) = state.live.health() else { return };
+    title(
+        theme,
+        &format!(" Lab {} · {}", view.number, lab.title),
+        layout.title,
+        buf,
+    );
     server_panel(live, theme, layout.results, buf);
-    params::render(app, state, layout.params, buf);
+    params::render(view, layout.params, buf);
     // Said where the sliders are: which of them a running server sees.
     let note = Line::from(Span::styled(" period now · others next start ", theme.dim()));
     let bottom = Rect::new(
@@ -66,7 +69,7 @@ pub fn render(app: &App, index: usize, layout: &LabLayout, buf: &mut Buffer) {
     note.render(bottom, buf);
 
     if state.show_lesson {
-        lesson::render(app, lab, state, layout.right, buf);
+        lesson::render(view, layout.right, buf);
         return footer(theme, layout.footer, buf);
     }
     let [probes, predict, log] =
@@ -358,14 +361,8 @@ fn log_panel(live: &LiveHealth, theme: Theme, area: Rect, buf: &mut Buffer) {
 
 /// The live keys from the key table, then back and help.
 fn footer(theme: Theme, area: Rect, buf: &mut Buffer) {
-    let mut spans = vec![Span::raw(" ")];
     let entries = keys::footer_keys(Context::LiveHealth);
-    for entry in entries.iter().copied().chain(["Esc back", "? help"]) {
-        let (key, word) = entry.split_once(' ').unwrap_or((entry, ""));
-        spans.push(Span::styled(key, theme.key()));
-        spans.push(Span::styled(format!(" {word}  "), theme.dim()));
-    }
-    Line::from(spans).render(area, buf);
+    footer::render_entries(entries.iter().copied().chain(["Esc back", "? help"]), theme, area, buf);
 }
 
 #[cfg(test)]

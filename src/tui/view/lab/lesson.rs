@@ -8,25 +8,19 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
-use crate::content::LabFile;
-use crate::tui::app::{App, LabState};
-use crate::tui::book::{self, render_markdown, wrapped_rows};
+use crate::tui::screens::book::{self, render_markdown, wrapped_rows};
+use crate::tui::view::lab::LabView;
 use crate::tui::view::quiz::wrap_words;
 
-pub fn render(app: &App, lab: &LabFile, state: &LabState, area: Rect, buf: &mut Buffer) {
-    let theme = app.theme;
+pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
+    let (theme, lab, state) = (view.theme, view.lab, view.screen);
     let block = Block::bordered()
         .title(Span::styled(" Lesson · steps and book chapter ", theme.accent()))
         .title_bottom(" L hides · PgUp/PgDn · [ ] steps ")
         .border_style(theme.border());
     let inner = block.inner(area);
-    let current = app
-        .content
-        .labs
-        .iter()
-        .position(|l| l.id == lab.id)
-        .map_or(0, |index| app.predicts[index].step);
-    let done = app.progress.labs.get(&lab.id);
+    let current = state.predict.step;
+    let done = view.progress.labs.get(&lab.id);
     let mut lines: Vec<Line> = vec![Line::from(Span::styled("Guided steps", theme.accent()))];
     for (number, step) in lab.steps.iter().enumerate() {
         let is_done = done.is_some_and(|p| p.steps_done.iter().any(|t| t == &step.title));

@@ -18,99 +18,55 @@
 //! ```
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Position, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Widget};
+use ratatui::widgets::Widget;
 
-use crate::tui::app::App;
-use crate::tui::view::{
-    breaker_live, charts, footer, health_live, is_too_small, lesson, params, predict, results, retry_live,
-};
+use crate::content::{LabFile, LabId};
+use crate::progress::Progress;
+use crate::tui::keys::Context;
+use crate::tui::layout;
+use crate::tui::screens::lab::{LabScreen, Mode};
+use crate::tui::theme::Theme;
+use crate::tui::view::footer;
 
-/// Where each region of a lab screen goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LabLayout {
-    pub title: Rect,
-    pub results: Rect,
-    pub params: Rect,
-    /// Charts, or the lesson when it is shown.
-    pub right: Rect,
-    pub footer: Rect,
+pub mod breaker;
+pub mod charts;
+pub mod health;
+pub mod lesson;
+pub mod params;
+pub mod predict;
+pub mod results;
+pub mod retry;
+
+/// What a lab view draws from: the lab's screen, its file, and what the app lends it.
+pub struct LabView<'a> {
+    pub screen: &'a LabScreen,
+    pub lab: &'a LabFile,
+    /// The lab's number on the home screen, from 1.
+    pub number: usize,
+    pub theme: Theme,
+    /// The steps done, for the lesson's ticks.
+    pub progress: &'a Progress,
+    /// The key context, for the footer.
+    pub context: Context,
 }
 
-/// The layout of lab `lab_id` in `area`, or `None` when the terminal is too small.
-pub fn layout(area: Rect, lab_id: &str, _show_lesson: bool) -> Option<LabLayout> {
-    if is_too_small(area) {
-        return None;
-    }
-    let results_height = match lab_id {
-        // A, B and C, and the jitter line.
-        "retry" => 6,
-        // Two summary rows, then as much of the transition log as the height allows.
-        "breaker" => 4 + area.height.saturating_sub(26).clamp(1, 4),
-        _ => 5,
-    };
-    let [title, results, body, footer] = Layout::vertical([
-        Constraint::Length(1),
-        Constraint::Length(results_height),
-        Constraint::Fill(1),
-        Constraint::Length(1),
-    ])
-    .areas(area);
-    let params_width = (area.width * 2 / 5).clamp(34, 46);
-    let [params, right] = Layout::horizontal([Constraint::Length(params_width), Constraint::Fill(1)]).areas(body);
-    Some(LabLayout {
-        title,
-        results,
-        params,
-        right,
-        footer,
-    })
-}
-
-/// What a click in the parameter panel hit.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum SliderHit {
-    /// A slider's row: focus it.
-    Row(usize),
-    /// The focused slider's bar, at this fraction from min (0) to max (1).
-    Bar(f64),
-}
-
-/// Where column `x` falls on the focused slider's bar, 0 to 1, clamped: a drag that leaves
-/// the bar keeps moving the knob to the nearest end.
-pub fn bar_fraction(layout: &LabLayout, count: usize, focus: usize, x: u16) -> Option<f64> {
-    let bar = params::rows(Block::bordered().inner(layout.params), count, focus).bar?;
-    let span = bar.width.saturating_sub(1).max(1);
-    let offset = x.clamp(bar.x, bar.right().saturating_sub(1).max(bar.x)) - bar.x;
-    Some(f64::from(offset) / f64::from(span))
-}
-
-/// Hit test of the parameter panel.
-pub fn slider_hit(layout: &LabLayout, count: usize, focus: usize, at: Position) -> Option<SliderHit> {
-    let rows = params::rows(Block::bordered().inner(layout.params), count, focus);
-    if let Some(bar) = rows.bar
-        && at.y == bar.y
-        && (bar.x.saturating_sub(1)..=bar.right()).contains(&at.x)
-    {
-        return bar_fraction(layout, count, focus, at.x).map(SliderHit::Bar);
-    }
-    rows.labels.iter().position(|row| row.contains(at)).map(SliderHit::Row)
-}
-
-pub fn render(app: &App, index: usize, area: Rect, buf: &mut Buffer) {
-    let theme = app.theme;
-    let lab = &app.content.labs[index];
-    let state = &app.labs[index];
-    let Some(layout) = layout(area, &lab.id, state.show_lesson) else {
+pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
+    let theme = view.theme;
+    let lab = view.lab;
+    let state = view.screen;
+    let Some(layout) = layout::lab(area, state.id) else {
         return;
     };
-    if lab.id == "health" && app.health_live.shown {
-        return health_live::render(app, index, &layout, buf);
+    if state.id == LabId::Health && state.mode == Mode::Live {
+        return health::render(view, &layout, buf);
     }
-    let left = format!(" Lab {} · {}", index + 1, lab.title);
-    let live = state.mode == crate::tui::app::Mode::Live && crate::tui::live::has_live_mode(&lab.id);
-    let right = match (live, crate::tui::live::has_live_mode(&lab.id)) {
+    let left = format!(" Lab {} · {}", view.number, lab.title);
+    // Lab 1's title names no mode: its live screen has a title of its own.
+    let has_live_title = matches!(state.id, LabId::Retry | LabId::Breaker);
+    let live = state.mode == Mode::Live && has_live_title;
+    let right = match (live, has_live_title) {
         (true, _) => "live · 127.0.0.1 · m sim ",
         (false, true) => "simulated clock · m live ",
         (false, false) => "simulated clock ",
@@ -122,18 +78,19 @@ pub fn render(app: &App, index: usize, area: Rect, buf: &mut Buffer) {
         Span::styled(right, theme.dim()),
     ])
     .render(layout.title, buf);
-    match (live, lab.id.as_str()) {
-        (true, "breaker") => breaker_live::render_results(app, state, layout.results, buf),
-        (true, _) => retry_live::render_results(app, state, layout.results, buf),
-        _ => results::render(app, lab, state, layout.results, buf),
+    let live_id = if live { Some(state.id) } else { None };
+    match live_id {
+        Some(LabId::Breaker) => breaker::render_results(view, layout.results, buf),
+        Some(LabId::Retry) => retry::render_results(view, layout.results, buf),
+        Some(LabId::Health) | None => results::render(view, layout.results, buf),
     }
-    params::render(app, state, layout.params, buf);
-    match (state.show_lesson, live, lab.id.as_str()) {
-        (true, _, _) => lesson::render(app, lab, state, layout.right, buf),
-        (false, true, "breaker") => breaker_live::render_charts(app, layout.right, buf),
-        (false, true, _) => retry_live::render_charts(app, layout.right, buf),
-        _ => charts::render(app, state, layout.right, buf),
+    params::render(view, layout.params, buf);
+    match (state.show_lesson, live_id) {
+        (true, _) => lesson::render(view, layout.right, buf),
+        (false, Some(LabId::Breaker)) => breaker::render_charts(view, layout.right, buf),
+        (false, Some(LabId::Retry)) => retry::render_charts(view, layout.right, buf),
+        (false, Some(LabId::Health) | None) => charts::render(view, layout.right, buf),
     }
-    predict::render(app, index, layout.right, buf);
-    footer::render(app, layout.footer, buf);
+    predict::render(view, layout.right, buf);
+    footer::render_keys(view.context, theme, layout.footer, buf);
 }

@@ -6,48 +6,16 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
-use crate::tui::app::{App, LabState};
+use crate::tui::layout;
+use crate::tui::view::lab::LabView;
 use crate::tui::widgets::slider_bar::SliderBar;
 
-/// Where the rows and the focused slider's bar go inside the panel.
-pub struct Rows {
-    pub labels: Vec<Rect>,
-    pub bar: Option<Rect>,
-    /// What is left below, for the help text.
-    pub help: Rect,
-}
-
-/// The panel's geometry for `count` sliders with `focus` focused.
-pub fn rows(inner: Rect, count: usize, focus: usize) -> Rows {
-    let mut y = inner.y;
-    let mut labels = Vec::with_capacity(count);
-    let mut bar = None;
-    for index in 0..count {
-        if y >= inner.bottom() {
-            break;
-        }
-        labels.push(Rect::new(inner.x, y, inner.width, 1));
-        y += 1;
-        if index == focus && y < inner.bottom() {
-            bar = Some(Rect::new(inner.x + 2, y, inner.width.saturating_sub(4), 1));
-            y += 1;
-        }
-    }
-    // One blank line, then the help.
-    let help_y = (y + 1).min(inner.bottom());
-    Rows {
-        labels,
-        bar,
-        help: Rect::new(inner.x, help_y, inner.width, inner.bottom() - help_y),
-    }
-}
-
-pub fn render(app: &App, state: &LabState, area: Rect, buf: &mut Buffer) {
-    let theme = app.theme;
+pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
+    let (theme, state) = (view.theme, view.screen);
     let block = Block::bordered().title(" Parameters ").border_style(theme.border());
     let inner = block.inner(area);
     block.render(area, buf);
-    let geometry = rows(inner, state.sliders.len(), state.focus);
+    let geometry = layout::rows(inner, state.sliders.len(), state.focus);
     for (index, (slider, row)) in state.sliders.iter().zip(&geometry.labels).enumerate() {
         let focused = index == state.focus;
         let pointer = if focused { "▸ " } else { "  " };

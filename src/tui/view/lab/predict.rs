@@ -15,14 +15,13 @@ use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
 use crate::quiz::trim_number;
-use crate::tui::app::App;
-use crate::tui::book::wrapped_rows;
-use crate::tui::predict::step_check;
+use crate::tui::screens::book::wrapped_rows;
+use crate::tui::screens::lab::predict::step_check;
+use crate::tui::view::lab::LabView;
 
-pub fn render(app: &App, index: usize, area: Rect, buf: &mut Buffer) {
-    let theme = app.theme;
-    let lab = &app.content.labs[index];
-    let state = &app.predicts[index];
+pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
+    let (theme, lab) = (view.theme, view.lab);
+    let state = &view.screen.predict;
     if !state.is_open() && state.hint.is_none() {
         return;
     }

@@ -9,17 +9,17 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
-use crate::content::LabFile;
 use crate::engine::brownout::BrownoutComparison;
 use crate::report;
-use crate::tui::app::{App, LabState};
-use crate::tui::runs::LabResults;
+use crate::tui::screens::lab::sim::LabResults;
+use crate::tui::theme::Theme;
+use crate::tui::view::lab::LabView;
 
 /// Width of one column of the transition log (`t=15.49s half_open -> open` and a gap).
 const LOG_COLUMN_WIDTH: u16 = 30;
 
-pub fn render(app: &App, _lab: &LabFile, state: &LabState, area: Rect, buf: &mut Buffer) {
-    let theme = app.theme;
+pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
+    let (theme, state) = (view.theme, view.screen);
     let mut block = Block::bordered()
         .title(Span::styled(" Results ", theme.accent()))
         .border_style(theme.border());
@@ -45,7 +45,7 @@ pub fn render(app: &App, _lab: &LabFile, state: &LabState, area: Rect, buf: &mut
             let count = run.with_breaker.transitions.len();
             block = block
                 .title_top(Line::from(format!(" breaker transitions: {count} · PgUp/PgDn scroll ")).right_aligned());
-            breaker_lines(app, run, inner, state.log_scroll)
+            breaker_lines(theme, run, inner, state.log_scroll)
         }
         LabResults::Health(run) => {
             let mut outcome: Vec<String> = run.lines().into_iter().rev().take(3).collect();
@@ -92,8 +92,7 @@ pub fn fit_width(line: String, width: usize) -> String {
 }
 
 /// The two summary rows, then the transition log laid out in columns from `scroll` rows down.
-fn breaker_lines<'a>(app: &App, run: &BrownoutComparison, inner: Rect, scroll: u16) -> Vec<Line<'a>> {
-    let theme = app.theme;
+fn breaker_lines<'a>(theme: Theme, run: &BrownoutComparison, inner: Rect, scroll: u16) -> Vec<Line<'a>> {
     let fit = |line: String| fit_width(line, usize::from(inner.width));
     let mut lines = vec![
         Line::from(fit(run.timeout_only.summary.atlas_line("timeout only"))),

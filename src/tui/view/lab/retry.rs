@@ -19,10 +19,11 @@ use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph, Widget};
 
-use crate::tui::app::{App, LabState};
-use crate::tui::live::{policy_name, sim_of};
-use crate::tui::live_retry::{LIVE_ACTIONS_MAX, RatePoint, RetrySeries, RetryView};
+use crate::live::retry::runner::LIVE_ACTIONS_MAX;
+use crate::tui::screens::lab::live::{policy_name, sim_of};
+use crate::tui::screens::lab::retry::{RatePoint, RetrySeries, RetryView};
 use crate::tui::theme::Theme;
+use crate::tui::view::lab::LabView;
 
 fn panel(title: String, theme: Theme) -> Block<'static> {
     Block::bordered()
@@ -41,20 +42,22 @@ pub fn short_rate(per_s: f64) -> String {
     }
 }
 
-pub fn render_results(app: &App, _state: &LabState, area: Rect, buf: &mut Buffer) {
-    let theme = app.theme;
-    let live = &app.live;
-    let view = live.retry_view;
+pub fn render_results(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
+    let theme = lab_view.theme;
+    let Some(live) = lab_view.screen.live.retry() else {
+        return;
+    };
+    let view = live.view;
     let title = match view {
         RetryView::Counting => " Live: counting run on 127.0.0.1 (v: metastable) ",
         RetryView::Metastable => " Live: metastable load on 127.0.0.1 (v: counting) ",
     };
     let block = panel(title.into(), theme);
     // A series is "running" until its run reports or is stopped.
-    let running = live.retry_series.as_ref().is_some_and(|s| !s.finished);
+    let running = live.series.as_ref().is_some_and(|s| !s.finished);
     let policy = policy_name(live.policy);
     let mut lines: Vec<Line> = Vec::new();
-    match (view, &live.retry_series) {
+    match (view, &live.series) {
         (RetryView::Counting, None) => {
             lines.push(Line::from(Span::styled(
                 format!("s start a counting run (at most {LIVE_ACTIONS_MAX} actions) · o policy: {policy}"),
@@ -153,9 +156,12 @@ fn counters_lines(series: &RetrySeries) -> [Line<'static>; 2] {
     ]
 }
 
-pub fn render_charts(app: &App, area: Rect, buf: &mut Buffer) {
-    let theme = app.theme;
-    let series = app.live.retry_series.as_ref();
+pub fn render_charts(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
+    let theme = lab_view.theme;
+    let Some(live) = lab_view.screen.live.retry() else {
+        return;
+    };
+    let series = live.series.as_ref();
     let [chain_area, charts_area] = Layout::vertical([Constraint::Length(5), Constraint::Fill(1)]).areas(area);
     let rates = series.map_or_else(|| vec![0.0; 3], RetrySeries::hop_rates);
     chain(
@@ -167,7 +173,7 @@ pub fn render_charts(app: &App, area: Rect, buf: &mut Buffer) {
     );
     let empty = RetrySeries::default();
     let series = series.unwrap_or(&empty);
-    match app.live.retry_view {
+    match live.view {
         RetryView::Counting => {
             let [db_area, ratio_area] =
                 Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(charts_area);

@@ -15,34 +15,25 @@
 //! No child outlives the app: [`LiveHealth::shutdown`] is awaited by the event loop before
 //! the terminal is restored; `kill_on_drop` and `PR_SET_PDEATHSIG` are the backstop.
 
-use std::net::SocketAddr;
-use std::time::Duration;
-
-use tokio::sync::{mpsc, oneshot, watch};
-use tokio::task::{JoinHandle, JoinSet};
+use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
+use crate::content::LabId;
 use crate::engine::health::{HealthConfig, Phase};
-use crate::live::health_child::{ChildLine, HealthChild, Stream, next_free_port, port_is_free};
-use crate::live::http::{self, GetOutcome};
-use crate::tui::app::Msg;
-use crate::tui::slider::{Slider, value_of};
+use crate::live::health::child::Stream;
+use crate::live::health::runner::{self, HealthControl, HealthParams};
+use crate::live::http::GetOutcome;
+use crate::live::run::{HealthEvent, LabBody, LabEvent, LiveRun};
+use crate::tui::msg::{Msg, ProbeAnswer};
+use crate::tui::screens::lab::live::{LiveCtx, LivePart};
 
-/// The port the server is started on when it is free (the CLI's `serve health` default).
-pub const PREFERRED_PORT: u16 = 18080;
-/// How long quitting the app waits for the server's own drain before killing it: a learner
-/// who quits should not wait out a 60 s grace period.
-pub const QUIT_DEADLINE: Duration = Duration::from_secs(3);
+pub use crate::live::health::runner::{PREFERRED_PORT, QUIT_DEADLINE};
+
 /// Probe rounds kept for the timeline (10 minutes at the default 0.5 s period).
 const ROUNDS_KEPT: usize = 1200;
 /// Server output lines kept for the log pane.
 const LOG_KEPT: usize = 2000;
-/// Commands queued for the controller; keys are slow, so a full queue means it is stuck.
-const COMMAND_CAPACITY: usize = 64;
-/// Reports buffered between two ticks; probes send 2 per period at most.
-const REPORT_CAPACITY: usize = 1024;
 
-mod controller;
 mod observe;
 
 pub use observe::*;
@@ -74,7 +65,7 @@ pub struct Session {
     pub port: u16,
     /// What it was started with: slider moves apply on the next start.
     pub config: HealthConfig,
-    pub observed: Observed,
+    pub observed: ServerSeen,
     /// Seconds since `listening`, advanced on each tick and by each report.
     pub elapsed_s: f64,
     pub rounds: Vec<Round>,
@@ -96,9 +87,9 @@ impl Session {
             pid,
             port,
             config,
-            observed: Observed {
+            observed: ServerSeen {
                 listening: true,
-                ..Observed::default()
+                ..ServerSeen::default()
             },
             elapsed_s: 0.0,
             rounds: Vec::new(),
@@ -166,73 +157,9 @@ impl Session {
     }
 }
 
-/// What the controller tells the state.
-#[derive(Debug)]
-pub enum Report {
-    Started {
-        pid: u32,
-        port: u16,
-        config: HealthConfig,
-        /// Why this port and not the preferred one, if so.
-        note: Option<String>,
-        /// The child's output lines; `None` in tests.
-        lines: Option<mpsc::Receiver<ChildLine>>,
-        listening_at: Instant,
-    },
-    StartFailed(String),
-    Probe {
-        round: u64,
-        at_s: f64,
-        probe: Probe,
-        outcome: GetOutcome,
-    },
-    WorkSent,
-    WorkDone(GetOutcome),
-    SigtermSent,
-    Database {
-        up: bool,
-        outcome: GetOutcome,
-    },
-    Exited(i32),
-    ProbesStopped,
-    /// One line for the status row.
-    Note(String),
-}
-
-/// What the state asks the controller to do.
-#[derive(Debug)]
-pub enum Command {
-    Start {
-        config: HealthConfig,
-        period_s: f64,
-    },
-    /// SIGTERM now, kill if still running after `deadline` (the grace period and a margin).
-    Stop {
-        deadline: Duration,
-    },
-    Sigterm,
-    Work,
-    Database {
-        up: bool,
-    },
-    ProbePeriod(f64),
-    /// The app quits: end the child (SIGTERM, deadline, kill, reap), then say so.
-    Shutdown(oneshot::Sender<()>),
-}
-
-/// The handle on the controller task.
-#[derive(Debug)]
-struct Control {
-    commands: mpsc::Sender<Command>,
-    reports: mpsc::Receiver<Report>,
-    task: JoinHandle<()>,
-}
-
 /// Lab 1's live mode: everything the live screen shows.
 #[derive(Debug, Default)]
 pub struct LiveHealth {
-    /// The live screen shows instead of the simulated one (key `m`).
-    pub shown: bool,
     /// `--liveness-checks-db` for the next start (key `1`).
     pub next_liveness_checks_db: bool,
     /// `--readiness-checks-db` for the next start (key `2`).
@@ -243,8 +170,8 @@ pub struct LiveHealth {
     pub starting: bool,
     /// One line for the learner: what just happened or why a key did nothing.
     pub status: Option<String>,
-    pub question: Option<Question>,
-    pub verdict: Option<Verdict>,
+    pub question: Option<ProbeQuestion>,
+    pub verdict: Option<ProbeVerdict>,
     /// Predictions right, and decided.
     pub score: (u32, u32),
     pub log: Vec<LogLine>,
@@ -252,29 +179,28 @@ pub struct LiveHealth {
     pub log_hidden: u32,
     /// Lines up from the newest: 0 follows the log.
     pub log_scroll: u16,
-    /// The probe period last sent to the controller.
+    /// The probe period last sent to the run.
     probe_period_s: f64,
-    control: Option<Control>,
-    lines: Option<mpsc::Receiver<ChildLine>>,
+    /// The current server's run; kept until it ends, so its last events still land.
+    run: Option<LiveRun<HealthControl>>,
+    /// Runs asked to stop (a restart, or quitting), still ending.
+    stopping: Vec<JoinHandle<()>>,
+    /// The id the next run gets.
+    next_run: u64,
     listening_at: Option<Instant>,
 }
 
 /// The server settings the sliders and the `1`/`2` flags give for the next start.
-pub fn config_from(sliders: &[Slider], liveness_checks_db: bool, readiness_checks_db: bool) -> HealthConfig {
-    let defaults = HealthConfig::default();
+pub fn config_from(ctx: &LiveCtx, liveness_checks_db: bool, readiness_checks_db: bool) -> HealthConfig {
     HealthConfig {
-        warmup_s: value_of(sliders, "warmup_s").unwrap_or(defaults.warmup_s),
-        deregister_s: value_of(sliders, "deregister_s").unwrap_or(defaults.deregister_s),
-        grace_s: value_of(sliders, "grace_s").unwrap_or(defaults.grace_s),
-        work_s: value_of(sliders, "work_s").unwrap_or(defaults.work_s),
         liveness_checks_db,
         readiness_checks_db,
+        ..crate::content::params::health_config(ctx.lab, ctx.sliders)
     }
 }
 
-fn probe_period_of(sliders: &[Slider]) -> f64 {
-    // Never faster than 10 Hz, whatever a facilitator's lab file says.
-    value_of(sliders, "probe_period_s").unwrap_or(0.5).max(0.1)
+fn probe_period_of(ctx: &LiveCtx) -> f64 {
+    crate::content::params::probe_period_s(ctx.lab, ctx.sliders)
 }
 
 impl LiveHealth {
@@ -302,29 +228,17 @@ impl LiveHealth {
         self.session.as_ref().is_some_and(Session::running)
     }
 
-    /// Handles the messages of the live screen; `None` leaves `msg` to the lab screen
-    /// (sliders, lesson, back). `Some(changed)` says whether to redraw.
-    pub fn update(&mut self, msg: Msg, sliders: &[Slider]) -> Option<bool> {
-        if msg == Msg::ToggleMode {
-            self.shown = !self.shown;
-            return Some(true);
-        }
-        if !self.shown {
-            return None;
-        }
+    /// Handles the live screen's own keys; `None` leaves `msg` to the lab screen (sliders,
+    /// lesson, back). `Some(changed)` says whether to redraw.
+    pub fn update(&mut self, msg: Msg) -> Option<bool> {
         match msg {
-            Msg::LiveStartStop => self.start_or_stop(sliders),
-            Msg::LiveWork if self.session_running() => {
-                self.send(Command::Work);
-            }
+            Msg::LiveWork if self.session_running() => self.control(|c| c.work_requests += 1),
             Msg::LiveWork => self.say("no server: s starts one"),
-            Msg::LiveSigterm if self.session_running() => {
-                self.send(Command::Sigterm);
-            }
+            Msg::LiveSigterm if self.session_running() => self.control(|c| c.sigterms += 1),
             Msg::LiveSigterm => self.say("no server to signal: s starts one"),
             Msg::LiveDatabase if self.session_running() => {
                 let up = !self.session.as_ref().is_some_and(|s| s.database_up);
-                self.send(Command::Database { up });
+                self.control(|c| c.database_up = up);
             }
             Msg::LiveDatabase => self.say("the database switch is the server's: s starts one"),
             Msg::LiveLivenessDb => {
@@ -343,18 +257,11 @@ impl LiveHealth {
         Some(true)
     }
 
-    /// A slider moved: the probe period applies at once, the rest on the next start.
-    pub fn sliders_changed(&mut self, sliders: &[Slider]) {
-        let period_s = probe_period_of(sliders);
-        if self.running() && period_s != self.probe_period_s {
-            self.probe_period_s = period_s;
-            self.send(Command::ProbePeriod(period_s));
-            self.say(&format!("probing every {period_s} s from now"));
-        } else if self.running() {
-            let next = config_from(sliders, self.next_liveness_checks_db, self.next_readiness_checks_db);
-            if self.session.as_ref().is_some_and(|s| s.config != next) {
-                self.say("warm-up, deregistration, grace and work apply on the next start (s, s)");
-            }
+    /// Changes the running server's control (a count goes up, a switch flips).
+    fn control(&mut self, change: impl FnOnce(&mut HealthControl)) {
+        match &self.run {
+            Some(run) => run.retune_with(change),
+            None => self.say("the live run is not answering"),
         }
     }
 
@@ -371,56 +278,7 @@ impl LiveHealth {
         ));
     }
 
-    fn start_or_stop(&mut self, sliders: &[Slider]) {
-        if self.starting {
-            return self.say("starting: wait for its `listening` line");
-        }
-        if let Some(session) = self.session.as_ref().filter(|s| s.running()) {
-            let deadline = Duration::from_secs_f64(session.config.grace_s + 0.5);
-            let pid = session.pid;
-            self.send(Command::Stop { deadline });
-            return self.say(&format!(
-                "stopping pid {pid}: SIGTERM, then a kill if it outlives the grace period"
-            ));
-        }
-        let config = config_from(sliders, self.next_liveness_checks_db, self.next_readiness_checks_db);
-        self.probe_period_s = probe_period_of(sliders);
-        let period_s = self.probe_period_s;
-        if self.send(Command::Start { config, period_s }) {
-            self.starting = true;
-            self.say("starting resilience-lab serve health ...");
-        }
-    }
-
-    /// Sends a command, starting the controller on first use; false (and a status line) if
-    /// there is no async runtime (tests) or the controller is gone.
-    fn send(&mut self, command: Command) -> bool {
-        if self.control.is_none() {
-            if tokio::runtime::Handle::try_current().is_err() {
-                self.say("live mode needs the app's async runtime");
-                return false;
-            }
-            let (commands, command_rx) = mpsc::channel(COMMAND_CAPACITY);
-            let (report_tx, reports) = mpsc::channel(REPORT_CAPACITY);
-            // A task, not spawn_blocking: the child's death signal follows the spawning thread.
-            let task = tokio::spawn(controller::controller(command_rx, report_tx));
-            self.control = Some(Control {
-                commands,
-                reports,
-                task,
-            });
-        }
-        let sent = self
-            .control
-            .as_ref()
-            .is_some_and(|c| c.commands.try_send(command).is_ok());
-        if !sent {
-            self.say("the live controller is not answering");
-        }
-        sent
-    }
-
-    fn predict(&mut self, answer: Answer) {
+    fn predict(&mut self, answer: ProbeAnswer) {
         let Some(question) = self.question.as_mut() else {
             return self.say("no open question: start the server (s), send SIGTERM (t) or flip the database (d)");
         };
@@ -431,49 +289,37 @@ impl LiveHealth {
     }
 
     fn ask(&mut self, probe: Probe, when: &'static str) {
-        self.question = Some(Question {
+        self.question = Some(ProbeQuestion {
             probe,
             when,
             answer: None,
         });
     }
 
-    /// Applies everything that arrived since the last tick; true if the screen changed.
-    pub fn poll(&mut self) -> bool {
-        let mut changed = false;
-        while let Some(report) = self.control.as_mut().and_then(|c| c.reports.try_recv().ok()) {
-            changed |= self.apply(report);
-        }
-        while let Some(line) = self.lines.as_mut().and_then(|lines| lines.try_recv().ok()) {
-            let at_s = self
-                .listening_at
-                .map_or(0.0, |zero| line.at.saturating_duration_since(zero).as_secs_f64());
-            changed |= self.apply_line(at_s, line.stream, &line.line);
-        }
+    /// The frame tick: the server's clock moves on (the warm-up ends without a probe).
+    pub fn tick(&mut self) -> bool {
         if let (Some(zero), Some(session)) = (self.listening_at, self.session.as_mut())
             && session.running()
         {
             let before = session.phase();
             session.elapsed_s = zero.elapsed().as_secs_f64();
-            changed |= session.phase() != before;
+            return session.phase() != before;
         }
-        changed
+        false
     }
 
-    /// Applies one report from the controller.
-    pub fn apply(&mut self, report: Report) -> bool {
-        match report {
-            Report::Started {
+    /// Applies one event of the server's run.
+    pub fn apply(&mut self, event: HealthEvent) -> bool {
+        match event {
+            HealthEvent::Started {
                 pid,
                 port,
                 config,
                 note,
-                lines,
                 listening_at,
             } => {
                 self.starting = false;
                 self.session = Some(Session::new(pid, port, config));
-                self.lines = lines;
                 self.listening_at = Some(listening_at);
                 self.log.clear();
                 self.log_hidden = 0;
@@ -482,11 +328,14 @@ impl LiveHealth {
                 self.status = Some(note.unwrap_or_else(|| format!("started pid {pid} on 127.0.0.1:{port}")));
                 self.ask(Probe::Readyz, "just after start");
             }
-            Report::StartFailed(reason) => {
+            HealthEvent::StartFailed(reason) => {
                 self.starting = false;
+                if let Some(run) = self.run.take() {
+                    self.stopping.push(run.stop());
+                }
                 self.status = Some(format!("could not start: {reason}"));
             }
-            Report::Probe {
+            HealthEvent::Probe {
                 round,
                 at_s,
                 probe,
@@ -512,13 +361,13 @@ impl LiveHealth {
                 let warmup_s = session.config.warmup_s;
                 self.decide(probe, at_s, &outcome, warmup_s);
             }
-            Report::WorkSent => {
+            HealthEvent::WorkSent => {
                 if let Some(session) = self.session.as_mut() {
                     session.in_flight += 1;
                     session.work_sent += 1;
                 }
             }
-            Report::WorkDone(outcome) => {
+            HealthEvent::WorkDone(outcome) => {
                 if let Some(session) = self.session.as_mut() {
                     session.in_flight = session.in_flight.saturating_sub(1);
                     session.work_done += 1;
@@ -529,14 +378,14 @@ impl LiveHealth {
                     GetOutcome::Failed(reason) => format!("/work failed: {reason}"),
                 });
             }
-            Report::SigtermSent => {
+            HealthEvent::SigtermSent => {
                 if let Some(session) = self.session.as_mut() {
                     session.observed.sigterm = true;
                     self.status = Some(format!("SIGTERM sent to pid {}", session.pid));
                 }
                 self.ask(Probe::Readyz, "just after SIGTERM");
             }
-            Report::Database { up, outcome } => {
+            HealthEvent::Database { up, outcome } => {
                 let word = if up { "up" } else { "down" };
                 if let (Some(session), GetOutcome::Answered { code: 200, .. }) = (self.session.as_mut(), &outcome) {
                     session.database_up = up;
@@ -553,7 +402,7 @@ impl LiveHealth {
                     self.status = Some(format!("the database switch failed: {}", Cell::of(&outcome).glyph()));
                 }
             }
-            Report::Exited(code) => {
+            HealthEvent::Exited(code) => {
                 if let Some(session) = self.session.as_mut() {
                     session.observed.exit_code = Some(code);
                     let why = match code {
@@ -564,14 +413,24 @@ impl LiveHealth {
                     self.status = Some(format!("pid {} exited with code {code}: {why}", session.pid));
                 }
             }
-            Report::ProbesStopped => {
+            HealthEvent::ProbesStopped => {
                 if let Some(session) = self.session.as_mut() {
                     session.probing = false;
                 }
                 // No probe will decide it any more.
                 self.question = None;
+                // The run has ended: keep its handle so quitting still waits for it.
+                if let Some(run) = self.run.take() {
+                    self.stopping.push(run.stop());
+                }
             }
-            Report::Note(text) => self.status = Some(text),
+            HealthEvent::Line(line) => {
+                let at_s = self
+                    .listening_at
+                    .map_or(0.0, |zero| line.at.saturating_duration_since(zero).as_secs_f64());
+                return self.apply_line(at_s, line.stream, &line.line);
+            }
+            HealthEvent::Note(text) => self.status = Some(text),
         }
         true
     }
@@ -624,17 +483,97 @@ impl LiveHealth {
         true
     }
 
-    /// Ends the server, if any, before the app leaves; bounded by [`QUIT_DEADLINE`] and a margin.
-    pub async fn shutdown(&mut self) {
-        let Some(control) = self.control.take() else { return };
-        let (done_tx, done_rx) = oneshot::channel();
-        if control.commands.send(Command::Shutdown(done_tx)).await.is_ok() {
-            let _ = tokio::time::timeout(QUIT_DEADLINE + Duration::from_secs(2), done_rx).await;
+    /// Ends the server, if any: SIGTERM, [`QUIT_DEADLINE`], a kill. The handles are for
+    /// the bounded `join_all` the app awaits before it leaves.
+    pub fn shutdown(&mut self) -> Vec<JoinHandle<()>> {
+        if let Some(run) = self.run.take() {
+            self.stopping.push(run.stop());
         }
-        // Dropping the task's last handle does not stop it; abort, so that the child it owns
-        // is dropped (and killed) now rather than when the runtime goes.
-        control.task.abort();
-        let _ = control.task.await;
+        std::mem::take(&mut self.stopping)
+    }
+}
+
+impl LivePart for LiveHealth {
+    fn start(&mut self, ctx: &LiveCtx) -> bool {
+        if self.starting {
+            self.say("starting: wait for its `listening` line");
+            return true;
+        }
+        let config = config_from(ctx, self.next_liveness_checks_db, self.next_readiness_checks_db);
+        self.probe_period_s = probe_period_of(ctx);
+        self.next_run += 1;
+        let Some(events) = ctx.sender(LabId::Health, self.next_run) else {
+            self.say("live mode needs the app's async runtime");
+            return true;
+        };
+        // A run still probing its exited server ends now: no answer of it lands in this one.
+        if let Some(run) = self.run.take() {
+            self.stopping.push(run.stop());
+        }
+        self.stopping.retain(|task| !task.is_finished());
+        let params = HealthParams {
+            config,
+            probe_period_s: self.probe_period_s,
+        };
+        self.run = Some(runner::spawn(params, events));
+        self.starting = true;
+        self.say("starting resilience-lab serve health ...");
+        true
+    }
+
+    fn retune(&mut self, ctx: &LiveCtx) -> bool {
+        let period_s = probe_period_of(ctx);
+        if self.running() && period_s != self.probe_period_s {
+            self.probe_period_s = period_s;
+            self.control(|c| c.probe_period_s = period_s);
+            self.say(&format!("probing every {period_s} s from now"));
+        } else if self.running() {
+            let next = config_from(ctx, self.next_liveness_checks_db, self.next_readiness_checks_db);
+            if self.session.as_ref().is_some_and(|s| s.config != next) {
+                self.say("warm-up, deregistration, grace and work apply on the next start (s, s)");
+            }
+        }
+        true
+    }
+
+    fn key(&mut self, msg: Msg, _ctx: &LiveCtx) -> Option<bool> {
+        self.update(msg)
+    }
+
+    fn on_event(&mut self, event: LabEvent) -> bool {
+        match *event.body {
+            LabBody::Health(event_body) if self.run.as_ref().is_some_and(|run| run.id == event.run) => {
+                self.apply(event_body)
+            }
+            _ => false,
+        }
+    }
+
+    fn stop(&mut self) -> bool {
+        if self.starting {
+            self.say("starting: wait for its `listening` line");
+            return true;
+        }
+        if let Some(session) = self.session.as_ref().filter(|s| s.running()) {
+            let pid = session.pid;
+            self.control(|c| c.stops += 1);
+            self.say(&format!(
+                "stopping pid {pid}: SIGTERM, then a kill if it outlives the grace period"
+            ));
+        }
+        true
+    }
+
+    fn running(&self) -> bool {
+        LiveHealth::running(self)
+    }
+
+    fn tick(&mut self) -> bool {
+        LiveHealth::tick(self)
+    }
+
+    fn shutdown(&mut self) -> Vec<JoinHandle<()>> {
+        LiveHealth::shutdown(self)
     }
 }
 
@@ -651,7 +590,7 @@ mod tests {
 
     #[test]
     fn phase_follows_the_observed_lines_and_the_warm_up() {
-        let mut seen = Observed::default();
+        let mut seen = ServerSeen::default();
         assert_eq!(phase_of(&seen, 0.0, 2.0), LivePhase::Starting);
         seen.listening = true;
         assert_eq!(phase_of(&seen, 0.5, 2.0), LivePhase::Running(Phase::WarmingUp));
@@ -667,12 +606,11 @@ mod tests {
     #[test]
     fn lines_drive_the_phase_and_probe_requests_stay_out_of_the_log() {
         let mut live = LiveHealth::default();
-        live.apply(Report::Started {
+        live.apply(HealthEvent::Started {
             pid: 42,
             port: 18080,
             config: HealthConfig::default(),
             note: None,
-            lines: None,
             listening_at: Instant::now(),
         });
         assert!(live.apply_line(0.0, Stream::Stdout, "listening on 127.0.0.1:18080"));
@@ -680,12 +618,12 @@ mod tests {
         assert!(live.apply_line(0.2, Stream::Stderr, "GET /work"));
         assert_eq!(live.log.len(), 2);
         assert_eq!(live.log_hidden, 1);
-        live.apply(Report::SigtermSent);
+        live.apply(HealthEvent::SigtermSent);
         assert_eq!(live.phase(), LivePhase::Running(Phase::Draining));
         live.apply_line(1.0, Stream::Stdout, "stopped listening");
         assert_eq!(live.phase(), LivePhase::Running(Phase::NotListening));
         assert_eq!(live.question.as_ref().map(|q| q.probe), Some(Probe::Livez));
-        live.apply(Report::Exited(0));
+        live.apply(HealthEvent::Exited(0));
         assert_eq!(live.phase(), LivePhase::Exited(0));
         assert!(!live.running());
     }
@@ -720,21 +658,17 @@ mod tests {
 
     #[test]
     fn a_prediction_is_decided_by_the_next_probe_of_its_path_sent_after_the_answer() {
-        let mut live = LiveHealth {
-            shown: true,
-            ..LiveHealth::default()
-        };
-        live.apply(Report::Started {
+        let mut live = LiveHealth::default();
+        live.apply(HealthEvent::Started {
             pid: 42,
             port: 18080,
             config: HealthConfig::default(),
             note: None,
-            lines: None,
             listening_at: Instant::now(),
         });
         live.session.as_mut().expect("started").elapsed_s = 0.4;
-        assert_eq!(live.update(Msg::PredictProbe(Answer::Unavailable), &[]), Some(true));
-        let probe = |round, at_s, probe, outcome| Report::Probe {
+        assert_eq!(live.update(Msg::PredictProbe(ProbeAnswer::Unavailable)), Some(true));
+        let probe = |round, at_s, probe, outcome| HealthEvent::Probe {
             round,
             at_s,
             probe,
@@ -757,8 +691,8 @@ mod tests {
         assert_eq!(rounds[1].livez, Some(Cell::Ok));
         assert_eq!(rounds[1].readyz, Some(Cell::Unavailable));
 
-        live.apply(Report::SigtermSent);
-        live.update(Msg::PredictProbe(Answer::Ok), &[]);
+        live.apply(HealthEvent::SigtermSent);
+        live.update(Msg::PredictProbe(ProbeAnswer::Ok));
         live.apply(probe(2, 1.0, Probe::Readyz, answered(503, "not ready: draining")));
         assert_eq!(live.score, (1, 2));
         assert!(!live.verdict.as_ref().expect("decided").right);
@@ -766,31 +700,51 @@ mod tests {
 
     #[test]
     fn refused_and_reset_both_count_as_refused() {
-        let question = Question {
+        let question = ProbeQuestion {
             probe: Probe::Livez,
             when: "with the listener closed",
             answer: None,
         };
-        assert!(judge(&question, Answer::Refused, &GetOutcome::Refused, 2.0).right);
-        assert!(judge(&question, Answer::Refused, &GetOutcome::Failed("reset".into()), 2.0).right);
-        assert!(!judge(&question, Answer::Ok, &GetOutcome::Refused, 2.0).right);
+        assert!(judge(&question, ProbeAnswer::Refused, &GetOutcome::Refused, 2.0).right);
+        assert!(
+            judge(
+                &question,
+                ProbeAnswer::Refused,
+                &GetOutcome::Failed("reset".into()),
+                2.0
+            )
+            .right
+        );
+        assert!(!judge(&question, ProbeAnswer::Ok, &GetOutcome::Refused, 2.0).right);
     }
 
     #[test]
     fn keys_without_a_server_say_why_and_flags_wait_for_the_next_start() {
-        let mut live = LiveHealth::default();
+        use crate::content::Content;
+        use crate::tui::screens::lab::{LabScreen, Outcome, ScreenCtx};
+        let content = Content::load(None).expect("the built-in labs load");
+        let lab = content.lab(LabId::Health);
+        let mut screen = LabScreen::new(lab);
+        let ctx = ScreenCtx {
+            lab,
+            area: ratatui::layout::Rect::new(0, 0, 100, 30),
+            events: None,
+        };
         assert_eq!(
-            live.update(Msg::LiveWork, &[]),
-            None,
+            screen.update(Msg::LiveWork, &ctx),
+            Outcome::Unchanged,
             "hidden: the lab screen handles it"
         );
-        live.update(Msg::ToggleMode, &[]);
-        assert!(live.shown);
-        live.update(Msg::LiveWork, &[]);
-        assert!(live.status.as_deref().unwrap_or_default().contains("s starts one"));
-        live.update(Msg::LiveLivenessDb, &[]);
+        screen.update(Msg::ToggleMode, &ctx);
+        assert!(screen.live_showing());
+        screen.update(Msg::LiveWork, &ctx);
+        screen.update(Msg::LiveLivenessDb, &ctx);
+        let live = screen.live.health().expect("Lab 1's live part");
         assert!(live.next_liveness_checks_db);
         assert!(live.status.as_deref().unwrap_or_default().contains("next start"));
-        assert_eq!(live.update(Msg::NextSlider, &[]), None);
+        let mut live = LiveHealth::default();
+        live.update(Msg::LiveWork);
+        assert!(live.status.as_deref().unwrap_or_default().contains("s starts one"));
+        assert_eq!(live.update(Msg::NextSlider), None);
     }
 }

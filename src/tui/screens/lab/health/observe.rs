@@ -5,22 +5,8 @@
 
 use crate::engine::health::Phase;
 use crate::live::http::GetOutcome;
-
-/// One of the two health endpoints the lab probes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Probe {
-    Livez,
-    Readyz,
-}
-
-impl Probe {
-    pub fn path(self) -> &'static str {
-        match self {
-            Probe::Livez => "/livez",
-            Probe::Readyz => "/readyz",
-        }
-    }
-}
+pub use crate::live::run::Probe;
+use crate::tui::msg::ProbeAnswer;
 
 /// What one probe saw, as one cell of the timeline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,31 +56,13 @@ impl Cell {
     }
 
     /// The answer a learner would have predicted for this cell, if any matches it.
-    pub fn answer(self) -> Option<Answer> {
+    pub fn answer(self) -> Option<ProbeAnswer> {
         match self {
-            Cell::Ok => Some(Answer::Ok),
-            Cell::Unavailable => Some(Answer::Unavailable),
+            Cell::Ok => Some(ProbeAnswer::Ok),
+            Cell::Unavailable => Some(ProbeAnswer::Unavailable),
             // A reset is "no answer" too, as curl's 000.
-            Cell::Refused | Cell::Failed => Some(Answer::Refused),
+            Cell::Refused | Cell::Failed => Some(ProbeAnswer::Refused),
             Cell::Other(_) => None,
-        }
-    }
-}
-
-/// A learner's prediction of the next probe.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Answer {
-    Ok,
-    Unavailable,
-    Refused,
-}
-
-impl Answer {
-    pub fn label(self) -> &'static str {
-        match self {
-            Answer::Ok => "200",
-            Answer::Unavailable => "503",
-            Answer::Refused => "refused",
         }
     }
 }
@@ -122,7 +90,7 @@ impl LivePhase {
 
 /// What has been seen of one server's life.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Observed {
+pub struct ServerSeen {
     /// Its `listening on` line arrived.
     pub listening: bool,
     /// SIGTERM went out from here, or `/readyz` said "draining" (a SIGTERM from elsewhere).
@@ -135,7 +103,7 @@ pub struct Observed {
 /// The phase from observations. Only the end of the warm-up is not observable from lines
 /// (the server prints nothing then), so it comes from the model: the warm-up is a fixed
 /// delay after `listening`, the same rule the server itself applies.
-pub fn phase_of(observed: &Observed, elapsed_s: f64, warmup_s: f64) -> LivePhase {
+pub fn phase_of(observed: &ServerSeen, elapsed_s: f64, warmup_s: f64) -> LivePhase {
     if let Some(code) = observed.exit_code {
         LivePhase::Exited(code)
     } else if !observed.listening {
@@ -180,33 +148,33 @@ pub fn why(probe: Probe, outcome: &GetOutcome, warmup_s: f64) -> String {
 
 /// An open prediction: which probe, asked when, and the learner's answer once given.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Question {
+pub struct ProbeQuestion {
     pub probe: Probe,
     /// The moment, in words: "just after start".
     pub when: &'static str,
     /// The answer and the session second it was given: the next probe sent after it decides.
-    pub answer: Option<(Answer, f64)>,
+    pub answer: Option<(ProbeAnswer, f64)>,
 }
 
 /// A decided prediction.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Verdict {
+pub struct ProbeVerdict {
     pub right: bool,
     pub probe: Probe,
-    pub answer: Answer,
+    pub answer: ProbeAnswer,
     /// What the probe saw: `503 not ready: warming up`.
     pub seen: String,
     pub why: String,
 }
 
 /// Scores a prediction against the probe that decides it.
-pub fn judge(question: &Question, answer: Answer, outcome: &GetOutcome, warmup_s: f64) -> Verdict {
+pub fn judge(question: &ProbeQuestion, answer: ProbeAnswer, outcome: &GetOutcome, warmup_s: f64) -> ProbeVerdict {
     let seen = match outcome {
         GetOutcome::Answered { code, body } => format!("{code} {}", body.trim()),
         GetOutcome::Refused => "refused".into(),
         GetOutcome::Failed(_) => "no answer".into(),
     };
-    Verdict {
+    ProbeVerdict {
         right: Cell::of(outcome).answer() == Some(answer),
         probe: question.probe,
         answer,
