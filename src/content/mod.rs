@@ -13,12 +13,12 @@ pub mod location;
 pub mod params;
 pub mod question;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub use bank::BankEntry;
 pub use lab::{LabFile, ParameterSpec};
 pub use lab_id::LabId;
-pub use location::ContentError;
+pub use location::{ContentError, Origin};
 pub use question::{Question, QuestionKind};
 
 /// The lab ids as lab files write them, in the order the app shows them.
@@ -31,22 +31,6 @@ const EMBEDDED_LABS: [(LabId, &str); 3] = [
     (LabId::Retry,   include_str!("../../labs/retry.toml")),
     (LabId::Breaker, include_str!("../../labs/breaker.toml")),
 ];
-
-/// Where a piece of content came from, for messages.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Origin {
-    Embedded(String),
-    File(PathBuf),
-}
-
-impl std::fmt::Display for Origin {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Origin::Embedded(name) => write!(f, "{name} (built in)"),
-            Origin::File(path) => write!(f, "{}", path.display()),
-        }
-    }
-}
 
 /// All lab content, loaded and validated.
 #[derive(Clone, Debug)]

@@ -10,7 +10,7 @@
 //! Atlas's). The app always has the slider, so the fallback only serves sources without
 //! it; a live counting run caps its own actions (`live::retry::runner::LIVE_ACTIONS_MAX`).
 
-use crate::content::LabFile;
+use crate::content::lab::LabFile;
 use crate::engine::breaker::BreakerConfig;
 use crate::engine::brownout::BrownoutParams;
 use crate::engine::health::HealthConfig;

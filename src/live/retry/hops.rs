@@ -3,7 +3,8 @@
 //! Every layer runs `retry_loop`, the engine's loop rule: attempt `i` goes out only
 //! while `i < attempts`, and at the top client only if [`Budget::admit`] agrees. Between
 //! attempts a layer sleeps Full Jitter ([`full_jitter_s`]) from its own seeded stream.
-//! [`crate::live::retry::chain`] wires these into a running chain.
+//! [`crate::live::retry::chain`] wires these into a running chain; what they count is in
+//! [`crate::live::retry::config`].
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -20,7 +21,7 @@ use tokio::time::Instant;
 use crate::engine::pyrandom::PyRandom;
 use crate::engine::retry::{Budget, full_jitter_ceiling_s, full_jitter_s};
 use crate::live::http::{self, PooledClient, TextBody};
-use crate::live::retry::chain::{BackoffConfig, BackoffSleep, ChainCounters};
+use crate::live::retry::config::{BackoffConfig, BackoffSleep, ChainCounters};
 
 /// The header that carries the attempts of this layer and the ones below, e.g. `4,4`.
 pub const ATTEMPTS_HEADER: &str = "x-attempts";

@@ -484,3 +484,37 @@ impl LabScreen {
         self.live.part().shutdown()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::Content;
+
+    #[test]
+    fn keys_without_a_server_say_why_and_flags_wait_for_the_next_start() {
+        let content = Content::load(None).expect("the built-in labs load");
+        let lab = content.lab(LabId::Health);
+        let mut screen = LabScreen::new(lab);
+        let ctx = ScreenCtx {
+            lab,
+            area: ratatui::layout::Rect::new(0, 0, 100, 30),
+            events: None,
+        };
+        assert_eq!(
+            screen.update(Msg::LiveWork, &ctx),
+            Outcome::Unchanged,
+            "hidden: the lab screen handles it"
+        );
+        screen.update(Msg::ToggleMode, &ctx);
+        assert!(screen.live_showing());
+        screen.update(Msg::LiveWork, &ctx);
+        screen.update(Msg::LiveLivenessDb, &ctx);
+        let live = screen.live.health().expect("Lab 1's live part");
+        assert!(live.next_liveness_checks_db);
+        assert!(live.status.as_deref().unwrap_or_default().contains("next start"));
+        let mut live = LiveHealth::default();
+        live.update(Msg::LiveWork);
+        assert!(live.status.as_deref().unwrap_or_default().contains("s starts one"));
+        assert_eq!(live.update(Msg::NextSlider), None);
+    }
+}
