@@ -20,10 +20,10 @@ use crate::tui::keys::{self, Context};
 use crate::tui::log;
 use crate::tui::msg::Msg;
 use crate::tui::screens::book::{self, BookState};
-use crate::tui::screens::home::{self, EXTRA_ENTRIES, HomeScreen};
+use crate::tui::screens::home::{EXTRA_ENTRIES, HomeOutcome, HomeScreen};
 use crate::tui::screens::lab::live::SHUTDOWN_DEADLINE;
-use crate::tui::screens::lab::{LabScreen, Outcome, ScreenCtx};
-use crate::tui::screens::quiz::{self, QuizScreen};
+use crate::tui::screens::lab::{LabOutcome, LabScreen, ScreenCtx};
+use crate::tui::screens::quiz::{QuizOutcome, QuizScreen};
 use crate::tui::theme::Theme;
 
 /// Which screen is showing.
@@ -208,9 +208,9 @@ impl App {
 
     fn update_home(&mut self, msg: Msg) -> bool {
         match self.home.update(msg, self.home_entries(), self.area) {
-            home::Outcome::Unchanged => false,
-            home::Outcome::Changed => true,
-            home::Outcome::Open(entry) => {
+            HomeOutcome::Unchanged => false,
+            HomeOutcome::Changed => true,
+            HomeOutcome::Open(entry) => {
                 self.open(entry);
                 true
             }
@@ -239,18 +239,18 @@ impl App {
             events: self.events.as_ref(),
         };
         match self.labs[index].update(msg, &ctx) {
-            Outcome::Unchanged => false,
-            Outcome::Changed => true,
-            Outcome::Home => {
+            LabOutcome::Unchanged => false,
+            LabOutcome::Changed => true,
+            LabOutcome::Home => {
                 self.screen = Screen::Home;
                 true
             }
-            Outcome::StepDone { lab, title } => {
+            LabOutcome::StepDone { lab, title } => {
                 self.progress.mark_step(lab.name(), &title);
                 self.save_progress();
                 true
             }
-            Outcome::Predicted {
+            LabOutcome::Predicted {
                 lab,
                 check_id,
                 right,
@@ -279,9 +279,9 @@ impl App {
             other => other,
         };
         match self.quiz.update(msg, &self.content) {
-            quiz::Outcome::Unchanged => false,
-            quiz::Outcome::Changed => true,
-            quiz::Outcome::Answered {
+            QuizOutcome::Unchanged => false,
+            QuizOutcome::Changed => true,
+            QuizOutcome::Answered {
                 question_id,
                 lab,
                 right,
@@ -290,7 +290,7 @@ impl App {
                 self.save_progress();
                 true
             }
-            quiz::Outcome::Home => {
+            QuizOutcome::Home => {
                 self.screen = Screen::Home;
                 true
             }

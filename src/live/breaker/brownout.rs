@@ -10,7 +10,7 @@
 //! - [`LiveBrownout::take_samples`] gives a bounded receiver of one [`LiveSample`] per second
 //!   (samples are dropped, not queued, when the receiver lags);
 //! - [`LiveBrownout::finished`] waits for the schedule to end, [`LiveBrownout::shutdown`]
-//!   stops everything early or late, leaves no task or socket, and returns the [`LiveRun`].
+//!   stops everything early or late, leaves no task or socket, and returns the [`BrownoutRun`].
 //!   Dropping the handle instead stops the tasks too, in the background, with no report.
 //!
 //! The report is the simulation's shapes ([`BrownoutComparison`]) filled with measurements,
@@ -86,7 +86,7 @@ pub struct LiveCaller {
 
 /// A finished live run: the simulation's report shapes plus the live-only numbers.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct LiveRun {
+pub struct BrownoutRun {
     pub comparison: BrownoutComparison,
     pub timeout_only: LiveCaller,
     pub with_breaker: LiveCaller,
@@ -207,7 +207,7 @@ impl LiveBrownout {
 
     /// Stops the callers (calls still out end by their timeout), the sampler and the
     /// dependency (listener closed, connections drained), then reports what was measured.
-    pub async fn shutdown(self) -> Result<LiveRun> {
+    pub async fn shutdown(self) -> Result<BrownoutRun> {
         let _ = self.stop.send(true);
         for task in self.caller_tasks {
             task.await
@@ -229,7 +229,7 @@ impl LiveBrownout {
         };
         let (timeout_run, timeout_live) = summarize(&timeout_only, sick_avg(0));
         let (breaker_run, breaker_live) = summarize(&with_breaker, sick_avg(1));
-        Ok(LiveRun {
+        Ok(BrownoutRun {
             comparison: BrownoutComparison {
                 params: self.params,
                 timeout_only: timeout_run,
@@ -243,7 +243,7 @@ impl LiveBrownout {
 }
 
 /// Runs the whole schedule and reports it: what `run breaker --live` does.
-pub async fn run(params: BrownoutParams, faults: FaultSchedule) -> Result<LiveRun> {
+pub async fn run(params: BrownoutParams, faults: FaultSchedule) -> Result<BrownoutRun> {
     let mut live = LiveBrownout::start(params, faults).await?;
     live.finished().await;
     live.shutdown().await

@@ -26,7 +26,7 @@ const STUCK_MARGIN: Duration = Duration::from_secs(5);
 
 /// What a live run saw: the driver's report, plus the server's request log (its stderr).
 #[derive(Clone, Debug)]
-pub struct LiveRun {
+pub struct LiveDriverRun {
     pub run: DriverRun,
     pub server_log: Vec<String>,
 }
@@ -50,7 +50,7 @@ pub async fn run_live(
     config: &HealthConfig,
     port: u16,
     on_line: &mut dyn FnMut(&str),
-) -> Result<LiveRun> {
+) -> Result<LiveDriverRun> {
     let mut child = match program {
         Some(program) => HealthChild::start_program(program, config, port).await?,
         None => HealthChild::start(config, port).await?,
@@ -78,7 +78,7 @@ fn abandoned_in(line: &str) -> Option<u32> {
 }
 
 /// Plays the schedule against a started child until it exits (or the run is stuck).
-async fn drive(child: &mut HealthChild, config: &HealthConfig, on_line: &mut dyn FnMut(&str)) -> Result<LiveRun> {
+async fn drive(child: &mut HealthChild, config: &HealthConfig, on_line: &mut dyn FnMut(&str)) -> Result<LiveDriverRun> {
     let t0 = child.listening_at();
     let mut child_lines = child
         .take_lines()
@@ -174,7 +174,7 @@ async fn drive(child: &mut HealthChild, config: &HealthConfig, on_line: &mut dyn
             _ => WorkOutcome::Failed,
         });
     }
-    Ok(LiveRun {
+    Ok(LiveDriverRun {
         run: DriverRun {
             timeline,
             probes,

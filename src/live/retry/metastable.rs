@@ -191,18 +191,18 @@ impl Default for MetastableConfig {
 /// Where a bucket lies relative to the trigger.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Phase {
+pub enum LoadPhase {
     Before,
     Trigger,
     After,
 }
 
-impl Phase {
+impl LoadPhase {
     pub fn word(self) -> &'static str {
         match self {
-            Phase::Before => "before",
-            Phase::Trigger => "TRIGGER",
-            Phase::After => "after",
+            LoadPhase::Before => "before",
+            LoadPhase::Trigger => "TRIGGER",
+            LoadPhase::After => "after",
         }
     }
 }
@@ -212,7 +212,7 @@ impl Phase {
 pub struct Bucket {
     /// End of the bucket, seconds from the start of the load.
     pub t_s: f64,
-    pub phase: Phase,
+    pub phase: LoadPhase,
     /// Actions that succeeded within their deadline.
     pub goodput_per_s: f64,
     pub db_requests_per_s: f64,
@@ -286,11 +286,11 @@ pub async fn run_metastable(config: &MetastableConfig) -> Result<MetastableRun> 
         let t_s = start.elapsed().as_secs_f64();
         let mid_s = (t_s + previous_t_s) / 2.0;
         let phase = if mid_s < config.before_s {
-            Phase::Before
+            LoadPhase::Before
         } else if mid_s < trigger_end_s {
-            Phase::Trigger
+            LoadPhase::Trigger
         } else {
-            Phase::After
+            LoadPhase::After
         };
         let width_s = (t_s - previous_t_s).max(1e-3);
         previous_t_s = t_s;
@@ -311,26 +311,26 @@ pub async fn run_metastable(config: &MetastableConfig) -> Result<MetastableRun> 
     }
     load.stop().await;
     chain.shutdown().await?;
-    let in_phase = |phase: Phase| mean(buckets.iter().filter(|b| b.phase == phase).map(|b| b.goodput_per_s));
-    let goodput_before_per_s = in_phase(Phase::Before);
+    let in_phase = |phase: LoadPhase| mean(buckets.iter().filter(|b| b.phase == phase).map(|b| b.goodput_per_s));
+    let goodput_before_per_s = in_phase(LoadPhase::Before);
     let end_from_s = total_s - config.after_s / 3.0;
     let goodput_end_per_s = mean(
         buckets
             .iter()
-            .filter(|b| b.phase == Phase::After && b.t_s - bucket_s / 2.0 >= end_from_s)
+            .filter(|b| b.phase == LoadPhase::After && b.t_s - bucket_s / 2.0 >= end_from_s)
             .map(|b| b.goodput_per_s),
     );
     let recovered_after_s = buckets
         .iter()
-        .find(|b| b.phase == Phase::After && b.goodput_per_s >= 0.8 * goodput_before_per_s)
+        .find(|b| b.phase == LoadPhase::After && b.goodput_per_s >= 0.8 * goodput_before_per_s)
         .map(|b| ((b.t_s - trigger_end_s).max(0.0) * 10.0).round() / 10.0);
     Ok(MetastableRun {
         config: config.clone(),
         attempts,
         budget,
         goodput_before_per_s,
-        goodput_during_per_s: in_phase(Phase::Trigger),
-        goodput_after_per_s: in_phase(Phase::After),
+        goodput_during_per_s: in_phase(LoadPhase::Trigger),
+        goodput_after_per_s: in_phase(LoadPhase::After),
         goodput_end_per_s,
         recovered_after_s,
         buckets,

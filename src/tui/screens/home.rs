@@ -13,7 +13,7 @@ pub const EXTRA_ENTRIES: [(&str, &str); 2] = [
 
 /// What a message on the home screen asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum HomeOutcome {
     Unchanged,
     Changed,
     /// Open entry `index`: a lab, then the extra entries.
@@ -29,16 +29,16 @@ pub struct HomeScreen {
 
 impl HomeScreen {
     /// Applies `msg` to a list of `entries` drawn in `area`.
-    pub fn update(&mut self, msg: Msg, entries: usize, area: Rect) -> Outcome {
+    pub fn update(&mut self, msg: Msg, entries: usize, area: Rect) -> HomeOutcome {
         let before = self.selected;
         match msg {
             Msg::Up => self.selected = self.selected.saturating_sub(1),
             Msg::Down => self.selected = (self.selected + 1).min(entries - 1),
-            Msg::Open => return Outcome::Open(self.selected),
+            Msg::Open => return HomeOutcome::Open(self.selected),
             Msg::Click(x, y) => {
                 if let Some(entry) = layout::home_entry_at(area, entries, Position::new(x, y)) {
                     self.selected = entry;
-                    return Outcome::Open(entry);
+                    return HomeOutcome::Open(entry);
                 }
             }
             Msg::Wheel(_, _, down) => {
@@ -48,9 +48,9 @@ impl HomeScreen {
             _ => {}
         }
         if before == self.selected {
-            Outcome::Unchanged
+            HomeOutcome::Unchanged
         } else {
-            Outcome::Changed
+            HomeOutcome::Changed
         }
     }
 }

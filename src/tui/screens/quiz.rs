@@ -8,7 +8,7 @@
 //! ```
 //!
 //! Drawing, grading and scoring live elsewhere (`view/quiz.rs`, `crate::quiz`); this module
-//! only moves between stages and says what the app must record ([`Outcome::Answered`]).
+//! only moves between stages and says what the app must record ([`QuizOutcome::Answered`]).
 
 use crate::content::{Content, Question, QuestionKind};
 use crate::metrics::Metric;
@@ -51,7 +51,7 @@ pub struct Feedback {
 
 /// What the app must do after a message.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Outcome {
+pub enum QuizOutcome {
     /// Nothing changed on screen.
     Unchanged,
     Changed,
@@ -171,14 +171,14 @@ impl QuizScreen {
     }
 
     /// Draws the questions and asks the first.
-    pub fn start(&mut self, content: &Content) -> Outcome {
+    pub fn start(&mut self, content: &Content) -> QuizOutcome {
         let Some(pick) = self.picks.get(self.picked) else {
-            return Outcome::Unchanged;
+            return QuizOutcome::Unchanged;
         };
         let asked = quiz::draw(&content.all_questions(), &pick.filter, self.count, self.seed);
         if asked.is_empty() {
             self.hint = Some("no questions here: choose another lab or topic".to_string());
-            return Outcome::Changed;
+            return QuizOutcome::Changed;
         }
         self.seed = self.seed.wrapping_add(1);
         // The runs are computed once per quiz, and only when a predict check was drawn.
@@ -194,24 +194,24 @@ impl QuizScreen {
         self.hint = None;
         self.review_scroll = 0;
         self.stage = Stage::Question;
-        Outcome::Changed
+        QuizOutcome::Changed
     }
 
     /// Applies one message.
-    pub fn update(&mut self, msg: Msg, content: &Content) -> Outcome {
+    pub fn update(&mut self, msg: Msg, content: &Content) -> QuizOutcome {
         match self.stage {
             Stage::Setup => self.update_setup(msg, content),
             Stage::Question => self.update_question(msg),
             Stage::Feedback => match msg {
                 Msg::Open => self.next(),
                 Msg::Back => self.finish(),
-                _ => Outcome::Unchanged,
+                _ => QuizOutcome::Unchanged,
             },
             Stage::Review => self.update_review(msg),
         }
     }
 
-    fn update_setup(&mut self, msg: Msg, content: &Content) -> Outcome {
+    fn update_setup(&mut self, msg: Msg, content: &Content) -> QuizOutcome {
         let before = (self.picked, self.count);
         match msg {
             Msg::Up => self.picked = self.picked.saturating_sub(1),
@@ -221,20 +221,20 @@ impl QuizScreen {
                 self.count = count.clamp(1, MAX_COUNT as i64) as usize;
             }
             Msg::Open => return self.start(content),
-            Msg::Back => return Outcome::Home,
+            Msg::Back => return QuizOutcome::Home,
             _ => {}
         }
         if before == (self.picked, self.count) {
-            Outcome::Unchanged
+            QuizOutcome::Unchanged
         } else {
             self.hint = None;
-            Outcome::Changed
+            QuizOutcome::Changed
         }
     }
 
-    fn update_question(&mut self, msg: Msg) -> Outcome {
+    fn update_question(&mut self, msg: Msg) -> QuizOutcome {
         let Some(asked) = self.asked.get(self.current) else {
-            return Outcome::Unchanged;
+            return QuizOutcome::Unchanged;
         };
         let choices = asked.choice_order.len();
         match (asked.question.kind, msg) {
@@ -244,11 +244,11 @@ impl QuizScreen {
             }
             (QuestionKind::Choice, Msg::Up) if choices > 0 => {
                 self.cursor = self.cursor.saturating_sub(1);
-                Outcome::Changed
+                QuizOutcome::Changed
             }
             (QuestionKind::Choice, Msg::Down) if choices > 0 => {
                 self.cursor = (self.cursor + 1).min(choices - 1);
-                Outcome::Changed
+                QuizOutcome::Changed
             }
             (QuestionKind::Choice, Msg::Open) if choices > 0 => self.answer_choice(self.cursor),
             (QuestionKind::Number | QuestionKind::Predict, Msg::Type(c)) => changed(self.input.push(c)),
@@ -260,25 +260,25 @@ impl QuizScreen {
                 }
                 None => {
                     self.hint = Some("type a number first, e.g. 64 or 1.1".to_string());
-                    Outcome::Changed
+                    QuizOutcome::Changed
                 }
             },
-            _ => Outcome::Unchanged,
+            _ => QuizOutcome::Unchanged,
         }
     }
 
-    fn answer_choice(&mut self, index: usize) -> Outcome {
+    fn answer_choice(&mut self, index: usize) -> QuizOutcome {
         let Some(asked) = self.asked.get(self.current) else {
-            return Outcome::Unchanged;
+            return QuizOutcome::Unchanged;
         };
         let Some((letter, text)) = asked.shown_choices().get(index).map(|(l, t)| (*l, t.to_string())) else {
-            return Outcome::Unchanged;
+            return QuizOutcome::Unchanged;
         };
         self.cursor = index;
         self.grade(Response::Letter(letter), format!("{letter}) {text}"))
     }
 
-    fn grade(&mut self, response: Response, shown: String) -> Outcome {
+    fn grade(&mut self, response: Response, shown: String) -> QuizOutcome {
         let asked = &self.asked[self.current];
         let verdict = quiz::grade(asked, &response, &self.run_metrics);
         let question = asked.question.clone();
@@ -290,35 +290,35 @@ impl QuizScreen {
         });
         self.hint = None;
         self.stage = Stage::Feedback;
-        Outcome::Answered {
+        QuizOutcome::Answered {
             question_id: question.id,
             lab: question.lab,
             right,
         }
     }
 
-    fn next(&mut self) -> Outcome {
+    fn next(&mut self) -> QuizOutcome {
         self.feedback = None;
         self.input.clear();
         self.cursor = 0;
         if self.current + 1 < self.asked.len() {
             self.current += 1;
             self.stage = Stage::Question;
-            Outcome::Changed
+            QuizOutcome::Changed
         } else {
             self.finish()
         }
     }
 
     /// Ends the quiz (all asked, or the learner stopped) and shows the review.
-    fn finish(&mut self) -> Outcome {
+    fn finish(&mut self) -> QuizOutcome {
         self.stage = Stage::Review;
         self.feedback = None;
         self.review_scroll = 0;
-        Outcome::Changed
+        QuizOutcome::Changed
     }
 
-    fn update_review(&mut self, msg: Msg) -> Outcome {
+    fn update_review(&mut self, msg: Msg) -> QuizOutcome {
         let before = self.review_scroll;
         match msg {
             Msg::Up => self.review_scroll = self.review_scroll.saturating_sub(1),
@@ -327,11 +327,11 @@ impl QuizScreen {
             Msg::ScrollDown => self.review_scroll = self.review_scroll.saturating_add(10),
             Msg::Open => {
                 self.reset();
-                return Outcome::Changed;
+                return QuizOutcome::Changed;
             }
             Msg::Back => {
                 self.reset();
-                return Outcome::Home;
+                return QuizOutcome::Home;
             }
             _ => {}
         }
@@ -341,8 +341,12 @@ impl QuizScreen {
     }
 }
 
-fn changed(yes: bool) -> Outcome {
-    if yes { Outcome::Changed } else { Outcome::Unchanged }
+fn changed(yes: bool) -> QuizOutcome {
+    if yes {
+        QuizOutcome::Changed
+    } else {
+        QuizOutcome::Unchanged
+    }
 }
 
 #[cfg(test)]
@@ -389,7 +393,7 @@ mod tests {
         assert_eq!(screen.context(), Context::QuizSetup);
         screen.update(Msg::Step(-8), &content);
         assert_eq!(screen.count, 2);
-        assert_eq!(screen.update(Msg::Open, &content), Outcome::Changed);
+        assert_eq!(screen.update(Msg::Open, &content), QuizOutcome::Changed);
         assert_eq!(screen.stage, Stage::Question);
         assert_eq!(screen.asked.len(), 2);
         for number in 0..2 {
@@ -412,7 +416,7 @@ mod tests {
                     screen.update(Msg::Open, &content)
                 }
             };
-            let Outcome::Answered { question_id, .. } = outcome else {
+            let QuizOutcome::Answered { question_id, .. } = outcome else {
                 panic!("an answer is recorded, got {outcome:?}");
             };
             assert_eq!(question_id, asked.question.id);
@@ -423,7 +427,7 @@ mod tests {
         assert_eq!(screen.stage, Stage::Review);
         assert_eq!(screen.score.asked, 2);
         assert_eq!(screen.score.asked - screen.score.right, screen.score.missed.len());
-        assert_eq!(screen.update(Msg::Back, &content), Outcome::Home);
+        assert_eq!(screen.update(Msg::Back, &content), QuizOutcome::Home);
         assert_eq!(screen.stage, Stage::Setup);
     }
 
@@ -445,7 +449,7 @@ mod tests {
         let right = screen.asked[choice].right_letter().expect("right letter");
         let wrong = if right == 'a' { 1 } else { 0 };
         let outcome = screen.update(Msg::Answer(wrong), &content);
-        assert!(matches!(outcome, Outcome::Answered { right: false, .. }));
+        assert!(matches!(outcome, QuizOutcome::Answered { right: false, .. }));
         assert_eq!(screen.score.missed.len(), 1);
         let number = screen
             .asked
@@ -454,7 +458,7 @@ mod tests {
             .expect("a typed question");
         screen.current = number;
         screen.stage = Stage::Question;
-        assert_eq!(screen.update(Msg::Open, &content), Outcome::Changed);
+        assert_eq!(screen.update(Msg::Open, &content), QuizOutcome::Changed);
         assert!(screen.hint.is_some());
         assert_eq!(screen.stage, Stage::Question);
     }
@@ -476,6 +480,9 @@ mod tests {
             screen.update(Msg::Type(c), &content);
         }
         let outcome = screen.update(Msg::Open, &content);
-        assert!(matches!(outcome, Outcome::Answered { right: true, .. }), "{outcome:?}");
+        assert!(
+            matches!(outcome, QuizOutcome::Answered { right: true, .. }),
+            "{outcome:?}"
+        );
     }
 }

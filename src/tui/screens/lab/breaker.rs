@@ -26,16 +26,16 @@ pub const ROLLING_WINDOW_S: usize = 10;
 
 /// Which caller of the comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Caller {
+pub enum Side {
     TimeoutOnly,
     WithBreaker,
 }
 
-impl Caller {
+impl Side {
     pub fn of(self, sample: &LiveSample) -> &CallerSample {
         match self {
-            Caller::TimeoutOnly => &sample.timeout_only,
-            Caller::WithBreaker => &sample.with_breaker,
+            Side::TimeoutOnly => &sample.timeout_only,
+            Side::WithBreaker => &sample.with_breaker,
         }
     }
 }
@@ -94,7 +94,7 @@ impl BreakerSeries {
     }
 
     /// `(second, value)` points of one caller's series, for a chart.
-    pub fn points(&self, caller: Caller, pick: fn(&CallerSample) -> f64) -> Vec<(f64, f64)> {
+    pub fn points(&self, caller: Side, pick: fn(&CallerSample) -> f64) -> Vec<(f64, f64)> {
         self.samples
             .iter()
             .map(|s| (s.second as f64, pick(caller.of(s))))
@@ -131,7 +131,7 @@ impl BreakerSeries {
     }
 
     /// The Hystrix-style summary of `caller` over the last [`ROLLING_WINDOW_S`] seconds.
-    pub fn rolling(&self, caller: Caller) -> RollingSummary {
+    pub fn rolling(&self, caller: Side) -> RollingSummary {
         let from = self.elapsed_s().saturating_sub(ROLLING_WINDOW_S);
         let window: Vec<&CallerSample> = self
             .samples
@@ -377,7 +377,7 @@ pub mod tests {
         series.push(sample(0, 100, 0, 0, BreakerState::Closed));
         series.push(sample(2, 90, 0, 0, BreakerState::Closed));
         assert_eq!(series.elapsed_s(), 3);
-        let calls = series.points(Caller::TimeoutOnly, |s| s.stats.calls as f64);
+        let calls = series.points(Side::TimeoutOnly, |s| s.stats.calls as f64);
         assert_eq!(calls, vec![(0.0, 100.0), (2.0, 90.0)], "a gap stays a gap");
     }
 
@@ -391,15 +391,15 @@ pub mod tests {
         for second in 5..15 {
             series.push(sample(second, 80, 40, 20, BreakerState::Open));
         }
-        let rolling = series.rolling(Caller::WithBreaker);
+        let rolling = series.rolling(Side::WithBreaker);
         assert_eq!(rolling.state, Some(BreakerState::Open));
         assert_eq!(rolling.error_pct, 50.0, "only the last 10 s count");
         assert_eq!(rolling.calls_per_s, 80.0);
         assert_eq!(rolling.short_circuited_per_s, 20.0);
         assert_eq!(rolling.p99_ms, 200.0);
-        assert_eq!(series.rolling(Caller::TimeoutOnly).state, None);
+        assert_eq!(series.rolling(Side::TimeoutOnly).state, None);
         let empty = BreakerSeries::new(BrownoutParams::default(), FaultKind::Hang);
-        assert_eq!(empty.rolling(Caller::TimeoutOnly).error_pct, 0.0);
+        assert_eq!(empty.rolling(Side::TimeoutOnly).error_pct, 0.0);
     }
 
     #[test]

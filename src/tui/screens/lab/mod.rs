@@ -1,7 +1,7 @@
 //! A lab screen: everything of one lab (sliders, results, guided steps and predictions,
-//! the mode, the live part), with `update(Msg) -> Outcome` and `on_event(LabEvent)`.
+//! the mode, the live part), with `update(Msg) -> LabOutcome` and `on_event(LabEvent)`.
 //!
-//! The app routes messages and events here and applies the [`Outcome`]; it knows nothing
+//! The app routes messages and events here and applies the [`LabOutcome`]; it knows nothing
 //! of a lab's insides. The parts:
 //!
 //! - [`sim`]: the engines run on the sliders' values (the simulated clock).
@@ -137,7 +137,7 @@ impl LabLive {
 
 /// What a message did to the screen, for the app to apply.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Outcome {
+pub enum LabOutcome {
     Unchanged,
     Changed,
     /// Back to the home screen.
@@ -156,9 +156,13 @@ pub enum Outcome {
     },
 }
 
-impl Outcome {
+impl LabOutcome {
     fn changed(yes: bool) -> Self {
-        if yes { Outcome::Changed } else { Outcome::Unchanged }
+        if yes {
+            LabOutcome::Changed
+        } else {
+            LabOutcome::Unchanged
+        }
     }
 }
 
@@ -235,7 +239,7 @@ impl LabScreen {
     }
 
     /// Applies `msg`; the outcome says what changed and what the app must do.
-    pub fn update(&mut self, msg: Msg, ctx: &ScreenCtx) -> Outcome {
+    pub fn update(&mut self, msg: Msg, ctx: &ScreenCtx) -> LabOutcome {
         if self.predict.is_open() || matches!(msg, Msg::Predict | Msg::PrevStep | Msg::NextStep) {
             return self.update_predict(msg, ctx.lab);
         }
@@ -247,9 +251,9 @@ impl LabScreen {
                 } else {
                     self.mode = Mode::Live;
                 }
-                return Outcome::Changed;
+                return LabOutcome::Changed;
             }
-            Msg::StartStop | Msg::Live(_) if self.mode == Mode::Sim => return Outcome::Unchanged,
+            Msg::StartStop | Msg::Live(_) if self.mode == Mode::Sim => return LabOutcome::Unchanged,
             Msg::StartStop => {
                 let live_ctx = LiveCtx {
                     lab: ctx.lab,
@@ -262,7 +266,7 @@ impl LabScreen {
                 } else {
                     part.start(&live_ctx)
                 };
-                return Outcome::changed(changed);
+                return LabOutcome::changed(changed);
             }
             Msg::Back => self.live.part().leave(),
             _ => {}
@@ -276,7 +280,7 @@ impl LabScreen {
                 events: ctx.events,
             };
             if let Some(changed) = self.live.part().key(msg, &live_ctx) {
-                return Outcome::changed(changed);
+                return LabOutcome::changed(changed);
             }
         }
         let before: Vec<f64> = self.sliders.iter().map(Slider::value).collect();
@@ -285,7 +289,7 @@ impl LabScreen {
         if values_changed {
             self.results = sim::compute(ctx.lab, &self.sliders);
         }
-        if values_changed || (outcome == Outcome::Changed && self.mode == Mode::Live) {
+        if values_changed || (outcome == LabOutcome::Changed && self.mode == Mode::Live) {
             let live_ctx = LiveCtx {
                 lab: ctx.lab,
                 sliders: &self.sliders,
@@ -297,13 +301,13 @@ impl LabScreen {
     }
 
     /// Sliders, lesson, scrolling and the mouse.
-    fn update_view(&mut self, msg: Msg, ctx: &ScreenCtx) -> Outcome {
+    fn update_view(&mut self, msg: Msg, ctx: &ScreenCtx) -> LabOutcome {
         let layout = layout::lab(ctx.area, self.id);
         let count = self.sliders.len();
         let before: Vec<f64> = self.sliders.iter().map(Slider::value).collect();
         let view_before = (self.focus, self.show_lesson, self.lesson_scroll, self.log_scroll);
         match msg {
-            Msg::Back => return Outcome::Home,
+            Msg::Back => return LabOutcome::Home,
             Msg::NextSlider if count > 0 => self.focus = (self.focus + 1) % count,
             Msg::PrevSlider if count > 0 => self.focus = (self.focus + count - 1) % count,
             Msg::Step(delta) => {
@@ -358,7 +362,7 @@ impl LabScreen {
             _ => {}
         }
         let after: Vec<f64> = self.sliders.iter().map(Slider::value).collect();
-        Outcome::changed(
+        LabOutcome::changed(
             after != before || view_before != (self.focus, self.show_lesson, self.lesson_scroll, self.log_scroll),
         )
     }
@@ -378,7 +382,7 @@ impl LabScreen {
     }
 
     /// Steps, the prediction prompt and its outcome.
-    fn update_predict(&mut self, msg: Msg, lab: &LabFile) -> Outcome {
+    fn update_predict(&mut self, msg: Msg, lab: &LabFile) -> LabOutcome {
         let steps = lab.steps.len();
         let before = self.predict.clone();
         let state = &mut self.predict;
@@ -392,7 +396,7 @@ impl LabScreen {
                 Msg::Back => state.close(),
                 _ => {}
             }
-            return Outcome::changed(before != *state);
+            return LabOutcome::changed(before != *state);
         }
         if let Some(input) = &mut state.input {
             match msg {
@@ -418,7 +422,7 @@ impl LabScreen {
                 },
                 _ => {}
             }
-            return Outcome::changed(before != *state);
+            return LabOutcome::changed(before != *state);
         }
         match msg {
             Msg::PrevStep => {
@@ -437,7 +441,7 @@ impl LabScreen {
                 Some(step) => {
                     // A step without a check is done once it has been read and tried.
                     state.hint = Some("This step has no check to predict: marked done. Enter: next step".to_string());
-                    return Outcome::StepDone {
+                    return LabOutcome::StepDone {
                         lab: self.id,
                         title: step.title.clone(),
                     };
@@ -446,13 +450,13 @@ impl LabScreen {
             },
             _ => {}
         }
-        Outcome::changed(before != *state)
+        LabOutcome::changed(before != *state)
     }
 
     /// Shows a prediction's outcome; the app records the answer and the step.
-    fn record_prediction(&mut self, lab: &LabFile, observed: Observed) -> Outcome {
+    fn record_prediction(&mut self, lab: &LabFile, observed: Observed) -> LabOutcome {
         let state = &mut self.predict;
-        let outcome = Outcome::Predicted {
+        let outcome = LabOutcome::Predicted {
             lab: self.id,
             check_id: observed.check_id.clone(),
             right: observed.verdict.right,
@@ -502,7 +506,7 @@ mod tests {
         };
         assert_eq!(
             screen.update(Msg::LiveWork, &ctx),
-            Outcome::Unchanged,
+            LabOutcome::Unchanged,
             "hidden: the lab screen handles it"
         );
         screen.update(Msg::ToggleMode, &ctx);

@@ -21,24 +21,19 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Sparkline, Widget};
+use ratatui::widgets::{Paragraph, Sparkline, Widget};
 
 use crate::engine::breaker::BreakerState;
 use crate::engine::fault::ManualOverride;
 use crate::tui::screens::lab::breaker::BreakerLive;
-use crate::tui::screens::lab::breaker::{BreakerSeries, Caller, ROLLING_WINDOW_S};
+use crate::tui::screens::lab::breaker::{BreakerSeries, ROLLING_WINDOW_S, Side};
 use crate::tui::screens::lab::sim::LabResults;
 use crate::tui::theme::Theme;
 use crate::tui::view::lab::LabView;
 use crate::tui::view::lab::charts::{calls_chart, resample};
 use crate::tui::view::lab::results::fit_width;
+use crate::tui::widgets::panel::panel;
 use crate::tui::widgets::state_band::StateBand;
-
-fn panel(title: String, theme: Theme) -> Block<'static> {
-    Block::bordered()
-        .title(Span::styled(title, theme.accent()))
-        .border_style(theme.border())
-}
 
 /// The status line: what runs, what the dependency does, and the keys that act now.
 fn status_line(live: &BreakerLive) -> String {
@@ -75,7 +70,7 @@ fn status_line(live: &BreakerLive) -> String {
 pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
     let (theme, state) = (view.theme, view.screen);
     let Some(live) = state.live.breaker() else { return };
-    let block = panel(" Live: both callers against one dependency on 127.0.0.1 ".into(), theme);
+    let block = panel(" Live: both callers against one dependency on 127.0.0.1 ", theme);
     let width = usize::from(block.inner(area).width);
     let mut lines = vec![Line::from(Span::styled(
         fit_width(status_line(live), width),
@@ -136,17 +131,17 @@ pub fn render_charts(view: &LabView, area: Rect, buf: &mut Buffer) {
             Line::from("dependency out now (or heals it); f picks how it fails."),
         ];
         Paragraph::new(text)
-            .block(panel(" Live charts ".into(), theme))
+            .block(panel(" Live charts ", theme))
             .render(area, buf);
         return;
     };
     let [left, right] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
-    column(series, Caller::TimeoutOnly, theme, left, buf);
-    column(series, Caller::WithBreaker, theme, right, buf);
+    column(series, Side::TimeoutOnly, theme, left, buf);
+    column(series, Side::WithBreaker, theme, right, buf);
 }
 
 /// The Hystrix-style line: state, rolling error %, calls/s and p99 of the last 10 s.
-fn hystrix_lines(series: &BreakerSeries, caller: Caller, theme: Theme) -> [Line<'static>; 2] {
+fn hystrix_lines(series: &BreakerSeries, caller: Side, theme: Theme) -> [Line<'static>; 2] {
     let rolling = series.rolling(caller);
     let state = match rolling.state {
         Some(state) => {
@@ -174,10 +169,10 @@ fn hystrix_lines(series: &BreakerSeries, caller: Caller, theme: Theme) -> [Line<
     ]
 }
 
-fn column(series: &BreakerSeries, caller: Caller, theme: Theme, area: Rect, buf: &mut Buffer) {
+fn column(series: &BreakerSeries, caller: Side, theme: Theme, area: Rect, buf: &mut Buffer) {
     let name = match caller {
-        Caller::TimeoutOnly => " timeout only ",
-        Caller::WithBreaker => " with breaker ",
+        Side::TimeoutOnly => " timeout only ",
+        Side::WithBreaker => " with breaker ",
     };
     // Hystrix's dashboard rolls over 10 s; say so where there is room.
     let title = if area.width >= 34 {
@@ -311,7 +306,7 @@ fn column(series: &BreakerSeries, caller: Caller, theme: Theme, area: Rect, buf:
     }
 
     match caller {
-        Caller::WithBreaker => {
+        Side::WithBreaker => {
             Span::styled("brk", theme.dim()).render(band_area, buf);
             // Only the measured seconds: the band must not claim a state for the future.
             let transitions = series.transitions();
@@ -325,7 +320,7 @@ fn column(series: &BreakerSeries, caller: Caller, theme: Theme, area: Rect, buf:
             StateBand::new(&transitions, seen_s.max(1e-3), theme)
                 .render(Rect::new(band.x, band.y, seen_width, band.height), buf);
         }
-        Caller::TimeoutOnly => {
+        Side::TimeoutOnly => {
             Span::styled("no breaker", theme.dim()).render(band_area, buf);
         }
     }

@@ -14,6 +14,7 @@ use crate::engine::health::DriverRun;
 use crate::tui::screens::lab::sim::{LabResults, RetryResults};
 use crate::tui::theme::Theme;
 use crate::tui::view::lab::LabView;
+use crate::tui::widgets::panel::panel;
 use crate::tui::widgets::state_band::StateBand;
 
 pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
@@ -23,12 +24,6 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         LabResults::Breaker(run) => breaker_charts(run, theme, area, buf),
         LabResults::Health(run) => health_timeline(run, state.log_scroll, theme, area, buf),
     }
-}
-
-fn panel(title: &str, theme: Theme) -> Block<'_> {
-    Block::bordered()
-        .title(Span::styled(title, theme.accent()))
-        .border_style(theme.border())
 }
 
 /// A legend as one line: `prefix` then each name in its series colour, from series `first`.

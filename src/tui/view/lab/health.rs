@@ -31,7 +31,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Sparkline, Widget, Wrap};
+use ratatui::widgets::{Paragraph, Sparkline, Widget, Wrap};
 
 use crate::engine::health::Phase;
 use crate::live::health::child::Stream;
@@ -41,6 +41,7 @@ use crate::tui::screens::lab::health::{Cell, LiveHealth, LivePhase, PREFERRED_PO
 use crate::tui::theme::Theme;
 use crate::tui::view::footer;
 use crate::tui::view::lab::{LabView, lesson, params};
+use crate::tui::widgets::panel::panel;
 
 /// Width of the row labels left of the timeline (` /readyz 503 `).
 const LABEL_WIDTH: u16 = 13;
@@ -90,12 +91,6 @@ fn title(theme: Theme, left: &str, area: Rect, buf: &mut Buffer) {
         Span::styled(right, theme.accent()),
     ])
     .render(area, buf);
-}
-
-fn panel<'a>(title: &'a str, theme: Theme) -> Block<'a> {
-    Block::bordered()
-        .title(Span::styled(title, theme.accent()))
-        .border_style(theme.border())
 }
 
 /// The style of a phase: green when serving traffic, yellow while not ready, red once gone.

@@ -24,12 +24,7 @@ use crate::tui::screens::lab::live::{policy_name, sim_of};
 use crate::tui::screens::lab::retry::{RatePoint, RetrySeries, RetryView};
 use crate::tui::theme::Theme;
 use crate::tui::view::lab::LabView;
-
-fn panel(title: String, theme: Theme) -> Block<'static> {
-    Block::bordered()
-        .title(Span::styled(title, theme.accent()))
-        .border_style(theme.border())
-}
+use crate::tui::widgets::panel::panel;
 
 /// A rate as it fits on an arrow: `840/s`, `12k/s`.
 pub fn short_rate(per_s: f64) -> String {
@@ -52,7 +47,7 @@ pub fn render_results(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
         RetryView::Counting => " Live: counting run on 127.0.0.1 (v: metastable) ",
         RetryView::Metastable => " Live: metastable load on 127.0.0.1 (v: counting) ",
     };
-    let block = panel(title.into(), theme);
+    let block = panel(title, theme);
     // A series is "running" until its run reports or is stopped.
     let running = live.series.as_ref().is_some_and(|s| !s.finished);
     let policy = policy_name(live.policy);
@@ -231,7 +226,7 @@ pub fn render_charts(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
 /// The chain as boxes joined by arrows, each arrow labelled with the requests per second
 /// that crossed it in the last second.
 fn chain(rates: &[f64], db_in_flight: u64, theme: Theme, area: Rect, buf: &mut Buffer) {
-    let block = panel(" Chain: requests/s on each hop ".into(), theme);
+    let block = panel(" Chain: requests/s on each hop ", theme);
     let inner = block.inner(area);
     block.render(area, buf);
     let labels: Vec<String> = (0..3)
