@@ -7,7 +7,6 @@
 //! run ends a little after the child exits (so the timeline shows the refusals), or when
 //! the app stops it: then the child gets SIGTERM, [`QUIT_DEADLINE`] and a kill.
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use tokio::sync::watch;
@@ -97,7 +96,8 @@ where
     let (period_tx, period_rx) = watch::channel(applied.probe_period_s);
     // The probes run in a set owned here: ending the run aborts the ones in flight too.
     let mut probes = JoinSet::new();
-    probes.spawn(probe_loop(addr, zero, period_rx, events.clone()));
+    let get = move |probe: Probe| http::get_once(addr, probe.path());
+    probes.spawn(probe_loop(get, zero, period_rx, events.clone()));
     events
         .send(HealthEvent::Started {
             pid: child.pid(),
@@ -233,14 +233,16 @@ async fn sleep_until(at: Option<Instant>) {
     }
 }
 
-/// Probes `/livez` and `/readyz` together every period, each on a fresh connection as
-/// `curl` does; the period may change at any time through `period`.
+/// Probes `/livez` and `/readyz` together every period with `get` (each on a fresh
+/// connection, as `curl` does); the period may change at any time through `period`.
 ///
 /// The probes run in a [`JoinSet`] owned here: aborting this loop aborts the probes in
 /// flight too, so no answer from this server lands in the next one's timeline.
-async fn probe_loop<E>(addr: SocketAddr, zero: Instant, mut period: watch::Receiver<f64>, events: LabSender<E>)
+async fn probe_loop<E, G, F>(get: G, zero: Instant, mut period: watch::Receiver<f64>, events: LabSender<E>)
 where
     E: From<(LabId, LabEvent)> + Send + 'static,
+    G: Fn(Probe) -> F + Clone + Send + 'static,
+    F: Future<Output = GetOutcome> + Send + 'static,
 {
     let mut round = 0u64;
     let mut in_flight = JoinSet::new();
@@ -249,9 +251,9 @@ where
         // Reap the finished ones so the set stays small.
         while in_flight.try_join_next().is_some() {}
         for probe in [Probe::Livez, Probe::Readyz] {
-            let events = events.clone();
+            let (events, get) = (events.clone(), get.clone());
             in_flight.spawn(async move {
-                let outcome = tokio::time::timeout(PROBE_TIMEOUT, http::get_once(addr, probe.path()))
+                let outcome = tokio::time::timeout(PROBE_TIMEOUT, get(probe))
                     .await
                     .unwrap_or_else(|_| GetOutcome::Failed("timed out".into()));
                 // A probe is a sample: when the app lags, it is dropped rather than waited for.
@@ -273,5 +275,47 @@ where
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tokio::sync::mpsc;
+
+    use super::*;
+    use crate::live::run::LabBody;
+
+    /// The `(round, at_s)` of each `/livez` probe that arrived.
+    fn livez_rounds(received: &mut mpsc::Receiver<(LabId, LabEvent)>) -> Vec<(u64, f64)> {
+        let mut rounds = Vec::new();
+        while let Ok((_, event)) = received.try_recv() {
+            if let LabBody::Health(HealthEvent::Probe {
+                round,
+                at_s,
+                probe: Probe::Livez,
+                ..
+            }) = *event.body
+            {
+                rounds.push((round, (at_s * 100.0).round() / 100.0));
+            }
+        }
+        rounds.sort_by_key(|(round, _)| *round);
+        rounds
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn probes_go_out_every_period_and_a_new_period_applies_at_once() {
+        let (queue, mut received) = mpsc::channel(64);
+        let events = LabSender::new(LabId::Health, 1, queue);
+        let (period, period_rx) = watch::channel(0.5);
+        let refused = |_probe: Probe| async { GetOutcome::Refused };
+        let probes = tokio::spawn(probe_loop(refused, Instant::now(), period_rx, events));
+        tokio::time::sleep(Duration::from_millis(1_250)).await;
+        assert_eq!(livez_rounds(&mut received), vec![(0, 0.0), (1, 0.5), (2, 1.0)]);
+        // A slower period starts a round at once, then waits the new period.
+        period.send(2.0).expect("the loop listens");
+        tokio::time::sleep(Duration::from_millis(3_000)).await;
+        assert_eq!(livez_rounds(&mut received), vec![(3, 1.25), (4, 3.25)]);
+        probes.abort();
     }
 }
