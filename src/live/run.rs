@@ -92,11 +92,6 @@ impl<Control: Send + Sync + 'static> LiveRun<Control> {
         self.control.borrow()
     }
 
-    /// Whether the task has ended.
-    pub fn is_finished(&self) -> bool {
-        self.task.is_finished()
-    }
-
     /// Asks the run to stop; the task shuts its servers down and ends on its own. The
     /// handle is for [`join_all`].
     pub fn stop(self) -> JoinHandle<()> {

@@ -51,7 +51,9 @@ where
     E: From<(LabId, LabEvent)> + Send + 'static,
 {
     let mut live = LiveBrownout::start(params, faults).await?;
-    let mut samples = live.take_samples().expect("a fresh run has its samples");
+    let mut samples = live
+        .take_samples()
+        .ok_or_else(|| color_eyre::eyre::eyre!("a fresh brownout run gave no sample channel"))?;
     let mut applied = inbox.control.borrow_and_update().clone();
     loop {
         // The handlers may use `live` again: select! drops the branch futures first.
