@@ -4,7 +4,7 @@
 //! Keys become [`Msg`]s in `keys.rs`; mouse events and resizes become [`Msg`]s here. Only
 //! [`App::update`] and [`App::on_event`] change state, and they say whether anything
 //! changed so the loop redraws only then. The app does not know any lab's insides: a lab
-//! screen ([`LabScreen`]) takes the message and returns an [`Outcome`] the app applies.
+//! screen ([`LabScreen`]) takes the message and returns a [`LabOutcome`] the app applies.
 
 use std::path::PathBuf;
 

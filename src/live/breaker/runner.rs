@@ -2,7 +2,7 @@
 //!
 //! [`spawn`] starts a [`LiveBrownout`]; [`BreakerControl`] carries the breaker's sliders
 //! (applied to the running breaker at once), the "brown out now / heal" switch and the
-//! fault kind, latest wins. The run's task sends each second's [`LiveSample`] straight
+//! fault kind, latest wins. The run's task sends each second's `LiveSample` straight
 //! into the app's queue (dropped if the queue is full: the run never waits on the screen)
 //! and ends with the measured comparison.
 

@@ -1,6 +1,6 @@
 //! The book screen: the chapter list on the left (the summary's order), the open chapter
 //! on the right, rendered from Markdown and scrollable. Its layout is shared with the
-//! mouse hit tests in `learn.rs`.
+//! mouse hit tests in `screens/book.rs` (through `tui/layout.rs`).
 //!
 //! ```text
 //!  Book · Lab 2: Retry amplification                                        line 1 of 240

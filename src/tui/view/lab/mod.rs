@@ -1,4 +1,5 @@
-//! The lab screen's frame, the same for every lab, and its layout (shared with mouse hit tests).
+//! The lab screen's frame, the same for every lab, drawn from a [`LabView`]; its layout is
+//! `tui/layout.rs`'s, shared with the mouse hit tests.
 //!
 //! ```text
 //!  Lab 3 · A breaker during a brownout                          simulated clock

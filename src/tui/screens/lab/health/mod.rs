@@ -1,19 +1,17 @@
-//! Lab 1 live: a real `resilience-lab serve health` child, probed on loopback, shown as it happens.
+//! Lab 1's live part: a real `resilience-lab serve health` child, probed on loopback, shown
+//! as it happens.
 //!
-//! Two halves:
-//! - [`LiveHealth`] is plain state that the app owns and changes in `update` and on each
-//!   frame tick: the child's pid and port, the probe timeline, the `/work` requests in
-//!   flight, the server's own output lines, the open prediction and the score. Tests build
-//!   it by hand through [`LiveHealth::apply`] and [`LiveHealth::apply_line`], no child needed.
-//! - The controller task owns the [`HealthChild`] and the probe task. The state sends it
-//!   [`Command`]s through a bounded channel and reads its [`Report`]s on each tick, so a
-//!   keypress never waits on a socket or a process.
+//! [`LiveHealth`] is plain state the lab screen owns: the child's pid and port, the probe
+//! timeline, the `/work` requests in flight, the server's own output lines, the open
+//! prediction and the score. The run itself (`live::health::runner`) owns the child and
+//! the probes; keys reach it through its `HealthControl` watch, and what it sees comes back
+//! as `HealthEvent`s on the app's queue, applied by [`LiveHealth::apply`] (tests call it and
+//! [`LiveHealth::apply_line`] by hand, no child needed). A keypress never waits on a socket
+//! or a process. The pure reading of the probes and the server's lines is in `observe`.
 //!
-//! The pure reading of what the probes and the server's lines say is in [`observe`]; the
-//! tasks that own the child and the probes are in [`controller`].
-//!
-//! No child outlives the app: [`LiveHealth::shutdown`] is awaited by the event loop before
-//! the terminal is restored; `kill_on_drop` and `PR_SET_PDEATHSIG` are the backstop.
+//! No child outlives the app: the handles [`LiveHealth::shutdown`] returns are awaited by
+//! the event loop before the terminal is restored; `kill_on_drop` and `PR_SET_PDEATHSIG`
+//! are the backstop.
 
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
@@ -66,7 +64,7 @@ pub struct Session {
     /// What it was started with: slider moves apply on the next start.
     pub config: HealthConfig,
     pub observed: ServerSeen,
-    /// Seconds since `listening`, advanced on each tick and by each report.
+    /// Seconds since `listening`, advanced on each frame tick and by each probe.
     pub elapsed_s: f64,
     pub rounds: Vec<Round>,
     pub in_flight: u32,
