@@ -22,11 +22,19 @@ pub use location::{ContentError, Origin};
 pub use question::{Question, QuestionKind};
 
 /// The lab ids as lab files write them, in the order the app shows them.
-pub const LAB_IDS: [&str; 3] = [LabId::ALL[0].name(), LabId::ALL[1].name(), LabId::ALL[2].name()];
+pub const LAB_IDS: [&str; LabId::ALL.len()] = {
+    let mut names = [""; LabId::ALL.len()];
+    let mut index = 0;
+    while index < names.len() {
+        names[index] = LabId::ALL[index].name();
+        index += 1;
+    }
+    names
+};
 
 /// The lab files as shipped, embedded at build time.
 #[rustfmt::skip]
-const EMBEDDED_LABS: [(LabId, &str); 3] = [
+const EMBEDDED_LABS: [(LabId, &str); LabId::ALL.len()] = [
     (LabId::Health,  include_str!("../../labs/health.toml")),
     (LabId::Retry,   include_str!("../../labs/retry.toml")),
     (LabId::Breaker, include_str!("../../labs/breaker.toml")),
@@ -170,4 +178,19 @@ fn duplicate_ids(labs: &[LabFile], origins: &[Origin], bank: &[BankEntry]) -> Ve
         }
     }
     errors
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_lab_has_its_file_in_the_order_of_lab_id() {
+        assert_eq!(EMBEDDED_LABS.map(|(id, _)| id), LabId::ALL);
+        let content = Content::load(None).expect("the built-in labs load");
+        for id in LabId::ALL {
+            assert_eq!(content.lab(id).id, id.name());
+            assert_eq!(LAB_IDS[id.number() as usize - 1], id.name());
+        }
+    }
 }
