@@ -124,8 +124,13 @@ const fn limit(name: &'static str, min: f64, max: f64, integer: bool) -> Paramet
     }
 }
 
-/// The parameters each lab must define, and the widest range the engine accepts.
+/// The parameters lab `lab_id` must define (none for a name that is no lab).
 pub fn required_parameters(lab_id: &str) -> &'static [ParameterLimit] {
+    LabId::from_name(lab_id).map_or(&[], required_parameters_of)
+}
+
+/// The parameters each lab must define, and the widest range the engine accepts.
+pub fn required_parameters_of(lab: LabId) -> &'static [ParameterLimit] {
     const HEALTH: [ParameterLimit; 5] = [
         limit("warmup_s", 0.0, 60.0, false),
         limit("deregister_s", 0.0, 60.0, false),
@@ -155,11 +160,10 @@ pub fn required_parameters(lab_id: &str) -> &'static [ParameterLimit] {
         limit("open_s", 0.0, 3_600.0, false),
         limit("trial_calls", 1.0, 1_000.0, true),
     ];
-    match lab_id {
-        "health" => &HEALTH,
-        "retry" => &RETRY,
-        "breaker" => &BREAKER,
-        _ => &[],
+    match lab {
+        LabId::Health => &HEALTH,
+        LabId::Retry => &RETRY,
+        LabId::Breaker => &BREAKER,
     }
 }
 
