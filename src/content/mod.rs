@@ -8,6 +8,7 @@
 
 pub mod bank;
 pub mod lab;
+pub mod lint;
 pub mod location;
 pub mod question;
 
