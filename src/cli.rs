@@ -72,6 +72,24 @@ pub enum Command {
     Quiz(QuizArgs),
     /// Show saved progress, or erase it with --reset.
     Progress(ProgressArgs),
+    /// Check a dependency register (JSON) against the resilience policy, as the Atlas's check_policy.py does.
+    Policy(PolicyArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct PolicyArgs {
+    #[command(subcommand)]
+    pub command: PolicyCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PolicyCommand {
+    /// Print every policy problem of the register; exit 0 if none, 1 if any, 2 on bad input.
+    Check {
+        /// The register: a JSON file with inbound_deadline_ms and a list of dependencies.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -27,6 +27,8 @@ use crate::live::retry_chain::{self, BackoffConfig, ChainConfig, DbCapacity, Liv
 use crate::live::{health_child, health_driver, health_server};
 use crate::{live, metrics, progress, quiz, report};
 
+mod policy;
+
 /// Runs the parsed command line, reading answers from `input` and writing its report to `out`.
 pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<ExitCode> {
     let content_dir = cli.content.clone();
@@ -40,6 +42,7 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
             run_progress(&content, &args, &progress_path(cli.progress.as_deref())?, input, out)
         }
         Some(Command::Check) => check(content_dir.as_deref(), out),
+        Some(Command::Policy(args)) => policy::run(&args, out),
         Some(Command::Run(run)) => {
             let content = load_labs(content_dir.as_deref())?;
             match run.lab {
