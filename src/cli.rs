@@ -106,6 +106,12 @@ pub struct QuizArgs {
     /// Seed of the question order; the same seed asks the same quiz again.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Ask the questions due for review first: missed ones, then those not yet right 3 times in a row.
+    #[arg(long, conflicts_with = "drill")]
+    pub review: bool,
+    /// An interview drill instead: an open design prompt, a time limit, a model answer and a checklist.
+    #[arg(long, conflicts_with_all = ["lab", "topic"])]
+    pub drill: bool,
 }
 
 #[derive(Debug, Args)]

@@ -25,8 +25,9 @@ use crate::engine::retry::{
 use crate::live::metastable::{self, MetastableConfig};
 use crate::live::retry_chain::{self, BackoffConfig, ChainConfig, DbCapacity, LiveChain};
 use crate::live::{health_child, health_driver, health_server};
-use crate::{live, metrics, progress, quiz, report};
+use crate::{live, metrics, progress, quiz, report, review};
 
+mod drill;
 mod policy;
 
 /// Runs the parsed command line, reading answers from `input` and writing its report to `out`.
@@ -652,7 +653,21 @@ pub fn run_quiz(
         lab: args.lab.clone(),
         topic: args.topic.clone(),
     };
-    let drawn = quiz::draw(&questions, &filter, usize::from(args.count), seed);
+    if args.drill {
+        return drill::run(seed, input, out);
+    }
+    let drawn = if args.review {
+        let admitted: Vec<crate::content::Question> = questions.iter().filter(|q| filter.admits(q)).cloned().collect();
+        let due = review::due_count(&admitted, &loaded.progress);
+        writeln!(
+            out,
+            "{due} question(s) due for review; they come first, then new ones, then learned ones"
+        )?;
+        let ordered = review::order(&admitted, &loaded.progress, seed);
+        quiz::ask_in_order(&ordered[..ordered.len().min(usize::from(args.count))], seed)
+    } else {
+        quiz::draw(&questions, &filter, usize::from(args.count), seed)
+    };
     if drawn.is_empty() {
         return Err(
             UsageError("no question matches --lab and --topic together; try one of them alone".to_string()).into(),

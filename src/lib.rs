@@ -11,14 +11,18 @@
 //! - [`commands`]: what each subcommand does, writing to the writer `main` hands it.
 //! - [`metrics`]: named numbers of a run, for predict-then-observe checks.
 //! - [`tui`]: the terminal app (ratatui): state, key table, views.
+//! - [`review`]: spaced repetition for `quiz --review`, from the saved answers.
+//! - [`drill`]: interview drills (`quiz --drill`): a prompt, a time limit, a model answer, a checklist.
 
 pub mod cli;
 pub mod commands;
 pub mod content;
+pub mod drill;
 pub mod engine;
 pub mod live;
 pub mod metrics;
 pub mod progress;
 pub mod quiz;
 pub mod report;
+pub mod review;
 pub mod tui;

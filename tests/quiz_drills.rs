@@ -1,0 +1,98 @@
+//! `quiz --review` asks what is due first; `quiz --drill` runs an interview drill with a
+//! clock, a model answer and a self-graded checklist. Driven through the real binary.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn run_with_input(progress: &Path, args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_resilience-lab"))
+        .arg("--progress")
+        .arg(progress)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("input written");
+    child.wait_with_output().expect("the quiz ends")
+}
+
+#[test]
+fn review_asks_the_missed_question_first() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let progress = dir.path().join("progress.toml");
+    // Missed last time (streak 0), right once (streak 1), learned (streak 3).
+    fs::write(
+        &progress,
+        "format_version = 1\n\n\
+         [questions.shutdown-default-grace]\nanswered = 2\nright = 1\nstreak = 0\n\n\
+         [questions.overload-capacity]\nanswered = 1\nright = 1\nstreak = 1\n\n\
+         [questions.retry-three-layers]\nanswered = 3\nright = 3\nstreak = 3\n",
+    )
+    .expect("write progress");
+    let output = run_with_input(
+        &progress,
+        &["quiz", "--review", "--count", "2", "--seed", "3"],
+        "30\n2000\n",
+    );
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{out}");
+    assert!(out.contains("2 question(s) due for review"), "{out}");
+    let first = out
+        .find("default termination grace period")
+        .expect("the missed question is asked");
+    let second = out
+        .find("capacity in requests per second")
+        .expect("the once-right question is asked");
+    assert!(first < second, "the miss comes first: {out}");
+    assert!(
+        !out.contains("Three layers each make up to 4 attempts"),
+        "learned waits: {out}"
+    );
+    assert!(out.contains("Score: 2 of 2 right"), "{out}");
+    let saved = fs::read_to_string(&progress).expect("saved");
+    assert!(
+        saved.contains("[questions.shutdown-default-grace]\nanswered = 3\nright = 2\nstreak = 1"),
+        "{saved}"
+    );
+}
+
+#[test]
+fn a_drill_times_the_answer_then_grades_the_checklist() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let progress = dir.path().join("progress.toml");
+    // Enter ends the answer; then y/n per point, one invalid reply asked again.
+    let output = run_with_input(
+        &progress,
+        &["quiz", "--drill", "--seed", "0"],
+        "\ny\nmaybe\nn\ny\ny\ny\ny\ny\ny\n",
+    );
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{out}");
+    assert!(out.contains("The recommendations service starts hanging"), "{out}");
+    assert!(out.contains("You have 3 minutes"), "{out}");
+    assert!(out.contains("within the time"), "{out}");
+    assert!(out.contains("A model answer:\nRecommendations is soft"), "{out}");
+    assert!(out.contains("type y or n"), "{out}");
+    assert!(out.contains("Covered 7 of 8 points."), "{out}");
+    assert!(
+        out.contains("To work on:\n  - Gave the call a timeout from measured latency"),
+        "{out}"
+    );
+    assert!(!progress.exists(), "a drill saves nothing");
+}
+
+#[test]
+fn drill_and_review_refuse_to_be_combined() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = run_with_input(&dir.path().join("p.toml"), &["quiz", "--drill", "--review"], "");
+    assert_eq!(output.status.code(), Some(2));
+}
