@@ -97,7 +97,7 @@ pub struct QuizArgs {
     /// Only questions of this lab: health, retry or breaker.
     #[arg(long, value_parser = ["health", "retry", "breaker"])]
     pub lab: Option<String>,
-    /// Only questions of this topic, e.g. retries, breakers, health, shutdown, overload, interview.
+    /// Only questions of this topic, e.g. retries, breakers, health, shutdown, overload, interview, self-check.
     #[arg(long)]
     pub topic: Option<String>,
     /// How many questions (1 to 200).
