@@ -19,6 +19,13 @@ fn picking_the_longest_answer_does_no_better_than_chance() {
         figures.right_strictly_longest,
         figures.choice_questions
     );
+    // Nor the other way round: a right answer that is almost never the longest gives itself away too.
+    assert!(
+        figures.longest_share() >= 0.1,
+        "the right answer is strictly the longest in only {} of {}",
+        figures.right_strictly_longest,
+        figures.choice_questions
+    );
     assert!(figures.median_ratio <= 1.1, "median ratio {:.2}", figures.median_ratio);
     let giveaways: Vec<String> = questions.iter().filter_map(lint::length_problem).collect();
     assert!(giveaways.is_empty(), "{giveaways:#?}");
