@@ -27,6 +27,8 @@ use crate::live::retry_chain::{self, BackoffConfig, ChainConfig, DbCapacity, Liv
 use crate::live::{health_child, health_driver, health_server};
 use crate::{live, metrics, progress, quiz, report};
 
+mod overload;
+
 /// Runs the parsed command line, reading answers from `input` and writing its report to `out`.
 pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<ExitCode> {
     let content_dir = cli.content.clone();
@@ -45,6 +47,7 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
             match run.lab {
                 RunLab::Retry(args) => run_retry(&content, &args, out),
                 RunLab::Breaker(args) => run_breaker(&content, &args, out),
+                RunLab::Overload(args) => overload::run_overload(&args, out),
                 RunLab::Health(args) => run_health(&content, &args, out),
             }
         }

@@ -14,6 +14,8 @@
 //! - Lab 3: [`dependency`] (the server that falls sick on the engine's fault schedule),
 //!   [`checkout`] (a caller on a fixed schedule, with or without the breaker) and
 //!   [`brownout`] (both callers against one dependency: the handle the CLI and TUI hold).
+//! - Lab 4: [`overload`] (a server with worker slots and the engine's shedding rules, a
+//!   paced client with timeouts and the throttle, and `spawn` for a run).
 
 pub mod brownout;
 pub mod checkout;
@@ -23,5 +25,6 @@ pub mod health_driver;
 pub mod health_server;
 pub mod http;
 pub mod metastable;
+pub mod overload;
 pub mod retry_chain;
 pub mod retry_hops;

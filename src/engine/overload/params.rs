@@ -190,7 +190,7 @@ impl OverloadParams {
     }
 
     /// The mix as shares that sum to 1 (all CRITICAL when the mix is empty).
-    pub(crate) fn mix_weights(&self) -> [f64; 4] {
+    pub fn mix_weights(&self) -> [f64; 4] {
         let total: f64 = self.mix.iter().sum();
         if total <= 0.0 {
             ALL_CRITICAL
