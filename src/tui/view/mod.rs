@@ -12,6 +12,7 @@ pub mod help;
 pub mod home;
 pub mod lab;
 pub mod lesson;
+pub mod overload;
 pub mod params;
 pub mod predict;
 pub mod quiz;
