@@ -47,6 +47,11 @@ fn named_lines(run: &OverloadRun, scenario: Scenario) -> Vec<String> {
             one.queue_len, two.queue_len, two.queue_wait_s, two.queue_len
         ));
     }
+    if let Some(wait_s) = run.totals.traced_wait_s {
+        lines.push(format!(
+            "the request arriving at 2.0 s waited {wait_s:.3} s for a worker"
+        ));
+    }
     if p.policy == Policy::AgeCap
         && let Some(limit) = run.age_cap_queue_limit
     {

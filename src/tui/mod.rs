@@ -27,6 +27,7 @@ pub mod live_breaker;
 pub mod live_health;
 pub mod live_retry;
 pub mod log;
+pub mod overload_recompute;
 pub mod predict;
 pub mod quiz_screen;
 pub mod runs;

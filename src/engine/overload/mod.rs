@@ -24,6 +24,7 @@ pub use params::{Arrivals, CriticalityMix, Dependency, OverloadParams, Policy};
 pub use scenario::Scenario;
 pub use shed::{Admission, Criticality, Discipline, Entry, Refusal, RequestClass, ServerCore, ServerPolicy};
 pub use sim::{OverloadRun, Second, Totals, run};
+
 pub use throttle::{AdaptiveThrottle, reject_probability};
 
 use serde::Serialize;
@@ -52,23 +53,24 @@ pub fn sweep_offered(params: &OverloadParams) -> Vec<f64> {
     SWEEP_FRACTIONS.iter().map(|f| (f * capacity).round()).collect()
 }
 
-/// Goodput (mean over the run) at each of `offered` under `policy`, other settings as given.
+/// One point of a curve: goodput (mean over the run) at `offered_per_s` under `policy`.
+/// Points are independent, so a caller may compute them on several threads.
+pub fn sweep_point(params: &OverloadParams, policy: Policy, offered_per_s: f64) -> CurvePoint {
+    let at = OverloadParams {
+        offered_per_s,
+        policy,
+        trace_at_s: None,
+        ..params.clone()
+    };
+    CurvePoint {
+        offered_per_s,
+        goodput_per_s: run(&at).totals.goodput_per_s,
+    }
+}
+
+/// Goodput at each of `offered` under `policy`, other settings as given.
 pub fn sweep_at(params: &OverloadParams, policy: Policy, offered: &[f64]) -> Curve {
-    let points = offered
-        .iter()
-        .map(|&offered_per_s| {
-            let at = OverloadParams {
-                offered_per_s,
-                policy,
-                trace_at_s: None,
-                ..params.clone()
-            };
-            CurvePoint {
-                offered_per_s,
-                goodput_per_s: run(&at).totals.goodput_per_s,
-            }
-        })
-        .collect();
+    let points = offered.iter().map(|&o| sweep_point(params, policy, o)).collect();
     Curve { policy, points }
 }
 

@@ -215,7 +215,10 @@ pub fn run(params: &OverloadParams) -> OverloadRun {
         Arrivals::Even => None,
         Arrivals::Random { seed } => Some(PyRandom::new(u128::from(seed))),
     };
-    let mut picker = ClassPicker::new(params.mix_weights());
+    let weights = params.mix_weights();
+    let mut picker = ClassPicker::new(weights);
+    // One class only (the usual case): no pick per arrival.
+    let single_class = weights.iter().position(|w| *w >= 1.0).map(|i| Criticality::ALL[i]);
     let mut main = Stream::new(params.offered_per_s, arrival_rng.as_mut());
     let mut health = Stream::new(params.health_checks_per_s, None);
     let mut x_stream = Stream::new(params.dependency.as_ref().map_or(0.0, |d| d.calls_per_s), None);
@@ -226,15 +229,20 @@ pub fn run(params: &OverloadParams) -> OverloadRun {
     let mut traced_pending = params.trace_at_s;
     let mut next_sample = 1usize;
 
+    let only_main = health.next_ns.is_none() && x_stream.next_ns.is_none();
     loop {
-        let arrival = [
-            (main.next_ns, Source::Main),
-            (health.next_ns, Source::Health),
-            (x_stream.next_ns, Source::X),
-        ]
-        .into_iter()
-        .filter_map(|(ns, source)| ns.filter(|&t| t < end_ns).map(|t| (t, source)))
-        .min_by_key(|(t, _)| *t);
+        let arrival = if only_main {
+            main.next_ns.filter(|&t| t < end_ns).map(|t| (t, Source::Main))
+        } else {
+            [
+                (main.next_ns, Source::Main),
+                (health.next_ns, Source::Health),
+                (x_stream.next_ns, Source::X),
+            ]
+            .into_iter()
+            .filter_map(|(ns, source)| ns.filter(|&t| t < end_ns).map(|t| (t, source)))
+            .min_by_key(|(t, _)| *t)
+        };
         let completion = (0..2)
             .filter_map(|kind| in_service[kind].front().map(|b| (b.done_ns, kind)))
             .filter(|(t, _)| *t < end_ns)
@@ -304,10 +312,10 @@ pub fn run(params: &OverloadParams) -> OverloadRun {
         let class = match source {
             Source::Main => {
                 main.advance(arrival_rng.as_mut());
-                let criticality = if arrival_rng.is_some() {
-                    pick_random(&params.mix_weights(), rng.random())
-                } else {
-                    picker.next()
+                let criticality = match single_class {
+                    Some(only) => only,
+                    None if arrival_rng.is_some() => pick_random(&weights, rng.random()),
+                    None => picker.next(),
                 };
                 totals.offered += 1;
                 table.at(now_ns).offered += 1;
