@@ -14,6 +14,14 @@ fn slider_step(c: &mut Criterion) {
     c.bench_function("overload recompute, 1 thread (run + 54 sweep runs)", |b| {
         b.iter(|| black_box(overload::recompute(black_box(&params))))
     });
+    let previous = overload::recompute(&params);
+    let dragged = OverloadParams {
+        offered_per_s: 2_600.0,
+        ..params.clone()
+    };
+    c.bench_function("overload step of the offered load (curves kept)", |b| {
+        b.iter(|| black_box(overload::recompute_after(black_box(&previous), black_box(&dragged))))
+    });
     c.bench_function("overload recompute, 2 threads", |b| {
         b.iter(|| black_box(recompute_parallel(black_box(&params), 2)))
     });

@@ -360,3 +360,28 @@ fn metastable_twin_of_lab_2_live_view_matches_its_measured_table() {
     assert!(budget.recovered_after_s.is_some_and(|s| s <= 2.0), "{budget:?}");
     assert_eq!(budget.goodput_before_per_s, 240.0);
 }
+
+#[test]
+fn a_step_of_offered_load_or_policy_keeps_the_curves() {
+    let first = overload::recompute(&OverloadParams {
+        duration_s: 2.0,
+        ..OverloadParams::default()
+    });
+    let dragged = OverloadParams {
+        offered_per_s: 3_000.0,
+        policy: Policy::Lifo,
+        ..first.run.params.clone()
+    };
+    let step = overload::recompute_after(&first, &dragged);
+    assert_eq!(
+        step,
+        overload::recompute(&dragged),
+        "the same result as a full recompute"
+    );
+    let slower = OverloadParams {
+        service_ms: 60.0,
+        ..dragged.clone()
+    };
+    assert!(!overload::same_sweep(&dragged, &slower));
+    assert_eq!(overload::recompute_after(&step, &slower), overload::recompute(&slower));
+}

@@ -10,7 +10,8 @@
 //!   wasted) that make the lesson's arithmetic come out to the digit.
 //! - [`metastable`]: the retry loop that outlives its trigger (Bronson et al.).
 //! - [`sweep`]: goodput against offered load for each policy; [`recompute`] is what a
-//!   slider step costs (the run plus every policy's curve).
+//!   slider step costs (the run plus every policy's curve), [`recompute_after`] keeps the
+//!   curves when only the offered load or the policy moved.
 //! - [`pages_per_core_per_s`]: why a degraded page raises capacity.
 
 pub mod metastable;
@@ -95,6 +96,31 @@ pub fn recompute(params: &OverloadParams) -> Recompute {
     Recompute {
         run: run(params),
         curves: sweep(params),
+    }
+}
+
+/// Whether two settings give the same curves: the sweep visits its own offered loads and
+/// every policy, so only the offered load, the policy and the trace may differ.
+pub fn same_sweep(a: &OverloadParams, b: &OverloadParams) -> bool {
+    let neutral = |p: &OverloadParams| OverloadParams {
+        offered_per_s: 0.0,
+        policy: Policy::Fifo,
+        trace_at_s: None,
+        ..p.clone()
+    };
+    neutral(a) == neutral(b)
+}
+
+/// A slider step after `previous`: the run always, the curves only if a setting they
+/// depend on changed (dragging the offered load or switching the policy costs one run).
+pub fn recompute_after(previous: &Recompute, params: &OverloadParams) -> Recompute {
+    if same_sweep(&previous.run.params, params) {
+        Recompute {
+            run: run(params),
+            curves: previous.curves.clone(),
+        }
+    } else {
+        recompute(params)
     }
 }
 
