@@ -126,6 +126,8 @@ pub enum RunLab {
     Retry(RetryArgs),
     /// Lab 3: a timeout alone against a timeout plus a breaker during a brownout.
     Breaker(BreakerArgs),
+    /// Lab 4: overload, goodput and load shedding (queues, age cap, admission, bulkheads, throttle).
+    Overload(Box<OverloadArgs>),
 }
 
 #[derive(Debug, Args)]
@@ -454,6 +456,145 @@ fn parse_window(text: &str) -> Result<(f64, f64), String> {
 fn parse_fault(text: &str) -> Result<FaultKind, String> {
     FaultKind::from_name(text.trim()).ok_or_else(|| "allowed: hang, slow, errors, refuse".to_string())
 }
+
+// ---- Lab 4: `run overload` ------------------------------------------------------------
+
+/// `run overload`: a scenario (default fifo), any of its settings changed by flags.
+/// `Default` is "no flag given": everything then comes from the scenario.
+#[derive(Debug, Args, Clone, Default)]
+pub struct OverloadArgs {
+    #[command(flatten)]
+    pub mode: ModeArgs,
+    /// fifo, age-cap, lifo, admission, criticality, bulkhead, throttle or metastable.
+    #[arg(long, value_parser = parse_overload_scenario)]
+    pub scenario: Option<crate::engine::overload::Scenario>,
+    /// Print the goodput against offered load for every policy too.
+    #[arg(long)]
+    pub sweep: bool,
+    /// Requests per second offered (1 to 100000; metastable: the web tier's QPS).
+    #[arg(long, value_parser = bounded(1.0, 100_000.0))]
+    pub offered_per_s: Option<f64>,
+    /// Worker slots (1 to 10000).
+    #[arg(long, value_parser = bounded_int(1, 10_000))]
+    pub workers: Option<u64>,
+    /// Time one request holds a worker, in ms (0.1 to 10000).
+    #[arg(long, value_parser = bounded(0.1, 10_000.0))]
+    pub service_ms: Option<f64>,
+    /// The caller gives up after this many ms (1 to 600000).
+    #[arg(long, value_parser = bounded(1.0, 600_000.0))]
+    pub client_timeout_ms: Option<f64>,
+    /// Seconds to run (1 to 600; --live: 1 to 120).
+    #[arg(long, value_parser = bounded(1.0, 600.0))]
+    pub duration_s: Option<f64>,
+    /// fifo, age-cap, lifo, admission, criticality or throttle (overrides the scenario's).
+    #[arg(long, value_parser = parse_overload_policy)]
+    pub policy: Option<crate::engine::overload::Policy>,
+    /// Age cap in ms (1 to 60000), for the age-cap policy.
+    #[arg(long, value_parser = bounded(1.0, 60_000.0))]
+    pub age_cap_ms: Option<f64>,
+    /// Requests in the server (serving + queued) at which a new one gets a 503 (1 to 1000000).
+    #[arg(long, value_parser = bounded_int(1, 1_000_000))]
+    pub admission_limit: Option<u64>,
+    /// The client-side throttle's K (1 to 10), for the throttle policy.
+    #[arg(long, value_parser = bounded(1.0, 10.0))]
+    pub k: Option<f64>,
+    /// Seconds the throttle counts requests and accepts over (1 to 120).
+    #[arg(long, value_parser = bounded(1.0, 120.0))]
+    pub throttle_window_s: Option<f64>,
+    /// Seeded random (Poisson) arrivals instead of even spacing (0 to 4294967295).
+    #[arg(long, value_parser = bounded_int(0, u64::from(u32::MAX)))]
+    pub random_seed: Option<u64>,
+    /// Calls per second to dependency X (0 to 100000), bulkhead.
+    #[arg(long, value_parser = bounded(0.0, 100_000.0))]
+    pub x_calls_per_s: Option<f64>,
+    /// Dependency X's latency in ms (0.1 to 1000000), bulkhead.
+    #[arg(long, value_parser = bounded(0.1, 1_000_000.0))]
+    pub x_latency_ms: Option<f64>,
+    /// The server's timeout on X in ms (1 to 1000000), bulkhead.
+    #[arg(long, value_parser = bounded(1.0, 1_000_000.0))]
+    pub x_timeout_ms: Option<f64>,
+    /// X's own pool (0 = share the whole pool; 1 to 10000), bulkhead.
+    #[arg(long, value_parser = bounded_int(0, 10_000))]
+    pub x_pool: Option<u64>,
+    /// Metastable: database QPS below which it answers fast (1 to 100000).
+    #[arg(long, value_parser = bounded(1.0, 100_000.0))]
+    pub capacity_per_s: Option<f64>,
+    /// Metastable: queries per request when none answers in time (1 to 100; 2 = one retry).
+    #[arg(long, value_parser = bounded_int(1, 100))]
+    pub attempts: Option<u64>,
+    /// Metastable: retries per second held under this (0 to 100000).
+    #[arg(long, value_parser = bounded(0.0, 100_000.0))]
+    pub retry_cap_per_s: Option<f64>,
+    /// Metastable: retries at most this share of requests (0 to 1; 0 = none).
+    #[arg(long, value_parser = bounded(0.0, 1.0))]
+    pub budget: Option<f64>,
+    /// Metastable: seconds of the outage (0 to 600).
+    #[arg(long, value_parser = bounded_int(0, 600))]
+    pub trigger_s: Option<u64>,
+    /// Metastable: seconds after the outage (1 to 3600).
+    #[arg(long, value_parser = bounded_int(1, 3_600))]
+    pub after_s: Option<u64>,
+    /// Metastable: cut the load to --cut-to-per-s from this second on (0 to 4200).
+    #[arg(long, value_parser = bounded_int(0, 4_200), requires = "cut_to_per_s")]
+    pub cut_at_s: Option<u64>,
+    /// Metastable: the load after the cut (0 to 100000).
+    #[arg(long, value_parser = bounded(0.0, 100_000.0), requires = "cut_at_s")]
+    pub cut_to_per_s: Option<f64>,
+}
+
+impl OverloadArgs {
+    /// The first metastable-only flag given, to refuse it for the queueing scenarios.
+    pub fn first_metastable_flag(&self) -> Option<&'static str> {
+        [
+            (self.capacity_per_s.is_some(), "--capacity-per-s"),
+            (self.attempts.is_some(), "--attempts"),
+            (self.retry_cap_per_s.is_some(), "--retry-cap-per-s"),
+            (self.budget.is_some(), "--budget"),
+            (self.trigger_s.is_some(), "--trigger-s"),
+            (self.after_s.is_some(), "--after-s"),
+            (self.cut_at_s.is_some(), "--cut-at-s"),
+        ]
+        .into_iter()
+        .find_map(|(given, name)| given.then_some(name))
+    }
+
+    /// The first queueing-only flag given, to refuse it for the metastable model.
+    pub fn first_queueing_flag(&self) -> Option<&'static str> {
+        [
+            (self.workers.is_some(), "--workers"),
+            (self.service_ms.is_some(), "--service-ms"),
+            (self.client_timeout_ms.is_some(), "--client-timeout-ms"),
+            (self.duration_s.is_some(), "--duration-s"),
+            (self.policy.is_some(), "--policy"),
+            (self.age_cap_ms.is_some(), "--age-cap-ms"),
+            (self.admission_limit.is_some(), "--admission-limit"),
+            (self.k.is_some(), "--k"),
+            (self.throttle_window_s.is_some(), "--throttle-window-s"),
+            (self.random_seed.is_some(), "--random-seed"),
+            (self.x_calls_per_s.is_some(), "--x-calls-per-s"),
+            (self.x_latency_ms.is_some(), "--x-latency-ms"),
+            (self.x_timeout_ms.is_some(), "--x-timeout-ms"),
+            (self.x_pool.is_some(), "--x-pool"),
+        ]
+        .into_iter()
+        .find_map(|(given, name)| given.then_some(name))
+    }
+}
+
+/// A Lab 4 scenario by name, in one line when wrong.
+fn parse_overload_scenario(text: &str) -> Result<crate::engine::overload::Scenario, String> {
+    crate::engine::overload::Scenario::from_name(text.trim()).ok_or_else(|| {
+        "allowed: fifo, age-cap, lifo, admission, criticality, bulkhead, throttle, metastable".to_string()
+    })
+}
+
+/// A Lab 4 shedding policy by name.
+fn parse_overload_policy(text: &str) -> Result<crate::engine::overload::Policy, String> {
+    crate::engine::overload::Policy::from_name(text.trim())
+        .ok_or_else(|| "allowed: fifo, age-cap, lifo, admission, criticality, throttle".to_string())
+}
+
+// ---- end of Lab 4 ---------------------------------------------------------------------
 
 #[cfg(test)]
 mod tests {

@@ -100,3 +100,57 @@ pub fn default_metrics(content: &Content) -> Vec<Metric> {
     all.extend(health_metrics(&health::simulate_driver(&health, 18080)));
     all
 }
+
+// ---- Lab 4 (overload) ------------------------------------------------------------------
+
+/// A queueing run of Lab 4 as metrics `overload.queue_len_at_2_s` and so on.
+pub fn overload_metrics(run: &crate::engine::overload::OverloadRun) -> Vec<Metric> {
+    let mut metrics = Vec::new();
+    if let Some(two) = run.seconds.iter().find(|s| s.t_s == 2.0) {
+        metrics.push(("overload.queue_len_at_2_s".to_string(), two.queue_len as f64));
+        metrics.push(("overload.queue_wait_at_2_s".to_string(), two.queue_wait_s));
+    }
+    let t = &run.totals;
+    metrics.push(("overload.goodput_per_s".to_string(), t.goodput_per_s));
+    metrics.push(("overload.max_queue_len".to_string(), t.max_queue_len as f64));
+    // After the queue has filled: seconds 3 on, where the shares are steady.
+    let steady = run.seconds.get(2..).unwrap_or(&[]);
+    let offered: u64 = steady.iter().map(|s| s.offered).sum();
+    let refused: u64 = steady.iter().map(|s| s.refused).sum();
+    if offered > 0 {
+        metrics.push((
+            "overload.refused_share_steady".to_string(),
+            refused as f64 / offered as f64,
+        ));
+    }
+    if let Some(last) = run.seconds.last() {
+        metrics.push(("overload.x_busy_end".to_string(), f64::from(last.x_busy)));
+        metrics.push((
+            "overload.free_for_rest".to_string(),
+            f64::from(run.params.workers.saturating_sub(last.x_busy)),
+        ));
+    }
+    if let Some(p) = t.throttle_probability {
+        metrics.push(("overload.throttle_probability".to_string(), p));
+    }
+    metrics
+}
+
+/// Lab 4's metastable model as metrics `overload.metastable.db_load_end_per_s` and so on.
+pub fn overload_metastable_metrics(run: &crate::engine::overload::metastable::MetastableRun) -> Vec<Metric> {
+    vec![
+        (
+            "overload.metastable.db_load_end_per_s".to_string(),
+            run.db_load_end_per_s,
+        ),
+        (
+            "overload.metastable.goodput_after_per_s".to_string(),
+            run.goodput_after_per_s,
+        ),
+        (
+            "overload.metastable.stable_below_per_s".to_string(),
+            run.stable_below_per_s,
+        ),
+        ("overload.metastable.retry_room_per_s".to_string(), run.retry_room_per_s),
+    ]
+}

@@ -13,6 +13,7 @@
 
 pub mod check;
 mod drill;
+mod overload;
 mod policy;
 pub mod progress;
 pub mod quiz;
@@ -61,6 +62,7 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
                 RunLab::Retry(args) => run::run_retry(&content, &args, out),
                 RunLab::Breaker(args) => run::run_breaker(&content, &args, out),
                 RunLab::Health(args) => run::run_health(&content, &args, out),
+                RunLab::Overload(args) => overload::run_overload(&args, out),
             }
         }
         Some(Command::Serve(serve)) => {

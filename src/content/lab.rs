@@ -160,6 +160,17 @@ pub fn required_parameters_of(lab: LabId) -> &'static [ParameterLimit] {
         limit("open_s", 0.0, 3_600.0, false),
         limit("trial_calls", 1.0, 1_000.0, true),
     ];
+    #[allow(dead_code)] // until LabId::Overload (next commit)
+    const OVERLOAD: [ParameterLimit; 8] = [
+        limit("offered_per_s", 1.0, 100_000.0, false),
+        limit("workers", 1.0, 10_000.0, true),
+        limit("service_ms", 0.1, 10_000.0, false),
+        limit("client_timeout_ms", 1.0, 600_000.0, false),
+        limit("policy", 0.0, 5.0, true),
+        limit("age_cap_ms", 1.0, 60_000.0, false),
+        limit("admission_limit", 1.0, 1_000_000.0, true),
+        limit("throttle_k", 1.0, 10.0, false),
+    ];
     match lab {
         LabId::Health => &HEALTH,
         LabId::Retry => &RETRY,

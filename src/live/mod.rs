@@ -14,9 +14,12 @@
 //!   metastable steady load, and the runner the app starts.
 //! - [`breaker`] (Lab 3): the sick dependency, the checkout callers, both callers against
 //!   one dependency, and the runner the app starts.
+//! - [`overload`] (Lab 4): a server with worker slots and the engine's shedding rules, a
+//!   paced client with timeouts and the throttle, and the runner the app starts.
 
 pub mod breaker;
 pub mod health;
 pub mod http;
+pub mod overload;
 pub mod retry;
 pub mod run;

@@ -9,6 +9,7 @@ pub mod footer;
 pub mod help;
 pub mod home;
 pub mod lab;
+pub mod overload;
 pub mod quiz;
 
 use ratatui::buffer::Buffer;

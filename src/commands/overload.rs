@@ -1,0 +1,299 @@
+//! `run overload`: Lab 4 headless, simulated on the virtual clock or live on 127.0.0.1.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use color_eyre::eyre::{Result, WrapErr};
+
+use crate::cli::OverloadArgs;
+use crate::engine::overload::metastable::{self, MetastableParams};
+use crate::engine::overload::{self, Arrivals, Dependency, OverloadParams, Scenario};
+use crate::error::UsageError;
+use crate::live::overload::runner::{self, ComparedPoint};
+use crate::report::{self, OverloadReport};
+
+/// Most arrivals one run may simulate (about a second of work): offered x duration.
+const MAX_ARRIVALS_PER_RUN: f64 = 20_000_000.0;
+/// A live run's limits on this 2-core machine.
+const LIVE_MAX_DURATION_S: f64 = 120.0;
+const LIVE_MAX_OFFERED_PER_S: f64 = 5_000.0;
+const LIVE_MAX_WORKERS: u32 = 256;
+const LIVE_MIN_SERVICE_MS: f64 = 1.0;
+/// The five loads of the live curve, as multiples of capacity.
+const LIVE_CURVE_FRACTIONS: [f64; 5] = [0.5, 1.0, 1.5, 2.0, 3.0];
+
+fn usage(message: String) -> color_eyre::Report {
+    UsageError(message).into()
+}
+
+/// Runs `run overload` and writes its report.
+pub(crate) fn run_overload(args: &OverloadArgs, out: &mut dyn Write) -> Result<ExitCode> {
+    let scenario = args.scenario.unwrap_or(Scenario::Fifo);
+    if scenario == Scenario::Metastable {
+        return run_metastable(args, out);
+    }
+    if let Some(flag) = args.first_metastable_flag() {
+        return Err(usage(format!("{flag} applies to --scenario metastable only")));
+    }
+    let base = if args.mode.live {
+        runner::live_params(scenario)
+    } else {
+        scenario.params()
+    };
+    let params = apply_flags(args, base)?;
+    check_cost(&params, args.sweep)?;
+    if args.mode.live {
+        return run_live(args, scenario, params, out);
+    }
+    let run = overload::run(&OverloadParams {
+        trace_at_s: Some(2.0),
+        ..params.clone()
+    });
+    let curves = if args.sweep {
+        overload::sweep(&params)
+    } else {
+        Vec::new()
+    };
+    let report = OverloadReport {
+        scenario,
+        mode: "sim",
+        run: &run,
+        sim_beside: None,
+        curves: &curves,
+        compared: &[],
+    };
+    print(&report, args.mode.json, out)
+}
+
+fn print(report: &OverloadReport<'_>, json: bool, out: &mut dyn Write) -> Result<ExitCode> {
+    if json {
+        writeln!(out, "{}", report::overload_json(report))?;
+    } else {
+        write!(out, "{}", report::overload_text(report))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The scenario's settings with every flag given applied.
+fn apply_flags(args: &OverloadArgs, base: OverloadParams) -> Result<OverloadParams> {
+    let mut p = base;
+    if let Some(v) = args.offered_per_s {
+        p.offered_per_s = v;
+    }
+    if let Some(v) = args.workers {
+        p.workers = v as u32;
+    }
+    if let Some(v) = args.service_ms {
+        p.service_ms = v;
+    }
+    if let Some(v) = args.client_timeout_ms {
+        p.client_timeout_ms = v;
+    }
+    if let Some(v) = args.duration_s {
+        p.duration_s = v;
+    }
+    if let Some(v) = args.policy {
+        p.policy = v;
+    }
+    if let Some(v) = args.age_cap_ms {
+        p.age_cap_ms = v;
+    }
+    if let Some(v) = args.admission_limit {
+        p.admission_limit = v as u32;
+    }
+    if let Some(v) = args.k {
+        p.throttle_k = v;
+    }
+    if let Some(v) = args.throttle_window_s {
+        p.throttle_window_s = v;
+    }
+    if let Some(seed) = args.random_seed {
+        p.arrivals = Arrivals::Random { seed };
+    }
+    let x_given = args.x_calls_per_s.is_some()
+        || args.x_latency_ms.is_some()
+        || args.x_timeout_ms.is_some()
+        || args.x_pool.is_some();
+    if x_given {
+        let mut x = p.dependency.take().unwrap_or(Dependency {
+            calls_per_s: 100.0,
+            latency_ms: 2_000.0,
+            timeout_ms: 10_000.0,
+            pool: None,
+        });
+        if let Some(v) = args.x_calls_per_s {
+            x.calls_per_s = v;
+        }
+        if let Some(v) = args.x_latency_ms {
+            x.latency_ms = v;
+        }
+        if let Some(v) = args.x_timeout_ms {
+            x.timeout_ms = v;
+        }
+        if let Some(v) = args.x_pool {
+            x.pool = (v > 0).then_some(v as u32);
+        }
+        p.dependency = Some(x);
+    }
+    Ok(p)
+}
+
+/// Refuses runs whose flags, each in range, multiply into too much work.
+fn check_cost(p: &OverloadParams, sweep: bool) -> Result<()> {
+    let x_per_s = p.dependency.as_ref().map_or(0.0, |d| d.calls_per_s);
+    let arrivals = (p.offered_per_s + x_per_s + p.health_checks_per_s) * p.duration_s;
+    if arrivals > MAX_ARRIVALS_PER_RUN {
+        return Err(usage(format!(
+            "--offered-per-s {} for --duration-s {} is {arrivals:.0} arrivals; allowed: (offered + X calls) x duration up to {MAX_ARRIVALS_PER_RUN:.0}",
+            p.offered_per_s, p.duration_s
+        )));
+    }
+    let sweep_top = overload::SWEEP_FRACTIONS.last().copied().unwrap_or(3.0) * p.capacity_per_s() * p.duration_s;
+    if sweep && sweep_top > MAX_ARRIVALS_PER_RUN {
+        return Err(usage(format!(
+            "--sweep runs up to 3 x capacity ({:.0}/s) for --duration-s {}: {sweep_top:.0} arrivals; allowed: up to {MAX_ARRIVALS_PER_RUN:.0} (fewer --workers, a longer --service-ms or a shorter --duration-s)",
+            p.capacity_per_s(),
+            p.duration_s
+        )));
+    }
+    Ok(())
+}
+
+fn run_live(args: &OverloadArgs, scenario: Scenario, params: OverloadParams, out: &mut dyn Write) -> Result<ExitCode> {
+    if scenario == Scenario::Bulkhead || params.dependency.is_some() {
+        return Err(usage(
+            "--live runs fifo, age-cap, lifo, admission, criticality and throttle; bulkhead and metastable are --sim only"
+                .to_string(),
+        ));
+    }
+    if params.duration_s > LIVE_MAX_DURATION_S {
+        return Err(usage(format!(
+            "--duration-s {} with --live; allowed: 1 to {LIVE_MAX_DURATION_S}",
+            params.duration_s
+        )));
+    }
+    if params.offered_per_s > LIVE_MAX_OFFERED_PER_S {
+        return Err(usage(format!(
+            "--offered-per-s {} with --live; allowed: 1 to {LIVE_MAX_OFFERED_PER_S}",
+            params.offered_per_s
+        )));
+    }
+    if params.workers > LIVE_MAX_WORKERS {
+        return Err(usage(format!(
+            "--workers {} with --live; allowed: 1 to {LIVE_MAX_WORKERS}",
+            params.workers
+        )));
+    }
+    if params.service_ms < LIVE_MIN_SERVICE_MS {
+        return Err(usage(format!(
+            "--service-ms {} with --live; allowed: {LIVE_MIN_SERVICE_MS} to 10000 (timers are 1 ms)",
+            params.service_ms
+        )));
+    }
+    if args.random_seed.is_some() {
+        return Err(usage(
+            "--random-seed applies to --sim only (live arrivals are evenly spaced)".to_string(),
+        ));
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .wrap_err("starting the async runtime for Lab 4 live")?;
+    let live = runtime.block_on(runner::run_to_end(params.clone()))?;
+    let sim = overload::run(&params);
+    let compared: Vec<ComparedPoint> = if args.sweep {
+        let offered: Vec<f64> = LIVE_CURVE_FRACTIONS
+            .iter()
+            .map(|f| (f * params.capacity_per_s()).round())
+            .collect();
+        runtime.block_on(runner::compare_curve(&params, &offered))?
+    } else {
+        Vec::new()
+    };
+    let report = OverloadReport {
+        scenario,
+        mode: "live",
+        run: &live,
+        sim_beside: Some(&sim),
+        curves: &[],
+        compared: &compared,
+    };
+    print(&report, args.mode.json, out)
+}
+
+/// The metastable model, with its own flags.
+fn run_metastable(args: &OverloadArgs, out: &mut dyn Write) -> Result<ExitCode> {
+    if args.mode.live {
+        return Err(usage(
+            "--scenario metastable is --sim only here; its live twin is `run retry --live --scenario metastable`"
+                .to_string(),
+        ));
+    }
+    if let Some(flag) = args.first_queueing_flag() {
+        return Err(usage(format!("{flag} does not apply to --scenario metastable")));
+    }
+    let mut p = MetastableParams::default();
+    if let Some(v) = args.offered_per_s {
+        p.load_per_s = v;
+    }
+    if let Some(v) = args.capacity_per_s {
+        p.capacity_per_s = v;
+    }
+    if let Some(v) = args.attempts {
+        p.attempts = v as u32;
+    }
+    p.retry_cap_per_s = args.retry_cap_per_s;
+    if let Some(v) = args.budget {
+        p.budget_ratio = (v > 0.0).then_some(v);
+    }
+    if let Some(v) = args.trigger_s {
+        p.trigger_s = v as u32;
+    }
+    if let Some(v) = args.after_s {
+        p.after_s = v as u32;
+    }
+    if let (Some(at_s), Some(load)) = (args.cut_at_s, args.cut_to_per_s) {
+        p.load_changes = vec![(at_s as u32, load)];
+    }
+    let run = metastable::run(&p);
+    let curve = if args.sweep {
+        let loads: Vec<f64> = (1..=20).map(|i| f64::from(i) * p.capacity_per_s / 20.0).collect();
+        metastable::sweep(&p, &loads)
+    } else {
+        Vec::new()
+    };
+    if args.mode.json {
+        writeln!(out, "{}", report::metastable_sim_json(&run, &curve))?;
+    } else {
+        write!(out, "{}", report::metastable_sim_text(&run, &curve))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::overload::Policy;
+
+    #[test]
+    fn flags_override_the_scenario_and_costs_are_bounded() {
+        let args = OverloadArgs {
+            offered_per_s: Some(3_000.0),
+            policy: Some(Policy::AgeCap),
+            x_pool: Some(0),
+            ..OverloadArgs::default()
+        };
+        let p = apply_flags(&args, Scenario::Bulkhead.params()).expect("in range");
+        assert_eq!(p.offered_per_s, 3_000.0);
+        assert_eq!(p.policy, Policy::AgeCap);
+        assert_eq!(p.dependency.as_ref().and_then(|d| d.pool), None, "0 shares the pool");
+        let heavy = OverloadParams {
+            offered_per_s: 100_000.0,
+            duration_s: 600.0,
+            ..OverloadParams::default()
+        };
+        assert!(check_cost(&heavy, false).is_err());
+        assert!(check_cost(&OverloadParams::default(), true).is_ok());
+    }
+}

@@ -1,0 +1,220 @@
+//! Starts Lab 4 live (server + client), samples it once a second, stops it by itself.
+
+use std::time::Duration;
+
+use color_eyre::eyre::{Result, WrapErr};
+use hyper::Uri;
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+use crate::engine::overload::{self, OverloadParams, OverloadRun, Scenario, Second, Totals};
+use crate::live::overload::client::{ClientSettings, LiveClient};
+use crate::live::overload::server::LiveServer;
+
+/// What a live run sends: one sample per second, then the whole run.
+#[derive(Clone, Debug)]
+pub enum OverloadEvent {
+    Sample(Second),
+    Done(Box<LiveSummary>),
+}
+
+/// A finished live run, in the simulation's shape so one report prints both.
+pub type LiveSummary = OverloadRun;
+
+/// The handle of a running live lab.
+pub struct LiveOverload {
+    retune: watch::Sender<OverloadParams>,
+    stop: watch::Sender<bool>,
+    task: JoinHandle<Result<LiveSummary>>,
+}
+
+impl LiveOverload {
+    /// New settings from now on (latest wins): the offered load, the timeout, the policy
+    /// and its knobs. Workers and service time stay as started.
+    pub fn retune(&self, params: OverloadParams) {
+        let _ = self.retune.send(params);
+    }
+
+    /// Ends the run early; the summary still comes.
+    pub fn stop(&self) {
+        let _ = self.stop.send(true);
+    }
+
+    /// Waits for the run to end and returns what it measured.
+    pub async fn join(self) -> Result<LiveSummary> {
+        self.task.await.wrap_err("Lab 4's live run stopped unexpectedly")?
+    }
+}
+
+/// Lab 4's settings scaled to a 2-core machine, the lesson's ratios kept: 8 slots x 20 ms
+/// = 400/s, the offered load as the same multiple of capacity, the timeout 20 service
+/// times, the age cap 4, the admission limit the pool plus half of it.
+pub fn live_params(scenario: Scenario) -> OverloadParams {
+    let lesson = scenario.params();
+    let scale = 400.0 / lesson.capacity_per_s();
+    OverloadParams {
+        workers: 8,
+        service_ms: 20.0,
+        offered_per_s: (lesson.offered_per_s * scale).round(),
+        client_timeout_ms: 400.0,
+        age_cap_ms: 80.0,
+        admission_limit: 12,
+        duration_s: lesson.duration_s.min(20.0),
+        ..lesson
+    }
+}
+
+fn client_settings(params: &OverloadParams) -> ClientSettings {
+    ClientSettings {
+        offered_per_s: params.offered_per_s,
+        timeout: Duration::from_secs_f64(params.client_timeout_ms / 1_000.0),
+        throttle_k: params.throttle(),
+        throttle_window_s: params.throttle_window_s,
+        mix: params.mix_weights(),
+        seed: params.seed,
+    }
+}
+
+/// Starts the server and the client on 127.0.0.1 and runs for `params.duration_s`,
+/// sending a [`Second`] per second on `events` (dropped, never waited for, when the
+/// receiver is full) and the whole run last.
+pub fn spawn(params: OverloadParams, events: mpsc::Sender<OverloadEvent>) -> LiveOverload {
+    let (retune, retune_rx) = watch::channel(params.clone());
+    let (stop, stop_rx) = watch::channel(false);
+    let task = tokio::spawn(run(params, events, retune_rx, stop_rx));
+    LiveOverload { retune, stop, task }
+}
+
+async fn run(
+    params: OverloadParams,
+    events: mpsc::Sender<OverloadEvent>,
+    mut retune_rx: watch::Receiver<OverloadParams>,
+    mut stop_rx: watch::Receiver<bool>,
+) -> Result<LiveSummary> {
+    let server = LiveServer::start(
+        params.workers,
+        Duration::from_secs_f64(params.service_ms / 1_000.0),
+        params.server_policy(),
+    )
+    .await?;
+    let uri: Uri = format!("http://{}/work", server.addr)
+        .parse()
+        .wrap_err("building Lab 4's request address")?;
+    let client = LiveClient::start(uri, client_settings(&params));
+    let start = Instant::now();
+    let seconds_total = params.duration_s.ceil().max(1.0) as u32;
+    let mut current = params.clone();
+    let mut seconds = Vec::with_capacity(seconds_total as usize);
+    for k in 1..=seconds_total {
+        let edge = start + Duration::from_secs_f64(f64::from(k).min(params.duration_s));
+        loop {
+            tokio::select! {
+                () = tokio::time::sleep_until(edge) => break,
+                changed = retune_rx.changed() => {
+                    if changed.is_err() { continue; }
+                    current = OverloadParams {
+                        workers: params.workers,
+                        service_ms: params.service_ms,
+                        ..retune_rx.borrow_and_update().clone()
+                    };
+                    server.set_policy(current.server_policy());
+                    client.set(client_settings(&current));
+                }
+                _ = stop_rx.wait_for(|stopped| *stopped) => break,
+            }
+        }
+        let sample = sample_now(&server, &client, f64::from(k).min(params.duration_s));
+        let _ = events.try_send(OverloadEvent::Sample(sample.clone()));
+        seconds.push(sample);
+        if *stop_rx.borrow() {
+            break;
+        }
+    }
+    let throttle_probability = client.throttle_probability();
+    client.stop().await;
+    server.shutdown().await;
+    let mut totals = totals_of(&seconds, start.elapsed().as_secs_f64().min(params.duration_s));
+    totals.throttle_probability = throttle_probability;
+    let summary = LiveSummary {
+        capacity_per_s: current.capacity_per_s(),
+        age_cap_queue_limit: None,
+        params: current,
+        seconds,
+        totals,
+    };
+    let _ = events.try_send(OverloadEvent::Done(Box::new(summary.clone())));
+    Ok(summary)
+}
+
+fn sample_now(server: &LiveServer, client: &LiveClient, t_s: f64) -> Second {
+    let seen = client.take_counts();
+    let done = server.take_counts();
+    let (queue_len, queue_wait_s, busy) = server.queue();
+    Second {
+        t_s,
+        offered: seen.offered,
+        goodput: seen.goodput,
+        wasted: done.wasted,
+        refused: seen.refused,
+        timed_out: seen.timed_out,
+        throttled: seen.throttled,
+        queue_len,
+        queue_wait_s,
+        oldest_wait_s: 0.0,
+        busy,
+        x_busy: 0,
+    }
+}
+
+fn totals_of(seconds: &[Second], elapsed_s: f64) -> Totals {
+    let sum = |f: fn(&Second) -> u64| seconds.iter().map(f).sum::<u64>();
+    let goodput = sum(|s| s.goodput);
+    Totals {
+        offered: sum(|s| s.offered),
+        goodput,
+        wasted: sum(|s| s.wasted),
+        refused: sum(|s| s.refused),
+        timed_out: sum(|s| s.timed_out),
+        throttled: sum(|s| s.throttled),
+        goodput_per_s: goodput as f64 / elapsed_s.max(1e-3),
+        max_queue_len: seconds.iter().map(|s| s.queue_len).max().unwrap_or(0),
+        ..Totals::default()
+    }
+}
+
+/// Runs live to the end, ignoring the per-second samples (the command line's use).
+pub async fn run_to_end(params: OverloadParams) -> Result<LiveSummary> {
+    let (events, mut events_rx) = mpsc::channel(64);
+    let live = spawn(params, events);
+    let drain = tokio::spawn(async move { while events_rx.recv().await.is_some() {} });
+    let summary = live.join().await;
+    drain.abort();
+    summary
+}
+
+/// One point of the live goodput curve with the simulation at the same settings.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct ComparedPoint {
+    pub offered_per_s: f64,
+    pub live_goodput_per_s: f64,
+    pub sim_goodput_per_s: f64,
+}
+
+/// Live against sim at each offered load (one short live run per point).
+pub async fn compare_curve(params: &OverloadParams, offered: &[f64]) -> Result<Vec<ComparedPoint>> {
+    let mut points = Vec::with_capacity(offered.len());
+    for &offered_per_s in offered {
+        let at = OverloadParams {
+            offered_per_s,
+            ..params.clone()
+        };
+        let live = run_to_end(at.clone()).await?;
+        points.push(ComparedPoint {
+            offered_per_s,
+            live_goodput_per_s: live.totals.goodput_per_s,
+            sim_goodput_per_s: overload::run(&at).totals.goodput_per_s,
+        });
+    }
+    Ok(points)
+}

@@ -1,0 +1,468 @@
+//! Lab 4's drawings, as standalone functions of the engine's results (not of the App):
+//! the goodput curves, the queue over time, the outcomes per second, the bulkhead and the
+//! throttle. The lab screen lays them out; tests draw them into a buffer directly.
+//!
+//! Every series has its own glyph as well as its own colour, so the charts read under
+//! `NO_COLOR`; every chart names its glyphs in a legend and its axes' units.
+//!
+//! ```text
+//! ┌ goodput/s vs offered/s ──────────┐┌ queue ────────────────────────────┐
+//! │2000┤   AAAAALLLLMMM              ││ q queue len  w wait s  - timeout  │
+//! │    │ ◆                           ││ ...                               │
+//! │   0└──────────────── 6000        ││                                   │
+//! │F fifo A age-cap L lifo ...       │└───────────────────────────────────┘
+//! └──────────────────────────────────┘┌ per second ───────────────────────┐
+//!                                     │ g goodput  w wasted  r refused    │
+//! ```
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Widget};
+
+use crate::engine::overload::{CurvePoint, OverloadRun, Policy, Recompute, Second};
+use crate::tui::theme::Theme;
+
+/// The current settings' point on the curve.
+pub const CURRENT_GLYPH: char = '◆';
+/// A point measured live.
+pub const LIVE_GLYPH: char = '●';
+
+/// A policy's glyph on the curve chart.
+pub fn policy_glyph(policy: Policy) -> char {
+    match policy {
+        Policy::Fifo => 'F',
+        Policy::AgeCap => 'A',
+        Policy::Lifo => 'L',
+        Policy::Admission => 'M',
+        Policy::Criticality => 'C',
+        Policy::Throttle => 'T',
+    }
+}
+
+/// A policy's name in the curve chart's legend (short, so six fit in two lines of 38).
+pub fn short_name(policy: Policy) -> &'static str {
+    match policy {
+        Policy::Fifo => "fifo",
+        Policy::AgeCap => "age-cap",
+        Policy::Lifo => "lifo",
+        Policy::Admission => "admit",
+        Policy::Criticality => "crit",
+        Policy::Throttle => "throttle",
+    }
+}
+
+/// One series of a glyph plot.
+pub struct Series<'a> {
+    pub name: &'a str,
+    pub glyph: char,
+    pub style: Style,
+    pub points: Vec<(f64, f64)>,
+}
+
+fn panel(title: &str, theme: Theme) -> Block<'_> {
+    Block::bordered()
+        .title(Span::styled(title, theme.accent()))
+        .border_style(theme.border())
+}
+
+/// The legend line: each series' glyph and name in its style.
+fn legend<'a>(series: &'a [Series<'a>], extra: &[(char, &'a str, Style)]) -> Line<'a> {
+    let mut spans = Vec::new();
+    for s in series {
+        spans.push(Span::styled(format!("{} {} ", s.glyph, s.name), s.style));
+    }
+    for (glyph, name, style) in extra {
+        spans.push(Span::styled(format!("{glyph} {name} "), *style));
+    }
+    Line::from(spans)
+}
+
+/// A short axis number: 2000, 2.5k, 12k.
+fn axis_number(value: f64) -> String {
+    if value >= 10_000.0 {
+        format!("{:.0}k", value / 1_000.0)
+    } else if value >= 1_000.0 && value % 1_000.0 != 0.0 {
+        format!("{:.1}k", value / 1_000.0)
+    } else if value < 10.0 && value.fract() != 0.0 {
+        format!("{value:.2}")
+    } else {
+        format!("{value:.0}")
+    }
+}
+
+/// The ranges of a glyph plot (both start at 0) and the x axis's unit.
+#[derive(Clone, Copy, Debug)]
+pub struct Axes<'a> {
+    pub x_max: f64,
+    pub y_max: f64,
+    pub x_unit: &'a str,
+}
+
+/// Draws `series` as glyphs on a grid inside `area`: a y axis with its top value, an x
+/// axis with its range, later series on top of earlier ones, `marks` (glyph, x, y) last.
+pub fn glyph_plot(
+    series: &[Series<'_>],
+    marks: &[(char, Style, f64, f64)],
+    axes: Axes<'_>,
+    theme: Theme,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let Axes { x_max, y_max, x_unit } = axes;
+    let label_width = axis_number(y_max).chars().count().max(1) as u16 + 1;
+    if area.width <= label_width + 2 || area.height < 3 {
+        return;
+    }
+    let plot = Rect {
+        x: area.x + label_width,
+        y: area.y,
+        width: area.width - label_width,
+        height: area.height - 1,
+    };
+    let axis = theme.dim();
+    buf.set_string(area.x, plot.y, axis_number(y_max), axis);
+    buf.set_string(area.x, plot.y + plot.height - 1, "0", axis);
+    for row in 0..plot.height {
+        buf.set_string(plot.x - 1, plot.y + row, "│", axis);
+    }
+    let bottom = plot.y + plot.height;
+    buf.set_string(plot.x - 1, bottom, "└", axis);
+    for col in 0..plot.width {
+        buf.set_string(plot.x + col, bottom, "─", axis);
+    }
+    let x_label = format!("{} {x_unit}", axis_number(x_max));
+    let x_at = (plot.x + plot.width).saturating_sub(x_label.chars().count() as u16);
+    buf.set_string(x_at, bottom, x_label, axis);
+    let cell = |x: f64, y: f64| -> Option<(u16, u16)> {
+        if !(x.is_finite() && y.is_finite()) || x_max <= 0.0 || y_max <= 0.0 {
+            return None;
+        }
+        let col = ((x / x_max).clamp(0.0, 1.0) * f64::from(plot.width - 1)).round() as u16;
+        let row = ((y / y_max).clamp(0.0, 1.0) * f64::from(plot.height - 1)).round() as u16;
+        Some((plot.x + col, plot.y + plot.height - 1 - row))
+    };
+    for s in series {
+        for &(x, y) in &s.points {
+            if let Some((col, row)) = cell(x, y) {
+                buf.set_string(col, row, s.glyph.to_string(), s.style);
+            }
+        }
+    }
+    for &(glyph, style, x, y) in marks {
+        if let Some((col, row)) = cell(x, y) {
+            buf.set_string(col, row, glyph.to_string(), style);
+        }
+    }
+}
+
+/// A nice upper bound for an axis: the maximum rounded up to 1, 2 or 5 x a power of ten.
+pub fn nice_max(value: f64) -> f64 {
+    if !(value.is_finite() && value > 0.0) {
+        return 1.0;
+    }
+    let power = 10f64.powf(value.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * power)
+        .find(|v| *v >= value)
+        .unwrap_or(10.0 * power)
+}
+
+/// Goodput against offered load for each policy, the current point and the live points.
+pub fn goodput_curves(result: &Recompute, live_points: &[CurvePoint], theme: Theme, area: Rect, buf: &mut Buffer) {
+    let block = panel(" goodput/s against offered/s ", theme);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    if inner.height < 4 {
+        return;
+    }
+    // The policy on screen is drawn last, so where curves overlap its glyph shows.
+    let mut curves: Vec<(usize, &crate::engine::overload::Curve)> = result.curves.iter().enumerate().collect();
+    curves.sort_by_key(|(_, curve)| curve.policy == result.run.params.policy);
+    let series: Vec<Series<'_>> = curves
+        .into_iter()
+        .map(|(index, curve)| Series {
+            name: short_name(curve.policy),
+            glyph: policy_glyph(curve.policy),
+            style: theme.series(index),
+            points: curve
+                .points
+                .iter()
+                .map(|p| (p.offered_per_s, p.goodput_per_s))
+                .collect(),
+        })
+        .collect();
+    let run = &result.run;
+    let current = (run.params.offered_per_s, run.totals.goodput_per_s);
+    let x_max = nice_max(
+        series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.0))
+            .chain([current.0])
+            .fold(0.0, f64::max),
+    );
+    let y_max = nice_max(run.capacity_per_s.max(current.1));
+    let mut marks: Vec<(char, Style, f64, f64)> = live_points
+        .iter()
+        .map(|p| (LIVE_GLYPH, theme.accent(), p.offered_per_s, p.goodput_per_s))
+        .collect();
+    marks.push((CURRENT_GLYPH, theme.selected(), current.0, current.1));
+    let [plot_area, legend_area] = Layout::vertical([Constraint::Fill(1), Constraint::Length(2)]).areas(inner);
+    glyph_plot(
+        &series,
+        &marks,
+        Axes {
+            x_max,
+            y_max,
+            x_unit: "offered/s",
+        },
+        theme,
+        plot_area,
+        buf,
+    );
+    let extra = [
+        (CURRENT_GLYPH, "now", theme.selected()),
+        (LIVE_GLYPH, "live", theme.accent()),
+    ];
+    Paragraph::new(legend(&series, &extra))
+        .wrap(ratatui::widgets::Wrap { trim: true })
+        .render(legend_area, buf);
+}
+
+/// Queue length and the wait of a new arrival over time, the client's timeout marked.
+pub fn queue_over_time(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let block = panel(" queue over time ", theme);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    if inner.height < 4 {
+        return;
+    }
+    let timeout_s = run.params.client_timeout_ms / 1_000.0;
+    let wait_max = nice_max(run.seconds.iter().map(|s| s.queue_wait_s).fold(timeout_s, f64::max));
+    let queue_max = nice_max(run.seconds.iter().map(|s| s.queue_len as f64).fold(1.0, f64::max));
+    // Both on one grid: the queue scaled to the wait's axis (the legend says by how
+    // much), so where each crosses the timeout line reads at a glance.
+    let scale = wait_max / queue_max;
+    let duration = nice_max(run.params.duration_s);
+    let timeout_line: Vec<(f64, f64)> = (0..=40).map(|i| (f64::from(i) * duration / 40.0, timeout_s)).collect();
+    let queue_name = format!("queue/{}", axis_number(queue_max / wait_max));
+    let all = [
+        Series {
+            name: "timeout",
+            glyph: '-',
+            style: theme.series(0),
+            points: timeout_line,
+        },
+        Series {
+            name: &queue_name,
+            glyph: 'q',
+            style: theme.series(3),
+            points: run
+                .seconds
+                .iter()
+                .map(|s| (s.t_s, s.queue_len as f64 * scale))
+                .collect(),
+        },
+        Series {
+            name: "wait s",
+            glyph: 'w',
+            style: theme.series(1),
+            points: run.seconds.iter().map(|s| (s.t_s, s.queue_wait_s)).collect(),
+        },
+    ];
+    let [header, plot_area] = Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
+    Paragraph::new(legend(&all, &[])).render(header, buf);
+    glyph_plot(
+        &all,
+        &[],
+        Axes {
+            x_max: duration,
+            y_max: wait_max,
+            x_unit: "s",
+        },
+        theme,
+        plot_area,
+        buf,
+    );
+}
+
+/// Goodput, wasted and refused (and throttled) per second.
+pub fn outcomes_per_second(seconds: &[Second], duration_s: f64, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let block = panel(" per second ", theme);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    if inner.height < 4 {
+        return;
+    }
+    let pick = |f: fn(&Second) -> u64| seconds.iter().map(|s| (s.t_s, f(s) as f64)).collect::<Vec<_>>();
+    let series = [
+        Series {
+            name: "refused",
+            glyph: 'r',
+            style: theme.series(1),
+            points: pick(|s| s.refused),
+        },
+        Series {
+            name: "throttled",
+            glyph: 't',
+            style: theme.series(3),
+            points: pick(|s| s.throttled),
+        },
+        Series {
+            name: "wasted",
+            glyph: 'x',
+            style: theme.series(0),
+            points: pick(|s| s.wasted),
+        },
+        Series {
+            name: "goodput",
+            glyph: 'g',
+            style: theme.series(2),
+            points: pick(|s| s.goodput),
+        },
+    ];
+    let y_max = nice_max(
+        series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.1))
+            .fold(1.0, f64::max),
+    );
+    let [header, plot_area] = Layout::vertical([Constraint::Length(2), Constraint::Fill(1)]).areas(inner);
+    // Goodput first in the legend, although it is drawn last (on top).
+    let named: Vec<Series<'_>> = series
+        .iter()
+        .rev()
+        .map(|s| Series {
+            name: s.name,
+            glyph: s.glyph,
+            style: s.style,
+            points: Vec::new(),
+        })
+        .collect();
+    Paragraph::new(legend(&named, &[]))
+        .wrap(ratatui::widgets::Wrap { trim: true })
+        .render(header, buf);
+    glyph_plot(
+        &series,
+        &[],
+        Axes {
+            x_max: nice_max(duration_s),
+            y_max,
+            x_unit: "s",
+        },
+        theme,
+        plot_area,
+        buf,
+    );
+}
+
+/// The pool as a row of slots: held by X, busy with the rest, free; with the counts.
+pub fn bulkhead_view(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let block = panel(" bulkhead: the pool's slots ", theme);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    if inner.height < 3 || inner.width < 10 {
+        return;
+    }
+    let workers = run.params.workers.max(1);
+    let last = run.seconds.last().cloned().unwrap_or_default();
+    let x = last.x_busy.min(workers);
+    let rest = last.busy.saturating_sub(last.x_busy).min(workers - x);
+    let free = workers - x - rest;
+    let width = u32::from(inner.width);
+    let cells = |n: u32| ((u64::from(n) * u64::from(width)) / u64::from(workers)) as usize;
+    let (x_cells, rest_cells) = (cells(x), cells(rest));
+    let free_cells = (width as usize).saturating_sub(x_cells + rest_cells);
+    let bar = Line::from(vec![
+        Span::styled("X".repeat(x_cells), theme.series(0)),
+        Span::styled("#".repeat(rest_cells), theme.series(2)),
+        Span::styled(".".repeat(free_cells), theme.dim()),
+    ]);
+    let pool = run
+        .params
+        .dependency
+        .as_ref()
+        .and_then(|d| d.pool)
+        .map_or("shared".to_string(), |n| n.to_string());
+    let lines = vec![
+        bar,
+        Line::from(vec![
+            Span::styled("X held by X ", theme.series(0)),
+            Span::styled("# busy with the rest ", theme.series(2)),
+            Span::styled(". free", theme.dim()),
+        ]),
+        Line::styled(
+            format!("pool {workers}: X holds {x} (X's pool {pool}), the rest {rest}, free {free}"),
+            theme.text(),
+        ),
+        Line::styled(format!("free for the rest: {}", workers - x), theme.text()),
+        Line::styled(
+            format!(
+                "X refused at once {}; goodput of requests that never touch X {}",
+                run.totals.dependency.refused, run.totals.other_goodput
+            ),
+            theme.text(),
+        ),
+    ];
+    Paragraph::new(lines)
+        .wrap(ratatui::widgets::Wrap { trim: true })
+        .render(inner, buf);
+}
+
+/// The throttle's arithmetic with this run's counts, and what it refused per second.
+pub fn throttle_view(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let block = panel(" client-side throttle ", theme);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    if inner.height < 3 {
+        return;
+    }
+    let t = &run.totals;
+    let k = run.params.throttle_k;
+    let (requests, accepts) = (t.throttle_requests, t.throttle_accepts);
+    let probability = t.throttle_probability.unwrap_or(0.0);
+    let mut lines = vec![
+        Line::styled("p = max(0, (requests - K x accepts) / (requests + 1))", theme.accent()),
+        Line::styled(
+            format!("  = ({requests} - {k} x {accepts}) / ({requests} + 1) = {probability:.3}"),
+            theme.text(),
+        ),
+        Line::styled(
+            format!(
+                "offered {}, refused locally {}, sent {}, accepted {}",
+                t.offered,
+                t.throttled,
+                t.offered - t.throttled,
+                t.goodput
+            ),
+            theme.text(),
+        ),
+    ];
+    if t.throttle_probability.is_none() {
+        lines.push(Line::styled(
+            "(the throttle is off: policy throttle turns it on)",
+            theme.dim(),
+        ));
+    }
+    Paragraph::new(lines)
+        .wrap(ratatui::widgets::Wrap { trim: true })
+        .render(inner, buf);
+}
+
+/// The whole Lab 4 results area: curves and queue on top, outcomes and the bulkhead or
+/// throttle view below. Fits 80x24 (each panel at least 40 x 12 there).
+pub fn render_results(result: &Recompute, live_points: &[CurvePoint], theme: Theme, area: Rect, buf: &mut Buffer) {
+    let [top, bottom] = Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(area);
+    let [curves, queue] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(top);
+    let [outcomes, side] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(bottom);
+    goodput_curves(result, live_points, theme, curves, buf);
+    queue_over_time(&result.run, theme, queue, buf);
+    outcomes_per_second(&result.run.seconds, result.run.params.duration_s, theme, outcomes, buf);
+    if result.run.params.dependency.is_some() {
+        bulkhead_view(&result.run, theme, side, buf);
+    } else {
+        throttle_view(&result.run, theme, side, buf);
+    }
+}

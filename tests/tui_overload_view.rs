@@ -1,0 +1,170 @@
+//! Lab 4's drawing functions, drawn directly into a buffer (not through the App).
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+use resilience_lab::cli::ThemeName;
+use resilience_lab::engine::overload::{self, CurvePoint, OverloadParams, Scenario};
+use resilience_lab::tui::theme::Theme;
+use resilience_lab::tui::view::overload::{
+    Axes, CURRENT_GLYPH, bulkhead_view, glyph_plot, goodput_curves, nice_max, queue_over_time, render_results,
+    throttle_view,
+};
+
+fn text(buffer: &Buffer) -> String {
+    let area = buffer.area;
+    let mut lines = Vec::new();
+    for y in 0..area.height {
+        let line: String = (0..area.width).map(|x| buffer[(x, y)].symbol().to_string()).collect();
+        lines.push(line);
+    }
+    lines.join("\n")
+}
+
+fn draw(width: u16, height: u16, f: impl FnOnce(Rect, &mut Buffer)) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
+    terminal
+        .draw(|frame| {
+            let area = frame.area();
+            f(area, frame.buffer_mut());
+        })
+        .expect("draw");
+    text(terminal.backend().buffer())
+}
+
+const NO_COLOUR: Theme = Theme {
+    colour: false,
+    name: ThemeName::Dark,
+};
+
+#[test]
+fn the_whole_results_area_fits_80x24_with_every_legend() {
+    let result = overload::recompute(&Scenario::Fifo.params());
+    let screen = draw(80, 24, |area, buf| render_results(&result, &[], NO_COLOUR, area, buf));
+    // The legend may wrap between a glyph and its name at this width.
+    for word in [
+        "F fifo",
+        "A age-cap",
+        "L lifo",
+        "M admit",
+        "C crit",
+        "throttle",
+        "◆ now",
+        "live",
+    ] {
+        assert!(screen.contains(word), "missing {word:?} in\n{screen}");
+    }
+    for word in [
+        "q queue",
+        "w wait s",
+        "- timeout",
+        "g goodput",
+        "x wasted",
+        "refused",
+        "client-side throttle",
+    ] {
+        assert!(screen.contains(word), "missing {word:?} in\n{screen}");
+    }
+}
+
+#[test]
+fn the_current_point_sits_where_the_run_is() {
+    // Offered 2,500/s with the age cap: goodput ~2,000/s. On a 21-column plot from 0 to
+    // 5,000 (x) and 0 to 2,000 (y) the point is at half the width, on the top row.
+    let result = overload::recompute(&Scenario::AgeCap.params());
+    let screen = draw(40, 16, |area, buf| goodput_curves(&result, &[], NO_COLOUR, area, buf));
+    let top_row = screen.lines().nth(1).expect("a row under the border");
+    assert!(top_row.contains(CURRENT_GLYPH), "{screen}");
+    assert!(top_row.starts_with("│2000"), "{screen}");
+}
+
+#[test]
+fn live_points_are_marked_apart_from_the_simulated_curve() {
+    let result = overload::recompute(&Scenario::AgeCap.params());
+    let live = [CurvePoint {
+        offered_per_s: 1_000.0,
+        goodput_per_s: 1_000.0,
+    }];
+    let screen = draw(60, 16, |area, buf| goodput_curves(&result, &live, NO_COLOUR, area, buf));
+    assert_eq!(
+        screen.matches('●').count(),
+        2,
+        "the point and its legend entry: {screen}"
+    );
+    assert!(screen.contains("live"), "{screen}");
+}
+
+#[test]
+fn glyph_plot_puts_each_point_in_its_cell_and_labels_the_axes() {
+    let series = [resilience_lab::tui::view::overload::Series {
+        name: "s",
+        glyph: 'g',
+        style: ratatui::style::Style::new(),
+        points: vec![(0.0, 0.0), (10.0, 10.0)],
+    }];
+    let screen = draw(13, 4, |area, buf| {
+        glyph_plot(
+            &series,
+            &[],
+            Axes {
+                x_max: 10.0,
+                y_max: 10.0,
+                x_unit: "s",
+            },
+            NO_COLOUR,
+            area,
+            buf,
+        )
+    });
+    assert_eq!(
+        screen, "10│         g\n  │          \n0 │g         \n  └──────10 s",
+        "{screen}"
+    );
+}
+
+#[test]
+fn queue_chart_shows_the_timeout_line() {
+    let run = overload::run(&Scenario::Fifo.params());
+    let screen = draw(40, 12, |area, buf| queue_over_time(&run, NO_COLOUR, area, buf));
+    assert!(screen.contains("---"), "{screen}");
+    assert!(
+        screen.contains("q queue/1000"),
+        "queue 5,000 drawn at 5 on the wait's axis: {screen}"
+    );
+}
+
+#[test]
+fn bulkhead_view_counts_the_160_free_slots() {
+    let run = overload::run(&Scenario::Bulkhead.params());
+    let screen = draw(80, 8, |area, buf| bulkhead_view(&run, NO_COLOUR, area, buf));
+    assert!(screen.contains("X holds 40"), "{screen}");
+    assert!(screen.contains("free for the rest: 160"), "{screen}");
+    let bar = screen.lines().nth(1).expect("the slot bar");
+    assert_eq!(bar.matches('X').count(), 78 * 40 / 200, "{screen}");
+}
+
+#[test]
+fn throttle_view_works_the_formula_with_the_runs_counts() {
+    let run = overload::run(&Scenario::Throttle.params());
+    let screen = draw(80, 8, |area, buf| throttle_view(&run, NO_COLOUR, area, buf));
+    assert!(
+        screen.contains("p = max(0, (requests - K x accepts) / (requests + 1))"),
+        "{screen}"
+    );
+    assert!(screen.contains("= 0.33"), "{screen}");
+}
+
+#[test]
+fn tiny_areas_draw_nothing_broken() {
+    let result = overload::recompute(&OverloadParams {
+        duration_s: 2.0,
+        ..Scenario::Bulkhead.params()
+    });
+    for (w, h) in [(1, 1), (5, 3), (12, 5), (20, 6)] {
+        let _ = draw(w, h, |area, buf| render_results(&result, &[], NO_COLOUR, area, buf));
+    }
+    assert_eq!(nice_max(1_990.0), 2_000.0);
+    assert_eq!(nice_max(0.0), 1.0);
+}
