@@ -7,6 +7,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
+use crate::content::Content;
 use crate::content::question::{Answer, Question, QuestionKind};
 use crate::metrics::{self, Metric};
 
@@ -73,6 +74,18 @@ pub fn draw(questions: &[Question], filter: &Filter, count: usize, seed: u64) ->
                 question: question.clone(),
                 choice_order,
             }
+        })
+        .collect()
+}
+
+/// The run each drawn question is scored against, in the order drawn: a lab's check at its
+/// own settings, nothing for a question that needs no run.
+pub fn runs(content: &Content, drawn: &[Asked]) -> Vec<Vec<Metric>> {
+    drawn
+        .iter()
+        .map(|asked| match asked.question.kind {
+            QuestionKind::Predict => metrics::question_run(content, &asked.question),
+            _ => Vec::new(),
         })
         .collect()
 }
@@ -201,6 +214,8 @@ mod tests {
             tolerance: None,
             unit: None,
             metric: None,
+            settings: None,
+            shows: Vec::new(),
             explanation: "4 x 4 x 4".into(),
             source: "SRE book".into(),
         }

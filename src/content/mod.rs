@@ -12,6 +12,7 @@ pub mod lab_id;
 pub mod location;
 pub mod params;
 pub mod question;
+pub mod settings;
 
 use std::path::Path;
 
