@@ -82,8 +82,8 @@ pub enum PolicyCommand {
 
 #[derive(Debug, Args)]
 pub struct QuizArgs {
-    /// Only questions of this lab: health, retry or breaker.
-    #[arg(long, value_parser = ["health", "retry", "breaker"])]
+    /// Only questions of this lab: health, retry, breaker or overload.
+    #[arg(long, value_parser = ["health", "retry", "breaker", "overload"])]
     pub lab: Option<String>,
     /// Only questions of this topic, e.g. retries, breakers, health, shutdown, overload, interview, self-check.
     #[arg(long)]

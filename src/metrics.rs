@@ -100,7 +100,30 @@ pub fn run_metrics(lab: &LabFile, values: &(impl Values + ?Sized)) -> Vec<Metric
             &params::brownout_params(lab, values).unwrap_or_default(),
         )),
         LabId::Health => health_metrics(&health::simulate_driver(&params::health_config(lab, values), 18080)),
+        LabId::Overload => overload_all_metrics(lab, values),
     }
+}
+
+/// Lab 4 at `values`: the run, the bulkhead case (`overload.bulkhead.*`), the hanging
+/// dependency capped by its timeout (`overload.hang.*`), and the paper's metastable model
+/// (its own numbers, which the sliders do not move).
+fn overload_all_metrics(lab: &LabFile, values: &(impl Values + ?Sized)) -> Vec<Metric> {
+    use crate::engine::overload::{self, metastable};
+    let mut all = overload_metrics(&overload::run(&params::overload_params(lab, values)));
+    for (prefix, params) in [
+        ("overload.bulkhead.", params::overload_bulkhead_params(lab, values)),
+        ("overload.hang.", params::overload_hang_params(lab, values)),
+    ] {
+        all.extend(
+            overload_metrics(&overload::run(&params))
+                .into_iter()
+                .map(|(name, value)| (name.replacen("overload.", prefix, 1), value)),
+        );
+    }
+    all.extend(overload_metastable_metrics(&metastable::run(
+        &metastable::MetastableParams::default(),
+    )));
+    all
 }
 
 /// The run a lab's check is scored against: the simulation at the check's own settings,

@@ -5,8 +5,10 @@
 
 use std::time::Duration;
 
+use resilience_lab::content::LabId;
 use resilience_lab::engine::overload::{OverloadParams, Policy, Scenario};
-use resilience_lab::live::overload::runner::{OverloadEvent, compare_curve, live_params, spawn};
+use resilience_lab::live::overload::runner::{compare_curve, live_params, spawn};
+use resilience_lab::live::run::{LabBody, LabEvent, LabSender, OverloadEvent, join_all};
 
 fn within_10_percent(live: f64, sim: f64) -> bool {
     (live - sim).abs() <= 0.1 * sim
@@ -42,23 +44,27 @@ async fn fifo_live_collapses_like_the_sim_and_samples_arrive_each_second() {
         policy: Policy::Fifo,
         ..live_params(Scenario::Fifo)
     };
-    let (events, mut events_rx) = tokio::sync::mpsc::channel(16);
-    let live = spawn(params.clone(), events);
+    let (events, mut events_rx) = tokio::sync::mpsc::channel::<(LabId, LabEvent)>(16);
+    let live = spawn(params.clone(), LabSender::new(LabId::Overload, 1, events));
     let mut samples = Vec::new();
     let mut done = None;
     while let Some(event) = tokio::time::timeout(Duration::from_secs(15), events_rx.recv())
         .await
         .expect("the run ends by itself")
     {
-        match event {
-            OverloadEvent::Sample(second) => samples.push(second),
-            OverloadEvent::Done(summary) => {
-                done = Some(summary);
+        let (lab, event) = event;
+        assert_eq!((lab, event.run), (LabId::Overload, 1));
+        match *event.body {
+            LabBody::Overload(OverloadEvent::Sample(second)) => samples.push(second),
+            LabBody::Overload(OverloadEvent::Done(summary)) => {
+                done = Some(summary.expect("a finished run"));
                 break;
             }
+            other => panic!("not Lab 4's event: {other:?}"),
         }
     }
-    let summary = live.join().await.expect("a finished run");
+    assert_eq!(join_all(vec![live.stop()], Duration::from_secs(5)).await, 0);
+    let summary = done.clone().expect("the run's end");
     assert_eq!(samples.len(), 4);
     assert_eq!(done.map(|d| d.seconds.len()), Some(4));
     // 500/s against 400/s: the queue grows by about 100 a second, and the 400 ms

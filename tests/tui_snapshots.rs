@@ -9,7 +9,7 @@ use ratatui::layout::Rect;
 use resilience_lab::cli::ThemeName;
 use resilience_lab::content::{Content, QuestionKind};
 use resilience_lab::tui::app::App;
-use resilience_lab::tui::msg::Msg;
+use resilience_lab::tui::msg::{LiveMsg, Msg};
 use resilience_lab::tui::theme::Theme;
 
 fn app(width: u16, height: u16) -> App {
@@ -41,6 +41,24 @@ fn screen(width: u16, height: u16, msgs: &[Msg]) -> String {
 
 const LAB2: &[Msg] = &[Msg::Down, Msg::Open];
 const LAB3: &[Msg] = &[Msg::Down, Msg::Down, Msg::Open];
+const LAB4: &[Msg] = &[Msg::Down, Msg::Down, Msg::Down, Msg::Open];
+
+#[test]
+fn lab4_100x30() {
+    insta::assert_snapshot!(screen(100, 30, LAB4));
+}
+
+#[test]
+fn lab4_80x24() {
+    insta::assert_snapshot!(screen(80, 24, LAB4));
+}
+
+/// `v` twice: the bulkhead view.
+#[test]
+fn lab4_bulkhead_80x24() {
+    let keys = [LAB4, &[Msg::Live(LiveMsg::ToggleView), Msg::Live(LiveMsg::ToggleView)]].concat();
+    insta::assert_snapshot!(screen(80, 24, &keys));
+}
 
 #[test]
 fn home_100x30() {
@@ -105,7 +123,7 @@ fn resizing_to_too_small_and_back_redraws_the_lab() {
 
 // The learning screens: quiz, book, lesson with the chapter, predictions.
 
-const QUIZ: &[Msg] = &[Msg::Down, Msg::Down, Msg::Down, Msg::Open];
+const QUIZ: &[Msg] = &[Msg::Down, Msg::Down, Msg::Down, Msg::Down, Msg::Open];
 
 /// The app on the quiz's first question, with a seed whose first question is a choice.
 fn quiz_on_a_choice(width: u16, height: u16) -> App {
@@ -183,6 +201,7 @@ fn book_100x30() {
             Msg::Down,
             Msg::Down,
             Msg::Down,
+            Msg::Down,
             Msg::Open,
             Msg::NextItem,
             Msg::NextItem,
@@ -194,7 +213,11 @@ fn book_100x30() {
 
 #[test]
 fn book_80x24() {
-    insta::assert_snapshot!(screen(80, 24, &[Msg::Down, Msg::Down, Msg::Down, Msg::Down, Msg::Open]));
+    insta::assert_snapshot!(screen(
+        80,
+        24,
+        &[Msg::Down, Msg::Down, Msg::Down, Msg::Down, Msg::Down, Msg::Open]
+    ));
 }
 
 #[test]

@@ -104,7 +104,7 @@ fn load_labs(content_dir: Option<&Path>) -> Result<Content> {
 fn list_labs(content: &Content, out: &mut dyn Write) -> Result<ExitCode> {
     writeln!(
         out,
-        "resilience-lab: three labs on how a service survives its dependencies\n"
+        "resilience-lab: four labs on how a service survives its dependencies\n"
     )?;
     for (number, lab) in content.labs.iter().enumerate() {
         writeln!(

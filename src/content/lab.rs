@@ -161,7 +161,6 @@ pub fn required_parameters_of(lab: LabId) -> &'static [ParameterLimit] {
         limit("open_s", 0.0, 3_600.0, false),
         limit("trial_calls", 1.0, 1_000.0, true),
     ];
-    #[allow(dead_code)] // until LabId::Overload (next commit)
     const OVERLOAD: [ParameterLimit; 8] = [
         limit("offered_per_s", 1.0, 100_000.0, false),
         limit("workers", 1.0, 10_000.0, true),
@@ -176,6 +175,7 @@ pub fn required_parameters_of(lab: LabId) -> &'static [ParameterLimit] {
         LabId::Health => &HEALTH,
         LabId::Retry => &RETRY,
         LabId::Breaker => &BREAKER,
+        LabId::Overload => &OVERLOAD,
     }
 }
 

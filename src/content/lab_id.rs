@@ -13,11 +13,13 @@ pub enum LabId {
     Retry,
     /// Lab 3: a circuit breaker during a brownout.
     Breaker,
+    /// Lab 4: overload, goodput and load shedding.
+    Overload,
 }
 
 impl LabId {
     /// Every lab, in the order the home screen lists them.
-    pub const ALL: [LabId; 3] = [LabId::Health, LabId::Retry, LabId::Breaker];
+    pub const ALL: [LabId; 4] = [LabId::Health, LabId::Retry, LabId::Breaker, LabId::Overload];
 
     /// The id in lab files, file names (`labs/<name>.toml`) and on the command line.
     #[rustfmt::skip]
@@ -26,6 +28,7 @@ impl LabId {
             LabId::Health  => "health",
             LabId::Retry   => "retry",
             LabId::Breaker => "breaker",
+            LabId::Overload => "overload",
         }
     }
 
@@ -36,6 +39,7 @@ impl LabId {
             LabId::Health  => 1,
             LabId::Retry   => 2,
             LabId::Breaker => 3,
+            LabId::Overload => 4,
         }
     }
 

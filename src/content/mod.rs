@@ -40,6 +40,7 @@ const EMBEDDED_LABS: [(LabId, &str); LabId::ALL.len()] = [
     (LabId::Health,  include_str!("../../labs/health.toml")),
     (LabId::Retry,   include_str!("../../labs/retry.toml")),
     (LabId::Breaker, include_str!("../../labs/breaker.toml")),
+    (LabId::Overload, include_str!("../../labs/overload.toml")),
 ];
 
 /// All lab content, loaded and validated.

@@ -14,6 +14,7 @@ use crate::content::lab::LabFile;
 use crate::engine::breaker::BreakerConfig;
 use crate::engine::brownout::BrownoutParams;
 use crate::engine::health::HealthConfig;
+use crate::engine::overload::{Dependency, OverloadParams, Policy, Scenario};
 use crate::error::UsageError;
 
 /// A source of named values.
@@ -155,6 +156,57 @@ pub fn brownout_params(lab: &LabFile, values: &(impl Values + ?Sized)) -> Result
         )));
     }
     Ok(params)
+}
+
+// ---- Lab 4 (overload) ------------------------------------------------------------------
+
+/// Lab 4's run at `values`: the scenario of the chosen policy (its traffic mix and length),
+/// with the eight sliders' values on top.
+pub fn overload_params(lab: &LabFile, values: &(impl Values + ?Sized)) -> OverloadParams {
+    let policy_index = value(lab, values, "policy")
+        .round()
+        .clamp(0.0, (Policy::ALL.len() - 1) as f64) as usize;
+    let policy = Policy::ALL[policy_index];
+    let scenario = Scenario::ALL
+        .into_iter()
+        .find(|scenario| scenario.policy() == policy && scenario.params().dependency.is_none())
+        .unwrap_or(Scenario::Fifo);
+    OverloadParams {
+        offered_per_s: value(lab, values, "offered_per_s"),
+        workers: value(lab, values, "workers").round().max(1.0) as u32,
+        service_ms: value(lab, values, "service_ms"),
+        client_timeout_ms: value(lab, values, "client_timeout_ms"),
+        policy,
+        age_cap_ms: value(lab, values, "age_cap_ms"),
+        admission_limit: value(lab, values, "admission_limit").round().max(1.0) as u32,
+        throttle_k: value(lab, values, "throttle_k"),
+        ..scenario.params()
+    }
+}
+
+/// The bulkhead case at `values`: dependency X (100 calls/s, 2 s per call) beside the
+/// other traffic, with X's own pool of 40 of the workers.
+pub fn overload_bulkhead_params(lab: &LabFile, values: &(impl Values + ?Sized)) -> OverloadParams {
+    OverloadParams {
+        policy: Policy::Fifo,
+        dependency: Scenario::Bulkhead.params().dependency,
+        ..overload_params(lab, values)
+    }
+}
+
+/// A hanging dependency called 100 times a second with a 500 ms timeout and no pool of
+/// its own: the timeout alone caps the slots the calls hold.
+pub fn overload_hang_params(lab: &LabFile, values: &(impl Values + ?Sized)) -> OverloadParams {
+    OverloadParams {
+        policy: Policy::Fifo,
+        dependency: Some(Dependency {
+            calls_per_s: 100.0,
+            latency_ms: 1_000_000.0,
+            timeout_ms: 500.0,
+            pool: None,
+        }),
+        ..overload_params(lab, values)
+    }
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ use tokio::time::Instant;
 use crate::content::LabId;
 use crate::engine::brownout::BrownoutComparison;
 use crate::engine::health::HealthConfig;
+use crate::engine::overload::{OverloadRun, Second};
 use crate::engine::retry::ScenarioResult;
 use crate::live::breaker::brownout::LiveSample;
 use crate::live::health::child::ChildLine;
@@ -180,6 +181,13 @@ pub enum LabBody {
     Health(HealthEvent),
     Retry(RetryEvent),
     Breaker(BreakerEvent),
+    Overload(OverloadEvent),
+}
+
+impl From<OverloadEvent> for LabBody {
+    fn from(event: OverloadEvent) -> Self {
+        LabBody::Overload(event)
+    }
 }
 
 impl From<HealthEvent> for LabBody {
@@ -269,6 +277,14 @@ pub enum BreakerEvent {
     Sample(LiveSample),
     /// The run ended: the measured comparison, or why it failed.
     Done(Result<BrownoutComparison, String>),
+}
+
+/// What Lab 4's run reports: each second's counts, and the measured end.
+#[derive(Debug)]
+pub enum OverloadEvent {
+    Sample(Second),
+    /// The run ended: the whole run in the simulation's shape, or why it failed.
+    Done(Result<Box<OverloadRun>, String>),
 }
 
 #[cfg(test)]

@@ -122,6 +122,8 @@ pub fn lab(area: Rect, lab_id: LabId) -> Option<LabLayout> {
         // Two summary rows, then as much of the transition log as the height allows.
         LabId::Breaker => 4 + area.height.saturating_sub(26).clamp(1, 4),
         LabId::Health => 5,
+        // The run's numbers in three lines.
+        LabId::Overload => 5,
     };
     let [title, results, body, footer] = Layout::vertical([
         Constraint::Length(1),

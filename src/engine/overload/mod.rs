@@ -131,3 +131,58 @@ pub fn recompute_after(previous: &Recompute, params: &OverloadParams) -> Recompu
 pub fn pages_per_core_per_s(cpu_ms: f64) -> f64 {
     1_000.0 / cpu_ms.max(1e-9)
 }
+
+/// The pool's capacity the screen's sweep simulates at most: above it the sweep runs a
+/// smaller pool with the same ratios (offered / capacity, timeout / service time, queue
+/// limits / workers) and scales counts back, so a slider step stays within a frame.
+pub const SCREEN_SWEEP_CAPACITY_PER_S: f64 = 200.0;
+
+/// `params` with the pool shrunk to about [`SCREEN_SWEEP_CAPACITY_PER_S`], and the factor
+/// its rates are to be multiplied by to read at the full pool's scale.
+pub fn scaled_for_sweep(params: &OverloadParams) -> (OverloadParams, f64) {
+    let capacity = params.capacity_per_s();
+    if capacity <= SCREEN_SWEEP_CAPACITY_PER_S || params.workers <= 2 {
+        return (params.clone(), 1.0);
+    }
+    let workers = ((f64::from(params.workers) * SCREEN_SWEEP_CAPACITY_PER_S / capacity).round() as u32).max(2);
+    let shrink = f64::from(workers) / f64::from(params.workers);
+    let small = OverloadParams {
+        workers,
+        admission_limit: ((f64::from(params.admission_limit) * shrink).round() as u32).max(1),
+        health_checks_per_s: params.health_checks_per_s * shrink,
+        dependency: params.dependency.as_ref().map(|d| Dependency {
+            calls_per_s: d.calls_per_s * shrink,
+            pool: d.pool.map(|pool| ((f64::from(pool) * shrink).round() as u32).max(1)),
+            ..d.clone()
+        }),
+        ..params.clone()
+    };
+    let factor = capacity / small.capacity_per_s();
+    (small, factor)
+}
+
+/// Every policy's curve as the lab screen draws it: swept on the shrunk pool of
+/// [`scaled_for_sweep`], read back at the full scale (a shape to compare the policies by;
+/// the current point is always the exact run).
+pub fn screen_sweep(params: &OverloadParams) -> Vec<Curve> {
+    let (small, factor) = scaled_for_sweep(params);
+    let mut curves = sweep(&small);
+    for point in curves.iter_mut().flat_map(|curve| curve.points.iter_mut()) {
+        point.offered_per_s *= factor;
+        point.goodput_per_s *= factor;
+    }
+    curves
+}
+
+/// The lab screen's slider step: the exact run always; the curves from `previous` when
+/// only the offered load or the policy moved ([`same_sweep`]), else [`screen_sweep`].
+pub fn screen_recompute_after(previous: Option<&Recompute>, params: &OverloadParams) -> Recompute {
+    let curves = match previous {
+        Some(previous) if same_sweep(&previous.run.params, params) => previous.curves.clone(),
+        _ => screen_sweep(params),
+    };
+    Recompute {
+        run: run(params),
+        curves,
+    }
+}

@@ -17,4 +17,4 @@ pub mod client;
 pub mod runner;
 pub mod server;
 
-pub use runner::{LiveOverload, LiveSummary, OverloadEvent, live_params, run_to_end, spawn};
+pub use runner::{LiveSummary, OverloadControl, live_params, run_to_end, spawn};

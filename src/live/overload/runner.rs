@@ -1,50 +1,28 @@
-//! Starts Lab 4 live (server + client), samples it once a second, stops it by itself.
+//! Lab 4's live run: server and client on 127.0.0.1, a sample each second into the app's
+//! queue, retuned while it runs, stopped by itself at its duration.
 
 use std::time::Duration;
 
 use color_eyre::eyre::{Result, WrapErr};
 use hyper::Uri;
-use tokio::sync::{mpsc, watch};
-use tokio::task::JoinHandle;
+use tokio::sync::watch;
 use tokio::time::Instant;
 
+use crate::content::LabId;
 use crate::engine::overload::{self, OverloadParams, OverloadRun, Scenario, Second, Totals};
 use crate::live::overload::client::{ClientSettings, LiveClient};
 use crate::live::overload::server::LiveServer;
-
-/// What a live run sends: one sample per second, then the whole run.
-#[derive(Clone, Debug)]
-pub enum OverloadEvent {
-    Sample(Second),
-    Done(Box<LiveSummary>),
-}
+use crate::live::run::{self, LabEvent, LabSender, LiveRun, OverloadEvent, RunInbox};
 
 /// A finished live run, in the simulation's shape so one report prints both.
 pub type LiveSummary = OverloadRun;
 
-/// The handle of a running live lab.
-pub struct LiveOverload {
-    retune: watch::Sender<OverloadParams>,
-    stop: watch::Sender<bool>,
-    task: JoinHandle<Result<LiveSummary>>,
-}
-
-impl LiveOverload {
-    /// New settings from now on (latest wins): the offered load, the timeout, the policy
-    /// and its knobs. Workers and service time stay as started.
-    pub fn retune(&self, params: OverloadParams) {
-        let _ = self.retune.send(params);
-    }
-
-    /// Ends the run early; the summary still comes.
-    pub fn stop(&self) {
-        let _ = self.stop.send(true);
-    }
-
-    /// Waits for the run to end and returns what it measured.
-    pub async fn join(self) -> Result<LiveSummary> {
-        self.task.await.wrap_err("Lab 4's live run stopped unexpectedly")?
-    }
+/// The screen's hold on a running overload run: the settings from now on (latest wins).
+/// The offered load, the timeout, the policy and its knobs apply at once; workers and
+/// service time stay as started (the server's slots are fixed).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OverloadControl {
+    pub params: OverloadParams,
 }
 
 /// Lab 4's settings scaled to a 2-core machine, the lesson's ratios kept: 8 slots x 20 ms
@@ -77,20 +55,31 @@ fn client_settings(params: &OverloadParams) -> ClientSettings {
 }
 
 /// Starts the server and the client on 127.0.0.1 and runs for `params.duration_s`,
-/// sending a [`Second`] per second on `events` (dropped, never waited for, when the
-/// receiver is full) and the whole run last.
-pub fn spawn(params: OverloadParams, events: mpsc::Sender<OverloadEvent>) -> LiveOverload {
-    let (retune, retune_rx) = watch::channel(params.clone());
-    let (stop, stop_rx) = watch::channel(false);
-    let task = tokio::spawn(run(params, events, retune_rx, stop_rx));
-    LiveOverload { retune, stop, task }
+/// sending a [`Second`] per second (dropped, never waited for, when the app's queue is
+/// full) and the whole run last. Must be called inside a tokio runtime.
+pub fn spawn<E>(params: OverloadParams, events: LabSender<E>) -> LiveRun<OverloadControl>
+where
+    E: From<(LabId, LabEvent)> + Send + 'static,
+{
+    let control = OverloadControl { params: params.clone() };
+    LiveRun::spawn(events.run(), control, move |inbox| async move {
+        let result = drive(params, inbox, |second| {
+            events.sample(OverloadEvent::Sample(second));
+        })
+        .await;
+        events
+            .send(OverloadEvent::Done(
+                result.map(Box::new).map_err(|error| format!("{error:#}")),
+            ))
+            .await;
+    })
 }
 
-async fn run(
+/// The run itself: `on_second` gets each second's counts as it ends.
+async fn drive(
     params: OverloadParams,
-    events: mpsc::Sender<OverloadEvent>,
-    mut retune_rx: watch::Receiver<OverloadParams>,
-    mut stop_rx: watch::Receiver<bool>,
+    mut inbox: RunInbox<OverloadControl>,
+    mut on_second: impl FnMut(Second),
 ) -> Result<LiveSummary> {
     let server = LiveServer::start(
         params.workers,
@@ -106,28 +95,29 @@ async fn run(
     let seconds_total = params.duration_s.ceil().max(1.0) as u32;
     let mut current = params.clone();
     let mut seconds = Vec::with_capacity(seconds_total as usize);
+    let mut stopping = false;
     for k in 1..=seconds_total {
         let edge = start + Duration::from_secs_f64(f64::from(k).min(params.duration_s));
         loop {
             tokio::select! {
                 () = tokio::time::sleep_until(edge) => break,
-                changed = retune_rx.changed() => {
-                    if changed.is_err() { continue; }
+                changed = inbox.control.changed(), if !stopping => {
+                    if changed.is_err() { stopping = true; break; }
                     current = OverloadParams {
                         workers: params.workers,
                         service_ms: params.service_ms,
-                        ..retune_rx.borrow_and_update().clone()
+                        ..inbox.control.borrow_and_update().params.clone()
                     };
                     server.set_policy(current.server_policy());
                     client.set(client_settings(&current));
                 }
-                _ = stop_rx.wait_for(|stopped| *stopped) => break,
+                () = run::stopped(&mut inbox.stop), if !stopping => { stopping = true; break; }
             }
         }
         let sample = sample_now(&server, &client, f64::from(k).min(params.duration_s));
-        let _ = events.try_send(OverloadEvent::Sample(sample.clone()));
+        on_second(sample.clone());
         seconds.push(sample);
-        if *stop_rx.borrow() {
+        if stopping {
             break;
         }
     }
@@ -136,15 +126,13 @@ async fn run(
     server.shutdown().await;
     let mut totals = totals_of(&seconds, start.elapsed().as_secs_f64().min(params.duration_s));
     totals.throttle_probability = throttle_probability;
-    let summary = LiveSummary {
+    Ok(LiveSummary {
         capacity_per_s: current.capacity_per_s(),
         age_cap_queue_limit: None,
         params: current,
         seconds,
         totals,
-    };
-    let _ = events.try_send(OverloadEvent::Done(Box::new(summary.clone())));
-    Ok(summary)
+    })
 }
 
 fn sample_now(server: &LiveServer, client: &LiveClient, t_s: f64) -> Second {
@@ -185,12 +173,10 @@ fn totals_of(seconds: &[Second], elapsed_s: f64) -> Totals {
 
 /// Runs live to the end, ignoring the per-second samples (the command line's use).
 pub async fn run_to_end(params: OverloadParams) -> Result<LiveSummary> {
-    let (events, mut events_rx) = mpsc::channel(64);
-    let live = spawn(params, events);
-    let drain = tokio::spawn(async move { while events_rx.recv().await.is_some() {} });
-    let summary = live.join().await;
-    drain.abort();
-    summary
+    // Nobody retunes or stops a command-line run: the senders just stay alive to its end.
+    let (_control, control) = watch::channel(OverloadControl { params: params.clone() });
+    let (_stop, stop) = watch::channel(false);
+    drive(params, RunInbox { control, stop }, |_| {}).await
 }
 
 /// One point of the live goodput curve with the simulation at the same settings.

@@ -15,11 +15,12 @@ use crate::tui::msg::Msg;
 use crate::tui::theme::Theme;
 
 /// Every file of `book/src/` the summary may name.
-const FILES: [(&str, &str); 9] = [
+const FILES: [(&str, &str); 10] = [
     ("introduction.md", include_str!("../../../book/src/introduction.md")),
     ("lab1-health.md", include_str!("../../../book/src/lab1-health.md")),
     ("lab2-retry.md", include_str!("../../../book/src/lab2-retry.md")),
     ("lab3-breaker.md", include_str!("../../../book/src/lab3-breaker.md")),
+    ("lab4-overload.md", include_str!("../../../book/src/lab4-overload.md")),
     ("operating.md", include_str!("../../../book/src/operating.md")),
     ("self-check.md", include_str!("../../../book/src/self-check.md")),
     (

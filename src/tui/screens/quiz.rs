@@ -382,7 +382,8 @@ mod tests {
         assert_eq!(screen.picks[0].label, "All questions");
         assert!(screen.picks[1].label.starts_with("Lab 1 · "));
         assert!(screen.picks[3].label.starts_with("Lab 3 · "));
-        assert!(screen.picks[4].label.starts_with("Topic: "));
+        assert!(screen.picks[4].label.starts_with("Lab 4 · "));
+        assert!(screen.picks[5].label.starts_with("Topic: "));
         assert!(screen.picks.iter().all(|p| p.available > 0));
     }
 

@@ -1,4 +1,4 @@
-//! The home screen: the three labs with their progress, then the quiz and the book.
+//! The home screen: the four labs with their progress, then the quiz and the book.
 //!
 //! ```text
 //!  resilience-lab                                       how a service survives ...
@@ -28,7 +28,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     Line::from(vec![
         Span::styled(" resilience-lab", theme.accent()),
         Span::styled(
-            "  how a service survives its dependencies: three labs, a quiz, a book",
+            "  how a service survives its dependencies: four labs, a quiz, a book",
             theme.dim(),
         ),
     ])

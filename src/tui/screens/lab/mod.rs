@@ -12,6 +12,7 @@
 pub mod breaker;
 pub mod health;
 pub mod live;
+pub mod overload;
 pub mod predict;
 pub mod retry;
 pub mod sim;
@@ -26,12 +27,13 @@ use crate::metrics::{self, Metric};
 use crate::tui::event::Event;
 use crate::tui::keys::Context;
 use crate::tui::layout::{self, SliderHit};
-use crate::tui::msg::Msg;
+use crate::tui::msg::{LiveMsg, Msg};
 use crate::tui::slider::Slider;
 use crate::tui::widgets::number_input::NumberInput;
 use breaker::BreakerLive;
 use health::LiveHealth;
 use live::{LiveCtx, LivePart};
+use overload::OverloadLive;
 use predict::{Observed, PredictState};
 use retry::RetryLive;
 use sim::LabResults;
@@ -51,6 +53,7 @@ pub enum LabLive {
     Health(LiveHealth),
     Retry(RetryLive),
     Breaker(BreakerLive),
+    Overload(OverloadLive),
 }
 
 impl LabLive {
@@ -59,6 +62,7 @@ impl LabLive {
             LabId::Health => LabLive::Health(LiveHealth::default()),
             LabId::Retry => LabLive::Retry(RetryLive::default()),
             LabId::Breaker => LabLive::Breaker(BreakerLive::default()),
+            LabId::Overload => LabLive::Overload(OverloadLive::default()),
         }
     }
 
@@ -67,6 +71,7 @@ impl LabLive {
             LabLive::Health(part) => part,
             LabLive::Retry(part) => part,
             LabLive::Breaker(part) => part,
+            LabLive::Overload(part) => part,
         }
     }
 
@@ -75,6 +80,7 @@ impl LabLive {
             LabLive::Health(part) => part,
             LabLive::Retry(part) => part,
             LabLive::Breaker(part) => part,
+            LabLive::Overload(part) => part,
         }
     }
 
@@ -106,6 +112,13 @@ impl LabLive {
         }
     }
 
+    pub fn overload(&self) -> Option<&OverloadLive> {
+        match self {
+            LabLive::Overload(part) => Some(part),
+            _ => None,
+        }
+    }
+
     pub fn breaker(&self) -> Option<&BreakerLive> {
         match self {
             LabLive::Breaker(part) => Some(part),
@@ -130,6 +143,7 @@ impl LabLive {
                 let result = series.result.clone()?;
                 Some(metrics::retry_metrics(&[(series.policy?, result)]))
             }
+            LabLive::Overload(part) => part.measured.as_deref().map(metrics::overload_metrics),
             LabLive::Health(_) => None,
         }
     }
@@ -253,6 +267,13 @@ impl LabScreen {
                 }
                 return LabOutcome::Changed;
             }
+            // Lab 4's views (curves, outcomes, bulkhead) switch in both modes.
+            Msg::Live(LiveMsg::ToggleView) if self.id == LabId::Overload => {
+                if let LabLive::Overload(part) = &mut self.live {
+                    part.view = part.view.next();
+                }
+                return LabOutcome::Changed;
+            }
             Msg::StartStop | Msg::Live(_) if self.mode == Mode::Sim => return LabOutcome::Unchanged,
             Msg::StartStop => {
                 let live_ctx = LiveCtx {
@@ -287,7 +308,7 @@ impl LabScreen {
         let outcome = self.update_view(msg, ctx);
         let values_changed = self.sliders.iter().map(Slider::value).ne(before.iter().copied());
         if values_changed {
-            self.results = sim::compute(ctx.lab, &self.sliders);
+            self.results = sim::compute_after(ctx.lab, &self.sliders, &self.results);
         }
         if values_changed || (outcome == LabOutcome::Changed && self.mode == Mode::Live) {
             let live_ctx = LiveCtx {

@@ -7,6 +7,7 @@ use crate::content::params::{self, RetrySettings};
 use crate::content::{LabFile, LabId};
 use crate::engine::brownout::{self, BrownoutComparison, BrownoutParams};
 use crate::engine::health::{self, DriverRun};
+use crate::engine::overload::{self, OverloadRun, Recompute};
 use crate::engine::retry::{
     self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, Policy, ScenarioResult, full_jitter_ceiling_s,
 };
@@ -47,6 +48,16 @@ pub enum LabResults {
     Health(DriverRun),
     Retry(RetryResults),
     Breaker(BrownoutComparison),
+    Overload(Box<OverloadResults>),
+}
+
+/// Lab 4's results at the sliders' values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OverloadResults {
+    /// The run at the sliders (exact) and every policy's goodput curve.
+    pub recompute: Recompute,
+    /// The bulkhead case at the same pool: X's 100 calls/s at 2 s beside the rest.
+    pub bulkhead: OverloadRun,
 }
 
 /// Runs the lab `lab` on the sliders' values.
@@ -58,7 +69,32 @@ pub fn compute(lab: &LabFile, sliders: &[Slider]) -> LabResults {
             &params::health_config(lab, sliders),
             SIM_HEALTH_PORT,
         )),
+        LabId::Overload => LabResults::Overload(Box::new(compute_overload(lab, sliders, None))),
     }
+}
+
+/// A slider step after `previous`: Lab 4 keeps its curves when only the offered load or
+/// the policy moved; the other labs recompute everything.
+pub fn compute_after(lab: &LabFile, sliders: &[Slider], previous: &LabResults) -> LabResults {
+    match previous {
+        LabResults::Overload(previous) if lab.lab == LabId::Overload => {
+            LabResults::Overload(Box::new(compute_overload(lab, sliders, Some(previous))))
+        }
+        _ => compute(lab, sliders),
+    }
+}
+
+/// Lab 4: the run, the curves (kept from `previous` when they cannot have changed) and
+/// the bulkhead case (kept unless the pool, service time or timeout moved).
+pub fn compute_overload(lab: &LabFile, sliders: &[Slider], previous: Option<&OverloadResults>) -> OverloadResults {
+    let params = params::overload_params(lab, sliders);
+    let recompute = overload::screen_recompute_after(previous.map(|p| &p.recompute), &params);
+    let bulkhead_params = params::overload_bulkhead_params(lab, sliders);
+    let bulkhead = match previous {
+        Some(previous) if previous.bulkhead.params == bulkhead_params => previous.bulkhead.clone(),
+        _ => overload::run(&bulkhead_params),
+    };
+    OverloadResults { recompute, bulkhead }
 }
 
 /// The brownout parameters the sliders describe. The sliders' ranges always make at least

@@ -23,6 +23,7 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         LabResults::Retry(retry) => retry_charts(retry, theme, area, buf),
         LabResults::Breaker(run) => breaker_charts(run, theme, area, buf),
         LabResults::Health(run) => health_timeline(run, state.log_scroll, theme, area, buf),
+        LabResults::Overload(_) => super::overload::render_charts(view, area, buf),
     }
 }
 

@@ -35,6 +35,7 @@ pub mod breaker;
 pub mod charts;
 pub mod health;
 pub mod lesson;
+pub mod overload;
 pub mod params;
 pub mod predict;
 pub mod results;
@@ -65,7 +66,7 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     }
     let left = format!(" Lab {} · {}", view.number, lab.title);
     // Lab 1's title names no mode: its live screen has a title of its own.
-    let has_live_title = matches!(state.id, LabId::Retry | LabId::Breaker);
+    let has_live_title = matches!(state.id, LabId::Retry | LabId::Breaker | LabId::Overload);
     let live = state.mode == Mode::Live && has_live_title;
     let right = match (live, has_live_title) {
         (true, _) => "live · 127.0.0.1 · m sim ",
@@ -83,6 +84,7 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     match live_id {
         Some(LabId::Breaker) => breaker::render_results(view, layout.results, buf),
         Some(LabId::Retry) => retry::render_results(view, layout.results, buf),
+        Some(LabId::Overload) => overload::render_results(view, layout.results, buf),
         Some(LabId::Health) | None => results::render(view, layout.results, buf),
     }
     params::render(view, layout.params, buf);
@@ -90,6 +92,7 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         (true, _) => lesson::render(view, layout.right, buf),
         (false, Some(LabId::Breaker)) => breaker::render_charts(view, layout.right, buf),
         (false, Some(LabId::Retry)) => retry::render_charts(view, layout.right, buf),
+        (false, Some(LabId::Overload)) => overload::render_charts(view, layout.right, buf),
         (false, Some(LabId::Health) | None) => charts::render(view, layout.right, buf),
     }
     predict::render(view, layout.right, buf);

@@ -40,6 +40,7 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
             )));
             lines
         }
+        LabResults::Overload(_) => return super::overload::render_results(view, area, buf),
         LabResults::Breaker(run) => {
             let inner = block.inner(area);
             let count = run.with_breaker.transitions.len();
