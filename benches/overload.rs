@@ -22,6 +22,18 @@ fn slider_step(c: &mut Criterion) {
     c.bench_function("overload step of the offered load (curves kept)", |b| {
         b.iter(|| black_box(overload::recompute_after(black_box(&previous), black_box(&dragged))))
     });
+    c.bench_function("overload screen step, curves recomputed (shrunk-pool sweep)", |b| {
+        b.iter(|| black_box(overload::screen_recompute_after(None, black_box(&params))))
+    });
+    let screen = overload::screen_recompute_after(None, &params);
+    c.bench_function("overload screen step of the offered load (curves kept)", |b| {
+        b.iter(|| {
+            black_box(overload::screen_recompute_after(
+                Some(black_box(&screen)),
+                black_box(&dragged),
+            ))
+        })
+    });
     c.bench_function("overload recompute, 2 threads", |b| {
         b.iter(|| black_box(recompute_parallel(black_box(&params), 2)))
     });

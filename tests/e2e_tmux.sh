@@ -8,7 +8,8 @@
 # feedback, and find "answered 1" on the home screen; and a progress file from a newer
 # version is refused before the terminal is taken, and kept. Then Ctrl-C during a live Lab 3 run. Then Lab 1 live: start the real
 # server, wait for /readyz 200, and check that its pid is gone after quitting with keys and
-# with SIGTERM. Every run uses --progress with a temporary file, so the user's own progress
+# with SIGTERM. Then Lab 4: offered load past capacity collapses goodput under FIFO, the age
+# cap holds it. Every run uses --progress with a temporary file, so the user's own progress
 # is never touched. Prints "N passed, N failed"; exits 1 on any failure.
 #
 # Usage: tests/e2e_tmux.sh [BINARY]   (default: the newer of target/release and target/debug)
@@ -227,6 +228,31 @@ for how in keys TERM; do
     fi
     check "live ($how): the server ($PID) is gone after the app" "gone '$PID'"
 done
+
+# 8. Lab 4: offered load past capacity, FIFO against the age cap.
+goodput() { screen | grep -oE 'sim per s: goodput [0-9]+' | grep -oE '[0-9]+$' | head -1; }
+start_app
+keys Down Down Down Enter
+check "Lab 4 opens from home" "wait_for 'Lab 4 · Overload and load shedding'"
+check "Lab 4 shows the lesson's pool" "wait_for '100 workers x 50 ms = 2000/s'"
+# The offered load is the first slider: 2,500 -> 2,000/s (5 steps of 100).
+keys Left Left Left Left Left
+check "offered 2000/s at capacity" "wait_for 'offered 2000/s'"
+AT_CAPACITY="$(goodput)"
+check "FIFO at capacity: goodput about 2000/s ($AT_CAPACITY)" "(( ${AT_CAPACITY:-0} >= 1900 ))"
+keys Right Right Right Right Right Right Right Right Right Right
+check "offered 3000/s" "wait_for 'offered 3000/s'"
+FIFO_OVER="$(goodput)"
+check "FIFO past capacity: goodput falls ($FIFO_OVER)" "(( ${FIFO_OVER:-9999} < 1500 ))"
+# The policy is the fifth slider: 0 FIFO -> 1 age cap.
+keys Tab Tab Tab Tab Right
+check "the policy shows age-cap" "wait_for 'age-cap · timeout'"
+CAPPED="$(goodput)"
+check "age cap at 3000/s: goodput stays about 2000/s ($CAPPED)" "(( ${CAPPED:-0} >= 1900 ))"
+keys v
+check "v switches to the outcomes view" "wait_for 'v view: outcomes'"
+keys Escape q
+restored "Lab 4 quit with Esc q" 0
 
 check "nothing was printed over the screen (the log took the diagnostics)" "grep -q 'terminal app started' $WORK/app.log"
 

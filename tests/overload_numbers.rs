@@ -385,3 +385,36 @@ fn a_step_of_offered_load_or_policy_keeps_the_curves() {
     assert!(!overload::same_sweep(&dragged, &slower));
     assert_eq!(overload::recompute_after(&step, &slower), overload::recompute(&slower));
 }
+
+/// The screen's sweep runs a pool shrunk to about 200/s with the same ratios: at the
+/// lesson's defaults each point lands within 3% of capacity of the full pool's point,
+/// so FIFO still collapses and the age cap still holds flat.
+#[test]
+fn the_screens_shrunk_sweep_follows_the_full_sweep() {
+    let params = OverloadParams::default();
+    let (small, factor) = overload::scaled_for_sweep(&params);
+    assert_eq!((small.workers, small.admission_limit, factor), (10, 15, 10.0));
+    let full = overload::sweep(&params);
+    let screen = overload::screen_sweep(&params);
+    let capacity = params.capacity_per_s();
+    for (full, screen) in full.iter().zip(&screen) {
+        assert_eq!(full.policy, screen.policy);
+        for (f, s) in full.points.iter().zip(&screen.points) {
+            assert!((f.offered_per_s - s.offered_per_s).abs() < 1e-6, "{f:?} {s:?}");
+            assert!(
+                (f.goodput_per_s - s.goodput_per_s).abs() <= 0.03 * capacity,
+                "{:?}: full {f:?} screen {s:?}",
+                full.policy
+            );
+        }
+    }
+    // A step of the offered load keeps the curves and recomputes the exact run.
+    let first = overload::screen_recompute_after(None, &params);
+    let dragged = OverloadParams {
+        offered_per_s: 3_000.0,
+        ..params.clone()
+    };
+    let step = overload::screen_recompute_after(Some(&first), &dragged);
+    assert_eq!(step.curves, first.curves);
+    assert_eq!(step.run, overload::run(&dragged));
+}

@@ -251,7 +251,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Char('s'), NONE,  LAB,          Msg::StartStop,                              "",              "",                                                             ""),
     bind(KeyCode::Char('b'), NONE,  LAB,          Msg::Live(LiveMsg::BrownOut),                "b/f",           "Lab 3 live: b browns out now or heals; f next fault",          ""),
     bind(KeyCode::Char('f'), NONE,  LAB,          Msg::Live(LiveMsg::CycleFault),              "",              "",                                                             ""),
-    bind(KeyCode::Char('v'), NONE,  LAB,          Msg::Live(LiveMsg::ToggleView),              "v/o/g",         "Lab 2 live: v view, o policy A/B/C, g fail db 10 s",           ""),
+    bind(KeyCode::Char('v'), NONE,  LAB,          Msg::Live(LiveMsg::ToggleView),              "v/o/g",         "v view (Lab 2 live, Lab 4), o policy A/B/C, g fail db 10 s",    ""),
     bind(KeyCode::Char('o'), NONE,  LAB,          Msg::Live(LiveMsg::CyclePolicy),             "",              "",                                                             ""),
     bind(KeyCode::Char('g'), NONE,  LAB,          Msg::Live(LiveMsg::Trigger),                 "",              "",                                                             ""),
     bind(KeyCode::Char('+'), NONE,  LAB,          Msg::Live(LiveMsg::Load(1)),                 "+/-/c",         "Lab 2 metastable: load ±40 actions/s; c cuts it to 0",         ""),
