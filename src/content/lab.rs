@@ -3,6 +3,7 @@
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::content::frame_budget;
 use crate::content::location::ContentError;
 use crate::content::question::{self, Question};
 use crate::engine::fault::FaultKind;
@@ -218,6 +219,12 @@ pub fn parse(text: &str, file: &str, expected_id: &str) -> Result<LabFile, Vec<C
         for problem in parameter_problems(expected_id, spec) {
             errors.push(at(span.clone(), format!("parameter \"{}\": {problem}", spec.name)));
         }
+        for problem in frame_budget::step_problems(spec) {
+            errors.push(at(span.clone(), format!("parameter \"{}\": {problem}", spec.name)));
+        }
+    }
+    for problem in frame_budget::lab_problems(expected_id, &lab.parameters) {
+        errors.push(at(None, problem));
     }
     for required in required_parameters(expected_id) {
         if !lab.parameters.iter().any(|spec| spec.name == required.name) {
