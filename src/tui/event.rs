@@ -32,6 +32,10 @@ pub enum Event {
     },
     /// The terminal input failed or closed: nothing more can be read.
     InputClosed(String),
+    /// SIGTSTP (`kill -TSTP`; Ctrl-Z is a key in raw mode): give the terminal back, then stop.
+    Suspend,
+    /// SIGCONT: the app was stopped and goes on (`fg`); take the terminal again and redraw.
+    Resumed,
 }
 
 /// Starts the event task; the receiver ends when the task does.
@@ -41,6 +45,8 @@ pub fn spawn() -> color_eyre::Result<mpsc::Receiver<Event>> {
     let mut terminate = signal(SignalKind::terminate())?;
     let mut hangup = signal(SignalKind::hangup())?;
     let mut interrupt = signal(SignalKind::interrupt())?;
+    let mut suspend = signal(SignalKind::from_raw(libc::SIGTSTP))?;
+    let mut resumed = signal(SignalKind::from_raw(libc::SIGCONT))?;
     tokio::spawn(async move {
         let mut input = EventStream::new();
         let mut tick = tokio::time::interval(FRAME_INTERVAL);
@@ -56,6 +62,8 @@ pub fn spawn() -> color_eyre::Result<mpsc::Receiver<Event>> {
                 _ = terminate.recv() => Event::Signal { name: "SIGTERM", number: libc::SIGTERM },
                 _ = hangup.recv() => Event::Signal { name: "SIGHUP", number: libc::SIGHUP },
                 _ = interrupt.recv() => Event::Signal { name: "SIGINT", number: libc::SIGINT },
+                _ = suspend.recv() => Event::Suspend,
+                _ = resumed.recv() => Event::Resumed,
             };
             let last = matches!(event, Event::InputClosed(_));
             if sender.send(event).await.is_err() || last {
