@@ -29,8 +29,9 @@ compare() {
 
 for ((i = 0; i < runs; i++)); do
     window=$(pick 1 400)
-    start=$(pick 0 120)
-    flags=(run breaker --sim --rate "$(pick 1 1500)" --duration-s "$(pick 1 240)"
+    duration=$(pick 1 240)
+    start=$(pick 0 $((duration - 1)))
+    flags=(run breaker --sim --rate "$(pick 1 1500)" --duration-s "$duration"
         --timeout-ms "$(pick 1 3000)" --healthy-ms "$(pick 0 400)"
         --brownout-s "$start,$((start + $(pick 1 200)))" --window "$window" --min-calls "$(pick 1 "$window")"
         --threshold "0.$(pick 10 99)" --open-s "$(decimal 0 30)" --trial-calls "$(pick 1 30)")

@@ -315,7 +315,7 @@ pub struct HealthArgs {
 #[derive(Debug, Args, Clone, Default)]
 pub struct HealthServerArgs {
     /// Port the server listens on (127.0.0.1 only; 0 picks a free port).
-    #[arg(long, default_value_t = 18080)]
+    #[arg(long, default_value_t = 18080, value_parser = crate::cli_values::parse_port)]
     pub port: u16,
     /// Seconds after start before /readyz answers 200.
     #[arg(long, value_parser = ranged("health", "warmup_s"))]

@@ -184,7 +184,14 @@ fn refuse_what_is_not_a_progress_file(path: &Path) -> Result<()> {
     let metadata = match fs::metadata(path) {
         Ok(metadata) => metadata,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(err) => return Err(err).wrap_err_with(|| format!("cannot read progress file {}", path.display())),
+        // E.g. a path through a file (`notes.txt/progress.toml`): the path itself is wrong.
+        Err(err) => {
+            return Err(UsageError(format!(
+                "progress file {}: {err}; allowed: a regular file (or a path where one can be created)",
+                path.display()
+            ))
+            .into());
+        }
     };
     if !metadata.is_file() {
         let what = if metadata.is_dir() {

@@ -10,6 +10,7 @@ pub mod bank;
 pub mod frame_budget;
 pub mod lab;
 pub mod location;
+pub mod override_dir;
 pub mod question;
 
 use std::path::{Path, PathBuf};
@@ -81,6 +82,13 @@ impl Content {
         let mut labs = Vec::new();
         let mut origins = Vec::new();
         let mut errors = Vec::new();
+        if let Some(dir) = override_dir {
+            errors.extend(override_dir::problems(dir, "labs", &LAB_IDS));
+            if with_bank {
+                let bank_names: Vec<&str> = bank::EMBEDDED_BANK.iter().map(|(name, _)| *name).collect();
+                errors.extend(override_dir::problems(dir, "assets/quiz", &bank_names));
+            }
+        }
         for (id, embedded) in EMBEDDED_LABS {
             let Some((origin, text)) =
                 read_overridable(override_dir, &format!("labs/{id}.toml"), embedded, &mut errors)

@@ -127,14 +127,15 @@ impl Drop for TerminalGuard {
 /// before color_eyre's hook prints the panic, so the report lands on the normal screen.
 /// A drawing error returns here through the guard, which restores too.
 pub fn run(cli: &Cli, content: Content) -> Result<ExitCode> {
+    // The log first: a bad --log path is a usage error even where there is no terminal.
+    if let Some(path) = &cli.log {
+        log::open(path)?;
+    }
     if !(stdout().is_terminal() && std::io::stdin().is_terminal()) {
         bail!(
             "the terminal app needs a terminal on stdin and stdout; \
              in scripts use `resilience-lab labs` or `resilience-lab run <lab>`"
         );
-    }
-    if let Some(path) = &cli.log {
-        log::open(path)?;
     }
     let theme = Theme::from_env(cli.theme);
     // Before the terminal is taken: a newer-format file is a one-line error, left untouched.
