@@ -467,13 +467,18 @@ fn run_health(content: &Content, args: &HealthArgs, out: &mut dyn Write) -> Resu
         // Registered before the run starts, so a signal at any moment ends it at once.
         let mut stop = crate::signals::Stop::register()?;
         Ok::<_, color_eyre::eyre::Report>(tokio::select! {
-            live = health_driver::run_live(None, &config, port, &mut on_line) => Err(live),
+            // Biased, the signal first: the driver sees the same signal and would build an
+            // error report (with a backtrace, seconds to resolve) before giving way.
+            biased;
             signal = stop.recv() => Ok(signal),
+            live = health_driver::run_live(None, &config, port, &mut on_line) => Err(live),
         })
     })?;
     let live = match interrupted {
         // Dropping the run killed its server child (kill on drop, and PR_SET_PDEATHSIG).
         Ok(signal) => {
+            // Whatever the run had in flight (a probe's blocking work) must not hold the exit.
+            runtime.shutdown_background();
             writeln!(out, "interrupted by {}: the server was stopped", signal.name)?;
             return Ok(signal.exit_code());
         }

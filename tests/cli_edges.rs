@@ -160,7 +160,11 @@ fn an_interrupted_live_health_run_exits_as_the_signal_says_at_once() {
         assert_eq!(status.code(), Some(code), "{rest:?}");
         // The whole schedule takes about 4.5 s, and the signal came after its first line: a run
         // that went on to the end would take 4 s more.
-        assert!(sent.elapsed() < Duration::from_millis(2500), "took {:?}", sent.elapsed());
+        assert!(
+            sent.elapsed() < Duration::from_millis(2500),
+            "took {:?}",
+            sent.elapsed()
+        );
         assert!(
             rest.last().is_some_and(|l| l.starts_with("interrupted by SIG")),
             "{rest:?}"
