@@ -41,7 +41,12 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
         }
         Some(Command::Check) => check(content_dir.as_deref(), out),
         Some(Command::Run(run)) => {
-            let content = load_labs(content_dir.as_deref())?;
+            let id = match run.lab {
+                RunLab::Retry(_) => "retry",
+                RunLab::Breaker(_) => "breaker",
+                RunLab::Health(_) => "health",
+            };
+            let content = content_result(Content::load_lab(content_dir.as_deref(), id))?;
             match run.lab {
                 RunLab::Retry(args) => run_retry(&content, &args, out),
                 RunLab::Breaker(args) => run_breaker(&content, &args, out),
@@ -49,7 +54,7 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
             }
         }
         Some(Command::Serve(serve)) => {
-            let content = load_labs(content_dir.as_deref())?;
+            let content = content_result(Content::load_lab(content_dir.as_deref(), "health"))?;
             match serve.lab {
                 ServeLab::Health(args) => serve_health(&content, &args, out),
             }

@@ -70,7 +70,21 @@ impl Content {
         Self::load_parts(override_dir, false)
     }
 
+    /// Loads one lab only, for a headless run of it: parsing the other two would be most of
+    /// the run's start-up. `check` and the app load them all.
+    pub fn load_lab(override_dir: Option<&Path>, id: &str) -> Result<Content, Vec<ContentError>> {
+        Self::load_selected(override_dir, false, Some(id))
+    }
+
     fn load_parts(override_dir: Option<&Path>, with_bank: bool) -> Result<Content, Vec<ContentError>> {
+        Self::load_selected(override_dir, with_bank, None)
+    }
+
+    fn load_selected(
+        override_dir: Option<&Path>,
+        with_bank: bool,
+        only_lab: Option<&str>,
+    ) -> Result<Content, Vec<ContentError>> {
         if let Some(dir) = override_dir
             && !dir.is_dir()
         {
@@ -90,6 +104,9 @@ impl Content {
             }
         }
         for (id, embedded) in EMBEDDED_LABS {
+            if only_lab.is_some_and(|only| only != id) {
+                continue;
+            }
             let Some((origin, text)) =
                 read_overridable(override_dir, &format!("labs/{id}.toml"), embedded, &mut errors)
             else {
@@ -135,7 +152,8 @@ impl Content {
         all
     }
 
-    /// The lab with this id; every id of [`LAB_IDS`] is present once loading succeeded.
+    /// The lab with this id; every id of [`LAB_IDS`] is present once loading succeeded (with
+    /// [`Content::load_lab`], the one lab asked for).
     pub fn lab(&self, id: &str) -> &LabFile {
         self.labs
             .iter()
