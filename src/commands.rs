@@ -24,7 +24,7 @@ use crate::engine::retry::{
 };
 use crate::live::metastable::{self, MetastableConfig};
 use crate::live::retry_chain::{self, BackoffConfig, ChainConfig, DbCapacity, LiveChain};
-use crate::live::{health_child, health_driver, health_server};
+use crate::live::{health_child, health_driver, health_server, log_queue};
 use crate::{live, metrics, progress, quiz, report};
 
 /// Runs the parsed command line, reading answers from `input` and writing its report to `out`.
@@ -483,9 +483,8 @@ fn serve_health(content: &Content, args: &HealthServerArgs, out: &mut dyn Write)
             }
             Err(err) => return Err(err).wrap_err_with(|| format!("binding 127.0.0.1:{}", args.port)),
         };
-        let log: health_server::RequestLog = std::sync::Arc::new(|line: &str| {
-            let _ = writeln!(std::io::stderr().lock(), "{line}");
-        });
+        let log = health_server::RequestLog::start(log_queue::QUEUE_LINES, std::io::stderr())
+            .wrap_err("starting the request log's writer")?;
         health_server::serve(config, listener, out, log).await
     })?;
     // Abandoned requests must not hold the exit: the runtime drops them at once.

@@ -21,10 +21,11 @@ use tokio::time::Instant;
 
 use crate::engine::health::{HealthConfig, HealthModel, Reply, abandon_line};
 use crate::live::http::{self, TextBody};
+use crate::live::log_queue::{self, LogQueue};
 
 /// Where the server writes one line per request (`GET /livez`), as the Python server's
-/// `log_message` does on stderr. Shared by every connection task, hence `Fn + Send + Sync`.
-pub type RequestLog = Arc<dyn Fn(&str) + Send + Sync>;
+/// `log_message` does on stderr: a queue that never blocks a handler.
+pub type RequestLog = LogQueue;
 
 /// The admin paths that flip the pretend shared database (POST only).
 pub const DATABASE_DOWN_PATH: &str = "/admin/database/down";
@@ -80,7 +81,7 @@ fn model_reply(answer: Reply) -> Response<TextBody> {
 
 async fn handle(shared: Arc<Shared>, request: Request<Incoming>) -> Response<TextBody> {
     let target = request.uri().path_and_query().map_or("/", |p| p.as_str()).to_string();
-    (shared.log)(&format!("{} {}", request.method(), target));
+    shared.log.push(format!("{} {}", request.method(), target));
     let path = request.uri().path();
     match (request.method(), path) {
         (&Method::POST, DATABASE_DOWN_PATH) => {
@@ -186,6 +187,11 @@ pub async fn serve(
     let exit_deadline = deadline_rx.await.unwrap_or_else(|_| Instant::now());
     let drained = http::drain(graceful, exit_deadline.saturating_duration_since(Instant::now())).await;
     let abandoned = shared.in_flight.load(Ordering::SeqCst);
+    // Only when something was lost, so that a clean run prints the Atlas's lines alone.
+    let dropped = shared.log.dropped();
+    if dropped > 0 {
+        say(out, &log_queue::dropped_line(dropped));
+    }
     if drained || abandoned == 0 {
         say(out, "drained, exiting");
         Ok(ServeOutcome {
