@@ -22,6 +22,7 @@ use tokio::time::Instant;
 use crate::engine::health::{HealthConfig, HealthModel, Reply, abandon_line};
 use crate::live::http::{self, TextBody};
 use crate::live::log_queue::{self, LogQueue};
+use crate::live::loopback_guard;
 
 /// Where the server writes one line per request (`GET /livez`), as the Python server's
 /// `log_message` does on stderr: a queue that never blocks a handler.
@@ -83,6 +84,11 @@ async fn handle(shared: Arc<Shared>, request: Request<Incoming>) -> Response<Tex
     let target = request.uri().path_and_query().map_or("/", |p| p.as_str()).to_string();
     shared.log.push(format!("{} {}", request.method(), target));
     let path = request.uri().path();
+    if matches!(path, DATABASE_DOWN_PATH | DATABASE_UP_PATH)
+        && let Err(reason) = loopback_guard::check_admin(request.headers())
+    {
+        return reply(403, reason);
+    }
     match (request.method(), path) {
         (&Method::POST, DATABASE_DOWN_PATH) => {
             shared.model().set_database_up(false);
