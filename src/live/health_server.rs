@@ -20,6 +20,7 @@ use tokio::signal::unix::{SignalKind, signal};
 use tokio::time::Instant;
 
 use crate::engine::health::{HealthConfig, HealthModel, Reply, abandon_line};
+use crate::live::conn_guard::{self, ConnLimits};
 use crate::live::http::{self, TextBody};
 use crate::live::log_queue::{self, LogQueue};
 use crate::live::loopback_guard;
@@ -187,13 +188,19 @@ pub async fn serve(
     };
 
     say(out, &format!("listening on 127.0.0.1:{port}"));
-    let graceful = http::serve_until(listener, service, stop).await;
+    let connections = conn_guard::serve_until(listener, service, stop, ConnLimits::for_this_process()).await;
     say(out, "stopped listening");
 
     let exit_deadline = deadline_rx.await.unwrap_or_else(|_| Instant::now());
-    let drained = http::drain(graceful, exit_deadline.saturating_duration_since(Instant::now())).await;
+    let drained = connections
+        .drain(exit_deadline.saturating_duration_since(Instant::now()))
+        .await;
     let abandoned = shared.in_flight.load(Ordering::SeqCst);
     // Only when something was lost, so that a clean run prints the Atlas's lines alone.
+    let cut = connections.cut_mid_request();
+    if cut > 0 {
+        say(out, &conn_guard::cut_line(cut));
+    }
     let dropped = shared.log.dropped();
     if dropped > 0 {
         say(out, &log_queue::dropped_line(dropped));

@@ -5,8 +5,8 @@
 //! time and counters. Nothing here binds or connects anywhere but the loopback address.
 //!
 //! - [`http`]: bind, serve with a graceful drain, one-off requests, a pooled client.
-//! - Lab 1: [`health_server`] (`resilience-lab serve health`, with [`log_queue`] and
-//!   [`loopback_guard`] keeping it answerable), [`health_child`] (that server
+//! - Lab 1: [`health_server`] (`resilience-lab serve health`, with [`log_queue`],
+//!   [`conn_guard`] and [`loopback_guard`] keeping it answerable), [`health_child`] (that server
 //!   as a child process, the handle the driver and the TUI use) and [`health_driver`] (the
 //!   Atlas's `lab1.sh` schedule played against the child: `run health --live`).
 //! - Lab 2: [`retry_chain`] (front end, back end and database, and the top client),
@@ -18,6 +18,7 @@
 
 pub mod brownout;
 pub mod checkout;
+pub mod conn_guard;
 pub mod dependency;
 pub mod health_child;
 pub mod health_driver;
