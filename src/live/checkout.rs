@@ -56,12 +56,25 @@ pub struct Tally {
     pub error_answers: u64,
     /// Calls that failed before an answer (refused, reset).
     pub connect_failures: u64,
+    /// Calls still out, by the second they were sent in: a second's sample waits for its
+    /// calls to end, so that it counts every one of them.
+    pub pending: Vec<u32>,
 }
 
 impl Tally {
     fn second(&mut self, t_s: f64) -> &mut SecondStats {
+        let index = self.second_index(t_s);
+        &mut self.per_second[index]
+    }
+
+    fn second_index(&self, t_s: f64) -> usize {
         let last = self.per_second.len().saturating_sub(1);
-        &mut self.per_second[(t_s.max(0.0) as usize).min(last)]
+        (t_s.max(0.0) as usize).min(last)
+    }
+
+    /// Whether every call sent in `second` has ended.
+    pub fn second_complete(&self, second: usize) -> bool {
+        self.pending.get(second).is_none_or(|&out| out == 0)
     }
 }
 
@@ -80,6 +93,7 @@ impl Caller {
         Self {
             tally: Mutex::new(Tally {
                 per_second: vec![SecondStats::default(); seconds.max(1)],
+                pending: vec![0; seconds.max(1)],
                 ..Tally::default()
             }),
             in_flight: AtomicU64::new(0),
@@ -167,6 +181,8 @@ pub async fn run(
                 second.sick_calls += 1;
                 tally.sick_calls += 1;
             }
+            let index = tally.second_index(send_s);
+            tally.pending[index] += 1;
         }
         caller.in_flight.fetch_add(1, Ordering::Relaxed);
         calls_out.spawn(call(
@@ -224,8 +240,11 @@ async fn call(caller: Arc<Caller>, client: PooledClient, uri: Uri, timeout: Dura
             tally.timeout_overshoot_s.push(wait_s - timeout.as_secs_f64());
         }
     }
+    let send_s = (sent - start).as_secs_f64();
     if !ok {
         tally.degraded += 1;
-        tally.second((sent - start).as_secs_f64()).degraded += 1;
+        tally.second(send_s).degraded += 1;
     }
+    let index = tally.second_index(send_s);
+    tally.pending[index] = tally.pending[index].saturating_sub(1);
 }
