@@ -30,7 +30,6 @@ use tokio::time::{Instant, MissedTickBehavior};
 use crate::engine::breaker::{BreakerConfig, BreakerState};
 use crate::engine::brownout::{BrownoutComparison, BrownoutParams, CallerRun, CallerSummary, SecondStats};
 use crate::engine::fault::{FaultKind, FaultSchedule, ManualOverride};
-use crate::engine::stats::atlas_percentile;
 use crate::live::checkout::{self, Caller, Schedule, Tally, lock};
 use crate::live::dependency::Dependency;
 
@@ -275,8 +274,6 @@ async fn sample(
     let mut ticks = tokio::time::interval_at(start, SAMPLE_INTERVAL);
     ticks.set_missed_tick_behavior(MissedTickBehavior::Skip);
     let mut second = 0usize;
-    // How many of each caller's waits earlier samples carried.
-    let mut waits_sent = [0usize; 2];
     let mut sums = [0.0f64; 2];
     let mut count = 0u64;
     // Seconds closed whose calls may still be out, with whether the dependency was sick
@@ -306,7 +303,7 @@ async fn sample(
                 break;
             }
             if let Some(closed) = unsent.pop_front() {
-                offer_second(&callers, &closed, &samples, &mut waits_sent);
+                offer_second(&callers, &closed, &samples);
             }
         }
         // Stopped, or the handle was dropped without `shutdown`.
@@ -330,7 +327,7 @@ async fn sample(
     let sick = faults.borrow().is_sick(start.elapsed().as_secs_f64());
     unsent.push_back(close_second(&callers, second, sums, count, sick));
     for closed in unsent {
-        offer_second(&callers, &closed, &samples, &mut waits_sent);
+        offer_second(&callers, &closed, &samples);
     }
     gauge
 }
@@ -369,17 +366,11 @@ fn close_second(callers: &[Arc<Caller>; 2], second: usize, sums: [f64; 2], count
 }
 
 /// Offers a closed second to the TUI.
-fn offer_second(
-    callers: &[Arc<Caller>; 2],
-    closed: &Closed,
-    samples: &mpsc::Sender<LiveSample>,
-    waits_sent: &mut [usize; 2],
-) {
+fn offer_second(callers: &[Arc<Caller>; 2], closed: &Closed, samples: &mpsc::Sender<LiveSample>) {
     let [timeout_only, with_breaker] = [0, 1].map(|index| {
         let caller = &callers[index];
-        let tally = lock(&caller.tally);
-        let waits_s = tally.waits_s.get(waits_sent[index]..).unwrap_or_default().to_vec();
-        waits_sent[index] = tally.waits_s.len();
+        let mut tally = lock(&caller.tally);
+        let waits_s = std::mem::take(&mut tally.recent_waits_s);
         let stats = tally.per_second.get(closed.second)?;
         Some(CallerSample {
             stats: stats.clone(),
@@ -402,12 +393,6 @@ fn offer_second(
 /// Turns one caller's tally into the simulation's [`CallerRun`] and the live extras.
 fn summarize(caller: &Caller, in_flight_sick_avg: f64) -> (CallerRun, LiveCaller) {
     let tally: Tally = std::mem::take(&mut *lock(&caller.tally));
-    let mut waits_s = tally.waits_s;
-    waits_s.sort_by(f64::total_cmp);
-    let mut overshoot_s = tally.timeout_overshoot_s;
-    overshoot_s.sort_by(f64::total_cmp);
-    let mut late_s = tally.late_s;
-    late_s.sort_by(f64::total_cmp);
     let span_s = tally.first_send_s.map_or(0.0, |first| tally.last_send_s - first);
     let achieved_rate = if span_s > 0.0 {
         (tally.sends.saturating_sub(1)) as f64 / span_s
@@ -424,21 +409,21 @@ fn summarize(caller: &Caller, in_flight_sick_avg: f64) -> (CallerRun, LiveCaller
             calls: tally.calls,
             sick_calls: tally.sick_calls,
             degraded: tally.degraded,
-            p99_wait_ms: atlas_percentile(&waits_s, 0.99) * 1000.0,
+            p99_wait_ms: tally.waits.quantile_ms(0.99),
             stuck: in_flight_sick_avg,
         },
         per_second: tally.per_second,
         transitions,
     };
     let live = LiveCaller {
-        p50_wait_ms: atlas_percentile(&waits_s, 0.5) * 1000.0,
+        p50_wait_ms: tally.waits.quantile_ms(0.5),
         achieved_rate,
         late_sends: tally.late_sends,
-        late_p99_ms: atlas_percentile(&late_s, 0.99) * 1000.0,
-        late_max_ms: late_s.last().copied().unwrap_or(0.0) * 1000.0,
+        late_p99_ms: tally.late.quantile_ms(0.99),
+        late_max_ms: tally.late.max_ms(),
         in_flight_sick_avg,
         timed_out: tally.timed_out,
-        timeout_overshoot_p99_ms: atlas_percentile(&overshoot_s, 0.99) * 1000.0,
+        timeout_overshoot_p99_ms: tally.timeout_overshoot.quantile_ms(0.99),
         error_answers: tally.error_answers,
         connect_failures: tally.connect_failures,
     };

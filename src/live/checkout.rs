@@ -20,6 +20,7 @@ use crate::engine::breaker::{Breaker, BreakerConfig};
 use crate::engine::brownout::SecondStats;
 use crate::engine::fault::FaultSchedule;
 use crate::live::http::{PooledClient, pooled_client};
+use crate::live::wait_histogram::WaitHistogram;
 
 /// A send more than this after its slot counts as late (the timer's grain is 1 ms).
 pub const LATE_AFTER: Duration = Duration::from_millis(2);
@@ -36,8 +37,10 @@ pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 pub struct Tally {
     /// One entry per started second of the run, by send time.
     pub per_second: Vec<SecondStats>,
-    /// Wait of every page view (0 for a fail-fast), in seconds.
-    pub waits_s: Vec<f64>,
+    /// Wait of every page view (0 for a fail-fast): counts per value, constant memory.
+    pub waits: WaitHistogram,
+    /// Waits of the page views that ended since the sampler last took them, in seconds.
+    pub recent_waits_s: Vec<f64>,
     pub calls: u64,
     pub sick_calls: u64,
     pub degraded: u64,
@@ -45,12 +48,12 @@ pub struct Tally {
     pub sends: u64,
     /// Sends more than [`LATE_AFTER`] behind their slot.
     pub late_sends: u64,
-    /// How far behind its slot each send went out, in seconds (0 when on time).
-    pub late_s: Vec<f64>,
+    /// How far behind its slot each send went out (0 when on time).
+    pub late: WaitHistogram,
     pub first_send_s: Option<f64>,
     pub last_send_s: f64,
-    /// `wait - timeout` of every call that timed out, in seconds.
-    pub timeout_overshoot_s: Vec<f64>,
+    /// `wait - timeout` of every call that timed out.
+    pub timeout_overshoot: WaitHistogram,
     pub timed_out: u64,
     /// Calls answered with a non-200 status (the `errors` fault).
     pub error_answers: u64,
@@ -70,6 +73,11 @@ impl Tally {
     fn second_index(&self, t_s: f64) -> usize {
         let last = self.per_second.len().saturating_sub(1);
         (t_s.max(0.0) as usize).min(last)
+    }
+
+    fn record_wait_s(&mut self, wait_s: f64) {
+        self.waits.record_s(wait_s);
+        self.recent_waits_s.push(wait_s);
     }
 
     /// Whether every call sent in `second` has ended.
@@ -162,13 +170,13 @@ pub async fn run(
             tally.sends += 1;
             tally.first_send_s.get_or_insert(send_s);
             tally.last_send_s = send_s;
-            tally.late_s.push(late_s);
+            tally.late.record_s(late_s);
             if late_s > LATE_AFTER.as_secs_f64() {
                 tally.late_sends += 1;
             }
             if !allowed {
                 tally.degraded += 1;
-                tally.waits_s.push(0.0);
+                tally.record_wait_s(0.0);
                 let second = tally.second(send_s);
                 second.degraded += 1;
                 second.failed_fast += 1;
@@ -230,14 +238,14 @@ async fn call(caller: Arc<Caller>, client: PooledClient, uri: Uri, timeout: Dura
     }
     caller.in_flight.fetch_sub(1, Ordering::Relaxed);
     let mut tally = lock(&caller.tally);
-    tally.waits_s.push(wait_s);
+    tally.record_wait_s(wait_s);
     match outcome {
         Outcome::Ok => {}
         Outcome::ErrorAnswer => tally.error_answers += 1,
         Outcome::ConnectFailure => tally.connect_failures += 1,
         Outcome::TimedOut => {
             tally.timed_out += 1;
-            tally.timeout_overshoot_s.push(wait_s - timeout.as_secs_f64());
+            tally.timeout_overshoot.record_s(wait_s - timeout.as_secs_f64());
         }
     }
     let send_s = (sent - start).as_secs_f64();

@@ -14,7 +14,8 @@
 //!   [`metastable`] (the feedback loop: steady load, a trigger, goodput over time).
 //! - Lab 3: [`dependency`] (the server that falls sick on the engine's fault schedule),
 //!   [`checkout`] (a caller on a fixed schedule, with or without the breaker) and
-//!   [`brownout`] (both callers against one dependency: the handle the CLI and TUI hold).
+//!   [`brownout`] (both callers against one dependency: the handle the CLI and TUI hold),
+//!   with [`wait_histogram`] for its percentiles in constant memory.
 
 pub mod brownout;
 pub mod checkout;
@@ -29,3 +30,4 @@ pub mod loopback_guard;
 pub mod metastable;
 pub mod retry_chain;
 pub mod retry_hops;
+pub mod wait_histogram;
