@@ -361,6 +361,35 @@ fn health_value(run: &DriverRun, mode: &str, config: &crate::engine::health::Hea
     })
 }
 
+/// A live counting run that its time limit cut short: what was asked, what ran.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct RetryTimeLimit {
+    pub limit_s: u64,
+    pub actions_requested: u64,
+    /// Actions started, the cut ones included.
+    pub actions_ran: u64,
+    /// Actions still retrying at the limit, cut off there.
+    pub cut_off: u64,
+}
+
+impl RetryTimeLimit {
+    pub fn new(requested: u64, result: &ScenarioResult, cut_off: u64) -> Self {
+        Self {
+            limit_s: crate::live::retry_chain::RUN_ACTIONS_TIME_LIMIT.as_secs(),
+            actions_requested: requested,
+            actions_ran: result.params.actions,
+            cut_off,
+        }
+    }
+
+    pub fn line(&self) -> String {
+        format!(
+            "  stopped at the {} s limit: {} of {} actions ran, {} cut off mid-retry (their attempts so far are counted)",
+            self.limit_s, self.actions_ran, self.actions_requested, self.cut_off
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -206,3 +206,29 @@ fn headless_live_run_prints_the_sim_row_and_json() {
     assert_eq!(value["received_per_server"]["database"], 20);
     assert_eq!(value["sim_comparison"]["within"], true);
 }
+
+/// The time limit holds inside an action: six layers of 10 attempts at p = 1 is 10^6
+/// database attempts for one action, which used to run on past the limit (the issue's
+/// `--attempts 10,10,10,10,10,10 --actions 1000` took about 370 s against 300).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_time_limit_cuts_off_an_action_still_retrying() {
+    let chain = counting_chain(6, 1.0).await;
+    let limit = Duration::from_millis(1_500);
+    let started = tokio::time::Instant::now();
+    let result = tokio::time::timeout(
+        Duration::from_secs(20),
+        chain.run_actions_within(&[10; 6], 0.0, 1_000, 4, limit),
+    )
+    .await
+    .expect("the run ends near its limit, not after its actions");
+    let took = started.elapsed();
+    assert!(
+        took < limit + Duration::from_secs(2),
+        "took {took:?} with a {limit:?} limit"
+    );
+    assert_eq!(chain.cut_off(), 4, "each of the 4 workers was cut mid-action");
+    assert_eq!(result.params.actions, 4, "the cut actions are the ones that ran");
+    assert_eq!(result.successes, 0);
+    assert!(result.db_attempts > 0);
+    chain.shutdown().await.expect("shutdown");
+}
