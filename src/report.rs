@@ -179,6 +179,20 @@ pub fn metastable_text(run: &MetastableRun) -> String {
         "goodput/s: before {:.0}, during {:.0}, after {:.0} (last third {:.0}); {recovered}\n",
         run.goodput_before_per_s, run.goodput_during_per_s, run.goodput_after_per_s, run.goodput_end_per_s
     ));
+    if run.db_refused > 0 {
+        text.push_str(&format!(
+            "database backlog full ({} requests queued or in service): {} requests refused at once\n",
+            crate::live::retry_hops::DB_BACKLOG,
+            run.db_refused
+        ));
+    }
+    if run.actions_skipped > 0 {
+        text.push_str(&format!(
+            "load limit ({} actions in flight): {} actions not started\n",
+            crate::live::metastable::MAX_IN_FLIGHT,
+            run.actions_skipped
+        ));
+    }
     text
 }
 
