@@ -219,10 +219,11 @@ impl Drop for WorkGuard {
 /// Requests the database holds at once, queued or in service, in the metastable mode.
 /// A real server has such a limit (a listen backlog, a connection pool, a queue); beyond
 /// it a request is refused at once with a 503 and counted in `ChainCounters::db_refused`.
-/// 2,048 is 5 s of work at the default 400 requests/s, far past the back end's 100 ms
+/// 512 is 1.3 s of work at the default 400 requests/s, far past the back end's 100 ms
 /// timeout, so the queue still fills with work nobody waits for and the lesson holds,
-/// while memory stays bounded whatever the load and the duration.
-pub const DB_BACKLOG: u64 = 2_048;
+/// while memory stays bounded whatever the load and the duration (each queued request
+/// also holds its connection's buffers until its work is done).
+pub const DB_BACKLOG: u64 = 512;
 
 /// The database: fails each attempt with probability `p`, or every attempt in an outage.
 pub(crate) struct Database {
