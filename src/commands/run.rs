@@ -234,16 +234,28 @@ fn run_retry_live(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> R
             let result = chain
                 .run_actions(&params.attempts, params.budget, params.actions, LIVE_CONCURRENCY)
                 .await;
+            let cut_off = chain.cut_off();
             chain.shutdown().await?;
-            Ok::<_, color_eyre::eyre::Report>(result)
+            Ok::<_, color_eyre::eyre::Report>((result, cut_off))
         })?;
+        let (result, cut_off) = result;
         let comparison = chain::compare_with_sim(&result);
+        // The limit is enforced inside actions too; say so whenever it cut the run short.
+        let limited = (cut_off > 0 || result.params.actions < params.actions)
+            .then(|| report::RetryTimeLimit::new(params.actions, &result, cut_off));
         if args.mode.json {
-            writeln!(out, "{}", report::retry_live_value(&result, &comparison))?;
+            let mut value = report::retry_live_value(&result, &comparison);
+            if let Some(limited) = &limited {
+                value["time_limit"] = serde_json::json!(limited);
+            }
+            writeln!(out, "{value}")?;
         } else {
             let name = format!("attempts {:?}", params.attempts).replace(' ', "");
             writeln!(out, "{}", report::retry_row(&name, &result))?;
             write!(out, "{}", report::retry_live_lines(&result, &comparison))?;
+            if let Some(limited) = &limited {
+                writeln!(out, "{}", limited.line())?;
+            }
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -294,6 +306,15 @@ pub fn run_breaker(content: &Content, args: &BreakerArgs, out: &mut dyn Write) -
             "--min-calls {} is more than --window {}: the window never holds that many outcomes, so the breaker \
              could never open; allowed: min-calls up to the window",
             params.breaker.min_calls, params.breaker.window
+        ))
+        .into());
+    }
+    // A brownout after the run's end would make a run with nothing to show.
+    if params.brownout_start_s >= params.duration_s {
+        return Err(UsageError(format!(
+            "--brownout-s starts at {} s but --duration-s {} ends the run before it; allowed: a brownout that \
+             starts before the run ends",
+            params.brownout_start_s, params.duration_s
         ))
         .into());
     }
@@ -356,7 +377,27 @@ pub fn run_health(content: &Content, args: &HealthArgs, out: &mut dyn Write) -> 
         }
     };
     let runtime = live_runtime()?;
-    let live = runtime.block_on(health_driver::run_live(None, &config, port, &mut on_line))?;
+    let interrupted = runtime.block_on(async {
+        // Registered before the run starts, so a signal at any moment ends it at once.
+        let mut stop = crate::signals::Stop::register()?;
+        Ok::<_, color_eyre::eyre::Report>(tokio::select! {
+            // Biased, the signal first: the driver sees the same signal and would build an
+            // error report (with a backtrace, seconds to resolve) before giving way.
+            biased;
+            signal = stop.recv() => Ok(signal),
+            live = health_driver::run_live(None, &config, port, &mut on_line) => Err(live),
+        })
+    })?;
+    let live = match interrupted {
+        // Dropping the run killed its server child (kill on drop, and PR_SET_PDEATHSIG).
+        Ok(signal) => {
+            // Whatever the run had in flight (a probe's blocking work) must not hold the exit.
+            runtime.shutdown_background();
+            writeln!(out, "interrupted by {}: the server was stopped", signal.name)?;
+            return Ok(signal.exit_code());
+        }
+        Err(live) => live?,
+    };
     if json {
         writeln!(
             out,
