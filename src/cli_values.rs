@@ -103,7 +103,7 @@ mod tests {
 
     #[test]
     fn a_wrong_choice_lists_the_allowed_values() {
-        assert!(error_of(&["quiz", "--lab", "foo"]).ends_with("; allowed: health, retry, breaker"));
+        assert!(error_of(&["quiz", "--lab", "foo"]).ends_with("; allowed: health, retry, breaker, overload"));
         assert!(error_of(&["--theme", "blue", "labs"]).ends_with("; allowed: light, dark"));
     }
 

@@ -188,6 +188,7 @@ mod tests {
                 "lab1-health.md",
                 "lab2-retry.md",
                 "lab3-breaker.md",
+                "lab4-overload.md",
                 "operating.md",
                 "self-check.md",
                 "facilitator-guide.md",
