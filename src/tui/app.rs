@@ -174,8 +174,24 @@ impl App {
         }
     }
 
-    /// Applies `msg`; returns whether anything the screen shows changed.
+    /// Applies `msg` and recomputes what it changed; returns whether anything the screen
+    /// shows changed.
     pub fn update(&mut self, msg: Msg) -> bool {
+        let changed = self.update_deferred(msg);
+        self.settle();
+        changed
+    }
+
+    /// Recomputes the simulations whose sliders moved since the last call: the event loop
+    /// calls it once before each frame, so a burst of queued steps costs one recompute.
+    pub fn settle(&mut self) {
+        for (screen, lab) in self.labs.iter_mut().zip(&self.content.labs) {
+            screen.settle(lab);
+        }
+    }
+
+    /// Applies `msg`, leaving a recompute it needs to [`App::settle`].
+    pub fn update_deferred(&mut self, msg: Msg) -> bool {
         match msg {
             Msg::Quit => {
                 self.running = false;

@@ -157,6 +157,8 @@ async fn run_loop(terminal: &mut DefaultTerminal, app: &mut App) -> Result<()> {
     let mut dirty = true;
     while app.running {
         if dirty {
+            // One recompute for everything the drained events changed.
+            app.settle();
             terminal
                 .draw(|frame| frame.render_widget(&*app, frame.area()))
                 .wrap_err("drawing the screen")?;
@@ -177,7 +179,7 @@ async fn run_loop(terminal: &mut DefaultTerminal, app: &mut App) -> Result<()> {
 fn handle(app: &mut App, event: Event) -> bool {
     match event {
         Event::Terminal(term_event) => match app.msg_for(&term_event) {
-            Some(msg) => app.update(msg),
+            Some(msg) => app.update_deferred(msg),
             None => false,
         },
         // Nothing animates on the simulated clock; Lab 1's server clock moves on.
@@ -186,11 +188,11 @@ fn handle(app: &mut App, event: Event) -> bool {
         Event::Signal { name, number } => {
             log::line(&format!("received {name}: quitting"));
             app.stopped_by_signal = Some(number);
-            app.update(msg::Msg::Quit)
+            app.update_deferred(msg::Msg::Quit)
         }
         Event::InputClosed(reason) => {
             log::line(&format!("terminal input closed ({reason}): quitting"));
-            app.update(msg::Msg::Quit)
+            app.update_deferred(msg::Msg::Quit)
         }
     }
 }
