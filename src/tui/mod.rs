@@ -12,6 +12,7 @@
 //! - [`widgets`]: small widgets the views share (slider bar, state band, panel, number input).
 //! - [`theme`]: colours by role; `NO_COLOR`; `--theme`.
 //! - [`log`]: the `--log` diagnostics file.
+//! - [`wrap`]: word wrap with a hanging indent, for the book's bullets and code.
 
 pub mod app;
 pub mod event;
@@ -25,6 +26,7 @@ pub mod slider;
 pub mod theme;
 pub mod view;
 pub mod widgets;
+pub mod wrap;
 
 use std::io::{IsTerminal, stdout};
 use std::process::ExitCode;

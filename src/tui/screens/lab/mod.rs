@@ -318,7 +318,7 @@ impl LabScreen {
 
     /// Sliders, lesson, scrolling and the mouse.
     fn update_view(&mut self, msg: Msg, ctx: &ScreenCtx) -> LabOutcome {
-        let layout = layout::lab(ctx.area, self.id);
+        let layout = layout::lab(ctx.area, self.id, self.mode == Mode::Live);
         let count = self.sliders.len();
         let before: Vec<f64> = self.sliders.iter().map(Slider::value).collect();
         let view_before = (self.focus, self.show_lesson, self.lesson_scroll, self.log_scroll);
