@@ -578,3 +578,41 @@ fn keys_do_nothing_while_the_terminal_is_too_small() {
     app.update(Msg::Resize(80, 24));
     assert!(app.update(Msg::Open));
 }
+
+/// Lab 3 live after `b` healed the dependency, with the slow fault: the status names the
+/// override instead of the schedule, and the sim rows (a hang model) say they do not apply.
+#[test]
+fn lab3_live_healed_by_hand_with_a_slow_fault_80x24() {
+    let mut app = lab3_live(80, 24, 25, false);
+    let live = app.labs[2].live.breaker_mut().expect("Lab 3");
+    live.manual = Some(resilience_lab::engine::fault::ManualOverride::Healthy);
+    live.fault = FaultKind::Slow;
+    let text = render(&app);
+    assert!(text.contains("healed by hand · b brown out"), "{text}");
+    assert!(!text.contains("hang 10–40 s · healed"), "{text}");
+    assert!(text.contains("sim rows model a hang; live is slow"), "{text}");
+    assert!(
+        !text.contains("sim  with breaker") && !text.contains("sim with breaker"),
+        "{text}"
+    );
+}
+
+/// The book's code blocks: no fences, a gutter on every row, wrapped rows included.
+#[test]
+fn book_code_blocks_keep_their_gutter_80x24() {
+    let mut app = app(80, 24);
+    for msg in [Msg::Down, Msg::Down, Msg::Down, Msg::Down, Msg::Open] {
+        app.update(msg);
+    }
+    for _ in 0..11 {
+        app.update(Msg::ScrollDown);
+    }
+    let text = render(&app);
+    assert!(text.contains("▏ resilience-lab run health --sim"), "{text}");
+    assert!(!text.contains("```"), "{text}");
+    let wrapped_code_rows_without_gutter = text
+        .lines()
+        .filter(|row| row.contains("real server process") && !row.contains('▏'))
+        .count();
+    assert_eq!(wrapped_code_rows_without_gutter, 0, "{text}");
+}

@@ -131,7 +131,14 @@ pub fn render_markdown(markdown: &'static str, theme: Theme, width: u16) -> Text
             for span in &mut line.spans[1..] {
                 span.style = theme.key();
             }
-            lines.extend(wrap::wrap_line(line, width, CODE_GUTTER.chars().count()));
+            // A wrapped code line keeps the gutter on its rows, so it still reads as code.
+            let mut rows = wrap::wrap_line(line, width, CODE_GUTTER.chars().count());
+            for row in rows.iter_mut().skip(1) {
+                if let Some(first) = row.spans.first_mut() {
+                    *first = Span::styled(CODE_GUTTER, theme.dim());
+                }
+            }
+            lines.extend(rows);
             continue;
         }
         // The renderer writes a link as `text (target.md)`: a chapter's file says nothing

@@ -46,8 +46,8 @@ fn status_line(live: &BreakerLive) -> String {
     let sick_now = series.samples.last().is_some_and(|s| s.sick);
     // A hand override replaces the schedule (engine::fault): say so, not the window.
     let (window, b_does) = match live.manual {
-        Some(ManualOverride::Sick) => (format!("{fault} by hand, schedule off"), "b heal"),
-        Some(ManualOverride::Healthy) => ("healed by hand, schedule off".to_string(), "b brown out"),
+        Some(ManualOverride::Sick) => (format!("{fault} by hand"), "b heal"),
+        Some(ManualOverride::Healthy) => ("healed by hand".to_string(), "b brown out"),
         None if sick_now => (scheduled.clone(), "b heal"),
         None => (scheduled.clone(), "b brown out"),
     };
@@ -96,7 +96,7 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
         lines.push(Line::from(Span::styled(
             fit_width(
                 format!(
-                    "sim rows model a hang; the live dependency is {} (f), so compare live with live",
+                    "sim rows model a hang; live is {} (f): compare live with live",
                     live.fault
                 ),
                 width,
