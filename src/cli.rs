@@ -60,6 +60,24 @@ pub enum Command {
     Quiz(QuizArgs),
     /// Show saved progress, or erase it with --reset.
     Progress(ProgressArgs),
+    /// Check a dependency register (JSON) against the resilience policy, as the Atlas's check_policy.py does.
+    Policy(PolicyArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct PolicyArgs {
+    #[command(subcommand)]
+    pub command: PolicyCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PolicyCommand {
+    /// Print every policy problem of the register; exit 0 if none, 1 if any, 2 on bad input.
+    Check {
+        /// The register: a JSON file with inbound_deadline_ms and a list of dependencies.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -67,7 +85,7 @@ pub struct QuizArgs {
     /// Only questions of this lab: health, retry or breaker.
     #[arg(long, value_parser = ["health", "retry", "breaker"])]
     pub lab: Option<String>,
-    /// Only questions of this topic, e.g. retries, breakers, health, shutdown, overload, interview.
+    /// Only questions of this topic, e.g. retries, breakers, health, shutdown, overload, interview, self-check.
     #[arg(long)]
     pub topic: Option<String>,
     /// How many questions (1 to 200).
@@ -76,6 +94,12 @@ pub struct QuizArgs {
     /// Seed of the question order; the same seed asks the same quiz again.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Ask the questions due for review first: missed ones, then those not yet right 3 times in a row.
+    #[arg(long, conflicts_with = "drill")]
+    pub review: bool,
+    /// An interview drill instead: an open design prompt, a time limit, a model answer and a checklist.
+    #[arg(long, conflicts_with_all = ["lab", "topic"])]
+    pub drill: bool,
 }
 
 #[derive(Debug, Args)]

@@ -19,7 +19,8 @@
 //!   each; [`report`]: the headless text and JSON reports.
 //! - Beside them: [`error`] (the usage error, exit code 2), [`metrics`] (named numbers of a
 //!   run, for predict-then-observe checks), [`progress`] (the progress file), [`quiz`]
-//!   (drawing and grading questions).
+//!   (drawing and grading questions), [`review`] (spaced repetition for `quiz --review`),
+//!   [`drill`] (interview drills for `quiz --drill`).
 //!
 //! A new lab is an engine module, a content file and its [`content::LabId`] variant, a
 //! `live/<lab>/` folder, a `tui/screens/lab/<lab>.rs` and a `tui/view/lab/<lab>.rs`; the
@@ -29,6 +30,7 @@
 pub mod cli;
 pub mod commands;
 pub mod content;
+pub mod drill;
 pub mod engine;
 pub mod error;
 pub mod live;
@@ -36,4 +38,5 @@ pub mod metrics;
 pub mod progress;
 pub mod quiz;
 pub mod report;
+pub mod review;
 pub mod tui;

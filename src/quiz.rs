@@ -64,11 +64,20 @@ pub fn draw(questions: &[Question], filter: &Filter, count: usize, seed: u64) ->
     let mut picked: Vec<&Question> = questions.iter().filter(|q| filter.admits(q)).collect();
     picked.shuffle(&mut rng);
     picked.truncate(count);
-    picked
+    with_shuffled_choices(picked, &mut rng)
+}
+
+/// Asks `questions` in the order given (e.g. a review's), choices shuffled with `seed`.
+pub fn ask_in_order(questions: &[&Question], seed: u64) -> Vec<Asked> {
+    with_shuffled_choices(questions.to_vec(), &mut StdRng::seed_from_u64(seed))
+}
+
+fn with_shuffled_choices(questions: Vec<&Question>, rng: &mut StdRng) -> Vec<Asked> {
+    questions
         .into_iter()
         .map(|question| {
             let mut choice_order: Vec<usize> = (0..question.choices.len()).collect();
-            choice_order.shuffle(&mut rng);
+            choice_order.shuffle(rng);
             Asked {
                 question: question.clone(),
                 choice_order,

@@ -114,3 +114,78 @@ fn reset_asks_first_and_only_erases_on_yes() {
     assert!(String::from_utf8_lossy(&erased.stdout).contains("progress erased"));
     assert!(!progress.exists());
 }
+
+// `quiz --review` asks what is due first; `quiz --drill` runs an interview drill with a
+// clock, a model answer and a self-graded checklist.
+
+#[test]
+fn review_asks_the_missed_question_first() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let progress = dir.path().join("progress.toml");
+    // Missed last time (streak 0), right once (streak 1), learned (streak 3).
+    fs::write(
+        &progress,
+        "format_version = 1\n\n\
+         [questions.shutdown-default-grace]\nanswered = 2\nright = 1\nstreak = 0\n\n\
+         [questions.overload-capacity]\nanswered = 1\nright = 1\nstreak = 1\n\n\
+         [questions.retry-three-layers]\nanswered = 3\nright = 3\nstreak = 3\n",
+    )
+    .expect("write progress");
+    let output = run_with_input(
+        &progress,
+        &["quiz", "--review", "--count", "2", "--seed", "3"],
+        "30\n2000\n",
+    );
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{out}");
+    assert!(out.contains("2 question(s) due for review"), "{out}");
+    let first = out
+        .find("default termination grace period")
+        .expect("the missed question is asked");
+    let second = out
+        .find("capacity in requests per second")
+        .expect("the once-right question is asked");
+    assert!(first < second, "the miss comes first: {out}");
+    assert!(
+        !out.contains("Three layers each make up to 4 attempts"),
+        "learned waits: {out}"
+    );
+    assert!(out.contains("Score: 2 of 2 right"), "{out}");
+    let saved = fs::read_to_string(&progress).expect("saved");
+    assert!(
+        saved.contains("[questions.shutdown-default-grace]\nanswered = 3\nright = 2\nstreak = 1"),
+        "{saved}"
+    );
+}
+
+#[test]
+fn a_drill_times_the_answer_then_grades_the_checklist() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let progress = dir.path().join("progress.toml");
+    // Enter ends the answer; then y/n per point, one invalid reply asked again.
+    let output = run_with_input(
+        &progress,
+        &["quiz", "--drill", "--seed", "0"],
+        "\ny\nmaybe\nn\ny\ny\ny\ny\ny\ny\n",
+    );
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{out}");
+    assert!(out.contains("The recommendations service starts hanging"), "{out}");
+    assert!(out.contains("You have 3 minutes"), "{out}");
+    assert!(out.contains("within the time"), "{out}");
+    assert!(out.contains("A model answer:\nRecommendations is soft"), "{out}");
+    assert!(out.contains("type y or n"), "{out}");
+    assert!(out.contains("Covered 7 of 8 points."), "{out}");
+    assert!(
+        out.contains("To work on:\n  - Gave the call a timeout from measured latency"),
+        "{out}"
+    );
+    assert!(!progress.exists(), "a drill saves nothing");
+}
+
+#[test]
+fn drill_and_review_refuse_to_be_combined() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = run_with_input(&dir.path().join("p.toml"), &["quiz", "--drill", "--review"], "");
+    assert_eq!(output.status.code(), Some(2));
+}

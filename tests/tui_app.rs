@@ -560,3 +560,17 @@ fn live_keys_need_live_mode_and_a_live_lab() {
     assert!(app.update(Msg::ToggleMode));
     assert_eq!(app.labs[2].mode, Mode::Sim);
 }
+
+#[test]
+fn the_quiz_setup_says_how_many_questions_are_due() {
+    let mut app = app();
+    app.screen = Screen::Quiz;
+    assert!(!text(&app).contains("due for review"), "nothing answered, nothing due");
+    app.progress.record_answer("retry-three-layers", None, false);
+    app.progress.record_answer("overload-capacity", None, true);
+    assert!(
+        text(&app).contains("2 due for review (quiz --review)"),
+        "{}",
+        text(&app)
+    );
+}

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use color_eyre::eyre::{Result, WrapErr};
 
-use crate::content::Content;
+use crate::content::{Content, lint};
 use crate::metrics::{self, default_metrics};
 
 pub fn check(content_dir: Option<&Path>, out: &mut dyn Write) -> Result<ExitCode> {
@@ -40,6 +40,7 @@ pub fn check(content_dir: Option<&Path>, out: &mut dyn Write) -> Result<ExitCode
             }
         }
     }
+    problems.extend(answer_length_problems(&content));
     for problem in &problems {
         writeln!(out, "{problem}")?;
     }
@@ -75,5 +76,27 @@ pub fn check(content_dir: Option<&Path>, out: &mut dyn Write) -> Result<ExitCode
         "{} questions and {lab_checks} lab checks, every id unique",
         content.bank.len()
     )?;
+    let figures = lint::length_figures(&content.all_questions());
+    writeln!(
+        out,
+        "{} choice questions: the right answer is strictly the longest in {} ({:.0}%); median right/longest distractor {:.2}",
+        figures.choice_questions,
+        figures.right_strictly_longest,
+        figures.longest_share() * 100.0,
+        figures.median_ratio
+    )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Choice questions whose right answer is much longer than any distractor, as `file:line: problem`.
+fn answer_length_problems(content: &Content) -> Vec<String> {
+    let bank = content.bank.iter().filter_map(|entry| {
+        lint::length_problem(&entry.question).map(|problem| format!("{}:{}: {problem}", entry.origin, entry.line))
+    });
+    let checks = content.labs.iter().zip(&content.origins).flat_map(|(lab, origin)| {
+        lab.checks
+            .iter()
+            .filter_map(move |check| lint::length_problem(check).map(|problem| format!("{origin}: {problem}")))
+    });
+    bank.chain(checks).collect()
 }

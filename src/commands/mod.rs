@@ -8,8 +8,12 @@
 //! - [`check`]: `check`, the lab files and the bank validated.
 //! - [`quiz`]: `quiz` in the plain terminal.
 //! - [`progress`]: `progress`, shown or reset.
+//! - [`policy`]: `policy check FILE`, a dependency register against the Atlas's policy.
+//! - [`drill`]: `quiz --drill`, an interview drill.
 
 pub mod check;
+mod drill;
+mod policy;
 pub mod progress;
 pub mod quiz;
 pub mod run;
@@ -50,6 +54,7 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
             )
         }
         Some(Command::Check) => check::check(content_dir.as_deref(), out),
+        Some(Command::Policy(args)) => policy::run(&args, out),
         Some(Command::Run(run)) => {
             let content = load_labs(content_dir.as_deref())?;
             match run.lab {

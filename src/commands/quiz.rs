@@ -7,10 +7,11 @@ use std::process::ExitCode;
 use color_eyre::eyre::Result;
 
 use crate::cli::QuizArgs;
+use crate::commands::drill;
 use crate::content::{Content, QuestionKind};
 use crate::error::UsageError;
 use crate::metrics::default_metrics;
-use crate::{progress, quiz};
+use crate::{progress, quiz, review};
 
 /// Asks a quiz in the plain terminal: one question at a time, answers typed on stdin.
 pub fn run_quiz(
@@ -46,7 +47,21 @@ pub fn run_quiz(
         lab: args.lab.clone(),
         topic: args.topic.clone(),
     };
-    let drawn = quiz::draw(&questions, &filter, usize::from(args.count), seed);
+    if args.drill {
+        return drill::run(seed, input, out);
+    }
+    let drawn = if args.review {
+        let admitted: Vec<crate::content::Question> = questions.iter().filter(|q| filter.admits(q)).cloned().collect();
+        let due = review::due_count(&admitted, &loaded.progress);
+        writeln!(
+            out,
+            "{due} question(s) due for review; they come first, then new ones, then learned ones"
+        )?;
+        let ordered = review::order(&admitted, &loaded.progress, seed);
+        quiz::ask_in_order(&ordered[..ordered.len().min(usize::from(args.count))], seed)
+    } else {
+        quiz::draw(&questions, &filter, usize::from(args.count), seed)
+    };
     if drawn.is_empty() {
         return Err(
             UsageError("no question matches --lab and --topic together; try one of them alone".to_string()).into(),

@@ -9,6 +9,7 @@
 pub mod bank;
 pub mod lab;
 pub mod lab_id;
+pub mod lint;
 pub mod location;
 pub mod params;
 pub mod question;

@@ -1,4 +1,4 @@
-//! Lab 3 on a virtual clock: a checkout page calls a soft dependency that browns out.
+//! Lab 3 on a virtual clock: checkout keeps calling a dependency it can do without while that dependency browns out.
 //!
 //! The page calls at a fixed rate; inside the brownout window every call waits for the
 //! full timeout and the page degrades. With the breaker on, outcomes reach the

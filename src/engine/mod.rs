@@ -11,6 +11,7 @@ pub mod breaker;
 pub mod brownout;
 pub mod fault;
 pub mod health;
+pub mod policy;
 pub mod pyfmt;
 pub mod pyrandom;
 pub mod retry;

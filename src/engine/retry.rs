@@ -1,7 +1,7 @@
 //! Retry amplification: layered retries, the per-client retry budget and Full Jitter.
 //!
-//! A user action passes through layers (browser code, front end, back end) before it
-//! reaches the database; each layer may try the layer below several times. The policy
+//! Between a user and the database sit layers (in the lab: browser code, front end, back
+//! end); each layer may try the layer below several times. The policy
 //! pieces here, [`Budget::admit`] and [`full_jitter_s`], are the ones the live chain
 //! calls too; [`run_scenario`] is the Atlas's Lab 2 simulation built from them.
 

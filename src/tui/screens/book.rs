@@ -16,11 +16,13 @@ use crate::tui::theme::Theme;
 use crate::tui::wrap;
 
 /// Every file of `book/src/` the summary may name.
-const FILES: [(&str, &str); 7] = [
+const FILES: [(&str, &str); 9] = [
     ("introduction.md", include_str!("../../../book/src/introduction.md")),
     ("lab1-health.md", include_str!("../../../book/src/lab1-health.md")),
     ("lab2-retry.md", include_str!("../../../book/src/lab2-retry.md")),
     ("lab3-breaker.md", include_str!("../../../book/src/lab3-breaker.md")),
+    ("operating.md", include_str!("../../../book/src/operating.md")),
+    ("self-check.md", include_str!("../../../book/src/self-check.md")),
     (
         "facilitator-guide.md",
         include_str!("../../../book/src/facilitator-guide.md"),
@@ -232,6 +234,8 @@ mod tests {
                 "lab1-health.md",
                 "lab2-retry.md",
                 "lab3-breaker.md",
+                "operating.md",
+                "self-check.md",
                 "facilitator-guide.md",
                 "interview-sheet.md",
                 "glossary.md"

@@ -43,7 +43,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let pick = quiz.picks.get(quiz.picked).map_or("", |p| p.label.as_str());
     let left = format!(" Quiz · {pick}");
     let right = match quiz.stage {
-        Stage::Setup => String::new(),
+        // How many answered questions are not yet learned (`quiz --review` asks them first).
+        Stage::Setup => match crate::review::due_count(&app.content.all_questions(), &app.progress) {
+            0 => String::new(),
+            due => format!("{due} due for review (quiz --review) "),
+        },
         Stage::Review => format!("score {} of {} ", quiz.score.right, quiz.score.asked),
         _ => format!(
             "question {} of {} · {} of {} right ",
