@@ -151,21 +151,29 @@ fn quiz_question_choice_100x30() {
     insta::assert_snapshot!(render(&quiz_on_a_choice(100, 30)));
 }
 
+/// The quiz after a wrong answer to its first question.
+fn quiz_feedback(width: u16, height: u16) -> App {
+    let mut app = quiz_on_a_choice(width, height);
+    app.update(wrong_answer(&app));
+    app
+}
+
+/// Stopped after one: the review shows the score and the missed question.
+fn quiz_review(width: u16, height: u16) -> App {
+    let mut app = quiz_feedback(width, height);
+    app.update(Msg::Open);
+    app.update(Msg::Back);
+    app
+}
+
 #[test]
 fn quiz_feedback_100x30() {
-    let mut app = quiz_on_a_choice(100, 30);
-    app.update(wrong_answer(&app));
-    insta::assert_snapshot!(render(&app));
+    insta::assert_snapshot!(render(&quiz_feedback(100, 30)));
 }
 
 #[test]
 fn quiz_review_100x30() {
-    let mut app = quiz_on_a_choice(100, 30);
-    app.update(wrong_answer(&app));
-    app.update(Msg::Open);
-    // Stop after one: the review shows the score and the missed question.
-    app.update(Msg::Back);
-    insta::assert_snapshot!(render(&app));
+    insta::assert_snapshot!(render(&quiz_review(100, 30)));
 }
 
 #[test]
@@ -425,9 +433,8 @@ fn lab2_live_counting_80x24() {
 }
 
 /// The metastable view: healthy 240 actions/s, a trigger at 5 s, and goodput that stays down.
-#[test]
-fn lab2_live_metastable_100x30() {
-    let mut app = app(100, 30);
+fn lab2_live_metastable(width: u16, height: u16) -> App {
+    let mut app = app(width, height);
     for msg in LAB2 {
         app.update(*msg);
     }
@@ -462,7 +469,17 @@ fn lab2_live_metastable_100x30() {
     series.latest_s = 25.0;
     app.labs[1].live.retry_mut().expect("Lab 2").series = Some(series);
     assert_eq!(app.labs[1].mode, Mode::Live);
-    insta::assert_snapshot!(render(&app));
+    app
+}
+
+#[test]
+fn lab2_live_metastable_100x30() {
+    insta::assert_snapshot!(render(&lab2_live_metastable(100, 30)));
+}
+
+#[test]
+fn lab2_live_metastable_80x24() {
+    insta::assert_snapshot!(render(&lab2_live_metastable(80, 24)));
 }
 
 // Every screen at 80x24, the advertised minimum: nothing cut (issue 11).
@@ -615,4 +632,26 @@ fn book_code_blocks_keep_their_gutter_80x24() {
         .filter(|row| row.contains("real server process") && !row.contains('▏'))
         .count();
     assert_eq!(wrapped_code_rows_without_gutter, 0, "{text}");
+}
+
+#[test]
+fn quiz_feedback_80x24() {
+    insta::assert_snapshot!(render(&quiz_feedback(80, 24)));
+}
+
+#[test]
+fn quiz_review_80x24() {
+    insta::assert_snapshot!(render(&quiz_review(80, 24)));
+}
+
+#[test]
+fn lab2_lesson_with_chapter_80x24() {
+    insta::assert_snapshot!(screen(80, 24, &[Msg::Down, Msg::Open, Msg::ToggleLesson]));
+}
+
+#[test]
+fn help_overlay_on_lab3_80x24() {
+    let mut msgs = LAB3.to_vec();
+    msgs.push(Msg::ToggleHelp);
+    insta::assert_snapshot!(screen(80, 24, &msgs));
 }

@@ -240,7 +240,7 @@ pub fn render_charts(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
             let db: Vec<(f64, f64)> = series.points.iter().map(|p| (p.t_s, p.db_per_s)).collect();
             let queued: Vec<(f64, f64)> = series.points.iter().map(|p| (p.t_s, p.db_in_flight as f64)).collect();
             let (title, names) = if short {
-                (" db ", ["req/s", "waiting"])
+                (" db ", ["req/s", "queue"])
             } else {
                 (" database: ", ["requests/s", "in flight"])
             };
@@ -372,7 +372,14 @@ fn line_chart(
         }
     }
     if !series.triggers.is_empty() {
-        title_spans.push(Span::styled("│ trigger ", theme.series(0)));
+        // The trigger's legend in full where the title leaves room, else as its key `g`.
+        let used: usize = title_spans.iter().map(Span::width).sum();
+        let mark = if used + 10 <= usize::from(area.width.saturating_sub(2)) {
+            "│ trigger "
+        } else {
+            "│g "
+        };
+        title_spans.push(Span::styled(mark, theme.series(0)));
     }
     let top_label = if top <= 1.0 {
         format!("{top:.1}")
