@@ -74,13 +74,21 @@ pub fn run_quiz(
         Vec::new()
     };
 
-    writeln!(
-        out,
+    let width = terminal_width();
+    let heading = format!(
         "resilience-lab quiz: {} question(s), seed {seed} (--seed {seed} asks the same quiz again)",
         drawn.len()
+    );
+    writeln!(out, "{}", fit(&heading, width, 0))?;
+    writeln!(
+        out,
+        "{}",
+        fit(
+            "Answer with a letter or a number, then Enter. Type q to stop.",
+            width,
+            0
+        )
     )?;
-    writeln!(out, "Answer with a letter or a number, then Enter. Type q to stop.")?;
-    let width = terminal_width();
     let mut score = quiz::Score::default();
     'questions: for (number, asked) in drawn.iter().enumerate() {
         let question = &asked.question;
