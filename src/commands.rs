@@ -27,6 +27,9 @@ use crate::live::retry_chain::{self, BackoffConfig, ChainConfig, DbCapacity, Liv
 use crate::live::{health_child, health_driver, health_server};
 use crate::{live, metrics, progress, quiz, report};
 
+/// Lab 1 at fleet scale: `run fleet`, `serve database`, `serve health --database-port`.
+mod fleet;
+
 /// Runs the parsed command line, reading answers from `input` and writing its report to `out`.
 pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<ExitCode> {
     let content_dir = cli.content.clone();
@@ -46,12 +49,14 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
                 RunLab::Retry(args) => run_retry(&content, &args, out),
                 RunLab::Breaker(args) => run_breaker(&content, &args, out),
                 RunLab::Health(args) => run_health(&content, &args, out),
+                RunLab::Fleet(args) => fleet::run_fleet(&args, out),
             }
         }
         Some(Command::Serve(serve)) => {
             let content = load_labs(content_dir.as_deref())?;
             match serve.lab {
-                ServeLab::Health(args) => serve_health(&content, &args, out),
+                ServeLab::Health(args) => fleet::serve_replica(&content, &args, out),
+                ServeLab::Database(args) => fleet::serve_database(&args, out),
             }
         }
         // `main` opens the terminal app when there is no subcommand; the list is the fallback.

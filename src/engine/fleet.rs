@@ -1121,7 +1121,7 @@ pub fn simulate(params: &FleetParams) -> FleetRun {
     if let Some(since) = sim.no_endpoint_since_ms {
         sim.windows.push((secs(since), params.duration_s));
     }
-    let no_ready_endpoint_s = sim.windows.iter().map(|(a, b)| b - a).sum();
+    let no_ready_endpoint_s = sim.windows.iter().fold(0.0, |sum, (a, b)| sum + (b - a));
     FleetRun {
         params: params.clone(),
         replicas: sim.replicas.into_iter().map(|r| r.run).collect(),
@@ -1131,6 +1131,64 @@ pub fn simulate(params: &FleetParams) -> FleetRun {
         no_endpoint_windows: sim.windows,
         endpoints: sim.endpoints,
         database: database_timeline(params),
+    }
+}
+
+/// A live run against the simulation at the same settings, by the yardsticks.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FleetComparison {
+    pub restarts_sim: u32,
+    pub restarts_live: u32,
+    pub first_restart_sim_s: Option<f64>,
+    pub first_restart_live_s: Option<f64>,
+    pub no_endpoint_sim_s: f64,
+    pub no_endpoint_live_s: f64,
+    pub requests_sim: RequestTotals,
+    pub requests_live: RequestTotals,
+    /// Restart counts equal; first restart within one liveness period; seconds with no
+    /// endpoint within one readiness period; each kind of request within 5% of those sent.
+    pub restarts_equal: bool,
+    pub first_restart_close: bool,
+    pub no_endpoint_close: bool,
+    pub requests_close: bool,
+}
+
+impl FleetComparison {
+    pub fn new(live: &FleetRun, sim: &FleetRun) -> Self {
+        let params = &sim.params;
+        let first_restart_close = match (live.first_restart_s(), sim.first_restart_s()) {
+            (Some(a), Some(b)) => (a - b).abs() <= params.liveness.period_s,
+            (None, None) => true,
+            _ => false,
+        };
+        let sent = sim.requests.total().max(live.requests.total()).max(1) as f64;
+        let (l, s) = (live.requests, sim.requests);
+        let requests_close = [
+            (l.ok, s.ok),
+            (l.degraded, s.degraded),
+            (l.failed, s.failed),
+            (l.refused, s.refused),
+        ]
+        .iter()
+        .all(|&(a, b)| (a as f64 - b as f64).abs() <= 0.05 * sent);
+        Self {
+            restarts_sim: sim.total_restarts(),
+            restarts_live: live.total_restarts(),
+            first_restart_sim_s: sim.first_restart_s(),
+            first_restart_live_s: live.first_restart_s(),
+            no_endpoint_sim_s: sim.no_ready_endpoint_s,
+            no_endpoint_live_s: live.no_ready_endpoint_s,
+            requests_sim: sim.requests,
+            requests_live: live.requests,
+            restarts_equal: sim.total_restarts() == live.total_restarts(),
+            first_restart_close,
+            no_endpoint_close: (live.no_ready_endpoint_s - sim.no_ready_endpoint_s).abs() <= params.readiness.period_s,
+            requests_close,
+        }
+    }
+
+    pub fn all_close(&self) -> bool {
+        self.restarts_equal && self.first_restart_close && self.no_endpoint_close && self.requests_close
     }
 }
 

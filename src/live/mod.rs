@@ -11,13 +11,17 @@
 //! - Lab 2: [`retry_chain`] (front end, back end and database, and the top client),
 //!   [`retry_hops`] (the hops' handlers and the one retry loop they share) and
 //!   [`metastable`] (the feedback loop: steady load, a trigger, goodput over time).
+//! - Lab 1 at fleet scale: [`fleet`] (replicas, a restarter, a Service, a load and the
+//!   shared database) and [`database_client`] (how a replica asks that database).
 //! - Lab 3: [`dependency`] (the server that falls sick on the engine's fault schedule),
 //!   [`checkout`] (a caller on a fixed schedule, with or without the breaker) and
 //!   [`brownout`] (both callers against one dependency: the handle the CLI and TUI hold).
 
 pub mod brownout;
 pub mod checkout;
+pub mod database_client;
 pub mod dependency;
+pub mod fleet;
 pub mod health_child;
 pub mod health_driver;
 pub mod health_server;
