@@ -25,12 +25,18 @@ fn runtime() -> tokio::runtime::Runtime {
 
 /// Runs `params` live and simulated; returns the comparison.
 fn live_against_sim(params: FleetParams) -> FleetComparison {
-    let _one = ONE_FLEET_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _one = ONE_FLEET_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let started = Instant::now();
     let live = runtime()
         .block_on(resilience_lab::live::fleet::run(Path::new(BIN), params.clone()))
         .expect("the live fleet runs");
-    assert!(started.elapsed() < Duration::from_secs(30), "a run took {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "a run took {:?}",
+        started.elapsed()
+    );
     let comparison = FleetComparison::new(&live, &simulate(&params));
     eprintln!("{:?}: {comparison:#?}", params.scenario);
     comparison
@@ -50,7 +56,10 @@ fn liveness_checking_the_database_restarts_the_same_replicas_live_as_simulated()
     assert_eq!(c.restarts_live, c.restarts_sim, "{c:?}");
     assert_eq!(c.restarts_sim, 12);
     assert!(c.first_restart_close, "first restart within one liveness period: {c:?}");
-    assert!(c.no_endpoint_close, "no-endpoint seconds within one readiness period: {c:?}");
+    assert!(
+        c.no_endpoint_close,
+        "no-endpoint seconds within one readiness period: {c:?}"
+    );
     assert!(c.requests_close, "each kind of request within 5%: {c:?}");
 }
 
@@ -58,7 +67,10 @@ fn liveness_checking_the_database_restarts_the_same_replicas_live_as_simulated()
 fn readiness_checking_the_database_refuses_the_same_requests_live_as_simulated() {
     let c = live_against_sim(compressed(Scenario::ReadinessChecksDb, 120.0));
     assert!(c.all_close(), "{c:?}");
-    assert!(c.requests_live.refused > 400, "clients were refused while no replica was ready: {c:?}");
+    assert!(
+        c.requests_live.refused > 400,
+        "clients were refused while no replica was ready: {c:?}"
+    );
 }
 
 #[test]
@@ -133,7 +145,9 @@ fn wait_gone(children: &[u32]) {
 
 #[test]
 fn killing_the_cli_with_sigkill_leaves_no_replica_or_database_running() {
-    let _one = ONE_FLEET_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _one = ONE_FLEET_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let (mut parent, children) = start_cli("600");
     parent.kill().expect("SIGKILL the CLI");
     parent.wait().expect("reap the CLI");
@@ -142,7 +156,9 @@ fn killing_the_cli_with_sigkill_leaves_no_replica_or_database_running() {
 
 #[test]
 fn a_cli_run_that_ends_by_itself_reaps_every_child() {
-    let _one = ONE_FLEET_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _one = ONE_FLEET_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let (mut parent, children) = start_cli("40");
     let status = parent.wait().expect("the run ends by itself");
     assert!(status.success(), "{status:?}");

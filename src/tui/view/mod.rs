@@ -6,6 +6,7 @@
 pub mod book;
 pub mod breaker_live;
 pub mod charts;
+pub mod fleet;
 pub mod footer;
 pub mod health_live;
 pub mod help;
