@@ -987,25 +987,35 @@ impl Sim<'_> {
             self.per_second.resize(bucket + 1, RequestTotals::default());
         }
         let seen_ms = now_ms.checked_sub(ms(params.routing_delay_s));
-        // The Service routes by the endpoints as they were `routing_delay_s` ago.
-        let mut seen: Vec<(usize, u32)> = (0..self.replicas.len())
-            .filter_map(|r| Some((r, self.replicas[r].ready_at(seen_ms?)?)))
-            .collect();
-        if seen.is_empty() && params.fail_open {
-            seen = self.replicas.iter().enumerate().map(|(i, r)| (i, r.pod)).collect();
+        // The Service routes by the endpoints as they were `routing_delay_s` ago. Fixed
+        // arrays (at most MAX_REPLICAS): this runs once per request, so it allocates nothing.
+        let mut seen = [(0usize, 0u32); MAX_REPLICAS as usize];
+        let mut count = 0;
+        for (index, replica) in self.replicas.iter().enumerate() {
+            if let Some(pod) = seen_ms.and_then(|t| replica.ready_at(t)) {
+                seen[count] = (index, pod);
+                count += 1;
+            }
         }
-        let candidates: Vec<usize> = seen.iter().map(|&(r, _)| r).collect();
-        for &r in &candidates {
-            self.replicas[r].prune(now_ms);
+        if count == 0 && params.fail_open {
+            for (index, replica) in self.replicas.iter().enumerate() {
+                seen[index] = (index, replica.pod);
+            }
+            count = self.replicas.len();
+        }
+        let mut candidates = [0usize; MAX_REPLICAS as usize];
+        for (slot, &(index, _)) in candidates.iter_mut().zip(&seen[..count]) {
+            *slot = index;
+            self.replicas[index].prune(now_ms);
         }
         let replicas = &self.replicas;
-        let picked = pick_endpoint(&candidates, params.balancing, &mut self.turn, |r| {
+        let picked = pick_endpoint(&candidates[..count], params.balancing, &mut self.turn, |r| {
             replicas[r].in_flight.len()
         });
         let outcome = match picked {
             None => Outcome::Refused,
             Some(r) => {
-                let pod = seen.iter().find(|&&(i, _)| i == r).map_or(0, |&(_, pod)| pod);
+                let pod = seen[..count].iter().find(|&&(i, _)| i == r).map_or(0, |&(_, pod)| pod);
                 self.serve(r, pod, now_ms)
             }
         };
