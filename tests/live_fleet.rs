@@ -11,6 +11,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use resilience_lab::engine::fleet::{FleetComparison, FleetParams, Scenario, simulate};
+use resilience_lab::live::fleet::{FleetSample, spawn_program};
 
 const BIN: &str = env!("CARGO_BIN_EXE_resilience-lab");
 static ONE_FLEET_AT_A_TIME: Mutex<()> = Mutex::new(());
@@ -29,9 +30,29 @@ fn live_against_sim(params: FleetParams) -> FleetComparison {
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     let started = Instant::now();
-    let live = runtime()
-        .block_on(resilience_lab::live::fleet::run(Path::new(BIN), params.clone()))
-        .expect("the live fleet runs");
+    // Through the handle the app uses: samples as it runs, `Done` with the run at the end.
+    let (live, samples) = runtime().block_on(async {
+        let (tx, mut rx) = tokio::sync::mpsc::channel(100_000);
+        let handle = spawn_program(Path::new(BIN).to_path_buf(), params.clone(), Some(tx));
+        let live = handle.join().await.expect("the live fleet runs");
+        let mut samples = Vec::new();
+        while let Ok(sample) = rx.try_recv() {
+            samples.push(sample);
+        }
+        (live, samples)
+    });
+    match samples.last() {
+        Some(FleetSample::Done(done)) => assert_eq!(**done, live, "Done carries the run"),
+        other => panic!("the last sample is Done, not {other:?}"),
+    }
+    let states = samples
+        .iter()
+        .filter(|s| matches!(s, FleetSample::Replica { .. }))
+        .count();
+    assert!(
+        states >= 2 * params.replicas as usize,
+        "every replica starts and is ready: {states}"
+    );
     assert!(
         started.elapsed() < Duration::from_secs(30),
         "a run took {:?}",
@@ -51,10 +72,14 @@ fn compressed(scenario: Scenario, duration_s: f64) -> FleetParams {
 
 #[test]
 fn liveness_checking_the_database_restarts_the_same_replicas_live_as_simulated() {
-    // 360 model s (18 s): the crash loop of the five-minute outage and the recovery at ~350 s.
-    let c = live_against_sim(compressed(Scenario::LivenessChecksDb, 360.0));
+    // A three-minute outage (30 to 210 s) over 260 model s at time scale 0.08 (about 21 s,
+    // probe timeouts of 80 ms real): each replica restarts at 61, 142 and 233 s (+1 s, +2 s).
+    let mut params = compressed(Scenario::LivenessChecksDb, 260.0);
+    params.time_scale = 0.08;
+    params.database[0].end_s = 210.0;
+    let c = live_against_sim(params);
     assert_eq!(c.restarts_live, c.restarts_sim, "{c:?}");
-    assert_eq!(c.restarts_sim, 12);
+    assert_eq!(c.restarts_sim, 9);
     assert!(c.first_restart_close, "first restart within one liveness period: {c:?}");
     assert!(
         c.no_endpoint_close,

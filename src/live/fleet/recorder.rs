@@ -111,7 +111,13 @@ impl Recorder {
 
     /// Replica `replica` entered `state` now (`restarted`: a restarted container began).
     pub fn state(&self, replica: usize, state: ReplicaState, restarted: bool) {
-        let t_s = self.clock.now_s();
+        self.state_since(replica, state, restarted, tokio::time::Instant::now());
+    }
+
+    /// As [`Recorder::state`], dated `since` (a container's start is when its process was
+    /// spawned, not when it printed its first line, as the model counts it).
+    pub fn state_since(&self, replica: usize, state: ReplicaState, restarted: bool, since: tokio::time::Instant) {
+        let t_s = self.clock.model_s(since);
         let restarts = {
             let mut inner = self.inner();
             let run = &mut inner.replicas[replica];

@@ -26,7 +26,12 @@ impl Clock {
 
     /// Model seconds since the start.
     pub fn now_s(&self) -> f64 {
-        self.started.elapsed().as_secs_f64() / self.scale
+        self.model_s(Instant::now())
+    }
+
+    /// The model time of `instant`.
+    pub fn model_s(&self, instant: Instant) -> f64 {
+        instant.saturating_duration_since(self.started).as_secs_f64() / self.scale
     }
 }
 

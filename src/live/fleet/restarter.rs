@@ -140,7 +140,7 @@ pub async fn run_replica(
                 ready: false,
             },
         );
-        recorder.state(plan.slot, ReplicaState::Starting, restarted);
+        recorder.state_since(plan.slot, ReplicaState::Starting, restarted, container_start);
 
         let mut probes = ProbeState::default();
         let mut ticks = Ticks::new(container_start);
