@@ -16,9 +16,10 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 use resilience_lab::cli::ThemeName;
-use resilience_lab::content::Content;
-use resilience_lab::tui::app::{App, Msg};
-use resilience_lab::tui::runs::{self, CURVE_ACTIONS_MAX};
+use resilience_lab::content::{Content, LabId};
+use resilience_lab::tui::app::App;
+use resilience_lab::tui::msg::Msg;
+use resilience_lab::tui::screens::lab::sim::{self as runs, CURVE_ACTIONS_MAX};
 use resilience_lab::tui::slider::Slider;
 use resilience_lab::tui::theme::Theme;
 
@@ -47,7 +48,7 @@ fn terminal() -> Terminal<TestBackend> {
 fn retry_sliders() -> Vec<Slider> {
     let content = Content::load(None).expect("built-in labs");
     content
-        .lab("retry")
+        .lab(LabId::Retry)
         .parameters
         .iter()
         .cloned()
@@ -89,9 +90,11 @@ fn percentile_pass() {
                 .expect("draw");
         });
     }
+    let content = Content::load(None).expect("built-in labs");
+    let lab = content.lab(LabId::Retry);
     let sliders = retry_sliders();
     percentiles("recompute lab 2 (rows + curve, 10,000 actions/point)", 50, || {
-        black_box(runs::compute_retry(&sliders, CURVE_ACTIONS_MAX));
+        black_box(runs::compute_retry(lab, &sliders, CURVE_ACTIONS_MAX));
     });
 }
 
@@ -111,9 +114,11 @@ fn render(c: &mut Criterion) {
 }
 
 fn recompute(c: &mut Criterion) {
+    let content = Content::load(None).expect("built-in labs");
+    let lab = content.lab(LabId::Retry);
     let sliders = retry_sliders();
     c.bench_function("recompute lab 2 rows + curve (10,000/point)", |b| {
-        b.iter(|| black_box(runs::compute_retry(&sliders, CURVE_ACTIONS_MAX)))
+        b.iter(|| black_box(runs::compute_retry(lab, &sliders, CURVE_ACTIONS_MAX)))
     });
     let mut app = app_on_lab(3);
     c.bench_function("recompute lab 3 on a slider step", |b| {

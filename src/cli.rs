@@ -11,18 +11,6 @@ use clap::{Args, Parser, Subcommand};
 use crate::content::lab::required_parameters;
 use crate::engine::fault::FaultKind;
 
-/// A mistake in what the user asked for: printed as one line, exit code 2.
-#[derive(Debug)]
-pub struct UsageError(pub String);
-
-impl std::fmt::Display for UsageError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for UsageError {}
-
 #[derive(Debug, Parser)]
 #[command(
     name = "resilience-lab",

@@ -2,20 +2,35 @@
 //!
 //! # Layout
 //!
+//! The layers, from the bottom up (the engine uses nothing of the others; `live` neither
+//! the app nor the command line; the app not the subcommands):
+//!
 //! - [`engine`]: the policies (breaker, retry budget, Full Jitter, health model) and the
 //!   deterministic simulations; pure, no clock, no I/O.
-//! - [`content`]: the lab files (`labs/*.toml`), embedded and overridable, and their validation.
-//! - [`live`]: the live labs on 127.0.0.1 (tokio + hyper), calling the engine's policies.
-//! - [`cli`]: the command line (clap).
-//! - [`report`]: the headless text and JSON reports.
-//! - [`commands`]: what each subcommand does, writing to the writer `main` hands it.
-//! - [`metrics`]: named numbers of a run, for predict-then-observe checks.
-//! - [`tui`]: the terminal app (ratatui): state, key table, views.
+//! - [`content`]: the lab files (`labs/*.toml`), embedded and overridable, their validation,
+//!   [`content::LabId`] (a lab as a type, never a string) and [`content::params`], the one
+//!   map from a slider's or flag's name to the engine's parameters.
+//! - [`live`]: the live labs on 127.0.0.1 (tokio + hyper), calling the engine's policies;
+//!   one folder per lab, each with a `runner.rs` whose `spawn` returns the one handle shape
+//!   [`live::run::LiveRun`] and sends its samples into the app's event queue.
+//! - [`tui`]: the terminal app (ratatui): `App` routes to one screen; a lab screen owns
+//!   everything of its lab; views draw from the screens; `keys.rs` is the one key table.
+//! - [`cli`]: the command line (clap); [`commands`]: what each subcommand does, one file
+//!   each; [`report`]: the headless text and JSON reports.
+//! - Beside them: [`error`] (the usage error, exit code 2), [`metrics`] (named numbers of a
+//!   run, for predict-then-observe checks), [`progress`] (the progress file), [`quiz`]
+//!   (drawing and grading questions).
+//!
+//! A new lab is an engine module, a content file and its [`content::LabId`] variant, a
+//! `live/<lab>/` folder, a `tui/screens/lab/<lab>.rs` and a `tui/view/lab/<lab>.rs`; the
+//! compiler lists every `match` on `LabId` that must handle it. `tests/architecture.rs`
+//! keeps the layers apart and finds any two modules that import each other in a loop.
 
 pub mod cli;
 pub mod commands;
 pub mod content;
 pub mod engine;
+pub mod error;
 pub mod live;
 pub mod metrics;
 pub mod progress;

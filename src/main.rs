@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use clap::Parser;
 use clap::error::ErrorKind;
 use resilience_lab::cli::Cli;
-use resilience_lab::cli::UsageError;
 use resilience_lab::commands;
+use resilience_lab::error::UsageError;
 
 fn main() -> ExitCode {
     if let Err(error) = color_eyre::install() {

@@ -4,9 +4,11 @@
 //! app scores the learner's prediction against the value a run reports here, and
 //! `resilience-lab check` refuses a check whose metric no run produces.
 
-use crate::engine::brownout::BrownoutComparison;
-use crate::engine::health::{DriverRun, WorkOutcome};
-use crate::engine::retry::{Policy, ScenarioResult};
+use crate::content::params::{self, Defaults};
+use crate::content::{Content, LabId};
+use crate::engine::brownout::{self, BrownoutComparison};
+use crate::engine::health::{self, DriverRun, WorkOutcome};
+use crate::engine::retry::{self, Policy, ScenarioResult};
 
 /// A metric's name and its value in one run.
 pub type Metric = (String, f64);
@@ -76,4 +78,25 @@ pub fn health_metrics(run: &DriverRun) -> Vec<Metric> {
 /// The value of `name` in `metrics`, if the run produced it.
 pub fn lookup(metrics: &[Metric], name: &str) -> Option<f64> {
     metrics.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
+}
+
+/// Every metric a default run of each lab produces, to check predict checks against.
+pub fn default_metrics(content: &Content) -> Vec<Metric> {
+    let retry_lab = content.lab(LabId::Retry);
+    let settings = params::retry_settings(retry_lab, &Defaults);
+    let rows = retry::compare_policies(
+        &settings.layered,
+        settings.p,
+        settings.budget,
+        settings.actions,
+        settings.seed,
+    );
+    let mut all = retry_metrics(&rows);
+    // The lab files' defaults, which `--content` may have changed for a class: a check is
+    // scored against the run the class sees. Lab files that `check` accepts make calls.
+    let breaker = params::brownout_params(content.lab(LabId::Breaker), &Defaults).unwrap_or_default();
+    all.extend(breaker_metrics(&brownout::compare(&breaker)));
+    let health = params::health_config(content.lab(LabId::Health), &Defaults);
+    all.extend(health_metrics(&health::simulate_driver(&health, 18080)));
+    all
 }

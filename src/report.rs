@@ -9,9 +9,9 @@ use crate::engine::brownout::{BrownoutComparison, CallerRun};
 use crate::engine::health::DriverRun;
 use crate::engine::pyfmt::{float_repr, percent};
 use crate::engine::retry::{Policy, ScenarioResult};
-use crate::live::brownout::LiveRun;
-use crate::live::metastable::MetastableRun;
-use crate::live::retry_chain::SimComparison;
+use crate::live::breaker::brownout::BrownoutRun;
+use crate::live::retry::chain::SimComparison;
+use crate::live::retry::metastable::MetastableRun;
 
 /// The fleet lab's reports (Lab 1 at fleet scale).
 pub mod fleet;
@@ -251,7 +251,7 @@ pub fn breaker_json(run: &BrownoutComparison, mode: &str) -> String {
 }
 
 /// Lab 3 live as text: the Atlas's rows, one line on the live clock, the transition log.
-pub fn breaker_live_text(run: &LiveRun) -> String {
+pub fn breaker_live_text(run: &BrownoutRun) -> String {
     let comparison = &run.comparison;
     let mut text = String::new();
     text.push_str(&comparison.timeout_only.summary.atlas_line("timeout only"));
@@ -272,7 +272,7 @@ pub fn breaker_live_text(run: &LiveRun) -> String {
 }
 
 /// The line that says a live run is a measurement: rate, lateness, in flight, timeouts.
-pub fn breaker_live_line(run: &LiveRun) -> String {
+pub fn breaker_live_line(run: &BrownoutRun) -> String {
     let (plain, guarded) = (&run.timeout_only, &run.with_breaker);
     format!(
         "live run (measured, varies run to run): achieved rate {:.1}/s, late sends {} (p99 {:.1} ms), \
@@ -292,7 +292,7 @@ pub fn breaker_live_line(run: &LiveRun) -> String {
 }
 
 /// Lab 3 live as JSON: the sim's document with mode "live" and a `live` section.
-pub fn breaker_live_json(run: &LiveRun) -> String {
+pub fn breaker_live_json(run: &BrownoutRun) -> String {
     let mut value = breaker_value(&run.comparison, "live");
     value["live"] = json!({
         "timeout_only": run.timeout_only,
@@ -368,7 +368,7 @@ fn health_value(run: &DriverRun, mode: &str, config: &crate::engine::health::Hea
 mod tests {
     use super::*;
     use crate::engine::retry::{ScenarioParams, run_scenario};
-    use crate::live::retry_chain::compare_with_sim;
+    use crate::live::retry::chain::compare_with_sim;
 
     #[test]
     fn servers_are_named_by_their_place_in_the_chain() {

@@ -3,7 +3,7 @@
 use std::fs;
 use std::path::Path;
 
-use resilience_lab::content::{Content, LAB_IDS};
+use resilience_lab::content::{Content, LAB_IDS, LabId};
 
 fn book_src() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("book/src")
@@ -40,7 +40,7 @@ fn every_summary_link_exists() {
 fn every_lab_chapter_exists_and_is_in_the_summary() {
     let content = Content::load(None).expect("shipped content loads");
     let summary = fs::read_to_string(book_src().join("SUMMARY.md")).expect("SUMMARY.md");
-    for id in LAB_IDS {
+    for id in LabId::ALL {
         let chapter = &content.lab(id).chapter;
         assert!(
             book_src().join(chapter).is_file(),

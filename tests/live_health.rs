@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use resilience_lab::engine::health::{HealthConfig, abandon_line};
-use resilience_lab::live::health_child::{ChildLine, HealthChild, Stream};
+use resilience_lab::live::health::child::{ChildLine, HealthChild, Stream};
 use resilience_lab::live::http::GetOutcome;
 use tokio::sync::mpsc::Receiver;
 use tokio::time::{Instant, timeout};

@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use resilience_lab::engine::retry::{Policy, ScenarioParams, run_scenario};
-use resilience_lab::live::metastable::{MetastableConfig, run_metastable};
-use resilience_lab::live::retry_chain::{BackoffConfig, ChainConfig, DbCapacity, LiveChain};
+use resilience_lab::live::retry::chain::{BackoffConfig, ChainConfig, DbCapacity, LiveChain};
+use resilience_lab::live::retry::metastable::{MetastableConfig, run_metastable};
 
 async fn counting_chain(layers: usize, p: f64) -> LiveChain {
     LiveChain::start(ChainConfig::counting(layers, p, 42))

@@ -7,9 +7,10 @@ use ratatui::layout::Rect;
 use resilience_lab::cli::ThemeName;
 use resilience_lab::content::Content;
 use resilience_lab::engine::brownout;
-use resilience_lab::tui::app::{App, Msg, Screen};
+use resilience_lab::tui::app::{App, Screen};
 use resilience_lab::tui::keys::{self, Context};
-use resilience_lab::tui::runs::LabResults;
+use resilience_lab::tui::msg::Msg;
+use resilience_lab::tui::screens::lab::sim::LabResults;
 use resilience_lab::tui::theme::Theme;
 
 fn app() -> App {
@@ -76,11 +77,11 @@ fn every_context_documents_its_keys_and_the_footer_is_short() {
 fn home_navigation_opens_labs_quiz_and_book() {
     let mut app = app();
     app.update(Msg::Up);
-    assert_eq!(app.home_selected, 0);
+    assert_eq!(app.home.selected, 0);
     for _ in 0..10 {
         app.update(Msg::Down);
     }
-    assert_eq!(app.home_selected, 4, "stops at Book");
+    assert_eq!(app.home.selected, 4, "stops at Book");
     app.update(Msg::Open);
     assert_eq!(app.screen, Screen::Book);
     app.update(Msg::Back);
@@ -166,7 +167,7 @@ fn clicking_and_dragging_a_slider_bar_sets_it() {
 fn mouse_click_opens_a_home_entry_and_the_wheel_moves() {
     let mut app = app();
     app.update(Msg::Wheel(10, 10, true));
-    assert_eq!(app.home_selected, 1);
+    assert_eq!(app.home.selected, 1);
     // Lab 3's heading is on row 8 (title, border, then 3 rows per entry).
     app.update(Msg::Click(10, 8));
     assert_eq!(app.screen, Screen::Lab(2));
@@ -205,7 +206,7 @@ fn page_keys_scroll_the_transition_log_and_the_lesson() {
 // Learning: the quiz, predictions and progress, through the app's messages.
 
 use resilience_lab::progress;
-use resilience_lab::tui::quiz_screen::Stage;
+use resilience_lab::tui::screens::quiz::Stage;
 
 /// Opens the quiz from home and starts it with the default pick (all questions).
 fn start_quiz(app: &mut App) {
@@ -287,7 +288,7 @@ fn a_prediction_in_a_lab_is_scored_against_the_sliders_run_and_saved() {
     for msg in [Msg::Type('6'), Msg::Type('5'), Msg::Erase, Msg::Type('4'), Msg::Open] {
         app.update(msg);
     }
-    let observed = app.predicts[1].observed.clone().expect("an outcome");
+    let observed = app.labs[1].predict.observed.clone().expect("an outcome");
     assert_eq!((observed.predicted, observed.measured), (64.0, Some(64.0)));
     assert!(observed.verdict.right);
     assert_eq!(app.context(), Context::Observed);
@@ -297,13 +298,13 @@ fn a_prediction_in_a_lab_is_scored_against_the_sliders_run_and_saved() {
     assert_eq!(saved.labs["retry"].checks_passed, ["retry-predict-layered"]);
     // Enter moves on to step 2; its check is scored against the sliders as they are now.
     app.update(Msg::Open);
-    assert_eq!(app.predicts[1].step, 1);
+    assert_eq!(app.labs[1].predict.step, 1);
     app.update(Msg::Predict);
     for c in "1.1".chars() {
         app.update(Msg::Type(c));
     }
     app.update(Msg::Open);
-    assert!(app.predicts[1].observed.as_ref().expect("outcome").verdict.right);
+    assert!(app.labs[1].predict.observed.as_ref().expect("outcome").verdict.right);
     app.update(Msg::Back);
     app.update(Msg::Back);
     assert!(text(&app).contains("4 of 4 steps and checks"), "{}", text(&app));
@@ -322,7 +323,7 @@ fn moving_a_slider_changes_what_a_prediction_is_scored_against() {
         app.update(Msg::Type(c));
     }
     app.update(Msg::Open);
-    let observed = app.predicts[1].observed.clone().expect("an outcome");
+    let observed = app.labs[1].predict.observed.clone().expect("an outcome");
     assert_eq!(observed.measured, Some(32.0));
     assert!(!observed.verdict.right);
 }
@@ -430,17 +431,17 @@ fn a_step_without_a_check_is_marked_done_and_enter_moves_on() {
     assert_eq!(app.progress.labs["breaker"].steps_done, [title]);
     app.update(Msg::Open);
     assert_eq!(app.context(), Context::Lab);
-    assert_eq!(app.predicts[2].step, 1);
+    assert_eq!(app.labs[2].predict.step, 1);
     // `[` goes back a step and stops at the first.
     app.update(Msg::PrevStep);
     app.update(Msg::PrevStep);
-    assert_eq!(app.predicts[2].step, 0);
+    assert_eq!(app.labs[2].predict.step, 0);
 }
 
 #[test]
 fn lab1_live_keys_come_first_only_on_the_live_screen() {
     use crossterm::event::Event as TermEvent;
-    use resilience_lab::tui::live_health::Answer;
+    use resilience_lab::tui::msg::ProbeAnswer as Answer;
 
     let press = |code| TermEvent::Key(key(code, KeyModifiers::NONE));
     let mut app = app();
@@ -451,7 +452,7 @@ fn lab1_live_keys_come_first_only_on_the_live_screen() {
     assert_eq!(app.msg_for(&press(KeyCode::Char('m'))), Some(Msg::ToggleMode));
     app.update(Msg::ToggleMode);
     assert!(app.health_live_showing());
-    assert_eq!(app.msg_for(&press(KeyCode::Char('s'))), Some(Msg::LiveStartStop));
+    assert_eq!(app.msg_for(&press(KeyCode::Char('s'))), Some(Msg::StartStop));
     assert_eq!(
         app.msg_for(&press(KeyCode::F(2))),
         Some(Msg::PredictProbe(Answer::Unavailable))
@@ -464,8 +465,8 @@ fn lab1_live_keys_come_first_only_on_the_live_screen() {
     assert!(screen.contains("live · 127.0.0.1"), "{screen}");
     assert!(screen.contains("s starts `resilience-lab serve health`"), "{screen}");
     // Without the app's runtime (a test), `s` says so instead of starting anything.
-    app.update(Msg::LiveStartStop);
-    assert!(!app.health_live.running());
+    app.update(Msg::StartStop);
+    assert!(!app.labs[0].live.health().expect("Lab 1").running());
     // Lab 2 is not Lab 1: its `s` is the shared start/stop of Labs 2 and 3.
     app.update(Msg::Back);
     app.update(Msg::Down);
@@ -477,23 +478,25 @@ fn lab1_live_keys_come_first_only_on_the_live_screen() {
 #[test]
 fn lab1_live_log_scrolls_and_the_lesson_still_shows() {
     use resilience_lab::engine::health::HealthConfig;
-    use resilience_lab::live::health_child::Stream;
-    use resilience_lab::tui::live_health::Report;
+    use resilience_lab::live::health::child::Stream;
+    use resilience_lab::live::run::HealthEvent as Report;
 
     let mut app = app();
     app.update(Msg::Open);
     app.update(Msg::ToggleMode);
-    app.health_live.apply(Report::Started {
+    app.labs[0].live.health_mut().expect("Lab 1").apply(Report::Started {
         pid: 7,
         port: 18080,
         config: HealthConfig::default(),
         note: None,
-        lines: None,
         listening_at: tokio::time::Instant::now(),
     });
     for n in 0..40 {
-        app.health_live
-            .apply_line(f64::from(n), Stream::Stderr, &format!("GET /work?n={n}"));
+        app.labs[0].live.health_mut().expect("Lab 1").apply_line(
+            f64::from(n),
+            Stream::Stderr,
+            &format!("GET /work?n={n}"),
+        );
     }
     assert!(text(&app).contains("GET /work?n=39"));
     app.update(Msg::ScrollUp);
@@ -511,14 +514,15 @@ fn lab1_live_log_scrolls_and_the_lesson_still_shows() {
 
 #[test]
 fn live_keys_need_live_mode_and_a_live_lab() {
-    use resilience_lab::tui::app::Mode;
+    use resilience_lab::tui::screens::lab::Mode;
     let mut app = app();
-    // Lab 1's live screen keeps its own state (a server child): `m` shows it, and the
-    // shared mode of Labs 2 and 3 stays as it was.
+    // Every lab has one mode flag, its screen's own: `m` on Lab 1 shows its live screen
+    // and sets Lab 1's mode only.
     app.update(Msg::Open);
     assert!(app.update(Msg::ToggleMode));
     assert!(app.health_live_showing());
-    assert_eq!(app.labs[0].mode, Mode::Sim);
+    assert_eq!(app.labs[0].mode, Mode::Live);
+    assert_eq!(app.labs[2].mode, Mode::Sim);
     app.update(Msg::ToggleMode);
     app.update(Msg::Back);
     app.update(Msg::Down);
@@ -526,7 +530,7 @@ fn live_keys_need_live_mode_and_a_live_lab() {
     app.update(Msg::Open);
     // In sim, s and b change nothing.
     assert!(!app.update(Msg::StartStop));
-    assert!(!app.update(Msg::Live(resilience_lab::tui::live::LiveMsg::BrownOut)));
+    assert!(!app.update(Msg::Live(resilience_lab::tui::msg::LiveMsg::BrownOut)));
     let m = keys::msg_for(Context::Lab, &key(KeyCode::Char('m'), KeyModifiers::NONE));
     assert_eq!(m, Some(Msg::ToggleMode));
     assert!(app.update(Msg::ToggleMode));
@@ -534,11 +538,19 @@ fn live_keys_need_live_mode_and_a_live_lab() {
     assert!(text(&app).contains("live · 127.0.0.1"));
     // Outside a runtime (this test) a start explains itself instead of panicking.
     assert!(app.update(Msg::StartStop));
-    assert!(app.live.breaker.is_none());
-    assert!(app.live.status.as_deref().is_some_and(|s| s.contains("runtime")));
+    assert!(app.labs[2].live.breaker().expect("Lab 3").run.is_none());
+    assert!(
+        app.labs[2]
+            .live
+            .breaker()
+            .expect("Lab 3")
+            .status
+            .as_deref()
+            .is_some_and(|s| s.contains("runtime"))
+    );
     // f cycles the fault kind in the CLI's order; Ctrl+C still quits, c alone does not.
-    app.update(Msg::Live(resilience_lab::tui::live::LiveMsg::CycleFault));
-    assert_eq!(app.live.control.fault.name(), "slow");
+    app.update(Msg::Live(resilience_lab::tui::msg::LiveMsg::CycleFault));
+    assert_eq!(app.labs[2].live.breaker().expect("Lab 3").fault.name(), "slow");
     let ctrl_c = keys::msg_for(Context::Lab, &key(KeyCode::Char('c'), KeyModifiers::CONTROL));
     assert_eq!(ctrl_c, Some(Msg::Quit));
     assert!(app.update(Msg::ToggleMode));

@@ -7,8 +7,15 @@ use std::time::Duration;
 use ratatui::layout::Rect;
 use resilience_lab::cli::ThemeName;
 use resilience_lab::content::Content;
-use resilience_lab::tui::app::{App, Mode, Msg};
+use resilience_lab::content::LabId;
+use resilience_lab::tui::app::App;
+use resilience_lab::tui::event::{CHANNEL_CAPACITY, Event};
+use resilience_lab::tui::msg::Msg;
+use resilience_lab::tui::screens::lab::Mode;
+use resilience_lab::tui::screens::lab::breaker::BreakerLive;
+use resilience_lab::tui::screens::lab::retry::RetryLive;
 use resilience_lab::tui::theme::Theme;
+use tokio::sync::mpsc;
 
 /// Longest a test waits for a live run to end.
 const RUN_DEADLINE: Duration = Duration::from_secs(60);
@@ -21,17 +28,27 @@ fn runtime() -> tokio::runtime::Runtime {
         .expect("runtime")
 }
 
-/// The app on lab `index` (0-based) in live mode.
-fn live_app(index: usize) -> App {
+/// The app on lab `index` (0-based) in live mode, and its event queue.
+fn live_app(index: usize) -> (App, mpsc::Receiver<Event>) {
     let content = Content::load(None).expect("the built-in labs load");
     let mut app = App::new(content, Theme::new(ThemeName::Dark, false), Rect::new(0, 0, 100, 30));
+    let (events, received) = mpsc::channel(CHANNEL_CAPACITY);
+    app.use_events(events);
     for _ in 0..index {
         app.update(Msg::Down);
     }
     app.update(Msg::Open);
     app.update(Msg::ToggleMode);
     assert_eq!(app.labs[index].mode, Mode::Live);
-    app
+    (app, received)
+}
+
+fn breaker(app: &App) -> &BreakerLive {
+    app.lab(LabId::Breaker).live.breaker().expect("Lab 3's live part")
+}
+
+fn retry(app: &App) -> &RetryLive {
+    app.lab(LabId::Retry).live.retry().expect("Lab 2's live part")
 }
 
 fn set(app: &mut App, lab: usize, name: &str, value: f64) {
@@ -44,11 +61,16 @@ fn set(app: &mut App, lab: usize, name: &str, value: f64) {
     assert_eq!(slider.value(), value, "{name} is on the grid");
 }
 
-/// Pumps frame ticks until `done` or the deadline; returns whether `done` came.
-async fn pump(app: &mut App, done: impl Fn(&App) -> bool) -> bool {
+/// Hands the queued events to the app every frame until `done` or the deadline; returns
+/// whether `done` came.
+async fn pump(app: &mut App, events: &mut mpsc::Receiver<Event>, done: impl Fn(&App) -> bool) -> bool {
     let deadline = tokio::time::Instant::now() + RUN_DEADLINE;
     while tokio::time::Instant::now() < deadline {
-        app.poll_live();
+        while let Ok(event) = events.try_recv() {
+            if let Event::Lab(lab, event) = event {
+                app.on_event(lab, event);
+            }
+        }
         if done(app) {
             return true;
         }
@@ -73,22 +95,22 @@ async fn alive_tasks() -> usize {
 #[test]
 fn lab3_live_runs_from_the_app_and_leaves_no_task() {
     runtime().block_on(async {
-        let mut app = live_app(2);
+        let (mut app, mut events) = live_app(2);
         set(&mut app, 2, "duration_s", 5.0);
         set(&mut app, 2, "brownout_start_s", 1.0);
         set(&mut app, 2, "brownout_length_s", 1.0);
         set(&mut app, 2, "rate", 50.0);
         assert_eq!(alive_tasks().await, 0);
         app.update(Msg::StartStop);
-        assert!(app.live.breaker.is_some(), "s started a run");
+        assert!(breaker(&app).run.is_some(), "s started a run");
         // A breaker slider while running goes through the watch channel, without a restart.
         app.update(Msg::NextSlider);
         app.update(Msg::Step(1));
         assert!(
-            pump(&mut app, |app| app.live.breaker.is_none()).await,
+            pump(&mut app, &mut events, |app| breaker(app).run.is_none()).await,
             "the run ended within {RUN_DEADLINE:?}"
         );
-        let series = app.live.breaker_series.as_ref().expect("a series");
+        let series = breaker(&app).series.as_ref().expect("a series");
         assert!(series.samples.len() >= 4, "samples arrived: {}", series.samples.len());
         assert!(series.samples.iter().any(|s| s.sick), "the brownout was seen");
         let calls: u64 = series.samples.iter().map(|s| s.timeout_only.stats.calls).sum();
@@ -96,11 +118,11 @@ fn lab3_live_runs_from_the_app_and_leaves_no_task() {
         let measured = series.measured.as_ref().expect("the measured rows");
         assert_eq!(measured.timeout_only.summary.calls, 250, "5 s at 50 calls/s");
         assert!(
-            app.live.status.is_some(),
+            breaker(&app).status.is_some(),
             "a note says which sliders wait for the next start"
         );
         app.shutdown_live().await;
-        assert!(app.live.stopping.is_empty());
+        assert!(breaker(&app).stopping.is_empty());
         assert_eq!(alive_tasks().await, 0, "shutdown left no task");
     });
 }
@@ -108,14 +130,14 @@ fn lab3_live_runs_from_the_app_and_leaves_no_task() {
 #[test]
 fn lab2_live_counting_run_counts_like_the_sim_and_leaves_no_task() {
     runtime().block_on(async {
-        let mut app = live_app(1);
+        let (mut app, mut events) = live_app(1);
         set(&mut app, 1, "actions", 100.0);
         app.update(Msg::StartStop);
         assert!(
-            pump(&mut app, |app| app.live.retry.is_none()).await,
+            pump(&mut app, &mut events, |app| retry(app).run.is_none()).await,
             "the run ended within {RUN_DEADLINE:?}"
         );
-        let series = app.live.retry_series.as_ref().expect("a series");
+        let series = retry(&app).series.as_ref().expect("a series");
         assert!(!series.points.is_empty(), "a run shorter than a point still charts one");
         let result = series.result.as_ref().expect("a counting result");
         // p = 1 and 4 x 4 x 4: every action costs exactly 64 database attempts.
@@ -129,23 +151,22 @@ fn lab2_live_counting_run_counts_like_the_sim_and_leaves_no_task() {
 #[test]
 fn lab2_metastable_load_stops_when_leaving_the_screen() {
     runtime().block_on(async {
-        let mut app = live_app(1);
-        app.update(Msg::Live(resilience_lab::tui::live::LiveMsg::ToggleView));
-        app.update(Msg::Live(resilience_lab::tui::live::LiveMsg::Load(-4)));
+        let (mut app, mut events) = live_app(1);
+        app.update(Msg::Live(resilience_lab::tui::msg::LiveMsg::ToggleView));
+        app.update(Msg::Live(resilience_lab::tui::msg::LiveMsg::Load(-4)));
         app.update(Msg::StartStop);
         assert!(
-            pump(&mut app, |app| app.live.retry_series.as_ref().is_some_and(|s| s
-                .points
-                .len()
-                >= 2
-                && s.latest.actions_ok > 0))
+            pump(&mut app, &mut events, |app| retry(app)
+                .series
+                .as_ref()
+                .is_some_and(|s| s.points.len() >= 2 && s.latest.actions_ok > 0))
             .await,
             "goodput was measured"
         );
-        app.update(Msg::Live(resilience_lab::tui::live::LiveMsg::Trigger));
-        assert_eq!(app.live.retry_series.as_ref().map(|s| s.triggers.len()), Some(1));
+        app.update(Msg::Live(resilience_lab::tui::msg::LiveMsg::Trigger));
+        assert_eq!(retry(&app).series.as_ref().map(|s| s.triggers.len()), Some(1));
         app.update(Msg::Back);
-        assert!(app.live.retry.is_none(), "leaving the screen stops the load");
+        assert!(retry(&app).run.is_none(), "leaving the screen stops the load");
         app.shutdown_live().await;
         assert_eq!(alive_tasks().await, 0, "shutdown left no task");
     });

@@ -8,7 +8,8 @@ use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 use resilience_lab::cli::ThemeName;
 use resilience_lab::content::{Content, QuestionKind};
-use resilience_lab::tui::app::{App, Msg};
+use resilience_lab::tui::app::App;
+use resilience_lab::tui::msg::Msg;
 use resilience_lab::tui::theme::Theme;
 
 fn app(width: u16, height: u16) -> App {
@@ -231,20 +232,20 @@ fn lab2_prediction_observed_100x30() {
 /// `exited`, the refusals and the exit.
 fn lab1_live(width: u16, height: u16, exited: bool) -> App {
     use resilience_lab::engine::health::HealthConfig;
-    use resilience_lab::live::health_child::Stream;
+    use resilience_lab::live::health::child::Stream;
     use resilience_lab::live::http::GetOutcome;
-    use resilience_lab::tui::live_health::{Answer, Probe, Report};
+    use resilience_lab::live::run::{HealthEvent as Report, Probe};
+    use resilience_lab::tui::msg::ProbeAnswer as Answer;
 
     let mut app = app(width, height);
     app.update(Msg::Open);
     app.update(Msg::ToggleMode);
-    let live = &mut app.health_live;
+    let live = app.labs[0].live.health_mut().expect("Lab 1");
     live.apply(Report::Started {
         pid: 4242,
         port: 18080,
         config: HealthConfig::default(),
         note: None,
-        lines: None,
         listening_at: tokio::time::Instant::now(),
     });
     live.apply_line(0.0, Stream::Stdout, "listening on 127.0.0.1:18080");
@@ -252,9 +253,9 @@ fn lab1_live(width: u16, height: u16, exited: bool) -> App {
         code,
         body: format!("{body}\n"),
     };
-    let predict = |live: &mut resilience_lab::tui::live_health::LiveHealth, answer, at_s| {
+    let predict = |live: &mut resilience_lab::tui::screens::lab::health::LiveHealth, answer, at_s| {
         live.session.as_mut().expect("started").elapsed_s = at_s;
-        live.update(Msg::PredictProbe(answer), &[]);
+        live.update(Msg::PredictProbe(answer));
     };
     predict(live, Answer::Unavailable, 0.2);
     let rounds = if exited { 30 } else { 14 };
@@ -303,11 +304,11 @@ fn lab1_live(width: u16, height: u16, exited: bool) -> App {
 
 use resilience_lab::engine::brownout::{self, BrownoutParams};
 use resilience_lab::engine::fault::FaultKind;
-use resilience_lab::live::brownout::{CallerSample, LiveSample};
-use resilience_lab::live::retry_chain::ChainSnapshot;
-use resilience_lab::tui::app::Mode;
-use resilience_lab::tui::live_breaker::BreakerSeries;
-use resilience_lab::tui::live_retry::{RetrySeries, RetryView, rate_point};
+use resilience_lab::live::breaker::brownout::{CallerSample, LiveSample};
+use resilience_lab::live::retry::chain::ChainSnapshot;
+use resilience_lab::tui::screens::lab::Mode;
+use resilience_lab::tui::screens::lab::breaker::BreakerSeries;
+use resilience_lab::tui::screens::lab::retry::{RetrySeries, RetryView, rate_point};
 
 /// Lab 3 in live mode with the first `seconds` of the Atlas's run as if measured: the sim's
 /// per-second numbers stand in for the samples, so the snapshot is deterministic.
@@ -350,7 +351,7 @@ fn lab3_live(width: u16, height: u16, seconds: usize, finished: bool) -> App {
         series.measured = Some(sim);
         series.running = false;
     }
-    app.live.breaker_series = Some(series);
+    app.labs[2].live.breaker_mut().expect("Lab 3").series = Some(series);
     app
 }
 
@@ -409,7 +410,7 @@ fn lab2_live_counting(width: u16, height: u16) -> App {
     }
     series.latest = before;
     series.latest_s = 12.0;
-    app.live.retry_series = Some(series);
+    app.labs[1].live.retry_mut().expect("Lab 2").series = Some(series);
     app
 }
 
@@ -431,7 +432,7 @@ fn lab2_live_metastable_100x30() {
         app.update(*msg);
     }
     app.update(Msg::ToggleMode);
-    app.update(Msg::Live(resilience_lab::tui::live::LiveMsg::ToggleView));
+    app.update(Msg::Live(resilience_lab::tui::msg::LiveMsg::ToggleView));
     let mut series = RetrySeries {
         view: RetryView::Metastable,
         policy_label: "A".into(),
@@ -459,7 +460,7 @@ fn lab2_live_metastable_100x30() {
     }
     series.latest = before;
     series.latest_s = 25.0;
-    app.live.retry_series = Some(series);
+    app.labs[1].live.retry_mut().expect("Lab 2").series = Some(series);
     assert_eq!(app.labs[1].mode, Mode::Live);
     insta::assert_snapshot!(render(&app));
 }

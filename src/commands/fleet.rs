@@ -7,12 +7,13 @@ use std::sync::Arc;
 
 use color_eyre::eyre::{Result, WrapErr};
 
-use crate::cli::{DatabaseArgs, DbStateArg, FleetArgs, ServeHealthArgs, UsageError};
-use crate::content::Content;
+use crate::cli::{DatabaseArgs, DbStateArg, FleetArgs, ServeHealthArgs};
+use crate::content::{Content, LabId};
 use crate::engine::fleet::{self, Database, DbWindow, FleetComparison, FleetParams, Scenario};
+use crate::error::UsageError;
 use crate::live::database_client::DatabaseClient;
 use crate::live::fleet::database::{self, DatabaseSwitch};
-use crate::live::{health_child, health_server};
+use crate::live::health::{child as health_child, server as health_server};
 use crate::report::fleet as report;
 
 /// The longest a live run may take in real seconds.
@@ -194,7 +195,7 @@ pub fn run_fleet(args: &FleetArgs, out: &mut dyn Write) -> Result<ExitCode> {
     }
     check_live(&params)?;
     let program = std::env::current_exe().wrap_err("finding this program to start the replicas")?;
-    let runtime = super::live_runtime()?;
+    let runtime = super::run::live_runtime()?;
     let live = runtime.block_on(crate::live::fleet::run(&program, params.clone()))?;
     let comparison = FleetComparison::new(&live, &sim);
     if args.mode.json {
@@ -208,7 +209,7 @@ pub fn run_fleet(args: &FleetArgs, out: &mut dyn Write) -> Result<ExitCode> {
 
 /// `serve database`: the shared database in the foreground until SIGTERM or Ctrl-C.
 pub fn serve_database(args: &DatabaseArgs, out: &mut dyn Write) -> Result<ExitCode> {
-    let runtime = super::live_runtime()?;
+    let runtime = super::run::live_runtime()?;
     runtime.block_on(async {
         let listener = match crate::live::http::bind_loopback(args.port).await {
             Ok(listener) => listener,
@@ -244,15 +245,15 @@ pub fn serve_database(args: &DatabaseArgs, out: &mut dyn Write) -> Result<ExitCo
 
 /// `serve health` with `--database-port`: the health server asking the real database.
 pub fn serve_replica(content: &Content, args: &ServeHealthArgs, out: &mut dyn Write) -> Result<ExitCode> {
-    let config = super::health_config(content.lab("health"), &args.server);
+    let config = super::run::health_config(content.lab(LabId::Health), &args.server);
     let Some(database_port) = args.database.database_port else {
-        return super::serve_health(content, &args.server, out);
+        return super::serve::serve_health(content, &args.server, out);
     };
     let port = args.server.port;
     let quiet = args.database.quiet;
     let on_down = args.database.on_db_down.unwrap_or(fleet::OnDbDown::Degrade);
     let api_work = std::time::Duration::from_millis(args.database.api_work_ms);
-    let runtime = super::live_runtime()?;
+    let runtime = super::run::live_runtime()?;
     let outcome = runtime.block_on(async {
         let listener = match health_server::bind(port).await {
             Ok(listener) => listener,

@@ -3,9 +3,9 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::content::Origin;
 use crate::content::lab::FORMAT_VERSION;
 use crate::content::location::ContentError;
+use crate::content::location::Origin;
 use crate::content::question::{self, Question};
 
 /// The bank files as shipped, one per topic family, embedded at build time.

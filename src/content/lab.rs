@@ -3,6 +3,7 @@
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::content::lab_id::LabId;
 use crate::content::location::ContentError;
 use crate::content::question::{self, Question};
 use crate::engine::fault::FaultKind;
@@ -15,7 +16,11 @@ pub const FORMAT_VERSION: u32 = 1;
 #[serde(deny_unknown_fields)]
 pub struct LabFile {
     pub format_version: u32,
+    /// The `id` as written; [`parse`] checks it against the file's name and sets [`LabFile::lab`].
     pub id: String,
+    /// The lab this file is, as the type the app and the CLI name labs by.
+    #[serde(skip)]
+    pub lab: LabId,
     pub title: String,
     /// One line: what the learner will be able to explain afterwards.
     pub objective: String,
@@ -119,8 +124,13 @@ const fn limit(name: &'static str, min: f64, max: f64, integer: bool) -> Paramet
     }
 }
 
-/// The parameters each lab must define, and the widest range the engine accepts.
+/// The parameters lab `lab_id` must define (none for a name that is no lab).
 pub fn required_parameters(lab_id: &str) -> &'static [ParameterLimit] {
+    LabId::from_name(lab_id).map_or(&[], required_parameters_of)
+}
+
+/// The parameters each lab must define, and the widest range the engine accepts.
+pub fn required_parameters_of(lab: LabId) -> &'static [ParameterLimit] {
     const HEALTH: [ParameterLimit; 5] = [
         limit("warmup_s", 0.0, 60.0, false),
         limit("deregister_s", 0.0, 60.0, false),
@@ -150,11 +160,10 @@ pub fn required_parameters(lab_id: &str) -> &'static [ParameterLimit] {
         limit("open_s", 0.0, 3_600.0, false),
         limit("trial_calls", 1.0, 1_000.0, true),
     ];
-    match lab_id {
-        "health" => &HEALTH,
-        "retry" => &RETRY,
-        "breaker" => &BREAKER,
-        _ => &[],
+    match lab {
+        LabId::Health => &HEALTH,
+        LabId::Retry => &RETRY,
+        LabId::Breaker => &BREAKER,
     }
 }
 
@@ -175,12 +184,14 @@ struct Spans {
     faults: Option<Spanned<toml::Value>>,
 }
 
-/// Parses and checks one lab file; `file` names it in messages, `expected_id` is its id.
-pub fn parse(text: &str, file: &str, expected_id: &str) -> Result<LabFile, Vec<ContentError>> {
-    let lab: LabFile = toml::from_str(text).map_err(|err| {
+/// Parses and checks one lab file; `file` names it in messages, `expected` is the lab it must be.
+pub fn parse(text: &str, file: &str, expected: LabId) -> Result<LabFile, Vec<ContentError>> {
+    let expected_id = expected.name();
+    let mut lab: LabFile = toml::from_str(text).map_err(|err| {
         let message = err.message().trim_end().replace('\n', " ");
         vec![ContentError::at(file, text, err.span(), message)]
     })?;
+    lab.lab = expected;
     // The same text parsed again, as tables, only to know where each entry starts.
     let spans: Spans =
         toml::from_str(text).map_err(|err| vec![ContentError::at(file, text, err.span(), err.message())])?;

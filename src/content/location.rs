@@ -1,7 +1,8 @@
-//! Content errors that point at a file, a line and a column.
+//! Content errors that point at a file, a line and a column, and where content came from.
 
 use std::fmt;
 use std::ops::Range;
+use std::path::PathBuf;
 
 /// One problem in a content file, located for the person who will fix it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,6 +53,22 @@ pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     (line, before[line_start..].chars().count() + 1)
+}
+
+/// Where a piece of content came from, for messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    Embedded(String),
+    File(PathBuf),
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Origin::Embedded(name) => write!(f, "{name} (built in)"),
+            Origin::File(path) => write!(f, "{}", path.display()),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -8,41 +8,37 @@
 
 pub mod bank;
 pub mod lab;
+pub mod lab_id;
 pub mod location;
+pub mod params;
 pub mod question;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub use bank::BankEntry;
 pub use lab::{LabFile, ParameterSpec};
-pub use location::ContentError;
+pub use lab_id::LabId;
+pub use location::{ContentError, Origin};
 pub use question::{Question, QuestionKind};
 
-/// The lab ids, in the order the app shows them.
-pub const LAB_IDS: [&str; 3] = ["health", "retry", "breaker"];
+/// The lab ids as lab files write them, in the order the app shows them.
+pub const LAB_IDS: [&str; LabId::ALL.len()] = {
+    let mut names = [""; LabId::ALL.len()];
+    let mut index = 0;
+    while index < names.len() {
+        names[index] = LabId::ALL[index].name();
+        index += 1;
+    }
+    names
+};
 
 /// The lab files as shipped, embedded at build time.
-const EMBEDDED_LABS: [(&str, &str); 3] = [
-    ("health", include_str!("../../labs/health.toml")),
-    ("retry", include_str!("../../labs/retry.toml")),
-    ("breaker", include_str!("../../labs/breaker.toml")),
+#[rustfmt::skip]
+const EMBEDDED_LABS: [(LabId, &str); LabId::ALL.len()] = [
+    (LabId::Health,  include_str!("../../labs/health.toml")),
+    (LabId::Retry,   include_str!("../../labs/retry.toml")),
+    (LabId::Breaker, include_str!("../../labs/breaker.toml")),
 ];
-
-/// Where a piece of content came from, for messages.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Origin {
-    Embedded(String),
-    File(PathBuf),
-}
-
-impl std::fmt::Display for Origin {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Origin::Embedded(name) => write!(f, "{name} (built in)"),
-            Origin::File(path) => write!(f, "{}", path.display()),
-        }
-    }
-}
 
 /// All lab content, loaded and validated.
 #[derive(Clone, Debug)]
@@ -81,8 +77,9 @@ impl Content {
         let mut origins = Vec::new();
         let mut errors = Vec::new();
         for (id, embedded) in EMBEDDED_LABS {
+            let name = id.name();
             let Some((origin, text)) =
-                read_overridable(override_dir, &format!("labs/{id}.toml"), embedded, &mut errors)
+                read_overridable(override_dir, &format!("labs/{name}.toml"), embedded, &mut errors)
             else {
                 continue;
             };
@@ -126,11 +123,11 @@ impl Content {
         all
     }
 
-    /// The lab with this id; every id of [`LAB_IDS`] is present once loading succeeded.
-    pub fn lab(&self, id: &str) -> &LabFile {
+    /// The lab `id`; every [`LabId`] is present once loading succeeded.
+    pub fn lab(&self, id: LabId) -> &LabFile {
         self.labs
             .iter()
-            .find(|lab| lab.id == id)
+            .find(|lab| lab.lab == id)
             .unwrap_or_else(|| panic!("lab {id} is loaded by Content::load"))
     }
 }
@@ -181,4 +178,19 @@ fn duplicate_ids(labs: &[LabFile], origins: &[Origin], bank: &[BankEntry]) -> Ve
         }
     }
     errors
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_lab_has_its_file_in_the_order_of_lab_id() {
+        assert_eq!(EMBEDDED_LABS.map(|(id, _)| id), LabId::ALL);
+        let content = Content::load(None).expect("the built-in labs load");
+        for id in LabId::ALL {
+            assert_eq!(content.lab(id).id, id.name());
+            assert_eq!(LAB_IDS[id.number() as usize - 1], id.name());
+        }
+    }
 }

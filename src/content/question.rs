@@ -2,6 +2,8 @@
 
 use serde::Deserialize;
 
+use crate::content::lab_id::LabId;
+
 /// How a question is answered.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
@@ -87,9 +89,6 @@ impl Question {
     }
 }
 
-/// The labs a question may name.
-pub const LAB_NAMES: [&str; 3] = ["health", "retry", "breaker"];
-
 /// Everything wrong with a question's shape, each in words that say what to fix.
 /// (Whether a predict metric exists is checked against real runs by `check`.)
 pub fn problems(question: &Question) -> Vec<String> {
@@ -108,7 +107,7 @@ pub fn problems(question: &Question) -> Vec<String> {
         problems.push("source is empty: name where the fact comes from".to_string());
     }
     if let Some(lab) = &question.lab
-        && !LAB_NAMES.contains(&lab.as_str())
+        && LabId::from_name(lab).is_none()
     {
         problems.push(format!(
             "lab \"{lab}\" is unknown; use health, retry or breaker, or leave it out"

@@ -2,30 +2,25 @@
 //!
 //! Every policy decision here is the engine's (the same `Breaker`, `Budget`, Full Jitter
 //! and `HealthModel` the simulations use); this layer only supplies sockets, elapsed
-//! time and counters. Nothing here binds or connects anywhere but the loopback address.
+//! time and counters. Nothing here binds or connects anywhere but the loopback address,
+//! and nothing here names the terminal app or the command line (`tests/architecture.rs`).
 //!
+//! - [`run`]: the one handle shape of every live run ([`run::LiveRun`]), the events a run
+//!   sends into the app's queue ([`run::LabEvent`]) and the bounded `join_all` for quitting.
 //! - [`http`]: bind, serve with a graceful drain, one-off requests, a pooled client.
-//! - Lab 1: [`health_server`] (`resilience-lab serve health`), [`health_child`] (that server
-//!   as a child process, the handle the driver and the TUI use) and [`health_driver`] (the
-//!   Atlas's `lab1.sh` schedule played against the child: `run health --live`).
-//! - Lab 2: [`retry_chain`] (front end, back end and database, and the top client),
-//!   [`retry_hops`] (the hops' handlers and the one retry loop they share) and
-//!   [`metastable`] (the feedback loop: steady load, a trigger, goodput over time).
-//! - Lab 1 at fleet scale: [`fleet`] (replicas, a restarter, a Service, a load and the
-//!   shared database) and [`database_client`] (how a replica asks that database).
-//! - Lab 3: [`dependency`] (the server that falls sick on the engine's fault schedule),
-//!   [`checkout`] (a caller on a fixed schedule, with or without the breaker) and
-//!   [`brownout`] (both callers against one dependency: the handle the CLI and TUI hold).
+//! - [`health`] (Lab 1): the server, the server as a child process, the `lab1.sh` driver,
+//!   and the runner the app starts.
+//! - [`fleet`] (Lab 1 at fleet scale): replicas, a restarter, a Service, a load and the
+//!   shared database; [`database_client`]: how a replica asks that database.
+//! - [`retry`] (Lab 2): the chain (front end, back end, database), its hops, the
+//!   metastable steady load, and the runner the app starts.
+//! - [`breaker`] (Lab 3): the sick dependency, the checkout callers, both callers against
+//!   one dependency, and the runner the app starts.
 
-pub mod brownout;
-pub mod checkout;
+pub mod breaker;
 pub mod database_client;
-pub mod dependency;
 pub mod fleet;
-pub mod health_child;
-pub mod health_driver;
-pub mod health_server;
+pub mod health;
 pub mod http;
-pub mod metastable;
-pub mod retry_chain;
-pub mod retry_hops;
+pub mod retry;
+pub mod run;

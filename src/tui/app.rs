@@ -1,142 +1,39 @@
-//! The app's one state, the messages that change it, and `update`.
+//! The app: which screen shows, the learner's progress, and the routing of messages and
+//! events to the screens. `impl App` lives here only.
 //!
 //! Keys become [`Msg`]s in `keys.rs`; mouse events and resizes become [`Msg`]s here. Only
-//! [`App::update`] changes state, and it says whether anything changed so the loop redraws
-//! only then.
-
-use crossterm::event::{Event as TermEvent, MouseButton, MouseEvent, MouseEventKind};
-use ratatui::layout::{Position, Rect};
+//! [`App::update`] and [`App::on_event`] change state, and they say whether anything
+//! changed so the loop redraws only then. The app does not know any lab's insides: a lab
+//! screen ([`LabScreen`]) takes the message and returns a [`LabOutcome`] the app applies.
 
 use std::path::PathBuf;
 
-use crate::content::{Content, LabFile};
-use crate::progress::Progress;
-use crate::tui::book::BookState;
+use crossterm::event::{Event as TermEvent, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::Rect;
+use tokio::sync::mpsc;
+
+use crate::content::{Content, LabId};
+use crate::live::run::{self, LabEvent};
+use crate::progress::{self, Loaded, Progress};
+use crate::tui::event::Event;
 use crate::tui::keys::{self, Context};
-use crate::tui::live::{LiveLabs, LiveMsg};
-use crate::tui::live_health::{Answer, LiveHealth};
-use crate::tui::predict::PredictState;
-use crate::tui::quiz_screen::QuizScreen;
-use crate::tui::runs::{self, LabResults};
-use crate::tui::slider::Slider;
+use crate::tui::log;
+use crate::tui::msg::Msg;
+use crate::tui::screens::book::{self, BookState};
+use crate::tui::screens::home::{EXTRA_ENTRIES, HomeOutcome, HomeScreen};
+use crate::tui::screens::lab::live::SHUTDOWN_DEADLINE;
+use crate::tui::screens::lab::{LabOutcome, LabScreen, ScreenCtx};
+use crate::tui::screens::quiz::{QuizOutcome, QuizScreen};
 use crate::tui::theme::Theme;
-use crate::tui::view::{home, lab as lab_view};
-
-/// What the learner asked for, whatever the device.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Msg {
-    Quit,
-    Back,
-    Open,
-    Up,
-    Down,
-    NextSlider,
-    PrevSlider,
-    /// Move the focused slider this many steps (negative: left).
-    Step(i32),
-    SliderMin,
-    SliderMax,
-    SliderReset,
-    ToggleLesson,
-    ToggleHelp,
-    ScrollUp,
-    ScrollDown,
-    /// A left click at a cell.
-    Click(u16, u16),
-    /// The mouse moved with the left button held.
-    Drag(u16, u16),
-    /// The left button went up: a drag ends.
-    Release,
-    /// The wheel turned over a cell: `true` is down.
-    Wheel(u16, u16, bool),
-    Resize(u16, u16),
-    /// A character of a typed number (digits, `.`, `,`, `-`).
-    Type(char),
-    /// Backspace in a typed number.
-    Erase,
-    /// A quiz choice by its shown position (a = 0).
-    Answer(u8),
-    /// Open the prediction prompt for the lab's current step.
-    Predict,
-    PrevStep,
-    NextStep,
-    /// Select the next or previous item of a list (the book's chapters).
-    NextItem,
-    PrevItem,
-    /// Lab 1 live: start the server, or stop it if it runs.
-    LiveStartStop,
-    /// Lab 1 live: send one `/work` request.
-    LiveWork,
-    /// Lab 1 live: send SIGTERM to the server.
-    LiveSigterm,
-    /// Lab 1 live: mark the server's pretend database down, or up again.
-    LiveDatabase,
-    /// Lab 1 live: `--liveness-checks-db` on the next start.
-    LiveLivenessDb,
-    /// Lab 1 live: `--readiness-checks-db` on the next start.
-    LiveReadinessDb,
-    /// Lab 1 live: predict the next probe's answer.
-    PredictProbe(Answer),
-    /// Switch the lab screen between the simulated clock and the live lab.
-    ToggleMode,
-    /// Live mode: start a run, or stop the one running.
-    StartStop,
-    /// A key only the live screens use.
-    Live(LiveMsg),
-}
-
-/// Whether a lab screen shows the simulation or the live lab.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Mode {
-    #[default]
-    Sim,
-    Live,
-}
-
-/// The home screen's entries after the labs.
-pub const EXTRA_ENTRIES: [(&str, &str); 2] = [
-    ("Quiz", "Concepts, worked arithmetic and interview drills."),
-    ("Book", "The chapters behind each lab, readable here."),
-];
 
 /// Which screen is showing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Screen {
     Home,
-    /// Index into `Content::labs`.
+    /// Index into `Content::labs` (and [`App::labs`]).
     Lab(usize),
     Quiz,
     Book,
-}
-
-/// One lab's screen state, kept when the learner goes back home.
-#[derive(Clone, Debug)]
-pub struct LabState {
-    pub sliders: Vec<Slider>,
-    pub focus: usize,
-    pub show_lesson: bool,
-    /// First line shown of the lesson.
-    pub lesson_scroll: u16,
-    /// First line shown of the transition log (Lab 3) or the timeline (Lab 1).
-    pub log_scroll: u16,
-    pub results: LabResults,
-    pub mode: Mode,
-}
-
-impl LabState {
-    fn new(lab: &LabFile) -> Self {
-        let sliders: Vec<Slider> = lab.parameters.iter().cloned().map(Slider::new).collect();
-        let results = runs::compute(lab, &sliders);
-        Self {
-            sliders,
-            focus: 0,
-            show_lesson: false,
-            lesson_scroll: 0,
-            log_scroll: 0,
-            results,
-            mode: Mode::Sim,
-        }
-    }
 }
 
 /// The whole app.
@@ -144,58 +41,69 @@ pub struct App {
     pub content: Content,
     pub theme: Theme,
     pub screen: Screen,
-    /// Selected home entry: the labs, then Quiz and Book.
-    pub home_selected: usize,
-    pub labs: Vec<LabState>,
+    pub home: HomeScreen,
+    /// One screen per lab, in the order of `Content::labs`.
+    pub labs: Vec<LabScreen>,
     pub show_help: bool,
     /// One line under the home list: a progress notice, or a save that failed.
     pub status: Option<String>,
     pub running: bool,
     /// The terminal's size, for mouse hit tests against the same layout the views draw.
     pub area: Rect,
-    /// A click landed on a slider's bar and the button is still down: drags move the knob.
-    pub dragging: bool,
     /// What the learner has done, saved after every answer and step.
     pub progress: Progress,
     /// Where progress is saved; `None` keeps it in memory only (tests, no data directory).
     pub progress_path: Option<PathBuf>,
     pub quiz: QuizScreen,
     pub book: BookState,
-    /// Each lab's guided step and prediction, in the order of `Content::labs`.
-    pub predicts: Vec<PredictState>,
-    /// Lab 1's live mode: the server child, its probes and the predictions.
-    pub health_live: LiveHealth,
-    /// Lab 2's and Lab 3's live runs and what they showed.
-    pub live: LiveLabs,
+    /// The app's one event queue, for live runs to send into; `None` until the loop runs
+    /// (views and tests without a runtime).
+    pub events: Option<mpsc::Sender<Event>>,
     /// The signal that stopped the app, if one did: the exit code says so (128 + its number).
     pub stopped_by_signal: Option<i32>,
 }
 
 impl App {
     pub fn new(content: Content, theme: Theme, area: Rect) -> Self {
-        let labs = content.labs.iter().map(LabState::new).collect();
+        let labs = content.labs.iter().map(LabScreen::new).collect();
         let quiz = QuizScreen::new(&content);
-        let predicts = content.labs.iter().map(|_| PredictState::default()).collect();
         Self {
             content,
             theme,
             screen: Screen::Home,
-            home_selected: 0,
+            home: HomeScreen::default(),
             labs,
             show_help: false,
             status: None,
             running: true,
             area,
-            dragging: false,
             progress: Progress::new(),
             progress_path: None,
             quiz,
             book: BookState::default(),
-            predicts,
-            health_live: LiveHealth::default(),
+            events: None,
             stopped_by_signal: None,
-            live: LiveLabs::default(),
         }
+    }
+
+    /// Live runs send into `events` from now on.
+    pub fn use_events(&mut self, events: mpsc::Sender<Event>) {
+        self.events = Some(events);
+    }
+
+    /// The screen of lab `id`.
+    pub fn lab(&self, id: LabId) -> &LabScreen {
+        self.labs
+            .iter()
+            .find(|screen| screen.id == id)
+            .unwrap_or_else(|| panic!("lab {id} has a screen: Content::load loads every lab"))
+    }
+
+    pub fn lab_mut(&mut self, id: LabId) -> &mut LabScreen {
+        self.labs
+            .iter_mut()
+            .find(|screen| screen.id == id)
+            .unwrap_or_else(|| panic!("lab {id} has a screen: Content::load loads every lab"))
     }
 
     /// Whether Lab 1's live screen is showing (its keys come first).
@@ -205,13 +113,27 @@ impl App {
 
     /// Whether Lab 1's live screen is under whatever overlay shows (the help lists its keys).
     pub fn health_live_showing_ignoring_help(&self) -> bool {
-        matches!(self.screen, Screen::Lab(index) if self.content.labs[index].id == "health") && self.health_live.shown
+        self.live_context_ignoring_help() == Some(Context::LiveHealth)
     }
 
-    /// The frame tick: live labs read what arrived; true if the screen changed.
+    /// The live screen's own key context, if a live screen shows under any overlay.
+    pub fn live_context_ignoring_help(&self) -> Option<Context> {
+        match self.screen {
+            Screen::Lab(index) => self.labs[index].live_context(),
+            _ => None,
+        }
+    }
+
+    /// The frame tick: clocks that move without events (Lab 1's warm-up); true if the screen changed.
     pub fn tick(&mut self) -> bool {
-        // Both are polled every tick: `|` rather than `||`, which would skip the second.
-        self.health_live.poll() | self.poll_live()
+        self.labs
+            .iter_mut()
+            .fold(false, |changed, screen| screen.tick() | changed)
+    }
+
+    /// An event of a live run: to its lab's screen.
+    pub fn on_event(&mut self, lab: LabId, event: LabEvent) -> bool {
+        self.lab_mut(lab).on_event(event)
     }
 
     /// Which part of the key table applies now.
@@ -227,9 +149,7 @@ impl App {
     pub fn screen_context(&self) -> Context {
         match self.screen {
             Screen::Home => Context::Home,
-            Screen::Lab(index) if self.predicts[index].is_showing_outcome() => Context::Observed,
-            Screen::Lab(index) if self.predicts[index].is_open() => Context::Predict,
-            Screen::Lab(_) => Context::Lab,
+            Screen::Lab(index) => self.labs[index].context(),
             Screen::Quiz => self.quiz.context(),
             Screen::Book => Context::Book,
         }
@@ -242,10 +162,11 @@ impl App {
     /// The message a terminal event sends, if any.
     pub fn msg_for(&self, event: &TermEvent) -> Option<Msg> {
         match event {
-            // Lab 1 live keys come first, but not while a prompt takes typed digits.
-            TermEvent::Key(key) => (self.health_live_showing() && self.context() == Context::Lab)
-                .then(|| keys::msg_for(Context::LiveHealth, key))
-                .flatten()
+            // A live screen's keys come first, but not while a prompt takes typed digits.
+            TermEvent::Key(key) => self
+                .live_context_ignoring_help()
+                .filter(|_| !self.show_help && self.context() == Context::Lab)
+                .and_then(|live| keys::msg_for(live, key))
                 .or_else(|| keys::msg_for(self.context(), key)),
             TermEvent::Mouse(mouse) => mouse_msg(mouse),
             TermEvent::Resize(width, height) => Some(Msg::Resize(*width, *height)),
@@ -274,31 +195,26 @@ impl App {
                 Screen::Home => self.update_home(msg),
                 Screen::Lab(index) => self.update_lab(index, msg),
                 Screen::Quiz => self.update_quiz(msg),
-                Screen::Book => self.update_book(msg),
+                Screen::Book => match self.book.update(msg, self.area) {
+                    Some(changed) => changed,
+                    None => {
+                        self.screen = Screen::Home;
+                        true
+                    }
+                },
             },
         }
     }
 
     fn update_home(&mut self, msg: Msg) -> bool {
-        let entries = self.home_entries();
-        let before = (self.home_selected, self.status.clone(), self.screen);
-        match msg {
-            Msg::Up => self.home_selected = self.home_selected.saturating_sub(1),
-            Msg::Down => self.home_selected = (self.home_selected + 1).min(entries - 1),
-            Msg::Open => self.open(self.home_selected),
-            Msg::Click(x, y) => {
-                if let Some(entry) = home::entry_at(self.area, entries, Position::new(x, y)) {
-                    self.home_selected = entry;
-                    self.open(entry);
-                }
+        match self.home.update(msg, self.home_entries(), self.area) {
+            HomeOutcome::Unchanged => false,
+            HomeOutcome::Changed => true,
+            HomeOutcome::Open(entry) => {
+                self.open(entry);
+                true
             }
-            Msg::Wheel(_, _, down) => {
-                let step = if down { Msg::Down } else { Msg::Up };
-                return self.update_home(step);
-            }
-            _ => {}
         }
-        before != (self.home_selected, self.status.clone(), self.screen)
     }
 
     fn open(&mut self, entry: usize) {
@@ -308,129 +224,138 @@ impl App {
             self.status = None;
         } else if let Some((name, _)) = EXTRA_ENTRIES.get(entry - labs) {
             match *name {
-                "Quiz" => self.open_quiz(),
-                "Book" => self.open_book(),
-                _ => self.status = Some(format!("{name}: coming soon")),
+                "Quiz" => self.screen = Screen::Quiz,
+                "Book" => self.screen = Screen::Book,
+                _ => {}
             }
+            self.status = None;
         }
     }
 
     fn update_lab(&mut self, index: usize, msg: Msg) -> bool {
-        if self.predicts[index].is_open() || matches!(msg, Msg::Predict | Msg::PrevStep | Msg::NextStep) {
-            return self.update_predict(index, msg);
-        }
-        // Lab 1's live mode is its own (a server child, in `health_live`); Labs 2 and 3 share `live`.
-        if self.content.labs[index].id != "health" {
-            match msg {
-                Msg::ToggleMode | Msg::StartStop | Msg::Live(_) => return self.update_live(index, msg),
-                Msg::Back => self.live_left(index),
-                _ => {}
-            }
-        }
-        let changed = self.update_lab_view(index, msg);
-        if changed && self.labs[index].mode == Mode::Live {
-            self.live_sliders_changed(index);
-        }
-        changed
-    }
-
-    fn update_lab_view(&mut self, index: usize, msg: Msg) -> bool {
-        let lab = &self.content.labs[index];
-        // Lab 1 live takes its keys first; PgUp/PgDn scroll its log unless the lesson shows.
-        let lesson_scroll = self.labs[index].show_lesson && matches!(msg, Msg::ScrollUp | Msg::ScrollDown);
-        if lab.id == "health"
-            && !lesson_scroll
-            && let Some(changed) = self.health_live.update(msg, &self.labs[index].sliders)
-        {
-            return changed;
-        }
-        let layout = lab_view::layout(self.area, &lab.id, self.labs[index].show_lesson);
-        let state = &mut self.labs[index];
-        let count = state.sliders.len();
-        let before: Vec<f64> = state.sliders.iter().map(Slider::value).collect();
-        let view_before = (state.focus, state.show_lesson, state.lesson_scroll, state.log_scroll);
-        match msg {
-            Msg::Back => {
+        let ctx = ScreenCtx {
+            lab: &self.content.labs[index],
+            area: self.area,
+            events: self.events.as_ref(),
+        };
+        match self.labs[index].update(msg, &ctx) {
+            LabOutcome::Unchanged => false,
+            LabOutcome::Changed => true,
+            LabOutcome::Home => {
                 self.screen = Screen::Home;
-                return true;
+                true
             }
-            Msg::NextSlider if count > 0 => state.focus = (state.focus + 1) % count,
-            Msg::PrevSlider if count > 0 => state.focus = (state.focus + count - 1) % count,
-            Msg::Step(delta) => {
-                if let Some(slider) = state.sliders.get_mut(state.focus) {
-                    slider.step_by(i64::from(delta));
+            LabOutcome::StepDone { lab, title } => {
+                self.progress.mark_step(lab.name(), &title);
+                self.save_progress();
+                true
+            }
+            LabOutcome::Predicted {
+                lab,
+                check_id,
+                right,
+                step_title,
+            } => {
+                self.progress.record_answer(&check_id, Some(lab.name()), right);
+                if let Some(title) = step_title {
+                    self.progress.mark_step(lab.name(), &title);
                 }
+                self.save_progress();
+                true
             }
-            Msg::SliderMin => state.sliders.get_mut(state.focus).into_iter().for_each(Slider::to_min),
-            Msg::SliderMax => state.sliders.get_mut(state.focus).into_iter().for_each(Slider::to_max),
-            Msg::SliderReset => state.sliders.get_mut(state.focus).into_iter().for_each(Slider::reset),
-            Msg::ToggleLesson => state.show_lesson = !state.show_lesson,
-            Msg::ScrollUp | Msg::ScrollDown => scroll(state, msg == Msg::ScrollDown, 3),
-            Msg::Click(x, y) => {
-                let at = Position::new(x, y);
-                self.dragging = false;
-                match layout
-                    .as_ref()
-                    .and_then(|l| lab_view::slider_hit(l, count, state.focus, at))
-                {
-                    Some(lab_view::SliderHit::Row(row)) => state.focus = row,
-                    Some(lab_view::SliderHit::Bar(fraction)) => {
-                        self.dragging = true;
-                        if let Some(slider) = state.sliders.get_mut(state.focus) {
-                            slider.set_fraction(fraction);
-                        }
-                    }
-                    None => {}
-                }
-            }
-            Msg::Drag(x, _) if self.dragging => {
-                let fraction = layout
-                    .as_ref()
-                    .and_then(|l| lab_view::bar_fraction(l, count, state.focus, x));
-                if let (Some(fraction), Some(slider)) = (fraction, state.sliders.get_mut(state.focus)) {
-                    slider.set_fraction(fraction);
-                }
-            }
-            Msg::Release => self.dragging = false,
-            Msg::Wheel(x, y, down) => {
-                let at = Position::new(x, y);
-                let over_params = layout.as_ref().is_some_and(|l| l.params.contains(at));
-                if over_params && count > 0 {
-                    state.focus = if down {
-                        (state.focus + 1).min(count - 1)
-                    } else {
-                        state.focus.saturating_sub(1)
-                    };
-                } else {
-                    scroll(state, down, 1);
-                }
-            }
-            _ => {}
         }
-        let after: Vec<f64> = state.sliders.iter().map(Slider::value).collect();
-        if after != before {
-            if lab.id == "health" {
-                self.health_live.sliders_changed(&state.sliders);
-            }
-            state.results = runs::compute(lab, &state.sliders);
-            return true;
-        }
-        view_before != (state.focus, state.show_lesson, state.lesson_scroll, state.log_scroll)
     }
-}
 
-/// Scrolls the lesson when it shows, else the log; the views clamp to the text's end.
-fn scroll(state: &mut LabState, down: bool, lines: u16) {
-    let target = if state.show_lesson {
-        &mut state.lesson_scroll
-    } else {
-        &mut state.log_scroll
-    };
-    *target = if down {
-        target.saturating_add(lines).min(500)
-    } else {
-        target.saturating_sub(lines)
-    };
+    fn update_quiz(&mut self, msg: Msg) -> bool {
+        let msg = match msg {
+            // The wheel scrolls the review and moves through choices and picks.
+            Msg::Wheel(_, _, down) => {
+                if down {
+                    Msg::Down
+                } else {
+                    Msg::Up
+                }
+            }
+            other => other,
+        };
+        match self.quiz.update(msg, &self.content) {
+            QuizOutcome::Unchanged => false,
+            QuizOutcome::Changed => true,
+            QuizOutcome::Answered {
+                question_id,
+                lab,
+                right,
+            } => {
+                self.progress.record_answer(&question_id, lab.as_deref(), right);
+                self.save_progress();
+                true
+            }
+            QuizOutcome::Home => {
+                self.screen = Screen::Home;
+                true
+            }
+        }
+    }
+
+    /// Uses `loaded` as the learner's progress, saved to `path`; its notice shows once in
+    /// the home status line.
+    pub fn use_progress(&mut self, path: Option<PathBuf>, loaded: Loaded) {
+        self.progress = loaded.progress;
+        self.progress_path = path;
+        if let Some(notice) = loaded.notice {
+            self.status = Some(notice);
+        }
+    }
+
+    /// Saves progress; a failure shows in the status line and the app goes on.
+    fn save_progress(&mut self) {
+        let Some(path) = &self.progress_path else { return };
+        if let Err(error) = progress::save(path, &self.progress) {
+            self.status = Some(format!("progress not saved: {error:#}"));
+        }
+    }
+
+    /// Questions in the bank and the labs' checks, which the quiz may ask.
+    pub fn question_total(&self) -> usize {
+        self.content.bank.len() + self.content.labs.iter().map(|lab| lab.checks.len()).sum::<usize>()
+    }
+
+    /// The home screen's right-hand marker for entry `entry`.
+    pub fn home_marker(&self, entry: usize) -> String {
+        let labs = self.content.labs.len();
+        if let Some(lab) = self.content.labs.get(entry) {
+            let (done, total) = self.progress.lab_fraction(&lab.id, lab.steps.len(), lab.checks.len());
+            return format!("{done} of {total} steps and checks");
+        }
+        match entry - labs {
+            0 => {
+                let answered = self.progress.questions.len();
+                let right_last = self.progress.questions.values().filter(|q| q.streak > 0).count();
+                format!(
+                    "answered {answered} of {}, right at the last try {right_last}",
+                    self.question_total()
+                )
+            }
+            _ => format!("{} chapters", book::chapters().len()),
+        }
+    }
+
+    /// Whether any live run or server is going.
+    pub fn live_running(&self) -> bool {
+        self.labs.iter().any(LabScreen::live_running)
+    }
+
+    /// Stops every live run and waits (bounded) until their servers and tasks are gone.
+    pub async fn shutdown_live(&mut self) {
+        let tasks: Vec<_> = self.labs.iter_mut().flat_map(LabScreen::shutdown).collect();
+        if tasks.is_empty() {
+            return;
+        }
+        let aborted = run::join_all(tasks, SHUTDOWN_DEADLINE).await;
+        log::line(&format!(
+            "live labs shut down ({aborted} aborted after {SHUTDOWN_DEADLINE:?})"
+        ));
+    }
 }
 
 fn mouse_msg(mouse: &MouseEvent) -> Option<Msg> {

@@ -1,7 +1,9 @@
-//! The event task: terminal input, a frame tick and signals merged into one [`Event`] stream.
+//! The app's one event queue: terminal input, a frame tick and signals from the event
+//! task, and the live labs' samples, all as one [`Event`] stream.
 //!
-//! The app's loop owns the state and only receives; this task only sends. Later, live lab
-//! samples join the same channel as another variant.
+//! The app's loop owns the state and only receives; the event task and the live runs only
+//! send. The queue is bounded: the event task waits for room (input is small and drained at
+//! once), a live run drops a sample rather than wait (`live::run::LabSender`).
 
 use std::time::Duration;
 
@@ -11,13 +13,16 @@ use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::mpsc;
 use tokio::time::MissedTickBehavior;
 
+use crate::content::LabId;
+use crate::live::run::LabEvent;
 use crate::tui::log;
 
 /// How often the loop may redraw without input; it redraws on a tick only if something changed.
 pub const FRAME_INTERVAL: Duration = Duration::from_millis(250);
 
-/// Events the loop buffers before the event task waits: input is small and drained at once.
-const CHANNEL_CAPACITY: usize = 256;
+/// Events the queue holds before the event task waits and live runs drop samples: input is
+/// small and drained at once; live runs send a few samples per second each.
+pub const CHANNEL_CAPACITY: usize = 256;
 
 /// Everything the app loop reacts to.
 #[derive(Debug)]
@@ -32,11 +37,20 @@ pub enum Event {
     },
     /// The terminal input failed or closed: nothing more can be read.
     InputClosed(String),
+    /// A live run's sample or end, for that lab's screen.
+    Lab(LabId, LabEvent),
 }
 
-/// Starts the event task; the receiver ends when the task does.
-pub fn spawn() -> color_eyre::Result<mpsc::Receiver<Event>> {
+impl From<(LabId, LabEvent)> for Event {
+    fn from((lab, event): (LabId, LabEvent)) -> Self {
+        Event::Lab(lab, event)
+    }
+}
+
+/// Starts the event task; returns a sender for the live runs and the queue's receiver.
+pub fn spawn() -> color_eyre::Result<(mpsc::Sender<Event>, mpsc::Receiver<Event>)> {
     let (sender, receiver) = mpsc::channel(CHANNEL_CAPACITY);
+    let for_runs = sender.clone();
     // Signals are registered before the task starts, so none is missed between the two.
     let mut terminate = signal(SignalKind::terminate())?;
     let mut hangup = signal(SignalKind::hangup())?;
@@ -64,5 +78,5 @@ pub fn spawn() -> color_eyre::Result<mpsc::Receiver<Event>> {
             }
         }
     });
-    Ok(receiver)
+    Ok((for_runs, receiver))
 }

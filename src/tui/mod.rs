@@ -1,35 +1,26 @@
 //! The terminal app: terminal setup and restore, the event loop, and its modules.
 //!
-//! - [`app`]: the one state, [`app::Msg`] and `update`.
-//! - [`event`]: the event task (terminal input, frame tick, signals).
+//! - [`app`]: the app: which screen shows, progress, routing to the screens (`impl App`).
+//! - [`event`]: the one event queue (terminal input, frame tick, signals, live samples).
+//! - [`msg`]: the messages the keys and the mouse send.
 //! - [`keys`]: the one key table.
-//! - [`live_health`]: Lab 1 live: the server child, its probes, the predictions.
-//! - [`live`], [`live_breaker`], [`live_retry`]: Lab 2's and Lab 3's live runs, driven from the screen.
-//! - [`runs`]: the engines run on the sliders' values.
-//! - [`quiz_screen`]: the quiz screen's state machine (pick, answer, feedback, review).
-//! - [`predict`]: a lab's guided steps and predict-then-observe checks.
-//! - [`book`]: the book's chapters, embedded, rendered from Markdown.
-//! - [`learn`]: the app's side of learning: progress loaded and saved, quiz, book and
-//!   prediction messages applied.
+//! - [`layout`]: pure layouts, shared by the views and the mouse hit tests.
+//! - [`screens`]: home, lab (sim and live), quiz and book, each owning its state.
+//! - [`learning`]: progress loaded before the terminal is taken.
 //! - [`slider`]: slider arithmetic.
-//! - [`view`]: `impl Widget for &App`, one file per screen region.
-//! - [`widgets`]: small widgets the views share (slider bar, state band).
+//! - [`view`]: drawing, one file per screen region; lab views take a `&LabScreen`.
+//! - [`widgets`]: small widgets the views share (slider bar, state band, panel, number input).
 //! - [`theme`]: colours by role; `NO_COLOR`; `--theme`.
 //! - [`log`]: the `--log` diagnostics file.
 
 pub mod app;
-pub mod book;
 pub mod event;
 pub mod keys;
-pub mod learn;
-pub mod live;
-pub mod live_breaker;
-pub mod live_health;
-pub mod live_retry;
+pub mod layout;
+pub mod learning;
 pub mod log;
-pub mod predict;
-pub mod quiz_screen;
-pub mod runs;
+pub mod msg;
+pub mod screens;
 pub mod slider;
 pub mod theme;
 pub mod view;
@@ -50,6 +41,7 @@ use ratatui::{DefaultTerminal, Terminal};
 
 use crate::cli::Cli;
 use crate::content::Content;
+use crate::content::LabId;
 use crate::tui::app::App;
 use crate::tui::event::Event;
 use crate::tui::theme::Theme;
@@ -97,7 +89,7 @@ pub fn run(cli: &Cli, content: Content) -> Result<ExitCode> {
     }
     let theme = Theme::from_env(cli.theme);
     // Before the terminal is taken: a newer-format file is a one-line error, left untouched.
-    let (progress_path, loaded) = learn::load_progress(cli.progress.as_deref())?;
+    let (progress_path, loaded) = learning::load_progress(cli.progress.as_deref())?;
     let previous_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         restore_terminal();
@@ -140,12 +132,11 @@ async fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> Result<Exit
     // On every way out (quit, signal, a drawing error), and before the terminal is restored:
     // no server child, live server or task outlives the app. The stops take a moment, so the
     // screen says why the app has not left yet.
-    let lab1_running = app.health_live.running();
-    if lab1_running {
-        app.health_live.status = Some("quitting: stopping the server (SIGTERM, then a kill after 3 s)".into());
+    let lab1 = app.lab_mut(LabId::Health).live.health_mut();
+    if let Some(live) = lab1.filter(|live| live.running()) {
+        live.status = Some("quitting: stopping the server (SIGTERM, then a kill after 3 s)".into());
     }
-    let labs_running = app.live.breaker.is_some() || app.live.retry.is_some() || !app.live.stopping.is_empty();
-    if lab1_running || labs_running {
+    if app.live_running() {
         let _ = terminal.draw(|frame| {
             frame.render_widget(&app, frame.area());
             let area = frame.area();
@@ -153,7 +144,6 @@ async fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> Result<Exit
             frame.render_widget(line, Rect::new(0, area.height.saturating_sub(1), area.width, 1));
         });
     }
-    app.health_live.shutdown().await;
     app.shutdown_live().await;
     result.map(|()| match app.stopped_by_signal {
         Some(number) => ExitCode::from(u8::try_from(128 + number).unwrap_or(u8::MAX)),
@@ -162,7 +152,8 @@ async fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> Result<Exit
 }
 
 async fn run_loop(terminal: &mut DefaultTerminal, app: &mut App) -> Result<()> {
-    let mut events = event::spawn()?;
+    let (sender, mut events) = event::spawn()?;
+    app.use_events(sender);
     let mut dirty = true;
     while app.running {
         if dirty {
@@ -189,16 +180,17 @@ fn handle(app: &mut App, event: Event) -> bool {
             Some(msg) => app.update(msg),
             None => false,
         },
-        // Nothing animates on the simulated clock; live labs read what arrived and redraw if it changed.
+        // Nothing animates on the simulated clock; Lab 1's server clock moves on.
         Event::Tick => app.tick(),
+        Event::Lab(lab, event) => app.on_event(lab, event),
         Event::Signal { name, number } => {
             log::line(&format!("received {name}: quitting"));
             app.stopped_by_signal = Some(number);
-            app.update(app::Msg::Quit)
+            app.update(msg::Msg::Quit)
         }
         Event::InputClosed(reason) => {
             log::line(&format!("terminal input closed ({reason}): quitting"));
-            app.update(app::Msg::Quit)
+            app.update(msg::Msg::Quit)
         }
     }
 }

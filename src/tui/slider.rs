@@ -4,6 +4,7 @@
 //! and back land exactly where they started; the value is rounded to the slider's decimals.
 
 use crate::content::ParameterSpec;
+use crate::content::params::Values;
 
 /// One lab parameter the learner can move.
 #[derive(Clone, Debug, PartialEq)]
@@ -95,6 +96,13 @@ pub fn value_of(sliders: &[Slider], name: &str) -> Option<f64> {
         .iter()
         .find(|slider| slider.spec.name == name)
         .map(Slider::value)
+}
+
+/// The sliders as a source of a lab's parameters, by their specs' names.
+impl Values for [Slider] {
+    fn value(&self, name: &str) -> Option<f64> {
+        value_of(self, name)
+    }
 }
 
 #[cfg(test)]

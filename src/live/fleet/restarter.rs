@@ -15,7 +15,7 @@ use tokio::time::Instant;
 use crate::engine::fleet::{FleetParams, ProbeAction, ProbeKind, ProbeState, ReplicaState, StopReason};
 use crate::live::fleet::recorder::{Endpoint, Recorder};
 use crate::live::fleet::replica::{replica_args, until_stopped};
-use crate::live::health_child::HealthChild;
+use crate::live::health::child::HealthChild;
 use crate::live::http::{self, GetOutcome};
 
 /// How long a replica may take to exit once the run is over.

@@ -15,11 +15,12 @@ use tokio::time::Instant;
 
 use crate::engine::fleet::{FleetParams, FleetRun, database_timeline};
 use crate::live::fleet::database::admin_path;
+use crate::live::fleet::load;
 use crate::live::fleet::recorder::{FleetSample, Recorder};
 use crate::live::fleet::replica::{Clock, until_stopped};
 use crate::live::fleet::restarter::{Control, ReplicaPlan, run_replica};
-use crate::live::fleet::{load, service};
-use crate::live::health_child::HealthChild;
+use crate::live::fleet::service;
+use crate::live::health::child::HealthChild;
 use crate::live::http;
 
 /// How long the database child may take to stop at the end.

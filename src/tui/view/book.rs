@@ -1,6 +1,6 @@
 //! The book screen: the chapter list on the left (the summary's order), the open chapter
 //! on the right, rendered from Markdown and scrollable. Its layout is shared with the
-//! mouse hit tests in `learn.rs`.
+//! mouse hit tests in `screens/book.rs` (through `tui/layout.rs`).
 //!
 //! ```text
 //!  Book · Lab 2: Retry amplification                                        line 1 of 240
@@ -13,55 +13,18 @@
 //! ```
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Position, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
 use crate::tui::app::App;
-use crate::tui::book::{self, render_markdown, wrapped_rows};
-use crate::tui::view::{footer, is_too_small};
-
-/// Where the book screen's regions go.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BookLayout {
-    pub title: Rect,
-    /// The chapter list, border included.
-    pub list: Rect,
-    /// The chapter text, border included.
-    pub text: Rect,
-    pub footer: Rect,
-}
-
-/// The layout in `area`, or `None` when the terminal is too small.
-pub fn layout(area: Rect) -> Option<BookLayout> {
-    if is_too_small(area) {
-        return None;
-    }
-    let [title, body, footer] =
-        Layout::vertical([Constraint::Length(1), Constraint::Fill(1), Constraint::Length(1)]).areas(area);
-    let list_width = (area.width / 4).clamp(22, 30);
-    let [list, text] = Layout::horizontal([Constraint::Length(list_width), Constraint::Fill(1)]).areas(body);
-    Some(BookLayout {
-        title,
-        list,
-        text,
-        footer,
-    })
-}
-
-/// The chapter entry under a cell, for clicks.
-pub fn entry_at(layout: &BookLayout, chapters: usize, at: Position) -> Option<usize> {
-    let inner = Block::bordered().inner(layout.list);
-    if !inner.contains(at) {
-        return None;
-    }
-    let row = usize::from(at.y - inner.y);
-    (row < chapters).then_some(row)
-}
+use crate::tui::layout;
+use crate::tui::screens::book::{self, render_markdown, wrapped_rows};
+use crate::tui::view::footer;
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
-    let Some(layout) = layout(area) else { return };
+    let Some(layout) = layout::book(area) else { return };
     let chapters = book::chapters();
     let state = &app.book;
     let Some(open) = chapters.get(state.open) else { return };
@@ -119,5 +82,5 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         .scroll((scroll, 0))
         .block(block)
         .render(layout.text, buf);
-    footer::render(app, layout.footer, buf);
+    footer::render_keys(app.context(), app.theme, layout.footer, buf);
 }

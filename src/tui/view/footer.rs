@@ -5,13 +5,18 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
-use crate::tui::app::App;
-use crate::tui::keys;
+use crate::tui::keys::{self, Context};
+use crate::tui::theme::Theme;
 
-pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
-    let theme = app.theme;
+/// The footer of `context`: its keys as the key table lists them.
+pub fn render_keys(context: Context, theme: Theme, area: Rect, buf: &mut Buffer) {
+    render_entries(keys::footer_keys(context), theme, area, buf);
+}
+
+/// A footer of entries such as `L lesson`: the key highlighted, its word dimmed.
+pub fn render_entries<'a>(entries: impl IntoIterator<Item = &'a str>, theme: Theme, area: Rect, buf: &mut Buffer) {
     let mut spans = vec![Span::raw(" ")];
-    for entry in keys::footer_keys(app.context()) {
+    for entry in entries {
         let (key, word) = entry.split_once(' ').unwrap_or((entry, ""));
         spans.push(Span::styled(key, theme.key()));
         spans.push(Span::styled(format!(" {word}  "), theme.dim()));

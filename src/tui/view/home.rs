@@ -13,46 +13,18 @@
 //! ```
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Position, Rect};
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
-use crate::tui::app::{App, EXTRA_ENTRIES};
+use crate::tui::app::App;
+use crate::tui::layout;
+use crate::tui::screens::home::EXTRA_ENTRIES;
 use crate::tui::view::footer;
-
-/// Rows each entry takes: its title, then its description on up to two lines.
-const ENTRY_HEIGHT: u16 = 3;
-
-/// The list's inner area and the status and footer lines.
-fn regions(area: Rect) -> [Rect; 4] {
-    let [title, list, status, foot] = Layout::vertical([
-        Constraint::Length(1),
-        Constraint::Fill(1),
-        Constraint::Length(1),
-        Constraint::Length(1),
-    ])
-    .areas(area);
-    [title, list, status, foot]
-}
-
-/// Where each entry is drawn, inside the list's border.
-pub fn entry_rects(area: Rect, entries: usize) -> Vec<Rect> {
-    let list = regions(area)[1];
-    let inner = Block::bordered().inner(list);
-    (0..entries as u16)
-        .map(|i| Rect::new(inner.x, inner.y + i * ENTRY_HEIGHT, inner.width, ENTRY_HEIGHT))
-        .filter(|rect| rect.bottom() <= inner.bottom())
-        .collect()
-}
-
-/// The entry under a cell, for mouse clicks.
-pub fn entry_at(area: Rect, entries: usize, at: Position) -> Option<usize> {
-    entry_rects(area, entries).iter().position(|rect| rect.contains(at))
-}
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
-    let [title, list, status, foot] = regions(area);
+    let [title, list, status, foot] = layout::home_regions(area);
     Line::from(vec![
         Span::styled(" resilience-lab", theme.accent()),
         Span::styled(
@@ -78,9 +50,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         .iter()
         .enumerate()
         .map(|(i, (name, text))| (name.to_string(), "", *text, app.home_marker(labs_count + i)));
-    let rects = entry_rects(area, app.home_entries());
+    let rects = layout::home_entry_rects(area, app.home_entries());
     for (index, ((name, heading, text, marker), rect)) in labs.chain(extras).zip(rects).enumerate() {
-        let selected = index == app.home_selected;
+        let selected = index == app.home.selected;
         let [head, body] = Layout::vertical([Constraint::Length(1), Constraint::Length(2)]).areas(rect);
         let pointer = if selected { "▸ " } else { "  " };
         let style = if selected { theme.selected() } else { theme.text() };
@@ -100,5 +72,5 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if let Some(text) = &app.status {
         Line::from(Span::styled(format!(" {text}"), theme.accent())).render(status, buf);
     }
-    footer::render(app, foot, buf);
+    footer::render_keys(app.context(), app.theme, foot, buf);
 }

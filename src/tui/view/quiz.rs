@@ -24,10 +24,11 @@ use ratatui::widgets::{Block, Padding, Paragraph, Widget, Wrap};
 use crate::content::QuestionKind;
 use crate::quiz::trim_number;
 use crate::tui::app::App;
-use crate::tui::book::wrapped_rows;
-use crate::tui::quiz_screen::{QuizScreen, Stage};
+use crate::tui::screens::book::wrapped_rows;
+use crate::tui::screens::quiz::{QuizScreen, Stage};
 use crate::tui::theme::Theme;
 use crate::tui::view::footer;
+use crate::tui::widgets::panel::panel;
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
@@ -68,19 +69,17 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if let Some(text) = line {
         Line::from(Span::styled(format!(" {text}"), theme.accent())).render(status, buf);
     }
-    footer::render(app, foot, buf);
+    footer::render_keys(app.context(), app.theme, foot, buf);
 }
 
 /// A bordered panel with a column of space inside each side, so text does not touch the border.
-fn panel(title: String, theme: Theme) -> Block<'static> {
-    Block::bordered()
-        .title(Span::styled(title, theme.accent()))
-        .border_style(theme.border())
-        .padding(Padding::horizontal(1))
+/// The quiz's panels keep a column of air inside their borders.
+fn padded_panel(title: String, theme: Theme) -> Block<'static> {
+    panel(title, theme).padding(Padding::horizontal(1))
 }
 
 fn setup(quiz: &QuizScreen, theme: Theme, area: Rect, buf: &mut Buffer) {
-    let block = panel(" Choose a lab or topic ".to_string(), theme);
+    let block = padded_panel(" Choose a lab or topic ".to_string(), theme);
     let inner = block.inner(area);
     block.render(area, buf);
     // The count sits under the list, not at the panel's foot far from it.
@@ -241,12 +240,12 @@ fn question(quiz: &QuizScreen, theme: Theme, area: Rect, buf: &mut Buffer) {
     let title = format!(" Question {} of {} ", quiz.current + 1, quiz.asked.len());
     Paragraph::new(lines)
         .wrap(Wrap { trim: false })
-        .block(panel(title, theme))
+        .block(padded_panel(title, theme))
         .render(top, buf);
     if quiz.feedback.is_some() {
         Paragraph::new(feedback_text)
             .wrap(Wrap { trim: false })
-            .block(panel(feedback_title, theme))
+            .block(padded_panel(feedback_title, theme))
             .render(bottom, buf);
     }
 }
@@ -297,7 +296,7 @@ fn review(quiz: &QuizScreen, theme: Theme, area: Rect, buf: &mut Buffer) {
         lines.extend(hanging("   Why: ".to_string(), &question.explanation, theme.text()));
         lines.extend(hanging("   Source: ".to_string(), &question.source, theme.dim()));
     }
-    let block = panel(" Review (↑↓ PgUp PgDn scroll) ".to_string(), theme);
+    let block = padded_panel(" Review (↑↓ PgUp PgDn scroll) ".to_string(), theme);
     let inner = block.inner(area);
     let text = Text::from(lines);
     let rows = wrapped_rows(&text, inner.width);

@@ -39,3 +39,24 @@ impl Widget for SliderBar {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::ThemeName;
+
+    fn line(fraction: f64, width: u16) -> String {
+        let mut buf = Buffer::empty(Rect::new(0, 0, width, 1));
+        SliderBar::new(fraction, Theme::new(ThemeName::Dark, false)).render(buf.area, &mut buf);
+        (0..width).map(|x| buf[(x, 0)].symbol().to_string()).collect()
+    }
+
+    #[test]
+    fn the_knob_sits_at_the_fraction_and_the_ends_clamp() {
+        assert_eq!(line(0.0, 9), "●────────");
+        assert_eq!(line(0.5, 9), "━━━━●────");
+        assert_eq!(line(1.0, 9), "━━━━━━━━●");
+        assert_eq!(line(2.0, 9), "━━━━━━━━●", "past the end stays at the end");
+        assert_eq!(line(0.5, 0), "");
+    }
+}

@@ -95,3 +95,37 @@ pub fn band_cells<S: Copy>(
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::ThemeName;
+
+    #[test]
+    fn each_cell_shows_the_rarest_state_of_its_span() {
+        let transitions = [
+            Transition {
+                t_s: 4.0,
+                from: BreakerState::Closed,
+                to: BreakerState::Open,
+            },
+            Transition {
+                t_s: 7.0,
+                from: BreakerState::Open,
+                to: BreakerState::HalfOpen,
+            },
+            Transition {
+                t_s: 7.2,
+                from: BreakerState::HalfOpen,
+                to: BreakerState::Closed,
+            },
+        ];
+        // 10 s over 5 cells: 2 s a cell; the 0.2 s half-open still shows in its cell.
+        let mut buf = Buffer::empty(Rect::new(0, 0, 5, 2));
+        StateBand::new(&transitions, 10.0, Theme::new(ThemeName::Dark, true)).render(buf.area, &mut buf);
+        for y in 0..2 {
+            let row: String = (0..5).map(|x| buf[(x, y)].symbol().to_string()).collect();
+            assert_eq!(row, "▁▁█▄▁");
+        }
+    }
+}

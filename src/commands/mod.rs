@@ -1,0 +1,121 @@
+//! What each subcommand does: load content, run an engine, hand the report back.
+//!
+//! Output goes to the writer `main` passes in, so that `main.rs` stays the one place
+//! that owns the process's standard output. One file per subcommand:
+//!
+//! - [`run`]: `run <lab>`, simulated or live.
+//! - [`serve`]: `serve health`, the Lab 1 server in the foreground.
+//! - [`check`]: `check`, the lab files and the bank validated.
+//! - [`quiz`]: `quiz` in the plain terminal.
+//! - [`progress`]: `progress`, shown or reset.
+
+pub mod check;
+/// Lab 1 at fleet scale: `run fleet`, `serve database`, `serve health --database-port`.
+mod fleet;
+pub mod progress;
+pub mod quiz;
+pub mod run;
+pub mod serve;
+
+use std::io::{BufRead, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use color_eyre::eyre::Result;
+
+use crate::cli::{Cli, Command, RunLab, ServeLab};
+use crate::content::{Content, ContentError};
+use crate::error::UsageError;
+
+/// Runs the parsed command line, reading answers from `input` and writing its report to `out`.
+pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<ExitCode> {
+    let content_dir = cli.content.clone();
+    match cli.command {
+        Some(Command::Quiz(args)) => {
+            let content = load_content(content_dir.as_deref())?;
+            quiz::run_quiz(
+                &content,
+                &args,
+                &progress::progress_path(cli.progress.as_deref())?,
+                input,
+                out,
+            )
+        }
+        Some(Command::Progress(args)) => {
+            let content = load_content(content_dir.as_deref())?;
+            progress::run_progress(
+                &content,
+                &args,
+                &progress::progress_path(cli.progress.as_deref())?,
+                input,
+                out,
+            )
+        }
+        Some(Command::Check) => check::check(content_dir.as_deref(), out),
+        Some(Command::Run(run)) => {
+            let content = load_labs(content_dir.as_deref())?;
+            match run.lab {
+                RunLab::Retry(args) => run::run_retry(&content, &args, out),
+                RunLab::Breaker(args) => run::run_breaker(&content, &args, out),
+                RunLab::Health(args) => run::run_health(&content, &args, out),
+                RunLab::Fleet(args) => fleet::run_fleet(&args, out),
+            }
+        }
+        Some(Command::Serve(serve)) => {
+            let content = load_labs(content_dir.as_deref())?;
+            match serve.lab {
+                ServeLab::Health(args) => fleet::serve_replica(&content, &args, out),
+                ServeLab::Database(args) => fleet::serve_database(&args, out),
+            }
+        }
+        // `main` opens the terminal app when there is no subcommand; the list is the fallback.
+        Some(Command::Labs) | None => {
+            let content = load_labs(content_dir.as_deref())?;
+            list_labs(&content, out)
+        }
+    }
+}
+
+/// Loads the labs, turning content problems into one usage error per problem line.
+pub fn load_content(content_dir: Option<&Path>) -> Result<Content> {
+    content_result(Content::load(content_dir))
+}
+
+/// Content problems as one usage error, a line per problem.
+fn content_result(loaded: std::result::Result<Content, Vec<ContentError>>) -> Result<Content> {
+    loaded.map_err(|errors| {
+        let lines: Vec<String> = errors.iter().map(ContentError::to_string).collect();
+        UsageError(format!(
+            "{}\n(run `resilience-lab check` for the full list)",
+            lines.join("\n")
+        ))
+        .into()
+    })
+}
+
+/// Loads the labs without the question bank, for commands that ask no questions.
+fn load_labs(content_dir: Option<&Path>) -> Result<Content> {
+    content_result(Content::load_labs(content_dir))
+}
+
+fn list_labs(content: &Content, out: &mut dyn Write) -> Result<ExitCode> {
+    writeln!(
+        out,
+        "resilience-lab: three labs on how a service survives its dependencies\n"
+    )?;
+    for (number, lab) in content.labs.iter().enumerate() {
+        writeln!(
+            out,
+            "  Lab {}  {:<38} resilience-lab run {} --sim",
+            number + 1,
+            lab.title,
+            lab.id
+        )?;
+        writeln!(out, "         {}", lab.objective)?;
+    }
+    writeln!(
+        out,
+        "\nAdd --json for a JSON report, --help on any command for its flags."
+    )?;
+    Ok(ExitCode::SUCCESS)
+}

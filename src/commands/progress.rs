@@ -1,0 +1,72 @@
+//! `progress`: the saved progress shown, or erased after asking.
+
+use std::io::{BufRead, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use color_eyre::eyre::{Result, WrapErr};
+
+use crate::cli::ProgressArgs;
+use crate::content::Content;
+use crate::error::UsageError;
+
+/// The progress file to use: `--progress FILE`, else the user's data directory.
+pub fn progress_path(flag: Option<&Path>) -> Result<std::path::PathBuf> {
+    match flag {
+        Some(path) => Ok(path.to_path_buf()),
+        None => crate::progress::default_path()
+            .ok_or_else(|| UsageError("no data directory is known here; pass --progress FILE".to_string()).into()),
+    }
+}
+
+/// Shows saved progress, or erases it after asking.
+pub fn run_progress(
+    content: &Content,
+    args: &ProgressArgs,
+    progress_file: &Path,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<ExitCode> {
+    if args.reset {
+        if !progress_file.exists() {
+            writeln!(out, "nothing to reset: {} does not exist", progress_file.display())?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        if !args.yes {
+            write!(
+                out,
+                "Erase all saved progress in {}? Type yes to confirm: ",
+                progress_file.display()
+            )?;
+            out.flush()?;
+            let mut answer = String::new();
+            input.read_line(&mut answer)?;
+            if !matches!(answer.trim().to_ascii_lowercase().as_str(), "yes" | "y") {
+                writeln!(out, "kept: nothing was erased")?;
+                return Ok(ExitCode::SUCCESS);
+            }
+        }
+        std::fs::remove_file(progress_file)
+            .wrap_err_with(|| format!("cannot erase progress file {}", progress_file.display()))?;
+        writeln!(out, "progress erased: {}", progress_file.display())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let loaded = crate::progress::load(progress_file)?;
+    if let Some(notice) = &loaded.notice {
+        writeln!(out, "note: {notice}")?;
+    }
+    let progress = &loaded.progress;
+    writeln!(out, "progress file: {}", progress_file.display())?;
+    for lab in &content.labs {
+        let (done, total) = progress.lab_fraction(&lab.id, lab.steps.len(), lab.checks.len());
+        writeln!(out, "  {:<40} {done} of {total} steps and checks", lab.title)?;
+    }
+    let answered = progress.questions.len();
+    let right_last = progress.questions.values().filter(|q| q.streak > 0).count();
+    writeln!(
+        out,
+        "  questions answered: {answered} of {}; right at the last try: {right_last}",
+        content.all_questions().len()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}

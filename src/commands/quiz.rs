@@ -1,0 +1,172 @@
+//! `quiz`: questions in the plain terminal, one at a time, answers typed on stdin.
+
+use std::io::{BufRead, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use color_eyre::eyre::Result;
+
+use crate::cli::QuizArgs;
+use crate::content::{Content, QuestionKind};
+use crate::error::UsageError;
+use crate::metrics::default_metrics;
+use crate::{progress, quiz};
+
+/// Asks a quiz in the plain terminal: one question at a time, answers typed on stdin.
+pub fn run_quiz(
+    content: &Content,
+    args: &QuizArgs,
+    progress_file: &Path,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<ExitCode> {
+    let questions = content.all_questions();
+    if let Some(topic) = &args.topic
+        && !questions.iter().any(|q| &q.topic == topic)
+    {
+        let mut topics: Vec<&str> = questions.iter().map(|q| q.topic.as_str()).collect();
+        topics.sort_unstable();
+        topics.dedup();
+        return Err(UsageError(format!(
+            "--topic {topic} has no questions; allowed: {}",
+            topics.join(", ")
+        ))
+        .into());
+    }
+    let mut loaded = progress::load(progress_file)?;
+    if let Some(notice) = loaded.notice.take() {
+        writeln!(out, "note: {notice}")?;
+    }
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_secs() % 100_000)
+    });
+    let filter = quiz::Filter {
+        lab: args.lab.clone(),
+        topic: args.topic.clone(),
+    };
+    let drawn = quiz::draw(&questions, &filter, usize::from(args.count), seed);
+    if drawn.is_empty() {
+        return Err(
+            UsageError("no question matches --lab and --topic together; try one of them alone".to_string()).into(),
+        );
+    }
+    let needs_run = drawn.iter().any(|asked| asked.question.kind == QuestionKind::Predict);
+    let run_metrics = if needs_run {
+        default_metrics(content)
+    } else {
+        Vec::new()
+    };
+
+    writeln!(
+        out,
+        "resilience-lab quiz: {} question(s), seed {seed} (--seed {seed} asks the same quiz again)",
+        drawn.len()
+    )?;
+    writeln!(out, "Answer with a letter or a number, then Enter. Type q to stop.")?;
+    let mut score = quiz::Score::default();
+    'questions: for (number, asked) in drawn.iter().enumerate() {
+        let question = &asked.question;
+        let lab = question
+            .lab
+            .as_deref()
+            .map(|lab| format!(", lab {lab}"))
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "\nQuestion {} of {} ({}, {}{lab})",
+            number + 1,
+            drawn.len(),
+            question.topic,
+            question.difficulty.label()
+        )?;
+        writeln!(out, "{}", question.prompt)?;
+        match question.kind {
+            QuestionKind::Choice => {
+                for (letter, choice) in asked.shown_choices() {
+                    writeln!(out, "  {letter}) {choice}")?;
+                }
+            }
+            QuestionKind::Number => writeln!(out, "  (a number{})", unit_hint(question))?,
+            QuestionKind::Predict => writeln!(
+                out,
+                "  (predict a number{}; the lab's simulation then runs at its defaults)",
+                unit_hint(question)
+            )?,
+        }
+        let response = loop {
+            write!(out, "> ")?;
+            out.flush()?;
+            let mut line = String::new();
+            if input.read_line(&mut line)? == 0 {
+                writeln!(out)?;
+                break 'questions;
+            }
+            let line = line.trim();
+            if line.eq_ignore_ascii_case("q") {
+                break 'questions;
+            }
+            match parse_response(asked, line) {
+                Some(response) => break response,
+                None => writeln!(out, "  {}", response_hint(asked))?,
+            }
+        };
+        let verdict = quiz::grade(asked, &response, &run_metrics);
+        let word = if verdict.right { "Right." } else { "Not quite." };
+        writeln!(out, "{word} The answer: {}", verdict.expected)?;
+        writeln!(out, "Why: {}", question.explanation)?;
+        writeln!(out, "Source: {}", question.source)?;
+        score.record(question, &verdict);
+        loaded
+            .progress
+            .record_answer(&question.id, question.lab.as_deref(), verdict.right);
+        progress::save(progress_file, &loaded.progress)?;
+    }
+
+    let percent = (score.right * 100).checked_div(score.asked).unwrap_or(0);
+    writeln!(out, "\nScore: {} of {} right ({percent}%).", score.right, score.asked)?;
+    if !score.missed.is_empty() {
+        writeln!(out, "\nWhat you missed:")?;
+        for (number, (question, verdict)) in score.missed.iter().enumerate() {
+            writeln!(out, "{}. {}", number + 1, question.prompt)?;
+            writeln!(out, "   Answer: {}", verdict.expected)?;
+            writeln!(out, "   Why: {}", question.explanation)?;
+            writeln!(out, "   Source: {}", question.source)?;
+        }
+    }
+    if score.asked > 0 {
+        writeln!(out, "\nProgress saved to {}", progress_file.display())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn unit_hint(question: &crate::content::Question) -> String {
+    question
+        .unit
+        .as_deref()
+        .map(|unit| format!(", in {unit}"))
+        .unwrap_or_default()
+}
+
+/// Reads what the learner typed as the kind of answer the question takes.
+fn parse_response(asked: &quiz::Asked, line: &str) -> Option<quiz::Response> {
+    match asked.question.kind {
+        QuestionKind::Choice => {
+            let letter = line.chars().next()?.to_ascii_lowercase();
+            let valid = line.chars().count() == 1 && asked.shown_choices().iter().any(|(l, _)| *l == letter);
+            valid.then_some(quiz::Response::Letter(letter))
+        }
+        QuestionKind::Number | QuestionKind::Predict => quiz::parse_number(line).map(quiz::Response::Number),
+    }
+}
+
+fn response_hint(asked: &quiz::Asked) -> String {
+    match asked.question.kind {
+        QuestionKind::Choice => {
+            let letters: Vec<String> = asked.shown_choices().iter().map(|(l, _)| l.to_string()).collect();
+            format!("type one of {}, or q to stop", letters.join(", "))
+        }
+        _ => "type a number (e.g. 64 or 1.1), or q to stop".to_string(),
+    }
+}

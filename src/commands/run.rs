@@ -1,0 +1,373 @@
+//! `run <lab>`: each lab simulated (the Atlas's numbers) or live on 127.0.0.1.
+//!
+//! The flags reach the engines through `content::params`, the same map the app's sliders
+//! use: [`BreakerArgs`] and [`HealthServerArgs`] are [`Values`] by their flags' names.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use color_eyre::eyre::{Result, WrapErr};
+
+use crate::cli::{BreakerArgs, HealthArgs, HealthServerArgs, LiveScenario, RetryArgs, RetryPolicyArg};
+use crate::content::params::{self, Values, default_of, layered_defaults};
+use crate::content::{Content, LabFile, LabId};
+use crate::engine::brownout::{self, BrownoutParams};
+use crate::engine::fault::{FaultKind, FaultSchedule};
+use crate::engine::health;
+use crate::engine::retry::{
+    self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, ATLAS_PS, Policy, ScenarioParams,
+};
+use crate::error::UsageError;
+use crate::live::health::{child as health_child, driver as health_driver};
+use crate::live::retry::chain::{self, BackoffConfig, ChainConfig, DbCapacity, LiveChain};
+use crate::live::retry::metastable::{self, MetastableConfig};
+use crate::{live, report};
+
+/// The breaker flags by the names of the lab's parameters.
+impl Values for BreakerArgs {
+    fn value(&self, name: &str) -> Option<f64> {
+        let whole = |flag: Option<u64>| flag.map(|value| value as f64);
+        match name {
+            "rate" => whole(self.rate),
+            "duration_s" => self.duration_s,
+            "timeout_ms" => self.timeout_ms,
+            "healthy_ms" => self.healthy_ms,
+            "brownout_start_s" => self.brownout_s.map(|(start_s, _)| start_s),
+            "brownout_end_s" => self.brownout_s.map(|(_, end_s)| end_s),
+            "window" => whole(self.window),
+            "min_calls" => whole(self.min_calls),
+            "threshold" => self.threshold,
+            "open_s" => self.open_s,
+            "trial_calls" => whole(self.trial_calls),
+            _ => None,
+        }
+    }
+}
+
+/// The health server's flags by the names of the lab's parameters.
+impl Values for HealthServerArgs {
+    fn value(&self, name: &str) -> Option<f64> {
+        match name {
+            "warmup_s" => self.warmup_s,
+            "deregister_s" => self.deregister_s,
+            "grace_s" => self.grace_s,
+            "work_s" => self.work_s,
+            _ => None,
+        }
+    }
+}
+
+/// The health server's settings: flags where given, else the lab file's defaults.
+pub fn health_config(lab: &LabFile, args: &HealthServerArgs) -> health::HealthConfig {
+    health::HealthConfig {
+        liveness_checks_db: args.liveness_checks_db,
+        readiness_checks_db: args.readiness_checks_db,
+        ..params::health_config(lab, args)
+    }
+}
+
+/// The most database attempts one run may cost in the worst case (every attempt failing):
+/// about a second of simulation, and a bound on a live run's requests.
+const MAX_WORST_CASE_DB_ATTEMPTS: u64 = 1_000_000_000;
+
+/// The one scenario the flags name: unset flags take the lab's defaults, and no budget.
+///
+/// Each flag is range-checked alone, but the cost is their product: 10^6 actions of six
+/// layers of 10 attempts would be 10^12 database attempts, so that combination is refused.
+fn one_scenario(lab: &LabFile, args: &RetryArgs, layered: Vec<u32>, actions: u64, seed: u64) -> Result<ScenarioParams> {
+    let attempts = args.attempts.clone().map_or(layered, |a| a.0);
+    let per_action: u64 = attempts.iter().map(|&a| u64::from(a)).product();
+    let worst_case = per_action.saturating_mul(actions);
+    if worst_case > MAX_WORST_CASE_DB_ATTEMPTS {
+        return Err(UsageError(format!(
+            "--actions {actions} with --attempts {} could cost {worst_case} database attempts; \
+             allowed: actions x the product of attempts up to {MAX_WORST_CASE_DB_ATTEMPTS}",
+            attempts.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+        ))
+        .into());
+    }
+    Ok(ScenarioParams {
+        p: args.p.unwrap_or(default_of(lab, "p")),
+        attempts,
+        budget: args.budget.unwrap_or(0.0),
+        actions,
+        seed,
+    })
+}
+
+pub fn run_retry(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> Result<ExitCode> {
+    if args.mode.live {
+        return run_retry_live(content, args, out);
+    }
+    if args.scenario.is_some() {
+        return Err(UsageError("--scenario metastable needs --live".into()).into());
+    }
+    if let Some(flag) = args
+        .metastable
+        .first_given()
+        .or(args.backoff_base_ms.map(|_| "--backoff-base-ms"))
+        .or(args.backoff_cap_ms.map(|_| "--backoff-cap-ms"))
+    {
+        return Err(UsageError(format!("{flag} applies to --live runs only")).into());
+    }
+    let lab = content.lab(LabId::Retry);
+    let layered = layered_defaults(lab);
+    let actions = args.actions.unwrap_or(default_of(lab, "actions") as u64);
+    let seed = args.seed.unwrap_or(default_of(lab, "seed") as u64);
+    if args.names_a_scenario() {
+        let params = one_scenario(lab, args, layered, actions, seed)?;
+        let result = retry::run_scenario(&params);
+        if args.mode.json {
+            writeln!(out, "{}", report::retry_scenario_json(&result, "sim"))?;
+        } else {
+            let name = format!("attempts {:?}", params.attempts).replace(' ', "");
+            writeln!(out, "{}", report::retry_row(&name, &result))?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let budget = default_of(lab, "budget");
+    let mut rows = Vec::new();
+    for p in ATLAS_PS {
+        for (policy, result) in retry::compare_policies(&layered, p, budget, actions, seed) {
+            rows.push((policy.label(&layered, budget), result));
+        }
+    }
+    let sleeps = retry::jitter_sleeps_s(ATLAS_JITTER_SEED, 6, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S);
+    if args.mode.json {
+        writeln!(out, "{}", report::retry_table_json(&rows, &sleeps))?;
+    } else {
+        write!(out, "{}", report::retry_table_text(&rows, &sleeps))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Actions a live counting run makes unless --actions says otherwise.
+const LIVE_DEFAULT_ACTIONS: u64 = 1_000;
+
+/// Actions the live top client keeps in flight at once.
+const LIVE_CONCURRENCY: usize = 16;
+
+/// A runtime for one live command: 2 workers, as the lab's target machine has 2 cores.
+pub fn live_runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .wrap_err("starting the async runtime for a live lab")
+}
+
+/// Full Jitter from the flags: the cap defaults to 20 x the base (0 when there is no base).
+fn backoff_of(args: &RetryArgs) -> Result<BackoffConfig> {
+    let base_ms = args.backoff_base_ms.unwrap_or(0.0);
+    let cap_ms = args.backoff_cap_ms.unwrap_or(base_ms * 20.0);
+    if args.backoff_cap_ms.is_some() && base_ms > 0.0 && cap_ms < base_ms {
+        return Err(UsageError(format!(
+            "--backoff-cap-ms {cap_ms} is below --backoff-base-ms {base_ms}; allowed: a cap from {base_ms} to 60000"
+        ))
+        .into());
+    }
+    Ok(BackoffConfig { base_ms, cap_ms })
+}
+
+/// `run retry --live`: the Atlas's table, one scenario, or the metastable experiment.
+fn run_retry_live(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> Result<ExitCode> {
+    let lab = content.lab(LabId::Retry);
+    let layered = layered_defaults(lab);
+    let backoff = backoff_of(args)?;
+    let seed = args.seed.unwrap_or(default_of(lab, "seed") as u64);
+    let runtime = live_runtime()?;
+    if args.scenario == Some(LiveScenario::Metastable) {
+        if let Some(flag) = [(args.p.is_some(), "--p"), (args.actions.is_some(), "--actions")]
+            .into_iter()
+            .find_map(|(given, name)| given.then_some(name))
+        {
+            return Err(UsageError(format!(
+                "{flag} does not apply to --scenario metastable (the trigger sets the failures)"
+            ))
+            .into());
+        }
+        let m = &args.metastable;
+        let defaults = MetastableConfig::default();
+        let capacity = DbCapacity {
+            concurrency: m.db_concurrency.map_or(defaults.capacity.concurrency, |c| c as usize),
+            service_ms: m.service_ms.unwrap_or(defaults.capacity.service_ms),
+        };
+        let capacity_per_s = capacity.concurrency as f64 * 1e3 / capacity.service_ms;
+        let config = MetastableConfig {
+            policy: match m.policy.unwrap_or(RetryPolicyArg::Layered) {
+                RetryPolicyArg::Layered => Policy::Layered,
+                RetryPolicyArg::Single => Policy::TopOnly,
+                RetryPolicyArg::Budget => Policy::TopOnlyBudget,
+            },
+            layered: args.attempts.clone().map_or(defaults.layered.clone(), |a| a.0),
+            budget: args.budget.unwrap_or(default_of(lab, "budget")),
+            // Unless given, the load stays at the default's 60% of whatever capacity was chosen.
+            load_per_s: m.load_per_s.unwrap_or((0.6 * capacity_per_s).round()),
+            capacity,
+            db_timeout_ms: m.db_timeout_ms.unwrap_or(defaults.db_timeout_ms),
+            deadline_ms: m.deadline_ms.unwrap_or(defaults.deadline_ms),
+            before_s: m.before_s.unwrap_or(defaults.before_s),
+            trigger_s: m.trigger_s.unwrap_or(defaults.trigger_s),
+            after_s: m.after_s.unwrap_or(defaults.after_s),
+            bucket_ms: m.bucket_ms.unwrap_or(defaults.bucket_ms),
+            seed,
+            backoff,
+        };
+        let run = runtime.block_on(metastable::run_metastable(&config))?;
+        if args.mode.json {
+            writeln!(out, "{}", report::metastable_json(&run))?;
+        } else {
+            write!(out, "{}", report::metastable_text(&run))?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(flag) = args.metastable.first_given() {
+        return Err(UsageError(format!("{flag} applies to --scenario metastable only")).into());
+    }
+    let actions = args.actions.unwrap_or(LIVE_DEFAULT_ACTIONS);
+    if args.names_a_scenario() {
+        let params = one_scenario(lab, args, layered, actions, seed)?;
+        let result = runtime.block_on(async {
+            let mut config = ChainConfig::counting(params.attempts.len(), params.p, params.seed);
+            config.backoff = backoff;
+            let chain = LiveChain::start(config).await?;
+            let result = chain
+                .run_actions(&params.attempts, params.budget, params.actions, LIVE_CONCURRENCY)
+                .await;
+            chain.shutdown().await?;
+            Ok::<_, color_eyre::eyre::Report>(result)
+        })?;
+        let comparison = chain::compare_with_sim(&result);
+        if args.mode.json {
+            writeln!(out, "{}", report::retry_live_value(&result, &comparison))?;
+        } else {
+            let name = format!("attempts {:?}", params.attempts).replace(' ', "");
+            writeln!(out, "{}", report::retry_row(&name, &result))?;
+            write!(out, "{}", report::retry_live_lines(&result, &comparison))?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let budget = default_of(lab, "budget");
+    let rows = runtime.block_on(async {
+        // One chain serves the whole table: the attempts travel with each request.
+        let mut config = ChainConfig::counting(layered.len(), 0.0, seed);
+        config.backoff = backoff;
+        let chain = LiveChain::start(config).await?;
+        let mut rows = Vec::new();
+        for p in ATLAS_PS {
+            for policy in Policy::ALL {
+                chain.set_p(p, seed);
+                let result = chain
+                    .run_actions(
+                        &policy.attempts(&layered),
+                        policy.budget(budget),
+                        actions,
+                        LIVE_CONCURRENCY,
+                    )
+                    .await;
+                let comparison = chain::compare_with_sim(&result);
+                rows.push((policy.label(&layered, budget), result, comparison));
+            }
+        }
+        chain.shutdown().await?;
+        Ok::<_, color_eyre::eyre::Report>(rows)
+    })?;
+    let sleeps = retry::jitter_sleeps_s(ATLAS_JITTER_SEED, 6, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S);
+    if args.mode.json {
+        writeln!(out, "{}", report::retry_live_table_json(&rows, &sleeps))?;
+    } else {
+        for (name, result, comparison) in &rows {
+            writeln!(out, "{}", report::retry_row(name, result))?;
+            write!(out, "{}", report::retry_live_lines(result, comparison))?;
+        }
+        writeln!(out, "{}", report::jitter_line(&sleeps))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn run_breaker(content: &Content, args: &BreakerArgs, out: &mut dyn Write) -> Result<ExitCode> {
+    let params = params::brownout_params(content.lab(LabId::Breaker), args)?;
+    // The app lets a learner try this (the breaker then never opens); on the command line
+    // it is almost always a typo, so it is refused with the reason.
+    if params.breaker.min_calls > params.breaker.window {
+        return Err(UsageError(format!(
+            "--min-calls {} is more than --window {}: the window never holds that many outcomes, so the breaker \
+             could never open; allowed: min-calls up to the window",
+            params.breaker.min_calls, params.breaker.window
+        ))
+        .into());
+    }
+    if args.mode.live {
+        return run_breaker_live(params, args, out);
+    }
+    if let Some(fault) = args.fault.filter(|fault| *fault != FaultKind::Hang) {
+        return Err(UsageError(format!(
+            "--fault {fault} needs --live; the simulation models the hang fault only"
+        ))
+        .into());
+    }
+    let run = brownout::compare(&params);
+    if args.mode.json {
+        writeln!(out, "{}", report::breaker_json(&run, "sim"))?;
+    } else {
+        write!(out, "{}", report::breaker_text(&run))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Lab 3 for real on 127.0.0.1: the same report, measured, plus one line on the clock.
+fn run_breaker_live(params: BrownoutParams, args: &BreakerArgs, out: &mut dyn Write) -> Result<ExitCode> {
+    let faults = FaultSchedule::window(
+        args.fault.unwrap_or(FaultKind::Hang),
+        params.brownout_start_s,
+        params.brownout_end_s,
+    );
+    let run = live_runtime()?.block_on(live::breaker::brownout::run(params, faults))?;
+    if args.mode.json {
+        writeln!(out, "{}", report::breaker_live_json(&run))?;
+    } else {
+        write!(out, "{}", report::breaker_live_text(&run))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn run_health(content: &Content, args: &HealthArgs, out: &mut dyn Write) -> Result<ExitCode> {
+    let config = health_config(content.lab(LabId::Health), &args.server);
+    let port = args.server.port;
+    if !args.mode.live {
+        let run = health::simulate_driver(&config, port);
+        if args.mode.json {
+            writeln!(out, "{}", report::health_json(&run, "sim", &config))?;
+        } else {
+            write!(out, "{}", report::health_text(&run))?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    // Checked here first so the common mistake gets its one line before anything starts.
+    if !health_child::port_is_free(port) {
+        return Err(health_child::port_in_use(port).into());
+    }
+    let json = args.mode.json;
+    let mut on_line = |line: &str| {
+        if !json {
+            // Printed as it happens, like the Atlas's script; a closed stdout is not fatal here.
+            let _ = writeln!(out, "{line}");
+            let _ = out.flush();
+        }
+    };
+    let runtime = live_runtime()?;
+    let live = runtime.block_on(health_driver::run_live(None, &config, port, &mut on_line))?;
+    if json {
+        writeln!(
+            out,
+            "{}",
+            report::health_live_json(&live.run, &config, &live.server_log)
+        )?;
+    } else {
+        // The timeline went out as it happened: only the closing lines are left.
+        for line in live.run.lines().iter().skip(live.run.timeline.len()) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,34 @@
+//! `serve health`: the Lab 1 server in the foreground, as the live lab runs it as a child.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use color_eyre::eyre::{Result, WrapErr};
+
+use crate::cli::HealthServerArgs;
+use crate::commands::run::{health_config, live_runtime};
+use crate::content::{Content, LabId};
+use crate::live::health::{child as health_child, server as health_server};
+
+/// `serve health`: the live server in the foreground until SIGTERM and its ordered shutdown.
+/// Its lifecycle lines go to `out`, one request line per request to stderr.
+pub fn serve_health(content: &Content, args: &HealthServerArgs, out: &mut dyn Write) -> Result<ExitCode> {
+    let config = health_config(content.lab(LabId::Health), args);
+    let runtime = live_runtime()?;
+    let outcome = runtime.block_on(async {
+        let listener = match health_server::bind(args.port).await {
+            Ok(listener) => listener,
+            Err(err) if err.kind() == std::io::ErrorKind::AddrInUse => {
+                return Err(health_child::port_in_use(args.port).into());
+            }
+            Err(err) => return Err(err).wrap_err_with(|| format!("binding 127.0.0.1:{}", args.port)),
+        };
+        let log: health_server::RequestLog = std::sync::Arc::new(|line: &str| {
+            let _ = writeln!(std::io::stderr().lock(), "{line}");
+        });
+        health_server::serve(config, listener, out, log).await
+    })?;
+    // Abandoned requests must not hold the exit: the runtime drops them at once.
+    runtime.shutdown_background();
+    Ok(ExitCode::from(u8::try_from(outcome.exit_code).unwrap_or(1)))
+}

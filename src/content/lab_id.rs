@@ -1,0 +1,67 @@
+//! [`LabId`]: which lab, as a type the compiler checks for completeness.
+//!
+//! A lab file's `id` is text; once the file is loaded the app and the CLI name a lab only
+//! by this enum, so a new variant makes every `match` that must handle it fail to compile.
+
+/// One lab of the app, in the order the home screen lists them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LabId {
+    /// Lab 1: truthful health probes and an ordered shutdown.
+    #[default]
+    Health,
+    /// Lab 2: retry amplification.
+    Retry,
+    /// Lab 3: a circuit breaker during a brownout.
+    Breaker,
+}
+
+impl LabId {
+    /// Every lab, in the order the home screen lists them.
+    pub const ALL: [LabId; 3] = [LabId::Health, LabId::Retry, LabId::Breaker];
+
+    /// The id in lab files, file names (`labs/<name>.toml`) and on the command line.
+    #[rustfmt::skip]
+    pub const fn name(self) -> &'static str {
+        match self {
+            LabId::Health  => "health",
+            LabId::Retry   => "retry",
+            LabId::Breaker => "breaker",
+        }
+    }
+
+    /// The lab's number as the material counts them (Lab 1, Lab 2, ...).
+    #[rustfmt::skip]
+    pub const fn number(self) -> u8 {
+        match self {
+            LabId::Health  => 1,
+            LabId::Retry   => 2,
+            LabId::Breaker => 3,
+        }
+    }
+
+    /// The lab named `name`, if there is one.
+    pub fn from_name(name: &str) -> Option<LabId> {
+        LabId::ALL.into_iter().find(|lab| lab.name() == name)
+    }
+}
+
+impl std::fmt::Display for LabId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_numbers_follow_the_order() {
+        for (index, lab) in LabId::ALL.into_iter().enumerate() {
+            assert_eq!(LabId::from_name(lab.name()), Some(lab));
+            assert_eq!(usize::from(lab.number()), index + 1);
+        }
+        assert_eq!(LabId::from_name("fleet"), None);
+        assert_eq!(LabId::Retry.to_string(), "retry");
+    }
+}

@@ -1,0 +1,11 @@
+//! Lab 1 live: a server with truthful probes and an ordered shutdown, run as a child process.
+//!
+//! - [`server`]: `resilience-lab serve health`.
+//! - [`child`]: that server as a child process (the handle the driver and the runner use).
+//! - [`driver`]: the Atlas's `lab1.sh` schedule played against the child (`run health --live`).
+//! - [`runner`]: the app's live run: the child, its probes, `/work` and signals on command.
+
+pub mod child;
+pub mod driver;
+pub mod runner;
+pub mod server;

@@ -1,0 +1,205 @@
+//! Pure layouts: where each screen's regions go for a terminal size.
+//!
+//! The views draw into these rectangles and the mouse hit tests in the screens ask the
+//! same functions, so a click lands on what is drawn under it. Nothing here draws.
+
+use ratatui::layout::{Constraint, Layout, Position, Rect};
+use ratatui::widgets::Block;
+
+use crate::content::LabId;
+
+/// The smallest terminal the layouts are designed for.
+pub const MIN_WIDTH: u16 = 80;
+pub const MIN_HEIGHT: u16 = 24;
+
+/// The message shown instead of a broken layout.
+pub fn too_small_message(area: Rect) -> String {
+    format!(
+        "terminal too small: needs {MIN_WIDTH}x{MIN_HEIGHT}, have {}x{}",
+        area.width, area.height
+    )
+}
+
+pub fn is_too_small(area: Rect) -> bool {
+    area.width < MIN_WIDTH || area.height < MIN_HEIGHT
+}
+
+// ---------------------------------------------------------------- home
+
+/// Rows each entry takes: its title, then its description on up to two lines.
+pub const ENTRY_HEIGHT: u16 = 3;
+
+/// The list's inner area and the status and footer lines.
+pub fn home_regions(area: Rect) -> [Rect; 4] {
+    let [title, list, status, foot] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Fill(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    [title, list, status, foot]
+}
+
+/// Where each entry is drawn, inside the list's border.
+pub fn home_entry_rects(area: Rect, entries: usize) -> Vec<Rect> {
+    let list = home_regions(area)[1];
+    let inner = Block::bordered().inner(list);
+    (0..entries as u16)
+        .map(|i| Rect::new(inner.x, inner.y + i * ENTRY_HEIGHT, inner.width, ENTRY_HEIGHT))
+        .filter(|rect| rect.bottom() <= inner.bottom())
+        .collect()
+}
+
+/// The entry under a cell, for mouse clicks.
+pub fn home_entry_at(area: Rect, entries: usize, at: Position) -> Option<usize> {
+    home_entry_rects(area, entries)
+        .iter()
+        .position(|rect| rect.contains(at))
+}
+
+// ---------------------------------------------------------------- book
+
+/// Where the book screen's regions go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BookLayout {
+    pub title: Rect,
+    /// The chapter list, border included.
+    pub list: Rect,
+    /// The chapter text, border included.
+    pub text: Rect,
+    pub footer: Rect,
+}
+
+/// The layout in `area`, or `None` when the terminal is too small.
+pub fn book(area: Rect) -> Option<BookLayout> {
+    if is_too_small(area) {
+        return None;
+    }
+    let [title, body, footer] =
+        Layout::vertical([Constraint::Length(1), Constraint::Fill(1), Constraint::Length(1)]).areas(area);
+    let list_width = (area.width / 4).clamp(22, 30);
+    let [list, text] = Layout::horizontal([Constraint::Length(list_width), Constraint::Fill(1)]).areas(body);
+    Some(BookLayout {
+        title,
+        list,
+        text,
+        footer,
+    })
+}
+
+/// The chapter entry under a cell, for clicks.
+pub fn book_entry_at(layout: &BookLayout, chapters: usize, at: Position) -> Option<usize> {
+    let inner = Block::bordered().inner(layout.list);
+    if !inner.contains(at) {
+        return None;
+    }
+    let row = usize::from(at.y - inner.y);
+    (row < chapters).then_some(row)
+}
+
+// ---------------------------------------------------------------- lab screens
+
+/// Where each region of a lab screen goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LabLayout {
+    pub title: Rect,
+    pub results: Rect,
+    pub params: Rect,
+    /// Charts, or the lesson when it is shown.
+    pub right: Rect,
+    pub footer: Rect,
+}
+
+/// The layout of lab `lab_id` in `area`, or `None` when the terminal is too small.
+pub fn lab(area: Rect, lab_id: LabId) -> Option<LabLayout> {
+    if is_too_small(area) {
+        return None;
+    }
+    let results_height = match lab_id {
+        // A, B and C, and the jitter line.
+        LabId::Retry => 6,
+        // Two summary rows, then as much of the transition log as the height allows.
+        LabId::Breaker => 4 + area.height.saturating_sub(26).clamp(1, 4),
+        LabId::Health => 5,
+    };
+    let [title, results, body, footer] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(results_height),
+        Constraint::Fill(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let params_width = (area.width * 2 / 5).clamp(34, 46);
+    let [params, right] = Layout::horizontal([Constraint::Length(params_width), Constraint::Fill(1)]).areas(body);
+    Some(LabLayout {
+        title,
+        results,
+        params,
+        right,
+        footer,
+    })
+}
+
+/// What a click in the parameter panel hit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SliderHit {
+    /// A slider's row: focus it.
+    Row(usize),
+    /// The focused slider's bar, at this fraction from min (0) to max (1).
+    Bar(f64),
+}
+
+/// Where column `x` falls on the focused slider's bar, 0 to 1, clamped: a drag that leaves
+/// the bar keeps moving the knob to the nearest end.
+pub fn bar_fraction(layout: &LabLayout, count: usize, focus: usize, x: u16) -> Option<f64> {
+    let bar = rows(Block::bordered().inner(layout.params), count, focus).bar?;
+    let span = bar.width.saturating_sub(1).max(1);
+    let offset = x.clamp(bar.x, bar.right().saturating_sub(1).max(bar.x)) - bar.x;
+    Some(f64::from(offset) / f64::from(span))
+}
+
+/// Hit test of the parameter panel.
+pub fn slider_hit(layout: &LabLayout, count: usize, focus: usize, at: Position) -> Option<SliderHit> {
+    let rows = rows(Block::bordered().inner(layout.params), count, focus);
+    if let Some(bar) = rows.bar
+        && at.y == bar.y
+        && (bar.x.saturating_sub(1)..=bar.right()).contains(&at.x)
+    {
+        return bar_fraction(layout, count, focus, at.x).map(SliderHit::Bar);
+    }
+    rows.labels.iter().position(|row| row.contains(at)).map(SliderHit::Row)
+}
+
+/// Where the rows and the focused slider's bar go inside the panel.
+pub struct Rows {
+    pub labels: Vec<Rect>,
+    pub bar: Option<Rect>,
+    /// What is left below, for the help text.
+    pub help: Rect,
+}
+
+/// The panel's geometry for `count` sliders with `focus` focused.
+pub fn rows(inner: Rect, count: usize, focus: usize) -> Rows {
+    let mut y = inner.y;
+    let mut labels = Vec::with_capacity(count);
+    let mut bar = None;
+    for index in 0..count {
+        if y >= inner.bottom() {
+            break;
+        }
+        labels.push(Rect::new(inner.x, y, inner.width, 1));
+        y += 1;
+        if index == focus && y < inner.bottom() {
+            bar = Some(Rect::new(inner.x + 2, y, inner.width.saturating_sub(4), 1));
+            y += 1;
+        }
+    }
+    // One blank line, then the help.
+    let help_y = (y + 1).min(inner.bottom());
+    Rows {
+        labels,
+        bar,
+        help: Rect::new(inner.x, help_y, inner.width, inner.bottom() - help_y),
+    }
+}

@@ -1,0 +1,103 @@
+//! The messages: what the learner asked for, whatever the device.
+//!
+//! Keys become [`Msg`]s in `keys.rs`; mouse events and resizes become [`Msg`]s in `app.rs`.
+//! The screens take them in their `update`.
+
+/// What the learner asked for, whatever the device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Msg {
+    Quit,
+    Back,
+    Open,
+    Up,
+    Down,
+    NextSlider,
+    PrevSlider,
+    /// Move the focused slider this many steps (negative: left).
+    Step(i32),
+    SliderMin,
+    SliderMax,
+    SliderReset,
+    ToggleLesson,
+    ToggleHelp,
+    ScrollUp,
+    ScrollDown,
+    /// A left click at a cell.
+    Click(u16, u16),
+    /// The mouse moved with the left button held.
+    Drag(u16, u16),
+    /// The left button went up: a drag ends.
+    Release,
+    /// The wheel turned over a cell: `true` is down.
+    Wheel(u16, u16, bool),
+    Resize(u16, u16),
+    /// A character of a typed number (digits, `.`, `,`, `-`).
+    Type(char),
+    /// Backspace in a typed number.
+    Erase,
+    /// A quiz choice by its shown position (a = 0).
+    Answer(u8),
+    /// Open the prediction prompt for the lab's current step.
+    Predict,
+    PrevStep,
+    NextStep,
+    /// Select the next or previous item of a list (the book's chapters).
+    NextItem,
+    PrevItem,
+    /// Lab 1 live: send one `/work` request.
+    LiveWork,
+    /// Lab 1 live: send SIGTERM to the server.
+    LiveSigterm,
+    /// Lab 1 live: mark the server's pretend database down, or up again.
+    LiveDatabase,
+    /// Lab 1 live: `--liveness-checks-db` on the next start.
+    LiveLivenessDb,
+    /// Lab 1 live: `--readiness-checks-db` on the next start.
+    LiveReadinessDb,
+    /// Lab 1 live: predict the next probe's answer.
+    PredictProbe(ProbeAnswer),
+    /// Switch the lab screen between the simulated clock and the live lab.
+    ToggleMode,
+    /// Live mode: start a run (Lab 1: the server), or stop the one running.
+    StartStop,
+    /// A key only the live screens use.
+    Live(LiveMsg),
+}
+
+/// The keys only the live screens use (the generic ones are [`Msg::ToggleMode`] and
+/// [`Msg::StartStop`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LiveMsg {
+    /// Lab 3: brown the dependency out now, or heal it.
+    BrownOut,
+    /// Lab 3: the next fault kind.
+    CycleFault,
+    /// Lab 2: counting run or metastable view.
+    ToggleView,
+    /// Lab 2 metastable: fail the database for 10 s.
+    Trigger,
+    /// Lab 2: the next policy (A layered, B single, C budget).
+    CyclePolicy,
+    /// Lab 2 metastable: load to 0.
+    CutLoad,
+    /// Lab 2 metastable: the load this many steps up (negative: down).
+    Load(i32),
+}
+
+/// A learner's prediction of the next probe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProbeAnswer {
+    Ok,
+    Unavailable,
+    Refused,
+}
+
+impl ProbeAnswer {
+    pub fn label(self) -> &'static str {
+        match self {
+            ProbeAnswer::Ok => "200",
+            ProbeAnswer::Unavailable => "503",
+            ProbeAnswer::Refused => "refused",
+        }
+    }
+}

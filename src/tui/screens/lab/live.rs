@@ -1,0 +1,137 @@
+//! The shape every lab's live part has, and what the live parts share.
+//!
+//! A lab screen in live mode hands its keys and the events of its runs to its live part
+//! through [`LivePart`]: the same five methods for every lab (`start`, `retune`, `key`,
+//! `on_event`, `stop`), plus what the screen asks of any part (is it running, the frame
+//! tick, whether leaving stops it, and the handles quitting awaits). [`LiveCtx`] is what a
+//! part may read of its screen: the lab file, the sliders, and the app's event queue.
+
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+use crate::content::{LabFile, LabId};
+use crate::engine::fault::FaultKind;
+use crate::engine::retry::{Policy, ScenarioParams, run_scenario};
+use crate::live::run::{LabEvent, LabSender};
+use crate::tui::event::Event;
+use crate::tui::msg::Msg;
+use crate::tui::slider::Slider;
+
+/// How long quitting waits for live labs to shut down before aborting their tasks: a
+/// brownout run ends its calls still out by their timeout (at most 2 s on the slider), and
+/// the Lab 1 server gets 3 s before its kill.
+pub const SHUTDOWN_DEADLINE: Duration = Duration::from_secs(10);
+
+/// What a live part may read of its lab screen.
+pub struct LiveCtx<'a> {
+    pub lab: &'a LabFile,
+    pub sliders: &'a [Slider],
+    /// The app's event queue; `None` without an async runtime (unit tests of the views).
+    pub events: Option<&'a mpsc::Sender<Event>>,
+}
+
+impl LiveCtx<'_> {
+    /// A sender for run `run` of lab `lab`, if the app has a queue and a runtime.
+    pub fn sender(&self, lab: LabId, run: u64) -> Option<LabSender<Event>> {
+        let queue = self.events?;
+        tokio::runtime::Handle::try_current().ok()?;
+        Some(LabSender::new(lab, run, queue.clone()))
+    }
+}
+
+/// A lab's live part: the same five methods for every lab.
+pub trait LivePart {
+    /// Starts a run with the screen's settings (`s` when nothing runs).
+    fn start(&mut self, ctx: &LiveCtx) -> bool;
+    /// A slider moved: what applies at once goes to the running run.
+    fn retune(&mut self, ctx: &LiveCtx) -> bool;
+    /// A key of this lab's live screen; `None` leaves it to the lab screen.
+    fn key(&mut self, msg: Msg, ctx: &LiveCtx) -> Option<bool>;
+    /// An event of one of this lab's runs arrived on the app's queue.
+    fn on_event(&mut self, event: LabEvent) -> bool;
+    /// Stops the run (`s` while it runs, or leaving the screen); it ends in the background.
+    fn stop(&mut self) -> bool;
+
+    /// Whether a run is going (so `s` stops rather than starts).
+    fn running(&self) -> bool;
+    /// The frame tick, for clocks that move without events; true if the screen changed.
+    fn tick(&mut self) -> bool {
+        false
+    }
+    /// The learner left the screen (home, or back to sim): most labs stop their run, quietly.
+    fn leave(&mut self) {}
+    /// Stops everything and hands over the tasks still ending, for the bounded wait
+    /// before the app leaves.
+    fn shutdown(&mut self) -> Vec<JoinHandle<()>>;
+}
+
+/// The policy's letter and name, as the live screens print it.
+pub fn policy_name(policy: Policy) -> &'static str {
+    match policy {
+        Policy::Layered => "A layered",
+        Policy::TopOnly => "B single layer",
+        Policy::TopOnlyBudget => "C single + budget",
+    }
+}
+
+/// A policy and its attempts in a few characters: `A 4×4×4`, `B 4×1×1`, `C 4×1×1 +10%`.
+pub fn short_policy(policy: Policy, attempts: &[u32], budget: f64) -> String {
+    let letter = match policy {
+        Policy::Layered => "A",
+        Policy::TopOnly => "B",
+        Policy::TopOnlyBudget => "C",
+    };
+    let product: Vec<String> = attempts.iter().map(u32::to_string).collect();
+    let budget = match policy {
+        Policy::TopOnlyBudget => format!(" +{:.0}% budget", budget * 100.0),
+        _ => String::new(),
+    };
+    format!("{letter} {}{budget}", product.join("×"))
+}
+
+pub fn next_policy(policy: Policy) -> Policy {
+    match policy {
+        Policy::Layered => Policy::TopOnly,
+        Policy::TopOnly => Policy::TopOnlyBudget,
+        Policy::TopOnlyBudget => Policy::Layered,
+    }
+}
+
+#[cfg(test)]
+#[test]
+fn faults_cycle_through_what_the_lab_offers() {
+    use FaultKind::{Errors, Hang, Refuse, Slow};
+    assert_eq!(next_fault(Hang, &FaultKind::ALL), Slow);
+    assert_eq!(next_fault(Refuse, &FaultKind::ALL), Hang);
+    assert_eq!(next_fault(Errors, &[Hang, Errors]), Hang);
+    assert_eq!(
+        next_fault(Slow, &[Hang, Errors]),
+        Hang,
+        "a fault the lab does not offer moves to its first"
+    );
+}
+
+#[cfg(test)]
+#[test]
+fn short_policies_read() {
+    assert_eq!(short_policy(Policy::Layered, &[4, 4, 4], 0.1), "A 4×4×4");
+    assert_eq!(
+        short_policy(Policy::TopOnlyBudget, &[4, 1, 1], 0.1),
+        "C 4×1×1 +10% budget"
+    );
+}
+
+/// The fault after `kind` among those the lab file offers (never empty: see `fault_kinds`).
+pub fn next_fault(kind: FaultKind, offered: &[FaultKind]) -> FaultKind {
+    match offered.iter().position(|k| *k == kind) {
+        Some(at) => offered[(at + 1) % offered.len()],
+        None => offered[0],
+    }
+}
+
+/// The sim's result at a live counting run's own settings, for the row beside it.
+pub fn sim_of(params: &ScenarioParams) -> crate::engine::retry::ScenarioResult {
+    run_scenario(params)
+}

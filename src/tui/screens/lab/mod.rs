@@ -1,0 +1,524 @@
+//! A lab screen: everything of one lab (sliders, results, guided steps and predictions,
+//! the mode, the live part), with `update(Msg) -> LabOutcome` and `on_event(LabEvent)`.
+//!
+//! The app routes messages and events here and applies the [`LabOutcome`]; it knows nothing
+//! of a lab's insides. The parts:
+//!
+//! - [`sim`]: the engines run on the sliders' values (the simulated clock).
+//! - [`predict`]: the guided steps and predict-then-observe checks.
+//! - [`live`]: the shape every lab's live part has ([`live::LivePart`]).
+//! - [`health`], [`retry`], [`breaker`]: each lab's live part and the pure series it draws.
+
+pub mod breaker;
+pub mod health;
+pub mod live;
+pub mod predict;
+pub mod retry;
+pub mod sim;
+
+use ratatui::layout::{Position, Rect};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+use crate::content::{LabFile, LabId};
+use crate::live::run::LabEvent;
+use crate::metrics::{self, Metric};
+use crate::tui::event::Event;
+use crate::tui::keys::Context;
+use crate::tui::layout::{self, SliderHit};
+use crate::tui::msg::Msg;
+use crate::tui::slider::Slider;
+use crate::tui::widgets::number_input::NumberInput;
+use breaker::BreakerLive;
+use health::LiveHealth;
+use live::{LiveCtx, LivePart};
+use predict::{Observed, PredictState};
+use retry::RetryLive;
+use sim::LabResults;
+
+/// Whether a lab screen shows the simulation or the live lab.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    #[default]
+    Sim,
+    Live,
+}
+
+/// Each lab's live part, one variant per lab: a new lab is one more variant here, and the
+/// compiler lists the matches below.
+#[derive(Debug)]
+pub enum LabLive {
+    Health(LiveHealth),
+    Retry(RetryLive),
+    Breaker(BreakerLive),
+}
+
+impl LabLive {
+    pub fn new(id: LabId) -> Self {
+        match id {
+            LabId::Health => LabLive::Health(LiveHealth::default()),
+            LabId::Retry => LabLive::Retry(RetryLive::default()),
+            LabId::Breaker => LabLive::Breaker(BreakerLive::default()),
+        }
+    }
+
+    pub fn part(&mut self) -> &mut dyn LivePart {
+        match self {
+            LabLive::Health(part) => part,
+            LabLive::Retry(part) => part,
+            LabLive::Breaker(part) => part,
+        }
+    }
+
+    pub fn part_ref(&self) -> &dyn LivePart {
+        match self {
+            LabLive::Health(part) => part,
+            LabLive::Retry(part) => part,
+            LabLive::Breaker(part) => part,
+        }
+    }
+
+    pub fn health(&self) -> Option<&LiveHealth> {
+        match self {
+            LabLive::Health(part) => Some(part),
+            _ => None,
+        }
+    }
+
+    pub fn health_mut(&mut self) -> Option<&mut LiveHealth> {
+        match self {
+            LabLive::Health(part) => Some(part),
+            _ => None,
+        }
+    }
+
+    pub fn retry(&self) -> Option<&RetryLive> {
+        match self {
+            LabLive::Retry(part) => Some(part),
+            _ => None,
+        }
+    }
+
+    pub fn retry_mut(&mut self) -> Option<&mut RetryLive> {
+        match self {
+            LabLive::Retry(part) => Some(part),
+            _ => None,
+        }
+    }
+
+    pub fn breaker(&self) -> Option<&BreakerLive> {
+        match self {
+            LabLive::Breaker(part) => Some(part),
+            _ => None,
+        }
+    }
+
+    pub fn breaker_mut(&mut self) -> Option<&mut BreakerLive> {
+        match self {
+            LabLive::Breaker(part) => Some(part),
+            _ => None,
+        }
+    }
+
+    /// The named numbers of a finished live run, if any: a prediction made on the live
+    /// screen is scored against what really happened on 127.0.0.1.
+    fn run_metrics(&self) -> Option<Vec<Metric>> {
+        match self {
+            LabLive::Breaker(part) => part.series.as_ref()?.measured.as_ref().map(metrics::breaker_metrics),
+            LabLive::Retry(part) => {
+                let series = part.series.as_ref()?;
+                let result = series.result.clone()?;
+                Some(metrics::retry_metrics(&[(series.policy?, result)]))
+            }
+            LabLive::Health(_) => None,
+        }
+    }
+}
+
+/// What a message did to the screen, for the app to apply.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LabOutcome {
+    Unchanged,
+    Changed,
+    /// Back to the home screen.
+    Home,
+    /// A guided step without a check was read and tried: it counts as done.
+    StepDone {
+        lab: LabId,
+        title: String,
+    },
+    /// A prediction was scored: the answer counts, and its step is done.
+    Predicted {
+        lab: LabId,
+        check_id: String,
+        right: bool,
+        step_title: Option<String>,
+    },
+}
+
+impl LabOutcome {
+    fn changed(yes: bool) -> Self {
+        if yes {
+            LabOutcome::Changed
+        } else {
+            LabOutcome::Unchanged
+        }
+    }
+}
+
+/// What a lab screen may read of the app when it takes a message.
+pub struct ScreenCtx<'a> {
+    pub lab: &'a LabFile,
+    /// The terminal's size, for mouse hit tests against the layout the views draw.
+    pub area: Rect,
+    /// The app's event queue, for live runs; `None` without a runtime.
+    pub events: Option<&'a mpsc::Sender<Event>>,
+}
+
+/// One lab's screen state, kept when the learner goes back home.
+#[derive(Debug)]
+pub struct LabScreen {
+    pub id: LabId,
+    pub sliders: Vec<Slider>,
+    pub focus: usize,
+    pub show_lesson: bool,
+    /// First line shown of the lesson.
+    pub lesson_scroll: u16,
+    /// First line shown of the transition log (Lab 3) or the timeline (Lab 1).
+    pub log_scroll: u16,
+    pub results: LabResults,
+    /// The guided step and the prediction.
+    pub predict: PredictState,
+    pub mode: Mode,
+    pub live: LabLive,
+    /// A click landed on a slider's bar and the button is still down: drags move the knob.
+    pub dragging: bool,
+}
+
+impl LabScreen {
+    pub fn new(lab: &LabFile) -> Self {
+        let sliders: Vec<Slider> = lab.parameters.iter().cloned().map(Slider::new).collect();
+        let results = sim::compute(lab, &sliders);
+        Self {
+            id: lab.lab,
+            sliders,
+            focus: 0,
+            show_lesson: false,
+            lesson_scroll: 0,
+            log_scroll: 0,
+            results,
+            predict: PredictState::default(),
+            mode: Mode::Sim,
+            live: LabLive::new(lab.lab),
+            dragging: false,
+        }
+    }
+
+    /// Whether the live screen shows.
+    pub fn live_showing(&self) -> bool {
+        self.mode == Mode::Live
+    }
+
+    /// The key context of this screen under any overlay.
+    pub fn context(&self) -> Context {
+        if self.predict.is_showing_outcome() {
+            Context::Observed
+        } else if self.predict.is_open() {
+            Context::Predict
+        } else {
+            Context::Lab
+        }
+    }
+
+    /// The extra key context of the live screen, consulted before [`Context::Lab`].
+    pub fn live_context(&self) -> Option<Context> {
+        match self.id {
+            LabId::Health if self.live_showing() => Some(Context::LiveHealth),
+            _ => None,
+        }
+    }
+
+    /// Applies `msg`; the outcome says what changed and what the app must do.
+    pub fn update(&mut self, msg: Msg, ctx: &ScreenCtx) -> LabOutcome {
+        if self.predict.is_open() || matches!(msg, Msg::Predict | Msg::PrevStep | Msg::NextStep) {
+            return self.update_predict(msg, ctx.lab);
+        }
+        match msg {
+            Msg::ToggleMode => {
+                if self.mode == Mode::Live {
+                    self.live.part().leave();
+                    self.mode = Mode::Sim;
+                } else {
+                    self.mode = Mode::Live;
+                }
+                return LabOutcome::Changed;
+            }
+            Msg::StartStop | Msg::Live(_) if self.mode == Mode::Sim => return LabOutcome::Unchanged,
+            Msg::StartStop => {
+                let live_ctx = LiveCtx {
+                    lab: ctx.lab,
+                    sliders: &self.sliders,
+                    events: ctx.events,
+                };
+                let part = self.live.part();
+                let changed = if part.running() {
+                    part.stop()
+                } else {
+                    part.start(&live_ctx)
+                };
+                return LabOutcome::changed(changed);
+            }
+            Msg::Back => self.live.part().leave(),
+            _ => {}
+        }
+        // The live screen takes its keys first; PgUp/PgDn scroll its log unless the lesson shows.
+        let lesson_scroll = self.show_lesson && matches!(msg, Msg::ScrollUp | Msg::ScrollDown);
+        if self.mode == Mode::Live && !lesson_scroll {
+            let live_ctx = LiveCtx {
+                lab: ctx.lab,
+                sliders: &self.sliders,
+                events: ctx.events,
+            };
+            if let Some(changed) = self.live.part().key(msg, &live_ctx) {
+                return LabOutcome::changed(changed);
+            }
+        }
+        let before: Vec<f64> = self.sliders.iter().map(Slider::value).collect();
+        let outcome = self.update_view(msg, ctx);
+        let values_changed = self.sliders.iter().map(Slider::value).ne(before.iter().copied());
+        if values_changed {
+            self.results = sim::compute(ctx.lab, &self.sliders);
+        }
+        if values_changed || (outcome == LabOutcome::Changed && self.mode == Mode::Live) {
+            let live_ctx = LiveCtx {
+                lab: ctx.lab,
+                sliders: &self.sliders,
+                events: ctx.events,
+            };
+            self.live.part().retune(&live_ctx);
+        }
+        outcome
+    }
+
+    /// Sliders, lesson, scrolling and the mouse.
+    fn update_view(&mut self, msg: Msg, ctx: &ScreenCtx) -> LabOutcome {
+        let layout = layout::lab(ctx.area, self.id);
+        let count = self.sliders.len();
+        let before: Vec<f64> = self.sliders.iter().map(Slider::value).collect();
+        let view_before = (self.focus, self.show_lesson, self.lesson_scroll, self.log_scroll);
+        match msg {
+            Msg::Back => return LabOutcome::Home,
+            Msg::NextSlider if count > 0 => self.focus = (self.focus + 1) % count,
+            Msg::PrevSlider if count > 0 => self.focus = (self.focus + count - 1) % count,
+            Msg::Step(delta) => {
+                if let Some(slider) = self.sliders.get_mut(self.focus) {
+                    slider.step_by(i64::from(delta));
+                }
+            }
+            Msg::SliderMin => self.sliders.get_mut(self.focus).into_iter().for_each(Slider::to_min),
+            Msg::SliderMax => self.sliders.get_mut(self.focus).into_iter().for_each(Slider::to_max),
+            Msg::SliderReset => self.sliders.get_mut(self.focus).into_iter().for_each(Slider::reset),
+            Msg::ToggleLesson => self.show_lesson = !self.show_lesson,
+            Msg::ScrollUp | Msg::ScrollDown => self.scroll(msg == Msg::ScrollDown, 3),
+            Msg::Click(x, y) => {
+                let at = Position::new(x, y);
+                self.dragging = false;
+                match layout
+                    .as_ref()
+                    .and_then(|l| layout::slider_hit(l, count, self.focus, at))
+                {
+                    Some(SliderHit::Row(row)) => self.focus = row,
+                    Some(SliderHit::Bar(fraction)) => {
+                        self.dragging = true;
+                        if let Some(slider) = self.sliders.get_mut(self.focus) {
+                            slider.set_fraction(fraction);
+                        }
+                    }
+                    None => {}
+                }
+            }
+            Msg::Drag(x, _) if self.dragging => {
+                let fraction = layout
+                    .as_ref()
+                    .and_then(|l| layout::bar_fraction(l, count, self.focus, x));
+                if let (Some(fraction), Some(slider)) = (fraction, self.sliders.get_mut(self.focus)) {
+                    slider.set_fraction(fraction);
+                }
+            }
+            Msg::Release => self.dragging = false,
+            Msg::Wheel(x, y, down) => {
+                let at = Position::new(x, y);
+                let over_params = layout.as_ref().is_some_and(|l| l.params.contains(at));
+                if over_params && count > 0 {
+                    self.focus = if down {
+                        (self.focus + 1).min(count - 1)
+                    } else {
+                        self.focus.saturating_sub(1)
+                    };
+                } else {
+                    self.scroll(down, 1);
+                }
+            }
+            _ => {}
+        }
+        let after: Vec<f64> = self.sliders.iter().map(Slider::value).collect();
+        LabOutcome::changed(
+            after != before || view_before != (self.focus, self.show_lesson, self.lesson_scroll, self.log_scroll),
+        )
+    }
+
+    /// Scrolls the lesson when it shows, else the log; the views clamp to the text's end.
+    fn scroll(&mut self, down: bool, lines: u16) {
+        let target = if self.show_lesson {
+            &mut self.lesson_scroll
+        } else {
+            &mut self.log_scroll
+        };
+        *target = if down {
+            target.saturating_add(lines).min(500)
+        } else {
+            target.saturating_sub(lines)
+        };
+    }
+
+    /// Steps, the prediction prompt and its outcome.
+    fn update_predict(&mut self, msg: Msg, lab: &LabFile) -> LabOutcome {
+        let steps = lab.steps.len();
+        let before = self.predict.clone();
+        let state = &mut self.predict;
+        if state.is_showing_outcome() {
+            match msg {
+                // Seen: on to the next step.
+                Msg::Open => {
+                    state.close();
+                    state.step = (state.step + 1).min(steps.saturating_sub(1));
+                }
+                Msg::Back => state.close(),
+                _ => {}
+            }
+            return LabOutcome::changed(before != *state);
+        }
+        if let Some(input) = &mut state.input {
+            match msg {
+                Msg::Type(c) => {
+                    input.push(c);
+                }
+                Msg::Erase => {
+                    input.erase();
+                }
+                Msg::Back => state.close(),
+                Msg::Open => match (input.value(), predict::step_check(lab, state.step)) {
+                    (Some(value), Some(check)) => {
+                        let live_run = if self.mode == Mode::Live {
+                            self.live.run_metrics()
+                        } else {
+                            None
+                        };
+                        let observed = predict::observe(&check, value, &self.results, live_run);
+                        return self.record_prediction(lab, observed);
+                    }
+                    (None, _) => state.hint = Some("type a number first, then Enter".to_string()),
+                    (_, None) => state.close(),
+                },
+                _ => {}
+            }
+            return LabOutcome::changed(before != *state);
+        }
+        match msg {
+            Msg::PrevStep => {
+                state.step = state.step.saturating_sub(1);
+                state.hint = None;
+            }
+            Msg::NextStep => {
+                state.step = (state.step + 1).min(steps.saturating_sub(1));
+                state.hint = None;
+            }
+            Msg::Predict => match lab.steps.get(state.step) {
+                Some(step) if step.check.is_some() => {
+                    state.input = Some(NumberInput::default());
+                    state.hint = None;
+                }
+                Some(step) => {
+                    // A step without a check is done once it has been read and tried.
+                    state.hint = Some("This step has no check to predict: marked done. Enter: next step".to_string());
+                    return LabOutcome::StepDone {
+                        lab: self.id,
+                        title: step.title.clone(),
+                    };
+                }
+                None => state.hint = Some("this lab has no guided steps".to_string()),
+            },
+            _ => {}
+        }
+        LabOutcome::changed(before != *state)
+    }
+
+    /// Shows a prediction's outcome; the app records the answer and the step.
+    fn record_prediction(&mut self, lab: &LabFile, observed: Observed) -> LabOutcome {
+        let state = &mut self.predict;
+        let outcome = LabOutcome::Predicted {
+            lab: self.id,
+            check_id: observed.check_id.clone(),
+            right: observed.verdict.right,
+            step_title: lab.steps.get(state.step).map(|s| s.title.clone()),
+        };
+        state.input = None;
+        state.hint = None;
+        state.observed = Some(observed);
+        outcome
+    }
+
+    /// An event of one of this lab's live runs.
+    pub fn on_event(&mut self, event: LabEvent) -> bool {
+        self.live.part().on_event(event)
+    }
+
+    /// The frame tick; true if the screen changed.
+    pub fn tick(&mut self) -> bool {
+        self.live.part().tick()
+    }
+
+    /// Whether a live run (or server) of this lab is going.
+    pub fn live_running(&self) -> bool {
+        self.live.part_ref().running()
+    }
+
+    /// Stops every live run of this lab; the tasks are for the bounded wait before leaving.
+    pub fn shutdown(&mut self) -> Vec<JoinHandle<()>> {
+        self.live.part().shutdown()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::Content;
+
+    #[test]
+    fn keys_without_a_server_say_why_and_flags_wait_for_the_next_start() {
+        let content = Content::load(None).expect("the built-in labs load");
+        let lab = content.lab(LabId::Health);
+        let mut screen = LabScreen::new(lab);
+        let ctx = ScreenCtx {
+            lab,
+            area: ratatui::layout::Rect::new(0, 0, 100, 30),
+            events: None,
+        };
+        assert_eq!(
+            screen.update(Msg::LiveWork, &ctx),
+            LabOutcome::Unchanged,
+            "hidden: the lab screen handles it"
+        );
+        screen.update(Msg::ToggleMode, &ctx);
+        assert!(screen.live_showing());
+        screen.update(Msg::LiveWork, &ctx);
+        screen.update(Msg::LiveLivenessDb, &ctx);
+        let live = screen.live.health().expect("Lab 1's live part");
+        assert!(live.next_liveness_checks_db);
+        assert!(live.status.as_deref().unwrap_or_default().contains("next start"));
+        let mut live = LiveHealth::default();
+        live.update(Msg::LiveWork);
+        assert!(live.status.as_deref().unwrap_or_default().contains("s starts one"));
+        assert_eq!(live.update(Msg::NextSlider), None);
+    }
+}

@@ -1,0 +1,12 @@
+//! The screens: each owns its state and takes messages in `update`, returning what the
+//! app must do (the quiz's `Outcome` is the model).
+//!
+//! - [`home`]: the list of labs, the quiz and the book.
+//! - [`lab`]: one lab's screen ([`lab::LabScreen`]), sim and live.
+//! - [`quiz`]: the quiz's state machine (pick, answer, feedback, review).
+//! - [`book`]: the book's chapters, embedded, rendered from Markdown.
+
+pub mod book;
+pub mod home;
+pub mod lab;
+pub mod quiz;

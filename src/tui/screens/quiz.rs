@@ -1,0 +1,488 @@
+//! The quiz screen's state machine: pick a lab or topic and a count, answer one question at
+//! a time, see right or wrong with the explanation at once, then review what was missed.
+//!
+//! ```text
+//! Setup --Enter--> Question --answer--> Feedback --Enter--> Question ... --> Review
+//!   ^                  |  Esc/q              | Esc/q                            |
+//!   +--- Enter --------+---------------------+-------------------------------- +
+//! ```
+//!
+//! Drawing, grading and scoring live elsewhere (`view/quiz.rs`, `crate::quiz`); this module
+//! only moves between stages and says what the app must record ([`QuizOutcome::Answered`]).
+
+use crate::content::{Content, Question, QuestionKind};
+use crate::metrics::Metric;
+use crate::quiz::{self, Asked, Filter, Response, Score, Verdict};
+use crate::tui::keys::Context;
+use crate::tui::msg::Msg;
+use crate::tui::widgets::number_input::NumberInput;
+
+/// How many questions a quiz asks unless the learner changes it.
+pub const DEFAULT_COUNT: usize = 10;
+
+/// The most questions one quiz may ask (the bank is smaller than this today).
+pub const MAX_COUNT: usize = 50;
+
+/// One entry of the picker: its label and which questions it admits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pick {
+    pub label: String,
+    pub filter: Filter,
+    /// Questions the filter admits, shown beside the label.
+    pub available: usize,
+}
+
+/// Where the quiz is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    Setup,
+    Question,
+    Feedback,
+    Review,
+}
+
+/// The answer just given, shown until the learner moves on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Feedback {
+    /// What the learner answered, as shown: `b) 64` or `64`.
+    pub response: String,
+    pub verdict: Verdict,
+}
+
+/// What the app must do after a message.
+#[derive(Clone, Debug, PartialEq)]
+pub enum QuizOutcome {
+    /// Nothing changed on screen.
+    Unchanged,
+    Changed,
+    /// An answer was graded: record it in progress (and save).
+    Answered {
+        question_id: String,
+        lab: Option<String>,
+        right: bool,
+    },
+    /// Leave for the home screen.
+    Home,
+}
+
+/// The quiz screen's state.
+#[derive(Clone, Debug)]
+pub struct QuizScreen {
+    pub picks: Vec<Pick>,
+    /// The highlighted pick.
+    pub picked: usize,
+    /// Questions to ask.
+    pub count: usize,
+    pub stage: Stage,
+    /// This quiz's questions, in order.
+    pub asked: Vec<Asked>,
+    /// Index into `asked` of the question showing.
+    pub current: usize,
+    /// The highlighted choice (arrows + Enter answer with it).
+    pub cursor: usize,
+    pub input: NumberInput,
+    pub feedback: Option<Feedback>,
+    pub score: Score,
+    /// First line shown of the review.
+    pub review_scroll: u16,
+    /// The seed of the next quiz's draw; it moves on after each quiz so two quizzes differ.
+    pub seed: u64,
+    /// Metrics of each lab's run at default settings, which predict checks are scored against.
+    pub run_metrics: Vec<Metric>,
+    /// A one-line hint, e.g. "type a number first".
+    pub hint: Option<String>,
+}
+
+impl QuizScreen {
+    pub fn new(content: &Content) -> Self {
+        let questions = content.all_questions();
+        let count_of = |filter: &Filter| questions.iter().filter(|q| filter.admits(q)).count();
+        let mut filters = vec![("All questions".to_string(), Filter::default())];
+        for (number, lab) in content.labs.iter().enumerate() {
+            let filter = Filter {
+                lab: Some(lab.id.clone()),
+                topic: None,
+            };
+            filters.push((format!("Lab {} · {}", number + 1, lab.title), filter));
+        }
+        let mut topics: Vec<&str> = content.bank.iter().map(|e| e.question.topic.as_str()).collect();
+        topics.sort_unstable();
+        topics.dedup();
+        for topic in topics {
+            let filter = Filter {
+                lab: None,
+                topic: Some(topic.to_string()),
+            };
+            filters.push((format!("Topic: {topic}"), filter));
+        }
+        let picks = filters
+            .into_iter()
+            .map(|(label, filter)| Pick {
+                available: count_of(&filter),
+                label,
+                filter,
+            })
+            .collect();
+        Self {
+            picks,
+            picked: 0,
+            count: DEFAULT_COUNT,
+            stage: Stage::Setup,
+            asked: Vec::new(),
+            current: 0,
+            cursor: 0,
+            input: NumberInput::default(),
+            feedback: None,
+            score: Score::default(),
+            review_scroll: 0,
+            seed: 1,
+            run_metrics: Vec::new(),
+            hint: None,
+        }
+    }
+
+    /// Which part of the key table applies.
+    pub fn context(&self) -> Context {
+        match self.stage {
+            Stage::Setup => Context::QuizSetup,
+            Stage::Question => match self.question().map(|q| q.kind) {
+                Some(QuestionKind::Choice) => Context::QuizChoice,
+                _ => Context::QuizNumber,
+            },
+            Stage::Feedback => Context::QuizFeedback,
+            Stage::Review => Context::QuizReview,
+        }
+    }
+
+    /// The question showing, if a quiz is under way.
+    pub fn question(&self) -> Option<&Question> {
+        self.asked.get(self.current).map(|asked| &asked.question)
+    }
+
+    /// Back to the picker, keeping the pick and count.
+    pub fn reset(&mut self) {
+        self.stage = Stage::Setup;
+        self.asked.clear();
+        self.current = 0;
+        self.feedback = None;
+        self.score = Score::default();
+        self.input.clear();
+        self.hint = None;
+    }
+
+    /// Draws the questions and asks the first.
+    pub fn start(&mut self, content: &Content) -> QuizOutcome {
+        let Some(pick) = self.picks.get(self.picked) else {
+            return QuizOutcome::Unchanged;
+        };
+        let asked = quiz::draw(&content.all_questions(), &pick.filter, self.count, self.seed);
+        if asked.is_empty() {
+            self.hint = Some("no questions here: choose another lab or topic".to_string());
+            return QuizOutcome::Changed;
+        }
+        self.seed = self.seed.wrapping_add(1);
+        // The runs are computed once per quiz, and only when a predict check was drawn.
+        if asked.iter().any(|a| a.question.kind == QuestionKind::Predict) && self.run_metrics.is_empty() {
+            self.run_metrics = crate::metrics::default_metrics(content);
+        }
+        self.asked = asked;
+        self.current = 0;
+        self.cursor = 0;
+        self.score = Score::default();
+        self.feedback = None;
+        self.input.clear();
+        self.hint = None;
+        self.review_scroll = 0;
+        self.stage = Stage::Question;
+        QuizOutcome::Changed
+    }
+
+    /// Applies one message.
+    pub fn update(&mut self, msg: Msg, content: &Content) -> QuizOutcome {
+        match self.stage {
+            Stage::Setup => self.update_setup(msg, content),
+            Stage::Question => self.update_question(msg),
+            Stage::Feedback => match msg {
+                Msg::Open => self.next(),
+                Msg::Back => self.finish(),
+                _ => QuizOutcome::Unchanged,
+            },
+            Stage::Review => self.update_review(msg),
+        }
+    }
+
+    fn update_setup(&mut self, msg: Msg, content: &Content) -> QuizOutcome {
+        let before = (self.picked, self.count);
+        match msg {
+            Msg::Up => self.picked = self.picked.saturating_sub(1),
+            Msg::Down => self.picked = (self.picked + 1).min(self.picks.len().saturating_sub(1)),
+            Msg::Step(delta) => {
+                let count = self.count as i64 + i64::from(delta);
+                self.count = count.clamp(1, MAX_COUNT as i64) as usize;
+            }
+            Msg::Open => return self.start(content),
+            Msg::Back => return QuizOutcome::Home,
+            _ => {}
+        }
+        if before == (self.picked, self.count) {
+            QuizOutcome::Unchanged
+        } else {
+            self.hint = None;
+            QuizOutcome::Changed
+        }
+    }
+
+    fn update_question(&mut self, msg: Msg) -> QuizOutcome {
+        let Some(asked) = self.asked.get(self.current) else {
+            return QuizOutcome::Unchanged;
+        };
+        let choices = asked.choice_order.len();
+        match (asked.question.kind, msg) {
+            (_, Msg::Back) => self.finish(),
+            (QuestionKind::Choice, Msg::Answer(index)) if usize::from(index) < choices => {
+                self.answer_choice(usize::from(index))
+            }
+            (QuestionKind::Choice, Msg::Up) if choices > 0 => {
+                self.cursor = self.cursor.saturating_sub(1);
+                QuizOutcome::Changed
+            }
+            (QuestionKind::Choice, Msg::Down) if choices > 0 => {
+                self.cursor = (self.cursor + 1).min(choices - 1);
+                QuizOutcome::Changed
+            }
+            (QuestionKind::Choice, Msg::Open) if choices > 0 => self.answer_choice(self.cursor),
+            (QuestionKind::Number | QuestionKind::Predict, Msg::Type(c)) => changed(self.input.push(c)),
+            (QuestionKind::Number | QuestionKind::Predict, Msg::Erase) => changed(self.input.erase()),
+            (QuestionKind::Number | QuestionKind::Predict, Msg::Open) => match self.input.value() {
+                Some(value) => {
+                    let shown = self.input.text.clone();
+                    self.grade(Response::Number(value), shown)
+                }
+                None => {
+                    self.hint = Some("type a number first, e.g. 64 or 1.1".to_string());
+                    QuizOutcome::Changed
+                }
+            },
+            _ => QuizOutcome::Unchanged,
+        }
+    }
+
+    fn answer_choice(&mut self, index: usize) -> QuizOutcome {
+        let Some(asked) = self.asked.get(self.current) else {
+            return QuizOutcome::Unchanged;
+        };
+        let Some((letter, text)) = asked.shown_choices().get(index).map(|(l, t)| (*l, t.to_string())) else {
+            return QuizOutcome::Unchanged;
+        };
+        self.cursor = index;
+        self.grade(Response::Letter(letter), format!("{letter}) {text}"))
+    }
+
+    fn grade(&mut self, response: Response, shown: String) -> QuizOutcome {
+        let asked = &self.asked[self.current];
+        let verdict = quiz::grade(asked, &response, &self.run_metrics);
+        let question = asked.question.clone();
+        self.score.record(&question, &verdict);
+        let right = verdict.right;
+        self.feedback = Some(Feedback {
+            response: shown,
+            verdict,
+        });
+        self.hint = None;
+        self.stage = Stage::Feedback;
+        QuizOutcome::Answered {
+            question_id: question.id,
+            lab: question.lab,
+            right,
+        }
+    }
+
+    fn next(&mut self) -> QuizOutcome {
+        self.feedback = None;
+        self.input.clear();
+        self.cursor = 0;
+        if self.current + 1 < self.asked.len() {
+            self.current += 1;
+            self.stage = Stage::Question;
+            QuizOutcome::Changed
+        } else {
+            self.finish()
+        }
+    }
+
+    /// Ends the quiz (all asked, or the learner stopped) and shows the review.
+    fn finish(&mut self) -> QuizOutcome {
+        self.stage = Stage::Review;
+        self.feedback = None;
+        self.review_scroll = 0;
+        QuizOutcome::Changed
+    }
+
+    fn update_review(&mut self, msg: Msg) -> QuizOutcome {
+        let before = self.review_scroll;
+        match msg {
+            Msg::Up => self.review_scroll = self.review_scroll.saturating_sub(1),
+            Msg::Down => self.review_scroll = self.review_scroll.saturating_add(1),
+            Msg::ScrollUp => self.review_scroll = self.review_scroll.saturating_sub(10),
+            Msg::ScrollDown => self.review_scroll = self.review_scroll.saturating_add(10),
+            Msg::Open => {
+                self.reset();
+                return QuizOutcome::Changed;
+            }
+            Msg::Back => {
+                self.reset();
+                return QuizOutcome::Home;
+            }
+            _ => {}
+        }
+        // The view clamps the scroll to the text; this bound only stops runaway counts.
+        self.review_scroll = self.review_scroll.min(2_000);
+        changed(before != self.review_scroll)
+    }
+}
+
+fn changed(yes: bool) -> QuizOutcome {
+    if yes {
+        QuizOutcome::Changed
+    } else {
+        QuizOutcome::Unchanged
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::widgets::number_input::MAX_INPUT_CHARS;
+
+    fn content() -> Content {
+        Content::load(None).expect("the built-in content loads")
+    }
+
+    #[test]
+    fn number_input_takes_digits_and_edits() {
+        let mut input = NumberInput::default();
+        for c in "1,2a0.5-".chars() {
+            input.push(c);
+        }
+        assert_eq!(input.text, "1,20.5-");
+        assert!(input.erase());
+        assert_eq!(input.value(), Some(120.5));
+        input.clear();
+        assert!(!input.erase());
+        assert_eq!(input.value(), None);
+        for _ in 0..40 {
+            input.push('9');
+        }
+        assert_eq!(input.text.len(), MAX_INPUT_CHARS);
+    }
+
+    #[test]
+    fn the_picker_lists_all_labs_then_topics() {
+        let screen = QuizScreen::new(&content());
+        assert_eq!(screen.picks[0].label, "All questions");
+        assert!(screen.picks[1].label.starts_with("Lab 1 · "));
+        assert!(screen.picks[3].label.starts_with("Lab 3 · "));
+        assert!(screen.picks[4].label.starts_with("Topic: "));
+        assert!(screen.picks.iter().all(|p| p.available > 0));
+    }
+
+    #[test]
+    fn select_answer_feedback_next_review() {
+        let content = content();
+        let mut screen = QuizScreen::new(&content);
+        assert_eq!(screen.context(), Context::QuizSetup);
+        screen.update(Msg::Step(-8), &content);
+        assert_eq!(screen.count, 2);
+        assert_eq!(screen.update(Msg::Open, &content), QuizOutcome::Changed);
+        assert_eq!(screen.stage, Stage::Question);
+        assert_eq!(screen.asked.len(), 2);
+        for number in 0..2 {
+            let asked = screen.asked[number].clone();
+            let outcome = match asked.question.kind {
+                QuestionKind::Choice => {
+                    let right = asked.right_letter().expect("a right letter");
+                    // Arrow to the right choice, then Enter.
+                    let target = (right as u8 - b'a') as usize;
+                    for _ in 0..target {
+                        screen.update(Msg::Down, &content);
+                    }
+                    screen.update(Msg::Open, &content)
+                }
+                _ => {
+                    // A wrong number: the review must list it.
+                    for c in "-1".chars() {
+                        screen.update(Msg::Type(c), &content);
+                    }
+                    screen.update(Msg::Open, &content)
+                }
+            };
+            let QuizOutcome::Answered { question_id, .. } = outcome else {
+                panic!("an answer is recorded, got {outcome:?}");
+            };
+            assert_eq!(question_id, asked.question.id);
+            assert_eq!(screen.stage, Stage::Feedback);
+            assert!(screen.feedback.is_some());
+            screen.update(Msg::Open, &content);
+        }
+        assert_eq!(screen.stage, Stage::Review);
+        assert_eq!(screen.score.asked, 2);
+        assert_eq!(screen.score.asked - screen.score.right, screen.score.missed.len());
+        assert_eq!(screen.update(Msg::Back, &content), QuizOutcome::Home);
+        assert_eq!(screen.stage, Stage::Setup);
+    }
+
+    #[test]
+    fn a_wrong_letter_is_graded_wrong_and_enter_without_a_number_hints() {
+        let content = content();
+        let mut screen = QuizScreen::new(&content);
+        screen.start(&content);
+        // Find a choice question and a number question in the same draw, by drawing them all.
+        screen.count = MAX_COUNT;
+        screen.reset();
+        screen.start(&content);
+        let choice = screen
+            .asked
+            .iter()
+            .position(|a| a.question.kind == QuestionKind::Choice)
+            .expect("a choice question");
+        screen.current = choice;
+        let right = screen.asked[choice].right_letter().expect("right letter");
+        let wrong = if right == 'a' { 1 } else { 0 };
+        let outcome = screen.update(Msg::Answer(wrong), &content);
+        assert!(matches!(outcome, QuizOutcome::Answered { right: false, .. }));
+        assert_eq!(screen.score.missed.len(), 1);
+        let number = screen
+            .asked
+            .iter()
+            .position(|a| a.question.kind != QuestionKind::Choice)
+            .expect("a typed question");
+        screen.current = number;
+        screen.stage = Stage::Question;
+        assert_eq!(screen.update(Msg::Open, &content), QuizOutcome::Changed);
+        assert!(screen.hint.is_some());
+        assert_eq!(screen.stage, Stage::Question);
+    }
+
+    #[test]
+    fn predict_questions_score_against_the_default_runs() {
+        let content = content();
+        let mut screen = QuizScreen::new(&content);
+        screen.picked = 2; // Lab 2: its two predict checks are in the draw.
+        screen.count = MAX_COUNT;
+        screen.start(&content);
+        let index = screen
+            .asked
+            .iter()
+            .position(|a| a.question.id == "retry-predict-layered")
+            .expect("the layered check is drawn");
+        screen.current = index;
+        for c in "64".chars() {
+            screen.update(Msg::Type(c), &content);
+        }
+        let outcome = screen.update(Msg::Open, &content);
+        assert!(
+            matches!(outcome, QuizOutcome::Answered { right: true, .. }),
+            "{outcome:?}"
+        );
+    }
+}

@@ -1,0 +1,327 @@
+//! Lab 3 live: the results panel (status, measured and simulated Atlas rows) and the two
+//! caller columns that fill in second by second.
+//!
+//! ```text
+//! ┌ Live ───────────────────────────────────────────────────────────────────────┐
+//! │ running 12/60 s · fault hang, scheduled 10–40 s · b brown out/heal · f fault   │
+//! │ live  timeout only  calls= ... (when the run has ended)                         │
+//! │ sim   timeout only  calls= ...                                                  │
+//! └─────────────────────────────────────────────────────────────────────────────┘
+//! ┌ timeout only ───────────────┐┌ with breaker ────────────────┐
+//! │ closed err 0% 100/s p99 40ms ││ open err 50% 12/s p99 200ms  │   Hystrix-style, last 10 s
+//! │ calls sick degraded          ││ ...                          │
+//! │ chart, brownout shaded       ││                              │
+//! │ in flight (sparkline)        ││                              │
+//! │ sick band ░ scheduled █ seen ││                              │
+//! │ (no breaker)                 ││ breaker state band           │
+//! └──────────────────────────────┘└──────────────────────────────┘
+//! ```
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Sparkline, Widget};
+
+use crate::engine::breaker::BreakerState;
+use crate::engine::fault::ManualOverride;
+use crate::tui::screens::lab::breaker::BreakerLive;
+use crate::tui::screens::lab::breaker::{BreakerSeries, ROLLING_WINDOW_S, Side};
+use crate::tui::screens::lab::sim::LabResults;
+use crate::tui::theme::Theme;
+use crate::tui::view::lab::LabView;
+use crate::tui::view::lab::charts::{calls_chart, resample};
+use crate::tui::view::lab::results::fit_width;
+use crate::tui::widgets::panel::panel;
+use crate::tui::widgets::state_band::StateBand;
+
+/// The status line: what runs, what the dependency does, and the keys that act now.
+fn status_line(live: &BreakerLive) -> String {
+    let fault = live.fault;
+    let Some(series) = &live.series else {
+        return format!("s start a live run · f fault: {fault} · breaker sliders apply at once");
+    };
+    let params = &series.params;
+    let window = format!("{fault} {:.0}–{:.0} s", params.brownout_start_s, params.brownout_end_s);
+    let sick_now = series.samples.last().is_some_and(|s| s.sick);
+    let (hand, b_does) = match live.manual {
+        Some(ManualOverride::Sick) => (" · sick by hand", "b heal"),
+        Some(ManualOverride::Healthy) => (" · healed by hand", "b brown out"),
+        None if sick_now => ("", "b heal"),
+        None => ("", "b brown out"),
+    };
+    if series.running {
+        format!(
+            "running {}/{:.0} s · {window}{hand} · {b_does} · f fault · s stop",
+            series.elapsed_s(),
+            params.duration_s
+        )
+    } else if series.measured.is_some() {
+        format!("finished · live rows measured, sim rows below · {window} · s again")
+    } else {
+        format!(
+            "stopped at {}/{:.0} s · {window} · s again",
+            series.elapsed_s(),
+            params.duration_s
+        )
+    }
+}
+
+pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
+    let (theme, state) = (view.theme, view.screen);
+    let Some(live) = state.live.breaker() else { return };
+    let block = panel(" Live: both callers against one dependency on 127.0.0.1 ", theme);
+    let width = usize::from(block.inner(area).width);
+    let mut lines = vec![Line::from(Span::styled(
+        fit_width(status_line(live), width),
+        theme.accent(),
+    ))];
+    if let Some(note) = &live.status {
+        lines.push(Line::from(Span::styled(note.clone(), theme.dim())));
+    }
+    if let Some(measured) = live.series.as_ref().and_then(|s| s.measured.as_ref()) {
+        lines.push(Line::from(fit_width(
+            format!("live {}", measured.timeout_only.summary.atlas_line("timeout only")),
+            width,
+        )));
+        lines.push(Line::from(fit_width(
+            format!("live {}", measured.with_breaker.summary.atlas_line("with breaker")),
+            width,
+        )));
+    }
+    let measured = live.series.as_ref().is_some_and(|s| s.measured.is_some());
+    if let LabResults::Breaker(sim) = &state.results {
+        lines.push(Line::from(Span::styled(
+            fit_width(
+                format!("sim  {}", sim.timeout_only.summary.atlas_line("timeout only")),
+                width,
+            ),
+            theme.dim(),
+        )));
+        lines.push(Line::from(Span::styled(
+            fit_width(
+                format!("sim  {}", sim.with_breaker.summary.atlas_line("with breaker")),
+                width,
+            ),
+            theme.dim(),
+        )));
+    }
+    if !measured {
+        for note in [
+            "per caller, last 10 s: calls/s made · short = refused by the breaker (fails fast)",
+            "err = failed / made · p99 wait · breaker sliders retune the running breaker at once",
+        ] {
+            lines.push(Line::from(Span::styled(
+                fit_width(note.to_string(), width),
+                theme.dim(),
+            )));
+        }
+    }
+    Paragraph::new(lines).block(block).render(area, buf);
+}
+
+pub fn render_charts(view: &LabView, area: Rect, buf: &mut Buffer) {
+    let theme = view.theme;
+    let Some(series) = view.screen.live.breaker().and_then(|live| live.series.as_ref()) else {
+        let text = vec![
+            Line::from("Press s to start both callers against one dependency on 127.0.0.1."),
+            Line::from(""),
+            Line::from("The charts fill in second by second, like the simulation's; the"),
+            Line::from("breaker sliders retune the running breaker at once; b browns the"),
+            Line::from("dependency out now (or heals it); f picks how it fails."),
+        ];
+        Paragraph::new(text)
+            .block(panel(" Live charts ", theme))
+            .render(area, buf);
+        return;
+    };
+    let [left, right] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
+    column(series, Side::TimeoutOnly, theme, left, buf);
+    column(series, Side::WithBreaker, theme, right, buf);
+}
+
+/// The Hystrix-style line: state, rolling error %, calls/s and p99 of the last 10 s.
+fn hystrix_lines(series: &BreakerSeries, caller: Side, theme: Theme) -> [Line<'static>; 2] {
+    let rolling = series.rolling(caller);
+    let state = match rolling.state {
+        Some(state) => {
+            let style = match state {
+                BreakerState::Closed => theme.closed(),
+                BreakerState::Open => theme.open(),
+                BreakerState::HalfOpen => theme.half_open(),
+            };
+            let name = if state == BreakerState::HalfOpen {
+                "half"
+            } else {
+                state.name()
+            };
+            Span::styled(format!("{name:<6} "), style)
+        }
+        None => Span::styled("—      ", theme.dim()),
+    };
+    [
+        Line::from(vec![
+            state,
+            Span::raw(format!("{:.0} calls/s ", rolling.calls_per_s)),
+            Span::styled(format!("short {:.0}/s", rolling.short_circuited_per_s), theme.dim()),
+        ]),
+        Line::from(format!("err {:.0}% p99 {:.0} ms", rolling.error_pct, rolling.p99_ms)),
+    ]
+}
+
+fn column(series: &BreakerSeries, caller: Side, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let name = match caller {
+        Side::TimeoutOnly => " timeout only ",
+        Side::WithBreaker => " with breaker ",
+    };
+    // Hystrix's dashboard rolls over 10 s; say so where there is room.
+    let title = if area.width >= 34 {
+        format!("{name}· last {ROLLING_WINDOW_S} s ")
+    } else {
+        name.to_string()
+    };
+    let block = panel(title, theme);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let [
+        summary_area,
+        legend_area,
+        chart_area,
+        waiting_label,
+        waiting_area,
+        sick_area,
+        band_area,
+    ] = Layout::vertical([
+        Constraint::Length(2),
+        Constraint::Length(1),
+        Constraint::Fill(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(inner);
+    let [first, second] = hystrix_lines(series, caller, theme);
+    first.render(
+        Rect {
+            height: 1,
+            ..summary_area
+        },
+        buf,
+    );
+    if summary_area.height > 1 {
+        second.render(
+            Rect::new(summary_area.x, summary_area.y + 1, summary_area.width, 1),
+            buf,
+        );
+    }
+
+    let params = &series.params;
+    let duration_s = params.duration_s.max(1.0);
+    let top_rate = f64::from(params.rate).max(1.0);
+    let calls = series.points(caller, |s| s.stats.calls as f64);
+    let sick = series.points(caller, |s| s.stats.sick_calls as f64);
+    let degraded = series.points(caller, |s| s.stats.degraded as f64);
+    calls_chart(
+        theme,
+        [&calls, &sick, &degraded],
+        duration_s,
+        top_rate,
+        chart_area,
+        legend_area,
+        buf,
+    );
+
+    // Rows under the chart start where its plot does, so one column is one second in all.
+    let indent = (format!("{top_rate:.0}").len() as u16 + 1).min(inner.width);
+    let under_plot = |rect: Rect| Rect::new(rect.x + indent, rect.y, rect.width - indent, rect.height);
+    let plot = under_plot(Rect::new(
+        chart_area.x,
+        chart_area.y,
+        chart_area.width,
+        chart_area.height.saturating_sub(2),
+    ));
+    let column_of = |t_s: f64| plot.x + ((t_s / duration_s).clamp(0.0, 1.0) * f64::from(plot.width)) as u16;
+    // The scheduled brownout shaded in the plot (colour only; the band below says it in glyphs).
+    if theme.colour {
+        for x in column_of(params.brownout_start_s)..column_of(params.brownout_end_s).min(plot.right()) {
+            for y in plot.top()..plot.bottom() {
+                buf[(x, y)].set_bg(Color::Rgb(60, 40, 40));
+            }
+        }
+    }
+
+    // Calls in flight (measured average per second), in tenths so that 0.3 still shows.
+    let in_flight: Vec<u64> = series
+        .points(caller, |s| s.stats.waiting)
+        .iter()
+        .map(|(_, waiting)| (waiting * 10.0).round() as u64)
+        .collect();
+    let peak = in_flight.iter().copied().max().unwrap_or(0) as f64 / 10.0;
+    Line::from(vec![
+        Span::raw("in flight, "),
+        Span::styled(format!("peak {peak:.1}"), theme.dim()),
+    ])
+    .render(waiting_label, buf);
+    let waiting_area = under_plot(waiting_area);
+    // One value per second of the whole run (zeros ahead), so the sparkline's time axis is the chart's.
+    let mut per_second = vec![0u64; duration_s.ceil() as usize];
+    for (sample, value) in series.samples.iter().zip(&in_flight) {
+        if let Some(slot) = per_second.get_mut(sample.second) {
+            *slot = *value;
+        }
+    }
+    let top = series
+        .samples
+        .iter()
+        .map(|s| (s.timeout_only.stats.waiting.max(s.with_breaker.stats.waiting) * 10.0).round() as u64)
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    Sparkline::default()
+        .data(resample(&per_second, usize::from(waiting_area.width)))
+        .max(top)
+        .style(theme.series(3))
+        .render(waiting_area, buf);
+
+    // The dependency: ░ the scheduled window, █ seconds it was measured sick.
+    Span::styled("sick", theme.dim()).render(sick_area, buf);
+    let sick_band = under_plot(sick_area);
+    let sick_seconds = series.sick_seconds();
+    for offset in 0..sick_band.width {
+        let start_s = f64::from(offset) * duration_s / f64::from(sick_band.width.max(1));
+        let end_s = start_s + duration_s / f64::from(sick_band.width.max(1));
+        let seen = sick_seconds
+            .iter()
+            .any(|second| (*second as f64) < end_s && (*second + 1) as f64 > start_s);
+        let scheduled = params.brownout_start_s < end_s && params.brownout_end_s > start_s;
+        let (symbol, style) = match (seen, scheduled) {
+            (true, _) => ("█", theme.open()),
+            (false, true) => ("░", theme.dim()),
+            (false, false) => (" ", Style::new()),
+        };
+        buf[(sick_band.x + offset, sick_band.y)]
+            .set_symbol(symbol)
+            .set_style(style);
+    }
+
+    match caller {
+        Side::WithBreaker => {
+            Span::styled("brk", theme.dim()).render(band_area, buf);
+            // Only the measured seconds: the band must not claim a state for the future.
+            let transitions = series.transitions();
+            let band = under_plot(band_area);
+            let seen_s = if series.measured.is_some() {
+                duration_s
+            } else {
+                series.elapsed_s() as f64
+            };
+            let seen_width = ((seen_s / duration_s).clamp(0.0, 1.0) * f64::from(band.width)).round() as u16;
+            StateBand::new(&transitions, seen_s.max(1e-3), theme)
+                .render(Rect::new(band.x, band.y, seen_width, band.height), buf);
+        }
+        Side::TimeoutOnly => {
+            Span::styled("no breaker", theme.dim()).render(band_area, buf);
+        }
+    }
+}

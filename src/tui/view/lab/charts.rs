@@ -1,0 +1,404 @@
+//! The chart panel: Lab 2's amplification bars, p-curve and jitter; Lab 3's per-second
+//! series side by side with the breaker's state band; Lab 1's driver timeline.
+//!
+//! Every axis names its unit. Lab 2 uses log scales so that 64 and 1.1 attempts both read.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::symbols::Marker;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Axis, Bar, BarChart, BarGroup, Block, Chart, Dataset, GraphType, Paragraph, Sparkline, Widget};
+
+use crate::engine::brownout::{BrownoutComparison, CallerRun};
+use crate::engine::health::DriverRun;
+use crate::tui::screens::lab::sim::{LabResults, RetryResults};
+use crate::tui::theme::Theme;
+use crate::tui::view::lab::LabView;
+use crate::tui::widgets::panel::panel;
+use crate::tui::widgets::state_band::StateBand;
+
+pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
+    let (theme, state) = (view.theme, view.screen);
+    match &state.results {
+        LabResults::Retry(retry) => retry_charts(retry, theme, area, buf),
+        LabResults::Breaker(run) => breaker_charts(run, theme, area, buf),
+        LabResults::Health(run) => health_timeline(run, state.log_scroll, theme, area, buf),
+    }
+}
+
+/// A legend as one line: `prefix` then each name in its series colour, from series `first`.
+fn legend_title<'a>(prefix: &'a str, names: &[&'a str], first: usize, theme: Theme) -> Line<'a> {
+    let mut spans = vec![Span::styled(prefix, theme.accent())];
+    for (index, name) in names.iter().enumerate() {
+        spans.push(Span::styled(format!("━ {name} "), theme.series(first + index)));
+    }
+    Line::from(spans)
+}
+
+/// Log-scale bar height for an attempts-per-action value (1 attempt is a short bar, not none).
+fn log_bar(value: f64) -> u64 {
+    (value.max(1.0).log10() * 100.0) as u64 + 10
+}
+
+fn retry_charts(retry: &RetryResults, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let [top, bottom] = Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
+    let [bars_area, jitter_area] =
+        Layout::horizontal([Constraint::Percentage(40), Constraint::Percentage(60)]).areas(top);
+
+    // A, B, C database attempts per action, labelled with their values.
+    let values: Vec<f64> = retry.rows.iter().map(|(_, r)| r.db_attempts_per_action).collect();
+    let inner_width = panel("", theme).inner(bars_area).width;
+    let bar_width = (inner_width.saturating_sub(4) / 3).clamp(1, 9);
+    // As many decimals as the bar has room for: 64.00 on wide bars, 64 on narrow ones.
+    let label = |value: f64| match bar_width {
+        5.. => format!("{value:.2}"),
+        _ if value >= 10.0 => format!("{value:.0}"),
+        _ => format!("{value:.1}"),
+    };
+    let bars: Vec<Bar> = values
+        .iter()
+        .enumerate()
+        .map(|(index, value)| {
+            Bar::default()
+                .value(log_bar(*value))
+                .text_value(label(*value))
+                .label(Line::from(["A", "B", "C"][index % 3]))
+                .style(theme.series(index))
+                .value_style(theme.selected())
+        })
+        .collect();
+    let top_value = values.iter().copied().fold(10.0, f64::max);
+    BarChart::default()
+        .block(panel(" attempts/action, log ", theme))
+        .data(BarGroup::default().bars(&bars))
+        .bar_width(bar_width)
+        .bar_gap(1)
+        .max(log_bar(top_value))
+        .render(bars_area, buf);
+
+    // Full Jitter: each sleep under its ceiling.
+    let sleeps: Vec<(f64, f64)> = retry.sleeps_s.iter().enumerate().map(|(i, s)| (i as f64, *s)).collect();
+    let ceilings: Vec<(f64, f64)> = retry
+        .ceilings_s
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (i as f64, *c))
+        .collect();
+    let last_attempt = (retry.sleeps_s.len().max(2) - 1) as f64;
+    let top_s = retry.ceilings_s.iter().copied().fold(0.1, f64::max);
+    Chart::new(vec![
+        Dataset::default()
+            .name("ceiling")
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(theme.dim())
+            .data(&ceilings),
+        Dataset::default()
+            .name("sleep")
+            .marker(Marker::Dot)
+            .graph_type(GraphType::Scatter)
+            .style(theme.series(3))
+            .data(&sleeps),
+    ])
+    .block(Block::bordered().border_style(theme.border()).title(Line::from(vec![
+        Span::styled(" Full Jitter: ", theme.accent()),
+        Span::styled("• sleep", theme.series(3)),
+        Span::styled(" ─ ceiling ", theme.dim()),
+    ])))
+    .x_axis(
+        Axis::default()
+            .title("attempt")
+            .bounds([0.0, last_attempt])
+            .labels(["0".to_string(), format!("{last_attempt:.0}")])
+            .style(theme.dim()),
+    )
+    .y_axis(
+        Axis::default()
+            .title("sleep (s)")
+            .bounds([0.0, top_s])
+            .labels(["0".to_string(), format!("{top_s:.1}")])
+            .style(theme.dim()),
+    )
+    .legend_position(None)
+    .render(jitter_area, buf);
+
+    // Amplification against p, log10 of attempts per action.
+    let curves: Vec<Vec<(f64, f64)>> = retry
+        .curve
+        .iter()
+        .map(|points| points.iter().map(|(p, v)| (*p, v.max(1.0).log10())).collect())
+        .collect();
+    let top_log = curves.iter().flatten().map(|(_, v)| *v).fold(1.0, f64::max).ceil();
+    // A vertical line at the p the rows above are computed at.
+    let p_now = retry.rows.first().map_or(0.0, |(_, result)| result.params.p);
+    let p_line = [(p_now, 0.0), (p_now, top_log)];
+    let mut datasets: Vec<Dataset> = vec![
+        Dataset::default()
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(theme.dim())
+            .data(&p_line),
+    ];
+    datasets.extend(curves.iter().enumerate().map(|(index, points)| {
+        Dataset::default()
+            .name(["A", "B", "C"][index % 3])
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(theme.series(index))
+            .data(points)
+    }));
+    let y_labels: Vec<String> = (0..=top_log as i32)
+        .map(|power| format!("{}", 10u64.pow(power as u32)))
+        .collect();
+    Chart::new(datasets)
+        .block(Block::bordered().border_style(theme.border()).title(legend_title(
+            " attempts/action against p (│ = p now): ",
+            &["A", "B", "C"],
+            0,
+            theme,
+        )))
+        .x_axis(
+            Axis::default()
+                .title(format!("p, {} actions/point", retry.curve_actions))
+                .bounds([0.0, 1.0])
+                .labels(["0", "0.5", "1"])
+                .style(theme.dim()),
+        )
+        .y_axis(
+            Axis::default()
+                .title("db att./action")
+                .bounds([0.0, top_log])
+                .labels(y_labels)
+                .style(theme.dim()),
+        )
+        .legend_position(None)
+        .render(bottom, buf);
+}
+
+fn breaker_charts(run: &BrownoutComparison, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let [left, right] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
+    let duration_s = run.params.duration_s;
+    // Shared scales, so the two columns compare at a glance.
+    let top_rate = f64::from(run.params.rate).max(1.0);
+    let top_waiting = run
+        .timeout_only
+        .per_second
+        .iter()
+        .chain(&run.with_breaker.per_second)
+        .map(|s| s.waiting)
+        .fold(0.1, f64::max);
+    caller_column(
+        "timeout only",
+        &run.timeout_only,
+        None,
+        duration_s,
+        top_rate,
+        top_waiting,
+        theme,
+        left,
+        buf,
+    );
+    caller_column(
+        "with breaker",
+        &run.with_breaker,
+        Some(&run.with_breaker),
+        duration_s,
+        top_rate,
+        top_waiting,
+        theme,
+        right,
+        buf,
+    );
+}
+
+#[allow(clippy::too_many_arguments)]
+fn caller_column(
+    name: &str,
+    caller: &CallerRun,
+    breaker: Option<&CallerRun>,
+    duration_s: f64,
+    top_rate: f64,
+    top_waiting: f64,
+    theme: Theme,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let block = panel("", theme).title(Span::styled(format!(" {name} "), theme.accent()));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let [
+        legend_area,
+        chart_area,
+        waiting_label,
+        waiting_area,
+        band_label,
+        band_area,
+    ] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Fill(1),
+        Constraint::Length(1),
+        Constraint::Length(2),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(inner);
+    let series = |pick: fn(&crate::engine::brownout::SecondStats) -> f64| -> Vec<(f64, f64)> {
+        caller
+            .per_second
+            .iter()
+            .enumerate()
+            .map(|(second, s)| (second as f64, pick(s)))
+            .collect()
+    };
+    let calls = series(|s| s.calls as f64);
+    let sick = series(|s| s.sick_calls as f64);
+    let degraded = series(|s| s.degraded as f64);
+    calls_chart(
+        theme,
+        [&calls, &sick, &degraded],
+        duration_s,
+        top_rate,
+        chart_area,
+        legend_area,
+        buf,
+    );
+
+    // The sparkline and the band start where the chart's plot does (after the y labels and
+    // the axis line), so that one column is the same second in all three.
+    let indent = (format!("{top_rate:.0}").len() as u16 + 1).min(waiting_area.width);
+    let under_plot = |rect: Rect| Rect::new(rect.x + indent, rect.y, rect.width - indent, rect.height);
+    let (waiting_area, band_area) = (under_plot(waiting_area), under_plot(band_area));
+    // Waiting calls, in tenths so that 0.3 still shows.
+    let peak = caller.per_second.iter().map(|s| s.waiting).fold(0.0, f64::max);
+    Line::from(vec![
+        Span::raw("waiting, "),
+        Span::styled(format!("peak {peak:.1}"), theme.dim()),
+    ])
+    .render(waiting_label, buf);
+    let tenths: Vec<u64> = caller
+        .per_second
+        .iter()
+        .map(|s| (s.waiting * 10.0).round() as u64)
+        .collect();
+    Sparkline::default()
+        .data(resample(&tenths, usize::from(waiting_area.width)))
+        .max((top_waiting * 10.0).round() as u64)
+        .style(theme.series(3))
+        .render(waiting_area, buf);
+
+    match breaker {
+        Some(run) => {
+            let mut spans = vec![];
+            for (state, word) in [
+                (crate::engine::breaker::BreakerState::Closed, "closed "),
+                (crate::engine::breaker::BreakerState::HalfOpen, "half "),
+                (crate::engine::breaker::BreakerState::Open, "open"),
+            ] {
+                let (symbol, style) = StateBand::look(state, theme);
+                spans.push(Span::styled(symbol, style));
+                spans.push(Span::raw(word));
+            }
+            Line::from(spans).render(band_label, buf);
+            StateBand::new(&run.transitions, duration_s, theme).render(band_area, buf);
+        }
+        None => {
+            Line::from(Span::styled("no breaker", theme.dim())).render(band_label, buf);
+        }
+    }
+}
+
+/// One caller's calls per second over the run (calls made, calls to the sick dependency,
+/// degraded responses) with its legend on the line above: the simulated Lab 3 view and the
+/// live one draw the same chart, so a learner compares like with like.
+pub fn calls_chart(
+    theme: Theme,
+    [calls, sick, degraded]: [&[(f64, f64)]; 3],
+    duration_s: f64,
+    top_rate: f64,
+    chart_area: Rect,
+    legend_area: Rect,
+    buf: &mut Buffer,
+) {
+    let lines = [("calls", calls), ("to sick", sick), ("degraded", degraded)];
+    let datasets = lines
+        .iter()
+        .enumerate()
+        .map(|(index, (label, points))| {
+            Dataset::default()
+                .name(*label)
+                .marker(Marker::Braille)
+                .graph_type(GraphType::Line)
+                .style(theme.series(index + 1))
+                .data(points)
+        })
+        .collect();
+    Chart::new(datasets)
+        .x_axis(
+            Axis::default()
+                .title("t (s)")
+                .bounds([0.0, duration_s])
+                .labels(["0".to_string(), format!("{duration_s:.0}")])
+                .style(theme.dim()),
+        )
+        .y_axis(
+            Axis::default()
+                .title("calls/s")
+                .bounds([0.0, top_rate * 1.15])
+                .labels(["0".to_string(), format!("{top_rate:.0}")])
+                .style(theme.dim()),
+        )
+        .legend_position(None)
+        .render(chart_area, buf);
+    let mut legend: Vec<Span> = Vec::new();
+    for (index, name) in ["calls", "sick", "degraded"].iter().enumerate() {
+        legend.push(Span::styled(format!("{name} "), theme.series(index + 1)));
+    }
+    Line::from(legend).render(legend_area, buf);
+}
+
+/// Stretches or squeezes a per-second series to `width` columns, so the sparkline spans the
+/// same time axis as the chart above it (a sparkline draws one column per value and cuts the
+/// rest). A squeezed column shows the largest value of its seconds: peaks must not vanish.
+pub fn resample(values: &[u64], width: usize) -> Vec<u64> {
+    if values.is_empty() || width == 0 {
+        return Vec::new();
+    }
+    (0..width)
+        .map(|column| {
+            let start = column * values.len() / width;
+            let end = ((column + 1) * values.len() / width).max(start + 1);
+            values[start..end.min(values.len())].iter().copied().max().unwrap_or(0)
+        })
+        .collect()
+}
+
+fn health_timeline(run: &DriverRun, scroll: u16, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let block = panel(" Simulated driver timeline (PgUp/PgDn) ", theme);
+    let visible = usize::from(block.inner(area).height);
+    let first = usize::from(scroll).min(run.timeline.len().saturating_sub(visible));
+    let lines: Vec<Line> = run
+        .timeline
+        .iter()
+        .skip(first)
+        .map(|entry| {
+            Line::from(vec![
+                Span::styled(format!(" t={:6.2} s  ", entry.t_s), theme.dim()),
+                Span::raw(entry.line.as_str()),
+            ])
+        })
+        .collect();
+    Paragraph::new(lines).block(block).render(area, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::resample;
+
+    #[test]
+    fn resample_keeps_peaks_and_spans_the_width() {
+        assert_eq!(resample(&[1, 9, 2, 3], 2), vec![9, 3]);
+        assert_eq!(resample(&[1, 2], 4), vec![1, 1, 2, 2]);
+        assert_eq!(resample(&[5; 60], 28).len(), 28);
+        assert!(resample(&[], 10).is_empty());
+    }
+}

@@ -1,0 +1,385 @@
+//! Lab 1's live screen: the real server child, its probe timeline, the prediction and its log.
+//!
+//! ```text
+//!  Lab 1 · Truthful health and ordered shutdown                                      live · 127.0.0.1
+//! ┌ Server ──────────────────────────── started with warm-up 2 s, dereg. 1 s, grace 10 s, work 1.5 s ┐
+//! │● not listening · pid 4242 · port 18080                                                           │
+//! │database up · /work: 1 in flight, 1 sent · try: curl 127.0.0.1:18080/readyz                       │
+//! │                                                                                                  │
+//! └ next start: 1 livez checks db: no · 2 readyz checks db: no ──────────────────────────────────────┘
+//! ┌ Parameters ──────────────────────────┐┌ Probes every 0.5 s ──────────────────────────── newest → ┐
+//! │▸ Warm-up                       2.0 s ││ /livez  200 ██████████████                               │
+//! │  ━━━━━━━●──────────────────────────  ││ /readyz 503 ▒▒▒▒████████▒▒                               │
+//! │  Deregistration delay          1.0 s ││ in flight           ██████                               │
+//! │  Grace period                 10.0 s ││             0s        5s                                 │
+//! │  Work duration                 1.5 s │└ █ 200  ▒ 503  · refused  × error ────────────────────────┘
+//! │  Probe period                  0.5 s │┌ Predict the next probe ─────────────────────── score 1/2 ┐
+//! │                                      ││/livez with the listener closed? F1 200 · F2 503 · F3     │
+//! │How long after start /readyz keeps    ││refused                                                   │
+//! │answering 503 (caches loading, pools  ││✗ 503 not ready: draining: readiness fails at once on     │
+//! │opening).                             ││SIGTERM; the listener stays open                          │
+//! │0.0 to 10.0 s, step 0.5, default 2.0  │└──────────────────────────────────────────────────────────┘
+//! │                                      │┌ Server output ──────────────────────────────── PgUp/PgDn ┐
+//! │                                      ││   0.00s listening on 127.0.0.1:18080                     │
+//! │                                      ││   4.00s GET /work                                        │
+//! │                                      ││   7.00s stopped listening                                │
+//! └ period now · others next start ──────┘└──────────────────────────────────────────────────────────┘
+//!  s start/stop  w work  t SIGTERM  d db  F1-3 predict  m sim  Esc back  ? help
+//! ```
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Sparkline, Widget, Wrap};
+
+use crate::engine::health::Phase;
+use crate::live::health::child::Stream;
+use crate::tui::keys::{self, Context};
+use crate::tui::layout::LabLayout;
+use crate::tui::screens::lab::health::{Cell, LiveHealth, LivePhase, PREFERRED_PORT, Round, Session};
+use crate::tui::theme::Theme;
+use crate::tui::view::footer;
+use crate::tui::view::lab::{LabView, lesson, params};
+use crate::tui::widgets::panel::panel;
+
+/// Width of the row labels left of the timeline (` /readyz 503 `).
+const LABEL_WIDTH: u16 = 13;
+/// Columns between two time labels on the axis.
+const AXIS_STEP: usize = 10;
+
+pub fn render(view: &LabView, layout: &LabLayout, buf: &mut Buffer) {
+    let (theme, lab, state) = (view.theme, view.lab, view.screen);
+    let Some(live) = state.live.health() else { return };
+    title(
+        theme,
+        &format!(" Lab {} · {}", view.number, lab.title),
+        layout.title,
+        buf,
+    );
+    server_panel(live, theme, layout.results, buf);
+    params::render(view, layout.params, buf);
+    // Said where the sliders are: which of them a running server sees.
+    let note = Line::from(Span::styled(" period now · others next start ", theme.dim()));
+    let bottom = Rect::new(
+        layout.params.x + 1,
+        layout.params.bottom().saturating_sub(1),
+        layout.params.width.saturating_sub(2),
+        1,
+    );
+    note.render(bottom, buf);
+
+    if state.show_lesson {
+        lesson::render(view, layout.right, buf);
+        return footer(theme, layout.footer, buf);
+    }
+    let [probes, predict, log] =
+        Layout::vertical([Constraint::Length(6), Constraint::Length(6), Constraint::Min(3)]).areas(layout.right);
+    let period_s = crate::tui::slider::value_of(&state.sliders, "probe_period_s").unwrap_or(0.5);
+    probe_panel(live, period_s, theme, probes, buf);
+    predict_panel(live, theme, predict, buf);
+    log_panel(live, theme, log, buf);
+    footer(theme, layout.footer, buf);
+}
+
+fn title(theme: Theme, left: &str, area: Rect, buf: &mut Buffer) {
+    let right = "live · 127.0.0.1 ";
+    let gap = usize::from(area.width).saturating_sub(left.chars().count() + right.chars().count());
+    Line::from(vec![
+        Span::styled(left.to_string(), theme.accent()),
+        Span::raw(" ".repeat(gap)),
+        Span::styled(right, theme.accent()),
+    ])
+    .render(area, buf);
+}
+
+/// The style of a phase: green when serving traffic, yellow while not ready, red once gone.
+fn phase_style(phase: LivePhase, theme: Theme) -> Style {
+    match phase {
+        LivePhase::Running(Phase::Ready) => theme.closed(),
+        LivePhase::Running(Phase::WarmingUp | Phase::Draining) | LivePhase::Starting => theme.half_open(),
+        LivePhase::Running(_) | LivePhase::Exited(_) => theme.open(),
+        LivePhase::NotStarted => theme.dim(),
+    }
+}
+
+pub fn cell_style(cell: Cell, theme: Theme) -> Style {
+    match cell {
+        Cell::Ok => theme.closed(),
+        Cell::Unavailable => theme.half_open(),
+        Cell::Other(_) | Cell::Failed => theme.open(),
+        Cell::Refused => theme.dim(),
+    }
+}
+
+fn yes_no(on: bool) -> &'static str {
+    if on { "yes" } else { "no" }
+}
+
+fn server_panel(live: &LiveHealth, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let phase = live.phase();
+    let dot = if live.running() { "● " } else { "○ " };
+    let label = live.phase_label();
+    // A label the probes corrected ("not ready: database down") is a warning, whatever the clock says.
+    let style = if label == phase.label() {
+        phase_style(phase, theme)
+    } else {
+        theme.half_open()
+    };
+    let mut first = vec![Span::styled(format!("{dot}{label}"), style)];
+    let mut second = Vec::new();
+    match &live.session {
+        Some(session) => {
+            first.push(Span::raw(format!(" · pid {} · port {}", session.pid, session.port)));
+            let database = if session.database_up { "up" } else { "down" };
+            second.push(Span::raw(format!(
+                "database {database} · /work: {} in flight, {} sent",
+                session.in_flight, session.work_sent
+            )));
+            if session.running() {
+                second.push(Span::styled(
+                    format!(" · try: curl 127.0.0.1:{}/readyz", session.port),
+                    theme.key(),
+                ));
+            }
+        }
+        None if !live.starting => {
+            first.push(Span::raw(format!(
+                " · s starts `resilience-lab serve health` on 127.0.0.1:{PREFERRED_PORT}"
+            )));
+        }
+        None => {}
+    }
+    let flags = format!(
+        " next start: 1 livez checks db: {} · 2 readyz checks db: {} ",
+        yes_no(live.next_liveness_checks_db),
+        yes_no(live.next_readiness_checks_db)
+    );
+    let status = live.status.clone().unwrap_or_default();
+    let mut block = panel(" Server ", theme).title_bottom(Line::from(Span::styled(flags, theme.dim())));
+    if let Some(session) = &live.session {
+        let c = &session.config;
+        let started = format!(
+            " started with warm-up {} s, dereg. {} s, grace {} s, work {} s ",
+            c.warmup_s, c.deregister_s, c.grace_s, c.work_s
+        );
+        block = block.title_top(Line::from(Span::styled(started, theme.dim())).right_aligned());
+    }
+    Paragraph::new(vec![
+        Line::from(first),
+        Line::from(second),
+        Line::from(Span::styled(status, theme.text())),
+    ])
+    .block(block)
+    .render(area, buf);
+}
+
+/// The time labels under the timeline: the send time of every `AXIS_STEP`th round, where it fits.
+pub fn axis_line(rounds: &[Round], width: usize) -> String {
+    let mut line = vec![' '; width];
+    let mut free_from = 0;
+    for (column, round) in rounds.iter().enumerate().step_by(AXIS_STEP) {
+        let seconds = if (round.at_s - round.at_s.round()).abs() < 0.05 {
+            format!("{:.0}s", round.at_s)
+        } else {
+            format!("{:.1}s", round.at_s)
+        };
+        if column < free_from || column + seconds.len() > width {
+            continue;
+        }
+        for (offset, ch) in seconds.chars().enumerate() {
+            line[column + offset] = ch;
+        }
+        free_from = column + seconds.len() + 1;
+    }
+    line.into_iter().collect::<String>().trim_end().to_string()
+}
+
+fn probe_panel(live: &LiveHealth, period_s: f64, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let title = format!(" Probes every {period_s} s ");
+    let mut block = panel(&title, theme);
+    let probing = live.session.as_ref().is_some_and(|s| s.probing);
+    let right = match &live.session {
+        Some(_) if probing => " newest → ",
+        Some(_) => " probes stopped ",
+        None => " none yet ",
+    };
+    block = block
+        .title_top(Line::from(Span::styled(right, theme.dim())).right_aligned())
+        .title_bottom(Line::from(vec![
+            Span::raw(" "),
+            Span::styled("█ 200", cell_style(Cell::Ok, theme)),
+            Span::styled("  ▒ 503", cell_style(Cell::Unavailable, theme)),
+            Span::styled("  · refused", cell_style(Cell::Refused, theme)),
+            Span::styled("  × error ", cell_style(Cell::Failed, theme)),
+        ]));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let cells_width = usize::from(inner.width.saturating_sub(LABEL_WIDTH));
+    let empty: &[Round] = &[];
+    let rounds = live.session.as_ref().map_or(empty, |s: &Session| &s.rounds[..]);
+    let visible = &rounds[rounds.len().saturating_sub(cells_width)..];
+    // Each row's label ends with its latest code, so the codes read without the colours.
+    let row = |label: &str, pick: fn(&Round) -> Option<Cell>| {
+        let latest = visible.iter().rev().find_map(pick);
+        let code = latest.map_or(String::new(), Cell::code);
+        let mut spans = vec![
+            Span::styled(format!(" {label:<8}"), theme.dim()),
+            Span::styled(
+                format!("{code:>3} "),
+                latest.map_or(theme.dim(), |cell| cell_style(cell, theme)),
+            ),
+        ];
+        spans.extend(visible.iter().map(|round| match pick(round) {
+            Some(cell) => Span::styled(cell.glyph().to_string(), cell_style(cell, theme)),
+            None => Span::raw(" "),
+        }));
+        Line::from(spans)
+    };
+    let lines = [
+        row("/livez", |r| r.livez),
+        row("/readyz", |r| r.readyz),
+        // Requests to /work sent from here and not finished: the sparkline drawn over this row.
+        Line::from(Span::styled(" in flight", theme.dim())),
+        Line::from(vec![
+            Span::raw(" ".repeat(usize::from(LABEL_WIDTH))),
+            Span::styled(axis_line(visible, cells_width), theme.dim()),
+        ]),
+    ];
+    for (offset, line) in lines.into_iter().enumerate() {
+        let y = inner.y + offset as u16;
+        if y < inner.bottom() {
+            line.render(Rect::new(inner.x, y, inner.width, 1), buf);
+        }
+    }
+    // In-flight /work under the cells, column for column.
+    let spark_y = inner.y + 2;
+    if spark_y < inner.bottom() && !visible.is_empty() {
+        let data: Vec<u64> = visible.iter().map(|r| u64::from(r.in_flight)).collect();
+        let top = data.iter().copied().max().unwrap_or(0).max(1);
+        Sparkline::default().data(data).max(top).style(theme.series(3)).render(
+            Rect::new(
+                inner.x + LABEL_WIDTH,
+                spark_y,
+                inner.width.saturating_sub(LABEL_WIDTH),
+                1,
+            ),
+            buf,
+        );
+    }
+}
+
+fn predict_panel(live: &LiveHealth, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let (right, decided) = live.score;
+    let block = panel(" Predict the next probe ", theme)
+        .title_top(Line::from(Span::styled(format!(" score {right}/{decided} "), theme.accent())).right_aligned());
+    let ask = match &live.question {
+        Some(question) => match question.answer {
+            None => Line::from(vec![
+                Span::raw(format!("{} {}? ", question.probe.path(), question.when)),
+                Span::styled("F1", theme.key()),
+                Span::raw(" 200 · "),
+                Span::styled("F2", theme.key()),
+                Span::raw(" 503 · "),
+                Span::styled("F3", theme.key()),
+                Span::raw(" refused"),
+            ]),
+            Some((answer, _)) => Line::from(format!(
+                "{} {}? you said {}: waiting for the next probe",
+                question.probe.path(),
+                question.when,
+                answer.label()
+            )),
+        },
+        None => Line::from(Span::styled(next_step(live), theme.dim())),
+    };
+    let verdict = match &live.verdict {
+        Some(v) => {
+            let (mark, style) = if v.right {
+                ("✓", theme.closed())
+            } else {
+                ("✗", theme.open())
+            };
+            Line::from(vec![
+                Span::styled(format!("{mark} {}: ", v.seen), style),
+                Span::raw(v.why.clone()),
+            ])
+        }
+        None => Line::from(""),
+    };
+    Paragraph::new(vec![ask, verdict])
+        .wrap(Wrap { trim: true })
+        .block(block)
+        .render(area, buf);
+}
+
+/// The guided step for the phase, when no question is open.
+fn next_step(live: &LiveHealth) -> &'static str {
+    match live.phase() {
+        LivePhase::NotStarted => "s starts the server; then predict what /readyz answers",
+        LivePhase::Starting => "starting ...",
+        LivePhase::Running(Phase::WarmingUp | Phase::Ready) => {
+            "w sends /work, then t sends SIGTERM: predict /readyz after it"
+        }
+        LivePhase::Running(_) => "watch the listener close and the work finish",
+        LivePhase::Exited(_) => "s starts again: try deregistration 0 s, or d with 1 (livez checks db)",
+    }
+}
+
+fn log_panel(live: &LiveHealth, theme: Theme, area: Rect, buf: &mut Buffer) {
+    // Probe request lines are counted, not shown: the timeline has them.
+    let hidden = if live.log_hidden > 0 {
+        " probes hidden · PgUp/PgDn "
+    } else {
+        " PgUp/PgDn "
+    };
+    let block =
+        panel(" Server output ", theme).title_top(Line::from(Span::styled(hidden, theme.dim())).right_aligned());
+    let rows = usize::from(block.inner(area).height);
+    let end = live.log.len().saturating_sub(usize::from(live.log_scroll));
+    let start = end.saturating_sub(rows);
+    let lines: Vec<Line> = live.log[start..end.max(start)]
+        .iter()
+        .map(|line| {
+            let style = match line.stream {
+                Stream::Stdout => theme.text(),
+                Stream::Stderr => theme.dim(),
+            };
+            Line::from(vec![
+                Span::styled(format!("{:7.2}s ", line.at_s), theme.dim()),
+                Span::styled(line.text.clone(), style),
+            ])
+        })
+        .collect();
+    Paragraph::new(lines).block(block).render(area, buf);
+}
+
+/// The live keys from the key table, then back and help.
+fn footer(theme: Theme, area: Rect, buf: &mut Buffer) {
+    let entries = keys::footer_keys(Context::LiveHealth);
+    footer::render_entries(entries.iter().copied().chain(["Esc back", "? help"]), theme, area, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round(id: u64, at_s: f64) -> Round {
+        Round {
+            id,
+            at_s,
+            livez: None,
+            readyz: None,
+            in_flight: 0,
+        }
+    }
+
+    #[test]
+    fn axis_labels_every_tenth_round_where_they_fit() {
+        let rounds: Vec<Round> = (0..25).map(|i| round(i, i as f64 * 0.5)).collect();
+        assert_eq!(axis_line(&rounds, 25), "0s        5s        10s");
+        assert_eq!(axis_line(&rounds, 22), "0s        5s");
+        let offset: Vec<Round> = (0..11).map(|i| round(i, 0.25 + i as f64 * 0.5)).collect();
+        assert_eq!(axis_line(&offset, 20), "0.2s      5.2s");
+    }
+}

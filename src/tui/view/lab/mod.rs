@@ -1,0 +1,97 @@
+//! The lab screen's frame, the same for every lab, drawn from a [`LabView`]; its layout is
+//! `tui/layout.rs`'s, shared with the mouse hit tests.
+//!
+//! ```text
+//!  Lab 3 · A breaker during a brownout                          simulated clock
+//! ┌ Results ─────────────────────────────────────────────────────────────────┐
+//! │ timeout only  calls= 6000 to sick= 3000 degraded= 3000 p99 wait=200 ms ... │
+//! │ with breaker  calls= 2911 to sick=   44 degraded= 3133 p99 wait= 40 ms ... │
+//! │ t=10.29s closed -> open    t=15.29s open -> half_open    ... (log, PgUp/Dn)│
+//! └──────────────────────────────────────────────────────────────────────────┘
+//! ┌ Parameters ──────────────┐┌ Charts (or the Lesson, with L) ───────────────┐
+//! │▸ Timeout          200 ms ││ timeout only          │ with breaker           │
+//! │  ├━━━━━━●──────────────┤ ││ calls, to sick, deg.  │ calls, to sick, deg.   │
+//! │  Healthy latency   40 ms ││ waiting (sparkline)   │ waiting (sparkline)    │
+//! │  ...                     ││                       │ breaker state band     │
+//! │ help of the focused one  ││                                                │
+//! └──────────────────────────┘└────────────────────────────────────────────────┘
+//!  footer keys
+//! ```
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Widget;
+
+use crate::content::{LabFile, LabId};
+use crate::progress::Progress;
+use crate::tui::keys::Context;
+use crate::tui::layout;
+use crate::tui::screens::lab::{LabScreen, Mode};
+use crate::tui::theme::Theme;
+use crate::tui::view::footer;
+
+pub mod breaker;
+pub mod charts;
+pub mod health;
+pub mod lesson;
+pub mod params;
+pub mod predict;
+pub mod results;
+pub mod retry;
+
+/// What a lab view draws from: the lab's screen, its file, and what the app lends it.
+pub struct LabView<'a> {
+    pub screen: &'a LabScreen,
+    pub lab: &'a LabFile,
+    /// The lab's number on the home screen, from 1.
+    pub number: usize,
+    pub theme: Theme,
+    /// The steps done, for the lesson's ticks.
+    pub progress: &'a Progress,
+    /// The key context, for the footer.
+    pub context: Context,
+}
+
+pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
+    let theme = view.theme;
+    let lab = view.lab;
+    let state = view.screen;
+    let Some(layout) = layout::lab(area, state.id) else {
+        return;
+    };
+    if state.id == LabId::Health && state.mode == Mode::Live {
+        return health::render(view, &layout, buf);
+    }
+    let left = format!(" Lab {} · {}", view.number, lab.title);
+    // Lab 1's title names no mode: its live screen has a title of its own.
+    let has_live_title = matches!(state.id, LabId::Retry | LabId::Breaker);
+    let live = state.mode == Mode::Live && has_live_title;
+    let right = match (live, has_live_title) {
+        (true, _) => "live · 127.0.0.1 · m sim ",
+        (false, true) => "simulated clock · m live ",
+        (false, false) => "simulated clock ",
+    };
+    let gap = (layout.title.width as usize).saturating_sub(left.chars().count() + right.len());
+    Line::from(vec![
+        Span::styled(left, theme.accent()),
+        Span::raw(" ".repeat(gap)),
+        Span::styled(right, theme.dim()),
+    ])
+    .render(layout.title, buf);
+    let live_id = if live { Some(state.id) } else { None };
+    match live_id {
+        Some(LabId::Breaker) => breaker::render_results(view, layout.results, buf),
+        Some(LabId::Retry) => retry::render_results(view, layout.results, buf),
+        Some(LabId::Health) | None => results::render(view, layout.results, buf),
+    }
+    params::render(view, layout.params, buf);
+    match (state.show_lesson, live_id) {
+        (true, _) => lesson::render(view, layout.right, buf),
+        (false, Some(LabId::Breaker)) => breaker::render_charts(view, layout.right, buf),
+        (false, Some(LabId::Retry)) => retry::render_charts(view, layout.right, buf),
+        (false, Some(LabId::Health) | None) => charts::render(view, layout.right, buf),
+    }
+    predict::render(view, layout.right, buf);
+    footer::render_keys(view.context, theme, layout.footer, buf);
+}

@@ -1,0 +1,111 @@
+//! The prediction box over the bottom of a lab's right panel: the current step and its
+//! check with the number being typed, then the prediction beside what the run measured.
+//!
+//! ```text
+//! ┌ Step 1 of 2 · Layered retries ─────────────────────────┐
+//! │ With p = 1.0, read row A: every layer's attempts ...     │
+//! │ Predict: how many database attempts will one action ...  │
+//! │ Your prediction: 64█ attempts      Enter runs · Esc      │
+//! └──────────────────────────────────────────────────────────┘
+//! ```
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span, Text};
+use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
+
+use crate::quiz::trim_number;
+use crate::tui::screens::book::wrapped_rows;
+use crate::tui::screens::lab::predict::step_check;
+use crate::tui::view::lab::LabView;
+
+pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
+    let (theme, lab) = (view.theme, view.lab);
+    let state = &view.screen.predict;
+    if !state.is_open() && state.hint.is_none() {
+        return;
+    }
+    let step = lab.steps.get(state.step);
+    let step_title = step.map_or(String::new(), |s| {
+        format!("Step {} of {} · {}", state.step + 1, lab.steps.len(), s.title)
+    });
+    let check = step_check(lab, state.step);
+    let unit = check
+        .as_ref()
+        .and_then(|c| c.unit.as_deref())
+        .map(|u| format!(" {u}"))
+        .unwrap_or_default();
+    let mut lines: Vec<Line> = Vec::new();
+    let title;
+    if let Some(observed) = &state.observed {
+        title = if observed.verdict.right {
+            format!(" ✓ Right · {step_title} ")
+        } else {
+            format!(" ✗ Not quite · {step_title} ")
+        };
+        let measured = observed
+            .measured
+            .map_or("nothing (no such metric)".to_string(), trim_number);
+        lines.push(Line::from(vec![
+            Span::styled("You predicted ", theme.dim()),
+            Span::styled(format!("{}{unit}", trim_number(observed.predicted)), theme.key()),
+            Span::styled(
+                if observed.live {
+                    "; the live run measured "
+                } else {
+                    "; the run measured "
+                },
+                theme.dim(),
+            ),
+            Span::styled(format!("{measured}{unit}"), theme.accent()),
+            Span::styled(
+                check
+                    .as_ref()
+                    .and_then(|c| c.tolerance)
+                    .filter(|t| *t > 0.0)
+                    .map(|t| format!(" (right within {})", trim_number(t)))
+                    .unwrap_or_default(),
+                theme.dim(),
+            ),
+        ]));
+        lines.push(Line::from(vec![
+            Span::styled("Why: ", theme.key()),
+            Span::raw(observed.explanation.clone()),
+        ]));
+        lines.push(Line::from(Span::styled("Step done and saved.", theme.dim())));
+    } else {
+        title = format!(" {step_title} ");
+        if let Some(step) = step {
+            lines.push(Line::from(step.text.clone()));
+        }
+        if let Some(check) = &check {
+            lines.push(Line::from(vec![
+                Span::styled("Predict: ", theme.key()),
+                Span::raw(check.prompt.clone()),
+            ]));
+        }
+        if let Some(input) = &state.input {
+            lines.push(Line::from(vec![
+                Span::styled("Your prediction: ", theme.key()),
+                Span::styled(format!("{}█", input.text), theme.selected()),
+                Span::raw(unit),
+                Span::styled("   (Enter: run at the sliders' settings)", theme.dim()),
+            ]));
+        }
+        if let Some(hint) = &state.hint {
+            lines.push(Line::from(Span::styled(hint.clone(), theme.accent())));
+        }
+    }
+    let text = Text::from(lines);
+    let height = (wrapped_rows(&text, area.width.saturating_sub(2)) as u16 + 2).min(area.height);
+    let popup = Rect::new(area.x, area.bottom() - height, area.width, height);
+    Clear.render(popup, buf);
+    Paragraph::new(text)
+        .wrap(Wrap { trim: false })
+        .block(
+            Block::bordered()
+                .title(Span::styled(title, theme.accent()))
+                .border_style(theme.accent()),
+        )
+        .render(popup, buf);
+}

@@ -1,0 +1,142 @@
+//! The results panel: the numbers, laid out as the Atlas prints them.
+//!
+//! Lab 2: the A, B and C rows at the current p and the jitter line. Lab 3: the two summary
+//! rows and the breaker's transition log in columns (PgUp/PgDn scrolls). Lab 1: what the
+//! two requests and the server's exit said (the timeline is in the right panel).
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Widget};
+
+use crate::engine::brownout::BrownoutComparison;
+use crate::report;
+use crate::tui::screens::lab::sim::LabResults;
+use crate::tui::theme::Theme;
+use crate::tui::view::lab::LabView;
+
+/// Width of one column of the transition log (`t=15.49s half_open -> open` and a gap).
+const LOG_COLUMN_WIDTH: u16 = 30;
+
+pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
+    let (theme, state) = (view.theme, view.screen);
+    let mut block = Block::bordered()
+        .title(Span::styled(" Results ", theme.accent()))
+        .border_style(theme.border());
+    let lines: Vec<Line> = match &state.results {
+        LabResults::Retry(retry) => {
+            let mut lines: Vec<Line> = retry
+                .rows
+                .iter()
+                .enumerate()
+                .map(|(index, (name, result))| {
+                    let row = fit_width(report::retry_row(name, result), usize::from(area.width - 2));
+                    Line::from(Span::styled(row, theme.series(index)))
+                })
+                .collect();
+            lines.push(Line::from(Span::styled(
+                report::jitter_line(&retry.sleeps_s),
+                theme.dim(),
+            )));
+            lines
+        }
+        LabResults::Breaker(run) => {
+            let inner = block.inner(area);
+            let count = run.with_breaker.transitions.len();
+            block = block
+                .title_top(Line::from(format!(" breaker transitions: {count} · PgUp/PgDn scroll ")).right_aligned());
+            breaker_lines(theme, run, inner, state.log_scroll)
+        }
+        LabResults::Health(run) => {
+            let mut outcome: Vec<String> = run.lines().into_iter().rev().take(3).collect();
+            outcome.reverse();
+            let mut lines: Vec<Line> = vec![Line::from(outcome.join("   "))];
+            if run.abandoned > 0 {
+                lines.push(Line::from(crate::engine::health::abandon_line(run.abandoned)));
+            }
+            lines.push(Line::from(Span::styled(
+                "This is the simulated driver; m switches to live: a real server on 127.0.0.1.",
+                theme.dim(),
+            )));
+            lines
+        }
+    };
+    Paragraph::new(lines).block(block).render(area, buf);
+}
+
+/// The Atlas's line as printed when it fits; else without its alignment padding, then with
+/// shorter labels, so that every number still shows at 80 columns (`calls= 6000` becomes
+/// `calls=6000`, `p99 wait=` becomes `p99=`): a clipped `stuck=100.0` would read as 10.
+pub fn fit_width(line: String, width: usize) -> String {
+    if line.chars().count() <= width {
+        return line;
+    }
+    let mut squeezed = line.replace("  ", " ");
+    while squeezed.contains("= ") {
+        squeezed = squeezed.replace("= ", "=");
+    }
+    const SHORTER: [(&str, &str); 5] = [
+        ("p99 wait=", "p99="),
+        ("degraded=", "degr="),
+        (" to sick=", " sick="),
+        ("timeout only", "timeout"),
+        ("with breaker", "breaker"),
+    ];
+    for (long, short) in SHORTER {
+        if squeezed.chars().count() <= width {
+            break;
+        }
+        squeezed = squeezed.replace(long, short);
+    }
+    squeezed
+}
+
+/// The two summary rows, then the transition log laid out in columns from `scroll` rows down.
+fn breaker_lines<'a>(theme: Theme, run: &BrownoutComparison, inner: Rect, scroll: u16) -> Vec<Line<'a>> {
+    let fit = |line: String| fit_width(line, usize::from(inner.width));
+    let mut lines = vec![
+        Line::from(fit(run.timeout_only.summary.atlas_line("timeout only"))),
+        Line::from(Span::styled(
+            fit(run.with_breaker.summary.atlas_line("with breaker")),
+            theme.accent(),
+        )),
+    ];
+    let columns = usize::from((inner.width / LOG_COLUMN_WIDTH).max(1));
+    let log: Vec<String> = run.with_breaker.transitions.iter().map(ToString::to_string).collect();
+    if log.is_empty() {
+        lines.push(Line::from(Span::styled("the breaker never opened", theme.dim())));
+        return lines;
+    }
+    let visible_rows = usize::from(inner.height.saturating_sub(2)).max(1);
+    let total_rows = log.len().div_ceil(columns);
+    let first_row = usize::from(scroll).min(total_rows.saturating_sub(visible_rows));
+    for row in log.chunks(columns).skip(first_row).take(visible_rows) {
+        let text: String = row
+            .iter()
+            .map(|entry| format!("{entry:<width$}", width = usize::from(LOG_COLUMN_WIDTH)))
+            .collect();
+        lines.push(Line::from(Span::styled(text, theme.dim())));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fit_width;
+
+    #[test]
+    fn every_number_survives_at_80_columns() {
+        let line = "timeout only  calls=30000 to sick=15000 degraded=15000 p99 wait=200 ms stuck=100.0".to_string();
+        let fitted = fit_width(line, 76);
+        assert!(fitted.chars().count() <= 76, "{fitted}");
+        for number in ["30000", "15000", "200", "100.0"] {
+            assert!(fitted.contains(number), "{fitted}");
+        }
+        let short = "with breaker  calls= 2911".to_string();
+        assert_eq!(
+            fit_width(short.clone(), 80),
+            short,
+            "a line that fits is left as printed"
+        );
+    }
+}

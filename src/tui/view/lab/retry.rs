@@ -1,0 +1,388 @@
+//! Lab 2 live: the chain with its per-hop request rates, the counters, and the charts over
+//! time; or, in the metastable view, the goodput chart with the trigger windows marked.
+//!
+//! ```text
+//! ┌ Live: counting run on 127.0.0.1 ─────────────────────────────────────────────┐
+//! │ running policy A · p 1.00 · 812/2000 actions · o policy · v metastable · s stop │
+//! │ received: front end 3248 · back end 12992 · database 51968 · ok 0 · refused 0    │
+//! │ measured 64.00 db attempts/action, success 0.000 · sim same run 64.00, 0.000     │
+//! └──────────────────────────────────────────────────────────────────────────────┘
+//!                        ┌ Chain ─────────────────────────────────────────┐
+//!                        │ client ─120/s─▶ front end ─480/s─▶ back end ... │
+//!                        ├ database requests/s ───────────────────────────┤
+//!                        ├ success and retry ratios ──────────────────────┤
+//! ```
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::symbols::Marker;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph, Widget};
+
+use crate::live::retry::runner::LIVE_ACTIONS_MAX;
+use crate::tui::screens::lab::live::{policy_name, sim_of};
+use crate::tui::screens::lab::retry::{RatePoint, RetrySeries, RetryView};
+use crate::tui::theme::Theme;
+use crate::tui::view::lab::LabView;
+use crate::tui::widgets::panel::panel;
+
+/// A rate as it fits on an arrow: `840/s`, `12k/s`.
+pub fn short_rate(per_s: f64) -> String {
+    if per_s >= 10_000.0 {
+        format!("{:.0}k/s", per_s / 1000.0)
+    } else if per_s >= 1_000.0 {
+        format!("{:.1}k/s", per_s / 1000.0)
+    } else {
+        format!("{per_s:.0}/s")
+    }
+}
+
+pub fn render_results(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
+    let theme = lab_view.theme;
+    let Some(live) = lab_view.screen.live.retry() else {
+        return;
+    };
+    let view = live.view;
+    let title = match view {
+        RetryView::Counting => " Live: counting run on 127.0.0.1 (v: metastable) ",
+        RetryView::Metastable => " Live: metastable load on 127.0.0.1 (v: counting) ",
+    };
+    let block = panel(title, theme);
+    // A series is "running" until its run reports or is stopped.
+    let running = live.series.as_ref().is_some_and(|s| !s.finished);
+    let policy = policy_name(live.policy);
+    let mut lines: Vec<Line> = Vec::new();
+    match (view, &live.series) {
+        (RetryView::Counting, None) => {
+            lines.push(Line::from(Span::styled(
+                format!("s start a counting run (at most {LIVE_ACTIONS_MAX} actions) · o policy: {policy}"),
+                theme.accent(),
+            )));
+            lines.push(Line::from(Span::styled(
+                "p, attempts, budget, actions and seed come from the sliders; they apply at each start",
+                theme.dim(),
+            )));
+        }
+        (RetryView::Metastable, None) => {
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "s start the steady load ({:.0} actions/s) · o policy: {policy}",
+                    live.load_per_s
+                ),
+                theme.accent(),
+            )));
+            lines.push(Line::from(Span::styled(
+                "database: 8 slots x 20 ms = 400 req/s, p = 0; g fails it for 10 s; +/- load, c cut",
+                theme.dim(),
+            )));
+        }
+        (RetryView::Counting, Some(series)) => {
+            let state = match (running, series.result.is_some()) {
+                (true, _) => "running",
+                (false, true) => "finished",
+                (false, false) => "stopped",
+            };
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "{state} {} · p {:.2} · {}/{} actions · o policy · s {}",
+                    series.policy_label,
+                    series.p,
+                    series.latest.actions_done,
+                    series.actions,
+                    if running { "stop" } else { "again" }
+                ),
+                theme.accent(),
+            )));
+            lines.extend(counters_lines(series));
+            let sim = series.result.as_ref().map(|result| sim_of(&result.params));
+            lines.push(Line::from(match (&series.result, sim) {
+                (Some(result), Some(sim)) => format!(
+                    "measured {:.2} db attempts/action, success {:.3} · sim, same run: {:.2}, {:.3}",
+                    result.db_attempts_per_action, result.success_ratio, sim.db_attempts_per_action, sim.success_ratio
+                ),
+                _ => format!("so far {:.2} db attempts/action", series.db_per_action()),
+            }));
+        }
+        (RetryView::Metastable, Some(series)) => {
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "{} {policy} · {:.0} actions/s · t {:.0} s · g trigger · +/- c load · s {}",
+                    if running { "running" } else { "stopped" },
+                    live.load_per_s,
+                    series.latest_s,
+                    if running { "stop" } else { "again" }
+                ),
+                theme.accent(),
+            )));
+            let last = series.points.last().cloned().unwrap_or_default();
+            lines.push(Line::from(format!(
+                "goodput {:.0} actions/s · database {:.0} req/s of 400 · in flight {}",
+                last.ok_per_s, last.db_per_s, series.latest.db_in_flight,
+            )));
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "database calls timed out {} · actions past their 1 s deadline {}",
+                    series.latest.db_timeouts, series.latest.actions_expired
+                ),
+                theme.dim(),
+            )));
+        }
+    }
+    if let Some(note) = &live.status {
+        lines.push(Line::from(Span::styled(note.clone(), theme.dim())));
+    }
+    Paragraph::new(lines).block(block).render(area, buf);
+}
+
+fn counters_lines(series: &RetrySeries) -> [Line<'static>; 2] {
+    let received = &series.latest.received;
+    let at = |index: usize| received.get(index).copied().unwrap_or(0);
+    [
+        Line::from(format!(
+            "requests received: front end {} · back end {} · database {}",
+            at(0),
+            at(1),
+            at(2)
+        )),
+        Line::from(format!(
+            "database failed {} · actions ok {} · retries refused by the budget {}",
+            series.latest.db_failed, series.latest.actions_ok, series.latest.budget_refusals
+        )),
+    ]
+}
+
+pub fn render_charts(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
+    let theme = lab_view.theme;
+    let Some(live) = lab_view.screen.live.retry() else {
+        return;
+    };
+    let series = live.series.as_ref();
+    let [chain_area, charts_area] = Layout::vertical([Constraint::Length(5), Constraint::Fill(1)]).areas(area);
+    let rates = series.map_or_else(|| vec![0.0; 3], RetrySeries::hop_rates);
+    chain(
+        &rates,
+        series.map_or(0, |s| s.latest.db_in_flight),
+        theme,
+        chain_area,
+        buf,
+    );
+    let empty = RetrySeries::default();
+    let series = series.unwrap_or(&empty);
+    match live.view {
+        RetryView::Counting => {
+            let [db_area, ratio_area] =
+                Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(charts_area);
+            let db: Vec<(f64, f64)> = series.points.iter().map(|p| (p.t_s, p.db_per_s)).collect();
+            line_chart(
+                " database requests/s ",
+                &[("db req/s", &db)],
+                None,
+                series,
+                theme,
+                db_area,
+                buf,
+            );
+            let success: Vec<(f64, f64)> = series.points.iter().map(|p| (p.t_s, p.success_ratio)).collect();
+            let retry: Vec<(f64, f64)> = series.points.iter().map(|p| (p.t_s, p.retry_ratio)).collect();
+            line_chart(
+                " ratios: ",
+                &[("success", &success), ("retries/db req", &retry)],
+                Some(1.0),
+                series,
+                theme,
+                ratio_area,
+                buf,
+            );
+        }
+        RetryView::Metastable => {
+            // Goodput gets its own scale: beside a retry storm's database rate it would be flat.
+            let [goodput_area, db_area] =
+                Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(charts_area);
+            let goodput: Vec<(f64, f64)> = series.points.iter().map(|p| (p.t_s, p.ok_per_s)).collect();
+            line_chart(
+                " goodput (actions ok/s) ",
+                &[("goodput", &goodput)],
+                None,
+                series,
+                theme,
+                goodput_area,
+                buf,
+            );
+            let db: Vec<(f64, f64)> = series.points.iter().map(|p| (p.t_s, p.db_per_s)).collect();
+            let queued: Vec<(f64, f64)> = series.points.iter().map(|p| (p.t_s, p.db_in_flight as f64)).collect();
+            line_chart(
+                " database: ",
+                &[("requests/s", &db), ("in flight", &queued)],
+                None,
+                series,
+                theme,
+                db_area,
+                buf,
+            );
+        }
+    }
+}
+
+/// The chain as boxes joined by arrows, each arrow labelled with the requests per second
+/// that crossed it in the last second.
+fn chain(rates: &[f64], db_in_flight: u64, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let block = panel(" Chain: requests/s on each hop ", theme);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let labels: Vec<String> = (0..3)
+        .map(|hop| short_rate(rates.get(hop).copied().unwrap_or(0.0)))
+        .collect();
+    // The longest names that leave each arrow room for a rate like `12.3k/s`.
+    const NAMES: [[&str; 4]; 3] = [
+        ["client", "front end", "back end", "database"],
+        ["client", "front end", "back end", "db"],
+        ["client", "front", "back", "db"],
+    ];
+    let room_for = |names: &[&str; 4]| {
+        let boxes: usize = names.iter().map(|n| n.chars().count() + 2).sum();
+        usize::from(inner.width).saturating_sub(boxes) / 3
+    };
+    let names = NAMES.iter().find(|names| room_for(names) >= 8).unwrap_or(&NAMES[2]);
+    // Narrow panels drop the "/s" (the title says it) before the arrows outgrow the row.
+    let widest = |labels: &[String]| labels.iter().map(|l| l.len() + 2).max().unwrap_or(4);
+    let labels: Vec<String> = if room_for(names) < widest(&labels) {
+        labels.iter().map(|l| l.trim_end_matches("/s").to_string()).collect()
+    } else {
+        labels
+    };
+    let arrow = room_for(names).max(widest(&labels));
+    let mut middle = String::new();
+    let mut bottom = String::new();
+    let mut rate_row = String::new();
+    for (index, name) in names.iter().enumerate() {
+        let width = name.chars().count();
+        middle.push_str(&format!("│{name}│"));
+        bottom.push_str(&format!("└{}┘", "─".repeat(width)));
+        rate_row.push_str(&" ".repeat(width + 2));
+        if index < 3 {
+            let label = &labels[index];
+            middle.push_str(&format!("{}▶", "─".repeat(arrow - 1)));
+            bottom.push_str(&" ".repeat(arrow));
+            rate_row.push_str(&format!("{label:^arrow$}"));
+        }
+    }
+    let in_flight = if db_in_flight > 0 {
+        format!("  {db_in_flight} in flight at the database")
+    } else {
+        String::new()
+    };
+    let lines = vec![
+        Line::from(Span::styled(rate_row, theme.series(0))),
+        Line::from(middle),
+        Line::from(vec![Span::raw(bottom), Span::styled(in_flight, theme.dim())]),
+    ];
+    // No top border on the boxes: the rates take that row, right above their arrows.
+    Paragraph::new(lines).render(inner, buf);
+}
+
+#[allow(clippy::too_many_arguments)]
+fn line_chart(
+    title: &str,
+    lines: &[(&str, &Vec<(f64, f64)>)],
+    top: Option<f64>,
+    series: &RetrySeries,
+    theme: Theme,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let last_s = series.points.last().map_or(10.0, |p: &RatePoint| p.t_s);
+    // Wide enough for the whole trigger window, even while it is still going.
+    let trigger_end_s = series.triggers.iter().map(|(_, end)| *end).fold(0.0, f64::max);
+    let end_s = last_s.max(trigger_end_s).max(10.0).ceil();
+    let peak = lines
+        .iter()
+        .flat_map(|(_, points)| points.iter().map(|(_, v)| *v))
+        .fold(1.0, f64::max);
+    let top = top.unwrap_or_else(|| nice_ceiling(peak));
+    // Trigger windows as two vertical lines each, drawn first so the series stay on top.
+    let marks: Vec<[(f64, f64); 2]> = series
+        .triggers
+        .iter()
+        .flat_map(|(start, end)| [[(*start, 0.0), (*start, top)], [(*end, 0.0), (*end, top)]])
+        .collect();
+    let mut datasets: Vec<Dataset> = marks
+        .iter()
+        .map(|mark| {
+            Dataset::default()
+                .marker(Marker::Braille)
+                .graph_type(GraphType::Line)
+                .style(theme.series(0))
+                .data(mark)
+        })
+        .collect();
+    datasets.extend(lines.iter().enumerate().map(|(index, (name, points))| {
+        Dataset::default()
+            .name(*name)
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(theme.series(index + 2))
+            .data(points)
+    }));
+    let mut title_spans = vec![Span::styled(title.to_string(), theme.accent())];
+    // One series is named by the title already; two need a legend.
+    if lines.len() > 1 {
+        for (index, (name, _)) in lines.iter().enumerate() {
+            title_spans.push(Span::styled(format!("━ {name} "), theme.series(index + 2)));
+        }
+    }
+    if !series.triggers.is_empty() {
+        title_spans.push(Span::styled("│ trigger ", theme.series(0)));
+    }
+    let top_label = if top <= 1.0 {
+        format!("{top:.1}")
+    } else {
+        format!("{top:.0}")
+    };
+    Chart::new(datasets)
+        .block(
+            Block::bordered()
+                .border_style(theme.border())
+                .title(Line::from(title_spans)),
+        )
+        .x_axis(
+            Axis::default()
+                .title("t (s)")
+                .bounds([0.0, end_s])
+                .labels(["0".to_string(), format!("{end_s:.0}")])
+                .style(theme.dim()),
+        )
+        .y_axis(
+            Axis::default()
+                .bounds([0.0, top])
+                .labels(["0".to_string(), top_label])
+                .style(theme.dim()),
+        )
+        .legend_position(None)
+        .render(area, buf);
+}
+
+/// 1, 2, 2.5 or 5 times a power of ten, at or above `value`: an axis end that reads well.
+pub fn nice_ceiling(value: f64) -> f64 {
+    let power = 10f64.powf(value.max(1.0).log10().floor());
+    [1.0, 2.0, 2.5, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * power)
+        .find(|candidate| *candidate >= value)
+        .unwrap_or(10.0 * power)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_and_axis_ends_read_well() {
+        assert_eq!(short_rate(840.4), "840/s");
+        assert_eq!(short_rate(1_960.0), "2.0k/s");
+        assert_eq!(short_rate(19_500.0), "20k/s");
+        assert_eq!(nice_ceiling(640.0), 1000.0);
+        assert_eq!(nice_ceiling(180.0), 200.0);
+        assert_eq!(nice_ceiling(240.0), 250.0);
+        assert_eq!(nice_ceiling(0.3), 1.0);
+    }
+}
