@@ -82,6 +82,15 @@ pub fn parse(text: &str, origin: &Origin) -> Result<Vec<BankEntry>, Vec<ContentE
                 ..located.clone()
             });
         }
+        if question.settings.is_some() || !question.shows.is_empty() {
+            errors.push(ContentError {
+                message: format!(
+                    "question \"{}\": settings and shows belong to a lab file's [[check]]; remove them",
+                    question.id
+                ),
+                ..located.clone()
+            });
+        }
         for problem in question::problems(&question) {
             errors.push(ContentError {
                 message: format!("question \"{}\": {problem}", question.id),

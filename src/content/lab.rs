@@ -6,6 +6,7 @@ use toml::Spanned;
 use crate::content::lab_id::LabId;
 use crate::content::location::ContentError;
 use crate::content::question::{self, Question};
+use crate::content::settings;
 use crate::engine::fault::FaultKind;
 
 /// The `format_version` this build reads; a newer file is refused with a message.
@@ -288,6 +289,9 @@ pub fn parse(text: &str, file: &str, expected: LabId) -> Result<LabFile, Vec<Con
             ));
         }
         for problem in question::problems(check) {
+            errors.push(at(span.clone(), format!("check \"{}\": {problem}", check.id)));
+        }
+        for problem in settings::problems(check, &lab.parameters) {
             errors.push(at(span.clone(), format!("check \"{}\": {problem}", check.id)));
         }
     }

@@ -13,6 +13,7 @@ pub mod lint;
 pub mod location;
 pub mod params;
 pub mod question;
+pub mod settings;
 
 use std::path::Path;
 

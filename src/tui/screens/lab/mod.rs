@@ -414,7 +414,7 @@ impl LabScreen {
                         } else {
                             None
                         };
-                        let observed = predict::observe(&check, value, &self.results, live_run);
+                        let observed = predict::observe(lab, &check, value, &self.sliders, live_run);
                         return self.record_prediction(lab, observed);
                     }
                     (None, _) => state.hint = Some("type a number first, then Enter".to_string()),
