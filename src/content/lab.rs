@@ -132,12 +132,34 @@ pub fn required_parameters(lab_id: &str) -> &'static [ParameterLimit] {
 
 /// The parameters each lab must define, and the widest range the engine accepts.
 pub fn required_parameters_of(lab: LabId) -> &'static [ParameterLimit] {
-    const HEALTH: [ParameterLimit; 5] = [
+    const HEALTH: [ParameterLimit; 26] = [
         limit("warmup_s", 0.0, 60.0, false),
         limit("deregister_s", 0.0, 60.0, false),
         limit("grace_s", 0.0, 120.0, false),
         limit("work_s", 0.0, 60.0, false),
         limit("probe_period_s", 0.1, 10.0, false),
+        // The fleet view's (content::params::fleet_params), as `run fleet` range-checks them.
+        limit("fleet_scenario", 0.0, 4.0, true),
+        limit("fleet_replicas", 1.0, 10.0, true),
+        limit("fleet_liveness_db", 0.0, 1.0, true),
+        limit("fleet_readiness_db", 0.0, 1.0, true),
+        limit("fleet_db_state", 0.0, 2.0, true),
+        limit("fleet_db_start_s", 0.0, 3_600.0, false),
+        limit("fleet_db_end_s", 0.0, 3_600.0, false),
+        limit("fleet_startup_period_s", 1.0, 60.0, false),
+        limit("fleet_startup_threshold", 1.0, 100.0, true),
+        limit("fleet_readiness_period_s", 1.0, 60.0, false),
+        limit("fleet_readiness_threshold", 1.0, 100.0, true),
+        limit("fleet_liveness_period_s", 1.0, 60.0, false),
+        limit("fleet_liveness_threshold", 1.0, 100.0, true),
+        limit("fleet_timeout_s", 0.1, 30.0, false),
+        limit("fleet_backoff_initial_s", 0.0, 300.0, false),
+        limit("fleet_backoff_factor", 1.0, 10.0, false),
+        limit("fleet_backoff_cap_s", 1.0, 3_600.0, false),
+        limit("fleet_pre_stop_s", 0.0, 120.0, false),
+        limit("fleet_grace_s", 1.0, 600.0, false),
+        limit("fleet_load_per_s", 0.0, 1_000.0, false),
+        limit("fleet_roll_at_s", 0.0, 3_600.0, false),
     ];
     const RETRY: [ParameterLimit; 7] = [
         limit("p", 0.0, 1.0, false),
