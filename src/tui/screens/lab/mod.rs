@@ -10,6 +10,7 @@
 //! - [`health`], [`retry`], [`breaker`]: each lab's live part and the pure series it draws.
 
 pub mod breaker;
+pub mod fleet;
 pub mod health;
 pub mod live;
 pub mod predict;
@@ -30,6 +31,7 @@ use crate::tui::msg::Msg;
 use crate::tui::slider::Slider;
 use crate::tui::widgets::number_input::NumberInput;
 use breaker::BreakerLive;
+use fleet::FleetPanel;
 use health::LiveHealth;
 use live::{LiveCtx, LivePart};
 use predict::{Observed, PredictState};
@@ -193,11 +195,20 @@ pub struct LabScreen {
     pub live: LabLive,
     /// A click landed on a slider's bar and the button is still down: drags move the knob.
     pub dragging: bool,
+    /// Lab 1's fleet view (key `F`), with sliders of its own.
+    pub fleet: Option<FleetPanel>,
 }
 
 impl LabScreen {
     pub fn new(lab: &LabFile) -> Self {
-        let sliders: Vec<Slider> = lab.parameters.iter().cloned().map(Slider::new).collect();
+        // The fleet view's parameters are its sliders, not the single-server screen's.
+        let sliders: Vec<Slider> = lab
+            .parameters
+            .iter()
+            .filter(|spec| !spec.name.starts_with(fleet::FLEET_PREFIX))
+            .cloned()
+            .map(Slider::new)
+            .collect();
         let results = sim::compute(lab, &sliders);
         Self {
             id: lab.lab,
@@ -211,7 +222,13 @@ impl LabScreen {
             mode: Mode::Sim,
             live: LabLive::new(lab.lab),
             dragging: false,
+            fleet: FleetPanel::new(lab),
         }
+    }
+
+    /// Whether the fleet view shows (Lab 1, after `F`).
+    pub fn fleet_showing(&self) -> bool {
+        self.fleet.as_ref().is_some_and(|f| f.showing)
     }
 
     /// Whether the live screen shows.
@@ -233,6 +250,7 @@ impl LabScreen {
     /// The extra key context of the live screen, consulted before [`Context::Lab`].
     pub fn live_context(&self) -> Option<Context> {
         match self.id {
+            LabId::Health if self.fleet_showing() => Some(Context::Fleet),
             LabId::Health if self.live_showing() => Some(Context::LiveHealth),
             _ => None,
         }
@@ -242,6 +260,19 @@ impl LabScreen {
     pub fn update(&mut self, msg: Msg, ctx: &ScreenCtx) -> LabOutcome {
         if self.predict.is_open() || matches!(msg, Msg::Predict | Msg::PrevStep | Msg::NextStep) {
             return self.update_predict(msg, ctx.lab);
+        }
+        if let Some(panel) = self.fleet.as_mut() {
+            if msg == Msg::ToggleFleet {
+                panel.showing = !panel.showing;
+                return LabOutcome::Changed;
+            }
+            let lesson = matches!(msg, Msg::ToggleLesson | Msg::ScrollUp | Msg::ScrollDown);
+            if panel.showing
+                && !lesson
+                && let Some(changed) = panel.update(msg, ctx.lab, ctx.area)
+            {
+                return LabOutcome::changed(changed);
+            }
         }
         match msg {
             Msg::ToggleMode => {

@@ -265,7 +265,11 @@ mod tests {
     fn every_lab_check_has_a_metric_in_its_screens_run() {
         let content = Content::load(None).expect("content");
         for lab in &content.labs {
-            let run = lab_metrics(&runs::compute(lab, &sliders(lab)));
+            let mut run = lab_metrics(&runs::compute(lab, &sliders(lab)));
+            // Lab 1's fleet view shows the fleet simulation: its checks' metrics are there.
+            if let Some(panel) = crate::tui::screens::lab::fleet::FleetPanel::new(lab) {
+                run.extend(metrics::fleet_metrics(&panel.run));
+            }
             for check in &lab.checks {
                 let metric = check.metric.as_deref().expect("a predict check names a metric");
                 assert!(metrics::lookup(&run, metric).is_some(), "{}: {metric}", lab.id);

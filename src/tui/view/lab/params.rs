@@ -7,17 +7,30 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
 use crate::tui::layout;
+use crate::tui::slider::Slider;
+use crate::tui::theme::Theme;
 use crate::tui::view::lab::LabView;
 use crate::tui::widgets::slider_bar::SliderBar;
 
 pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
-    let (theme, state) = (view.theme, view.screen);
-    let block = Block::bordered().title(" Parameters ").border_style(theme.border());
+    render_sliders(
+        " Parameters ",
+        &view.screen.sliders,
+        view.screen.focus,
+        view.theme,
+        area,
+        buf,
+    );
+}
+
+/// A panel of `sliders` titled `title`, `focus` the focused one's index in them.
+pub fn render_sliders(title: &str, sliders: &[Slider], focus: usize, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let block = Block::bordered().title(title).border_style(theme.border());
     let inner = block.inner(area);
     block.render(area, buf);
-    let geometry = layout::rows(inner, state.sliders.len(), state.focus);
-    for (index, (slider, row)) in state.sliders.iter().zip(&geometry.labels).enumerate() {
-        let focused = index == state.focus;
+    let geometry = layout::rows(inner, sliders.len(), focus);
+    for (index, (slider, row)) in sliders.iter().zip(&geometry.labels).enumerate() {
+        let focused = index == focus;
         let pointer = if focused { "▸ " } else { "  " };
         let value = slider.display();
         let room = (row.width as usize).saturating_sub(pointer.len() + value.chars().count() + 2);
@@ -32,7 +45,7 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
             .style(style)
             .render(*row, buf);
     }
-    let Some(slider) = state.sliders.get(state.focus) else {
+    let Some(slider) = sliders.get(focus) else {
         return;
     };
     if let Some(bar) = geometry.bar {
