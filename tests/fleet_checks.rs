@@ -1,7 +1,8 @@
 //! Lab 1's fleet checks: each is scored by the fleet simulation at its own settings, and
 //! those settings give the numbers the fleet branch worked out by hand (book, lab file).
 
-use resilience_lab::content::{Content, LabId, params};
+use resilience_lab::content::fleet_params as params;
+use resilience_lab::content::{Content, LabId};
 use resilience_lab::engine::fleet::{self, Scenario};
 use resilience_lab::metrics;
 

@@ -16,9 +16,6 @@ use crate::engine::brownout::BrownoutParams;
 use crate::engine::health::HealthConfig;
 use crate::error::UsageError;
 
-mod fleet;
-pub use fleet::{DB_STATES, fleet_params, scenario_of, scenario_values};
-
 /// A source of named values.
 pub trait Values {
     /// The value named `name`, if this source gives one.

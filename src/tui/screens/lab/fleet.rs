@@ -6,7 +6,7 @@
 use ratatui::layout::Position;
 
 use crate::content::LabFile;
-use crate::content::params::{self, scenario_of};
+use crate::content::fleet_params::{self as params, scenario_of};
 use crate::engine::fleet::{self, FleetRun, Scenario};
 use crate::tui::layout::{self, SliderHit};
 use crate::tui::msg::{FleetMsg, Msg};

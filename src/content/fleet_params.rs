@@ -7,15 +7,12 @@
 //! routing delay or the black hole's balancing); every other `fleet_*` parameter then sets
 //! its field, so a check's settings say everything it is about.
 
-use super::{Values, value};
 use crate::content::lab::LabFile;
+use crate::content::params::{Values, value};
 use crate::engine::fleet::{Database, DbWindow, FleetParams, ProbeSpec, Scenario};
 
 /// How late a slow database answers: past the probes' timeout, so a probe that checks it fails.
 pub const SLOW_DB_LATENCY_MS: u64 = 2_000;
-
-/// The database's state during its window, as the `fleet_db_state` parameter numbers it.
-pub const DB_STATES: [&str; 3] = ["up", "slow", "down"];
 
 /// The scenario `fleet_scenario` names (clamped into [`Scenario::ALL`]).
 pub fn scenario_of(index: f64) -> Scenario {
