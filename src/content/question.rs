@@ -2,8 +2,8 @@
 
 use serde::Deserialize;
 
+use crate::content::check_settings::CheckSettings;
 use crate::content::lab_id::LabId;
-use crate::content::settings::CheckSettings;
 
 /// How a question is answered.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
