@@ -4,9 +4,12 @@
 //! app scores the learner's prediction against the value a run reports here, and
 //! `resilience-lab check` refuses a check whose metric no run produces.
 
-use crate::content::params::{self, Defaults};
-use crate::content::{Content, LabId};
+use crate::content::fleet_params;
+use crate::content::params::{self, Defaults, Values};
+use crate::content::settings::CheckSettings;
+use crate::content::{Content, LabFile, LabId, Question};
 use crate::engine::brownout::{self, BrownoutComparison};
+use crate::engine::fleet::{self, FleetRun};
 use crate::engine::health::{self, DriverRun, WorkOutcome};
 use crate::engine::retry::{self, Policy, ScenarioResult};
 
@@ -75,28 +78,88 @@ pub fn health_metrics(run: &DriverRun) -> Vec<Metric> {
     metrics
 }
 
+/// Lab 1's fleet view as metrics `fleet.restarts`, `fleet.requests.refused` and so on
+/// (the fields of `run fleet --json`, under `fleet.`).
+pub fn fleet_metrics(run: &FleetRun) -> Vec<Metric> {
+    let mut metrics = vec![
+        ("fleet.restarts".to_string(), f64::from(run.total_restarts())),
+        ("fleet.no_ready_endpoint_s".to_string(), run.no_ready_endpoint_s),
+    ];
+    let totals = &run.requests;
+    for (name, count) in [
+        ("ok", totals.ok),
+        ("degraded", totals.degraded),
+        ("failed", totals.failed),
+        ("refused", totals.refused),
+    ] {
+        metrics.push((format!("fleet.requests.{name}"), count as f64));
+    }
+    if let Some(first_s) = run.first_restart_s() {
+        metrics.push(("fleet.first_restart_s".to_string(), first_s));
+    }
+    metrics
+}
+
 /// The value of `name` in `metrics`, if the run produced it.
 pub fn lookup(metrics: &[Metric], name: &str) -> Option<f64> {
     metrics.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
 }
 
+/// Every metric the simulation of `lab` produces at `values` (the lab file's defaults for
+/// any name `values` does not give). Lab 2 runs its three policies only, not the p-curve.
+pub fn run_metrics(lab: &LabFile, values: &(impl Values + ?Sized)) -> Vec<Metric> {
+    match lab.lab {
+        LabId::Retry => {
+            let settings = params::retry_settings(lab, values);
+            retry_metrics(&retry::compare_policies(
+                &settings.layered,
+                settings.p,
+                settings.budget,
+                settings.actions,
+                settings.seed,
+            ))
+        }
+        // Lab files that `check` accepts make calls; a run that makes none is the Atlas's.
+        LabId::Breaker => breaker_metrics(&brownout::compare(
+            &params::brownout_params(lab, values).unwrap_or_default(),
+        )),
+        LabId::Health => {
+            let mut metrics = health_metrics(&health::simulate_driver(&params::health_config(lab, values), 18080));
+            metrics.extend(fleet_metrics(&fleet::simulate(&fleet_params::fleet_params(
+                lab, values,
+            ))));
+            metrics
+        }
+    }
+}
+
+/// The run a lab's check is scored against: the simulation at the check's own settings,
+/// whatever the sliders say, or at `on_screen` (the sliders) for a check that says
+/// `settings = "on screen"`. A check without settings (none in a file `check` accepts)
+/// is scored at `on_screen` too.
+pub fn check_run(lab: &LabFile, check: &Question, on_screen: &(impl Values + ?Sized)) -> Vec<Metric> {
+    match check.settings.as_ref().and_then(CheckSettings::fixed) {
+        Some(own) => run_metrics(lab, own),
+        None => run_metrics(lab, on_screen),
+    }
+}
+
 /// Every metric a default run of each lab produces, to check predict checks against.
 pub fn default_metrics(content: &Content) -> Vec<Metric> {
-    let retry_lab = content.lab(LabId::Retry);
-    let settings = params::retry_settings(retry_lab, &Defaults);
-    let rows = retry::compare_policies(
-        &settings.layered,
-        settings.p,
-        settings.budget,
-        settings.actions,
-        settings.seed,
-    );
-    let mut all = retry_metrics(&rows);
-    // The lab files' defaults, which `--content` may have changed for a class: a check is
-    // scored against the run the class sees. Lab files that `check` accepts make calls.
-    let breaker = params::brownout_params(content.lab(LabId::Breaker), &Defaults).unwrap_or_default();
-    all.extend(breaker_metrics(&brownout::compare(&breaker)));
-    let health = params::health_config(content.lab(LabId::Health), &Defaults);
-    all.extend(health_metrics(&health::simulate_driver(&health, 18080)));
-    all
+    // The lab files' defaults, which `--content` may have changed for a class.
+    content
+        .labs
+        .iter()
+        .flat_map(|lab| run_metrics(lab, &Defaults))
+        .collect()
+}
+
+/// The run a question of the quiz is scored against: a lab's check at its own settings (at
+/// its lab's defaults if it is "on screen": the quiz has no sliders), else the default runs.
+pub fn question_run(content: &Content, question: &Question) -> Vec<Metric> {
+    let lab = question.lab.as_deref().and_then(LabId::from_name);
+    match lab {
+        Some(lab) if question.settings.is_some() => check_run(content.lab(lab), question, &Defaults),
+        _ => default_metrics(content),
+    }
 }

@@ -7,6 +7,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
+use crate::content::Content;
 use crate::content::question::{Answer, Question, QuestionKind};
 use crate::metrics::{self, Metric};
 
@@ -82,6 +83,18 @@ fn with_shuffled_choices(questions: Vec<&Question>, rng: &mut StdRng) -> Vec<Ask
                 question: question.clone(),
                 choice_order,
             }
+        })
+        .collect()
+}
+
+/// The run each drawn question is scored against, in the order drawn: a lab's check at its
+/// own settings, nothing for a question that needs no run.
+pub fn runs(content: &Content, drawn: &[Asked]) -> Vec<Vec<Metric>> {
+    drawn
+        .iter()
+        .map(|asked| match asked.question.kind {
+            QuestionKind::Predict => metrics::question_run(content, &asked.question),
+            _ => Vec::new(),
         })
         .collect()
 }
@@ -210,6 +223,8 @@ mod tests {
             tolerance: None,
             unit: None,
             metric: None,
+            settings: None,
+            shows: Vec::new(),
             explanation: "4 x 4 x 4".into(),
             source: "SRE book".into(),
         }

@@ -75,6 +75,8 @@ mod tests {
             tolerance: Some(0.0),
             unit: None,
             metric: None,
+            settings: None,
+            shows: Vec::new(),
             explanation: "because".into(),
             source: "here".into(),
         }

@@ -150,6 +150,36 @@ fn faults_use_the_command_line_names() {
 }
 
 #[test]
+fn a_check_whose_prompt_and_settings_disagree_is_refused_with_its_line() {
+    let shipped = include_str!("../labs/retry.toml");
+    // A facilitator moves step 1's check to p = 0.5 but leaves its prompt saying p = 1.0.
+    let at = shipped.find("[check.settings]\np = 1.0").expect("step 1's settings");
+    let edited = format!("{}{}", &shipped[..at], shipped[at..].replacen("p = 1.0", "p = 0.5", 1));
+    let (_dir, output) = override_with("retry.toml", &edited);
+    assert_eq!(output.status.code(), Some(2));
+    let report = stdout(&output);
+    assert!(
+        report.contains("check \"retry-predict-layered\": the prompt says \"p = 1.0\" but the settings give p = 0.5"),
+        "{report}"
+    );
+    // A value the slider cannot reach, and a parameter left out.
+    let edited = format!(
+        "{}{}",
+        &shipped[..at],
+        shipped[at..]
+            .replacen("p = 1.0", "p = 1.02", 1)
+            .replacen("seed = 42\n", "", 1)
+    );
+    let (_dir, output) = override_with("retry.toml", &edited);
+    let report = stdout(&output);
+    assert!(
+        report.contains("p = 1.02, which its slider cannot reach: 0 to 1 in steps of 0.05"),
+        "{report}"
+    );
+    assert!(report.contains("settings lack seed"), "{report}");
+}
+
+#[test]
 fn a_step_the_app_cannot_move_by_is_refused() {
     let shipped = include_str!("../labs/breaker.toml");
     let broken = shipped.replacen("step = 0.05", "step = 1e-300", 1);

@@ -8,7 +8,7 @@
 # feedback, and find "answered 1" on the home screen; and a progress file from a newer
 # version is refused before the terminal is taken, and kept. Then Ctrl-C during a live Lab 3 run. Then Lab 1 live: start the real
 # server, wait for /readyz 200, and check that its pid is gone after quitting with keys and
-# with SIGTERM. Every run uses --progress with a temporary file, so the user's own progress
+# with SIGTERM. Then Lab 1's fleet view: restarts with liveness on the database, none without. Every run uses --progress with a temporary file, so the user's own progress
 # is never touched. Prints "N passed, N failed"; exits 1 on any failure.
 #
 # Usage: tests/e2e_tmux.sh [BINARY]   (default: the newer of target/release and target/debug)
@@ -260,6 +260,24 @@ for how in keys TERM; do
     fi
     check "live ($how): the server ($PID) is gone after the app" "gone '$PID'"
 done
+
+# 8. Lab 1's fleet view: liveness on the database restarts every replica; process-local, none.
+start_app
+keys Enter
+wait_for 'Lab 1 · Truthful health'
+keys F
+check "fleet: F shows the fleet view" "wait_for 'Fleet: liveness-checks-db'"
+check "fleet: liveness on the database restarts every replica (12, the first at 61 s)" \
+    "screen | grep -qF 'restarts 12 (first 61.0 s)'"
+check "fleet: each replica's row shows its restarts" "screen | grep -qE 'fleet-0 +4 '"
+keys l
+check "fleet: l makes liveness process-local" "wait_for '/livez process-local'"
+check "fleet: process-local restarts nothing" "screen | grep -qF 'restarts 0 ·'"
+check "fleet: the replicas' rows show 0 restarts" "screen | grep -qE 'fleet-0 +0 '"
+keys F
+check "fleet: F goes back to the single server" "wait_for 'Parameters'"
+keys Escape q
+restored "fleet quit with Esc q" 0
 
 check "nothing was printed over the screen (the log took the diagnostics)" "grep -q 'terminal app started' $WORK/app.log"
 

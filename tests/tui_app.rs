@@ -313,21 +313,30 @@ fn a_prediction_in_a_lab_is_scored_against_the_sliders_run_and_saved() {
 }
 
 #[test]
-fn moving_a_slider_changes_what_a_prediction_is_scored_against() {
+fn a_check_is_scored_at_its_own_settings_whatever_the_sliders_say() {
     let mut app = app();
     app.update(Msg::Down);
     app.update(Msg::Open);
-    // Two attempts at the browser layer (the second slider): 2 x 4 x 4 = 32.
+    // Step 2 says to move p to 0.30 (the first slider), and two attempts at the browser
+    // layer (the second) would make 2 x 4 x 4 = 32 at p = 1.0; step 1's check still asks
+    // about p = 1.0 and 4 attempts at each of 3 layers.
+    app.update(Msg::Step(-14));
     app.update(Msg::NextSlider);
     app.update(Msg::Step(-2));
+    assert_eq!(app.labs[1].sliders[0].value(), 0.3);
     app.update(Msg::Predict);
     for c in "64".chars() {
         app.update(Msg::Type(c));
     }
     app.update(Msg::Open);
     let observed = app.labs[1].predict.observed.clone().expect("an outcome");
-    assert_eq!(observed.measured, Some(32.0));
-    assert!(!observed.verdict.right);
+    assert_eq!(observed.measured, Some(64.0));
+    assert!(observed.verdict.right, "{observed:?}");
+    assert!(
+        app.progress.labs["retry"]
+            .checks_passed
+            .contains(&"retry-predict-layered".to_string())
+    );
 }
 
 #[test]

@@ -6,8 +6,9 @@ use std::process::ExitCode;
 
 use color_eyre::eyre::{Result, WrapErr};
 
+use crate::content::params::Defaults;
 use crate::content::{Content, lint};
-use crate::metrics::{self, default_metrics};
+use crate::metrics;
 
 pub fn check(content_dir: Option<&Path>, out: &mut dyn Write) -> Result<ExitCode> {
     let content = match Content::load(content_dir) {
@@ -20,10 +21,11 @@ pub fn check(content_dir: Option<&Path>, out: &mut dyn Write) -> Result<ExitCode
             return Ok(ExitCode::from(2));
         }
     };
-    let known = default_metrics(&content);
     let mut problems = Vec::new();
     for (lab, origin) in content.labs.iter().zip(&content.origins) {
         for check in &lab.checks {
+            // The run the check is scored at: its own settings, or the defaults the sliders start at.
+            let known = metrics::check_run(lab, check, &Defaults);
             if let Some(metric) = &check.metric
                 && metrics::lookup(&known, metric).is_none()
             {
@@ -33,7 +35,7 @@ pub fn check(content_dir: Option<&Path>, out: &mut dyn Write) -> Result<ExitCode
                     .filter(|n| n.starts_with(&lab.id))
                     .collect();
                 problems.push(format!(
-                    "{origin}: check \"{}\": no run produces metric \"{metric}\"; use one of: {}",
+                    "{origin}: check \"{}\": no run produces metric \"{metric}\" (at its settings); use one of: {}",
                     check.id,
                     names.join(", ")
                 ));

@@ -10,7 +10,6 @@ use crate::cli::QuizArgs;
 use crate::commands::drill;
 use crate::content::{Content, QuestionKind};
 use crate::error::UsageError;
-use crate::metrics::default_metrics;
 use crate::{progress, quiz, review};
 
 /// Asks a quiz in the plain terminal: one question at a time, answers typed on stdin.
@@ -67,12 +66,7 @@ pub fn run_quiz(
             UsageError("no question matches --lab and --topic together; try one of them alone".to_string()).into(),
         );
     }
-    let needs_run = drawn.iter().any(|asked| asked.question.kind == QuestionKind::Predict);
-    let run_metrics = if needs_run {
-        default_metrics(content)
-    } else {
-        Vec::new()
-    };
+    let runs = quiz::runs(content, &drawn);
 
     let width = terminal_width();
     let heading = format!(
@@ -137,7 +131,7 @@ pub fn run_quiz(
                 None => writeln!(out, "  {}", response_hint(asked))?,
             }
         };
-        let verdict = quiz::grade(asked, &response, &run_metrics);
+        let verdict = quiz::grade(asked, &response, &runs[number]);
         let word = if verdict.right { "Right." } else { "Not quite." };
         writeln!(
             out,

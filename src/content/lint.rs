@@ -120,6 +120,8 @@ mod tests {
             tolerance: None,
             unit: None,
             metric: None,
+            settings: None,
+            shows: Vec::new(),
             explanation: "because".into(),
             source: "here".into(),
         }

@@ -2,6 +2,7 @@
 
 use serde::Deserialize;
 
+use crate::content::check_settings::CheckSettings;
 use crate::content::lab_id::LabId;
 
 /// How a question is answered.
@@ -68,6 +69,13 @@ pub struct Question {
     /// For `predict`: the run's metric, e.g. `breaker.with_breaker.sick_calls`.
     #[serde(default)]
     pub metric: Option<String>,
+    /// For a lab's check: the parameter values it is scored at, or "on screen"
+    /// (`content::settings`). The bank's questions have none.
+    #[serde(default)]
+    pub settings: Option<CheckSettings>,
+    /// For a check at the settings on screen: the parameters its prompt shows.
+    #[serde(default)]
+    pub shows: Vec<String>,
     /// Why the answer is right, in one to four sentences.
     pub explanation: String,
     /// Where the fact comes from.

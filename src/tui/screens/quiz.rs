@@ -87,8 +87,9 @@ pub struct QuizScreen {
     pub review_scroll: u16,
     /// The seed of the next quiz's draw; it moves on after each quiz so two quizzes differ.
     pub seed: u64,
-    /// Metrics of each lab's run at default settings, which predict checks are scored against.
-    pub run_metrics: Vec<Metric>,
+    /// The run each asked question is scored against, in the order asked: a lab's check at
+    /// its own settings (`quiz::runs`).
+    pub run_metrics: Vec<Vec<Metric>>,
     /// A one-line hint, e.g. "type a number first".
     pub hint: Option<String>,
 }
@@ -182,9 +183,7 @@ impl QuizScreen {
         }
         self.seed = self.seed.wrapping_add(1);
         // The runs are computed once per quiz, and only when a predict check was drawn.
-        if asked.iter().any(|a| a.question.kind == QuestionKind::Predict) && self.run_metrics.is_empty() {
-            self.run_metrics = crate::metrics::default_metrics(content);
-        }
+        self.run_metrics = quiz::runs(content, &asked);
         self.asked = asked;
         self.current = 0;
         self.cursor = 0;
@@ -280,7 +279,8 @@ impl QuizScreen {
 
     fn grade(&mut self, response: Response, shown: String) -> QuizOutcome {
         let asked = &self.asked[self.current];
-        let verdict = quiz::grade(asked, &response, &self.run_metrics);
+        let run = self.run_metrics.get(self.current).map_or(&[][..], Vec::as_slice);
+        let verdict = quiz::grade(asked, &response, run);
         let question = asked.question.clone();
         self.score.record(&question, &verdict);
         let right = verdict.right;

@@ -11,13 +11,9 @@ use crate::tui::keys::{self, Context};
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
     let context = app.screen_context();
-    // Lab 1 live: its own keys first, then the lab screen's.
-    let live = context == Context::Lab && app.health_live_showing_ignoring_help();
-    let mut rows = if live {
-        keys::help_rows(Context::LiveHealth)
-    } else {
-        Vec::new()
-    };
+    // Lab 1 live or its fleet view: their own keys first, then the lab screen's.
+    let live = app.live_context_ignoring_help().filter(|_| context == Context::Lab);
+    let mut rows = live.map(keys::help_rows).unwrap_or_default();
     rows.extend(keys::help_rows(context));
     for row in keys::help_rows(Context::Help) {
         // Ctrl+C is in both tables: list it once.
@@ -73,11 +69,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         height,
     );
     Clear.render(popup, buf);
-    let title = if live {
-        Context::LiveHealth.title()
-    } else {
-        context.title()
-    };
+    let title = live.unwrap_or(context).title();
     Paragraph::new(lines)
         .scroll((scroll, 0))
         .block(

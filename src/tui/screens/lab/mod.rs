@@ -10,6 +10,7 @@
 //! - [`health`], [`retry`], [`breaker`]: each lab's live part and the pure series it draws.
 
 pub mod breaker;
+pub mod fleet;
 pub mod health;
 pub mod live;
 pub mod predict;
@@ -30,6 +31,7 @@ use crate::tui::msg::Msg;
 use crate::tui::slider::Slider;
 use crate::tui::widgets::number_input::NumberInput;
 use breaker::BreakerLive;
+use fleet::FleetPanel;
 use health::LiveHealth;
 use live::{LiveCtx, LivePart};
 use predict::{Observed, PredictState};
@@ -196,11 +198,20 @@ pub struct LabScreen {
     pub live: LabLive,
     /// A click landed on a slider's bar and the button is still down: drags move the knob.
     pub dragging: bool,
+    /// Lab 1's fleet view (key `F`), with sliders of its own.
+    pub fleet: Option<FleetPanel>,
 }
 
 impl LabScreen {
     pub fn new(lab: &LabFile) -> Self {
-        let sliders: Vec<Slider> = lab.parameters.iter().cloned().map(Slider::new).collect();
+        // The fleet view's parameters are its sliders, not the single-server screen's.
+        let sliders: Vec<Slider> = lab
+            .parameters
+            .iter()
+            .filter(|spec| !spec.name.starts_with(fleet::FLEET_PREFIX))
+            .cloned()
+            .map(Slider::new)
+            .collect();
         let results = sim::compute(lab, &sliders);
         Self {
             id: lab.lab,
@@ -215,7 +226,13 @@ impl LabScreen {
             mode: Mode::Sim,
             live: LabLive::new(lab.lab),
             dragging: false,
+            fleet: FleetPanel::new(lab),
         }
+    }
+
+    /// Whether the fleet view shows (Lab 1, after `F`).
+    pub fn fleet_showing(&self) -> bool {
+        self.fleet.as_ref().is_some_and(|f| f.showing)
     }
 
     /// Whether the live screen shows.
@@ -237,6 +254,7 @@ impl LabScreen {
     /// The extra key context of the live screen, consulted before [`Context::Lab`].
     pub fn live_context(&self) -> Option<Context> {
         match self.id {
+            LabId::Health if self.fleet_showing() => Some(Context::Fleet),
             LabId::Health if self.live_showing() => Some(Context::LiveHealth),
             _ => None,
         }
@@ -248,6 +266,19 @@ impl LabScreen {
             // A verdict reads the results: they must be those of the sliders now.
             self.settle(ctx.lab);
             return self.update_predict(msg, ctx.lab);
+        }
+        if let Some(panel) = self.fleet.as_mut() {
+            if msg == Msg::ToggleFleet {
+                panel.showing = !panel.showing;
+                return LabOutcome::Changed;
+            }
+            let lesson = matches!(msg, Msg::ToggleLesson | Msg::ScrollUp | Msg::ScrollDown);
+            if panel.showing
+                && !lesson
+                && let Some(changed) = panel.update(msg, ctx.lab, ctx.area)
+            {
+                return LabOutcome::changed(changed);
+            }
         }
         match msg {
             Msg::ToggleMode => {
@@ -430,7 +461,7 @@ impl LabScreen {
                         } else {
                             None
                         };
-                        let observed = predict::observe(&check, value, &self.results, live_run);
+                        let observed = predict::observe(lab, &check, value, &self.sliders, live_run);
                         return self.record_prediction(lab, observed);
                     }
                     (None, _) => state.hint = Some("type a number first, then Enter".to_string()),

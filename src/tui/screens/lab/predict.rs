@@ -1,14 +1,19 @@
 //! Predict-then-observe in a lab screen: the lab's guided steps, a prompt for the current
-//! step's check, and the prediction scored against what the sliders' run measures.
+//! step's check, and the prediction scored against the run the check is about.
 //!
-//! The run is the one the screen already shows (`LabResults`, the simulated clock), so the
-//! number the learner is scored against is the number on the screen, not a hidden default.
+//! A check carries its own settings (`content::settings`): it is scored by running the
+//! simulation at them, whatever the sliders say, so a learner who answers the prompt's
+//! question is marked by the run the prompt describes. A check "at the settings on screen"
+//! is scored at the sliders' values, which its prompt shows.
 
+use crate::content::params::Values;
+use crate::content::settings::{self, CheckSettings};
 use crate::content::{LabFile, Question};
 use crate::engine::retry::Policy;
 use crate::metrics::{self, Metric};
 use crate::quiz::{self, Asked, Response, Verdict};
 use crate::tui::screens::lab::sim::LabResults;
+use crate::tui::slider::Slider;
 use crate::tui::widgets::number_input::NumberInput;
 
 /// A prediction scored against the run.
@@ -81,13 +86,64 @@ pub fn lab_metrics(results: &LabResults) -> Vec<Metric> {
     }
 }
 
-/// Scores `predicted` for `check` against the simulated run `results`, or against the
-/// metrics of a finished live run when there is one that produces the check's metric.
-pub fn observe(check: &Question, predicted: f64, results: &LabResults, live_run: Option<Vec<Metric>>) -> Observed {
+/// Whether the sliders stand at the check's own settings (always, for a check on screen):
+/// only then may a live run, which runs at the sliders, score it.
+pub fn sliders_at_settings(check: &Question, sliders: &[Slider]) -> bool {
+    check
+        .settings
+        .as_ref()
+        .and_then(CheckSettings::fixed)
+        .is_none_or(|own| {
+            own.iter()
+                .all(|(name, value)| sliders.value(name).is_none_or(|slider| (slider - value).abs() < 1e-9))
+        })
+}
+
+/// The conditions a prompt shows under its question: for a check at the settings on screen,
+/// the sliders it `shows`; for a check with its own settings, those the sliders differ from
+/// (nothing when they stand at them).
+pub fn conditions(lab: &LabFile, check: &Question, sliders: &[Slider]) -> Option<String> {
+    match check.settings.as_ref()? {
+        CheckSettings::OnScreen => {
+            let names: Vec<&str> = check.shows.iter().map(String::as_str).collect();
+            Some(format!(
+                "At the settings on screen: {}",
+                settings::describe(&lab.parameters, &names, sliders)
+            ))
+        }
+        CheckSettings::Fixed(own) => {
+            let differ: Vec<String> = lab
+                .parameters
+                .iter()
+                .filter_map(|spec| {
+                    let set = own.value(&spec.name)?;
+                    let slider = sliders.value(&spec.name)?;
+                    ((set - slider).abs() > 1e-9)
+                        .then(|| format!("{} {} (slider {})", spec.label, spec.display(set), spec.display(slider)))
+                })
+                .collect();
+            (!differ.is_empty()).then(|| format!("Scored at the check's own settings: {}", differ.join(", ")))
+        }
+    }
+}
+
+/// Scores `predicted` for `check` against the simulation at the check's settings (at the
+/// sliders for a check on screen), or against the metrics of a finished live run when there
+/// is one that produces the check's metric and the sliders stand at the check's settings.
+pub fn observe(
+    lab: &LabFile,
+    check: &Question,
+    predicted: f64,
+    sliders: &[Slider],
+    live_run: Option<Vec<Metric>>,
+) -> Observed {
     let produces = |run: &Vec<Metric>| quiz::expected_number(check, run).is_some();
-    let (run, live) = match live_run.filter(produces) {
+    let (run, live) = match live_run
+        .filter(produces)
+        .filter(|_| sliders_at_settings(check, sliders))
+    {
         Some(run) => (run, true),
-        None => (lab_metrics(results), false),
+        None => (metrics::check_run(lab, check, sliders), false),
     };
     let asked = Asked {
         question: check.clone(),
@@ -109,30 +165,73 @@ mod tests {
     use crate::content::Content;
     use crate::content::LabId;
     use crate::tui::screens::lab::sim as runs;
-    use crate::tui::slider::Slider;
 
     fn sliders(lab: &LabFile) -> Vec<Slider> {
         lab.parameters.iter().cloned().map(Slider::new).collect()
     }
 
+    fn set(sliders: &mut [Slider], name: &str, value: f64) {
+        for slider in sliders.iter_mut().filter(|s| s.spec.name.starts_with(name)) {
+            slider.set_value(value);
+        }
+    }
+
     #[test]
-    fn predictions_score_against_the_sliders_run() {
+    fn a_check_is_scored_at_its_own_settings_whatever_the_sliders_say() {
         let content = Content::load(None).expect("content");
         let lab = content.lab(LabId::Retry);
         let check = step_check(lab, 0).expect("step 1 has a check");
         let mut sliders = sliders(lab);
-        let results = runs::compute(lab, &sliders);
-        let observed = observe(&check, 64.0, &results, None);
+        let observed = observe(lab, &check, 64.0, &sliders, None);
         assert!(observed.verdict.right, "{observed:?}");
         assert_eq!(observed.measured, Some(64.0));
-        // Two attempts per layer: 2 x 2 x 2 = 8, so 64 is now wrong.
-        for slider in sliders.iter_mut().filter(|s| s.spec.name.starts_with("attempts_")) {
-            slider.set_value(2.0);
-        }
-        let results = runs::compute(lab, &sliders);
-        let observed = observe(&check, 64.0, &results, None);
-        assert!(!observed.verdict.right);
-        assert_eq!(observed.measured, Some(8.0));
+        // Step 2 moves p to 0.30, and two attempts per layer would make 2 x 2 x 2 = 8: the
+        // check still asks about p = 1.0 and 4 attempts a layer, and is scored there.
+        set(&mut sliders, "p", 0.3);
+        set(&mut sliders, "attempts_", 2.0);
+        let observed = observe(lab, &check, 64.0, &sliders, None);
+        assert!(observed.verdict.right, "{observed:?}");
+        assert_eq!(observed.measured, Some(64.0));
+    }
+
+    #[test]
+    fn the_prompt_shows_the_conditions_it_is_scored_at() {
+        let content = Content::load(None).expect("content");
+        let retry = content.lab(LabId::Retry);
+        let check = step_check(retry, 0).expect("step 1 has a check");
+        let mut at_retry = sliders(retry);
+        assert_eq!(
+            conditions(retry, &check, &at_retry),
+            None,
+            "the sliders stand at its settings"
+        );
+        set(&mut at_retry, "p", 0.3);
+        assert_eq!(
+            conditions(retry, &check, &at_retry).as_deref(),
+            Some("Scored at the check's own settings: Failure probability 1.00 (slider 0.30)")
+        );
+        let breaker = content.lab(LabId::Breaker);
+        let check = step_check(breaker, 2).expect("step 3 has a check");
+        let mut at_breaker = sliders(breaker);
+        set(&mut at_breaker, "window", 100.0);
+        let shown = conditions(breaker, &check, &at_breaker).expect("an on-screen check shows its sliders");
+        assert!(
+            shown.starts_with("At the settings on screen: Breaker window 100 calls, Minimum calls 10"),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn a_check_on_screen_is_scored_at_the_sliders() {
+        let content = Content::load(None).expect("content");
+        let lab = content.lab(LabId::Breaker);
+        let check = step_check(lab, 2).expect("step 3 asks when the breaker first opens");
+        let mut sliders = sliders(lab);
+        assert!((observe(lab, &check, 10.29, &sliders, None).measured.expect("opens") - 10.29).abs() < 0.01);
+        set(&mut sliders, "window", 100.0);
+        set(&mut sliders, "min_calls", 100.0);
+        let observed = observe(lab, &check, 10.69, &sliders, None);
+        assert!(observed.verdict.right, "{observed:?}");
     }
 
     #[test]
@@ -140,13 +239,24 @@ mod tests {
         let content = Content::load(None).expect("content");
         let lab = content.lab(LabId::Breaker);
         let check = step_check(lab, 1).expect("step 2 asks for the calls to the sick dependency");
-        let results = runs::compute(lab, &sliders(lab));
+        let mut sliders = sliders(lab);
         let live_run = vec![("breaker.with_breaker.sick_calls".to_string(), 45.0)];
-        let observed = observe(&check, 45.0, &results, Some(live_run));
+        let observed = observe(lab, &check, 45.0, &sliders, Some(live_run.clone()));
         assert!(observed.live && observed.verdict.right);
         assert_eq!(observed.measured, Some(45.0));
         // A live run without that metric leaves the simulation to score it.
-        let observed = observe(&check, 45.0, &results, Some(vec![("breaker.other".to_string(), 1.0)]));
+        let observed = observe(
+            lab,
+            &check,
+            45.0,
+            &sliders,
+            Some(vec![("breaker.other".to_string(), 1.0)]),
+        );
+        assert!(!observed.live);
+        assert_eq!(observed.measured, Some(44.0));
+        // A live run at other settings than the check's does not score it either.
+        set(&mut sliders, "brownout_length_s", 20.0);
+        let observed = observe(lab, &check, 45.0, &sliders, Some(live_run));
         assert!(!observed.live);
         assert_eq!(observed.measured, Some(44.0));
     }
@@ -155,7 +265,11 @@ mod tests {
     fn every_lab_check_has_a_metric_in_its_screens_run() {
         let content = Content::load(None).expect("content");
         for lab in &content.labs {
-            let run = lab_metrics(&runs::compute(lab, &sliders(lab)));
+            let mut run = lab_metrics(&runs::compute(lab, &sliders(lab)));
+            // Lab 1's fleet view shows the fleet simulation: its checks' metrics are there.
+            if let Some(panel) = crate::tui::screens::lab::fleet::FleetPanel::new(lab) {
+                run.extend(metrics::fleet_metrics(&panel.run));
+            }
             for check in &lab.checks {
                 let metric = check.metric.as_deref().expect("a predict check names a metric");
                 assert!(metrics::lookup(&run, metric).is_some(), "{}: {metric}", lab.id);

@@ -33,6 +33,7 @@ use crate::tui::view::footer;
 
 pub mod breaker;
 pub mod charts;
+pub mod fleet;
 pub mod health;
 pub mod lesson;
 pub mod params;
@@ -60,6 +61,9 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     let Some(layout) = layout::lab(area, state.id, state.mode == Mode::Live) else {
         return;
     };
+    if let Some(panel) = state.fleet.as_ref().filter(|f| f.showing) {
+        return fleet::render(view, panel, &layout, buf);
+    }
     if state.id == LabId::Health && state.mode == Mode::Live {
         return health::render(view, &layout, buf);
     }

@@ -9,18 +9,41 @@ use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 use crate::content::LabId;
 use crate::tui::layout;
 use crate::tui::screens::lab::Mode;
-use crate::tui::slider::value_of;
+use crate::tui::slider::{Slider, value_of};
+use crate::tui::theme::Theme;
 use crate::tui::view::lab::LabView;
 use crate::tui::widgets::slider_bar::SliderBar;
 
 pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
-    let (theme, state) = (view.theme, view.screen);
-    let block = Block::bordered().title(" Parameters ").border_style(theme.border());
+    let note = note(view);
+    render_sliders(
+        " Parameters ",
+        &view.screen.sliders,
+        view.screen.focus,
+        note,
+        view.theme,
+        area,
+        buf,
+    );
+}
+
+/// A panel of `sliders` titled `title`, `focus` the focused one's index in them, `note` what
+/// the values mean on this screen that the help alone does not say.
+pub fn render_sliders(
+    title: &str,
+    sliders: &[Slider],
+    focus: usize,
+    note: Option<String>,
+    theme: Theme,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let block = Block::bordered().title(title).border_style(theme.border());
     let inner = block.inner(area);
     block.render(area, buf);
-    let geometry = layout::rows(inner, state.sliders.len(), state.focus);
-    for (index, (slider, row)) in state.sliders.iter().zip(&geometry.labels).enumerate() {
-        let focused = index == state.focus;
+    let geometry = layout::rows(inner, sliders.len(), focus);
+    for (index, (slider, row)) in sliders.iter().zip(&geometry.labels).enumerate() {
+        let focused = index == focus;
         let pointer = if focused { "▸ " } else { "  " };
         let value = slider.display();
         let room = (row.width as usize).saturating_sub(pointer.len() + value.chars().count() + 2);
@@ -35,7 +58,7 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
             .style(style)
             .render(*row, buf);
     }
-    let Some(slider) = state.sliders.get(state.focus) else {
+    let Some(slider) = sliders.get(focus) else {
         return;
     };
     if let Some(bar) = geometry.bar {
@@ -58,7 +81,7 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     // A note on what the values do here comes first, then the help: on a short terminal
     // the range is what gets cut.
     let mut lines = Vec::new();
-    if let Some(note) = note(view) {
+    if let Some(note) = note {
         lines.push(Line::from(Span::styled(note, theme.accent())));
     }
     lines.push(Line::from(spec.help.as_str()));

@@ -16,7 +16,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
 use crate::quiz::trim_number;
 use crate::tui::screens::book::wrapped_rows;
-use crate::tui::screens::lab::predict::step_check;
+use crate::tui::screens::lab::predict::{conditions, step_check};
 use crate::tui::view::lab::LabView;
 
 pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
@@ -83,13 +83,16 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
                 Span::styled("Predict: ", theme.key()),
                 Span::raw(check.prompt.clone()),
             ]));
+            if let Some(conditions) = conditions(lab, check, &view.screen.sliders) {
+                lines.push(Line::from(Span::styled(conditions, theme.dim())));
+            }
         }
         if let Some(input) = &state.input {
             lines.push(Line::from(vec![
                 Span::styled("Your prediction: ", theme.key()),
                 Span::styled(format!("{}█", input.text), theme.selected()),
                 Span::raw(unit),
-                Span::styled("   (Enter: run at the sliders' settings)", theme.dim()),
+                Span::styled("   (Enter: run it and see)", theme.dim()),
             ]));
         }
         if let Some(hint) = &state.hint {
