@@ -357,7 +357,8 @@ impl LiveHealth {
             Moment::AfterStart(after_s) | Moment::AfterSigterm(after_s) => after_s,
         };
         let Some(action_at_s) = pending.action_at_s else { return };
-        if probe != Probe::Readyz || at_s + 1e-6 < action_at_s + after_s {
+        // 50 ms of slack: a probe timed for the moment may leave a hair before it.
+        if probe != Probe::Readyz || at_s + 0.05 < action_at_s + after_s {
             return;
         }
         let Some(pending) = self.pending.take() else { return };
