@@ -327,7 +327,7 @@ pub struct HealthArgs {
 #[derive(Debug, Args, Clone, Default)]
 pub struct HealthServerArgs {
     /// Port the server listens on (127.0.0.1 only; 0 picks a free port).
-    #[arg(long, default_value_t = 18080)]
+    #[arg(long, default_value_t = 18080, value_parser = parse_port)]
     pub port: u16,
     /// Seconds after start before /readyz answers 200.
     #[arg(long, value_parser = ranged("health", "warmup_s"))]
@@ -355,6 +355,13 @@ fn limits_of(lab: &'static str, name: &'static str) -> (f64, f64) {
         .iter()
         .find(|limit| limit.name == name)
         .map_or((f64::NEG_INFINITY, f64::INFINITY), |limit| (limit.min, limit.max))
+}
+
+/// A port: 0 (any free port) to 65535.
+pub fn parse_port(text: &str) -> Result<u16, String> {
+    text.trim()
+        .parse::<u16>()
+        .map_err(|_| "allowed: a whole number from 0 to 65535 (0 picks a free port)".to_string())
 }
 
 /// A parser for a decimal flag within its lab's range.

@@ -15,8 +15,10 @@
 //!   [`live::run::LiveRun`] and sends its samples into the app's event queue.
 //! - [`tui`]: the terminal app (ratatui): `App` routes to one screen; a lab screen owns
 //!   everything of its lab; views draw from the screens; `keys.rs` is the one key table.
-//! - [`cli`]: the command line (clap); [`commands`]: what each subcommand does, one file
-//!   each; [`report`]: the headless text and JSON reports.
+//! - [`cli`]: the command line (clap), with [`cli_values`] (negative numbers and allowed choices,
+//!   in one line); [`commands`]: what each subcommand does, one file each;
+//!   [`report`]: the headless text and JSON reports; [`signals`]: the signals that end a
+//!   headless live run, and the exit code after one.
 //! - Beside them: [`error`] (the usage error, exit code 2), [`metrics`] (named numbers of a
 //!   run, for predict-then-observe checks), [`progress`] (the progress file), [`quiz`]
 //!   (drawing and grading questions), [`review`] (spaced repetition for `quiz --review`),
@@ -28,6 +30,7 @@
 //! keeps the layers apart and finds any two modules that import each other in a loop.
 
 pub mod cli;
+pub mod cli_values;
 pub mod commands;
 pub mod content;
 pub mod drill;
@@ -39,4 +42,5 @@ pub mod progress;
 pub mod quiz;
 pub mod report;
 pub mod review;
+pub mod signals;
 pub mod tui;

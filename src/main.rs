@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::FromArgMatches;
 use clap::error::ErrorKind;
 use resilience_lab::cli::Cli;
 use resilience_lab::commands;
@@ -14,7 +14,10 @@ fn main() -> ExitCode {
         eprintln!("error: {error}");
         return ExitCode::FAILURE;
     }
-    let cli = match Cli::try_parse() {
+    let parsed = resilience_lab::cli_values::command()
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(error) => return report_parse_error(&error),
     };
@@ -38,14 +41,17 @@ fn main() -> ExitCode {
 /// Help and version go out whole; a mistake goes out as its first line, exit code 2.
 fn report_parse_error(error: &clap::Error) -> ExitCode {
     match error.kind() {
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
             let _ = error.print();
             ExitCode::SUCCESS
         }
+        // `run` with no lab: the help says which labs there are, on stderr, and it is a usage error.
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = error.print();
+            ExitCode::from(2)
+        }
         _ => {
-            let rendered = error.render().to_string();
-            let first_line = rendered.lines().next().unwrap_or("error: invalid arguments");
-            eprintln!("{first_line}");
+            eprintln!("{}", resilience_lab::cli_values::one_line(error));
             ExitCode::from(2)
         }
     }

@@ -3,11 +3,17 @@
 //! The file lives under the user's data directory (`--progress FILE` overrides it) and
 //! is written atomically: a temporary file in the same directory, flushed, then renamed
 //! over the old one, so a crash mid-write never leaves half a file. A file that cannot
-//! be read is moved aside, never overwritten; a file from a newer version is refused.
+//! be read (bad TOML, not UTF-8) is moved aside, never overwritten; a file from a newer
+//! version, a file that is not a regular file and an oversized file are refused.
+//!
+//! Two instances may share one file (the app and `quiz` side by side): reading and
+//! writing hold an exclusive lock on `<name>.lock` beside it, and a save replays the
+//! answers and steps recorded since the last load or save onto what the file holds now,
+//! so neither instance loses the other's answers.
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -15,6 +21,7 @@ use color_eyre::eyre::{Result, WrapErr, bail};
 use serde::{Deserialize, Serialize};
 
 use crate::content::LabFile;
+use crate::error::UsageError;
 
 /// The `format_version` this build writes and reads.
 pub const FORMAT_VERSION: u32 = 1;
@@ -28,6 +35,35 @@ pub struct Progress {
     pub labs: BTreeMap<String, LabProgress>,
     #[serde(default)]
     pub questions: BTreeMap<String, QuestionProgress>,
+    /// What was recorded here since the file was last read or written: the next save
+    /// replays it onto the file's current content. Not saved itself.
+    #[serde(skip)]
+    unsaved: Unsaved,
+}
+
+/// One thing a learner did, as a save replays it.
+#[derive(Clone, Debug, PartialEq)]
+enum Change {
+    Answer {
+        question_id: String,
+        lab: Option<String>,
+        right: bool,
+    },
+    Step {
+        lab: String,
+        title: String,
+    },
+}
+
+/// The changes not yet saved. Bookkeeping only: two records with the same content are
+/// equal whatever each has still to save.
+#[derive(Clone, Debug, Default)]
+struct Unsaved(Vec<Change>);
+
+impl PartialEq for Unsaved {
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
 }
 
 /// Progress in one lab.
@@ -62,6 +98,15 @@ impl Progress {
 
     /// Records an answer to a question (bank question or lab check).
     pub fn record_answer(&mut self, question_id: &str, lab: Option<&str>, right: bool) {
+        self.unsaved.0.push(Change::Answer {
+            question_id: question_id.to_string(),
+            lab: lab.map(str::to_string),
+            right,
+        });
+        self.apply_answer(question_id, lab, right);
+    }
+
+    fn apply_answer(&mut self, question_id: &str, lab: Option<&str>, right: bool) {
         let entry = self.questions.entry(question_id.to_string()).or_default();
         entry.answered += 1;
         if right {
@@ -82,6 +127,14 @@ impl Progress {
 
     /// Marks a guided step of a lab as done.
     pub fn mark_step(&mut self, lab: &str, step_title: &str) {
+        self.unsaved.0.push(Change::Step {
+            lab: lab.to_string(),
+            title: step_title.to_string(),
+        });
+        self.apply_step(lab, step_title);
+    }
+
+    fn apply_step(&mut self, lab: &str, step_title: &str) {
         let lab = self.labs.entry(lab.to_string()).or_default();
         if !lab.steps_done.iter().any(|title| title == step_title) {
             lab.steps_done.push(step_title.to_string());
@@ -123,21 +176,85 @@ pub struct Loaded {
     pub notice: Option<String>,
 }
 
+/// The largest progress file read: a few hundred answers take a few kilobytes, so anything
+/// near this is not a progress file (and `--progress /dev/zero` must not fill memory).
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
 /// Loads progress from `path`: a fresh record if there is no file yet.
 ///
-/// A file that cannot be parsed is renamed to `<name>.unreadable-<unix seconds>` and a
-/// fresh record is returned with a notice; a file of a newer format is an error, and is
-/// left untouched.
+/// A file that cannot be parsed (or is not UTF-8) is renamed to
+/// `<name>.unreadable-<unix seconds>` (with `-2`, `-3`... if that name is taken) and a fresh
+/// record is returned with a notice. A file of a newer format, a path that is not a regular
+/// file and a file over [`MAX_FILE_BYTES`] are errors, and are left untouched.
 pub fn load(path: &Path) -> Result<Loaded> {
-    let text = match fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(Loaded {
-                progress: Progress::new(),
-                notice: None,
-            });
+    refuse_what_is_not_a_progress_file(path)?;
+    let _lock = FileLock::take(path, false)?;
+    read_locked(path)
+}
+
+/// A path that exists but is a folder, a device or a pipe, or is too big: one line, exit 2.
+fn refuse_what_is_not_a_progress_file(path: &Path) -> Result<()> {
+    let metadata = match fs::metadata(path) {
+        Ok(metadata) => metadata,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        // E.g. a path through a file (`notes.txt/progress.toml`): the path itself is wrong.
+        Err(err) => {
+            return Err(UsageError(format!(
+                "progress file {}: {err}; allowed: a regular file (or a path where one can be created)",
+                path.display()
+            ))
+            .into());
         }
+    };
+    if !metadata.is_file() {
+        let what = if metadata.is_dir() {
+            "a folder"
+        } else {
+            "not a regular file"
+        };
+        return Err(UsageError(format!(
+            "progress file {} is {what}; allowed: a regular file (or a path where one can be created)",
+            path.display()
+        ))
+        .into());
+    }
+    if metadata.len() > MAX_FILE_BYTES {
+        return Err(UsageError(format!(
+            "progress file {} is {} bytes, too big to be progress; allowed: up to {MAX_FILE_BYTES} bytes              (pass --progress with another file)",
+            path.display(),
+            metadata.len()
+        ))
+        .into());
+    }
+    Ok(())
+}
+
+/// Reads and parses the file; the caller holds the lock.
+fn read_locked(path: &Path) -> Result<Loaded> {
+    let fresh = || Loaded {
+        progress: Progress::new(),
+        notice: None,
+    };
+    let mut bytes = Vec::new();
+    match fs::File::open(path) {
+        // `take` bounds the read even if the file grows after the size check.
+        Ok(file) => file
+            .take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .wrap_err_with(|| format!("cannot read progress file {}", path.display()))?,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(fresh()),
         Err(err) => return Err(err).wrap_err_with(|| format!("cannot read progress file {}", path.display())),
+    };
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(UsageError(format!(
+            "progress file {} grew past {MAX_FILE_BYTES} bytes while being read; pass --progress with another file",
+            path.display()
+        ))
+        .into());
+    }
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(err) => return move_aside(path, &format!("not UTF-8: {}", err.utf8_error())),
     };
     if let Some(version) = newer_format_version(&text) {
         bail!(
@@ -148,21 +265,23 @@ pub fn load(path: &Path) -> Result<Loaded> {
     }
     match toml::from_str::<Progress>(&text) {
         Ok(progress) => Ok(Loaded { progress, notice: None }),
-        Err(err) => {
-            let aside = aside_path(path);
-            fs::rename(path, &aside)
-                .wrap_err_with(|| format!("cannot move unreadable progress file {} aside", path.display()))?;
-            let reason = err.message().trim_end().replace('\n', " ");
-            Ok(Loaded {
-                progress: Progress::new(),
-                notice: Some(format!(
-                    "progress file {} could not be read ({reason}); it was moved to {} and progress starts afresh",
-                    path.display(),
-                    aside.display()
-                )),
-            })
-        }
+        Err(err) => move_aside(path, &err.message().trim_end().replace('\n', " ")),
     }
+}
+
+/// Renames an unreadable file out of the way and starts afresh, saying so.
+fn move_aside(path: &Path, reason: &str) -> Result<Loaded> {
+    let aside = aside_path(path);
+    fs::rename(path, &aside)
+        .wrap_err_with(|| format!("cannot move unreadable progress file {} aside", path.display()))?;
+    Ok(Loaded {
+        progress: Progress::new(),
+        notice: Some(format!(
+            "progress file {} could not be read ({reason}); it was moved to {} and progress starts afresh",
+            path.display(),
+            aside.display()
+        )),
+    })
 }
 
 /// The format_version of a file newer than this build, read without trusting the rest.
@@ -172,23 +291,89 @@ fn newer_format_version(text: &str) -> Option<u32> {
     (version > FORMAT_VERSION).then_some(version)
 }
 
+/// `<name>.unreadable-<unix seconds>`, or with `-2`, `-3`... when that name is taken: two
+/// files set aside in one second must not overwrite each other. The lock is held, so no
+/// other instance picks the same name between the test and the rename.
 fn aside_path(path: &Path) -> PathBuf {
     let stamp = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
-    name.push(format!(".unreadable-{stamp}"));
-    path.with_file_name(name)
+    let name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    let candidate = |n: u32| {
+        let mut aside = name.clone();
+        aside.push(format!(".unreadable-{stamp}"));
+        if n > 1 {
+            aside.push(format!("-{n}"));
+        }
+        path.with_file_name(aside)
+    };
+    (1..)
+        .map(candidate)
+        .find(|aside| fs::symlink_metadata(aside).is_err())
+        .unwrap_or_else(|| candidate(0))
 }
 
-/// Saves atomically: write a temporary file beside `path`, flush it to disk, rename it over.
-pub fn save(path: &Path, progress: &Progress) -> Result<()> {
+/// An exclusive lock on `<name>.lock` beside the progress file, held while it lives.
+///
+/// The lock is on a file of its own because saving replaces the progress file (a lock on
+/// the old one would not stop a writer that opened the new one). The lock file stays: removing
+/// it would let two instances lock two different files.
+struct FileLock {
+    _file: Option<fs::File>,
+}
+
+impl FileLock {
+    /// Takes the lock, waiting for another instance's read or save to finish. Reading in a
+    /// folder where no lock file can be made goes on unlocked: nobody can save there either.
+    fn take(path: &Path, for_save: bool) -> Result<FileLock> {
+        let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+        name.push(".lock");
+        let lock_path = path.with_file_name(name);
+        let file = match fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+        {
+            Ok(file) => file,
+            Err(_) if !for_save => return Ok(FileLock { _file: None }),
+            Err(err) => return Err(err).wrap_err_with(|| format!("cannot open lock file {}", lock_path.display())),
+        };
+        fs4::FileExt::lock(&file).wrap_err_with(|| format!("cannot lock {}", lock_path.display()))?;
+        Ok(FileLock { _file: Some(file) })
+    }
+}
+
+/// Saves atomically, merged with what the file holds now.
+///
+/// Under the lock: read the file (another instance may have saved since), replay onto it
+/// what `progress` recorded since it was loaded or last saved, write a temporary file beside
+/// `path`, flush it to disk, rename it over. `progress` then holds the merged record.
+/// Temporary files that a killed instance left are removed (no writer is mid-save while the
+/// lock is held).
+pub fn save(path: &Path, progress: &mut Progress) -> Result<()> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     fs::create_dir_all(dir).wrap_err_with(|| format!("cannot create folder {}", dir.display()))?;
-    let text = toml::to_string_pretty(progress).wrap_err("cannot encode progress")?;
-    let mut temp_name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
-    temp_name.push(format!(".tmp-{}", std::process::id()));
+    refuse_what_is_not_a_progress_file(path)?;
+    let _lock = FileLock::take(path, true)?;
+    let mut merged = read_locked(path)?.progress;
+    for change in &progress.unsaved.0 {
+        match change {
+            Change::Answer {
+                question_id,
+                lab,
+                right,
+            } => merged.apply_answer(question_id, lab.as_deref(), *right),
+            Change::Step { lab, title } => merged.apply_step(lab, title),
+        }
+    }
+    let text = toml::to_string_pretty(&merged).wrap_err("cannot encode progress")?;
+    let mut temp_prefix = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    temp_prefix.push(".tmp-");
+    remove_stale_temporaries(dir, &temp_prefix.to_string_lossy());
+    let mut temp_name = temp_prefix;
+    temp_name.push(std::process::id().to_string());
     let temp = path.with_file_name(temp_name);
     let write = || -> std::io::Result<()> {
         let mut file = fs::File::create(&temp)?;
@@ -199,12 +384,40 @@ pub fn save(path: &Path, progress: &Progress) -> Result<()> {
         let _ = fs::remove_file(&temp);
         return Err(err).wrap_err_with(|| format!("cannot write progress to {}", temp.display()));
     }
-    fs::rename(&temp, path).wrap_err_with(|| format!("cannot replace progress file {}", path.display()))
+    fs::rename(&temp, path).wrap_err_with(|| format!("cannot replace progress file {}", path.display()))?;
+    *progress = merged;
+    Ok(())
+}
+
+/// Removes `<name>.tmp-*` files in `dir`: a save that was killed between writing and renaming.
+fn remove_stale_temporaries(dir: &Path, prefix: &str) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        if entry.file_name().to_string_lossy().starts_with(prefix) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Erases the progress file, under the lock so that no save is half-way through.
+pub fn erase(path: &Path) -> Result<()> {
+    let _lock = FileLock::take(path, true)?;
+    fs::remove_file(path).wrap_err_with(|| format!("cannot erase progress file {}", path.display()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The names in `dir`, sorted.
+    fn names_in(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .expect("list")
+            .map(|entry| entry.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
 
     #[test]
     fn answers_build_streaks_and_lab_checks() {
@@ -230,10 +443,13 @@ mod tests {
         let path = dir.path().join("nested").join("progress.toml");
         let mut progress = Progress::new();
         progress.record_answer("q", None, true);
-        save(&path, &progress).expect("save");
+        save(&path, &mut progress).expect("save");
         assert_eq!(load(&path).expect("load").progress, progress);
-        let leftovers: Vec<_> = fs::read_dir(path.parent().expect("parent")).expect("list").collect();
-        assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
+        assert_eq!(
+            names_in(path.parent().expect("parent")),
+            ["progress.toml", "progress.toml.lock"],
+            "no temporary file is left behind"
+        );
     }
 
     #[test]
@@ -244,9 +460,9 @@ mod tests {
         let loaded = load(&path).expect("load");
         assert!(loaded.notice.expect("a notice").contains("moved to"));
         assert!(!path.exists());
-        let aside: Vec<_> = fs::read_dir(dir.path())
-            .expect("list")
-            .map(|e| e.expect("entry").file_name())
+        let aside: Vec<String> = names_in(dir.path())
+            .into_iter()
+            .filter(|name| name.contains(".unreadable-"))
             .collect();
         assert_eq!(aside.len(), 1);
         assert_eq!(
@@ -263,5 +479,96 @@ mod tests {
         let err = load(&path).expect_err("refused");
         assert!(err.to_string().contains("newer resilience-lab (format_version 9"));
         assert!(path.exists());
+    }
+
+    #[test]
+    fn two_writers_on_one_file_lose_no_answer() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("progress.toml");
+        let rounds = 40;
+        // Both load first, as the app and `quiz` do at start, then answer and save in turns
+        // that the threads interleave as they please.
+        let writers: Vec<_> = ["app", "quiz"]
+            .into_iter()
+            .map(|who| {
+                let mut progress = load(&path).expect("load").progress;
+                let path = path.clone();
+                std::thread::spawn(move || {
+                    for round in 0..rounds {
+                        progress.record_answer("shared", Some("retry"), round % 2 == 0);
+                        progress.record_answer(&format!("{who}-only"), None, true);
+                        progress.mark_step("retry", &format!("{who} step"));
+                        save(&path, &mut progress).expect("save");
+                    }
+                })
+            })
+            .collect();
+        for writer in writers {
+            writer.join().expect("writer");
+        }
+        let saved = load(&path).expect("load").progress;
+        assert_eq!(saved.questions["shared"].answered, 2 * rounds);
+        assert_eq!(saved.questions["shared"].right, rounds);
+        assert_eq!(saved.questions["app-only"].answered, rounds);
+        assert_eq!(saved.questions["quiz-only"].answered, rounds);
+        let mut steps = saved.labs["retry"].steps_done.clone();
+        steps.sort();
+        assert_eq!(steps, ["app step", "quiz step"]);
+        assert_eq!(saved.labs["retry"].checks_passed, ["shared"]);
+    }
+
+    #[test]
+    fn what_is_not_a_progress_file_is_refused_in_one_line() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for (path, says) in [
+            (Path::new("/dev/zero").to_path_buf(), "is not a regular file"),
+            (dir.path().to_path_buf(), "is a folder"),
+        ] {
+            let err = load(&path).expect_err("refused");
+            assert!(err.downcast_ref::<UsageError>().is_some(), "exit code 2: {err:#}");
+            assert!(
+                err.to_string().contains(says) && !err.to_string().contains('\n'),
+                "{err:#}"
+            );
+        }
+        let big = dir.path().join("big.toml");
+        fs::write(&big, vec![b'#'; MAX_FILE_BYTES as usize + 1]).expect("write");
+        let err = load(&big).expect_err("refused");
+        assert!(err.to_string().contains("too big to be progress"), "{err:#}");
+        assert!(big.exists(), "left untouched");
+        let err = save(&big, &mut Progress::new()).expect_err("not overwritten either");
+        assert!(err.to_string().contains("too big"), "{err:#}");
+    }
+
+    #[test]
+    fn a_file_that_is_not_utf8_is_moved_aside_and_names_never_collide() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("progress.toml");
+        // Three unreadable files in (almost certainly) one second: three names.
+        for content in [&b"format_version = 1\n\xff\xfe"[..], b"= = =", b"\xc3"] {
+            fs::write(&path, content).expect("write");
+            let loaded = load(&path).expect("moved aside, not refused");
+            assert!(loaded.notice.expect("notice").contains("could not be read"));
+            assert_eq!(loaded.progress, Progress::new());
+        }
+        let aside: Vec<String> = names_in(dir.path())
+            .into_iter()
+            .filter(|name| name.contains(".unreadable-"))
+            .collect();
+        assert_eq!(aside.len(), 3, "{aside:?}");
+        let kept: Vec<Vec<u8>> = aside
+            .iter()
+            .map(|name| fs::read(dir.path().join(name)).expect("read"))
+            .collect();
+        assert!(kept.contains(&b"\xc3".to_vec()) && kept.contains(&b"= = =".to_vec()));
+    }
+
+    #[test]
+    fn a_temporary_file_left_by_a_kill_is_removed_by_the_next_save() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("progress.toml");
+        fs::write(dir.path().join("progress.toml.tmp-999999"), "half a fi").expect("write");
+        save(&path, &mut Progress::new()).expect("save");
+        assert_eq!(names_in(dir.path()), ["progress.toml", "progress.toml.lock"]);
     }
 }

@@ -178,3 +178,61 @@ fn a_check_whose_prompt_and_settings_disagree_is_refused_with_its_line() {
     );
     assert!(report.contains("settings lack seed"), "{report}");
 }
+
+#[test]
+fn a_step_the_app_cannot_move_by_is_refused() {
+    let shipped = include_str!("../labs/breaker.toml");
+    let broken = shipped.replacen("step = 0.05", "step = 1e-300", 1);
+    assert_ne!(broken, shipped, "the threshold slider's step was replaced");
+    let (_dir, output) = override_with("breaker.toml", &broken);
+    assert_eq!(output.status.code(), Some(2));
+    let report = stdout(&output);
+    assert!(report.contains("parameter \"threshold\": step 0.00"), "{report}");
+    assert!(report.contains("allowed: at most 10000"), "{report}");
+    assert!(report.contains("needs more than 6 decimals"), "{report}");
+
+    let coarse = shipped.replacen("step = 0.05", "step = 2", 1);
+    let (_dir, output) = override_with("breaker.toml", &coarse);
+    assert!(
+        stdout(&output).contains("is larger than the range"),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn a_run_too_big_to_recompute_in_a_frame_is_refused() {
+    let shipped = include_str!("../labs/breaker.toml");
+    let rate = "name = \"rate\"";
+    let big =
+        shipped
+            .replacen("max = 500\n", "max = 10000\n", 1)
+            .replacen("max = 300\nstep = 5", "max = 3600\nstep = 5", 1);
+    assert!(big.contains(rate) && big.contains("max = 10000\n") && big.contains("max = 3600\nstep = 5"));
+    let (_dir, output) = override_with("breaker.toml", &big);
+    assert_eq!(output.status.code(), Some(2));
+    let report = stdout(&output);
+    assert!(
+        report.contains("max 10000 calls/s for max 3600 s is 36000000 calls"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_big_breaker_window_is_accepted() {
+    // Before rolling counts, a window of 10,000 made every slider step recount it per call.
+    let shipped = include_str!("../labs/breaker.toml");
+    let big_window = shipped.replace("max = 200\n", "max = 10000\n");
+    assert_eq!(big_window.matches("max = 10000\n").count(), 2, "window and min_calls");
+    let (dir, output) = override_with("breaker.toml", &big_window);
+    assert!(output.status.success(), "{}", stdout(&output));
+    // The largest run the sliders then allow, with the biggest window: it must finish.
+    let run = Command::new(env!("CARGO_BIN_EXE_resilience-lab"))
+        .args(["run", "breaker", "--rate", "500", "--duration-s", "300"])
+        .args(["--window", "10000", "--min-calls", "10000", "--content"])
+        .arg(dir.path())
+        .output()
+        .expect("runs");
+    assert!(run.status.success());
+    assert!(String::from_utf8_lossy(&run.stdout).contains("calls=150000"));
+}

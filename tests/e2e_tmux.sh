@@ -62,6 +62,16 @@ wait_for() {
     return 1
 }
 
+# Waits up to 10 s for the shell's `EXIT=<code>` line. Not wait_for 'EXIT=': the typed
+# command line (`...; echo EXIT=$?`) shows that text too, until its `clear` runs.
+wait_for_exit() {
+    for _ in $(seq 1 100); do
+        screen | grep -qE -- 'EXIT=[0-9]+' && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
 # One key at a time: tmux would otherwise send Escape and the next key as one escape sequence.
 keys() {
     for key in "$@"; do
@@ -73,14 +83,15 @@ keys() {
 # The terminal is back: main screen, no mouse reporting, the shell's prompt, stty as before.
 restored() {
     local label="$1"
-    check "$label: exit status printed by the shell" "wait_for 'EXIT='"
+    check "$label: exit status printed by the shell" "wait_for_exit"
     if [[ -n "${2:-}" ]]; then
         check "$label: exit status $2" "screen | grep -qF 'EXIT=$2'"
     fi
     check "$label: left the alternate screen" "[[ \$(flag alternate_on) == 0 ]]"
     check "$label: mouse reporting off" \
         "[[ \$(flag mouse_any_flag)\$(flag mouse_button_flag)\$(flag mouse_standard_flag)\$(flag mouse_sgr_flag) == 0000 ]]"
-    tmux send-keys -t "$SESSION" "stty -g > $WORK/stty.after; echo STTY-DONE" Enter
+    # Quoted so that the typed command line does not show the text waited for.
+    tmux send-keys -t "$SESSION" "stty -g > $WORK/stty.after; echo STTY-'DONE'" Enter
     wait_for STTY-DONE
     check "$label: terminal modes as before (stty -g)" "cmp -s $WORK/stty.before $WORK/stty.after"
     tmux send-keys -t "$SESSION" "clear" Enter
@@ -158,13 +169,33 @@ check "live samples arrive (calls/s above 0)" "wait_for_re '[1-9][0-9]* calls/s'
 keys b
 check "b browns the dependency out now" "wait_for 'sick by hand'"
 keys C-c
-restored "Ctrl-C during a live run" 0
+restored "Ctrl-C during a live run" 130
 check "the live labs were shut down before the terminal was restored" "grep -q 'live labs shut down (0 aborted' $WORK/app.log"
 
-# 4. Ctrl-C in raw mode is a key: it quits too.
+# 4. Ctrl-C in raw mode is a key: it quits too, with SIGINT's 130.
 start_app
 keys C-c
-restored "Ctrl-C" 0
+restored "Ctrl-C" 130
+
+# 4b. kill -TSTP gives the terminal back and stops; fg redraws at once, with no key pressed.
+# Only the app gets the signal, as `kill -TSTP PID` sends it (a whole job stopped at once would
+# take the terminal from the app before it could restore it). `fg; echo` prints its status.
+start_app
+kill -TSTP "$(cat "$WORK/pid")"
+check "SIGTSTP: the shell reports the app stopped" "wait_for 'Stopped'"
+check "SIGTSTP: the alternate screen is left while stopped" "[[ \$(flag alternate_on) == 0 ]]"
+tmux send-keys -t "$SESSION" "clear; fg; echo EXIT=\$?" Enter
+check "fg: the app is back on the alternate screen" "sleep 1; [[ \$(flag alternate_on) == 1 ]]"
+check "fg: the home screen is drawn without a key" "wait_for 'A breaker during a brownout'"
+keys q
+restored "quit after fg" 0
+
+# 4c. A signal during start-up (handlers exist before the terminal is taken): whatever the
+#     moment, the terminal comes back and the exit code is 143.
+for delay in 0.01 0.02 0.03 0.04 0.05 0.06 0.08 0.1 0.12 0.15; do
+    tmux send-keys -t "$SESSION" "stty -g > $WORK/stty.before; clear; sh -c '(sleep $delay; kill -TERM \$\$) & exec \"$BIN\" --progress $WORK/progress.toml'; echo EXIT=\$?" Enter
+    restored "SIGTERM $delay s after start" 143
+done
 
 # 5. The quiz: one question answered, the feedback shown, the home screen counts it.
 rm -f "$WORK/progress.toml"

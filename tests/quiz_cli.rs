@@ -189,3 +189,38 @@ fn drill_and_review_refuse_to_be_combined() {
     let output = run_with_input(&dir.path().join("p.toml"), &["quiz", "--drill", "--review"], "");
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn the_quiz_goes_on_when_progress_cannot_be_saved() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let progress = dir.path().join("progress.toml");
+    // A folder where the lock file goes: reading works, every save fails.
+    fs::create_dir(dir.path().join("progress.toml.lock")).expect("folder");
+    let output = run_with_input(
+        &progress,
+        &[
+            "quiz", "--lab", "retry", "--topic", "retries", "--count", "2", "--seed", "5",
+        ],
+        &"a\n1\n".repeat(4),
+    );
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{out}");
+    assert_eq!(out.matches("note: progress not saved").count(), 1, "said once: {out}");
+    assert!(out.contains("Question 2 of 2") && out.contains(" of 2 right"), "{out}");
+    assert!(out.contains("Progress could not be saved to"), "{out}");
+}
+
+#[test]
+fn a_progress_path_that_is_a_folder_or_a_device_is_refused_in_one_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (path, says) in [
+        (dir.path(), "is a folder"),
+        (Path::new("/dev/zero"), "is not a regular file"),
+    ] {
+        let output = run_with_input(path, &["progress"], "");
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(says), "{err}");
+    }
+}

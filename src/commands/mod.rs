@@ -26,7 +26,7 @@ use std::process::ExitCode;
 use color_eyre::eyre::Result;
 
 use crate::cli::{Cli, Command, RunLab, ServeLab};
-use crate::content::{Content, ContentError};
+use crate::content::{Content, ContentError, LabId};
 use crate::error::UsageError;
 
 /// Runs the parsed command line, reading answers from `input` and writing its report to `out`.
@@ -56,7 +56,12 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
         Some(Command::Check) => check::check(content_dir.as_deref(), out),
         Some(Command::Policy(args)) => policy::run(&args, out),
         Some(Command::Run(run)) => {
-            let content = load_labs(content_dir.as_deref())?;
+            let id = match run.lab {
+                RunLab::Retry(_) => LabId::Retry,
+                RunLab::Breaker(_) => LabId::Breaker,
+                RunLab::Health(_) => LabId::Health,
+            };
+            let content = content_result(Content::load_lab(content_dir.as_deref(), id))?;
             match run.lab {
                 RunLab::Retry(args) => run::run_retry(&content, &args, out),
                 RunLab::Breaker(args) => run::run_breaker(&content, &args, out),
@@ -64,7 +69,7 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
             }
         }
         Some(Command::Serve(serve)) => {
-            let content = load_labs(content_dir.as_deref())?;
+            let content = content_result(Content::load_lab(content_dir.as_deref(), LabId::Health))?;
             match serve.lab {
                 ServeLab::Health(args) => serve::serve_health(&content, &args, out),
             }

@@ -4,7 +4,7 @@ use std::io::{BufRead, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use color_eyre::eyre::{Result, WrapErr};
+use color_eyre::eyre::Result;
 
 use crate::cli::ProgressArgs;
 use crate::content::Content;
@@ -46,8 +46,7 @@ pub fn run_progress(
                 return Ok(ExitCode::SUCCESS);
             }
         }
-        std::fs::remove_file(progress_file)
-            .wrap_err_with(|| format!("cannot erase progress file {}", progress_file.display()))?;
+        crate::progress::erase(progress_file)?;
         writeln!(out, "progress erased: {}", progress_file.display())?;
         return Ok(ExitCode::SUCCESS);
     }

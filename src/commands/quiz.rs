@@ -75,6 +75,7 @@ pub fn run_quiz(
     )?;
     writeln!(out, "Answer with a letter or a number, then Enter. Type q to stop.")?;
     let mut score = quiz::Score::default();
+    let mut save_failed = false;
     'questions: for (number, asked) in drawn.iter().enumerate() {
         let question = &asked.question;
         let lab = question
@@ -131,7 +132,13 @@ pub fn run_quiz(
             .progress
             // The quiz counts in the quiz: a lab's progress is its own steps and checks, done there.
             .record_answer(&question.id, None, verdict.right);
-        progress::save(progress_file, &loaded.progress)?;
+        // A failed save is said once and the quiz goes on, as in the app.
+        if let Err(error) = progress::save(progress_file, &mut loaded.progress)
+            && !save_failed
+        {
+            save_failed = true;
+            writeln!(out, "note: progress not saved ({error:#}); the quiz goes on")?;
+        }
     }
 
     let percent = (score.right * 100).checked_div(score.asked).unwrap_or(0);
@@ -145,7 +152,9 @@ pub fn run_quiz(
             writeln!(out, "   Source: {}", question.source)?;
         }
     }
-    if score.asked > 0 {
+    if score.asked > 0 && save_failed {
+        writeln!(out, "\nProgress could not be saved to {}", progress_file.display())?;
+    } else if score.asked > 0 {
         writeln!(out, "\nProgress saved to {}", progress_file.display())?;
     }
     Ok(ExitCode::SUCCESS)

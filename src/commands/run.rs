@@ -297,6 +297,15 @@ pub fn run_breaker(content: &Content, args: &BreakerArgs, out: &mut dyn Write) -
         ))
         .into());
     }
+    // A brownout after the run's end would make a run with nothing to show.
+    if params.brownout_start_s >= params.duration_s {
+        return Err(UsageError(format!(
+            "--brownout-s starts at {} s but --duration-s {} ends the run before it; allowed: a brownout that \
+             starts before the run ends",
+            params.brownout_start_s, params.duration_s
+        ))
+        .into());
+    }
     if args.mode.live {
         return run_breaker_live(params, args, out);
     }
@@ -356,7 +365,27 @@ pub fn run_health(content: &Content, args: &HealthArgs, out: &mut dyn Write) -> 
         }
     };
     let runtime = live_runtime()?;
-    let live = runtime.block_on(health_driver::run_live(None, &config, port, &mut on_line))?;
+    let interrupted = runtime.block_on(async {
+        // Registered before the run starts, so a signal at any moment ends it at once.
+        let mut stop = crate::signals::Stop::register()?;
+        Ok::<_, color_eyre::eyre::Report>(tokio::select! {
+            // Biased, the signal first: the driver sees the same signal and would build an
+            // error report (with a backtrace, seconds to resolve) before giving way.
+            biased;
+            signal = stop.recv() => Ok(signal),
+            live = health_driver::run_live(None, &config, port, &mut on_line) => Err(live),
+        })
+    })?;
+    let live = match interrupted {
+        // Dropping the run killed its server child (kill on drop, and PR_SET_PDEATHSIG).
+        Ok(signal) => {
+            // Whatever the run had in flight (a probe's blocking work) must not hold the exit.
+            runtime.shutdown_background();
+            writeln!(out, "interrupted by {}: the server was stopped", signal.name)?;
+            return Ok(signal.exit_code());
+        }
+        Err(live) => live?,
+    };
     if json {
         writeln!(
             out,

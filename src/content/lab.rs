@@ -3,6 +3,7 @@
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::content::frame_budget;
 use crate::content::lab_id::LabId;
 use crate::content::location::ContentError;
 use crate::content::question::{self, Question};
@@ -230,6 +231,17 @@ pub fn parse(text: &str, file: &str, expected: LabId) -> Result<LabFile, Vec<Con
         for problem in parameter_problems(expected_id, spec) {
             errors.push(at(span.clone(), format!("parameter \"{}\": {problem}", spec.name)));
         }
+        for problem in frame_budget::step_problems(spec.min, spec.max, spec.step) {
+            errors.push(at(span.clone(), format!("parameter \"{}\": {problem}", spec.name)));
+        }
+    }
+    for problem in frame_budget::lab_problems(expected, |name| {
+        lab.parameters
+            .iter()
+            .find(|spec| spec.name == name)
+            .map(|spec| spec.max)
+    }) {
+        errors.push(at(None, problem));
     }
     for required in required_parameters(expected_id) {
         if !lab.parameters.iter().any(|spec| spec.name == required.name) {

@@ -7,10 +7,12 @@
 //! (ranges, steps, ids), and every problem names the file, the line and the column.
 
 pub mod bank;
+pub mod frame_budget;
 pub mod lab;
 pub mod lab_id;
 pub mod lint;
 pub mod location;
+pub mod override_dir;
 pub mod params;
 pub mod question;
 pub mod settings;
@@ -66,7 +68,21 @@ impl Content {
         Self::load_parts(override_dir, false)
     }
 
+    /// Loads one lab only, for a headless run of it: parsing the other two would be most of
+    /// the run's start-up. `check` and the app load them all.
+    pub fn load_lab(override_dir: Option<&Path>, id: LabId) -> Result<Content, Vec<ContentError>> {
+        Self::load_selected(override_dir, false, Some(id))
+    }
+
     fn load_parts(override_dir: Option<&Path>, with_bank: bool) -> Result<Content, Vec<ContentError>> {
+        Self::load_selected(override_dir, with_bank, None)
+    }
+
+    fn load_selected(
+        override_dir: Option<&Path>,
+        with_bank: bool,
+        only_lab: Option<LabId>,
+    ) -> Result<Content, Vec<ContentError>> {
         if let Some(dir) = override_dir
             && !dir.is_dir()
         {
@@ -78,7 +94,17 @@ impl Content {
         let mut labs = Vec::new();
         let mut origins = Vec::new();
         let mut errors = Vec::new();
+        if let Some(dir) = override_dir {
+            errors.extend(override_dir::problems(dir, "labs", &LAB_IDS));
+            if with_bank {
+                let bank_names: Vec<&str> = bank::EMBEDDED_BANK.iter().map(|(name, _)| *name).collect();
+                errors.extend(override_dir::problems(dir, "assets/quiz", &bank_names));
+            }
+        }
         for (id, embedded) in EMBEDDED_LABS {
+            if only_lab.is_some_and(|only| only != id) {
+                continue;
+            }
             let name = id.name();
             let Some((origin, text)) =
                 read_overridable(override_dir, &format!("labs/{name}.toml"), embedded, &mut errors)
@@ -125,7 +151,8 @@ impl Content {
         all
     }
 
-    /// The lab `id`; every [`LabId`] is present once loading succeeded.
+    /// The lab `id`; every [`LabId`] is present once loading succeeded (with
+    /// [`Content::load_lab`], the one lab asked for).
     pub fn lab(&self, id: LabId) -> &LabFile {
         self.labs
             .iter()

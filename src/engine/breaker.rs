@@ -90,6 +90,9 @@ pub struct Breaker {
     state: BreakerState,
     /// Outcomes of recent calls while closed, oldest first (true = success).
     results: VecDeque<bool>,
+    /// The failures among `results`, kept as outcomes enter and leave the window so that
+    /// recording a call costs the same whatever the window's size.
+    failures: usize,
     /// When the breaker last opened; the open period counts from here.
     opened_at_s: f64,
     /// Trial calls let through in the current half-open period.
@@ -105,6 +108,7 @@ impl Breaker {
             config,
             state: BreakerState::Closed,
             results: VecDeque::new(),
+            failures: 0,
             opened_at_s: 0.0,
             trials: 0,
             trial_successes: 0,
@@ -123,7 +127,7 @@ impl Breaker {
     /// Retunes a running breaker; the window shrinks at once if it is now smaller.
     pub fn set_config(&mut self, config: BreakerConfig) {
         while self.results.len() > config.window {
-            self.results.pop_front();
+            self.forget_oldest();
         }
         self.config = config;
     }
@@ -138,11 +142,20 @@ impl Breaker {
         if self.results.is_empty() {
             return 0.0;
         }
-        self.failures() as f64 / self.results.len() as f64
+        self.failures as f64 / self.results.len() as f64
     }
 
-    fn failures(&self) -> usize {
-        self.results.iter().filter(|ok| !**ok).count()
+    /// Drops the oldest outcome from the window, and from the failure count.
+    fn forget_oldest(&mut self) {
+        if self.results.pop_front() == Some(false) {
+            self.failures -= 1;
+        }
+    }
+
+    /// Empties the window.
+    fn clear_window(&mut self) {
+        self.results.clear();
+        self.failures = 0;
     }
 
     fn move_to(&mut self, now_s: f64, to: BreakerState) {
@@ -185,7 +198,7 @@ impl Breaker {
                     self.trial_successes += 1;
                     if self.trial_successes == self.config.trial_calls {
                         self.move_to(now_s, BreakerState::Closed);
-                        self.results.clear();
+                        self.clear_window();
                     }
                 } else {
                     self.move_to(now_s, BreakerState::Open);
@@ -194,16 +207,18 @@ impl Breaker {
             }
             BreakerState::Closed => {
                 self.results.push_back(ok);
-                if self.results.len() > self.config.window {
-                    self.results.pop_front();
+                if !ok {
+                    self.failures += 1;
                 }
-                let failures = self.failures();
+                if self.results.len() > self.config.window {
+                    self.forget_oldest();
+                }
                 if self.results.len() >= self.config.min_calls
-                    && failures as f64 / self.results.len() as f64 >= self.config.threshold
+                    && self.failures as f64 / self.results.len() as f64 >= self.config.threshold
                 {
                     self.move_to(now_s, BreakerState::Open);
                     self.opened_at_s = now_s;
-                    self.results.clear();
+                    self.clear_window();
                 }
             }
         }

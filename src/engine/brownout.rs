@@ -138,9 +138,7 @@ pub fn simulate(params: &BrownoutParams, use_breaker: bool) -> CallerRun {
         let second = &mut per_second[(now_s as usize).min(seconds - 1)];
         if let Some(breaker) = breaker.as_mut() {
             // Outcomes arrive once their wait is over, in the order the calls were sent.
-            for (finish_s, ok) in pending.due(now_s) {
-                breaker.record(finish_s, ok);
-            }
+            pending.drain_due(now_s, |finish_s, ok| breaker.record(finish_s, ok));
         }
         let sick = params.is_sick(now_s);
         if let Some(breaker) = breaker.as_mut()
@@ -210,22 +208,23 @@ impl Pending {
         queue.push_back((index, finish_s));
     }
 
-    /// The calls finished by `now_s`, as (finish time, ok), in the order they were sent.
-    fn due(&mut self, now_s: f64) -> Vec<(f64, bool)> {
-        let take = |queue: &mut VecDeque<(u64, f64)>, ok: bool| {
-            let mut due = Vec::new();
-            while let Some(&(index, finish_s)) = queue.front()
-                && finish_s <= now_s
-            {
-                due.push((index, finish_s, ok));
-                queue.pop_front();
+    /// Hands each call finished by `now_s` to `on_due` as (finish time, ok), in the order
+    /// the calls were sent: the two queue fronts are merged by send index, with no list built.
+    fn drain_due(&mut self, now_s: f64, mut on_due: impl FnMut(f64, bool)) {
+        let due_front =
+            |queue: &VecDeque<(u64, f64)>| queue.front().copied().filter(|&(_, finish_s)| finish_s <= now_s);
+        loop {
+            let next_ok = match (due_front(&self.ok), due_front(&self.failed)) {
+                (None, None) => return,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (Some((ok_index, _)), Some((failed_index, _))) => ok_index < failed_index,
+            };
+            let queue = if next_ok { &mut self.ok } else { &mut self.failed };
+            if let Some((_, finish_s)) = queue.pop_front() {
+                on_due(finish_s, next_ok);
             }
-            due
-        };
-        let mut due = take(&mut self.ok, true);
-        due.extend(take(&mut self.failed, false));
-        due.sort_by_key(|(index, _, _)| *index);
-        due.into_iter().map(|(_, finish_s, ok)| (finish_s, ok)).collect()
+        }
     }
 }
 

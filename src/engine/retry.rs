@@ -92,6 +92,68 @@ struct Tally {
     sends_per_layer: Vec<u64>,
 }
 
+/// What one call to layer 1 costs when its outcome is certain (p = 0 or p = 1): below the top
+/// layer nobody consults the budget, so every such call sends the same requests and ends the
+/// same way, and is counted in closed form instead of walked attempt by attempt.
+struct CertainSubtree {
+    /// Requests each layer sends during one call to layer 1 (layer 0's entry is 0).
+    sends_per_layer: Vec<u64>,
+    db_attempts: u64,
+    ok: bool,
+}
+
+impl CertainSubtree {
+    /// The fixed cost of a call to layer 1, or `None` when draws decide it (0 < p < 1) or there
+    /// is no layer below the top.
+    fn of(attempts: &[u32], p: f64) -> Option<CertainSubtree> {
+        if attempts.len() < 2 || (p > 0.0 && p < 1.0) {
+            return None;
+        }
+        let fails = p >= 1.0;
+        let mut sends_per_layer = vec![0; attempts.len()];
+        let mut calls = 1u64;
+        for (layer, &tries) in attempts.iter().enumerate().skip(1) {
+            // Failing, each call at this layer tries them all; succeeding, the first try does it.
+            calls *= if fails { u64::from(tries) } else { 1 };
+            sends_per_layer[layer] = calls;
+        }
+        Some(CertainSubtree {
+            db_attempts: calls,
+            sends_per_layer,
+            ok: !fails,
+        })
+    }
+
+    fn add_to(&self, tally: &mut Tally) -> bool {
+        tally.db_attempts += self.db_attempts;
+        for (total, sends) in tally.sends_per_layer.iter_mut().zip(&self.sends_per_layer) {
+            *total += sends;
+        }
+        self.ok
+    }
+}
+
+/// The top layer's call when everything below it is certain: only the budget varies.
+fn call_top_over_certain(
+    attempts: &[u32],
+    subtree: &CertainSubtree,
+    tally: &mut Tally,
+    budget: &mut Option<Budget>,
+) -> bool {
+    for attempt_index in 0..attempts[0] {
+        if let Some(budget) = budget.as_mut()
+            && !budget.admit(attempt_index)
+        {
+            return false;
+        }
+        tally.sends_per_layer[0] += 1;
+        if subtree.add_to(tally) {
+            return true;
+        }
+    }
+    false
+}
+
 /// Calls the layer below `layer` with up to `attempts[layer]` tries; true on success.
 fn call(
     layer: usize,
@@ -147,8 +209,13 @@ pub fn run_scenario(params: &ScenarioParams) -> ScenarioResult {
     };
     let mut budget = (params.budget > 0.0).then(|| Budget::new(params.budget));
     let mut successes = 0;
+    let certain = CertainSubtree::of(&params.attempts, params.p);
     for _ in 0..params.actions {
-        if call(0, &params.attempts, &mut rng, params.p, &mut tally, &mut budget) {
+        let ok = match &certain {
+            Some(subtree) => call_top_over_certain(&params.attempts, subtree, &mut tally, &mut budget),
+            None => call(0, &params.attempts, &mut rng, params.p, &mut tally, &mut budget),
+        };
+        if ok {
             successes += 1;
         }
     }
@@ -311,5 +378,42 @@ mod tests {
             assert!((0.0..ceiling).contains(&sleep), "{sleep} outside [0, {ceiling})");
         }
         assert_eq!(full_jitter_ceiling_s(10, 0.1, 2.0), 2.0);
+    }
+
+    #[test]
+    fn certain_outcomes_are_counted_as_the_walk_counts_them() {
+        for p in [0.0, 1.0] {
+            for attempts in [
+                vec![4, 4, 4],
+                vec![3, 1, 2, 5],
+                vec![2, 7],
+                vec![5],
+                vec![1, 1, 1, 1, 1, 1],
+            ] {
+                for budget in [0.0, 0.1, 0.5] {
+                    let params = ScenarioParams {
+                        p,
+                        attempts: attempts.clone(),
+                        budget,
+                        actions: 997,
+                        seed: 42,
+                    };
+                    // The attempt-by-attempt walk, as before the closed form.
+                    let mut rng = PyRandom::new(42);
+                    let mut tally = Tally {
+                        db_attempts: 0,
+                        sends_per_layer: vec![0; attempts.len()],
+                    };
+                    let mut walk_budget = (budget > 0.0).then(|| Budget::new(budget));
+                    let successes = (0..params.actions)
+                        .filter(|_| call(0, &attempts, &mut rng, p, &mut tally, &mut walk_budget))
+                        .count() as u64;
+                    let counted = run_scenario(&params);
+                    assert_eq!(counted.db_attempts, tally.db_attempts, "{params:?}");
+                    assert_eq!(counted.sends_per_layer, tally.sends_per_layer, "{params:?}");
+                    assert_eq!(counted.successes, successes, "{params:?}");
+                }
+            }
+        }
     }
 }

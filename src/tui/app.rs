@@ -322,7 +322,7 @@ impl App {
     /// Saves progress; a failure shows in the status line and the app goes on.
     fn save_progress(&mut self) {
         let Some(path) = &self.progress_path else { return };
-        if let Err(error) = progress::save(path, &self.progress) {
+        if let Err(error) = progress::save(path, &mut self.progress) {
             self.status = Some(format!("progress not saved: {error:#}"));
         }
     }

@@ -39,6 +39,10 @@ pub enum Event {
     InputClosed(String),
     /// A live run's sample or end, for that lab's screen.
     Lab(LabId, LabEvent),
+    /// SIGTSTP (`kill -TSTP`; Ctrl-Z is a key in raw mode): give the terminal back, then stop.
+    Suspend,
+    /// SIGCONT: the app was stopped and goes on (`fg`); take the terminal again and redraw.
+    Resumed,
 }
 
 impl From<(LabId, LabEvent)> for Event {
@@ -55,6 +59,8 @@ pub fn spawn() -> color_eyre::Result<(mpsc::Sender<Event>, mpsc::Receiver<Event>
     let mut terminate = signal(SignalKind::terminate())?;
     let mut hangup = signal(SignalKind::hangup())?;
     let mut interrupt = signal(SignalKind::interrupt())?;
+    let mut suspend = signal(SignalKind::from_raw(libc::SIGTSTP))?;
+    let mut resumed = signal(SignalKind::from_raw(libc::SIGCONT))?;
     tokio::spawn(async move {
         let mut input = EventStream::new();
         let mut tick = tokio::time::interval(FRAME_INTERVAL);
@@ -70,6 +76,8 @@ pub fn spawn() -> color_eyre::Result<(mpsc::Sender<Event>, mpsc::Receiver<Event>
                 _ = terminate.recv() => Event::Signal { name: "SIGTERM", number: libc::SIGTERM },
                 _ = hangup.recv() => Event::Signal { name: "SIGHUP", number: libc::SIGHUP },
                 _ = interrupt.recv() => Event::Signal { name: "SIGINT", number: libc::SIGINT },
+                _ = suspend.recv() => Event::Suspend,
+                _ = resumed.recv() => Event::Resumed,
             };
             let last = matches!(event, Event::InputClosed(_));
             if sender.send(event).await.is_err() || last {

@@ -45,6 +45,7 @@ use crate::content::LabId;
 use crate::tui::app::App;
 use crate::tui::event::Event;
 use crate::tui::theme::Theme;
+use tokio::sync::mpsc::{Receiver, Sender};
 
 /// Whether the app has the terminal (raw mode, alternate screen, mouse capture) right now.
 static TERMINAL_TAKEN: AtomicBool = AtomicBool::new(false);
@@ -63,6 +64,46 @@ pub fn restore_terminal() {
     let _ = execute!(stdout(), DisableMouseCapture, LeaveAlternateScreen, Show);
 }
 
+/// Takes the terminal: raw mode, the alternate screen, mouse capture.
+///
+/// Also used after SIGCONT: the shell may have reset the terminal's modes while the app was
+/// stopped, so raw mode is left and entered again (crossterm would skip a second enable).
+fn take_terminal() -> Result<()> {
+    TERMINAL_TAKEN.store(true, Ordering::SeqCst);
+    let _ = disable_raw_mode();
+    enable_raw_mode().wrap_err("entering raw mode")?;
+    execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)
+        .wrap_err("entering the alternate screen with mouse capture")
+}
+
+/// SIGTSTP: gives the terminal back and stops the process the way the default action would;
+/// returns once SIGCONT (`fg`) has let it go on, with the terminal taken again.
+fn suspend(terminal: &mut DefaultTerminal) -> Result<()> {
+    log::line("received SIGTSTP: stopping until SIGCONT");
+    restore_terminal();
+    // SAFETY: raise only sends a signal to this process; SIGSTOP cannot be caught.
+    unsafe { libc::raise(libc::SIGSTOP) };
+    resume(terminal)
+}
+
+/// After SIGCONT: the terminal taken again and the whole screen drawn anew.
+///
+/// Not `Terminal::clear`, which asks the terminal for the cursor position while the event
+/// task reads the input: the screen is cleared, then a blank frame makes ratatui's last
+/// frame match it, so the next draw repaints every cell.
+fn resume(terminal: &mut DefaultTerminal) -> Result<()> {
+    take_terminal()?;
+    execute!(
+        stdout(),
+        crossterm::terminal::Clear(crossterm::terminal::ClearType::All)
+    )
+    .wrap_err("clearing the screen after SIGCONT")?;
+    terminal
+        .draw(|frame| frame.render_widget(ratatui::widgets::Clear, frame.area()))
+        .wrap_err("clearing the screen after SIGCONT")?;
+    Ok(())
+}
+
 /// Restores the terminal when the loop ends, whichever way it ends.
 struct TerminalGuard;
 
@@ -78,14 +119,15 @@ impl Drop for TerminalGuard {
 /// before color_eyre's hook prints the panic, so the report lands on the normal screen.
 /// A drawing error returns here through the guard, which restores too.
 pub fn run(cli: &Cli, content: Content) -> Result<ExitCode> {
+    // The log first: a bad --log path is a usage error even where there is no terminal.
+    if let Some(path) = &cli.log {
+        log::open(path)?;
+    }
     if !(stdout().is_terminal() && std::io::stdin().is_terminal()) {
         bail!(
             "the terminal app needs a terminal on stdin and stdout; \
              in scripts use `resilience-lab labs` or `resilience-lab run <lab>`"
         );
-    }
-    if let Some(path) = &cli.log {
-        log::open(path)?;
     }
     let theme = Theme::from_env(cli.theme);
     // Before the terminal is taken: a newer-format file is a one-line error, left untouched.
@@ -103,14 +145,18 @@ pub fn run(cli: &Cli, content: Content) -> Result<ExitCode> {
         .enable_all()
         .build()
         .wrap_err("starting the async runtime")?;
+    // Signal handlers before the terminal is taken: a SIGTERM during start-up (the labs'
+    // first runs) is queued and quits through the restore, instead of killing the process
+    // with the alternate screen and mouse capture still on.
+    let events = {
+        let _runtime = runtime.enter();
+        event::spawn()?
+    };
     // The guard comes first: if a step below fails after raw mode is on, raw mode is still
     // turned off. The terminal is set up by hand rather than with ratatui::init, whose own
     // panic hook would restore a second time (see restore_terminal).
     let _guard = TerminalGuard;
-    TERMINAL_TAKEN.store(true, Ordering::SeqCst);
-    enable_raw_mode().wrap_err("entering raw mode")?;
-    execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)
-        .wrap_err("entering the alternate screen with mouse capture")?;
+    take_terminal()?;
     let mut terminal = Terminal::new(CrosstermBackend::new(stdout())).wrap_err("measuring the terminal")?;
     log::line("terminal app started");
     let size = terminal.size().wrap_err("reading the terminal size")?;
@@ -120,15 +166,19 @@ pub fn run(cli: &Cli, content: Content) -> Result<ExitCode> {
     app.quiz.seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(1, |d| d.as_secs());
-    let result = runtime.block_on(event_loop(&mut terminal, app));
+    let result = runtime.block_on(event_loop(&mut terminal, app, events));
     log::line(&format!("terminal app stopping: {result:?}"));
     result
 }
 
 /// Runs the app until it quits; the exit code is 0, or 128 + a signal's number when a
 /// signal stopped it.
-async fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> Result<ExitCode> {
-    let result = run_loop(terminal, &mut app).await;
+async fn event_loop(
+    terminal: &mut DefaultTerminal,
+    mut app: App,
+    events: (Sender<Event>, Receiver<Event>),
+) -> Result<ExitCode> {
+    let result = run_loop(terminal, &mut app, events).await;
     // On every way out (quit, signal, a drawing error), and before the terminal is restored:
     // no server child, live server or task outlives the app. The stops take a moment, so the
     // screen says why the app has not left yet.
@@ -151,8 +201,11 @@ async fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> Result<Exit
     })
 }
 
-async fn run_loop(terminal: &mut DefaultTerminal, app: &mut App) -> Result<()> {
-    let (sender, mut events) = event::spawn()?;
+async fn run_loop(
+    terminal: &mut DefaultTerminal,
+    app: &mut App,
+    (sender, mut events): (Sender<Event>, Receiver<Event>),
+) -> Result<()> {
     app.use_events(sender);
     let mut dirty = true;
     while app.running {
@@ -166,7 +219,17 @@ async fn run_loop(terminal: &mut DefaultTerminal, app: &mut App) -> Result<()> {
         // Drain what is already queued (a mouse drag sends many) so one frame covers it all.
         let mut next = Some(first);
         while let Some(event) = next {
-            dirty |= handle(app, event);
+            match event {
+                Event::Suspend => {
+                    suspend(terminal)?;
+                    dirty = true;
+                }
+                Event::Resumed => {
+                    resume(terminal)?;
+                    dirty = true;
+                }
+                event => dirty |= handle(app, event),
+            }
             next = events.try_recv().ok();
         }
     }
@@ -177,7 +240,14 @@ async fn run_loop(terminal: &mut DefaultTerminal, app: &mut App) -> Result<()> {
 fn handle(app: &mut App, event: Event) -> bool {
     match event {
         Event::Terminal(term_event) => match app.msg_for(&term_event) {
-            Some(msg) => app.update(msg),
+            Some(msg) => {
+                // Ctrl-C is the terminal's interrupt key, a keystroke only in raw mode: the app
+                // exits as SIGINT would make it, 130, as shells and the README expect.
+                if msg == msg::Msg::Quit && is_ctrl_c(&term_event) {
+                    app.stopped_by_signal = Some(libc::SIGINT);
+                }
+                app.update(msg)
+            }
             None => false,
         },
         // Nothing animates on the simulated clock; Lab 1's server clock moves on.
@@ -192,5 +262,50 @@ fn handle(app: &mut App, event: Event) -> bool {
             log::line(&format!("terminal input closed ({reason}): quitting"));
             app.update(msg::Msg::Quit)
         }
+        // The loop handles these itself: they need the terminal.
+        Event::Suspend | Event::Resumed => true,
+    }
+}
+
+fn is_ctrl_c(event: &crossterm::event::Event) -> bool {
+    matches!(
+        event,
+        crossterm::event::Event::Key(key)
+            if key.code == crossterm::event::KeyCode::Char('c')
+                && key.modifiers.contains(crossterm::event::KeyModifiers::CONTROL)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+    fn app() -> App {
+        let content = Content::load(None).expect("built-in content");
+        App::new(
+            content,
+            Theme::from_env(crate::cli::ThemeName::Dark),
+            Rect::new(0, 0, 100, 30),
+        )
+    }
+
+    #[test]
+    fn ctrl_c_quits_as_sigint_does_and_q_quits_with_zero() {
+        let mut interrupted = app();
+        let ctrl_c = crossterm::event::Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+        handle(&mut interrupted, Event::Terminal(ctrl_c));
+        assert!(!interrupted.running);
+        assert_eq!(
+            interrupted.stopped_by_signal,
+            Some(libc::SIGINT),
+            "exit code 128 + 2 = 130"
+        );
+
+        let mut quit = app();
+        let q = crossterm::event::Event::Key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE));
+        handle(&mut quit, Event::Terminal(q));
+        assert!(!quit.running);
+        assert_eq!(quit.stopped_by_signal, None, "exit code 0");
     }
 }

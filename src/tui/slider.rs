@@ -42,6 +42,10 @@ impl Slider {
 
     pub fn value(&self) -> f64 {
         let raw = self.spec.min + self.index as f64 * self.spec.step;
+        if !raw.is_finite() {
+            // A step `check` refuses (NaN, infinite): the slider stays at its minimum.
+            return self.spec.min;
+        }
         let scale = 10f64.powi(self.spec.decimals() as i32);
         ((raw * scale).round() / scale).clamp(self.spec.min, self.spec.max)
     }
@@ -53,8 +57,9 @@ impl Slider {
 
     /// Moves `delta` steps (negative to the left), stopping at the ends.
     pub fn step_by(&mut self, delta: i64) {
-        let moved = self.index as i64 + delta;
-        self.index = moved.clamp(0, self.steps() as i64) as u64;
+        // Saturating: `check` bounds the grid, but no spec may make this overflow or panic.
+        let moved = self.index.saturating_add_signed(delta);
+        self.index = moved.min(self.steps());
     }
 
     pub fn to_min(&mut self) {
@@ -172,5 +177,23 @@ mod tests {
         p.set_fraction(0.5);
         assert_eq!(p.display(), "0.50");
         assert_eq!(p.fraction(), 0.5);
+    }
+
+    #[test]
+    fn no_spec_makes_a_step_panic() {
+        // `check` refuses these; the slider must still survive them.
+        for step in [1e-300, f64::MIN_POSITIVE, 0.0, -1.0, f64::NAN, f64::INFINITY] {
+            let mut s = Slider::new(spec(0.0, 1.0, step, 0.5, "s"));
+            s.step_by(1);
+            s.step_by(-1);
+            s.step_by(i64::MAX);
+            s.step_by(i64::MIN);
+            s.to_max();
+            s.step_by(1);
+            s.set_fraction(0.5);
+            s.set_value(0.25);
+            assert!((0.0..=1.0).contains(&s.value()), "step {step}: value {}", s.value());
+            let _ = s.display();
+        }
     }
 }

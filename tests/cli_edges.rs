@@ -1,0 +1,180 @@
+//! The command line's rough edges, through the real binary: every mistake is one line and
+//! exit code 2, and an interrupted live run exits as the signal says, at once.
+
+use std::fs;
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_resilience-lab"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
+}
+
+/// Exit code 2 and one line on stderr that contains every one of `says`.
+fn refused_in_one_line(args: &[&str], says: &[&str]) {
+    let output = run(args);
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    for part in says {
+        assert!(err.contains(part), "{args:?} should say {part:?}: {err}");
+    }
+}
+
+#[test]
+fn negative_numbers_name_the_flag_and_its_range() {
+    refused_in_one_line(
+        &["run", "retry", "--p", "-0.1"],
+        &["--p", "allowed: a number from 0 to 1"],
+    );
+    refused_in_one_line(&["run", "retry", "--budget", "-1"], &["--budget", "from 0 to 1"]);
+    refused_in_one_line(
+        &["run", "retry", "--actions", "-1"],
+        &["--actions", "a whole number from 1"],
+    );
+    refused_in_one_line(&["run", "health", "--port", "-1"], &["--port", "from 0 to 65535"]);
+    refused_in_one_line(&["quiz", "--count", "-5"], &["--count", "1..=200"]);
+}
+
+#[test]
+fn wrong_choices_list_the_allowed_values() {
+    refused_in_one_line(&["quiz", "--lab", "foo"], &["allowed: health, retry, breaker"]);
+    refused_in_one_line(&["--theme", "blue", "labs"], &["allowed: light, dark"]);
+}
+
+#[test]
+fn run_without_a_lab_is_a_usage_error() {
+    let output = run(&["run"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("breaker"),
+        "the help names the labs"
+    );
+}
+
+#[test]
+fn bad_paths_are_refused_in_one_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = dir.path().to_str().expect("utf-8 path");
+    refused_in_one_line(&["--progress", folder, "progress"], &["is a folder"]);
+    let through_a_file = dir.path().join("notes.txt");
+    fs::write(&through_a_file, "x").expect("write");
+    let through = through_a_file.join("progress.toml");
+    refused_in_one_line(
+        &["--progress", through.to_str().expect("utf-8"), "progress"],
+        &["progress file"],
+    );
+    // The log is opened before the terminal is asked for, so this needs no terminal.
+    refused_in_one_line(
+        &["--log", "/nonexistent/x"],
+        &["--log /nonexistent/x", "cannot be opened"],
+    );
+}
+
+#[test]
+fn a_brownout_after_the_run_is_refused() {
+    refused_in_one_line(
+        &["run", "breaker", "--duration-s", "12", "--brownout-s", "100,200"],
+        &["--brownout-s", "--duration-s 12"],
+    );
+    assert!(
+        run(&["run", "breaker", "--duration-s", "12", "--brownout-s", "2,8"])
+            .status
+            .success()
+    );
+}
+
+/// `check --content DIR` with `labs/<name>` made by `make`: exit 2, naming the entry.
+fn check_reports(name: &str, make: impl Fn(&std::path::Path), says: &str) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    fs::create_dir(dir.path().join("labs")).expect("labs");
+    make(&dir.path().join("labs").join(name));
+    let output = Command::new(env!("CARGO_BIN_EXE_resilience-lab"))
+        .arg("check")
+        .arg("--content")
+        .arg(dir.path())
+        .output()
+        .expect("runs");
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(2), "{name}: {report}");
+    assert!(
+        report.contains(&format!("labs/{name}")) && report.contains(says),
+        "{name}: {report}"
+    );
+    assert!(
+        !report.contains("ok  labs/"),
+        "{name}: nothing is reported ok: {report}"
+    );
+}
+
+#[test]
+fn lab_overrides_that_would_be_skipped_are_reported() {
+    check_reports(
+        "retry.toml",
+        |path| fs::create_dir(path).expect("dir"),
+        "is not a regular file",
+    );
+    check_reports(
+        "breaker.toml",
+        |path| {
+            let status = Command::new("mkfifo").arg(path).status().expect("mkfifo runs");
+            assert!(status.success());
+        },
+        "is not a regular file",
+    );
+    let shipped = include_str!("../labs/retry.toml");
+    check_reports(
+        "retyr.toml",
+        |path| fs::write(path, shipped).expect("write"),
+        "may hold health.toml",
+    );
+    check_reports(
+        "Retry.toml",
+        |path| fs::write(path, shipped).expect("write"),
+        "rename it",
+    );
+}
+
+#[test]
+fn an_interrupted_live_health_run_exits_as_the_signal_says_at_once() {
+    for (signal, code) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_resilience-lab"))
+            .args(["run", "health", "--live", "--port", "0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("starts");
+        let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+        let first = lines.next().expect("a line").expect("text");
+        assert!(first.starts_with("listening on 127.0.0.1:"), "{first}");
+        let port = first.rsplit(':').next().expect("port").to_string();
+        let sent = Instant::now();
+        // SAFETY: kill only sends a signal to the child this test started.
+        unsafe { libc::kill(child.id() as i32, signal) };
+        let rest: Vec<String> = lines.map_while(Result::ok).collect();
+        let status = child.wait().expect("exits");
+        assert_eq!(status.code(), Some(code), "{rest:?}");
+        // The whole schedule takes about 4.5 s, and the signal came after its first line: a run
+        // that went on to the end would take 4 s more.
+        assert!(
+            sent.elapsed() < Duration::from_millis(2500),
+            "took {:?}",
+            sent.elapsed()
+        );
+        assert!(
+            rest.last().is_some_and(|l| l.starts_with("interrupted by SIG")),
+            "{rest:?}"
+        );
+        // No server is left listening on its port (the kill lands within moments).
+        let port: u16 = port.parse().expect("port");
+        let closed = (0..50).any(|_| {
+            std::thread::sleep(Duration::from_millis(40));
+            std::net::TcpStream::connect(("127.0.0.1", port)).is_err()
+        });
+        assert!(closed, "the server on port {port} outlived the run");
+    }
+}
