@@ -5,7 +5,7 @@
 //! `resilience-lab check` refuses a check whose metric no run produces.
 
 use crate::content::params::{self, Defaults, Values};
-use crate::content::settings::CheckSettings;
+use crate::content::question::CheckSettings;
 use crate::content::{Content, LabFile, LabId, Question};
 use crate::engine::brownout::{self, BrownoutComparison};
 use crate::engine::health::{self, DriverRun, WorkOutcome};
