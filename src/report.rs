@@ -179,6 +179,20 @@ pub fn metastable_text(run: &MetastableRun) -> String {
         "goodput/s: before {:.0}, during {:.0}, after {:.0} (last third {:.0}); {recovered}\n",
         run.goodput_before_per_s, run.goodput_during_per_s, run.goodput_after_per_s, run.goodput_end_per_s
     ));
+    if run.db_refused > 0 {
+        text.push_str(&format!(
+            "database backlog full ({} requests queued or in service): {} requests refused at once\n",
+            crate::live::retry::hops::DB_BACKLOG,
+            run.db_refused
+        ));
+    }
+    if run.actions_skipped > 0 {
+        text.push_str(&format!(
+            "load limit ({} actions in flight): {} actions not started\n",
+            crate::live::retry::metastable::MAX_IN_FLIGHT,
+            run.actions_skipped
+        ));
+    }
     text
 }
 
@@ -359,6 +373,35 @@ fn health_value(run: &DriverRun, mode: &str, config: &crate::engine::health::Hea
         "abandoned": run.abandoned,
         "timeline": run.timeline,
     })
+}
+
+/// A live counting run that its time limit cut short: what was asked, what ran.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct RetryTimeLimit {
+    pub limit_s: u64,
+    pub actions_requested: u64,
+    /// Actions started, the cut ones included.
+    pub actions_ran: u64,
+    /// Actions still retrying at the limit, cut off there.
+    pub cut_off: u64,
+}
+
+impl RetryTimeLimit {
+    pub fn new(requested: u64, result: &ScenarioResult, cut_off: u64) -> Self {
+        Self {
+            limit_s: crate::live::retry::chain::RUN_ACTIONS_TIME_LIMIT.as_secs(),
+            actions_requested: requested,
+            actions_ran: result.params.actions,
+            cut_off,
+        }
+    }
+
+    pub fn line(&self) -> String {
+        format!(
+            "  stopped at the {} s limit: {} of {} actions ran, {} cut off mid-retry (their attempts so far are counted)",
+            self.limit_s, self.actions_ran, self.actions_requested, self.cut_off
+        )
+    }
 }
 
 #[cfg(test)]

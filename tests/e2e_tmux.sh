@@ -167,7 +167,9 @@ keys s
 check "s starts a live run" "wait_for_re 'running [0-9]+/60 s' 50"
 check "live samples arrive (calls/s above 0)" "wait_for_re '[1-9][0-9]* calls/s' 80"
 keys b
-check "b browns the dependency out now" "wait_for 'sick by hand'"
+check "b browns the dependency out now" "wait_for 'hang by hand · b heal'"
+keys b
+check "b again heals it: the status names the override, not the schedule" "wait_for 'healed by hand · b brown out'"
 keys C-c
 restored "Ctrl-C during a live run" 130
 check "the live labs were shut down before the terminal was restored" "grep -q 'live labs shut down (0 aborted' $WORK/app.log"

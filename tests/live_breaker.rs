@@ -265,3 +265,38 @@ async fn handle_retunes_the_breaker_and_shuts_down_early() {
         alive_tasks()
     );
 }
+
+/// A second's sample counts every call sent in it once the call ends: during a total hang
+/// every call made fails, so each sample reads 100% failed, as the simulation's chart does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn during_a_total_hang_every_second_reads_all_calls_failed() {
+    let params = short_params(3.0, (0.0, 3.0));
+    let faults = FaultSchedule::window(FaultKind::Hang, 0.0, 3.0);
+    let mut live = LiveBrownout::start(params, faults).await.expect("live run");
+    let mut samples = live.take_samples().expect("samples");
+    live.finished().await;
+    live.shutdown().await.expect("shutdown");
+    let mut seen = Vec::new();
+    while let Ok(sample) = samples.try_recv() {
+        seen.push(sample);
+    }
+    assert_eq!(
+        seen.iter().map(|s| s.second).collect::<Vec<_>>(),
+        vec![0, 1, 2],
+        "one sample per second"
+    );
+    for sample in &seen {
+        for (name, caller) in [
+            ("timeout only", &sample.timeout_only),
+            ("with breaker", &sample.with_breaker),
+        ] {
+            let failed = caller.stats.degraded - caller.stats.failed_fast;
+            assert_eq!(
+                failed, caller.stats.calls,
+                "{name}, second {}: {failed} of {} calls counted failed",
+                sample.second, caller.stats.calls
+            );
+        }
+        assert!(sample.timeout_only.stats.calls >= 90, "{:?}", sample.timeout_only.stats);
+    }
+}

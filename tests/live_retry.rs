@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use resilience_lab::engine::retry::{Policy, ScenarioParams, run_scenario};
 use resilience_lab::live::retry::chain::{BackoffConfig, ChainConfig, DbCapacity, LiveChain};
+use resilience_lab::live::retry::hops::DB_BACKLOG;
 use resilience_lab::live::retry::metastable::{MetastableConfig, run_metastable};
 
 async fn counting_chain(layers: usize, p: f64) -> LiveChain {
@@ -205,4 +206,70 @@ fn headless_live_run_prints_the_sim_row_and_json() {
     assert_eq!(value["db_attempts_per_action"], 1.0);
     assert_eq!(value["received_per_server"]["database"], 20);
     assert_eq!(value["sim_comparison"]["within"], true);
+}
+
+/// The time limit holds inside an action: six layers of 10 attempts at p = 1 is 10^6
+/// database attempts for one action, which used to run on past the limit (the issue's
+/// `--attempts 10,10,10,10,10,10 --actions 1000` took about 370 s against 300).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_time_limit_cuts_off_an_action_still_retrying() {
+    let chain = counting_chain(6, 1.0).await;
+    let limit = Duration::from_millis(1_500);
+    let started = tokio::time::Instant::now();
+    let result = tokio::time::timeout(
+        Duration::from_secs(20),
+        chain.run_actions_within(&[10; 6], 0.0, 1_000, 4, limit),
+    )
+    .await
+    .expect("the run ends near its limit, not after its actions");
+    let took = started.elapsed();
+    assert!(
+        took < limit + Duration::from_secs(2),
+        "took {took:?} with a {limit:?} limit"
+    );
+    assert_eq!(chain.cut_off(), 4, "each of the 4 workers was cut mid-action");
+    assert_eq!(result.params.actions, 4, "the cut actions are the ones that ran");
+    assert_eq!(result.successes, 0);
+    assert!(result.db_attempts > 0);
+    chain.shutdown().await.expect("shutdown");
+}
+
+/// The metastable database has a backlog limit: past it requests are refused at once and
+/// counted, so its queue (and the memory it holds) stays bounded however long the storm.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_database_backlog_is_capped_and_refusals_are_counted() {
+    let mut config = ChainConfig::counting(1, 0.0, 42);
+    // One slot, 1 s each: everything sent now stays queued for the whole test.
+    config.capacity = Some(DbCapacity {
+        concurrency: 1,
+        service_ms: 1_000.0,
+    });
+    let chain = LiveChain::start(config).await.expect("chain");
+    let (top, counters) = (chain.top_client(), chain.counters());
+    let sent = DB_BACKLOG + 500;
+    let mut actions = tokio::task::JoinSet::new();
+    for _ in 0..sent {
+        let top = std::sync::Arc::clone(&top);
+        // Each waits for its answer; shutdown ends the queued work (and so the actions).
+        actions.spawn(async move { top.action(&[1], None).await });
+    }
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while counters.db_received() < sent && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let snapshot = counters.snapshot();
+    assert_eq!(counters.db_received(), sent, "every request reached the database");
+    assert!(
+        snapshot.db_in_flight <= DB_BACKLOG,
+        "{} queued or in service, over the {DB_BACKLOG} limit",
+        snapshot.db_in_flight
+    );
+    // One slot frees each second of the test: each lets one more request in.
+    assert!(snapshot.db_refused >= 480, "{} refused", snapshot.db_refused);
+    chain.shutdown().await.expect("chain drains");
+    let ended = tokio::time::timeout(Duration::from_secs(20), async {
+        while actions.join_next().await.is_some() {}
+    })
+    .await;
+    assert!(ended.is_ok(), "actions still waiting after the chain shut down");
 }

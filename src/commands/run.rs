@@ -234,16 +234,28 @@ fn run_retry_live(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> R
             let result = chain
                 .run_actions(&params.attempts, params.budget, params.actions, LIVE_CONCURRENCY)
                 .await;
+            let cut_off = chain.cut_off();
             chain.shutdown().await?;
-            Ok::<_, color_eyre::eyre::Report>(result)
+            Ok::<_, color_eyre::eyre::Report>((result, cut_off))
         })?;
+        let (result, cut_off) = result;
         let comparison = chain::compare_with_sim(&result);
+        // The limit is enforced inside actions too; say so whenever it cut the run short.
+        let limited = (cut_off > 0 || result.params.actions < params.actions)
+            .then(|| report::RetryTimeLimit::new(params.actions, &result, cut_off));
         if args.mode.json {
-            writeln!(out, "{}", report::retry_live_value(&result, &comparison))?;
+            let mut value = report::retry_live_value(&result, &comparison);
+            if let Some(limited) = &limited {
+                value["time_limit"] = serde_json::json!(limited);
+            }
+            writeln!(out, "{value}")?;
         } else {
             let name = format!("attempts {:?}", params.attempts).replace(' ', "");
             writeln!(out, "{}", report::retry_row(&name, &result))?;
             write!(out, "{}", report::retry_live_lines(&result, &comparison))?;
+            if let Some(limited) = &limited {
+                writeln!(out, "{}", limited.line())?;
+            }
         }
         return Ok(ExitCode::SUCCESS);
     }

@@ -8,7 +8,7 @@ use color_eyre::eyre::{Result, WrapErr};
 use crate::cli::HealthServerArgs;
 use crate::commands::run::{health_config, live_runtime};
 use crate::content::{Content, LabId};
-use crate::live::health::{child as health_child, server as health_server};
+use crate::live::health::{child as health_child, log_queue, server as health_server};
 
 /// `serve health`: the live server in the foreground until SIGTERM and its ordered shutdown.
 /// Its lifecycle lines go to `out`, one request line per request to stderr.
@@ -23,9 +23,8 @@ pub fn serve_health(content: &Content, args: &HealthServerArgs, out: &mut dyn Wr
             }
             Err(err) => return Err(err).wrap_err_with(|| format!("binding 127.0.0.1:{}", args.port)),
         };
-        let log: health_server::RequestLog = std::sync::Arc::new(|line: &str| {
-            let _ = writeln!(std::io::stderr().lock(), "{line}");
-        });
+        let log = health_server::RequestLog::start(log_queue::QUEUE_LINES, std::io::stderr())
+            .wrap_err("starting the request log's writer")?;
         health_server::serve(config, listener, out, log).await
     })?;
     // Abandoned requests must not hold the exit: the runtime drops them at once.

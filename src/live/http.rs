@@ -151,6 +151,9 @@ pub async fn request_once(addr: SocketAddr, method: Method, path: &str) -> GetOu
     }
 }
 
+/// Idle connections a pooled client keeps to one server.
+const POOL_MAX_IDLE_PER_HOST: usize = 64;
+
 /// A keep-alive client for load: connections to each hop are pooled and reused.
 pub type PooledClient = Client<HttpConnector, Empty<Bytes>>;
 
@@ -158,7 +161,10 @@ pub type PooledClient = Client<HttpConnector, Empty<Bytes>>;
 pub fn pooled_client() -> PooledClient {
     let mut connector = HttpConnector::new();
     connector.set_nodelay(true);
-    Client::builder(TokioExecutor::new()).build(connector)
+    // Idle connections keep their buffers; after a burst, keeping a few is enough.
+    Client::builder(TokioExecutor::new())
+        .pool_max_idle_per_host(POOL_MAX_IDLE_PER_HOST)
+        .build(connector)
 }
 
 #[cfg(test)]

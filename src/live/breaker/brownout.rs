@@ -16,6 +16,7 @@
 //! The report is the simulation's shapes ([`BrownoutComparison`]) filled with measurements,
 //! plus the live-only numbers in [`LiveCaller`].
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -29,7 +30,6 @@ use tokio::time::{Instant, MissedTickBehavior};
 use crate::engine::breaker::{BreakerConfig, BreakerState};
 use crate::engine::brownout::{BrownoutComparison, BrownoutParams, CallerRun, CallerSummary, SecondStats};
 use crate::engine::fault::{FaultKind, FaultSchedule, ManualOverride};
-use crate::engine::stats::atlas_percentile;
 use crate::live::breaker::checkout::{self, Caller, Schedule, Tally, lock};
 use crate::live::breaker::dependency::Dependency;
 
@@ -39,17 +39,20 @@ const SAMPLE_INTERVAL: Duration = Duration::from_millis(10);
 const SAMPLE_QUEUE: usize = 64;
 /// Time between start-up and the first send, so setting up does not make it late.
 const START_LEAD: Duration = Duration::from_millis(20);
+/// How long past its timeout a second's last call may take before its sample goes out anyway.
+const LATE_ANSWER_SLACK_S: f64 = 1.0;
 
 /// One caller's second, as the TUI draws it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CallerSample {
-    /// Counts so far for calls sent in that second (late answers may still add degraded).
+    /// Counts for the calls sent in that second, every one of them ended: a sample goes
+    /// out once the second's last call has its answer or its timeout.
     pub stats: SecondStats,
     /// Calls in flight at the end of the second.
     pub in_flight: u64,
     /// The breaker's state at the end of the second; `None` for the timeout-only caller.
     pub breaker: Option<BreakerState>,
-    /// Waits of the page views that ended during the second, in seconds: the TUI's rolling
+    /// Waits of the page views that ended since the previous sample, in seconds: the TUI's rolling
     /// p99 needs every wait, not a per-second percentile (percentiles do not add up).
     pub waits_s: Vec<f64>,
 }
@@ -165,7 +168,14 @@ impl LiveBrownout {
             })
             .collect();
         let limit = Duration::from_secs_f64(params.duration_s + params.timeout_s() + 60.0);
-        let sampler = tokio::spawn(sample(callers.clone(), start, faults_rx, stop_rx, samples_tx, limit));
+        let sampler = tokio::spawn(sample(
+            callers.clone(),
+            start,
+            faults_rx,
+            stop_rx,
+            samples_tx,
+            (limit, schedule.timeout),
+        ));
         Ok(LiveBrownout {
             params,
             configs: configs_tx,
@@ -250,31 +260,51 @@ pub async fn run(params: BrownoutParams, faults: FaultSchedule) -> Result<Browno
 }
 
 /// Samples both in-flight gauges every [`SAMPLE_INTERVAL`], writes each second's average
-/// into the tallies (`SecondStats::waiting`) and emits one [`LiveSample`] per second.
+/// into the tallies (`SecondStats::waiting`) and emits one [`LiveSample`] per second, once
+/// every call sent in that second has ended (about one timeout after the second).
 async fn sample(
     callers: [Arc<Caller>; 2],
     start: Instant,
     faults: watch::Receiver<FaultSchedule>,
     stop: watch::Receiver<bool>,
     samples: mpsc::Sender<LiveSample>,
-    limit: Duration,
+    (limit, timeout): (Duration, Duration),
 ) -> SickGauge {
     let mut gauge = SickGauge::default();
     let mut ticks = tokio::time::interval_at(start, SAMPLE_INTERVAL);
     ticks.set_missed_tick_behavior(MissedTickBehavior::Skip);
     let mut second = 0usize;
-    // How many of each caller's waits earlier samples carried.
-    let mut waits_sent = [0usize; 2];
     let mut sums = [0.0f64; 2];
     let mut count = 0u64;
+    // Seconds closed whose calls may still be out, with whether the dependency was sick
+    // at their end; offered in order once complete.
+    let mut unsent: VecDeque<Closed> = VecDeque::new();
+    let give_up_s = timeout.as_secs_f64() + LATE_ANSWER_SLACK_S;
     let max_ticks = (limit.as_secs_f64() / SAMPLE_INTERVAL.as_secs_f64()).ceil() as u64;
     for _ in 0..max_ticks {
         let now = ticks.tick().await;
         let now_s = (now - start).as_secs_f64();
         let this_second = now_s as usize;
         if this_second != second {
-            close_second(&callers, second, sums, count, &faults, now_s, &samples, &mut waits_sent);
+            unsent.push_back(close_second(
+                &callers,
+                second,
+                sums,
+                count,
+                faults.borrow().is_sick(now_s),
+            ));
             (second, sums, count) = (this_second, [0.0; 2], 0);
+        }
+        while let Some(closed) = unsent.front() {
+            let complete = callers
+                .iter()
+                .all(|caller| lock(&caller.tally).second_complete(closed.second));
+            if !complete && now_s < (closed.second + 1) as f64 + give_up_s {
+                break;
+            }
+            if let Some(closed) = unsent.pop_front() {
+                offer_second(&callers, &closed, &samples);
+            }
         }
         // Stopped, or the handle was dropped without `shutdown`.
         if *stop.borrow() || stop.has_changed().is_err() {
@@ -292,55 +322,68 @@ async fn sample(
             gauge.samples += 1;
         }
     }
-    close_second(
-        &callers,
-        second,
-        sums,
-        count,
-        &faults,
-        start.elapsed().as_secs_f64(),
-        &samples,
-        &mut waits_sent,
-    );
+    // Stopped: the callers have waited out their calls, so every second is as complete
+    // as it will get.
+    let sick = faults.borrow().is_sick(start.elapsed().as_secs_f64());
+    unsent.push_back(close_second(&callers, second, sums, count, sick));
+    for closed in unsent {
+        offer_second(&callers, &closed, &samples);
+    }
     gauge
 }
 
-/// Stores the average in flight of `second` and offers the second to the TUI.
-#[allow(clippy::too_many_arguments)]
-fn close_second(
-    callers: &[Arc<Caller>; 2],
+/// A second that has ended, with what was true at its end, waiting for its calls to end.
+struct Closed {
     second: usize,
-    sums: [f64; 2],
-    count: u64,
-    faults: &watch::Receiver<FaultSchedule>,
-    now_s: f64,
-    samples: &mpsc::Sender<LiveSample>,
-    waits_sent: &mut [usize; 2],
-) {
+    /// Whether the dependency was sick at the end of the second.
+    sick: bool,
+    in_flight: [u64; 2],
+    breaker: [Option<BreakerState>; 2],
+}
+
+/// Stores the average in flight of `second` in both tallies and notes the end of the second.
+fn close_second(callers: &[Arc<Caller>; 2], second: usize, sums: [f64; 2], count: u64, sick: bool) -> Closed {
+    let closed = Closed {
+        second,
+        sick,
+        in_flight: callers
+            .each_ref()
+            .map(|caller| caller.in_flight.load(Ordering::Relaxed)),
+        breaker: callers
+            .each_ref()
+            .map(|caller| caller.breaker.as_ref().map(|breaker| lock(breaker).state())),
+    };
+    for (caller, sum) in callers.iter().zip(sums) {
+        let mut tally = lock(&caller.tally);
+        // Past the last second of the run (answers still arriving): nothing to store.
+        if let Some(stats) = tally.per_second.get_mut(second)
+            && count > 0
+        {
+            stats.waiting = sum / count as f64;
+        }
+    }
+    closed
+}
+
+/// Offers a closed second to the TUI.
+fn offer_second(callers: &[Arc<Caller>; 2], closed: &Closed, samples: &mpsc::Sender<LiveSample>) {
     let [timeout_only, with_breaker] = [0, 1].map(|index| {
         let caller = &callers[index];
         let mut tally = lock(&caller.tally);
-        let waits_s = tally.waits_s.get(waits_sent[index]..).unwrap_or_default().to_vec();
-        waits_sent[index] = tally.waits_s.len();
-        let Some(stats) = tally.per_second.get_mut(second) else {
-            // Past the last second of the run (answers still arriving): nothing to store.
-            return None;
-        };
-        if count > 0 {
-            stats.waiting = sums[index] / count as f64;
-        }
+        let waits_s = std::mem::take(&mut tally.recent_waits_s);
+        let stats = tally.per_second.get(closed.second)?;
         Some(CallerSample {
             stats: stats.clone(),
-            in_flight: caller.in_flight.load(Ordering::Relaxed),
-            breaker: caller.breaker.as_ref().map(|breaker| lock(breaker).state()),
+            in_flight: closed.in_flight[index],
+            breaker: closed.breaker[index],
             waits_s,
         })
     });
     if let (Some(timeout_only), Some(with_breaker)) = (timeout_only, with_breaker) {
         // A full queue means the reader lags: drop the sample rather than block sampling.
         let _ = samples.try_send(LiveSample {
-            second,
-            sick: faults.borrow().is_sick(now_s),
+            second: closed.second,
+            sick: closed.sick,
             timeout_only,
             with_breaker,
         });
@@ -350,12 +393,6 @@ fn close_second(
 /// Turns one caller's tally into the simulation's [`CallerRun`] and the live extras.
 fn summarize(caller: &Caller, in_flight_sick_avg: f64) -> (CallerRun, LiveCaller) {
     let tally: Tally = std::mem::take(&mut *lock(&caller.tally));
-    let mut waits_s = tally.waits_s;
-    waits_s.sort_by(f64::total_cmp);
-    let mut overshoot_s = tally.timeout_overshoot_s;
-    overshoot_s.sort_by(f64::total_cmp);
-    let mut late_s = tally.late_s;
-    late_s.sort_by(f64::total_cmp);
     let span_s = tally.first_send_s.map_or(0.0, |first| tally.last_send_s - first);
     let achieved_rate = if span_s > 0.0 {
         (tally.sends.saturating_sub(1)) as f64 / span_s
@@ -372,21 +409,21 @@ fn summarize(caller: &Caller, in_flight_sick_avg: f64) -> (CallerRun, LiveCaller
             calls: tally.calls,
             sick_calls: tally.sick_calls,
             degraded: tally.degraded,
-            p99_wait_ms: atlas_percentile(&waits_s, 0.99) * 1000.0,
+            p99_wait_ms: tally.waits.quantile_ms(0.99),
             stuck: in_flight_sick_avg,
         },
         per_second: tally.per_second,
         transitions,
     };
     let live = LiveCaller {
-        p50_wait_ms: atlas_percentile(&waits_s, 0.5) * 1000.0,
+        p50_wait_ms: tally.waits.quantile_ms(0.5),
         achieved_rate,
         late_sends: tally.late_sends,
-        late_p99_ms: atlas_percentile(&late_s, 0.99) * 1000.0,
-        late_max_ms: late_s.last().copied().unwrap_or(0.0) * 1000.0,
+        late_p99_ms: tally.late.quantile_ms(0.99),
+        late_max_ms: tally.late.max_ms(),
         in_flight_sick_avg,
         timed_out: tally.timed_out,
-        timeout_overshoot_p99_ms: atlas_percentile(&overshoot_s, 0.99) * 1000.0,
+        timeout_overshoot_p99_ms: tally.timeout_overshoot.quantile_ms(0.99),
         error_answers: tally.error_answers,
         connect_failures: tally.connect_failures,
     };

@@ -19,6 +19,7 @@ use tokio::time::Instant;
 use crate::engine::breaker::{Breaker, BreakerConfig};
 use crate::engine::brownout::SecondStats;
 use crate::engine::fault::FaultSchedule;
+use crate::live::breaker::wait_histogram::WaitHistogram;
 use crate::live::http::{PooledClient, pooled_client};
 
 /// A send more than this after its slot counts as late (the timer's grain is 1 ms).
@@ -36,8 +37,10 @@ pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 pub struct Tally {
     /// One entry per started second of the run, by send time.
     pub per_second: Vec<SecondStats>,
-    /// Wait of every page view (0 for a fail-fast), in seconds.
-    pub waits_s: Vec<f64>,
+    /// Wait of every page view (0 for a fail-fast): counts per value, constant memory.
+    pub waits: WaitHistogram,
+    /// Waits of the page views that ended since the sampler last took them, in seconds.
+    pub recent_waits_s: Vec<f64>,
     pub calls: u64,
     pub sick_calls: u64,
     pub degraded: u64,
@@ -45,23 +48,41 @@ pub struct Tally {
     pub sends: u64,
     /// Sends more than [`LATE_AFTER`] behind their slot.
     pub late_sends: u64,
-    /// How far behind its slot each send went out, in seconds (0 when on time).
-    pub late_s: Vec<f64>,
+    /// How far behind its slot each send went out (0 when on time).
+    pub late: WaitHistogram,
     pub first_send_s: Option<f64>,
     pub last_send_s: f64,
-    /// `wait - timeout` of every call that timed out, in seconds.
-    pub timeout_overshoot_s: Vec<f64>,
+    /// `wait - timeout` of every call that timed out.
+    pub timeout_overshoot: WaitHistogram,
     pub timed_out: u64,
     /// Calls answered with a non-200 status (the `errors` fault).
     pub error_answers: u64,
     /// Calls that failed before an answer (refused, reset).
     pub connect_failures: u64,
+    /// Calls still out, by the second they were sent in: a second's sample waits for its
+    /// calls to end, so that it counts every one of them.
+    pub pending: Vec<u32>,
 }
 
 impl Tally {
     fn second(&mut self, t_s: f64) -> &mut SecondStats {
+        let index = self.second_index(t_s);
+        &mut self.per_second[index]
+    }
+
+    fn second_index(&self, t_s: f64) -> usize {
         let last = self.per_second.len().saturating_sub(1);
-        &mut self.per_second[(t_s.max(0.0) as usize).min(last)]
+        (t_s.max(0.0) as usize).min(last)
+    }
+
+    fn record_wait_s(&mut self, wait_s: f64) {
+        self.waits.record_s(wait_s);
+        self.recent_waits_s.push(wait_s);
+    }
+
+    /// Whether every call sent in `second` has ended.
+    pub fn second_complete(&self, second: usize) -> bool {
+        self.pending.get(second).is_none_or(|&out| out == 0)
     }
 }
 
@@ -80,6 +101,7 @@ impl Caller {
         Self {
             tally: Mutex::new(Tally {
                 per_second: vec![SecondStats::default(); seconds.max(1)],
+                pending: vec![0; seconds.max(1)],
                 ..Tally::default()
             }),
             in_flight: AtomicU64::new(0),
@@ -148,13 +170,13 @@ pub async fn run(
             tally.sends += 1;
             tally.first_send_s.get_or_insert(send_s);
             tally.last_send_s = send_s;
-            tally.late_s.push(late_s);
+            tally.late.record_s(late_s);
             if late_s > LATE_AFTER.as_secs_f64() {
                 tally.late_sends += 1;
             }
             if !allowed {
                 tally.degraded += 1;
-                tally.waits_s.push(0.0);
+                tally.record_wait_s(0.0);
                 let second = tally.second(send_s);
                 second.degraded += 1;
                 second.failed_fast += 1;
@@ -167,6 +189,8 @@ pub async fn run(
                 second.sick_calls += 1;
                 tally.sick_calls += 1;
             }
+            let index = tally.second_index(send_s);
+            tally.pending[index] += 1;
         }
         caller.in_flight.fetch_add(1, Ordering::Relaxed);
         calls_out.spawn(call(
@@ -214,18 +238,21 @@ async fn call(caller: Arc<Caller>, client: PooledClient, uri: Uri, timeout: Dura
     }
     caller.in_flight.fetch_sub(1, Ordering::Relaxed);
     let mut tally = lock(&caller.tally);
-    tally.waits_s.push(wait_s);
+    tally.record_wait_s(wait_s);
     match outcome {
         Outcome::Ok => {}
         Outcome::ErrorAnswer => tally.error_answers += 1,
         Outcome::ConnectFailure => tally.connect_failures += 1,
         Outcome::TimedOut => {
             tally.timed_out += 1;
-            tally.timeout_overshoot_s.push(wait_s - timeout.as_secs_f64());
+            tally.timeout_overshoot.record_s(wait_s - timeout.as_secs_f64());
         }
     }
+    let send_s = (sent - start).as_secs_f64();
     if !ok {
         tally.degraded += 1;
-        tally.second((sent - start).as_secs_f64()).degraded += 1;
+        tally.second(send_s).degraded += 1;
     }
+    let index = tally.second_index(send_s);
+    tally.pending[index] = tally.pending[index].saturating_sub(1);
 }

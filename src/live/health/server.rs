@@ -20,11 +20,14 @@ use tokio::signal::unix::{SignalKind, signal};
 use tokio::time::Instant;
 
 use crate::engine::health::{HealthConfig, HealthModel, Reply, abandon_line};
+use crate::live::health::conn_guard::{self, ConnLimits};
+use crate::live::health::log_queue::{self, LogQueue};
+use crate::live::health::loopback_guard;
 use crate::live::http::{self, TextBody};
 
 /// Where the server writes one line per request (`GET /livez`), as the Python server's
-/// `log_message` does on stderr. Shared by every connection task, hence `Fn + Send + Sync`.
-pub type RequestLog = Arc<dyn Fn(&str) + Send + Sync>;
+/// `log_message` does on stderr: a queue that never blocks a handler.
+pub type RequestLog = LogQueue;
 
 /// The admin paths that flip the pretend shared database (POST only).
 pub const DATABASE_DOWN_PATH: &str = "/admin/database/down";
@@ -80,8 +83,13 @@ fn model_reply(answer: Reply) -> Response<TextBody> {
 
 async fn handle(shared: Arc<Shared>, request: Request<Incoming>) -> Response<TextBody> {
     let target = request.uri().path_and_query().map_or("/", |p| p.as_str()).to_string();
-    (shared.log)(&format!("{} {}", request.method(), target));
+    shared.log.push(format!("{} {}", request.method(), target));
     let path = request.uri().path();
+    if matches!(path, DATABASE_DOWN_PATH | DATABASE_UP_PATH)
+        && let Err(reason) = loopback_guard::check_admin(request.headers())
+    {
+        return reply(403, reason);
+    }
     match (request.method(), path) {
         (&Method::POST, DATABASE_DOWN_PATH) => {
             shared.model().set_database_up(false);
@@ -180,12 +188,23 @@ pub async fn serve(
     };
 
     say(out, &format!("listening on 127.0.0.1:{port}"));
-    let graceful = http::serve_until(listener, service, stop).await;
+    let connections = conn_guard::serve_until(listener, service, stop, ConnLimits::for_this_process()).await;
     say(out, "stopped listening");
 
     let exit_deadline = deadline_rx.await.unwrap_or_else(|_| Instant::now());
-    let drained = http::drain(graceful, exit_deadline.saturating_duration_since(Instant::now())).await;
+    let drained = connections
+        .drain(exit_deadline.saturating_duration_since(Instant::now()))
+        .await;
     let abandoned = shared.in_flight.load(Ordering::SeqCst);
+    // Only when something was lost, so that a clean run prints the Atlas's lines alone.
+    let cut = connections.cut_mid_request();
+    if cut > 0 {
+        say(out, &conn_guard::cut_line(cut));
+    }
+    let dropped = shared.log.dropped();
+    if dropped > 0 {
+        say(out, &log_queue::dropped_line(dropped));
+    }
     if drained || abandoned == 0 {
         say(out, "drained, exiting");
         Ok(ServeOutcome {

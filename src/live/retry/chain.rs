@@ -95,6 +95,8 @@ pub struct LiveChain {
     /// Front end first, database last.
     servers: Vec<RunningServer>,
     stop: watch::Sender<bool>,
+    /// Actions the last counting run cut off at its time limit.
+    cut_off: Arc<AtomicU64>,
 }
 
 impl LiveChain {
@@ -158,7 +160,13 @@ impl LiveChain {
             db,
             servers,
             stop,
+            cut_off: Arc::default(),
         })
+    }
+
+    /// Actions the last [`LiveChain::run_actions_within`] cut off at its time limit.
+    pub fn cut_off(&self) -> u64 {
+        self.cut_off.load(Ordering::Relaxed)
     }
 
     pub fn config(&self) -> &ChainConfig {
@@ -199,25 +207,49 @@ impl LiveChain {
     }
 
     /// Runs `actions` actions with `concurrency` at a time; counts come from the servers.
-    /// Stops starting actions after [`RUN_ACTIONS_TIME_LIMIT`]; then `params.actions` is
-    /// the number that ran.
+    /// Ends by [`RUN_ACTIONS_TIME_LIMIT`]; see [`LiveChain::run_actions_within`].
     pub async fn run_actions(&self, attempts: &[u32], budget: f64, actions: u64, concurrency: usize) -> ScenarioResult {
+        self.run_actions_within(attempts, budget, actions, concurrency, RUN_ACTIONS_TIME_LIMIT)
+            .await
+    }
+
+    /// [`LiveChain::run_actions`] that ends by `limit`: no action starts after it, and an
+    /// action still retrying at the limit is cut off there (hanging up cancels the chain
+    /// below it). Then `params.actions` counts the actions started, the cut ones included
+    /// with the attempts they made, and [`LiveChain::cut_off`] says how many were cut.
+    pub async fn run_actions_within(
+        &self,
+        attempts: &[u32],
+        budget: f64,
+        actions: u64,
+        concurrency: usize,
+        limit: Duration,
+    ) -> ScenarioResult {
         self.top.set_budget(budget);
         let before = self.snapshot();
         let remaining = Arc::new(AtomicU64::new(actions));
-        let started = Instant::now();
+        let deadline = Instant::now() + limit;
+        self.cut_off.store(0, Ordering::Relaxed);
         let mut workers = tokio::task::JoinSet::new();
         for _ in 0..concurrency.clamp(1, 256) {
             let (top, remaining, attempts) = (Arc::clone(&self.top), Arc::clone(&remaining), attempts.to_vec());
+            let cut_off = Arc::clone(&self.cut_off);
             workers.spawn(async move {
                 // Bounded in count and time: each worker takes actions until the shared
-                // count runs out or the time limit passes.
-                while started.elapsed() < RUN_ACTIONS_TIME_LIMIT
+                // count runs out or the time limit passes, even in the middle of an action
+                // (one action of six layers of 10 attempts at p = 1 is 10^6 attempts).
+                while Instant::now() < deadline
                     && remaining
                         .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1))
                         .is_ok()
                 {
-                    top.action(&attempts, None).await;
+                    if tokio::time::timeout_at(deadline, top.action(&attempts, None))
+                        .await
+                        .is_err()
+                    {
+                        cut_off.fetch_add(1, Ordering::Relaxed);
+                        break;
+                    }
                 }
             });
         }
@@ -231,7 +263,7 @@ impl LiveChain {
             .collect();
         let db_attempts = sends_per_layer.last().copied().unwrap_or(0);
         let successes = after.actions_ok - before.actions_ok;
-        let actions = after.actions_done - before.actions_done;
+        let actions = after.actions_started - before.actions_started;
         let per = |n: u64| if actions == 0 { 0.0 } else { n as f64 / actions as f64 };
         ScenarioResult {
             params: ScenarioParams {

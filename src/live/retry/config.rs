@@ -76,6 +76,10 @@ pub struct ChainCounters {
     pub db_in_flight: AtomicU64,
     /// Database calls the back end gave up on (its timeout fired).
     pub db_timeouts: AtomicU64,
+    /// Database requests refused at once because its backlog was full (metastable mode).
+    pub db_refused: AtomicU64,
+    /// Actions a steady load did not start because its in-flight limit was reached.
+    pub actions_skipped: AtomicU64,
     /// Actions the top client started and finished.
     pub actions_started: AtomicU64,
     pub actions_done: AtomicU64,
@@ -96,6 +100,8 @@ pub struct ChainSnapshot {
     pub db_failed: u64,
     pub db_in_flight: u64,
     pub db_timeouts: u64,
+    pub db_refused: u64,
+    pub actions_skipped: u64,
     pub actions_started: u64,
     pub actions_done: u64,
     pub actions_ok: u64,
@@ -110,6 +116,8 @@ impl ChainCounters {
             db_failed: AtomicU64::new(0),
             db_in_flight: AtomicU64::new(0),
             db_timeouts: AtomicU64::new(0),
+            db_refused: AtomicU64::new(0),
+            actions_skipped: AtomicU64::new(0),
             actions_started: AtomicU64::new(0),
             actions_done: AtomicU64::new(0),
             actions_ok: AtomicU64::new(0),
@@ -126,6 +134,8 @@ impl ChainCounters {
             db_failed: load(&self.db_failed),
             db_in_flight: load(&self.db_in_flight),
             db_timeouts: load(&self.db_timeouts),
+            db_refused: load(&self.db_refused),
+            actions_skipped: load(&self.actions_skipped),
             actions_started: load(&self.actions_started),
             actions_done: load(&self.actions_done),
             actions_ok: load(&self.actions_ok),

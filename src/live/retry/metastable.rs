@@ -9,6 +9,7 @@
 //! with retries at every layer the queue never drains while the load lasts.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use color_eyre::eyre::Result;
@@ -23,8 +24,11 @@ use crate::live::retry::hops::TopClient;
 
 /// How often the load generator wakes to send the actions that are due.
 const LOAD_TICK: Duration = Duration::from_millis(5);
-/// Most actions in flight at once: the generator skips actions beyond it (bounded memory).
-const MAX_IN_FLIGHT: usize = 50_000;
+/// Most actions in flight at once: the generator skips actions beyond it, and counts them.
+/// Each one can hold a connection, with its buffers, at every hop (about 100 KB in all):
+/// 300 keeps the worst run the flags allow (20,000 actions/s, 60 s deadlines) under
+/// 50 MB, above the default load's 240 actions/s x 1 s deadline.
+pub const MAX_IN_FLIGHT: usize = 300;
 
 /// What the steady load sends; change it while it runs with [`SteadyLoad::set`].
 #[derive(Clone, Debug, PartialEq)]
@@ -78,6 +82,7 @@ impl SteadyLoad {
                 while due >= 1.0 {
                     due -= 1.0;
                     if actions.len() >= MAX_IN_FLIGHT {
+                        top.counters.actions_skipped.fetch_add(1, Ordering::Relaxed);
                         continue;
                     }
                     let (top, attempts) = (Arc::clone(&top), current.attempts.clone());
@@ -220,6 +225,8 @@ pub struct Bucket {
     pub expired_per_s: f64,
     /// Database requests queued or in service at the end of the bucket.
     pub db_in_flight: u64,
+    /// Database requests refused at once at its backlog limit.
+    pub db_refused_per_s: f64,
 }
 
 /// The experiment's result.
@@ -236,6 +243,10 @@ pub struct MetastableRun {
     pub goodput_end_per_s: f64,
     /// Seconds after the trigger ended until a bucket reached 80% of the before goodput.
     pub recovered_after_s: Option<f64>,
+    /// Database requests refused at its backlog limit over the whole run.
+    pub db_refused: u64,
+    /// Actions not started because [`MAX_IN_FLIGHT`] were already out.
+    pub actions_skipped: u64,
 }
 
 fn mean(values: impl Iterator<Item = f64>) -> f64 {
@@ -306,10 +317,12 @@ pub async fn run_metastable(config: &MetastableConfig) -> Result<MetastableRun> 
             db_timeouts_per_s: rate(now.db_timeouts, previous.db_timeouts),
             expired_per_s: rate(now.actions_expired, previous.actions_expired),
             db_in_flight: now.db_in_flight,
+            db_refused_per_s: rate(now.db_refused, previous.db_refused),
         });
         previous = now;
     }
     load.stop().await;
+    let last = counters.snapshot();
     chain.shutdown().await?;
     let in_phase = |phase: LoadPhase| mean(buckets.iter().filter(|b| b.phase == phase).map(|b| b.goodput_per_s));
     let goodput_before_per_s = in_phase(LoadPhase::Before);
@@ -333,6 +346,8 @@ pub async fn run_metastable(config: &MetastableConfig) -> Result<MetastableRun> 
         goodput_after_per_s: in_phase(LoadPhase::After),
         goodput_end_per_s,
         recovered_after_s,
+        db_refused: last.db_refused,
+        actions_skipped: last.actions_skipped,
         buckets,
     })
 }

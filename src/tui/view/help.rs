@@ -38,12 +38,6 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         Context::Home => &[("click", "open an entry"), ("wheel", "move the selection")],
         _ => &[("wheel", "scroll")],
     };
-    // The mouse rows go first when the keys alone fill the screen (Lab 1 live at 80x24).
-    let mouse = if rows.len() + mouse.len() + 3 > usize::from(area.height) {
-        &[]
-    } else {
-        mouse
-    };
     let key_width = rows
         .iter()
         .chain(mouse)
@@ -63,6 +57,15 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     lines.insert(0, Line::from(""));
     let width = (lines.iter().map(Line::width).max().unwrap_or(0) as u16 + 4).min(area.width);
     let height = (lines.len() as u16 + 3).min(area.height);
+    // Taller than the screen (Lab 1 live at 80x24): it scrolls, and says so.
+    let visible = height.saturating_sub(2);
+    let overflow = (lines.len() as u16).saturating_sub(visible);
+    let scroll = app.help_scroll.min(overflow);
+    let closes = if overflow > 0 {
+        format!(" ↑↓ scroll {}/{} · ? or Esc closes ", scroll + 1, overflow + 1)
+    } else {
+        " ? or Esc closes ".to_string()
+    };
     let popup = Rect::new(
         area.x + (area.width - width) / 2,
         area.y + (area.height - height) / 2,
@@ -76,10 +79,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         context.title()
     };
     Paragraph::new(lines)
+        .scroll((scroll, 0))
         .block(
             Block::bordered()
                 .title(Span::styled(title, theme.accent()))
-                .title_bottom(Line::from(" ? or Esc closes ").right_aligned())
+                .title_bottom(Line::from(closes).right_aligned())
                 .border_style(theme.border()),
         )
         .render(popup, buf);

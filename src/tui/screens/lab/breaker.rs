@@ -86,6 +86,16 @@ impl BreakerSeries {
             Ok(at) => self.samples[at] = sample,
             Err(at) => self.samples.insert(at, sample),
         }
+        // Only the rolling window reads the waits: older samples let theirs go, so a long
+        // run holds a window's worth of waits, not every wait of the run.
+        let keep_from = self.elapsed_s().saturating_sub(ROLLING_WINDOW_S);
+        for old in self.samples.iter_mut().take_while(|s| s.second < keep_from) {
+            for caller in [&mut old.timeout_only, &mut old.with_breaker] {
+                if !caller.waits_s.is_empty() {
+                    caller.waits_s = Vec::new();
+                }
+            }
+        }
     }
 
     /// Seconds measured so far (the last sample's second + 1).
@@ -379,6 +389,18 @@ pub mod tests {
         assert_eq!(series.elapsed_s(), 3);
         let calls = series.points(Side::TimeoutOnly, |s| s.stats.calls as f64);
         assert_eq!(calls, vec![(0.0, 100.0), (2.0, 90.0)], "a gap stays a gap");
+    }
+
+    #[test]
+    fn only_the_rolling_window_keeps_its_waits() {
+        let mut series = BreakerSeries::new(BrownoutParams::default(), FaultKind::Hang);
+        for second in 0..300 {
+            series.push(sample(second, 100, 50, 0, BreakerState::Closed));
+        }
+        let kept: usize = series.samples.iter().map(|s| s.timeout_only.waits_s.len()).sum();
+        assert_eq!(kept, ROLLING_WINDOW_S * 100, "waits kept after 300 s of 100 calls/s");
+        assert_eq!(series.rolling(Side::TimeoutOnly).p99_ms, 200.0);
+        assert_eq!(series.rolling(Side::TimeoutOnly).error_pct, 50.0);
     }
 
     #[test]

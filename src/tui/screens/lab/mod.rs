@@ -187,6 +187,9 @@ pub struct LabScreen {
     /// First line shown of the transition log (Lab 3) or the timeline (Lab 1).
     pub log_scroll: u16,
     pub results: LabResults,
+    /// A slider moved since `results` were computed: [`LabScreen::settle`] recomputes once,
+    /// before the next frame, however many steps were queued.
+    pub results_stale: bool,
     /// The guided step and the prediction.
     pub predict: PredictState,
     pub mode: Mode,
@@ -209,6 +212,7 @@ impl LabScreen {
             lesson_scroll: 0,
             log_scroll: 0,
             results,
+            results_stale: false,
             predict: PredictState::default(),
             mode: Mode::Sim,
             live: LabLive::new(lab.lab),
@@ -244,6 +248,8 @@ impl LabScreen {
     /// Applies `msg`; the outcome says what changed and what the app must do.
     pub fn update(&mut self, msg: Msg, ctx: &ScreenCtx) -> LabOutcome {
         if self.predict.is_open() || matches!(msg, Msg::Predict | Msg::PrevStep | Msg::NextStep) {
+            // A verdict reads the results: they must be those of the sliders now.
+            self.settle(ctx.lab);
             return self.update_predict(msg, ctx.lab);
         }
         match msg {
@@ -290,7 +296,7 @@ impl LabScreen {
         let outcome = self.update_view(msg, ctx);
         let values_changed = self.sliders.iter().map(Slider::value).ne(before.iter().copied());
         if values_changed {
-            self.results = sim::compute(ctx.lab, &self.sliders);
+            self.results_stale = true;
         }
         if values_changed || (outcome == LabOutcome::Changed && self.mode == Mode::Live) {
             let live_ctx = LiveCtx {
@@ -303,9 +309,19 @@ impl LabScreen {
         outcome
     }
 
+    /// Recomputes the results if a slider moved since they were computed; true if it did.
+    pub fn settle(&mut self, lab: &LabFile) -> bool {
+        if !self.results_stale {
+            return false;
+        }
+        self.results = sim::recompute(lab, &self.sliders, &self.results);
+        self.results_stale = false;
+        true
+    }
+
     /// Sliders, lesson, scrolling and the mouse.
     fn update_view(&mut self, msg: Msg, ctx: &ScreenCtx) -> LabOutcome {
-        let layout = layout::lab(ctx.area, self.id);
+        let layout = layout::lab(ctx.area, self.id, self.mode == Mode::Live);
         let count = self.sliders.len();
         let before: Vec<f64> = self.sliders.iter().map(Slider::value).collect();
         let view_before = (self.focus, self.show_lesson, self.lesson_scroll, self.log_scroll);

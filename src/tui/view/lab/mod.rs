@@ -58,7 +58,7 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     let theme = view.theme;
     let lab = view.lab;
     let state = view.screen;
-    let Some(layout) = layout::lab(area, state.id) else {
+    let Some(layout) = layout::lab(area, state.id, state.mode == Mode::Live) else {
         return;
     };
     if state.id == LabId::Health && state.mode == Mode::Live {

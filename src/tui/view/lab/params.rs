@@ -6,7 +6,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
+use crate::content::LabId;
 use crate::tui::layout;
+use crate::tui::screens::lab::Mode;
+use crate::tui::slider::value_of;
 use crate::tui::view::lab::LabView;
 use crate::tui::widgets::slider_bar::SliderBar;
 
@@ -52,11 +55,38 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         plain(spec.step),
         plain(spec.default)
     );
-    // The help first: on a short terminal the range is what gets cut.
-    Paragraph::new(vec![
-        Line::from(spec.help.as_str()),
-        Line::from(Span::styled(range, theme.dim())),
-    ])
-    .wrap(Wrap { trim: true })
-    .render(geometry.help, buf);
+    // A note on what the values do here comes first, then the help: on a short terminal
+    // the range is what gets cut.
+    let mut lines = Vec::new();
+    if let Some(note) = note(view) {
+        lines.push(Line::from(Span::styled(note, theme.accent())));
+    }
+    lines.push(Line::from(spec.help.as_str()));
+    lines.push(Line::from(Span::styled(range, theme.dim())));
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: true })
+        .render(geometry.help, buf);
+}
+
+/// What the sliders' values mean on this screen that the help alone does not say: a
+/// setting the simulation ignores, or a combination the command line refuses.
+fn note(view: &LabView) -> Option<String> {
+    let state = view.screen;
+    let focused = state.sliders.get(state.focus).map(|s| s.spec.name.as_str());
+    match state.id {
+        LabId::Health if state.mode == Mode::Sim && focused == Some("probe_period_s") => Some(
+            "In sim this changes nothing: the simulated driver sends its requests at set times. \
+             It sets the live probes' period (m)."
+                .to_string(),
+        ),
+        LabId::Breaker => {
+            // Said where the sliders are; the Results panel gives the reason in full.
+            let min_calls = value_of(&state.sliders, "min_calls")?;
+            let window = value_of(&state.sliders, "window")?;
+            // The command line refuses this with the same reason (commands/run.rs).
+            (min_calls > window)
+                .then(|| format!("Above the window ({window:.0}): the breaker can never open (see Results)."))
+        }
+        _ => None,
+    }
 }
