@@ -6,7 +6,7 @@
 
 use crate::content::fleet_params;
 use crate::content::params::{self, Defaults, Values};
-use crate::content::settings::CheckSettings;
+use crate::content::question::CheckSettings;
 use crate::content::{Content, LabFile, LabId, Question};
 use crate::engine::brownout::{self, BrownoutComparison};
 use crate::engine::fleet::{self, FleetRun};

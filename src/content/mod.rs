@@ -7,7 +7,6 @@
 //! (ranges, steps, ids), and every problem names the file, the line and the column.
 
 pub mod bank;
-pub mod check_settings;
 pub mod fleet_params;
 pub mod frame_budget;
 pub mod lab;

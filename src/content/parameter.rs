@@ -1,5 +1,4 @@
-//! A lab's slider as its file writes it: name, label, unit, range, step, default, help.
-//! On its own so that the check rules (`content::settings`) can read it without the lab file.
+//! A lab's slider spec: one tunable input, with its unit, range and step.
 
 use serde::Deserialize;
 

@@ -18,6 +18,13 @@ use crate::error::UsageError;
 
 pub use crate::content::values::{Defaults, Values};
 
+/// A check's own values as a source of a lab's parameters.
+impl Values for [(String, f64)] {
+    fn value(&self, name: &str) -> Option<f64> {
+        self.iter().find(|(key, _)| key == name).map(|(_, value)| *value)
+    }
+}
+
 /// The default of parameter `name` in a lab file (present: `check` insists on it).
 pub fn default_of(lab: &LabFile, name: &str) -> f64 {
     lab.parameters

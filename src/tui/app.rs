@@ -140,7 +140,12 @@ impl App {
 
     /// An event of a live run: to its lab's screen.
     pub fn on_event(&mut self, lab: LabId, event: LabEvent) -> bool {
-        self.lab_mut(lab).on_event(event)
+        let screen = self.lab_mut(lab);
+        let changed = screen.on_event(event);
+        match screen.take_outcome() {
+            Some(outcome) => self.apply_lab_outcome(outcome),
+            None => changed,
+        }
     }
 
     /// Which part of the key table applies now.
@@ -277,7 +282,13 @@ impl App {
             area: self.area,
             events: self.events.as_ref(),
         };
-        match self.labs[index].update(msg, &ctx) {
+        let outcome = self.labs[index].update(msg, &ctx);
+        self.apply_lab_outcome(outcome)
+    }
+
+    /// Applies what a lab screen's message or event did: home, a step done, an answer saved.
+    fn apply_lab_outcome(&mut self, outcome: LabOutcome) -> bool {
+        match outcome {
             LabOutcome::Unchanged => false,
             LabOutcome::Changed => true,
             LabOutcome::Home => {
@@ -322,10 +333,11 @@ impl App {
             QuizOutcome::Changed => true,
             QuizOutcome::Answered {
                 question_id,
-                lab,
+                lab: _,
                 right,
             } => {
-                self.progress.record_answer(&question_id, lab.as_deref(), right);
+                // The quiz counts in the quiz: a lab's progress is its own steps and checks, done there.
+                self.progress.record_answer(&question_id, None, right);
                 self.save_progress();
                 true
             }
@@ -363,7 +375,7 @@ impl App {
     pub fn home_marker(&self, entry: usize) -> String {
         let labs = self.content.labs.len();
         if let Some(lab) = self.content.labs.get(entry) {
-            let (done, total) = self.progress.lab_fraction(&lab.id, lab.steps.len(), lab.checks.len());
+            let (done, total) = self.progress.lab_fraction(lab);
             return format!("{done} of {total} steps and checks");
         }
         match entry - labs {

@@ -144,12 +144,12 @@ pub enum LabOutcome {
     Changed,
     /// Back to the home screen.
     Home,
-    /// A guided step without a check was read and tried: it counts as done.
+    /// The learner went on (`n`) from a guided step without a check: it counts as done.
     StepDone {
         lab: LabId,
         title: String,
     },
-    /// A prediction was scored: the answer counts, and its step is done.
+    /// A prediction was scored: the answer counts, and its step is done if it was right.
     Predicted {
         lab: LabId,
         check_id: String,
@@ -200,6 +200,8 @@ pub struct LabScreen {
     pub dragging: bool,
     /// Lab 1's fleet view (key `F`), with sliders of its own.
     pub fleet: Option<FleetPanel>,
+    /// What a live event decided (a Lab 1 live check), until the app applies it.
+    pub outcome: Option<LabOutcome>,
 }
 
 impl LabScreen {
@@ -227,6 +229,7 @@ impl LabScreen {
             live: LabLive::new(lab.lab),
             dragging: false,
             fleet: FleetPanel::new(lab),
+            outcome: None,
         }
     }
 
@@ -435,10 +438,18 @@ impl LabScreen {
         let state = &mut self.predict;
         if state.is_showing_outcome() {
             match msg {
-                // Seen: on to the next step.
+                // Seen: on to the next step; from a step without a check, that says it is done.
                 Msg::Open => {
+                    let note_only = state.observed.is_none();
+                    let from = state.step;
                     state.close();
                     state.step = (state.step + 1).min(steps.saturating_sub(1));
+                    if let Some(step) = lab.steps.get(from).filter(|step| note_only && step.check.is_none()) {
+                        return LabOutcome::StepDone {
+                            lab: self.id,
+                            title: step.title.clone(),
+                        };
+                    }
                 }
                 Msg::Back => state.close(),
                 _ => {}
@@ -456,6 +467,16 @@ impl LabScreen {
                 Msg::Back => state.close(),
                 Msg::Open => match (input.value(), predict::step_check(lab, state.step)) {
                     (Some(value), Some(check)) => {
+                        // Lab 1 live: asked before the action that decides it; a real probe scores it.
+                        let step_title = lab.steps.get(state.step).map_or("", |s| s.title.as_str());
+                        let step = state.step;
+                        if self.mode == Mode::Live
+                            && let Some(live) = self.live.health_mut()
+                            && live.expect(&check, value, step, step_title).is_some()
+                        {
+                            self.predict.close();
+                            return LabOutcome::Changed;
+                        }
                         let live_run = if self.mode == Mode::Live {
                             self.live.run_metrics()
                         } else {
@@ -477,21 +498,28 @@ impl LabScreen {
                 state.hint = None;
             }
             Msg::NextStep => {
+                let from = state.step;
                 state.step = (state.step + 1).min(steps.saturating_sub(1));
                 state.hint = None;
+                // Going on from a step without a check is the learner saying it is done;
+                // a step with a check is done when its check is answered right.
+                if let Some(step) = lab.steps.get(from).filter(|step| step.check.is_none()) {
+                    return LabOutcome::StepDone {
+                        lab: self.id,
+                        title: step.title.clone(),
+                    };
+                }
             }
             Msg::Predict => match lab.steps.get(state.step) {
                 Some(step) if step.check.is_some() => {
                     state.input = Some(NumberInput::default());
                     state.hint = None;
                 }
-                Some(step) => {
-                    // A step without a check is done once it has been read and tried.
-                    state.hint = Some("This step has no check to predict: marked done. Enter: next step".to_string());
-                    return LabOutcome::StepDone {
-                        lab: self.id,
-                        title: step.title.clone(),
-                    };
+                Some(_) => {
+                    state.hint = Some(
+                        "This step has no check to predict: try it, then Enter (or n) marks it done and goes on"
+                            .to_string(),
+                    );
                 }
                 None => state.hint = Some("this lab has no guided steps".to_string()),
             },
@@ -507,7 +535,12 @@ impl LabScreen {
             lab: self.id,
             check_id: observed.check_id.clone(),
             right: observed.verdict.right,
-            step_title: lab.steps.get(state.step).map(|s| s.title.clone()),
+            // Only a right answer does the step; a miss is saved as an answer, to try again.
+            step_title: lab
+                .steps
+                .get(state.step)
+                .filter(|_| observed.verdict.right)
+                .map(|s| s.title.clone()),
         };
         state.input = None;
         state.hint = None;
@@ -515,9 +548,35 @@ impl LabScreen {
         outcome
     }
 
-    /// An event of one of this lab's live runs.
+    /// An event of one of this lab's live runs. A live check it decides shows its verdict
+    /// and leaves the outcome for [`LabScreen::take_outcome`].
     pub fn on_event(&mut self, event: LabEvent) -> bool {
-        self.live.part().on_event(event)
+        let changed = self.live.part().on_event(event);
+        self.show_live_verdict() || changed
+    }
+
+    /// Moves a live check the live part decided into the verdict box and the outcome;
+    /// true if there was one.
+    pub fn show_live_verdict(&mut self) -> bool {
+        if let Some(decided) = self.live.health_mut().and_then(|live| live.decided.take()) {
+            let (check, observed) = *decided;
+            self.outcome = Some(LabOutcome::Predicted {
+                lab: self.id,
+                check_id: observed.check_id.clone(),
+                right: observed.verdict.right,
+                step_title: Some(check.step_title).filter(|_| observed.verdict.right),
+            });
+            self.predict.close();
+            self.predict.step = check.step;
+            self.predict.observed = Some(observed);
+            return true;
+        }
+        false
+    }
+
+    /// The outcome a live event left (a live check decided), for the app to apply once.
+    pub fn take_outcome(&mut self) -> Option<LabOutcome> {
+        self.outcome.take()
     }
 
     /// The frame tick; true if the screen changed.
