@@ -4,6 +4,9 @@
 //! - recomputing Lab 2 (A/B/C rows at 10,000 actions plus the 21-point p-curve) on a slider
 //!   change (target: < 16 ms), the curve at 10,000 actions per point as the app runs it
 //!   (its points shared out over the cores);
+//! - recomputing Lab 2 on a step of p, which reuses the p-curve (only the rows run);
+//! - key to frame on Lab 2 at 100x30: one step and its frame, and ten queued steps and their
+//!   one frame (one recompute before the frame, as the event loop does);
 //! - recomputing Lab 3 (both callers, 6,000 calls each).
 //!
 //! Before criterion's means, a percentile pass prints p50 and p99 of single frames.
@@ -28,11 +31,16 @@ const HEIGHT: u16 = 60;
 
 /// The app on Lab `lab` (1-based), at 200x60, in colour.
 fn app_on_lab(lab: usize) -> App {
+    app_on_lab_at(lab, WIDTH, HEIGHT)
+}
+
+/// The app on Lab `lab` (1-based), at `width`x`height`, in colour.
+fn app_on_lab_at(lab: usize, width: u16, height: u16) -> App {
     let content = Content::load(None).expect("built-in labs");
     let mut app = App::new(
         content,
         Theme::new(ThemeName::Dark, true),
-        Rect::new(0, 0, WIDTH, HEIGHT),
+        Rect::new(0, 0, width, height),
     );
     for _ in 1..lab {
         app.update(Msg::Down);
@@ -95,6 +103,41 @@ fn percentile_pass() {
     let sliders = retry_sliders();
     percentiles("recompute lab 2 (rows + curve, 10,000 actions/point)", 50, || {
         black_box(runs::compute_retry(lab, &sliders, CURVE_ACTIONS_MAX));
+    });
+    let mut p_sliders = retry_sliders();
+    let mut previous = runs::compute_retry(lab, &p_sliders, CURVE_ACTIONS_MAX);
+    let mut down = true;
+    percentiles("recompute lab 2 on a step of p (the curve reused)", 50, || {
+        p_sliders[0].step_by(if down { -1 } else { 1 });
+        down = !down;
+        previous = runs::compute_retry_after(lab, &p_sliders, CURVE_ACTIONS_MAX, Some(&previous));
+    });
+    key_to_frame();
+}
+
+/// Key to frame on Lab 2 at 100x30, as the event loop does it: a step of p (the focused
+/// slider) and one frame; then a burst of ten queued steps (key repeat, a drag) and one frame.
+fn key_to_frame() {
+    let mut app = app_on_lab_at(2, 100, 30);
+    let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("test terminal");
+    let mut down = true;
+    percentiles("key to frame: lab 2, one step of p, 100x30", 100, || {
+        app.update_deferred(Msg::Step(if down { -1 } else { 1 }));
+        down = !down;
+        app.settle();
+        terminal
+            .draw(|frame| frame.render_widget(&app, frame.area()))
+            .expect("draw");
+    });
+    percentiles("key to frame: lab 2, a burst of 10 steps of p, 100x30", 30, || {
+        for _ in 0..10 {
+            app.update_deferred(Msg::Step(if down { -1 } else { 1 }));
+        }
+        down = !down;
+        app.settle();
+        terminal
+            .draw(|frame| frame.render_widget(&app, frame.area()))
+            .expect("draw");
     });
 }
 

@@ -128,6 +128,8 @@ pub enum RunLab {
     Breaker(BreakerArgs),
     /// Lab 4: overload, goodput and load shedding (queues, age cap, admission, bulkheads, throttle).
     Overload(Box<OverloadArgs>),
+    /// Lab 1 at fleet scale: replicas, a restarter and a Service, and a shared database.
+    Fleet(Box<FleetArgs>),
 }
 
 #[derive(Debug, Args)]
@@ -139,7 +141,9 @@ pub struct ServeArgs {
 #[derive(Debug, Subcommand)]
 pub enum ServeLab {
     /// Lab 1's health server: /livez, /readyz, /work and an ordered shutdown on SIGTERM.
-    Health(HealthServerArgs),
+    Health(ServeHealthArgs),
+    /// The fleet lab's shared database: GET /query, made slow or down by POST /admin/...
+    Database(DatabaseArgs),
 }
 
 /// How to run and how to print.
@@ -350,6 +354,232 @@ pub struct HealthServerArgs {
     #[arg(long)]
     pub readiness_checks_db: bool,
 }
+
+// ---- Lab 1 at fleet scale: `run fleet` and `serve database` ----
+
+/// `run fleet`: a named scenario, and any of its settings changed by a flag.
+/// Every flag is optional: unset ones keep the scenario's value.
+#[derive(Debug, Args, Clone, Default)]
+pub struct FleetArgs {
+    #[command(flatten)]
+    pub mode: ModeArgs,
+    /// liveness-checks-db, readiness-checks-db, process-local, rolling-restart or black-hole.
+    #[arg(long, value_parser = parse_fleet_scenario)]
+    pub scenario: Option<crate::engine::fleet::Scenario>,
+    /// Replicas (1 to 10).
+    #[arg(long, value_parser = bounded_int(1, 10))]
+    pub replicas: Option<u64>,
+    /// Length of the run in model seconds.
+    #[arg(long, value_parser = bounded(10.0, 3_600.0))]
+    pub duration_s: Option<f64>,
+    /// Live only: real seconds per model second (0.1 runs 10 minutes in 1).
+    #[arg(long, value_parser = bounded(0.02, 1.0))]
+    pub time_scale: Option<f64>,
+    /// Replica i starts i x this many seconds after the first.
+    #[arg(long, value_parser = bounded(0.0, 60.0))]
+    pub stagger_s: Option<f64>,
+    /// Startup probe period in seconds.
+    #[arg(long, value_parser = bounded(1.0, 60.0))]
+    pub startup_period_s: Option<f64>,
+    /// Startup probe failures before a restart.
+    #[arg(long, value_parser = bounded_int(1, 60))]
+    pub startup_threshold: Option<u64>,
+    /// Readiness probe period in seconds.
+    #[arg(long, value_parser = bounded(1.0, 60.0))]
+    pub readiness_period_s: Option<f64>,
+    /// Readiness probe failures in a row before the replica leaves the endpoints.
+    #[arg(long, value_parser = bounded_int(1, 30))]
+    pub readiness_threshold: Option<u64>,
+    /// Liveness probe period in seconds.
+    #[arg(long, value_parser = bounded(1.0, 60.0))]
+    pub liveness_period_s: Option<f64>,
+    /// Liveness probe failures in a row before a restart.
+    #[arg(long, value_parser = bounded_int(1, 30))]
+    pub liveness_threshold: Option<u64>,
+    /// Every probe's timeout in seconds (Kubernetes' default is 1); below every period.
+    #[arg(long, value_parser = bounded(0.1, 30.0))]
+    pub probe_timeout_s: Option<f64>,
+    /// The second restart's back-off in seconds (the first restart is immediate).
+    #[arg(long, value_parser = bounded(0.0, 300.0))]
+    pub backoff_initial_s: Option<f64>,
+    /// What each further restart multiplies the back-off by.
+    #[arg(long, value_parser = bounded(1.0, 10.0))]
+    pub backoff_factor: Option<f64>,
+    /// The longest back-off in seconds.
+    #[arg(long, value_parser = bounded(0.0, 3_600.0))]
+    pub backoff_cap_s: Option<f64>,
+    /// Seconds of running after which the back-off starts again from nothing.
+    #[arg(long, value_parser = bounded(1.0, 3_600.0))]
+    pub backoff_reset_s: Option<f64>,
+    /// The preStop sleep in seconds: serving continues this long before SIGTERM.
+    #[arg(long, value_parser = bounded(0.0, 120.0))]
+    pub pre_stop_s: Option<f64>,
+    /// terminationGracePeriodSeconds: from the start of a stop to SIGKILL.
+    #[arg(long, value_parser = bounded(0.0, 300.0))]
+    pub grace_s: Option<f64>,
+    /// The app's own delay after SIGTERM before it stops listening, in seconds.
+    #[arg(long, value_parser = bounded(0.0, 60.0))]
+    pub deregister_s: Option<f64>,
+    /// Seconds after start before /readyz can pass.
+    #[arg(long, value_parser = bounded(0.0, 60.0))]
+    pub warmup_s: Option<f64>,
+    /// Milliseconds one request takes.
+    #[arg(long, value_parser = bounded_int(1, 10_000))]
+    pub work_ms: Option<u64>,
+    /// Seconds the Service keeps routing by an old endpoint list.
+    #[arg(long, value_parser = bounded(0.0, 30.0))]
+    pub routing_delay_s: Option<f64>,
+    /// Client requests per (model) second; 0 for none.
+    #[arg(long, value_parser = bounded(0.0, 1_000.0))]
+    pub load_per_s: Option<f64>,
+    /// When the load begins, in seconds.
+    #[arg(long, value_parser = bounded(0.0, 3_600.0))]
+    pub load_start_s: Option<f64>,
+    /// What the database does during its window: down, slow or up (no outage).
+    #[arg(long, value_parser = parse_db_state, value_name = "down|slow|up")]
+    pub db: Option<DbStateArg>,
+    /// The database's outage window START,END in seconds, e.g. 30,90.
+    #[arg(long, value_parser = parse_db_window, value_name = "START,END")]
+    pub db_window_s: Option<(f64, f64)>,
+    /// With --db slow: how long each query takes, in milliseconds.
+    #[arg(long, value_parser = bounded_int(1, 60_000))]
+    pub db_latency_ms: Option<u64>,
+    /// What /livez checks: local (the process only) or db (the shared database too).
+    #[arg(long, value_parser = parse_check, value_name = "local|db")]
+    pub liveness: Option<bool>,
+    /// What /readyz checks: local or db.
+    #[arg(long, value_parser = parse_check, value_name = "local|db")]
+    pub readiness: Option<bool>,
+    /// What a replica answers when its database call fails: degrade (a fallback) or fail.
+    #[arg(long, value_parser = parse_on_db_down, value_name = "degrade|fail")]
+    pub on_db_down: Option<crate::engine::fleet::OnDbDown>,
+    /// How the Service picks an endpoint: round-robin or least-requests.
+    #[arg(long, value_parser = parse_balancing, value_name = "round-robin|least-requests")]
+    pub balancing: Option<crate::engine::fleet::Balancing>,
+    /// With no ready endpoint, send to every replica anyway: on or off.
+    #[arg(long, value_parser = parse_on_off, value_name = "on|off")]
+    pub fail_open: Option<bool>,
+    /// When a rolling restart begins, in seconds (replicas replaced one at a time).
+    #[arg(long, value_parser = bounded(0.0, 3_600.0))]
+    pub roll_at_s: Option<f64>,
+    /// How many replicas have a broken database connection and fail fast (0 to 10).
+    #[arg(long, value_parser = bounded_int(0, 10))]
+    pub black_holes: Option<u64>,
+}
+
+/// `serve health`: the server's settings, and the fleet lab's real database if one is named.
+#[derive(Debug, Args, Clone, Default)]
+pub struct ServeHealthArgs {
+    #[command(flatten)]
+    pub server: HealthServerArgs,
+    #[command(flatten)]
+    pub database: ReplicaDatabaseArgs,
+}
+
+/// How a fleet replica reaches the shared database (`serve health` only).
+#[derive(Debug, Args, Clone, Default)]
+pub struct ReplicaDatabaseArgs {
+    /// Ask the real database on 127.0.0.1:PORT (`serve database`) instead of the pretend flag.
+    #[arg(long, value_name = "PORT")]
+    pub database_port: Option<u16>,
+    /// What GET /api answers when the database call fails: degrade or fail (needs --database-port).
+    #[arg(long, value_parser = parse_on_db_down, value_name = "degrade|fail", requires = "database_port")]
+    pub on_db_down: Option<crate::engine::fleet::OnDbDown>,
+    /// How long GET /api works, in milliseconds, besides its database query (needs --database-port).
+    #[arg(long, default_value_t = 100, value_parser = bounded_int(0, 60_000), requires = "database_port")]
+    pub api_work_ms: u64,
+    /// No request line on stderr (a fleet's replicas would log hundreds a second).
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// The database's state during its window, as a flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DbStateArg {
+    Down,
+    Slow,
+    Up,
+}
+
+/// `serve database`: the shared database of the fleet lab.
+#[derive(Debug, Args, Clone)]
+pub struct DatabaseArgs {
+    /// Port the database listens on (127.0.0.1 only; 0 picks a free port).
+    #[arg(long, default_value_t = 18090)]
+    pub port: u16,
+    /// Start slow: every query answers after this many milliseconds (0 = at once).
+    #[arg(long, default_value_t = 0, value_parser = bounded_int(0, 60_000))]
+    pub latency_ms: u64,
+    /// Start down: every query fails with 503 until POST /admin/up.
+    #[arg(long)]
+    pub down: bool,
+}
+
+fn parse_fleet_scenario(text: &str) -> Result<crate::engine::fleet::Scenario, String> {
+    crate::engine::fleet::Scenario::from_name(text.trim()).ok_or_else(|| {
+        "allowed: liveness-checks-db, readiness-checks-db, process-local, rolling-restart, black-hole".to_string()
+    })
+}
+
+fn parse_db_state(text: &str) -> Result<DbStateArg, String> {
+    match text.trim() {
+        "down" => Ok(DbStateArg::Down),
+        "slow" => Ok(DbStateArg::Slow),
+        "up" => Ok(DbStateArg::Up),
+        _ => Err("allowed: down, slow or up".to_string()),
+    }
+}
+
+/// `30,90`: START from 0 to 3600, END after START and at most 3600.
+fn parse_db_window(text: &str) -> Result<(f64, f64), String> {
+    const ALLOWED: &str = "allowed: START,END in seconds, 0 <= START < END <= 3600, e.g. 30,90";
+    let parts: Vec<f64> = text
+        .split(',')
+        .map(|item| item.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| ALLOWED.to_string())?;
+    match parts[..] {
+        [start, end] if start.is_finite() && end.is_finite() && 0.0 <= start && start < end && end <= 3_600.0 => {
+            Ok((start, end))
+        }
+        _ => Err(ALLOWED.to_string()),
+    }
+}
+
+/// `local` (false) or `db` (true): whether a probe checks the database.
+fn parse_check(text: &str) -> Result<bool, String> {
+    match text.trim() {
+        "local" => Ok(false),
+        "db" => Ok(true),
+        _ => Err("allowed: local or db".to_string()),
+    }
+}
+
+fn parse_on_db_down(text: &str) -> Result<crate::engine::fleet::OnDbDown, String> {
+    match text.trim() {
+        "degrade" => Ok(crate::engine::fleet::OnDbDown::Degrade),
+        "fail" => Ok(crate::engine::fleet::OnDbDown::Fail),
+        _ => Err("allowed: degrade or fail".to_string()),
+    }
+}
+
+fn parse_balancing(text: &str) -> Result<crate::engine::fleet::Balancing, String> {
+    match text.trim() {
+        "round-robin" => Ok(crate::engine::fleet::Balancing::RoundRobin),
+        "least-requests" => Ok(crate::engine::fleet::Balancing::LeastRequests),
+        _ => Err("allowed: round-robin or least-requests".to_string()),
+    }
+}
+
+fn parse_on_off(text: &str) -> Result<bool, String> {
+    match text.trim() {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err("allowed: on or off".to_string()),
+    }
+}
+
+// ---- end of the fleet lab's flags ----
 
 /// The allowed range of a lab parameter, from the table lab files are checked against.
 fn limits_of(lab: &'static str, name: &'static str) -> (f64, f64) {

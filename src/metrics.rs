@@ -4,10 +4,12 @@
 //! app scores the learner's prediction against the value a run reports here, and
 //! `resilience-lab check` refuses a check whose metric no run produces.
 
+use crate::content::fleet_params;
 use crate::content::params::{self, Defaults, Values};
-use crate::content::settings::CheckSettings;
+use crate::content::question::CheckSettings;
 use crate::content::{Content, LabFile, LabId, Question};
 use crate::engine::brownout::{self, BrownoutComparison};
+use crate::engine::fleet::{self, FleetRun};
 use crate::engine::health::{self, DriverRun, WorkOutcome};
 use crate::engine::retry::{self, Policy, ScenarioResult};
 
@@ -76,6 +78,28 @@ pub fn health_metrics(run: &DriverRun) -> Vec<Metric> {
     metrics
 }
 
+/// Lab 1's fleet view as metrics `fleet.restarts`, `fleet.requests.refused` and so on
+/// (the fields of `run fleet --json`, under `fleet.`).
+pub fn fleet_metrics(run: &FleetRun) -> Vec<Metric> {
+    let mut metrics = vec![
+        ("fleet.restarts".to_string(), f64::from(run.total_restarts())),
+        ("fleet.no_ready_endpoint_s".to_string(), run.no_ready_endpoint_s),
+    ];
+    let totals = &run.requests;
+    for (name, count) in [
+        ("ok", totals.ok),
+        ("degraded", totals.degraded),
+        ("failed", totals.failed),
+        ("refused", totals.refused),
+    ] {
+        metrics.push((format!("fleet.requests.{name}"), count as f64));
+    }
+    if let Some(first_s) = run.first_restart_s() {
+        metrics.push(("fleet.first_restart_s".to_string(), first_s));
+    }
+    metrics
+}
+
 /// The value of `name` in `metrics`, if the run produced it.
 pub fn lookup(metrics: &[Metric], name: &str) -> Option<f64> {
     metrics.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
@@ -99,7 +123,13 @@ pub fn run_metrics(lab: &LabFile, values: &(impl Values + ?Sized)) -> Vec<Metric
         LabId::Breaker => breaker_metrics(&brownout::compare(
             &params::brownout_params(lab, values).unwrap_or_default(),
         )),
-        LabId::Health => health_metrics(&health::simulate_driver(&params::health_config(lab, values), 18080)),
+        LabId::Health => {
+            let mut metrics = health_metrics(&health::simulate_driver(&params::health_config(lab, values), 18080));
+            metrics.extend(fleet_metrics(&fleet::simulate(&fleet_params::fleet_params(
+                lab, values,
+            ))));
+            metrics
+        }
         LabId::Overload => overload_all_metrics(lab, values),
     }
 }

@@ -20,6 +20,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use color_eyre::eyre::{Result, WrapErr, bail};
 use serde::{Deserialize, Serialize};
 
+use crate::content::LabFile;
 use crate::error::UsageError;
 
 /// The `format_version` this build writes and reads.
@@ -140,13 +141,25 @@ impl Progress {
         }
     }
 
-    /// Progress in a lab as `done / total` of its steps and checks together.
-    pub fn lab_fraction(&self, lab: &str, steps: usize, checks: usize) -> (usize, usize) {
-        let done = self
-            .labs
-            .get(lab)
-            .map_or(0, |p| p.steps_done.len() + p.checks_passed.len());
-        (done.min(steps + checks), steps + checks)
+    /// Progress in a lab as `done / total` of its own guided steps and checks: only the
+    /// titles and ids the lab file has count (a quiz question tagged with the lab, or a step
+    /// a facilitator has since renamed, does not).
+    pub fn lab_fraction(&self, lab: &LabFile) -> (usize, usize) {
+        let total = lab.steps.len() + lab.checks.len();
+        let Some(saved) = self.labs.get(&lab.id) else {
+            return (0, total);
+        };
+        let steps = lab
+            .steps
+            .iter()
+            .filter(|step| saved.steps_done.contains(&step.title))
+            .count();
+        let checks = lab
+            .checks
+            .iter()
+            .filter(|check| saved.checks_passed.contains(&check.id))
+            .count();
+        (steps + checks, total)
     }
 }
 
@@ -416,7 +429,12 @@ mod tests {
         assert_eq!((q1.answered, q1.right, q1.streak), (3, 2, 0));
         assert_eq!(progress.labs["retry"].checks_passed, ["q1"]);
         progress.mark_step("retry", "Layered retries");
-        assert_eq!(progress.lab_fraction("retry", 2, 2), (2, 4));
+        let content = crate::content::Content::load(None).expect("embedded content loads");
+        let retry = content.lab(crate::content::LabId::Retry);
+        // "q1" is no check of Lab 2: only its own step counts.
+        assert_eq!(progress.lab_fraction(retry), (1, 4));
+        progress.record_answer("retry-predict-layered", Some("retry"), true);
+        assert_eq!(progress.lab_fraction(retry), (2, 4));
     }
 
     #[test]

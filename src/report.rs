@@ -16,6 +16,9 @@ use crate::live::breaker::brownout::BrownoutRun;
 use crate::live::retry::chain::SimComparison;
 use crate::live::retry::metastable::MetastableRun;
 
+/// The fleet lab's reports (Lab 1 at fleet scale).
+pub mod fleet;
+
 /// One row of the Atlas's retry table, e.g. `A: 4 attempts at 3 layers    p=1.0  db attempts/action= 64.00  success=  0.0%`.
 pub fn retry_row(name: &str, result: &ScenarioResult) -> String {
     format!(

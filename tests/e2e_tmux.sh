@@ -8,8 +8,11 @@
 # feedback, and find "answered 1" on the home screen; and a progress file from a newer
 # version is refused before the terminal is taken, and kept. Then Ctrl-C during a live Lab 3 run. Then Lab 1 live: start the real
 # server, wait for /readyz 200, and check that its pid is gone after quitting with keys and
-# with SIGTERM. Then Lab 4: offered load past capacity collapses goodput under FIFO, the age
-# cap holds it. Every run uses --progress with a temporary file, so the user's own progress
+# with SIGTERM; before that, p draws the prompt there, Esc closes it, and a prediction made before
+# `s` is decided by the probe 0.5 s after the start. Lab 2 with p at 0.30 marks step 1's 64 right.
+# Then Lab 1's fleet view: restarts with liveness on the database, none without.
+# Then Lab 4: offered load past capacity collapses goodput under FIFO, the age cap holds it.
+# Every run uses --progress with a temporary file, so the user's own progress
 # is never touched. Prints "N passed, N failed"; exits 1 on any failure.
 #
 # Usage: tests/e2e_tmux.sh [BINARY]   (default: the newer of target/release and target/debug)
@@ -166,7 +169,9 @@ keys s
 check "s starts a live run" "wait_for_re 'running [0-9]+/60 s' 50"
 check "live samples arrive (calls/s above 0)" "wait_for_re '[1-9][0-9]* calls/s' 80"
 keys b
-check "b browns the dependency out now" "wait_for 'sick by hand'"
+check "b browns the dependency out now" "wait_for 'hang by hand · b heal'"
+keys b
+check "b again heals it: the status names the override, not the schedule" "wait_for 'healed by hand · b brown out'"
 keys C-c
 restored "Ctrl-C during a live run" 130
 check "the live labs were shut down before the terminal was restored" "grep -q 'live labs shut down (0 aborted' $WORK/app.log"
@@ -227,7 +232,21 @@ check "the terminal was never taken" "[[ \$(flag alternate_on) == 0 ]]"
 check "the newer file is kept as it was" "[[ \$(cat $WORK/newer.toml) == 'format_version = 99' ]]"
 tmux send-keys -t "$SESSION" "clear" Enter
 
-# 7. Lab 1 live: start the real server, see /readyz answer 200, and leave no server behind,
+# 7. Lab 2: p moved to 0.30 as step 2 says; step 1's check still asks about p = 1.0, and 64 is right.
+start_app
+keys Down Enter
+check "Lab 2 opens" "wait_for 'Lab 2 · Retry amplification'"
+keys S-Left Left Left Left Left
+check "p is at 0.30" "wait_for 'Failure probability            0.30'"
+keys p
+check "the prompt says it is scored at the check's own settings" "wait_for \"Scored at the check's own\""
+keys 6 4 Enter
+check "64 is marked right whatever the p slider says" "wait_for 'Right · Step 1 of 2'"
+check "the run measured 64" "screen | grep -qF 'the run measured 64 attempts'"
+keys Escape Escape q
+restored "quit after Lab 2's check" 0
+
+# 8. Lab 1 live: start the real server, see /readyz answer 200, and leave no server behind,
 #    whether the app is quit with keys or with SIGTERM.
 server_pid() { screen | grep -oE '· pid [0-9]+' | head -1 | grep -oE '[0-9]+'; }
 is_server() { [[ -n "$1" && -r /proc/$1/cmdline ]] && tr '\0' ' ' < "/proc/$1/cmdline" | grep -qF "$BIN serve health"; }
@@ -245,7 +264,21 @@ for how in keys TERM; do
     wait_for 'Lab 1 · Truthful health'
     keys m
     check "live ($how): m shows the live screen" "wait_for 's start/stop'"
+    if [[ $how == keys ]]; then
+        keys p
+        check "live: p draws the prediction prompt" "wait_for 'Your prediction:'"
+        keys Escape
+        check "live: Esc closes the prompt" "! screen | grep -qF 'Your prediction:'"
+        # Predict before the action: the answer waits for the start, and the probe decides.
+        keys p 5 0 3 Enter
+        check "live: the answer waits for the start" "wait_for 'you said 503: now start the server'"
+    fi
     keys s
+    if [[ $how == keys ]]; then
+        check "live: the /readyz probe 0.5 s after the start marks 503 right" "wait_for 'Right · Step 1 of 3'"
+        check "live: the verdict says what the probe answered" "screen | grep -qE 'probe at 0\.[0-9]+ s'"
+        keys Escape
+    fi
     check "live ($how): /readyz answers 200 after the warm-up" "wait_for '/readyz 200'"
     PID="$(server_pid)"
     check "live ($how): the pid shown ($PID) is a live serve health process" "is_server '$PID'"
@@ -260,7 +293,25 @@ for how in keys TERM; do
     check "live ($how): the server ($PID) is gone after the app" "gone '$PID'"
 done
 
-# 8. Lab 4: offered load past capacity, FIFO against the age cap.
+# 8. Lab 1's fleet view: liveness on the database restarts every replica; process-local, none.
+start_app
+keys Enter
+wait_for 'Lab 1 · Truthful health'
+keys F
+check "fleet: F shows the fleet view" "wait_for 'Fleet: liveness-checks-db'"
+check "fleet: liveness on the database restarts every replica (12, the first at 61 s)" \
+    "screen | grep -qF 'restarts 12 (first 61.0 s)'"
+check "fleet: each replica's row shows its restarts" "screen | grep -qE 'fleet-0 +4 '"
+keys l
+check "fleet: l makes liveness process-local" "wait_for '/livez process-local'"
+check "fleet: process-local restarts nothing" "screen | grep -qF 'restarts 0 ·'"
+check "fleet: the replicas' rows show 0 restarts" "screen | grep -qE 'fleet-0 +0 '"
+keys F
+check "fleet: F goes back to the single server" "wait_for 'Parameters'"
+keys Escape q
+restored "fleet quit with Esc q" 0
+
+# 9. Lab 4: offered load past capacity, FIFO against the age cap.
 goodput() { screen | grep -oE 'sim per s: goodput [0-9]+' | grep -oE '[0-9]+$' | head -1; }
 start_app
 keys Down Down Down Enter

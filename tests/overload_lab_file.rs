@@ -2,7 +2,7 @@
 //! every check's metric, scored the app's way at those settings, gives the lesson's answer.
 
 use resilience_lab::content::params::Defaults;
-use resilience_lab::content::settings::CheckSettings;
+use resilience_lab::content::question::CheckSettings;
 use resilience_lab::content::{LabId, lab};
 use resilience_lab::metrics::{self, lookup};
 

@@ -105,7 +105,8 @@ fn a_newer_progress_file_is_refused_untouched() {
 fn reset_asks_first_and_only_erases_on_yes() {
     let dir = tempfile::tempdir().expect("temp dir");
     let progress = dir.path().join("progress.toml");
-    run_with_input(&progress, &["quiz", "--count", "1", "--seed", "2"], "1\n");
+    // "1" answers a number question; for a choice question it is refused and "a" answers.
+    run_with_input(&progress, &["quiz", "--count", "1", "--seed", "2"], "1\na\n");
     assert!(progress.exists());
     let kept = run_with_input(&progress, &["progress", "--reset"], "no\n");
     assert!(String::from_utf8_lossy(&kept.stdout).contains("kept: nothing was erased"));

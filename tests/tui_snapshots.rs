@@ -169,21 +169,29 @@ fn quiz_question_choice_100x30() {
     insta::assert_snapshot!(render(&quiz_on_a_choice(100, 30)));
 }
 
+/// The quiz after a wrong answer to its first question.
+fn quiz_feedback(width: u16, height: u16) -> App {
+    let mut app = quiz_on_a_choice(width, height);
+    app.update(wrong_answer(&app));
+    app
+}
+
+/// Stopped after one: the review shows the score and the missed question.
+fn quiz_review(width: u16, height: u16) -> App {
+    let mut app = quiz_feedback(width, height);
+    app.update(Msg::Open);
+    app.update(Msg::Back);
+    app
+}
+
 #[test]
 fn quiz_feedback_100x30() {
-    let mut app = quiz_on_a_choice(100, 30);
-    app.update(wrong_answer(&app));
-    insta::assert_snapshot!(render(&app));
+    insta::assert_snapshot!(render(&quiz_feedback(100, 30)));
 }
 
 #[test]
 fn quiz_review_100x30() {
-    let mut app = quiz_on_a_choice(100, 30);
-    app.update(wrong_answer(&app));
-    app.update(Msg::Open);
-    // Stop after one: the review shows the score and the missed question.
-    app.update(Msg::Back);
-    insta::assert_snapshot!(render(&app));
+    insta::assert_snapshot!(render(&quiz_review(100, 30)));
 }
 
 #[test]
@@ -448,9 +456,8 @@ fn lab2_live_counting_80x24() {
 }
 
 /// The metastable view: healthy 240 actions/s, a trigger at 5 s, and goodput that stays down.
-#[test]
-fn lab2_live_metastable_100x30() {
-    let mut app = app(100, 30);
+fn lab2_live_metastable(width: u16, height: u16) -> App {
+    let mut app = app(width, height);
     for msg in LAB2 {
         app.update(*msg);
     }
@@ -485,5 +492,190 @@ fn lab2_live_metastable_100x30() {
     series.latest_s = 25.0;
     app.labs[1].live.retry_mut().expect("Lab 2").series = Some(series);
     assert_eq!(app.labs[1].mode, Mode::Live);
-    insta::assert_snapshot!(render(&app));
+    app
+}
+
+#[test]
+fn lab2_live_metastable_100x30() {
+    insta::assert_snapshot!(render(&lab2_live_metastable(100, 30)));
+}
+
+#[test]
+fn lab2_live_metastable_80x24() {
+    insta::assert_snapshot!(render(&lab2_live_metastable(80, 24)));
+}
+
+// Every screen at 80x24, the advertised minimum: nothing cut (issue 11).
+
+#[test]
+fn lab1_80x24() {
+    insta::assert_snapshot!(screen(80, 24, &[Msg::Open]));
+}
+
+/// The probe period in sim says that only the live screen uses it.
+#[test]
+fn lab1_probe_period_in_sim_80x24() {
+    let mut msgs = vec![Msg::Open];
+    msgs.extend([Msg::NextSlider; 4]);
+    let text = screen(80, 24, &msgs);
+    assert!(text.contains("In sim this changes nothing"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+/// Lab 1 live's help is taller than 24 rows: it scrolls down to Ctrl+C.
+#[test]
+fn help_overlay_on_lab1_live_80x24_scrolls() {
+    let mut app = lab1_live(80, 24, true);
+    app.update(Msg::ToggleHelp);
+    let top = render(&app);
+    assert!(top.contains("↑↓ scroll"), "{top}");
+    for _ in 0..30 {
+        app.update(Msg::Down);
+    }
+    let bottom = render(&app);
+    assert!(bottom.contains("Ctrl+C"), "{bottom}");
+    insta::assert_snapshot!("help_overlay_on_lab1_live_80x24_top", top);
+    insta::assert_snapshot!("help_overlay_on_lab1_live_80x24_bottom", bottom);
+}
+
+#[test]
+fn lab2_live_counting_finished_80x24() {
+    let mut app = lab2_live_counting(80, 24);
+    let series = app.labs[1]
+        .live
+        .retry_mut()
+        .expect("Lab 2")
+        .series
+        .as_mut()
+        .expect("a run");
+    series.finished = true;
+    series.result = Some(resilience_lab::engine::retry::ScenarioResult {
+        params: resilience_lab::engine::retry::ScenarioParams {
+            p: 1.0,
+            attempts: vec![4, 4, 4],
+            budget: 0.0,
+            actions: 2_000,
+            seed: 42,
+        },
+        db_attempts: 128_000,
+        db_attempts_per_action: 64.0,
+        successes: 0,
+        success_ratio: 0.0,
+        sends_per_layer: vec![8_000, 32_000, 128_000],
+    });
+    let text = render(&app);
+    assert!(text.contains("success 0.0%"), "success as on the sim screen: {text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn lab3_live_running_80x24() {
+    let text = render(&lab3_live(80, 24, 25, false));
+    assert!(
+        text.contains("sim  with breaker") || text.contains("sim with breaker"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+/// Minimum calls above the window: the app gives the command line's reason.
+#[test]
+fn lab3_min_calls_above_the_window_80x24() {
+    let mut msgs = LAB3.to_vec();
+    msgs.extend([Msg::NextSlider; 7]);
+    msgs.push(Msg::SliderMax);
+    let text = screen(80, 24, &msgs);
+    assert!(text.contains("never open"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn quiz_setup_80x24() {
+    insta::assert_snapshot!(screen(80, 24, QUIZ));
+}
+
+#[test]
+fn home_with_a_long_notice_80x24() {
+    let mut app = app(80, 24);
+    app.status = Some(
+        "progress file /home/learner/.local/share/resilience-lab/progress.json could not be read \
+         (expected value at line 1 column 1); it was moved to /home/learner/.local/share/resilience-lab/\
+         progress.json.bad and progress starts afresh"
+            .to_string(),
+    );
+    let text = render(&app);
+    assert!(text.contains("starts afresh"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn keys_do_nothing_while_the_terminal_is_too_small() {
+    let mut app = app(60, 10);
+    assert!(!app.update(Msg::Open));
+    assert!(!app.update(Msg::ToggleHelp));
+    assert_eq!(app.screen, resilience_lab::tui::app::Screen::Home);
+    assert!(!app.show_help);
+    app.update(Msg::Resize(80, 24));
+    assert!(app.update(Msg::Open));
+}
+
+/// Lab 3 live after `b` healed the dependency, with the slow fault: the status names the
+/// override instead of the schedule, and the sim rows (a hang model) say they do not apply.
+#[test]
+fn lab3_live_healed_by_hand_with_a_slow_fault_80x24() {
+    let mut app = lab3_live(80, 24, 25, false);
+    let live = app.labs[2].live.breaker_mut().expect("Lab 3");
+    live.manual = Some(resilience_lab::engine::fault::ManualOverride::Healthy);
+    live.fault = FaultKind::Slow;
+    let text = render(&app);
+    assert!(text.contains("healed by hand · b brown out"), "{text}");
+    assert!(!text.contains("hang 10–40 s · healed"), "{text}");
+    assert!(text.contains("sim rows model a hang; live is slow"), "{text}");
+    assert!(
+        !text.contains("sim  with breaker") && !text.contains("sim with breaker"),
+        "{text}"
+    );
+}
+
+/// The book's code blocks: no fences, a gutter on every row, wrapped rows included.
+#[test]
+fn book_code_blocks_keep_their_gutter_80x24() {
+    let mut app = app(80, 24);
+    // Home lists four labs, the quiz, then the book.
+    for msg in [Msg::Down, Msg::Down, Msg::Down, Msg::Down, Msg::Down, Msg::Open] {
+        app.update(msg);
+    }
+    for _ in 0..11 {
+        app.update(Msg::ScrollDown);
+    }
+    let text = render(&app);
+    assert!(text.contains("▏ resilience-lab run health --sim"), "{text}");
+    assert!(!text.contains("```"), "{text}");
+    let wrapped_code_rows_without_gutter = text
+        .lines()
+        .filter(|row| row.contains("real server process") && !row.contains('▏'))
+        .count();
+    assert_eq!(wrapped_code_rows_without_gutter, 0, "{text}");
+}
+
+#[test]
+fn quiz_feedback_80x24() {
+    insta::assert_snapshot!(render(&quiz_feedback(80, 24)));
+}
+
+#[test]
+fn quiz_review_80x24() {
+    insta::assert_snapshot!(render(&quiz_review(80, 24)));
+}
+
+#[test]
+fn lab2_lesson_with_chapter_80x24() {
+    insta::assert_snapshot!(screen(80, 24, &[Msg::Down, Msg::Open, Msg::ToggleLesson]));
+}
+
+#[test]
+fn help_overlay_on_lab3_80x24() {
+    let mut msgs = LAB3.to_vec();
+    msgs.push(Msg::ToggleHelp);
+    insta::assert_snapshot!(screen(80, 24, &msgs));
 }

@@ -13,6 +13,8 @@
 
 pub mod check;
 mod drill;
+/// Lab 1 at fleet scale: `run fleet`, `serve database`, `serve health --database-port`.
+mod fleet;
 mod overload;
 mod policy;
 pub mod progress;
@@ -60,7 +62,7 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
             let id = match run.lab {
                 RunLab::Retry(_) => LabId::Retry,
                 RunLab::Breaker(_) => LabId::Breaker,
-                RunLab::Health(_) => LabId::Health,
+                RunLab::Health(_) | RunLab::Fleet(_) => LabId::Health,
                 RunLab::Overload(_) => LabId::Overload,
             };
             let content = content_result(Content::load_lab(content_dir.as_deref(), id))?;
@@ -69,12 +71,14 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
                 RunLab::Breaker(args) => run::run_breaker(&content, &args, out),
                 RunLab::Health(args) => run::run_health(&content, &args, out),
                 RunLab::Overload(args) => overload::run_overload(&args, out),
+                RunLab::Fleet(args) => fleet::run_fleet(&args, out),
             }
         }
         Some(Command::Serve(serve)) => {
             let content = content_result(Content::load_lab(content_dir.as_deref(), LabId::Health))?;
             match serve.lab {
-                ServeLab::Health(args) => serve::serve_health(&content, &args, out),
+                ServeLab::Health(args) => fleet::serve_replica(&content, &args, out),
+                ServeLab::Database(args) => fleet::serve_database(&args, out),
             }
         }
         // `main` opens the terminal app when there is no subcommand; the list is the fallback.

@@ -57,7 +57,7 @@ pub fn run_progress(
     let progress = &loaded.progress;
     writeln!(out, "progress file: {}", progress_file.display())?;
     for lab in &content.labs {
-        let (done, total) = progress.lab_fraction(&lab.id, lab.steps.len(), lab.checks.len());
+        let (done, total) = progress.lab_fraction(lab);
         writeln!(out, "  {:<40} {done} of {total} steps and checks", lab.title)?;
     }
     let answered = progress.questions.len();

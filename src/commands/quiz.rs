@@ -68,12 +68,21 @@ pub fn run_quiz(
     }
     let runs = quiz::runs(content, &drawn);
 
-    writeln!(
-        out,
+    let width = terminal_width();
+    let heading = format!(
         "resilience-lab quiz: {} question(s), seed {seed} (--seed {seed} asks the same quiz again)",
         drawn.len()
+    );
+    writeln!(out, "{}", fit(&heading, width, 0))?;
+    writeln!(
+        out,
+        "{}",
+        fit(
+            "Answer with a letter or a number, then Enter. Type q to stop.",
+            width,
+            0
+        )
     )?;
-    writeln!(out, "Answer with a letter or a number, then Enter. Type q to stop.")?;
     let mut score = quiz::Score::default();
     let mut save_failed = false;
     'questions: for (number, asked) in drawn.iter().enumerate() {
@@ -91,11 +100,11 @@ pub fn run_quiz(
             question.topic,
             question.difficulty.label()
         )?;
-        writeln!(out, "{}", question.prompt)?;
+        writeln!(out, "{}", fit(&question.prompt, width, 0))?;
         match question.kind {
             QuestionKind::Choice => {
                 for (letter, choice) in asked.shown_choices() {
-                    writeln!(out, "  {letter}) {choice}")?;
+                    writeln!(out, "{}", fit(&format!("  {letter}) {choice}"), width, 5))?;
                 }
             }
             QuestionKind::Number => writeln!(out, "  (a number{})", unit_hint(question))?,
@@ -124,13 +133,18 @@ pub fn run_quiz(
         };
         let verdict = quiz::grade(asked, &response, &runs[number]);
         let word = if verdict.right { "Right." } else { "Not quite." };
-        writeln!(out, "{word} The answer: {}", verdict.expected)?;
-        writeln!(out, "Why: {}", question.explanation)?;
-        writeln!(out, "Source: {}", question.source)?;
+        writeln!(
+            out,
+            "{}",
+            fit(&format!("{word} The answer: {}", verdict.expected), width, 0)
+        )?;
+        writeln!(out, "{}", fit(&format!("Why: {}", question.explanation), width, 5))?;
+        writeln!(out, "{}", fit(&format!("Source: {}", question.source), width, 8))?;
         score.record(question, &verdict);
         loaded
             .progress
-            .record_answer(&question.id, question.lab.as_deref(), verdict.right);
+            // The quiz counts in the quiz: a lab's progress is its own steps and checks, done there.
+            .record_answer(&question.id, None, verdict.right);
         // A failed save is said once and the quiz goes on, as in the app.
         if let Err(error) = progress::save(progress_file, &mut loaded.progress)
             && !save_failed
@@ -186,5 +200,45 @@ fn response_hint(asked: &quiz::Asked) -> String {
             format!("type one of {}, or q to stop", letters.join(", "))
         }
         _ => "type a number (e.g. 64 or 1.1), or q to stop".to_string(),
+    }
+}
+
+/// The terminal's width when the quiz prints to one; `None` for a pipe or a file, whose
+/// reader (a script, a screen reader) gets each paragraph on one line.
+fn terminal_width() -> Option<usize> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        return None;
+    }
+    crossterm::terminal::size()
+        .ok()
+        .map(|(columns, _)| usize::from(columns))
+}
+
+/// `text` word-wrapped at `width` (unchanged without one), rows after the first indented
+/// by `indent` so a choice's or an explanation's text lines up under its start.
+fn fit(text: &str, width: Option<usize>, indent: usize) -> String {
+    let Some(width) = width else {
+        return text.to_string();
+    };
+    crate::tui::wrap::wrap_line(ratatui::text::Line::from(text.to_string()), width, indent)
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod wrap_tests {
+    use super::fit;
+
+    #[test]
+    fn long_prompts_wrap_at_the_terminal_and_stay_whole_in_a_pipe() {
+        let choice = "  a) Liveness decides whether to restart the container; readiness decides traffic";
+        assert_eq!(
+            fit(choice, Some(40), 5),
+            "  a) Liveness decides whether to restart\n     the container; readiness decides\n     traffic"
+        );
+        assert_eq!(fit(choice, None, 5), choice);
     }
 }

@@ -9,8 +9,9 @@ use crate::content::location::Origin;
 use crate::content::question::{self, Question};
 
 /// The bank files as shipped, one per topic family, embedded at build time.
-pub const EMBEDDED_BANK: [(&str, &str); 6] = [
+pub const EMBEDDED_BANK: [(&str, &str); 7] = [
     ("health", include_str!("../../assets/quiz/health.toml")),
+    ("fleet", include_str!("../../assets/quiz/fleet.toml")),
     ("retries", include_str!("../../assets/quiz/retries.toml")),
     ("breakers", include_str!("../../assets/quiz/breakers.toml")),
     ("overload", include_str!("../../assets/quiz/overload.toml")),

@@ -6,6 +6,7 @@ use toml::Spanned;
 use crate::content::frame_budget;
 use crate::content::lab_id::LabId;
 use crate::content::location::ContentError;
+pub use crate::content::parameter::ParameterSpec;
 use crate::content::question::{self, Question};
 use crate::content::settings;
 use crate::engine::fault::FaultKind;
@@ -58,44 +59,6 @@ impl LabFile {
     }
 }
 
-/// A slider: one tunable input of the lab, with its unit and range.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct ParameterSpec {
-    /// The key the engine and the CLI know it by, e.g. `timeout_ms`.
-    pub name: String,
-    pub label: String,
-    /// Shown after the value; empty for plain numbers.
-    #[serde(default)]
-    pub unit: String,
-    pub min: f64,
-    pub max: f64,
-    pub step: f64,
-    pub default: f64,
-    /// One line shown when the slider has focus.
-    pub help: String,
-}
-
-impl ParameterSpec {
-    /// Decimals needed to show a value of this slider without noise.
-    pub fn decimals(&self) -> usize {
-        let step = self.step.abs();
-        (0..6)
-            .find(|d| (step * 10f64.powi(*d as i32)).fract().abs() < 1e-9)
-            .unwrap_or(6)
-    }
-
-    /// The value with the slider's decimals and unit, e.g. `200 ms` or `0.50`.
-    pub fn display(&self, value: f64) -> String {
-        let decimals = self.decimals();
-        if self.unit.is_empty() {
-            format!("{value:.decimals$}")
-        } else {
-            format!("{value:.decimals$} {}", self.unit)
-        }
-    }
-}
-
 /// A guided step: something to do, optionally with a check that scores it.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -133,12 +96,34 @@ pub fn required_parameters(lab_id: &str) -> &'static [ParameterLimit] {
 
 /// The parameters each lab must define, and the widest range the engine accepts.
 pub fn required_parameters_of(lab: LabId) -> &'static [ParameterLimit] {
-    const HEALTH: [ParameterLimit; 5] = [
+    const HEALTH: [ParameterLimit; 26] = [
         limit("warmup_s", 0.0, 60.0, false),
         limit("deregister_s", 0.0, 60.0, false),
         limit("grace_s", 0.0, 120.0, false),
         limit("work_s", 0.0, 60.0, false),
         limit("probe_period_s", 0.1, 10.0, false),
+        // The fleet view's (content::params::fleet_params), as `run fleet` range-checks them.
+        limit("fleet_scenario", 0.0, 4.0, true),
+        limit("fleet_replicas", 1.0, 10.0, true),
+        limit("fleet_liveness_db", 0.0, 1.0, true),
+        limit("fleet_readiness_db", 0.0, 1.0, true),
+        limit("fleet_db_state", 0.0, 2.0, true),
+        limit("fleet_db_start_s", 0.0, 3_600.0, false),
+        limit("fleet_db_end_s", 0.0, 3_600.0, false),
+        limit("fleet_startup_period_s", 1.0, 60.0, false),
+        limit("fleet_startup_threshold", 1.0, 100.0, true),
+        limit("fleet_readiness_period_s", 1.0, 60.0, false),
+        limit("fleet_readiness_threshold", 1.0, 100.0, true),
+        limit("fleet_liveness_period_s", 1.0, 60.0, false),
+        limit("fleet_liveness_threshold", 1.0, 100.0, true),
+        limit("fleet_timeout_s", 0.1, 30.0, false),
+        limit("fleet_backoff_initial_s", 0.0, 300.0, false),
+        limit("fleet_backoff_factor", 1.0, 10.0, false),
+        limit("fleet_backoff_cap_s", 1.0, 3_600.0, false),
+        limit("fleet_pre_stop_s", 0.0, 120.0, false),
+        limit("fleet_grace_s", 1.0, 600.0, false),
+        limit("fleet_load_per_s", 0.0, 1_000.0, false),
+        limit("fleet_roll_at_s", 0.0, 3_600.0, false),
     ];
     const RETRY: [ParameterLimit; 7] = [
         limit("p", 0.0, 1.0, false),

@@ -7,15 +7,18 @@
 //! (ranges, steps, ids), and every problem names the file, the line and the column.
 
 pub mod bank;
+pub mod fleet_params;
 pub mod frame_budget;
 pub mod lab;
 pub mod lab_id;
 pub mod lint;
 pub mod location;
 pub mod override_dir;
+pub mod parameter;
 pub mod params;
 pub mod question;
 pub mod settings;
+pub mod values;
 
 use std::path::Path;
 

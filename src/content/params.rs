@@ -17,25 +17,12 @@ use crate::engine::health::HealthConfig;
 use crate::engine::overload::{Dependency, OverloadParams, Policy, Scenario};
 use crate::error::UsageError;
 
-/// A source of named values.
-pub trait Values {
-    /// The value named `name`, if this source gives one.
-    fn value(&self, name: &str) -> Option<f64>;
-}
+pub use crate::content::values::{Defaults, Values};
 
-/// No values: every parameter takes the lab file's default.
-pub struct Defaults;
-
-impl Values for Defaults {
-    fn value(&self, _name: &str) -> Option<f64> {
-        None
-    }
-}
-
-/// Named values written out, e.g. a check's own settings: `[("p", 0.3)]`.
-impl Values for [(&str, f64)] {
+/// A check's own values as a source of a lab's parameters.
+impl Values for [(String, f64)] {
     fn value(&self, name: &str) -> Option<f64> {
-        self.iter().find(|(key, _)| *key == name).map(|(_, value)| *value)
+        self.iter().find(|(key, _)| key == name).map(|(_, value)| *value)
     }
 }
 

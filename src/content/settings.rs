@@ -20,79 +20,12 @@
 //! including the rule that a number the prompt writes next to a parameter agrees with the
 //! settings ([`prompt_mentions`]).
 
-use std::fmt;
+use crate::content::parameter::ParameterSpec;
+use crate::content::question::{CheckSettings, ON_SCREEN, Question, QuestionKind};
 
-use serde::Deserialize;
-use serde::de::{self, Deserializer, MapAccess, Visitor};
-
-use crate::content::lab::ParameterSpec;
-use crate::content::params::Values;
-use crate::content::question::{Question, QuestionKind};
-
-/// The word a check writes to be scored at the sliders' values.
-pub const ON_SCREEN: &str = "on screen";
-
-/// Where a check's run takes its parameters from.
-#[derive(Clone, Debug, PartialEq)]
-pub enum CheckSettings {
-    /// These values, in the file's order: scored at them whatever the sliders say.
-    Fixed(Vec<(String, f64)>),
-    /// The sliders' values at the moment of the answer; the prompt shows the `shows` ones.
-    OnScreen,
-}
-
-impl CheckSettings {
-    /// The fixed values, or `None` for a check at the settings on screen.
-    pub fn fixed(&self) -> Option<&[(String, f64)]> {
-        match self {
-            CheckSettings::Fixed(values) => Some(values),
-            CheckSettings::OnScreen => None,
-        }
-    }
-}
-
-/// A check's own values as a source of a lab's parameters.
-impl Values for [(String, f64)] {
-    fn value(&self, name: &str) -> Option<f64> {
-        self.iter().find(|(key, _)| key == name).map(|(_, value)| *value)
-    }
-}
-
-impl<'de> Deserialize<'de> for CheckSettings {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(SettingsVisitor)
-    }
-}
-
-struct SettingsVisitor;
-
-impl<'de> Visitor<'de> for SettingsVisitor {
-    type Value = CheckSettings;
-
-    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-        write!(
-            formatter,
-            "a table of parameter = value ([check.settings]) or the text \"{ON_SCREEN}\""
-        )
-    }
-
-    fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
-        if text == ON_SCREEN {
-            Ok(CheckSettings::OnScreen)
-        } else {
-            Err(E::custom(format!(
-                "settings = \"{text}\" is not understood; write settings = \"{ON_SCREEN}\" or a [check.settings] table of parameter = value"
-            )))
-        }
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut values = Vec::new();
-        while let Some((name, value)) = map.next_entry::<String, f64>()? {
-            values.push((name, value));
-        }
-        Ok(CheckSettings::Fixed(values))
-    }
+/// The value named `name` among a check's own settings.
+fn setting(values: &[(String, f64)], name: &str) -> Option<f64> {
+    values.iter().find(|(key, _)| key == name).map(|(_, value)| *value)
 }
 
 /// A number a prompt writes next to a parameter: `p = 1.0`, `4 attempts`, `30 s brownout`, `10% budget`.
@@ -284,18 +217,17 @@ pub fn problems(check: &Question, specs: &[ParameterSpec]) -> Vec<String> {
                 ));
             }
             for mention in prompt_mentions(&check.prompt, specs) {
-                let agrees = mention.parameters.iter().any(|&index| {
-                    values
-                        .value(&specs[index].name)
-                        .is_some_and(|set| same(set, mention.value))
-                });
+                let agrees = mention
+                    .parameters
+                    .iter()
+                    .any(|&index| setting(values, &specs[index].name).is_some_and(|set| same(set, mention.value)));
                 if !agrees {
                     let set: Vec<String> = mention
                         .parameters
                         .iter()
                         .map(|&index| {
                             let name = &specs[index].name;
-                            let value = values.value(name).map_or("unset".to_string(), |v| v.to_string());
+                            let value = setting(values, name).map_or("unset".to_string(), |v| v.to_string());
                             format!("{name} = {value}")
                         })
                         .collect();
@@ -333,37 +265,46 @@ pub fn problems(check: &Question, specs: &[ParameterSpec]) -> Vec<String> {
     problems
 }
 
-/// The named parameters with their values as the sliders display them, e.g.
-/// `Breaker window 20 calls, Minimum calls 10 calls`.
-pub fn describe(specs: &[ParameterSpec], names: &[&str], values: &(impl Values + ?Sized)) -> String {
-    names
-        .iter()
-        .filter_map(|name| {
-            let spec = specs.iter().find(|spec| spec.name == *name)?;
-            let value = values.value(name).unwrap_or(spec.default);
-            Some(format!("{} {}", spec.label, spec.display(value)))
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::{Content, LabId};
 
-    fn check_with(lab: LabId, prompt: &str, settings: Option<CheckSettings>) -> (Question, Vec<ParameterSpec>) {
-        let content = Content::load(None).expect("embedded content loads");
-        let file = content.lab(lab);
+    /// A shipped lab file's parameters and checks, read without the loader (which imports
+    /// this module).
+    #[derive(serde::Deserialize)]
+    struct Shipped {
+        #[serde(rename = "parameter")]
+        parameters: Vec<ParameterSpec>,
+        #[serde(rename = "check")]
+        checks: Vec<Question>,
+    }
+
+    #[derive(Clone, Copy)]
+    enum Lab {
+        Health,
+        Retry,
+        Breaker,
+    }
+
+    fn file(lab: Lab) -> Shipped {
+        let text = match lab {
+            Lab::Health => include_str!("../../labs/health.toml"),
+            Lab::Retry => include_str!("../../labs/retry.toml"),
+            Lab::Breaker => include_str!("../../labs/breaker.toml"),
+        };
+        toml::from_str(text).expect("a shipped lab file parses")
+    }
+
+    fn check_with(lab: Lab, prompt: &str, settings: Option<CheckSettings>) -> (Question, Vec<ParameterSpec>) {
+        let file = file(lab);
         let mut check = file.checks[0].clone();
         check.prompt = prompt.to_string();
         check.settings = settings;
-        (check, file.parameters.clone())
+        (check, file.parameters)
     }
 
-    fn shipped(lab: LabId, index: usize) -> Vec<(String, f64)> {
-        let content = Content::load(None).expect("embedded content loads");
-        let check = &content.lab(lab).checks[index];
+    fn shipped(lab: Lab, index: usize) -> Vec<(String, f64)> {
+        let check = &file(lab).checks[index];
         check
             .settings
             .as_ref()
@@ -374,8 +315,7 @@ mod tests {
 
     #[test]
     fn the_prompt_rule_finds_keys_units_and_labels() {
-        let content = Content::load(None).expect("embedded content loads");
-        let retry = &content.lab(LabId::Retry).parameters;
+        let retry = &file(Lab::Retry).parameters;
         let found = prompt_mentions(
             "The database always fails (p = 1.0). With 4 attempts at each of 3 layers, a 10% budget?",
             retry,
@@ -389,7 +329,7 @@ mod tests {
             [("p = 1.0", 1.0, 1), ("4 attempts", 4.0, 3), ("10%", 0.1, 1)],
             "3 layers names no parameter"
         );
-        let health = &content.lab(LabId::Health).parameters;
+        let health = &file(Lab::Health).parameters;
         let found = prompt_mentions(
             "With a 2 s warm-up, 0.2 s after SIGTERM, what will /readyz say?",
             health,
@@ -400,7 +340,7 @@ mod tests {
             "0.2 s after SIGTERM is a moment, not a parameter: {found:?}"
         );
         assert_eq!((found[0].text.as_str(), found[0].value), ("2 s", 2.0));
-        let breaker = &content.lab(LabId::Breaker).parameters;
+        let breaker = &file(Lab::Breaker).parameters;
         let found = prompt_mentions("during the 30 s brownout, with window 20 and minimum 10 calls", breaker);
         let values: Vec<f64> = found.iter().map(|m| m.value).collect();
         assert_eq!(values, [30.0, 20.0, 10.0]);
@@ -408,9 +348,9 @@ mod tests {
 
     #[test]
     fn a_prompt_that_disagrees_with_its_settings_is_refused() {
-        let settings = CheckSettings::Fixed(shipped(LabId::Retry, 0));
+        let settings = CheckSettings::Fixed(shipped(Lab::Retry, 0));
         let (check, specs) = check_with(
-            LabId::Retry,
+            Lab::Retry,
             "With p = 0.3 and 4 attempts at each layer, how many attempts?",
             Some(settings.clone()),
         );
@@ -421,32 +361,32 @@ mod tests {
             "{}",
             found[0]
         );
-        let (check, specs) = check_with(LabId::Retry, "With p = 1.0, how many?", Some(settings));
+        let (check, specs) = check_with(Lab::Retry, "With p = 1.0, how many?", Some(settings));
         assert_eq!(problems(&check, &specs), Vec::<String>::new());
     }
 
     #[test]
     fn settings_are_complete_known_and_reachable() {
-        let mut values = shipped(LabId::Retry, 0);
+        let mut values = shipped(Lab::Retry, 0);
         values.retain(|(name, _)| name != "seed");
         values.push(("colour".to_string(), 1.0));
         values
             .iter_mut()
             .filter(|(name, _)| name == "p")
             .for_each(|(_, p)| *p = 0.33);
-        let (check, specs) = check_with(LabId::Retry, "How many?", Some(CheckSettings::Fixed(values)));
+        let (check, specs) = check_with(Lab::Retry, "How many?", Some(CheckSettings::Fixed(values)));
         let found = problems(&check, &specs).join("\n");
         assert!(found.contains("\"colour\", which is no parameter"), "{found}");
         assert!(found.contains("p = 0.33, which its slider cannot reach"), "{found}");
         assert!(found.contains("settings lack seed"), "{found}");
-        let (check, specs) = check_with(LabId::Retry, "How many?", None);
+        let (check, specs) = check_with(Lab::Retry, "How many?", None);
         assert!(problems(&check, &specs)[0].contains("needs its settings"));
     }
 
     #[test]
     fn a_check_on_screen_shows_parameters_and_names_no_value() {
         let (mut check, specs) = check_with(
-            LabId::Breaker,
+            Lab::Breaker,
             "With window 20, when does it open?",
             Some(CheckSettings::OnScreen),
         );
@@ -456,10 +396,5 @@ mod tests {
         check.prompt = "With the sliders as they are, when does it open?".to_string();
         check.shows = vec!["window".to_string(), "min_calls".to_string()];
         assert_eq!(problems(&check, &specs), Vec::<String>::new());
-        let on_screen: &[(&str, f64)] = &[("window", 100.0)];
-        assert_eq!(
-            describe(&specs, &["window", "min_calls"], on_screen),
-            "Breaker window 100 calls, Minimum calls 10 calls"
-        );
     }
 }

@@ -10,6 +10,8 @@
 //! - [`http`]: bind, serve with a graceful drain, one-off requests, a pooled client.
 //! - [`health`] (Lab 1): the server, the server as a child process, the `lab1.sh` driver,
 //!   and the runner the app starts.
+//! - [`fleet`] (Lab 1 at fleet scale): replicas, a restarter, a Service, a load and the
+//!   shared database; [`database_client`]: how a replica asks that database.
 //! - [`retry`] (Lab 2): the chain (front end, back end, database), its hops, the
 //!   metastable steady load, and the runner the app starts.
 //! - [`breaker`] (Lab 3): the sick dependency, the checkout callers, both callers against
@@ -18,6 +20,8 @@
 //!   paced client with timeouts and the throttle, and the runner the app starts.
 
 pub mod breaker;
+pub mod database_client;
+pub mod fleet;
 pub mod health;
 pub mod http;
 pub mod overload;

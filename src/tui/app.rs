@@ -17,6 +17,7 @@ use crate::live::run::{self, LabEvent};
 use crate::progress::{self, Loaded, Progress};
 use crate::tui::event::Event;
 use crate::tui::keys::{self, Context};
+use crate::tui::layout;
 use crate::tui::log;
 use crate::tui::msg::Msg;
 use crate::tui::screens::book::{self, BookState};
@@ -25,6 +26,9 @@ use crate::tui::screens::lab::live::SHUTDOWN_DEADLINE;
 use crate::tui::screens::lab::{LabOutcome, LabScreen, ScreenCtx};
 use crate::tui::screens::quiz::{QuizOutcome, QuizScreen};
 use crate::tui::theme::Theme;
+
+/// More rows than any help overlay has: the bound of its scroll.
+const HELP_SCROLL_MAX: u16 = 200;
 
 /// Which screen is showing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +49,8 @@ pub struct App {
     /// One screen per lab, in the order of `Content::labs`.
     pub labs: Vec<LabScreen>,
     pub show_help: bool,
+    /// First row shown of the help overlay, which scrolls when it is taller than the screen.
+    pub help_scroll: u16,
     /// One line under the home list: a progress notice, or a save that failed.
     pub status: Option<String>,
     pub running: bool,
@@ -74,6 +80,7 @@ impl App {
             home: HomeScreen::default(),
             labs,
             show_help: false,
+            help_scroll: 0,
             status: None,
             running: true,
             area,
@@ -133,7 +140,12 @@ impl App {
 
     /// An event of a live run: to its lab's screen.
     pub fn on_event(&mut self, lab: LabId, event: LabEvent) -> bool {
-        self.lab_mut(lab).on_event(event)
+        let screen = self.lab_mut(lab);
+        let changed = screen.on_event(event);
+        match screen.take_outcome() {
+            Some(outcome) => self.apply_lab_outcome(outcome),
+            None => changed,
+        }
     }
 
     /// Which part of the key table applies now.
@@ -174,8 +186,24 @@ impl App {
         }
     }
 
-    /// Applies `msg`; returns whether anything the screen shows changed.
+    /// Applies `msg` and recomputes what it changed; returns whether anything the screen
+    /// shows changed.
     pub fn update(&mut self, msg: Msg) -> bool {
+        let changed = self.update_deferred(msg);
+        self.settle();
+        changed
+    }
+
+    /// Recomputes the simulations whose sliders moved since the last call: the event loop
+    /// calls it once before each frame, so a burst of queued steps costs one recompute.
+    pub fn settle(&mut self) {
+        for (screen, lab) in self.labs.iter_mut().zip(&self.content.labs) {
+            screen.settle(lab);
+        }
+    }
+
+    /// Applies `msg`, leaving a recompute it needs to [`App::settle`].
+    pub fn update_deferred(&mut self, msg: Msg) -> bool {
         match msg {
             Msg::Quit => {
                 self.running = false;
@@ -185,12 +213,28 @@ impl App {
                 self.area = Rect::new(0, 0, width, height);
                 true
             }
+            // Nothing else acts while the screen only says it is too small: a key would
+            // change what the learner cannot see.
+            _ if layout::is_too_small(self.area) => false,
             Msg::ToggleHelp => {
                 self.show_help = !self.show_help;
+                self.help_scroll = 0;
                 true
             }
-            // The help overlay is modal: clicks and wheels close nothing and change nothing.
-            _ if self.show_help => false,
+            // The help overlay is modal: it scrolls; clicks close nothing and change nothing.
+            _ if self.show_help => {
+                let before = self.help_scroll;
+                self.help_scroll = match msg {
+                    Msg::Up | Msg::Wheel(_, _, false) => before.saturating_sub(1),
+                    Msg::Down | Msg::Wheel(_, _, true) => before.saturating_add(1),
+                    Msg::ScrollUp => before.saturating_sub(10),
+                    Msg::ScrollDown => before.saturating_add(10),
+                    _ => before,
+                }
+                // The view stops at the last row; this only bounds the count.
+                .min(HELP_SCROLL_MAX);
+                self.help_scroll != before
+            }
             _ => match self.screen {
                 Screen::Home => self.update_home(msg),
                 Screen::Lab(index) => self.update_lab(index, msg),
@@ -238,7 +282,13 @@ impl App {
             area: self.area,
             events: self.events.as_ref(),
         };
-        match self.labs[index].update(msg, &ctx) {
+        let outcome = self.labs[index].update(msg, &ctx);
+        self.apply_lab_outcome(outcome)
+    }
+
+    /// Applies what a lab screen's message or event did: home, a step done, an answer saved.
+    fn apply_lab_outcome(&mut self, outcome: LabOutcome) -> bool {
+        match outcome {
             LabOutcome::Unchanged => false,
             LabOutcome::Changed => true,
             LabOutcome::Home => {
@@ -283,10 +333,11 @@ impl App {
             QuizOutcome::Changed => true,
             QuizOutcome::Answered {
                 question_id,
-                lab,
+                lab: _,
                 right,
             } => {
-                self.progress.record_answer(&question_id, lab.as_deref(), right);
+                // The quiz counts in the quiz: a lab's progress is its own steps and checks, done there.
+                self.progress.record_answer(&question_id, None, right);
                 self.save_progress();
                 true
             }
@@ -324,7 +375,7 @@ impl App {
     pub fn home_marker(&self, entry: usize) -> String {
         let labs = self.content.labs.len();
         if let Some(lab) = self.content.labs.get(entry) {
-            let (done, total) = self.progress.lab_fraction(&lab.id, lab.steps.len(), lab.checks.len());
+            let (done, total) = self.progress.lab_fraction(lab);
             return format!("{done} of {total} steps and checks");
         }
         match entry - labs {

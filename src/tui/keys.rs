@@ -5,6 +5,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
+use crate::tui::msg::FleetMsg;
 use crate::tui::msg::LiveMsg;
 use crate::tui::msg::Msg;
 use crate::tui::msg::ProbeAnswer;
@@ -33,6 +34,8 @@ pub enum Context {
     Observed,
     /// Lab 1's live screen; its keys come before the lab screen's.
     LiveHealth,
+    /// Lab 1's fleet view; its keys come before the lab screen's.
+    Fleet,
 }
 
 impl Context {
@@ -48,6 +51,7 @@ impl Context {
             Context::QuizReview => " Keys: quiz review ",
             Context::Book => " Keys: book ",
             Context::LiveHealth => " Keys: Lab 1 live ",
+            Context::Fleet => " Keys: Lab 1 fleet ",
         }
     }
 }
@@ -72,6 +76,7 @@ const HOME: &[Context] = &[Context::Home];
 const LAB: &[Context] = &[Context::Lab];
 const HELP: &[Context] = &[Context::Help];
 const LIVE_HEALTH: &[Context] = &[Context::LiveHealth];
+const FLEET: &[Context] = &[Context::Fleet];
 const SCREENS: &[Context] = &[
     Context::Home,
     Context::Lab,
@@ -231,14 +236,18 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Esc,       NONE,  REVIEW,       Msg::Back,                                   "Esc/q",         "back to the home screen",                                      "Esc home"),
     bind(KeyCode::Char('q'), NONE,  REVIEW,       Msg::Back,                                   "",              "",                                                             ""),
     // The book.
-    bind(KeyCode::Tab,       NONE,  BOOK,         Msg::NextItem,                               "Tab/Shift+Tab", "select the next or previous chapter",                          "Tab chapter"),
+    // As on the home screen: ↑↓ choose, Enter opens; the text scrolls by page, or a line with Shift.
+    bind(KeyCode::Up,        NONE,  BOOK,         Msg::PrevItem,                               "↑↓/jk",         "choose a chapter",                                             "↑↓ choose"),
+    bind(KeyCode::Char('k'), NONE,  BOOK,         Msg::PrevItem,                               "",              "",                                                             ""),
+    bind(KeyCode::Down,      NONE,  BOOK,         Msg::NextItem,                               "",              "",                                                             ""),
+    bind(KeyCode::Char('j'), NONE,  BOOK,         Msg::NextItem,                               "",              "",                                                             ""),
+    bind(KeyCode::Tab,       NONE,  BOOK,         Msg::NextItem,                               "",              "",                                                             ""),
     bind(KeyCode::BackTab,   NONE,  BOOK,         Msg::PrevItem,                               "",              "",                                                             ""),
-    bind(KeyCode::Enter,     NONE,  BOOK,         Msg::Open,                                   "Enter",         "open the selected chapter",                                    "Enter open"),
-    bind(KeyCode::Up,        NONE,  BOOK,         Msg::Up,                                     "↑↓/jk",         "scroll a line",                                                "↑↓ scroll"),
-    bind(KeyCode::Char('k'), NONE,  BOOK,         Msg::Up,                                     "",              "",                                                             ""),
-    bind(KeyCode::Down,      NONE,  BOOK,         Msg::Down,                                   "",              "",                                                             ""),
-    bind(KeyCode::Char('j'), NONE,  BOOK,         Msg::Down,                                   "",              "",                                                             ""),
-    bind(KeyCode::PageUp,    NONE,  BOOK,         Msg::ScrollUp,                               "PgUp/PgDn",     "scroll a page",                                                ""),
+    bind(KeyCode::Enter,     NONE,  BOOK,         Msg::Open,                                   "Enter",         "open the chosen chapter",                                      "Enter open"),
+    bind(KeyCode::Up,        SHIFT, BOOK,         Msg::Up,                                     "Shift+↑↓",      "scroll the text a line",                                       ""),
+    bind(KeyCode::Down,      SHIFT, BOOK,         Msg::Down,                                   "",              "",                                                             ""),
+    bind(KeyCode::Char(' '), NONE,  BOOK,         Msg::ScrollDown,                             "Space",         "scroll the text a page down",                                  ""),
+    bind(KeyCode::PageUp,    NONE,  BOOK,         Msg::ScrollUp,                               "PgUp/PgDn",     "scroll the text a page",                                       "PgUp/PgDn scroll"),
     bind(KeyCode::PageDown,  NONE,  BOOK,         Msg::ScrollDown,                             "",              "",                                                             ""),
     bind(KeyCode::Esc,       NONE,  BOOK,         Msg::Back,                                   "Esc/q",         "back to the home screen",                                      "Esc back"),
     bind(KeyCode::Char('q'), NONE,  BOOK,         Msg::Back,                                   "",              "",                                                             ""),
@@ -258,9 +267,24 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Char('='), NONE,  LAB,          Msg::Live(LiveMsg::Load(1)),                 "",              "",                                                             ""),
     bind(KeyCode::Char('-'), NONE,  LAB,          Msg::Live(LiveMsg::Load(-1)),                "",              "",                                                             ""),
     bind(KeyCode::Char('c'), NONE,  LAB,          Msg::Live(LiveMsg::CutLoad),                 "",              "",                                                             ""),
+    bind(KeyCode::Char('F'), NONE,  FLEET,        Msg::ToggleFleet,                            "F",             "back to the single server",                                    "F one server"),
+    bind(KeyCode::Char('d'), NONE,  FLEET,        Msg::Fleet(FleetMsg::DbDown),                "d/w/u",         "the database's window: down, slow (2 s a query) or up",       "d/w/u db"),
+    bind(KeyCode::Char('w'), NONE,  FLEET,        Msg::Fleet(FleetMsg::DbSlow),                "",              "",                                                             ""),
+    bind(KeyCode::Char('u'), NONE,  FLEET,        Msg::Fleet(FleetMsg::DbUp),                  "",              "",                                                             ""),
+    bind(KeyCode::Char('l'), NONE,  FLEET,        Msg::Fleet(FleetMsg::Liveness),              "l/r",           "/livez or /readyz checks the database, or not",                "l/r probes"),
+    bind(KeyCode::Char('r'), NONE,  FLEET,        Msg::Fleet(FleetMsg::Readiness),             "",              "",                                                             ""),
+    bind(KeyCode::Char('o'), NONE,  FLEET,        Msg::Fleet(FleetMsg::Roll),                  "o",             "roll the fleet at 30 s (replace one at a time), or not",      "o roll"),
+    bind(KeyCode::Char('c'), NONE,  FLEET,        Msg::Fleet(FleetMsg::Scenario),              "c",             "the next scenario: every fleet slider to its values",          "c scenario"),
+    bind(KeyCode::Char('F'), NONE,  LAB,          Msg::ToggleFleet,                            "F",             "Lab 1: the fleet view (replicas behind a Service), or back",   ""),
     bind(KeyCode::Char('?'), NONE,  SCREENS,      Msg::ToggleHelp,                             "?",             "show this help",                                               "? help"),
     bind(KeyCode::Char('?'), NONE,  HELP,         Msg::ToggleHelp,                             "?/Esc/q",       "close the help",                                               "Esc close"),
     bind(KeyCode::Esc,       NONE,  HELP,         Msg::ToggleHelp,                             "",              "",                                                             ""),
+    bind(KeyCode::Up,        NONE,  HELP,         Msg::Up,                                     "↑↓ PgUp/PgDn",  "scroll this help",                                             ""),
+    bind(KeyCode::Down,      NONE,  HELP,         Msg::Down,                                   "",              "",                                                             ""),
+    bind(KeyCode::Char('k'), NONE,  HELP,         Msg::Up,                                     "",              "",                                                             ""),
+    bind(KeyCode::Char('j'), NONE,  HELP,         Msg::Down,                                   "",              "",                                                             ""),
+    bind(KeyCode::PageUp,    NONE,  HELP,         Msg::ScrollUp,                               "",              "",                                                             ""),
+    bind(KeyCode::PageDown,  NONE,  HELP,         Msg::ScrollDown,                             "",              "",                                                             ""),
     bind(KeyCode::Char('q'), NONE,  HELP,         Msg::ToggleHelp,                             "",              "",                                                             ""),
     bind(KeyCode::Char('c'), CTRL,  EVERYWHERE,   Msg::Quit,                                   "Ctrl+C",        "quit from anywhere",                                           ""),
 ];

@@ -29,12 +29,14 @@ pub fn is_too_small(area: Rect) -> bool {
 /// Rows each entry takes: its title, then its description on up to two lines.
 pub const ENTRY_HEIGHT: u16 = 3;
 
-/// The list's inner area and the status and footer lines.
+/// The title, the list, the status and the footer. The status has four rows: a notice
+/// naming two paths (a progress file moved aside) takes that many at 80 columns, and the
+/// five entries still fit above it at 24 rows.
 pub fn home_regions(area: Rect) -> [Rect; 4] {
     let [title, list, status, foot] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Fill(1),
-        Constraint::Length(1),
+        Constraint::Length(4),
         Constraint::Length(1),
     ])
     .areas(area);
@@ -78,7 +80,8 @@ pub fn book(area: Rect) -> Option<BookLayout> {
     }
     let [title, body, footer] =
         Layout::vertical([Constraint::Length(1), Constraint::Fill(1), Constraint::Length(1)]).areas(area);
-    let list_width = (area.width / 4).clamp(22, 30);
+    // Room for the longest chapter name on two rows (`Lab 3: A circuit breaker during a brownout`).
+    let list_width = (area.width / 3).clamp(30, 34);
     let [list, text] = Layout::horizontal([Constraint::Length(list_width), Constraint::Fill(1)]).areas(body);
     Some(BookLayout {
         title,
@@ -88,14 +91,17 @@ pub fn book(area: Rect) -> Option<BookLayout> {
     })
 }
 
+/// Rows each chapter entry takes: a long name wraps onto a second row rather than being cut.
+pub const BOOK_ENTRY_HEIGHT: u16 = 2;
+
 /// The chapter entry under a cell, for clicks.
 pub fn book_entry_at(layout: &BookLayout, chapters: usize, at: Position) -> Option<usize> {
     let inner = Block::bordered().inner(layout.list);
     if !inner.contains(at) {
         return None;
     }
-    let row = usize::from(at.y - inner.y);
-    (row < chapters).then_some(row)
+    let entry = usize::from((at.y - inner.y) / BOOK_ENTRY_HEIGHT);
+    (entry < chapters).then_some(entry)
 }
 
 // ---------------------------------------------------------------- lab screens
@@ -111,19 +117,24 @@ pub struct LabLayout {
     pub footer: Rect,
 }
 
-/// The layout of lab `lab_id` in `area`, or `None` when the terminal is too small.
-pub fn lab(area: Rect, lab_id: LabId) -> Option<LabLayout> {
+/// The layout of lab `lab_id` in `area`, sim or `live`, or `None` when the terminal is too small.
+pub fn lab(area: Rect, lab_id: LabId, live: bool) -> Option<LabLayout> {
     if is_too_small(area) {
         return None;
     }
-    let results_height = match lab_id {
+    let sim_breaker = 4 + area.height.saturating_sub(26).clamp(1, 4);
+    let results_height = match (lab_id, live) {
         // A, B and C, and the jitter line.
-        LabId::Retry => 6,
+        (LabId::Retry, false) => 6,
+        // The status, two counter lines, the measured line and what the sim compares.
+        (LabId::Retry, true) => 7,
         // Two summary rows, then as much of the transition log as the height allows.
-        LabId::Breaker => 4 + area.height.saturating_sub(26).clamp(1, 4),
-        LabId::Health => 5,
+        (LabId::Breaker, false) => sim_breaker,
+        // The status, the two live rows or the per-caller notes, and the two sim rows.
+        (LabId::Breaker, true) => sim_breaker.max(7),
+        (LabId::Health, _) => 5,
         // The run's numbers in three lines.
-        LabId::Overload => 5,
+        (LabId::Overload, _) => 5,
     };
     let [title, results, body, footer] = Layout::vertical([
         Constraint::Length(1),

@@ -12,6 +12,7 @@
 //! - [`widgets`]: small widgets the views share (slider bar, state band, panel, number input).
 //! - [`theme`]: colours by role; `NO_COLOR`; `--theme`.
 //! - [`log`]: the `--log` diagnostics file.
+//! - [`wrap`]: word wrap with a hanging indent, for the book's bullets and code.
 
 pub mod app;
 pub mod event;
@@ -26,6 +27,7 @@ pub mod slider;
 pub mod theme;
 pub mod view;
 pub mod widgets;
+pub mod wrap;
 
 use std::io::{IsTerminal, stdout};
 use std::process::ExitCode;
@@ -211,6 +213,8 @@ async fn run_loop(
     let mut dirty = true;
     while app.running {
         if dirty {
+            // One recompute for everything the drained events changed.
+            app.settle();
             terminal
                 .draw(|frame| frame.render_widget(&*app, frame.area()))
                 .wrap_err("drawing the screen")?;
@@ -247,7 +251,7 @@ fn handle(app: &mut App, event: Event) -> bool {
                 if msg == msg::Msg::Quit && is_ctrl_c(&term_event) {
                     app.stopped_by_signal = Some(libc::SIGINT);
                 }
-                app.update(msg)
+                app.update_deferred(msg)
             }
             None => false,
         },
@@ -257,11 +261,11 @@ fn handle(app: &mut App, event: Event) -> bool {
         Event::Signal { name, number } => {
             log::line(&format!("received {name}: quitting"));
             app.stopped_by_signal = Some(number);
-            app.update(msg::Msg::Quit)
+            app.update_deferred(msg::Msg::Quit)
         }
         Event::InputClosed(reason) => {
             log::line(&format!("terminal input closed ({reason}): quitting"));
-            app.update(msg::Msg::Quit)
+            app.update_deferred(msg::Msg::Quit)
         }
         // The loop handles these itself: they need the terminal.
         Event::Suspend | Event::Resumed => true,

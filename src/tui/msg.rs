@@ -62,6 +62,27 @@ pub enum Msg {
     StartStop,
     /// A key only the live screens use.
     Live(LiveMsg),
+    /// Lab 1: the fleet view, or back to the single server.
+    ToggleFleet,
+    /// A key of Lab 1's fleet view.
+    Fleet(FleetMsg),
+}
+
+/// The keys of Lab 1's fleet view: each sets one of its `fleet_*` sliders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FleetMsg {
+    /// The database's window: down, slow (past the probe timeout) or up after all.
+    DbDown,
+    DbSlow,
+    DbUp,
+    /// Whether `/livez` checks the database.
+    Liveness,
+    /// Whether `/readyz` checks the database.
+    Readiness,
+    /// A rolling restart at 30 s, or none.
+    Roll,
+    /// The next named scenario: every fleet slider to its values.
+    Scenario,
 }
 
 /// The keys only the live screens use (the generic ones are [`Msg::ToggleMode`] and

@@ -4,6 +4,7 @@
 //! `NO_COLOR` and `--theme light` change one place.
 
 use ratatui::style::{Color, Modifier, Style};
+use ratatui::symbols::Marker;
 
 use crate::cli::ThemeName;
 
@@ -78,8 +79,34 @@ impl Theme {
             .add_modifier(Modifier::BOLD)
     }
 
+    /// Borders: quiet, but visible on a light background too (grey on white is not).
     pub fn border(self) -> Style {
-        self.fg(self.pick(Color::DarkGray, Color::Gray))
+        self.fg(Color::DarkGray)
+    }
+
+    /// The marker of a chart's `position`-th series. In colour every series is a braille
+    /// line; without colour the lines would look alike, so each has its own glyph.
+    pub fn marker(self, position: usize) -> Marker {
+        if self.colour {
+            Marker::Braille
+        } else {
+            [Marker::Braille, Marker::Dot, Marker::Bar][position % 3]
+        }
+    }
+
+    /// The legend's sample of the `position`-th series: what [`Theme::marker`] draws.
+    pub fn legend_mark(self, position: usize) -> &'static str {
+        if self.colour {
+            "━"
+        } else {
+            ["━", "•", "▄"][position % 3]
+        }
+    }
+
+    /// The background of a scheduled brownout in a chart: a dark red on the dark theme, a
+    /// pale red on the light one. Without colour the chart dots the window instead.
+    pub fn brownout_bg(self) -> Color {
+        self.pick(Color::Rgb(60, 40, 40), Color::Rgb(255, 222, 222))
     }
 
     /// The series of a chart, by index: A, B, C or calls, to sick, degraded.

@@ -110,9 +110,15 @@ impl HealthChild {
     /// Starts `program serve health ...` and waits for its `listening on` line. A port in
     /// use comes back as a [`UsageError`] naming the port and `--port`.
     pub async fn start_program(program: &Path, config: &HealthConfig, port: u16) -> Result<Self> {
+        Self::start_with_args(program, serve_args(config, port), port).await
+    }
+
+    /// Starts `program ARGS...`, any of its servers that prints `listening on 127.0.0.1:PORT`
+    /// first (the fleet lab starts `serve health` with more flags, and `serve database`).
+    pub async fn start_with_args(program: &Path, args: Vec<String>, port: u16) -> Result<Self> {
         let mut command = Command::new(PathBuf::from(program));
         command
-            .args(serve_args(config, port))
+            .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

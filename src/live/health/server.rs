@@ -20,6 +20,7 @@ use tokio::signal::unix::{SignalKind, signal};
 use tokio::time::Instant;
 
 use crate::engine::health::{HealthConfig, HealthModel, Reply, abandon_line};
+use crate::live::database_client::{self, DatabaseClient};
 use crate::live::health::conn_guard::{self, ConnLimits};
 use crate::live::health::log_queue::{self, LogQueue};
 use crate::live::health::loopback_guard;
@@ -42,6 +43,8 @@ struct Shared {
     /// `/work` requests running now: what the grace period would abandon.
     in_flight: AtomicU32,
     log: RequestLog,
+    /// The fleet lab's real database, when `--database-port` names one.
+    database: Option<DatabaseClient>,
 }
 
 impl Shared {
@@ -106,7 +109,19 @@ async fn handle(shared: Arc<Shared>, request: Request<Incoming>) -> Response<Tex
             tokio::time::sleep(Duration::from_secs_f64(work_s)).await;
             reply(200, "done")
         }
+        (&Method::GET, database_client::API_PATH) if shared.database.is_some() => {
+            let _in_flight = InFlight::enter(&shared.in_flight);
+            match &shared.database {
+                Some(database) => database.api().await,
+                None => reply(404, "not found"),
+            }
+        }
         (&Method::GET | &Method::HEAD, _) => {
+            let asks = database_client::checks_database(&shared.model().config, path);
+            if let (true, Some(database)) = (asks, &shared.database) {
+                let up = database.up().await;
+                shared.model().set_database_up(up);
+            }
             let now_s = shared.now_s();
             model_reply(shared.model().respond(path, now_s))
         }
@@ -144,6 +159,17 @@ pub async fn serve(
     out: &mut dyn Write,
     log: RequestLog,
 ) -> Result<ServeOutcome> {
+    serve_with_database(config, listener, out, log, None).await
+}
+
+/// [`serve`], with the health handlers and `GET /api` asking a real database.
+pub async fn serve_with_database(
+    config: HealthConfig,
+    listener: TcpListener,
+    out: &mut dyn Write,
+    log: RequestLog,
+    database: Option<DatabaseClient>,
+) -> Result<ServeOutcome> {
     // Installed before "listening" goes out: a driver may send SIGTERM as soon as it reads it.
     let mut sigterm = signal(SignalKind::terminate()).wrap_err("installing the SIGTERM handler")?;
     let port = listener.local_addr().wrap_err("reading the bound address")?.port();
@@ -152,6 +178,7 @@ pub async fn serve(
         started: Instant::now(),
         in_flight: AtomicU32::new(0),
         log,
+        database,
     });
 
     let service = {

@@ -6,13 +6,14 @@
 
 use ratatui::layout::{Position, Rect};
 use ratatui::style::Style;
-use ratatui::text::Text;
+use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Paragraph, Wrap};
 use tui_markdown::{Options, StyleSheet};
 
 use crate::tui::layout;
 use crate::tui::msg::Msg;
 use crate::tui::theme::Theme;
+use crate::tui::wrap;
 
 /// Every file of `book/src/` the summary may name.
 const FILES: [(&str, &str); 10] = [
@@ -102,12 +103,58 @@ impl StyleSheet for Styles {
     fn list_marker(&self) -> Style {
         self.0.accent()
     }
+
+    /// No `#` before headings: their style marks them.
+    fn heading_marker(&self, _level: u8) -> &str {
+        ""
+    }
 }
 
-/// A chapter as styled lines, tables fitted to `width` columns.
+/// The gutter of a code block's lines: the fences are dropped, the code set off by it.
+const CODE_GUTTER: &str = "  ▏ ";
+
+/// A chapter as styled lines no wider than `width`: tables fitted, code blocks without
+/// their fences behind a gutter, wrapped bullets indented under their text, and links to
+/// other chapters named by the chapter's title.
 pub fn render_markdown(markdown: &'static str, theme: Theme, width: u16) -> Text<'static> {
     let options = Options::new(Styles(theme)).table_width(width);
-    tui_markdown::from_str_with_options(markdown, &options)
+    let text = tui_markdown::from_str_with_options(markdown, &options);
+    let width = usize::from(width);
+    let chapters = chapters();
+    let mut lines: Vec<Line<'static>> = Vec::with_capacity(text.lines.len());
+    let mut in_code = false;
+    for mut line in text.lines {
+        let plain = line.to_string();
+        if plain.trim_start().starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code {
+            line.spans.insert(0, Span::styled(CODE_GUTTER, theme.dim()));
+            for span in &mut line.spans[1..] {
+                span.style = theme.key();
+            }
+            // A wrapped code line keeps the gutter on its rows, so it still reads as code.
+            let mut rows = wrap::wrap_line(line, width, CODE_GUTTER.chars().count());
+            for row in rows.iter_mut().skip(1) {
+                if let Some(first) = row.spans.first_mut() {
+                    *first = Span::styled(CODE_GUTTER, theme.dim());
+                }
+            }
+            lines.extend(rows);
+            continue;
+        }
+        // The renderer writes a link as `text (target.md)`: a chapter's file says nothing
+        // to a reader of this screen, its title does.
+        for span in &mut line.spans {
+            if let Some(chapter) = chapters.iter().find(|c| span.content == c.file) {
+                span.content = format!("the chapter “{}”, in the list", chapter.title).into();
+            }
+        }
+        let indent = wrap::hanging_indent(&plain);
+        lines.extend(wrap::wrap_line(line, width, indent));
+    }
+    Text::from(lines)
 }
 
 /// Rows `text` takes when word-wrapped at `width`, as a `Paragraph` draws it: for sizing

@@ -21,6 +21,7 @@ use crate::tui::app::App;
 use crate::tui::layout;
 use crate::tui::screens::book::{self, render_markdown, wrapped_rows};
 use crate::tui::view::footer;
+use crate::tui::wrap;
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
@@ -48,28 +49,27 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     .render(layout.title, buf);
 
     let list_width = usize::from(Block::bordered().inner(layout.list).width);
-    let entries: Vec<Line> = chapters
-        .iter()
-        .enumerate()
-        .map(|(index, chapter)| {
-            let pointer = if index == state.selected { "▸ " } else { "  " };
-            let mark = if index == state.open { "•" } else { " " };
-            let room = list_width.saturating_sub(3);
-            let mut title: String = chapter.title.chars().take(room).collect();
-            if chapter.title.chars().count() > room {
-                title.pop();
-                title.push('…');
-            }
-            let text = format!("{pointer}{title:<room$}{mark}");
-            let text: String = text.chars().take(list_width).collect();
-            let style = if index == state.selected {
-                theme.selected()
-            } else {
-                theme.text()
-            };
-            Line::from(Span::styled(text, style))
-        })
-        .collect();
+    // Each name on up to two rows (layout::BOOK_ENTRY_HEIGHT), continued under its start.
+    let room = list_width.saturating_sub(3);
+    let mut entries: Vec<Line> = Vec::new();
+    for (index, chapter) in chapters.iter().enumerate() {
+        let pointer = if index == state.selected { "▸ " } else { "  " };
+        let mark = if index == state.open { "•" } else { " " };
+        let mut rows = wrap::wrap_line(Line::from(chapter.title), room, 0);
+        rows.truncate(usize::from(layout::BOOK_ENTRY_HEIGHT));
+        rows.resize(usize::from(layout::BOOK_ENTRY_HEIGHT), Line::from(""));
+        let style = if index == state.selected {
+            theme.selected()
+        } else {
+            theme.text()
+        };
+        for (row, line) in rows.iter().enumerate() {
+            let lead = if row == 0 { pointer } else { "  " };
+            let end = if row == 0 { mark } else { " " };
+            let text = format!("{lead}{:<room$}{end}", line.to_string());
+            entries.push(Line::from(Span::styled(text, style)));
+        }
+    }
     Paragraph::new(entries)
         .block(
             Block::bordered()

@@ -11,13 +11,9 @@ use crate::tui::keys::{self, Context};
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
     let context = app.screen_context();
-    // Lab 1 live: its own keys first, then the lab screen's.
-    let live = context == Context::Lab && app.health_live_showing_ignoring_help();
-    let mut rows = if live {
-        keys::help_rows(Context::LiveHealth)
-    } else {
-        Vec::new()
-    };
+    // Lab 1 live or its fleet view: their own keys first, then the lab screen's.
+    let live = app.live_context_ignoring_help().filter(|_| context == Context::Lab);
+    let mut rows = live.map(keys::help_rows).unwrap_or_default();
     rows.extend(keys::help_rows(context));
     for row in keys::help_rows(Context::Help) {
         // Ctrl+C is in both tables: list it once.
@@ -38,12 +34,6 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         Context::Home => &[("click", "open an entry"), ("wheel", "move the selection")],
         _ => &[("wheel", "scroll")],
     };
-    // The mouse rows go first when the keys alone fill the screen (Lab 1 live at 80x24).
-    let mouse = if rows.len() + mouse.len() + 3 > usize::from(area.height) {
-        &[]
-    } else {
-        mouse
-    };
     let key_width = rows
         .iter()
         .chain(mouse)
@@ -63,6 +53,15 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     lines.insert(0, Line::from(""));
     let width = (lines.iter().map(Line::width).max().unwrap_or(0) as u16 + 4).min(area.width);
     let height = (lines.len() as u16 + 3).min(area.height);
+    // Taller than the screen (Lab 1 live at 80x24): it scrolls, and says so.
+    let visible = height.saturating_sub(2);
+    let overflow = (lines.len() as u16).saturating_sub(visible);
+    let scroll = app.help_scroll.min(overflow);
+    let closes = if overflow > 0 {
+        format!(" ↑↓ scroll {}/{} · ? or Esc closes ", scroll + 1, overflow + 1)
+    } else {
+        " ? or Esc closes ".to_string()
+    };
     let popup = Rect::new(
         area.x + (area.width - width) / 2,
         area.y + (area.height - height) / 2,
@@ -70,16 +69,13 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         height,
     );
     Clear.render(popup, buf);
-    let title = if live {
-        Context::LiveHealth.title()
-    } else {
-        context.title()
-    };
+    let title = live.unwrap_or(context).title();
     Paragraph::new(lines)
+        .scroll((scroll, 0))
         .block(
             Block::bordered()
                 .title(Span::styled(title, theme.accent()))
-                .title_bottom(Line::from(" ? or Esc closes ").right_aligned())
+                .title_bottom(Line::from(closes).right_aligned())
                 .border_style(theme.border()),
         )
         .render(popup, buf);

@@ -25,12 +25,15 @@ use crate::tui::view::footer;
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
     let [title, list, status, foot] = layout::home_regions(area);
+    // The whole subtitle where it fits, else its first half.
+    let subtitle = if title.width >= 86 {
+        "  how a service survives its dependencies: four labs, a quiz, a book"
+    } else {
+        "  how a service survives its dependencies"
+    };
     Line::from(vec![
         Span::styled(" resilience-lab", theme.accent()),
-        Span::styled(
-            "  how a service survives its dependencies: four labs, a quiz, a book",
-            theme.dim(),
-        ),
+        Span::styled(subtitle, theme.dim()),
     ])
     .render(title, buf);
     Block::bordered()
@@ -69,8 +72,22 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             .wrap(Wrap { trim: false })
             .render(body, buf);
     }
-    if let Some(text) = &app.status {
-        Line::from(Span::styled(format!(" {text}"), theme.accent())).render(status, buf);
+    // A notice, and any live run left going behind a lab screen: Esc keeps a run going
+    // (a drain takes seconds to watch), so home says so.
+    let mut notes: Vec<String> = app.status.iter().cloned().collect();
+    for (index, screen) in app.labs.iter().enumerate() {
+        if screen.live_running() {
+            notes.push(format!(
+                "Lab {}'s live run is still going: open it and press s to stop it (quitting stops it too)",
+                index + 1
+            ));
+        }
+    }
+    if !notes.is_empty() {
+        Paragraph::new(Span::styled(notes.join(" · "), theme.accent()))
+            .wrap(Wrap { trim: true })
+            .block(Block::new().padding(ratatui::widgets::Padding::horizontal(1)))
+            .render(status, buf);
     }
     footer::render_keys(app.context(), app.theme, foot, buf);
 }

@@ -70,6 +70,32 @@ fn rarer(a: BreakerState, b: BreakerState) -> BreakerState {
     if rank(b) > rank(a) { b } else { a }
 }
 
+/// Any state over time as one cell per time span: `changes` are (t_s, state) in time
+/// order, each holding until the next; a cell shows the state of highest `rank` seen in
+/// its span (so a short stay is not lost), None before the first change.
+pub fn band_cells<S: Copy>(
+    changes: &[(f64, S)],
+    duration_s: f64,
+    width: u16,
+    rank: impl Fn(S) -> u8,
+) -> Vec<Option<S>> {
+    let seconds_per_cell = duration_s / f64::from(width.max(1));
+    (0..width)
+        .map(|offset| {
+            let start_s = f64::from(offset) * seconds_per_cell;
+            let end_s = start_s + seconds_per_cell;
+            let mut shown = changes.iter().rev().find(|(t, _)| *t <= start_s).map(|&(_, s)| s);
+            for &(_, state) in changes.iter().filter(|(t, _)| *t > start_s && *t < end_s) {
+                shown = match shown {
+                    Some(current) if rank(current) >= rank(state) => Some(current),
+                    _ => Some(state),
+                };
+            }
+            shown
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,6 +10,7 @@
 //! - [`health`], [`retry`], [`breaker`]: each lab's live part and the pure series it draws.
 
 pub mod breaker;
+pub mod fleet;
 pub mod health;
 pub mod live;
 pub mod overload;
@@ -31,6 +32,7 @@ use crate::tui::msg::{LiveMsg, Msg};
 use crate::tui::slider::Slider;
 use crate::tui::widgets::number_input::NumberInput;
 use breaker::BreakerLive;
+use fleet::FleetPanel;
 use health::LiveHealth;
 use live::{LiveCtx, LivePart};
 use overload::OverloadLive;
@@ -156,12 +158,12 @@ pub enum LabOutcome {
     Changed,
     /// Back to the home screen.
     Home,
-    /// A guided step without a check was read and tried: it counts as done.
+    /// The learner went on (`n`) from a guided step without a check: it counts as done.
     StepDone {
         lab: LabId,
         title: String,
     },
-    /// A prediction was scored: the answer counts, and its step is done.
+    /// A prediction was scored: the answer counts, and its step is done if it was right.
     Predicted {
         lab: LabId,
         check_id: String,
@@ -201,17 +203,31 @@ pub struct LabScreen {
     /// First line shown of the transition log (Lab 3) or the timeline (Lab 1).
     pub log_scroll: u16,
     pub results: LabResults,
+    /// A slider moved since `results` were computed: [`LabScreen::settle`] recomputes once,
+    /// before the next frame, however many steps were queued.
+    pub results_stale: bool,
     /// The guided step and the prediction.
     pub predict: PredictState,
     pub mode: Mode,
     pub live: LabLive,
     /// A click landed on a slider's bar and the button is still down: drags move the knob.
     pub dragging: bool,
+    /// Lab 1's fleet view (key `F`), with sliders of its own.
+    pub fleet: Option<FleetPanel>,
+    /// What a live event decided (a Lab 1 live check), until the app applies it.
+    pub outcome: Option<LabOutcome>,
 }
 
 impl LabScreen {
     pub fn new(lab: &LabFile) -> Self {
-        let sliders: Vec<Slider> = lab.parameters.iter().cloned().map(Slider::new).collect();
+        // The fleet view's parameters are its sliders, not the single-server screen's.
+        let sliders: Vec<Slider> = lab
+            .parameters
+            .iter()
+            .filter(|spec| !spec.name.starts_with(fleet::FLEET_PREFIX))
+            .cloned()
+            .map(Slider::new)
+            .collect();
         let results = sim::compute(lab, &sliders);
         Self {
             id: lab.lab,
@@ -221,11 +237,19 @@ impl LabScreen {
             lesson_scroll: 0,
             log_scroll: 0,
             results,
+            results_stale: false,
             predict: PredictState::default(),
             mode: Mode::Sim,
             live: LabLive::new(lab.lab),
             dragging: false,
+            fleet: FleetPanel::new(lab),
+            outcome: None,
         }
+    }
+
+    /// Whether the fleet view shows (Lab 1, after `F`).
+    pub fn fleet_showing(&self) -> bool {
+        self.fleet.as_ref().is_some_and(|f| f.showing)
     }
 
     /// Whether the live screen shows.
@@ -247,6 +271,7 @@ impl LabScreen {
     /// The extra key context of the live screen, consulted before [`Context::Lab`].
     pub fn live_context(&self) -> Option<Context> {
         match self.id {
+            LabId::Health if self.fleet_showing() => Some(Context::Fleet),
             LabId::Health if self.live_showing() => Some(Context::LiveHealth),
             _ => None,
         }
@@ -255,7 +280,22 @@ impl LabScreen {
     /// Applies `msg`; the outcome says what changed and what the app must do.
     pub fn update(&mut self, msg: Msg, ctx: &ScreenCtx) -> LabOutcome {
         if self.predict.is_open() || matches!(msg, Msg::Predict | Msg::PrevStep | Msg::NextStep) {
+            // A verdict reads the results: they must be those of the sliders now.
+            self.settle(ctx.lab);
             return self.update_predict(msg, ctx.lab);
+        }
+        if let Some(panel) = self.fleet.as_mut() {
+            if msg == Msg::ToggleFleet {
+                panel.showing = !panel.showing;
+                return LabOutcome::Changed;
+            }
+            let lesson = matches!(msg, Msg::ToggleLesson | Msg::ScrollUp | Msg::ScrollDown);
+            if panel.showing
+                && !lesson
+                && let Some(changed) = panel.update(msg, ctx.lab, ctx.area)
+            {
+                return LabOutcome::changed(changed);
+            }
         }
         match msg {
             Msg::ToggleMode => {
@@ -308,7 +348,7 @@ impl LabScreen {
         let outcome = self.update_view(msg, ctx);
         let values_changed = self.sliders.iter().map(Slider::value).ne(before.iter().copied());
         if values_changed {
-            self.results = sim::compute_after(ctx.lab, &self.sliders, &self.results);
+            self.results_stale = true;
         }
         if values_changed || (outcome == LabOutcome::Changed && self.mode == Mode::Live) {
             let live_ctx = LiveCtx {
@@ -321,9 +361,19 @@ impl LabScreen {
         outcome
     }
 
+    /// Recomputes the results if a slider moved since they were computed; true if it did.
+    pub fn settle(&mut self, lab: &LabFile) -> bool {
+        if !self.results_stale {
+            return false;
+        }
+        self.results = sim::recompute(lab, &self.sliders, &self.results);
+        self.results_stale = false;
+        true
+    }
+
     /// Sliders, lesson, scrolling and the mouse.
     fn update_view(&mut self, msg: Msg, ctx: &ScreenCtx) -> LabOutcome {
-        let layout = layout::lab(ctx.area, self.id);
+        let layout = layout::lab(ctx.area, self.id, self.mode == Mode::Live);
         let count = self.sliders.len();
         let before: Vec<f64> = self.sliders.iter().map(Slider::value).collect();
         let view_before = (self.focus, self.show_lesson, self.lesson_scroll, self.log_scroll);
@@ -409,10 +459,18 @@ impl LabScreen {
         let state = &mut self.predict;
         if state.is_showing_outcome() {
             match msg {
-                // Seen: on to the next step.
+                // Seen: on to the next step; from a step without a check, that says it is done.
                 Msg::Open => {
+                    let note_only = state.observed.is_none();
+                    let from = state.step;
                     state.close();
                     state.step = (state.step + 1).min(steps.saturating_sub(1));
+                    if let Some(step) = lab.steps.get(from).filter(|step| note_only && step.check.is_none()) {
+                        return LabOutcome::StepDone {
+                            lab: self.id,
+                            title: step.title.clone(),
+                        };
+                    }
                 }
                 Msg::Back => state.close(),
                 _ => {}
@@ -430,6 +488,16 @@ impl LabScreen {
                 Msg::Back => state.close(),
                 Msg::Open => match (input.value(), predict::step_check(lab, state.step)) {
                     (Some(value), Some(check)) => {
+                        // Lab 1 live: asked before the action that decides it; a real probe scores it.
+                        let step_title = lab.steps.get(state.step).map_or("", |s| s.title.as_str());
+                        let step = state.step;
+                        if self.mode == Mode::Live
+                            && let Some(live) = self.live.health_mut()
+                            && live.expect(&check, value, step, step_title).is_some()
+                        {
+                            self.predict.close();
+                            return LabOutcome::Changed;
+                        }
                         let live_run = if self.mode == Mode::Live {
                             self.live.run_metrics()
                         } else {
@@ -451,21 +519,28 @@ impl LabScreen {
                 state.hint = None;
             }
             Msg::NextStep => {
+                let from = state.step;
                 state.step = (state.step + 1).min(steps.saturating_sub(1));
                 state.hint = None;
+                // Going on from a step without a check is the learner saying it is done;
+                // a step with a check is done when its check is answered right.
+                if let Some(step) = lab.steps.get(from).filter(|step| step.check.is_none()) {
+                    return LabOutcome::StepDone {
+                        lab: self.id,
+                        title: step.title.clone(),
+                    };
+                }
             }
             Msg::Predict => match lab.steps.get(state.step) {
                 Some(step) if step.check.is_some() => {
                     state.input = Some(NumberInput::default());
                     state.hint = None;
                 }
-                Some(step) => {
-                    // A step without a check is done once it has been read and tried.
-                    state.hint = Some("This step has no check to predict: marked done. Enter: next step".to_string());
-                    return LabOutcome::StepDone {
-                        lab: self.id,
-                        title: step.title.clone(),
-                    };
+                Some(_) => {
+                    state.hint = Some(
+                        "This step has no check to predict: try it, then Enter (or n) marks it done and goes on"
+                            .to_string(),
+                    );
                 }
                 None => state.hint = Some("this lab has no guided steps".to_string()),
             },
@@ -481,7 +556,12 @@ impl LabScreen {
             lab: self.id,
             check_id: observed.check_id.clone(),
             right: observed.verdict.right,
-            step_title: lab.steps.get(state.step).map(|s| s.title.clone()),
+            // Only a right answer does the step; a miss is saved as an answer, to try again.
+            step_title: lab
+                .steps
+                .get(state.step)
+                .filter(|_| observed.verdict.right)
+                .map(|s| s.title.clone()),
         };
         state.input = None;
         state.hint = None;
@@ -489,9 +569,35 @@ impl LabScreen {
         outcome
     }
 
-    /// An event of one of this lab's live runs.
+    /// An event of one of this lab's live runs. A live check it decides shows its verdict
+    /// and leaves the outcome for [`LabScreen::take_outcome`].
     pub fn on_event(&mut self, event: LabEvent) -> bool {
-        self.live.part().on_event(event)
+        let changed = self.live.part().on_event(event);
+        self.show_live_verdict() || changed
+    }
+
+    /// Moves a live check the live part decided into the verdict box and the outcome;
+    /// true if there was one.
+    pub fn show_live_verdict(&mut self) -> bool {
+        if let Some(decided) = self.live.health_mut().and_then(|live| live.decided.take()) {
+            let (check, observed) = *decided;
+            self.outcome = Some(LabOutcome::Predicted {
+                lab: self.id,
+                check_id: observed.check_id.clone(),
+                right: observed.verdict.right,
+                step_title: Some(check.step_title).filter(|_| observed.verdict.right),
+            });
+            self.predict.close();
+            self.predict.step = check.step;
+            self.predict.observed = Some(observed);
+            return true;
+        }
+        false
+    }
+
+    /// The outcome a live event left (a live check decided), for the app to apply once.
+    pub fn take_outcome(&mut self) -> Option<LabOutcome> {
+        self.outcome.take()
     }
 
     /// The frame tick; true if the screen changed.

@@ -7,7 +7,7 @@
 //! is scored at the sliders' values, which its prompt shows.
 
 use crate::content::params::Values;
-use crate::content::settings::{self, CheckSettings};
+use crate::content::question::CheckSettings;
 use crate::content::{LabFile, Question};
 use crate::engine::retry::Policy;
 use crate::metrics::{self, Metric};
@@ -87,6 +87,20 @@ pub fn lab_metrics(results: &LabResults) -> Vec<Metric> {
     }
 }
 
+/// The named parameters with their values as the sliders display them, e.g.
+/// `Breaker window 20 calls, Minimum calls 10 calls`.
+pub fn describe(specs: &[crate::content::ParameterSpec], names: &[&str], values: &(impl Values + ?Sized)) -> String {
+    names
+        .iter()
+        .filter_map(|name| {
+            let spec = specs.iter().find(|spec| spec.name == *name)?;
+            let value = values.value(name).unwrap_or(spec.default);
+            Some(format!("{} {}", spec.label, spec.display(value)))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Whether the sliders stand at the check's own settings (always, for a check on screen):
 /// only then may a live run, which runs at the sliders, score it.
 pub fn sliders_at_settings(check: &Question, sliders: &[Slider]) -> bool {
@@ -109,7 +123,7 @@ pub fn conditions(lab: &LabFile, check: &Question, sliders: &[Slider]) -> Option
             let names: Vec<&str> = check.shows.iter().map(String::as_str).collect();
             Some(format!(
                 "At the settings on screen: {}",
-                settings::describe(&lab.parameters, &names, sliders)
+                describe(&lab.parameters, &names, sliders)
             ))
         }
         CheckSettings::Fixed(own) => {
@@ -266,7 +280,11 @@ mod tests {
     fn every_lab_check_has_a_metric_in_its_screens_run() {
         let content = Content::load(None).expect("content");
         for lab in &content.labs {
-            let run = lab_metrics(&runs::compute(lab, &sliders(lab)));
+            let mut run = lab_metrics(&runs::compute(lab, &sliders(lab)));
+            // Lab 1's fleet view shows the fleet simulation: its checks' metrics are there.
+            if let Some(panel) = crate::tui::screens::lab::fleet::FleetPanel::new(lab) {
+                run.extend(metrics::fleet_metrics(&panel.run));
+            }
             for check in &lab.checks {
                 // Lab 4's checks ask about cases beside the screen's run (a hanging
                 // dependency, the throttle at 3x, the metastable model): at their settings.

@@ -302,6 +302,8 @@ impl LivePart for RetryLive {
         match msg {
             LiveMsg::ToggleView => {
                 self.stop_run();
+                // A note about the run just stopped belongs to the view it ran in.
+                self.status = None;
                 self.view = match self.view {
                     RetryView::Counting => RetryView::Metastable,
                     RetryView::Metastable => RetryView::Counting,

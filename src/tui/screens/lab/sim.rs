@@ -1,7 +1,8 @@
 //! What a lab screen shows: the engines run on the sliders' values (the simulated clock).
 //!
-//! Everything here is recomputed from scratch on every slider change; the engines are fast
-//! enough that one keypress costs well under a frame (see `benches/render.rs`).
+//! A slider change recomputes what it can affect: the rows at the new values, and Lab 2's
+//! p-curve only when something other than p moved (the curve spans every p already), so a
+//! step of p costs the three rows, well under a frame (see `benches/render.rs`).
 
 use crate::content::params::{self, RetrySettings};
 use crate::content::{LabFile, LabId};
@@ -36,10 +37,21 @@ pub struct RetryResults {
     pub curve: Vec<Vec<(f64, f64)>>,
     /// Actions each curve point ran (fewer than the rows' when the slider asks for many).
     pub curve_actions: u64,
+    /// The settings the curve was computed at, to reuse it while only p changes.
+    pub curve_key: CurveKey,
     /// Full Jitter sleeps of attempts 0..5 (seed 7, base 0.1 s, cap 2 s).
     pub sleeps_s: Vec<f64>,
     /// The ceiling of each of those sleeps.
     pub ceilings_s: Vec<f64>,
+}
+
+/// Everything the p-curve depends on: Lab 2's settings but p.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CurveKey {
+    pub layered: Vec<u32>,
+    pub budget: f64,
+    pub actions: u64,
+    pub seed: u64,
 }
 
 /// What one lab screen shows.
@@ -73,11 +85,15 @@ pub fn compute(lab: &LabFile, sliders: &[Slider]) -> LabResults {
     }
 }
 
-/// A slider step after `previous`: Lab 4 keeps its curves when only the offered load or
-/// the policy moved; the other labs recompute everything.
-pub fn compute_after(lab: &LabFile, sliders: &[Slider], previous: &LabResults) -> LabResults {
-    match previous {
-        LabResults::Overload(previous) if lab.lab == LabId::Overload => {
+/// Runs the lab `lab` on the sliders' values, reusing what of `previous` the change cannot
+/// have affected (Lab 2's p-curve while only p moves; Lab 4's curves while only the offered
+/// load or the policy moves).
+pub fn recompute(lab: &LabFile, sliders: &[Slider], previous: &LabResults) -> LabResults {
+    match (lab.lab, previous) {
+        (LabId::Retry, LabResults::Retry(previous)) => {
+            LabResults::Retry(compute_retry_after(lab, sliders, CURVE_ACTIONS_MAX, Some(previous)))
+        }
+        (LabId::Overload, LabResults::Overload(previous)) => {
             LabResults::Overload(Box::new(compute_overload(lab, sliders, Some(previous))))
         }
         _ => compute(lab, sliders),
@@ -135,8 +151,30 @@ fn curve_points(layered: &[u32], budget: f64, actions: u64, seed: u64) -> Vec<(f
     points.into_iter().map(|(_, p, per_policy)| (p, per_policy)).collect()
 }
 
+/// The p-curve at `key`'s settings, one series per policy.
+fn curve_of(key: &CurveKey) -> Vec<Vec<(f64, f64)>> {
+    let mut curve = vec![Vec::with_capacity(CURVE_POINTS); Policy::ALL.len()];
+    for (p, per_policy) in curve_points(&key.layered, key.budget, key.actions, key.seed) {
+        for (index, attempts_per_action) in per_policy.into_iter().enumerate() {
+            curve[index].push((p, attempts_per_action));
+        }
+    }
+    curve
+}
+
 /// Lab 2's rows, curve and jitter, with at most `curve_actions_max` actions per curve point.
 pub fn compute_retry(lab: &LabFile, sliders: &[Slider], curve_actions_max: u64) -> RetryResults {
+    compute_retry_after(lab, sliders, curve_actions_max, None)
+}
+
+/// [`compute_retry`], taking the curve from `previous` when it was computed at the same
+/// settings but p.
+pub fn compute_retry_after(
+    lab: &LabFile,
+    sliders: &[Slider],
+    curve_actions_max: u64,
+    previous: Option<&RetryResults>,
+) -> RetryResults {
     let RetrySettings {
         layered,
         p,
@@ -149,16 +187,21 @@ pub fn compute_retry(lab: &LabFile, sliders: &[Slider], curve_actions_max: u64) 
         .map(|(policy, result)| (policy.label(&layered, budget), result))
         .collect();
     let curve_actions = actions.min(curve_actions_max);
-    let mut curve = vec![Vec::with_capacity(CURVE_POINTS); Policy::ALL.len()];
-    for (p, per_policy) in curve_points(&layered, budget, curve_actions, seed) {
-        for (index, attempts_per_action) in per_policy.into_iter().enumerate() {
-            curve[index].push((p, attempts_per_action));
-        }
-    }
+    let curve_key = CurveKey {
+        layered,
+        budget,
+        actions: curve_actions,
+        seed,
+    };
+    let curve = match previous.filter(|previous| previous.curve_key == curve_key) {
+        Some(previous) => previous.curve.clone(),
+        None => curve_of(&curve_key),
+    };
     RetryResults {
         rows,
         curve,
         curve_actions,
+        curve_key,
         sleeps_s: retry::jitter_sleeps_s(
             ATLAS_JITTER_SEED,
             JITTER_ATTEMPTS,

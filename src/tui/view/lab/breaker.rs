@@ -19,12 +19,12 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Style};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Sparkline, Widget};
 
 use crate::engine::breaker::BreakerState;
-use crate::engine::fault::ManualOverride;
+use crate::engine::fault::{FaultKind, ManualOverride};
 use crate::tui::screens::lab::breaker::BreakerLive;
 use crate::tui::screens::lab::breaker::{BreakerSeries, ROLLING_WINDOW_S, Side};
 use crate::tui::screens::lab::sim::LabResults;
@@ -42,25 +42,26 @@ fn status_line(live: &BreakerLive) -> String {
         return format!("s start a live run · f fault: {fault} · breaker sliders apply at once");
     };
     let params = &series.params;
-    let window = format!("{fault} {:.0}–{:.0} s", params.brownout_start_s, params.brownout_end_s);
+    let scheduled = format!("{fault} {:.0}–{:.0} s", params.brownout_start_s, params.brownout_end_s);
     let sick_now = series.samples.last().is_some_and(|s| s.sick);
-    let (hand, b_does) = match live.manual {
-        Some(ManualOverride::Sick) => (" · sick by hand", "b heal"),
-        Some(ManualOverride::Healthy) => (" · healed by hand", "b brown out"),
-        None if sick_now => ("", "b heal"),
-        None => ("", "b brown out"),
+    // A hand override replaces the schedule (engine::fault): say so, not the window.
+    let (window, b_does) = match live.manual {
+        Some(ManualOverride::Sick) => (format!("{fault} by hand"), "b heal"),
+        Some(ManualOverride::Healthy) => ("healed by hand".to_string(), "b brown out"),
+        None if sick_now => (scheduled.clone(), "b heal"),
+        None => (scheduled.clone(), "b brown out"),
     };
     if series.running {
         format!(
-            "running {}/{:.0} s · {window}{hand} · {b_does} · f fault · s stop",
+            "running {}/{:.0} s · {window} · {b_does} · f fault · s stop",
             series.elapsed_s(),
             params.duration_s
         )
     } else if series.measured.is_some() {
-        format!("finished · live rows measured, sim rows below · {window} · s again")
+        format!("finished · live rows measured, sim rows below · {scheduled} · s again")
     } else {
         format!(
-            "stopped at {}/{:.0} s · {window} · s again",
+            "stopped at {}/{:.0} s · {scheduled} · s again",
             series.elapsed_s(),
             params.duration_s
         )
@@ -90,7 +91,19 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
         )));
     }
     let measured = live.series.as_ref().is_some_and(|s| s.measured.is_some());
-    if let LabResults::Breaker(sim) = &state.results {
+    if live.fault != FaultKind::Hang {
+        // The simulation models a hang only: its rows would describe another fault.
+        lines.push(Line::from(Span::styled(
+            fit_width(
+                format!(
+                    "sim rows model a hang; live is {} (f): compare live with live",
+                    live.fault
+                ),
+                width,
+            ),
+            theme.dim(),
+        )));
+    } else if let LabResults::Breaker(sim) = &state.results {
         lines.push(Line::from(Span::styled(
             fit_width(
                 format!("sim  {}", sim.timeout_only.summary.atlas_line("timeout only")),
@@ -107,14 +120,12 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
         )));
     }
     if !measured {
+        // Prose, so not through fit_width (which squeezes `= `): short enough for 80 columns.
         for note in [
-            "per caller, last 10 s: calls/s made · short = refused by the breaker (fails fast)",
-            "err = failed / made · p99 wait · breaker sliders retune the running breaker at once",
+            "per caller, last 10 s: calls/s · short = refused at once by the open breaker",
+            "err = failed/made · p99 = wait · breaker sliders retune the live breaker now",
         ] {
-            lines.push(Line::from(Span::styled(
-                fit_width(note.to_string(), width),
-                theme.dim(),
-            )));
+            lines.push(Line::from(Span::styled(note, theme.dim())));
         }
     }
     Paragraph::new(lines).block(block).render(area, buf);
@@ -141,7 +152,7 @@ pub fn render_charts(view: &LabView, area: Rect, buf: &mut Buffer) {
 }
 
 /// The Hystrix-style line: state, rolling error %, calls/s and p99 of the last 10 s.
-fn hystrix_lines(series: &BreakerSeries, caller: Side, theme: Theme) -> [Line<'static>; 2] {
+fn hystrix_lines(series: &BreakerSeries, caller: Side, theme: Theme, width: u16) -> [Line<'static>; 2] {
     let rolling = series.rolling(caller);
     let state = match rolling.state {
         Some(state) => {
@@ -159,12 +170,23 @@ fn hystrix_lines(series: &BreakerSeries, caller: Side, theme: Theme) -> [Line<'s
         }
         None => Span::styled("—      ", theme.dim()),
     };
-    [
-        Line::from(vec![
+    // A half-width column at 80x24 has 21 cells: the compact form keeps the short count.
+    let first = if width >= 26 {
+        vec![
             state,
             Span::raw(format!("{:.0} calls/s ", rolling.calls_per_s)),
             Span::styled(format!("short {:.0}/s", rolling.short_circuited_per_s), theme.dim()),
-        ]),
+        ]
+    } else {
+        let state = Span::styled(state.content.trim_end().to_string() + " ", state.style);
+        vec![
+            state,
+            Span::raw(format!("{:.0}/s, ", rolling.calls_per_s)),
+            Span::styled(format!("{:.0} short", rolling.short_circuited_per_s), theme.dim()),
+        ]
+    };
+    [
+        Line::from(first),
         Line::from(format!("err {:.0}% p99 {:.0} ms", rolling.error_pct, rolling.p99_ms)),
     ]
 }
@@ -201,7 +223,7 @@ fn column(series: &BreakerSeries, caller: Side, theme: Theme, area: Rect, buf: &
         Constraint::Length(1),
     ])
     .areas(inner);
-    let [first, second] = hystrix_lines(series, caller, theme);
+    let [first, second] = hystrix_lines(series, caller, theme, inner.width);
     first.render(
         Rect {
             height: 1,
@@ -242,11 +264,14 @@ fn column(series: &BreakerSeries, caller: Side, theme: Theme, area: Rect, buf: &
         chart_area.height.saturating_sub(2),
     ));
     let column_of = |t_s: f64| plot.x + ((t_s / duration_s).clamp(0.0, 1.0) * f64::from(plot.width)) as u16;
-    // The scheduled brownout shaded in the plot (colour only; the band below says it in glyphs).
-    if theme.colour {
-        for x in column_of(params.brownout_start_s)..column_of(params.brownout_end_s).min(plot.right()) {
-            for y in plot.top()..plot.bottom() {
-                buf[(x, y)].set_bg(Color::Rgb(60, 40, 40));
+    // The scheduled brownout shaded in the plot; without colour, its empty cells dotted.
+    for x in column_of(params.brownout_start_s)..column_of(params.brownout_end_s).min(plot.right()) {
+        for y in plot.top()..plot.bottom() {
+            let cell = &mut buf[(x, y)];
+            if theme.colour {
+                cell.set_bg(theme.brownout_bg());
+            } else if cell.symbol() == " " {
+                cell.set_symbol("·").set_style(theme.dim());
             }
         }
     }

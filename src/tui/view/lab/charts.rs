@@ -27,11 +27,15 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     }
 }
 
-/// A legend as one line: `prefix` then each name in its series colour, from series `first`.
+/// A legend as one line: `prefix` then each name with its series' mark, in its series
+/// colour, from series `first`.
 fn legend_title<'a>(prefix: &'a str, names: &[&'a str], first: usize, theme: Theme) -> Line<'a> {
     let mut spans = vec![Span::styled(prefix, theme.accent())];
     for (index, name) in names.iter().enumerate() {
-        spans.push(Span::styled(format!("━ {name} "), theme.series(first + index)));
+        spans.push(Span::styled(
+            format!("{} {name} ", theme.legend_mark(index)),
+            theme.series(first + index),
+        ));
     }
     Line::from(spans)
 }
@@ -101,21 +105,21 @@ fn retry_charts(retry: &RetryResults, theme: Theme, area: Rect, buf: &mut Buffer
             .style(theme.series(3))
             .data(&sleeps),
     ])
-    .block(Block::bordered().border_style(theme.border()).title(Line::from(vec![
-        Span::styled(" Full Jitter: ", theme.accent()),
-        Span::styled("• sleep", theme.series(3)),
-        Span::styled(" ─ ceiling ", theme.dim()),
-    ])))
+    .block(
+        Block::bordered()
+            .border_style(theme.border())
+            .title(jitter_title(jitter_area.width.saturating_sub(2), theme))
+            // Axis titles would be drawn over the plot: the units go on the border instead.
+            .title_bottom(Line::from(Span::styled(" attempt → ", theme.dim())).right_aligned()),
+    )
     .x_axis(
         Axis::default()
-            .title("attempt")
             .bounds([0.0, last_attempt])
             .labels(["0".to_string(), format!("{last_attempt:.0}")])
             .style(theme.dim()),
     )
     .y_axis(
         Axis::default()
-            .title("sleep (s)")
             .bounds([0.0, top_s])
             .labels(["0".to_string(), format!("{top_s:.1}")])
             .style(theme.dim()),
@@ -143,7 +147,7 @@ fn retry_charts(retry: &RetryResults, theme: Theme, area: Rect, buf: &mut Buffer
     datasets.extend(curves.iter().enumerate().map(|(index, points)| {
         Dataset::default()
             .name(["A", "B", "C"][index % 3])
-            .marker(Marker::Braille)
+            .marker(theme.marker(index))
             .graph_type(GraphType::Line)
             .style(theme.series(index))
             .data(points)
@@ -151,29 +155,50 @@ fn retry_charts(retry: &RetryResults, theme: Theme, area: Rect, buf: &mut Buffer
     let y_labels: Vec<String> = (0..=top_log as i32)
         .map(|power| format!("{}", 10u64.pow(power as u32)))
         .collect();
+    let mut title = legend_title(" attempts/action vs p: ", &["A", "B", "C"], 0, theme);
+    title.push_span(Span::styled("│ p now ", theme.dim()));
     Chart::new(datasets)
-        .block(Block::bordered().border_style(theme.border()).title(legend_title(
-            " attempts/action against p (│ = p now): ",
-            &["A", "B", "C"],
-            0,
-            theme,
-        )))
+        .block(
+            Block::bordered()
+                .border_style(theme.border())
+                .title(title)
+                // Axis titles would be drawn over the curves: the x unit goes on the border.
+                .title_bottom(
+                    Line::from(Span::styled(
+                        format!(" p → · {} actions/point ", retry.curve_actions),
+                        theme.dim(),
+                    ))
+                    .right_aligned(),
+                ),
+        )
         .x_axis(
             Axis::default()
-                .title(format!("p, {} actions/point", retry.curve_actions))
                 .bounds([0.0, 1.0])
                 .labels(["0", "0.5", "1"])
                 .style(theme.dim()),
         )
         .y_axis(
             Axis::default()
-                .title("db att./action")
                 .bounds([0.0, top_log])
                 .labels(y_labels)
                 .style(theme.dim()),
         )
         .legend_position(None)
         .render(bottom, buf);
+}
+
+/// The jitter chart's title, as long as `room` allows.
+fn jitter_title(room: u16, theme: Theme) -> Line<'static> {
+    let (name, ceiling) = if room >= 34 {
+        (" Full Jitter (s): ", " ─ ceiling ")
+    } else {
+        (" Jitter s: ", " ─ cap ")
+    };
+    Line::from(vec![
+        Span::styled(name, theme.accent()),
+        Span::styled("• sleep", theme.series(3)),
+        Span::styled(ceiling, theme.dim()),
+    ])
 }
 
 fn breaker_charts(run: &BrownoutComparison, theme: Theme, area: Rect, buf: &mut Buffer) {
@@ -327,33 +352,42 @@ pub fn calls_chart(
         .map(|(index, (label, points))| {
             Dataset::default()
                 .name(*label)
-                .marker(Marker::Braille)
+                .marker(theme.marker(index))
                 .graph_type(GraphType::Line)
                 .style(theme.series(index + 1))
                 .data(points)
         })
         .collect();
+    // No axis titles: ratatui draws them over the plot. The units are in the labels and
+    // the legend line.
     Chart::new(datasets)
         .x_axis(
             Axis::default()
-                .title("t (s)")
                 .bounds([0.0, duration_s])
-                .labels(["0".to_string(), format!("{duration_s:.0}")])
+                .labels(["0".to_string(), format!("{duration_s:.0} s")])
                 .style(theme.dim()),
         )
         .y_axis(
             Axis::default()
-                .title("calls/s")
                 .bounds([0.0, top_rate * 1.15])
                 .labels(["0".to_string(), format!("{top_rate:.0}")])
                 .style(theme.dim()),
         )
         .legend_position(None)
         .render(chart_area, buf);
-    let mut legend: Vec<Span> = Vec::new();
-    for (index, name) in ["calls", "sick", "degraded"].iter().enumerate() {
-        legend.push(Span::styled(format!("{name} "), theme.series(index + 1)));
-    }
+    // Per second; each name after the mark its series is drawn with.
+    let names: [&str; 3] = if legend_area.width >= 30 {
+        ["calls/s", "to sick", "degraded"]
+    } else if legend_area.width >= 22 {
+        ["calls", "sick", "degraded"]
+    } else {
+        ["calls", "sick", "degr."]
+    };
+    let legend: Vec<Span> = names
+        .iter()
+        .enumerate()
+        .map(|(index, name)| Span::styled(format!("{}{name} ", theme.legend_mark(index)), theme.series(index + 1)))
+        .collect();
     Line::from(legend).render(legend_area, buf);
 }
 

@@ -71,14 +71,21 @@ pub fn render(view: &LabView, layout: &LabLayout, buf: &mut Buffer) {
 
     if state.show_lesson {
         lesson::render(view, layout.right, buf);
+        crate::tui::view::lab::predict::render(view, layout.right, buf);
         return footer(theme, layout.footer, buf);
     }
     let [probes, predict, log] =
         Layout::vertical([Constraint::Length(6), Constraint::Length(6), Constraint::Min(3)]).areas(layout.right);
     let period_s = crate::tui::slider::value_of(&state.sliders, "probe_period_s").unwrap_or(0.5);
-    probe_panel(live, period_s, theme, probes, buf);
+    if crate::tui::view::lab::predicting(state) {
+        crate::tui::view::lab::hidden(" Probes ", theme, probes, buf);
+    } else {
+        probe_panel(live, period_s, theme, probes, buf);
+    }
     predict_panel(live, theme, predict, buf);
     log_panel(live, theme, log, buf);
+    // A guided step's prompt and verdict, over the right panel as on every lab screen.
+    crate::tui::view::lab::predict::render(view, layout.right, buf);
     footer(theme, layout.footer, buf);
 }
 

@@ -21,7 +21,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Widget;
+use ratatui::widgets::{Paragraph, Widget};
 
 use crate::content::{LabFile, LabId};
 use crate::progress::Progress;
@@ -30,9 +30,11 @@ use crate::tui::layout;
 use crate::tui::screens::lab::{LabScreen, Mode};
 use crate::tui::theme::Theme;
 use crate::tui::view::footer;
+use crate::tui::widgets::panel::panel;
 
 pub mod breaker;
 pub mod charts;
+pub mod fleet;
 pub mod health;
 pub mod lesson;
 pub mod overload;
@@ -58,9 +60,12 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     let theme = view.theme;
     let lab = view.lab;
     let state = view.screen;
-    let Some(layout) = layout::lab(area, state.id) else {
+    let Some(layout) = layout::lab(area, state.id, state.mode == Mode::Live) else {
         return;
     };
+    if let Some(panel) = state.fleet.as_ref().filter(|f| f.showing) {
+        return fleet::render(view, panel, &layout, buf);
+    }
     if state.id == LabId::Health && state.mode == Mode::Live {
         return health::render(view, &layout, buf);
     }
@@ -81,13 +86,25 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     ])
     .render(layout.title, buf);
     let live_id = if live { Some(state.id) } else { None };
+    params::render(view, layout.params, buf);
+    // While a prompt is open nothing it asks about may show: the results and charts wait
+    // for the verdict (the lesson holds no run's numbers and stays readable).
+    if predicting(state) {
+        hidden(" Results ", theme, layout.results, buf);
+        if state.show_lesson {
+            lesson::render(view, layout.right, buf);
+        } else {
+            hidden(" Charts ", theme, layout.right, buf);
+        }
+        predict::render(view, layout.right, buf);
+        return footer::render_keys(view.context, theme, layout.footer, buf);
+    }
     match live_id {
         Some(LabId::Breaker) => breaker::render_results(view, layout.results, buf),
         Some(LabId::Retry) => retry::render_results(view, layout.results, buf),
         Some(LabId::Overload) => overload::render_results(view, layout.results, buf),
         Some(LabId::Health) | None => results::render(view, layout.results, buf),
     }
-    params::render(view, layout.params, buf);
     match (state.show_lesson, live_id) {
         (true, _) => lesson::render(view, layout.right, buf),
         (false, Some(LabId::Breaker)) => breaker::render_charts(view, layout.right, buf),
@@ -97,4 +114,19 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     }
     predict::render(view, layout.right, buf);
     footer::render_keys(view.context, theme, layout.footer, buf);
+}
+
+/// Whether a prediction prompt is open on `screen` (its answer must not be on screen).
+pub fn predicting(screen: &LabScreen) -> bool {
+    screen.predict.input.is_some()
+}
+
+/// A panel whose numbers are hidden while the learner predicts.
+pub fn hidden(title: &str, theme: Theme, area: Rect, buf: &mut Buffer) {
+    Paragraph::new(Line::from(Span::styled(
+        "hidden while you predict: the verdict shows the run",
+        theme.dim(),
+    )))
+    .block(panel(title.to_string(), theme))
+    .render(area, buf);
 }

@@ -6,18 +6,44 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
+use crate::content::LabId;
 use crate::tui::layout;
+use crate::tui::screens::lab::Mode;
+use crate::tui::slider::{Slider, value_of};
+use crate::tui::theme::Theme;
 use crate::tui::view::lab::LabView;
 use crate::tui::widgets::slider_bar::SliderBar;
 
 pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
-    let (theme, state) = (view.theme, view.screen);
-    let block = Block::bordered().title(" Parameters ").border_style(theme.border());
+    let note = note(view);
+    render_sliders(
+        " Parameters ",
+        &view.screen.sliders,
+        view.screen.focus,
+        note,
+        view.theme,
+        area,
+        buf,
+    );
+}
+
+/// A panel of `sliders` titled `title`, `focus` the focused one's index in them, `note` what
+/// the values mean on this screen that the help alone does not say.
+pub fn render_sliders(
+    title: &str,
+    sliders: &[Slider],
+    focus: usize,
+    note: Option<String>,
+    theme: Theme,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let block = Block::bordered().title(title).border_style(theme.border());
     let inner = block.inner(area);
     block.render(area, buf);
-    let geometry = layout::rows(inner, state.sliders.len(), state.focus);
-    for (index, (slider, row)) in state.sliders.iter().zip(&geometry.labels).enumerate() {
-        let focused = index == state.focus;
+    let geometry = layout::rows(inner, sliders.len(), focus);
+    for (index, (slider, row)) in sliders.iter().zip(&geometry.labels).enumerate() {
+        let focused = index == focus;
         let pointer = if focused { "▸ " } else { "  " };
         let value = slider.display();
         let room = (row.width as usize).saturating_sub(pointer.len() + value.chars().count() + 2);
@@ -32,7 +58,7 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
             .style(style)
             .render(*row, buf);
     }
-    let Some(slider) = state.sliders.get(state.focus) else {
+    let Some(slider) = sliders.get(focus) else {
         return;
     };
     if let Some(bar) = geometry.bar {
@@ -52,11 +78,38 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         plain(spec.step),
         plain(spec.default)
     );
-    // The help first: on a short terminal the range is what gets cut.
-    Paragraph::new(vec![
-        Line::from(spec.help.as_str()),
-        Line::from(Span::styled(range, theme.dim())),
-    ])
-    .wrap(Wrap { trim: true })
-    .render(geometry.help, buf);
+    // A note on what the values do here comes first, then the help: on a short terminal
+    // the range is what gets cut.
+    let mut lines = Vec::new();
+    if let Some(note) = note {
+        lines.push(Line::from(Span::styled(note, theme.accent())));
+    }
+    lines.push(Line::from(spec.help.as_str()));
+    lines.push(Line::from(Span::styled(range, theme.dim())));
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: true })
+        .render(geometry.help, buf);
+}
+
+/// What the sliders' values mean on this screen that the help alone does not say: a
+/// setting the simulation ignores, or a combination the command line refuses.
+fn note(view: &LabView) -> Option<String> {
+    let state = view.screen;
+    let focused = state.sliders.get(state.focus).map(|s| s.spec.name.as_str());
+    match state.id {
+        LabId::Health if state.mode == Mode::Sim && focused == Some("probe_period_s") => Some(
+            "In sim this changes nothing: the simulated driver sends its requests at set times. \
+             It sets the live probes' period (m)."
+                .to_string(),
+        ),
+        LabId::Breaker => {
+            // Said where the sliders are; the Results panel gives the reason in full.
+            let min_calls = value_of(&state.sliders, "min_calls")?;
+            let window = value_of(&state.sliders, "window")?;
+            // The command line refuses this with the same reason (commands/run.rs).
+            (min_calls > window)
+                .then(|| format!("Above the window ({window:.0}): the breaker can never open (see Results)."))
+        }
+        _ => None,
+    }
 }

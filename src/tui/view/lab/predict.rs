@@ -72,7 +72,14 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
             Span::styled("Why: ", theme.key()),
             Span::raw(observed.explanation.clone()),
         ]));
-        lines.push(Line::from(Span::styled("Step done and saved.", theme.dim())));
+        lines.push(Line::from(Span::styled(
+            if observed.verdict.right {
+                "Step done and saved. Enter: next step"
+            } else {
+                "Saved as not right yet. Esc, then p tries again"
+            },
+            theme.dim(),
+        )));
     } else {
         title = format!(" {step_title} ");
         if let Some(step) = step {
@@ -92,7 +99,14 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
                 Span::styled("Your prediction: ", theme.key()),
                 Span::styled(format!("{}█", input.text), theme.selected()),
                 Span::raw(unit),
-                Span::styled("   (Enter: run it and see)", theme.dim()),
+                Span::styled(
+                    if view.screen.live_showing() && view.screen.id == crate::content::LabId::Health {
+                        "   (Enter, then start the server or send SIGTERM: a probe decides)"
+                    } else {
+                        "   (Enter: run it and see)"
+                    },
+                    theme.dim(),
+                ),
             ]));
         }
         if let Some(hint) = &state.hint {

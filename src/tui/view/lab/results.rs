@@ -51,7 +51,13 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         LabResults::Health(run) => {
             let mut outcome: Vec<String> = run.lines().into_iter().rev().take(3).collect();
             outcome.reverse();
-            let mut lines: Vec<Line> = vec![Line::from(outcome.join("   "))];
+            // On one line where it fits; else one line each (80 columns), the note cut first.
+            let joined = outcome.join("   ");
+            let mut lines: Vec<Line> = if joined.chars().count() <= usize::from(area.width.saturating_sub(2)) {
+                vec![Line::from(joined)]
+            } else {
+                outcome.into_iter().map(Line::from).collect()
+            };
             if run.abandoned > 0 {
                 lines.push(Line::from(crate::engine::health::abandon_line(run.abandoned)));
             }
@@ -105,7 +111,17 @@ fn breaker_lines<'a>(theme: Theme, run: &BrownoutComparison, inner: Rect, scroll
     let columns = usize::from((inner.width / LOG_COLUMN_WIDTH).max(1));
     let log: Vec<String> = run.with_breaker.transitions.iter().map(ToString::to_string).collect();
     if log.is_empty() {
-        lines.push(Line::from(Span::styled("the breaker never opened", theme.dim())));
+        let breaker = &run.params.breaker;
+        // The command line refuses this combination with the same reason (commands/run.rs).
+        let why = if breaker.min_calls > breaker.window {
+            format!(
+                "the breaker can never open: the {}-call window never holds the {} outcomes min calls needs",
+                breaker.window, breaker.min_calls
+            )
+        } else {
+            "the breaker never opened".to_string()
+        };
+        lines.push(Line::from(Span::styled(fit(why), theme.dim())));
         return lines;
     }
     let visible_rows = usize::from(inner.height.saturating_sub(2)).max(1);

@@ -22,6 +22,7 @@ use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph, Widget
 use crate::live::retry::runner::LIVE_ACTIONS_MAX;
 use crate::tui::screens::lab::live::{policy_name, sim_of};
 use crate::tui::screens::lab::retry::{RatePoint, RetrySeries, RetryView};
+use crate::tui::slider::value_of;
 use crate::tui::theme::Theme;
 use crate::tui::view::lab::LabView;
 use crate::tui::widgets::panel::panel;
@@ -95,13 +96,25 @@ pub fn render_results(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
             )));
             lines.extend(counters_lines(series));
             let sim = series.result.as_ref().map(|result| sim_of(&result.params));
+            // Success as a percentage, as the sim screen prints it.
             lines.push(Line::from(match (&series.result, sim) {
                 (Some(result), Some(sim)) => format!(
-                    "measured {:.2} db attempts/action, success {:.3} · sim, same run: {:.2}, {:.3}",
-                    result.db_attempts_per_action, result.success_ratio, sim.db_attempts_per_action, sim.success_ratio
+                    "measured {:.2} db attempts/action, success {:.1}% · sim of this run {:.2}, {:.1}%",
+                    result.db_attempts_per_action,
+                    result.success_ratio * 100.0,
+                    sim.db_attempts_per_action,
+                    sim.success_ratio * 100.0
                 ),
                 _ => format!("so far {:.2} db attempts/action", series.db_per_action()),
             }));
+            // Why these figures can differ from the sim screen's in the last digit.
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "a live run stops at {LIVE_ACTIONS_MAX} actions, the sim screen runs {:.0}: digits may differ",
+                    value_of(&lab_view.screen.sliders, "actions").unwrap_or(10_000.0)
+                ),
+                theme.dim(),
+            )));
         }
         (RetryView::Metastable, Some(series)) => {
             lines.push(Line::from(Span::styled(
@@ -157,7 +170,7 @@ pub fn render_charts(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
         return;
     };
     let series = live.series.as_ref();
-    let [chain_area, charts_area] = Layout::vertical([Constraint::Length(5), Constraint::Fill(1)]).areas(area);
+    let [chain_area, charts_area] = Layout::vertical([Constraint::Length(6), Constraint::Fill(1)]).areas(area);
     let rates = series.map_or_else(|| vec![0.0; 3], RetrySeries::hop_rates);
     chain(
         &rates,
@@ -168,10 +181,26 @@ pub fn render_charts(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
     );
     let empty = RetrySeries::default();
     let series = series.unwrap_or(&empty);
+    // Stacked, each chart gets half the height; on a short screen (80x24) that is two or
+    // three rows of plot, so the two go side by side instead, at full height.
+    let side_by_side = charts_area.height < 14;
+    let [first_area, second_area] = if side_by_side {
+        Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(charts_area)
+    } else {
+        match live.view {
+            RetryView::Counting => {
+                Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(charts_area)
+            }
+            // Goodput gets the larger share: it is the lesson of the view.
+            RetryView::Metastable => {
+                Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(charts_area)
+            }
+        }
+    };
+    // Names as short as a half-width chart's title needs.
+    let short = first_area.width < 40;
     match live.view {
         RetryView::Counting => {
-            let [db_area, ratio_area] =
-                Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(charts_area);
             let db: Vec<(f64, f64)> = series.points.iter().map(|p| (p.t_s, p.db_per_s)).collect();
             line_chart(
                 " database requests/s ",
@@ -179,44 +208,49 @@ pub fn render_charts(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
                 None,
                 series,
                 theme,
-                db_area,
+                first_area,
                 buf,
             );
             let success: Vec<(f64, f64)> = series.points.iter().map(|p| (p.t_s, p.success_ratio)).collect();
             let retry: Vec<(f64, f64)> = series.points.iter().map(|p| (p.t_s, p.retry_ratio)).collect();
+            let (title, names) = if short {
+                (" ratio ", ["ok", "retry/db"])
+            } else {
+                (" ratios: ", ["success", "retries/db req"])
+            };
             line_chart(
-                " ratios: ",
-                &[("success", &success), ("retries/db req", &retry)],
+                title,
+                &[(names[0], &success), (names[1], &retry)],
                 Some(1.0),
                 series,
                 theme,
-                ratio_area,
+                second_area,
                 buf,
             );
         }
         RetryView::Metastable => {
             // Goodput gets its own scale: beside a retry storm's database rate it would be flat.
-            let [goodput_area, db_area] =
-                Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(charts_area);
             let goodput: Vec<(f64, f64)> = series.points.iter().map(|p| (p.t_s, p.ok_per_s)).collect();
-            line_chart(
-                " goodput (actions ok/s) ",
-                &[("goodput", &goodput)],
-                None,
-                series,
-                theme,
-                goodput_area,
-                buf,
-            );
+            let title = if short {
+                " goodput, ok/s "
+            } else {
+                " goodput (actions ok/s) "
+            };
+            line_chart(title, &[("goodput", &goodput)], None, series, theme, first_area, buf);
             let db: Vec<(f64, f64)> = series.points.iter().map(|p| (p.t_s, p.db_per_s)).collect();
             let queued: Vec<(f64, f64)> = series.points.iter().map(|p| (p.t_s, p.db_in_flight as f64)).collect();
+            let (title, names) = if short {
+                (" db ", ["req/s", "queue"])
+            } else {
+                (" database: ", ["requests/s", "in flight"])
+            };
             line_chart(
-                " database: ",
-                &[("requests/s", &db), ("in flight", &queued)],
+                title,
+                &[(names[0], &db), (names[1], &queued)],
                 None,
                 series,
                 theme,
-                db_area,
+                second_area,
                 buf,
             );
         }
@@ -251,16 +285,19 @@ fn chain(rates: &[f64], db_in_flight: u64, theme: Theme, area: Rect, buf: &mut B
         labels
     };
     let arrow = room_for(names).max(widest(&labels));
+    let mut top = String::new();
     let mut middle = String::new();
     let mut bottom = String::new();
     let mut rate_row = String::new();
     for (index, name) in names.iter().enumerate() {
         let width = name.chars().count();
+        top.push_str(&format!("┌{}┐", "─".repeat(width)));
         middle.push_str(&format!("│{name}│"));
         bottom.push_str(&format!("└{}┘", "─".repeat(width)));
         rate_row.push_str(&" ".repeat(width + 2));
         if index < 3 {
             let label = &labels[index];
+            top.push_str(&" ".repeat(arrow));
             middle.push_str(&format!("{}▶", "─".repeat(arrow - 1)));
             bottom.push_str(&" ".repeat(arrow));
             rate_row.push_str(&format!("{label:^arrow$}"));
@@ -273,10 +310,11 @@ fn chain(rates: &[f64], db_in_flight: u64, theme: Theme, area: Rect, buf: &mut B
     };
     let lines = vec![
         Line::from(Span::styled(rate_row, theme.series(0))),
+        Line::from(top),
         Line::from(middle),
         Line::from(vec![Span::raw(bottom), Span::styled(in_flight, theme.dim())]),
     ];
-    // No top border on the boxes: the rates take that row, right above their arrows.
+    // The rates on the row above the boxes, over their arrows.
     Paragraph::new(lines).render(inner, buf);
 }
 
@@ -318,7 +356,7 @@ fn line_chart(
     datasets.extend(lines.iter().enumerate().map(|(index, (name, points))| {
         Dataset::default()
             .name(*name)
-            .marker(Marker::Braille)
+            .marker(theme.marker(index))
             .graph_type(GraphType::Line)
             .style(theme.series(index + 2))
             .data(points)
@@ -327,11 +365,21 @@ fn line_chart(
     // One series is named by the title already; two need a legend.
     if lines.len() > 1 {
         for (index, (name, _)) in lines.iter().enumerate() {
-            title_spans.push(Span::styled(format!("━ {name} "), theme.series(index + 2)));
+            title_spans.push(Span::styled(
+                format!("{}{name} ", theme.legend_mark(index)),
+                theme.series(index + 2),
+            ));
         }
     }
     if !series.triggers.is_empty() {
-        title_spans.push(Span::styled("│ trigger ", theme.series(0)));
+        // The trigger's legend in full where the title leaves room, else as its key `g`.
+        let used: usize = title_spans.iter().map(Span::width).sum();
+        let mark = if used + 10 <= usize::from(area.width.saturating_sub(2)) {
+            "│ trigger "
+        } else {
+            "│g "
+        };
+        title_spans.push(Span::styled(mark, theme.series(0)));
     }
     let top_label = if top <= 1.0 {
         format!("{top:.1}")
@@ -344,11 +392,11 @@ fn line_chart(
                 .border_style(theme.border())
                 .title(Line::from(title_spans)),
         )
+        // No axis title: ratatui draws it over the plot; the unit is in the label.
         .x_axis(
             Axis::default()
-                .title("t (s)")
                 .bounds([0.0, end_s])
-                .labels(["0".to_string(), format!("{end_s:.0}")])
+                .labels(["0".to_string(), format!("{end_s:.0} s")])
                 .style(theme.dim()),
         )
         .y_axis(

@@ -16,14 +16,16 @@
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use crate::content::LabId;
+use crate::content::{LabId, Question};
 use crate::engine::health::{HealthConfig, Phase};
 use crate::live::health::child::Stream;
 use crate::live::health::runner::{self, HealthControl, HealthParams};
 use crate::live::http::GetOutcome;
 use crate::live::run::{HealthEvent, LabBody, LabEvent, LiveRun};
+use crate::quiz::{self, Asked, Response};
 use crate::tui::msg::{Msg, ProbeAnswer};
 use crate::tui::screens::lab::live::{LiveCtx, LivePart};
+use crate::tui::screens::lab::predict::Observed;
 
 pub use crate::live::health::runner::{PREFERRED_PORT, QUIT_DEADLINE};
 
@@ -172,6 +174,10 @@ pub struct LiveHealth {
     pub verdict: Option<ProbeVerdict>,
     /// Predictions right, and decided.
     pub score: (u32, u32),
+    /// A guided step's check answered before the action that decides it, waiting for it.
+    pub pending: Option<Box<LiveCheck>>,
+    /// A guided step's check decided by a probe, for the lab screen to show and save.
+    pub decided: Option<Box<(LiveCheck, Observed)>>,
     pub log: Vec<LogLine>,
     /// Probe request lines (`GET /livez`) left out of the log: the timeline shows them.
     pub log_hidden: u32,
@@ -186,6 +192,19 @@ pub struct LiveHealth {
     /// The id the next run gets.
     next_run: u64,
     listening_at: Option<Instant>,
+}
+
+/// A guided step's check answered on the live screen, decided by a real probe.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LiveCheck {
+    pub check: Question,
+    pub predicted: f64,
+    /// The step it belongs to, done if the answer is right.
+    pub step: usize,
+    pub step_title: String,
+    pub moment: Moment,
+    /// The session second of the action once it happened (0 for a start: `listening`).
+    pub action_at_s: Option<f64>,
 }
 
 /// The server settings the sliders and the `1`/`2` flags give for the next start.
@@ -286,6 +305,104 @@ impl LiveHealth {
         self.status = Some(format!("you said {}: the next {path} probe decides", answer.label()));
     }
 
+    /// Takes a guided step's check answered before its action; `None` if no live probe
+    /// decides its metric (the simulation scores it then).
+    pub fn expect(&mut self, check: &Question, predicted: f64, step: usize, step_title: &str) -> Option<()> {
+        let moment = live_moment(check.metric.as_deref()?)?;
+        let said = quiz::trim_number(predicted);
+        self.status = Some(match moment {
+            Moment::AfterStart(after_s) if self.running() => format!(
+                "you said {said}: stop the server (s), then start it (s): the /readyz probe {after_s} s after the start decides"
+            ),
+            Moment::AfterStart(after_s) => {
+                format!(
+                    "you said {said}: now start the server (s): the /readyz probe {after_s} s after the start decides"
+                )
+            }
+            Moment::AfterSigterm(after_s) if self.session_running() => {
+                format!("you said {said}: now send SIGTERM (t): the /readyz probe {after_s} s after it decides")
+            }
+            Moment::AfterSigterm(after_s) => format!(
+                "you said {said}: start the server (s), then send SIGTERM (t): the /readyz probe {after_s} s after it decides"
+            ),
+        });
+        self.pending = Some(Box::new(LiveCheck {
+            check: check.clone(),
+            predicted,
+            step,
+            step_title: step_title.to_string(),
+            moment,
+            action_at_s: None,
+        }));
+        Some(())
+    }
+
+    /// The pending check's action happened at session second `at_s`.
+    fn arm(&mut self, start: bool, at_s: f64) {
+        if let Some(pending) = self.pending.as_mut()
+            && pending.action_at_s.is_none()
+            && matches!(
+                (pending.moment, start),
+                (Moment::AfterStart(_), true) | (Moment::AfterSigterm(_), false)
+            )
+        {
+            pending.action_at_s = Some(at_s);
+        }
+    }
+
+    /// Decides the pending check with the first `/readyz` probe sent its moment after its action.
+    fn decide_check(&mut self, probe: Probe, at_s: f64, outcome: &GetOutcome, warmup_s: f64) {
+        let Some(pending) = &self.pending else { return };
+        let after_s = match pending.moment {
+            Moment::AfterStart(after_s) | Moment::AfterSigterm(after_s) => after_s,
+        };
+        let Some(action_at_s) = pending.action_at_s else { return };
+        // 50 ms of slack: a probe timed for the moment may leave a hair before it.
+        if probe != Probe::Readyz || at_s + 0.05 < action_at_s + after_s {
+            return;
+        }
+        let Some(pending) = self.pending.take() else { return };
+        let cell = Cell::of(outcome);
+        let metric = pending.check.metric.clone().unwrap_or_default();
+        let code = match cell {
+            Cell::Ok => 200.0,
+            Cell::Unavailable => 503.0,
+            Cell::Other(code) => f64::from(code),
+            Cell::Refused | Cell::Failed => 0.0,
+        };
+        let asked = Asked {
+            question: pending.check.clone(),
+            choice_order: Vec::new(),
+        };
+        let run = vec![(metric, code)];
+        let seen = judge(
+            &ProbeQuestion {
+                probe,
+                when: "",
+                answer: None,
+            },
+            ProbeAnswer::Ok,
+            outcome,
+            warmup_s,
+        );
+        let observed = Observed {
+            check_id: pending.check.id.clone(),
+            predicted: pending.predicted,
+            measured: Some(code),
+            live: true,
+            verdict: quiz::grade(&asked, &Response::Number(pending.predicted), &run),
+            explanation: format!(
+                "you said {}; the /readyz probe at {at_s:.2} s answered {}: {}. {}",
+                quiz::trim_number(pending.predicted),
+                seen.seen,
+                seen.why,
+                pending.check.explanation
+            ),
+        };
+        self.status = None;
+        self.decided = Some(Box::new((*pending, observed)));
+    }
+
     fn ask(&mut self, probe: Probe, when: &'static str) {
         self.question = Some(ProbeQuestion {
             probe,
@@ -325,6 +442,7 @@ impl LiveHealth {
                 self.verdict = None;
                 self.status = Some(note.unwrap_or_else(|| format!("started pid {pid} on 127.0.0.1:{port}")));
                 self.ask(Probe::Readyz, "just after start");
+                self.arm(true, 0.0);
             }
             HealthEvent::StartFailed(reason) => {
                 self.starting = false;
@@ -358,6 +476,7 @@ impl LiveHealth {
                 }
                 let warmup_s = session.config.warmup_s;
                 self.decide(probe, at_s, &outcome, warmup_s);
+                self.decide_check(probe, at_s, &outcome, warmup_s);
             }
             HealthEvent::WorkSent => {
                 if let Some(session) = self.session.as_mut() {
@@ -382,6 +501,8 @@ impl LiveHealth {
                     self.status = Some(format!("SIGTERM sent to pid {}", session.pid));
                 }
                 self.ask(Probe::Readyz, "just after SIGTERM");
+                let at_s = self.session.as_ref().map_or(0.0, |s| s.elapsed_s);
+                self.arm(false, at_s);
             }
             HealthEvent::Database { up, outcome } => {
                 let word = if up { "up" } else { "down" };
@@ -417,6 +538,10 @@ impl LiveHealth {
                 }
                 // No probe will decide it any more.
                 self.question = None;
+                if self.pending.as_ref().is_some_and(|p| p.action_at_s.is_some()) {
+                    self.pending = None;
+                    self.status = Some("the server went before the deciding probe: p asks again".to_string());
+                }
                 // The run has ended: keep its handle so quitting still waits for it.
                 if let Some(run) = self.run.take() {
                     self.stopping.push(run.stop());

@@ -182,3 +182,23 @@ pub fn judge(question: &ProbeQuestion, answer: ProbeAnswer, outcome: &GetOutcome
         why: why(question.probe, outcome, warmup_s),
     }
 }
+
+/// The action a live check of Lab 1 waits for, and how long after it the deciding probe is
+/// sent: the prompt asks, the learner answers, then starts the server or sends SIGTERM.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Moment {
+    /// The first `/readyz` probe sent this long after the next start's `listening`.
+    AfterStart(f64),
+    /// The first `/readyz` probe sent this long after the next SIGTERM.
+    AfterSigterm(f64),
+}
+
+/// The live moment of a Lab 1 check's metric, as its prompt states it ("half a second after
+/// start", "0.2 s after SIGTERM"); `None` for a metric only the simulation measures.
+pub fn live_moment(metric: &str) -> Option<Moment> {
+    match metric {
+        "health.readyz_warmup_code" => Some(Moment::AfterStart(0.5)),
+        "health.readyz_draining_code" => Some(Moment::AfterSigterm(0.2)),
+        _ => None,
+    }
+}

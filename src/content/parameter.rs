@@ -1,0 +1,41 @@
+//! A lab's slider spec: one tunable input, with its unit, range and step.
+
+use serde::Deserialize;
+
+/// A slider: one tunable input of the lab, with its unit and range.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ParameterSpec {
+    /// The key the engine and the CLI know it by, e.g. `timeout_ms`.
+    pub name: String,
+    pub label: String,
+    /// Shown after the value; empty for plain numbers.
+    #[serde(default)]
+    pub unit: String,
+    pub min: f64,
+    pub max: f64,
+    pub step: f64,
+    pub default: f64,
+    /// One line shown when the slider has focus.
+    pub help: String,
+}
+
+impl ParameterSpec {
+    /// Decimals needed to show a value of this slider without noise.
+    pub fn decimals(&self) -> usize {
+        let step = self.step.abs();
+        (0..6)
+            .find(|d| (step * 10f64.powi(*d as i32)).fract().abs() < 1e-9)
+            .unwrap_or(6)
+    }
+
+    /// The value with the slider's decimals and unit, e.g. `200 ms` or `0.50`.
+    pub fn display(&self, value: f64) -> String {
+        let decimals = self.decimals();
+        if self.unit.is_empty() {
+            format!("{value:.decimals$}")
+        } else {
+            format!("{value:.decimals$} {}", self.unit)
+        }
+    }
+}

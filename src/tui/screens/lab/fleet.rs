@@ -1,0 +1,203 @@
+//! Lab 1's fleet view: its own sliders (the lab file's `fleet_*` parameters), its keys, and
+//! the fleet simulation they give, run again on every change (about 2 ms, `cargo bench
+//! --bench fleet`). Key `F` switches between it and the single-server screen, whose sliders
+//! and results it leaves as they are.
+
+use ratatui::layout::Position;
+
+use crate::content::LabFile;
+use crate::content::fleet_params::{self as params, scenario_of};
+use crate::engine::fleet::{self, FleetRun, Scenario};
+use crate::tui::layout::{self, SliderHit};
+use crate::tui::msg::{FleetMsg, Msg};
+use crate::tui::slider::Slider;
+
+/// The prefix that makes a parameter of Lab 1 a slider of the fleet view.
+pub const FLEET_PREFIX: &str = "fleet_";
+
+/// When the `o` key rolls the fleet, in model seconds.
+const ROLL_AT_S: f64 = 30.0;
+
+/// The fleet view's state, kept while the learner switches views or goes home.
+#[derive(Debug)]
+pub struct FleetPanel {
+    pub showing: bool,
+    pub sliders: Vec<Slider>,
+    pub focus: usize,
+    /// The simulation at the sliders.
+    pub run: FleetRun,
+    /// A click landed on the focused bar and the button is still down.
+    dragging: bool,
+}
+
+impl FleetPanel {
+    /// The fleet view of `lab`, if it has `fleet_*` parameters (Lab 1 as shipped).
+    pub fn new(lab: &LabFile) -> Option<Self> {
+        let sliders: Vec<Slider> = lab
+            .parameters
+            .iter()
+            .filter(|spec| spec.name.starts_with(FLEET_PREFIX))
+            .cloned()
+            .map(Slider::new)
+            .collect();
+        if sliders.is_empty() {
+            return None;
+        }
+        let run = fleet::simulate(&params::fleet_params(lab, &sliders[..]));
+        Some(Self {
+            showing: false,
+            sliders,
+            focus: 0,
+            run,
+            dragging: false,
+        })
+    }
+
+    /// The scenario the sliders start from.
+    pub fn scenario(&self) -> Scenario {
+        scenario_of(self.value("fleet_scenario"))
+    }
+
+    fn value(&self, name: &str) -> f64 {
+        self.sliders
+            .iter()
+            .find(|s| s.spec.name == name)
+            .map_or(0.0, Slider::value)
+    }
+
+    fn set(&mut self, name: &str, value: f64) {
+        if let Some(slider) = self.sliders.iter_mut().find(|s| s.spec.name == name) {
+            slider.set_value(value);
+        }
+    }
+
+    /// The first slider the panel shows on `rows` rows: the focused one stays in view.
+    pub fn first_shown(&self, rows: usize) -> usize {
+        let rows = rows.max(1);
+        (self.focus + 1)
+            .saturating_sub(rows)
+            .min(self.sliders.len().saturating_sub(rows))
+    }
+
+    /// Applies `msg` if the fleet view takes it: Some(changed), or None for the lab screen.
+    pub fn update(&mut self, msg: Msg, lab: &LabFile, area: ratatui::layout::Rect) -> Option<bool> {
+        let before: Vec<f64> = self.sliders.iter().map(Slider::value).collect();
+        let focus_before = self.focus;
+        let count = self.sliders.len();
+        match msg {
+            Msg::NextSlider => self.focus = (self.focus + 1) % count,
+            Msg::PrevSlider => self.focus = (self.focus + count - 1) % count,
+            Msg::Step(delta) => self.sliders[self.focus].step_by(i64::from(delta)),
+            Msg::SliderMin => self.sliders[self.focus].to_min(),
+            Msg::SliderMax => self.sliders[self.focus].to_max(),
+            Msg::SliderReset => self.sliders[self.focus].reset(),
+            Msg::Fleet(key) => self.key(key),
+            Msg::Click(x, y) => self.click(area, Position::new(x, y)),
+            Msg::Drag(x, _) if self.dragging => {
+                if let Some(fraction) = self.hit_fraction(area, x) {
+                    self.sliders[self.focus].set_fraction(fraction);
+                }
+            }
+            Msg::Release => self.dragging = false,
+            Msg::Wheel(_, _, down) => {
+                self.focus = if down {
+                    (self.focus + 1).min(count - 1)
+                } else {
+                    self.focus.saturating_sub(1)
+                }
+            }
+            // The live fleet runs from the command line (`run fleet --live`); the view is the sim's.
+            Msg::ToggleMode | Msg::StartStop | Msg::Live(_) => return Some(false),
+            _ => return None,
+        }
+        let values_changed = self.sliders.iter().map(Slider::value).ne(before.iter().copied());
+        if values_changed {
+            self.run = fleet::simulate(&params::fleet_params(lab, &self.sliders[..]));
+        }
+        Some(values_changed || focus_before != self.focus)
+    }
+
+    fn key(&mut self, key: FleetMsg) {
+        let flip = |value: f64| if value >= 0.5 { 0.0 } else { 1.0 };
+        match key {
+            FleetMsg::DbDown => self.set("fleet_db_state", 2.0),
+            FleetMsg::DbSlow => self.set("fleet_db_state", 1.0),
+            FleetMsg::DbUp => self.set("fleet_db_state", 0.0),
+            FleetMsg::Liveness => self.set("fleet_liveness_db", flip(self.value("fleet_liveness_db"))),
+            FleetMsg::Readiness => self.set("fleet_readiness_db", flip(self.value("fleet_readiness_db"))),
+            FleetMsg::Roll => {
+                let roll_at_s = if self.value("fleet_roll_at_s") > 0.0 {
+                    0.0
+                } else {
+                    ROLL_AT_S
+                };
+                self.set("fleet_roll_at_s", roll_at_s);
+            }
+            FleetMsg::Scenario => {
+                let index = Scenario::ALL.iter().position(|s| *s == self.scenario()).unwrap_or(0);
+                let next = Scenario::ALL[(index + 1) % Scenario::ALL.len()];
+                for (name, value) in params::scenario_values(next) {
+                    self.set(name, value);
+                }
+            }
+        }
+    }
+
+    /// The panel's sliders as the params renderer lays them out: a window around the focus.
+    fn window(&self, area: ratatui::layout::Rect) -> Option<(layout::LabLayout, usize)> {
+        let layout = layout::lab(area, crate::content::LabId::Health, false)?;
+        let rows = usize::from(layout.params.height.saturating_sub(6));
+        let first = self.first_shown(rows);
+        Some((layout, first))
+    }
+
+    fn click(&mut self, area: ratatui::layout::Rect, at: Position) {
+        self.dragging = false;
+        let Some((layout, first)) = self.window(area) else {
+            return;
+        };
+        let rows = usize::from(layout.params.height.saturating_sub(6)).max(1);
+        let shown = (self.sliders.len() - first).min(rows);
+        match layout::slider_hit(&layout, shown, self.focus - first, at) {
+            Some(SliderHit::Row(row)) => self.focus = first + row,
+            Some(SliderHit::Bar(fraction)) => {
+                self.dragging = true;
+                self.sliders[self.focus].set_fraction(fraction);
+            }
+            None => {}
+        }
+    }
+
+    fn hit_fraction(&self, area: ratatui::layout::Rect, x: u16) -> Option<f64> {
+        let (layout, first) = self.window(area)?;
+        let rows = usize::from(layout.params.height.saturating_sub(6)).max(1);
+        layout::bar_fraction(&layout, (self.sliders.len() - first).min(rows), self.focus - first, x)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::{Content, LabId};
+
+    #[test]
+    fn keys_set_the_sliders_and_the_run_follows() {
+        let content = Content::load(None).expect("the built-in labs load");
+        let lab = content.lab(LabId::Health);
+        let area = ratatui::layout::Rect::new(0, 0, 100, 30);
+        let mut panel = FleetPanel::new(lab).expect("Lab 1 has fleet parameters");
+        assert_eq!(panel.scenario(), Scenario::LivenessChecksDb);
+        assert_eq!(
+            panel.run.total_restarts(),
+            12,
+            "the lab file's defaults are liveness-checks-db"
+        );
+        assert_eq!(panel.update(Msg::Fleet(FleetMsg::Liveness), lab, area), Some(true));
+        assert_eq!(panel.run.total_restarts(), 0, "process-local liveness restarts nothing");
+        assert!(panel.run.requests.degraded > 0);
+        panel.update(Msg::Fleet(FleetMsg::Scenario), lab, area);
+        assert_eq!(panel.scenario(), Scenario::ReadinessChecksDb);
+        assert_eq!(panel.run.requests.refused, 530);
+        assert_eq!(panel.update(Msg::Back, lab, area), None, "Esc goes to the lab screen");
+    }
+}

@@ -1,0 +1,269 @@
+//! The fleet view of Lab 1: what every replica went through, what the Service had to
+//! route to, what the database did, and what the clients got, on one time axis.
+//!
+//! ```text
+//! ┌ fleet (sim) · liveness-checks-db · 3 replicas ────────────────────────┐
+//! │ NAME      RST 0 s                                             600 s   │
+//! │ fleet-0     4 ▒███████······▒▒▒···▒▒▒▒·····▒▒▒▒▒▒···▒███████████████   │
+//! │ endpoints     0333333333000000000000000000000000000123333333333333333   │
+//! │ database      ▁▁▁████████████████████████████████▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁   │
+//! │ █ ready ▒ starting ░ unready ▄ terminating · back-off │ db ▁ up ▄ slow █ down
+//! │ 10/s ooooo      rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr     oooooooooooooo    │
+//! │  0/s      ddd                                                          │
+//! │ ok 2700  degraded 340  failed 0  refused 2860  no endpoint 286.0 s ...  │
+//! └───────────────────────────────────────────────────────────────────────┘
+//! ```
+//!
+//! Every state and series has its own glyph as well as its colour, so the view reads
+//! under `NO_COLOR`. It draws from a [`FleetRun`] alone (a finished run, or a live run's
+//! record so far) and owns no state.
+
+use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Widget};
+
+use crate::engine::fleet::{Database, FleetRun, ReplicaState, RequestTotals};
+use crate::tui::theme::Theme;
+use crate::tui::widgets::state_band::band_cells;
+
+/// What the view shows: a run and the mode it came from.
+#[derive(Clone, Copy, Debug)]
+pub struct FleetView<'a> {
+    pub run: &'a FleetRun,
+    /// "sim" or "live".
+    pub mode: &'a str,
+}
+
+/// Width of the name column and of the RESTARTS column.
+const NAME_W: u16 = 10;
+const RESTARTS_W: u16 = 4;
+
+/// Draws the fleet view into `area` of the frame.
+pub fn draw(frame: &mut Frame, area: Rect, view: &FleetView, theme: &Theme) {
+    render(view, *theme, area, frame.buffer_mut());
+}
+
+/// A replica state's glyph and style.
+pub fn replica_look(state: ReplicaState, theme: Theme) -> (&'static str, Style) {
+    match state {
+        ReplicaState::Ready => ("█", theme.closed()),
+        ReplicaState::Starting => ("▒", theme.half_open()),
+        ReplicaState::Unready => ("░", theme.half_open()),
+        ReplicaState::Terminating => ("▄", theme.series(3)),
+        ReplicaState::BackOff => ("·", theme.open()),
+    }
+}
+
+/// Short stays matter most: back-off and termination win a cell over ready.
+fn replica_rank(state: ReplicaState) -> u8 {
+    match state {
+        ReplicaState::Ready => 0,
+        ReplicaState::Starting => 1,
+        ReplicaState::Unready => 2,
+        ReplicaState::Terminating => 3,
+        ReplicaState::BackOff => 4,
+    }
+}
+
+fn database_look(state: Database, theme: Theme) -> (&'static str, Style) {
+    match state {
+        Database::Up => ("▁", theme.closed()),
+        Database::Slow { .. } => ("▄", theme.half_open()),
+        Database::Down => ("█", theme.open()),
+    }
+}
+
+fn database_rank(state: Database) -> u8 {
+    match state {
+        Database::Up => 0,
+        Database::Slow { .. } => 1,
+        Database::Down => 2,
+    }
+}
+
+/// The series of the requests chart: name, glyph, theme series index, value.
+const SERIES: [(&str, &str, usize); 4] = [
+    ("ok", "o", 2),
+    ("degraded", "d", 1),
+    ("failed", "x", 0),
+    ("refused", "r", 3),
+];
+
+fn series_value(totals: &RequestTotals, index: usize) -> u64 {
+    [totals.ok, totals.degraded, totals.failed, totals.refused][index]
+}
+
+fn put(buf: &mut Buffer, x: u16, y: u16, text: &str, style: Style, right: u16) {
+    if x < right {
+        buf.set_stringn(x, y, text, usize::from(right - x), style);
+    }
+}
+
+/// Renders the view into `buf`.
+pub fn render(view: &FleetView, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let run = view.run;
+    let params = &run.params;
+    let title = format!(
+        " fleet ({}) · {} · {} replicas ",
+        view.mode,
+        params.scenario.name(),
+        params.replicas
+    );
+    let block = Block::bordered()
+        .title(Span::styled(title, theme.accent()))
+        .border_style(theme.border());
+    let inner = block.inner(area);
+    block.render(area, buf);
+    if inner.width < NAME_W + RESTARTS_W + 10 || inner.height < 6 {
+        return;
+    }
+    let right = inner.right();
+    let band_x = inner.x + NAME_W + RESTARTS_W + 1;
+    let band_w = right - band_x;
+    let duration_s = params.duration_s;
+    let mut y = inner.y;
+
+    // Header: columns and the time axis's ends.
+    put(buf, inner.x, y, "NAME", theme.dim(), right);
+    put(buf, inner.x + NAME_W, y, "RST", theme.dim(), right);
+    put(buf, band_x, y, "0 s", theme.dim(), right);
+    let end = format!("{duration_s:.0} s");
+    put(buf, right.saturating_sub(end.len() as u16), y, &end, theme.dim(), right);
+    y += 1;
+
+    let rows_left = |y: u16| inner.bottom().saturating_sub(y);
+    for replica in &run.replicas {
+        if rows_left(y) < 5 {
+            break;
+        }
+        put(buf, inner.x, y, &replica.name, theme.text(), right);
+        let restarts = format!("{:>3}", replica.restarts);
+        put(buf, inner.x + NAME_W, y, &restarts, theme.accent(), right);
+        let changes: Vec<(f64, ReplicaState)> = replica.timeline.iter().map(|c| (c.t_s, c.state)).collect();
+        for (offset, cell) in band_cells(&changes, duration_s, band_w, replica_rank)
+            .into_iter()
+            .enumerate()
+        {
+            if let Some(state) = cell {
+                let (glyph, style) = replica_look(state, theme);
+                put(buf, band_x + offset as u16, y, glyph, style, right);
+            }
+        }
+        y += 1;
+    }
+
+    // The Service's endpoints: the fewest ready in each cell's span, as a digit.
+    put(buf, inner.x, y, "endpoints", theme.text(), right);
+    let counts: Vec<(f64, u32)> = run.endpoints.clone();
+    let cells = band_cells(&counts, duration_s, band_w, |count| {
+        10u8.saturating_sub(count.min(10) as u8)
+    });
+    for (offset, cell) in cells.into_iter().enumerate() {
+        if let Some(count) = cell {
+            let style = if count == 0 { theme.open() } else { theme.text() };
+            let digit = if count > 9 { "+".to_string() } else { count.to_string() };
+            put(buf, band_x + offset as u16, y, &digit, style, right);
+        }
+    }
+    y += 1;
+
+    put(buf, inner.x, y, "database", theme.text(), right);
+    for (offset, cell) in band_cells(&run.database, duration_s, band_w, database_rank)
+        .into_iter()
+        .enumerate()
+    {
+        if let Some(state) = cell {
+            let (glyph, style) = database_look(state, theme);
+            put(buf, band_x + offset as u16, y, glyph, style, right);
+        }
+    }
+    y += 1;
+
+    let mut legend: Vec<Span> = Vec::new();
+    for state in ReplicaState::ALL {
+        let (glyph, style) = replica_look(state, theme);
+        legend.push(Span::styled(glyph, style));
+        legend.push(Span::styled(format!(" {} ", state.word()), theme.dim()));
+    }
+    legend.push(Span::styled("│ db ", theme.dim()));
+    for state in [Database::Up, Database::Slow { latency_ms: 0 }, Database::Down] {
+        let (glyph, style) = database_look(state, theme);
+        legend.push(Span::styled(glyph, style));
+        legend.push(Span::styled(format!(" {} ", state.word()), theme.dim()));
+    }
+    Paragraph::new(Line::from(legend)).render(Rect::new(inner.x, y, inner.width, 1), buf);
+    y += 1;
+
+    let chart = Rect::new(inner.x, y, inner.width, rows_left(y).saturating_sub(1));
+    requests_chart(run, theme, chart, buf);
+
+    let r = &run.requests;
+    let first = run
+        .first_restart_s()
+        .map_or(String::new(), |t| format!(" (first {t:.1} s)"));
+    let totals = format!(
+        "ok {}  degraded {}  failed {}  refused {}  no endpoint {:.1} s  restarts {}{first}",
+        r.ok,
+        r.degraded,
+        r.failed,
+        r.refused,
+        run.no_ready_endpoint_s,
+        run.total_restarts()
+    );
+    put(buf, inner.x, inner.bottom() - 1, &totals, theme.text(), right);
+}
+
+/// Requests per second over the run, one glyph per series (`o` ok, `d` degraded, `x`
+/// failed, `r` refused), the scale on the left and the legend on the top row.
+fn requests_chart(run: &FleetRun, theme: Theme, area: Rect, buf: &mut Buffer) {
+    if area.height < 3 || area.width < 20 {
+        return;
+    }
+    let right = area.right();
+    let mut legend: Vec<Span> = vec![Span::styled("requests/s ", theme.accent())];
+    for (name, glyph, series) in SERIES {
+        legend.push(Span::styled(glyph, theme.series(series)));
+        legend.push(Span::styled(format!(" {name}  "), theme.dim()));
+    }
+    Paragraph::new(Line::from(legend)).render(Rect::new(area.x, area.y, area.width, 1), buf);
+
+    let axis_w = 6u16;
+    let plot = Rect::new(area.x + axis_w, area.y + 1, area.width - axis_w, area.height - 1);
+    let seconds = run.params.duration_s.max(1.0);
+    let per_cell_s = seconds / f64::from(plot.width);
+    // Each column's mean rate per series over its seconds.
+    let columns: Vec<[f64; 4]> = (0..plot.width)
+        .map(|column| {
+            let from = (f64::from(column) * per_cell_s) as usize;
+            let to = ((f64::from(column + 1) * per_cell_s) as usize).max(from + 1);
+            let mut sums = [0.0; 4];
+            for bucket in run.per_second.iter().skip(from).take(to - from) {
+                for (index, sum) in sums.iter_mut().enumerate() {
+                    *sum += series_value(bucket, index) as f64;
+                }
+            }
+            sums.map(|sum| sum / (to - from) as f64)
+        })
+        .collect();
+    let top = columns
+        .iter()
+        .flat_map(|c| c.iter().copied())
+        .fold(run.params.load_per_s, f64::max)
+        .max(1.0);
+    let rows = f64::from(plot.height - 1);
+    put(buf, area.x, plot.y, &format!("{top:>4.0}/s"), theme.dim(), right);
+    put(buf, area.x, plot.bottom() - 1, "   0/s", theme.dim(), right);
+    for (offset, column) in columns.iter().enumerate() {
+        for (index, (_, glyph, series)) in SERIES.iter().enumerate() {
+            let value = column[index];
+            if value <= 0.0 {
+                continue;
+            }
+            let row = plot.bottom() - 1 - (value / top * rows).round() as u16;
+            put(buf, plot.x + offset as u16, row, glyph, theme.series(*series), right);
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! Word wrap of styled lines with a hanging indent, for the book and the lessons.
+//!
+//! ratatui's `Paragraph` wraps every line back to column 0, so a wrapped bullet's second
+//! line would start under its `-`. Here a line that starts with a list marker (`- `, `* `,
+//! `1. `) or with a code block's gutter continues under the text after it. Lines come out
+//! no wider than the width asked for, so a `Paragraph` drawing them wraps nothing more.
+
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+/// How many leading columns of `text` the wrapped rows of its line should skip: the
+/// indentation plus a list marker and its space, or the indentation alone.
+pub fn hanging_indent(text: &str) -> usize {
+    let spaces = text.chars().take_while(|c| *c == ' ').count();
+    let rest = &text[spaces..];
+    let marker = if rest.starts_with("- ") || rest.starts_with("* ") || rest.starts_with("• ") {
+        2
+    } else {
+        let digits = rest.chars().take_while(char::is_ascii_digit).count();
+        if digits > 0 && rest[digits..].starts_with(". ") {
+            digits + 2
+        } else {
+            0
+        }
+    };
+    spaces + marker
+}
+
+/// `line` wrapped at `width` columns, rows after the first indented by `indent` columns.
+/// Words wider than a row are cut; spaces at a break are dropped.
+pub fn wrap_line(line: Line<'static>, width: usize, indent: usize) -> Vec<Line<'static>> {
+    if line.width() <= width || width == 0 {
+        return vec![line];
+    }
+    // A hanging indent that leaves less than half the row is not worth it.
+    let indent = if indent * 2 > width { 0 } else { indent };
+    // Words with their style; each word keeps the spaces before it.
+    let mut words: Vec<(String, Style)> = Vec::new();
+    for span in &line.spans {
+        let style = span.style;
+        let mut current = String::new();
+        let mut in_space = false;
+        for c in span.content.chars() {
+            if c == ' ' {
+                if !in_space && !current.trim().is_empty() {
+                    words.push((std::mem::take(&mut current), style));
+                }
+                in_space = true;
+            } else {
+                in_space = false;
+            }
+            current.push(c);
+        }
+        if !current.is_empty() {
+            words.push((current, style));
+        }
+    }
+    let mut rows: Vec<Line<'static>> = Vec::new();
+    let mut row: Vec<Span<'static>> = Vec::new();
+    let mut used = 0;
+    for (word, style) in words {
+        let mut word = word;
+        let word_width = word.chars().count();
+        if used + word_width > width && used > indent {
+            rows.push(Line::from(std::mem::take(&mut row)).style(line.style));
+            row.push(Span::raw(" ".repeat(indent)));
+            used = indent;
+            word = word.trim_start().to_string();
+        }
+        // Too wide for any row: cut it into rows.
+        while used + word.chars().count() > width {
+            let room = width - used;
+            let head: String = word.chars().take(room).collect();
+            word = word.chars().skip(room).collect();
+            row.push(Span::styled(head, style));
+            rows.push(Line::from(std::mem::take(&mut row)).style(line.style));
+            row.push(Span::raw(" ".repeat(indent)));
+            used = indent;
+        }
+        used += word.chars().count();
+        row.push(Span::styled(word, style));
+    }
+    if used > indent || rows.is_empty() {
+        rows.push(Line::from(row).style(line.style));
+    }
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plain(lines: &[Line]) -> Vec<String> {
+        lines.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn a_wrapped_bullet_continues_under_its_text() {
+        let line = Line::from(vec![Span::raw("- "), Span::raw("one two three four five six")]);
+        let rows = wrap_line(line, 12, hanging_indent("- one"));
+        assert_eq!(plain(&rows), ["- one two", "  three four", "  five six"]);
+    }
+
+    #[test]
+    fn numbered_items_and_plain_lines_get_their_indents() {
+        assert_eq!(hanging_indent("12. text"), 4);
+        assert_eq!(hanging_indent("  - nested"), 4);
+        assert_eq!(hanging_indent("Plain text"), 0);
+        let rows = wrap_line(Line::from("alpha beta gamma"), 10, 0);
+        assert_eq!(plain(&rows), ["alpha beta", "gamma"]);
+    }
+
+    #[test]
+    fn a_word_wider_than_the_row_is_cut_and_short_lines_stay() {
+        let rows = wrap_line(Line::from("abcdefghijkl"), 5, 0);
+        assert_eq!(plain(&rows), ["abcde", "fghij", "kl"]);
+        assert_eq!(plain(&wrap_line(Line::from("short"), 20, 0)), ["short"]);
+    }
+}

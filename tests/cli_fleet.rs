@@ -1,0 +1,142 @@
+//! `run fleet` headless: the kubectl-style report, the JSON document, and one line with
+//! exit code 2 for every flag out of range or out of place.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_resilience-lab"))
+        .args(args)
+        .output()
+        .expect("the resilience-lab binary runs")
+}
+
+fn stdout(args: &[&str]) -> String {
+    let output = run(args);
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("utf-8")
+}
+
+#[test]
+fn the_rolling_restart_report_reads_like_kubectl_get_pods_watch() {
+    assert_eq!(
+        stdout(&["run", "fleet", "--sim", "--scenario", "rolling-restart"]),
+        include_str!("golden/fleet_rolling_restart_sim.txt")
+    );
+}
+
+#[test]
+fn the_default_scenario_is_liveness_checking_the_database() {
+    let text = stdout(&["run", "fleet", "--sim"]);
+    assert!(text.contains("scenario liveness-checks-db"), "{text}");
+    assert!(
+        text.contains("fleet-0   0/1    CrashLoopBackOff  1         132.0s"),
+        "{text}"
+    );
+    assert!(text.ends_with(
+        "requests: 5900 sent; ok 2700, degraded 340, failed 0, refused 2860\n\
+         no ready endpoint: 286.0 s (63.0-349.0 s)\n\
+         restarts: 12, the first at 61.0 s\n"
+    ));
+}
+
+#[test]
+fn the_json_document_has_the_documented_fields() {
+    let text = stdout(&["run", "fleet", "--sim", "--json", "--db-window-s", "30,90"]);
+    let value: serde_json::Value = serde_json::from_str(&text).expect("one JSON document");
+    assert_eq!(value["lab"], "fleet");
+    assert_eq!(value["mode"], "sim");
+    assert_eq!(value["scenario"], "liveness-checks-db");
+    assert_eq!(value["params"]["replicas"], 3);
+    assert_eq!(value["restarts"], 3);
+    assert_eq!(value["first_restart_s"], 61.0);
+    let replicas = value["replicas"].as_array().expect("replicas");
+    assert_eq!(replicas[0]["name"], "fleet-0");
+    assert_eq!(replicas[0]["restarts"], 1);
+    assert_eq!(
+        replicas[0]["timeline"][1],
+        serde_json::json!({"t_s": 5.0, "state": "ready"})
+    );
+    for kind in ["ok", "degraded", "failed", "refused"] {
+        assert!(value["requests"][kind].is_u64(), "{kind}");
+    }
+    assert_eq!(value["no_ready_endpoint_s"], 28.0);
+}
+
+#[test]
+fn flags_change_the_design() {
+    let local = stdout(&["run", "fleet", "--sim", "--liveness", "local"]);
+    assert!(local.contains("restarts: 0\n"), "{local}");
+    let open = stdout(&[
+        "run",
+        "fleet",
+        "--sim",
+        "--scenario",
+        "readiness-checks-db",
+        "--fail-open",
+        "on",
+    ]);
+    assert!(open.contains("degraded 600, failed 0, refused 0"), "{open}");
+    let fair = stdout(&[
+        "run",
+        "fleet",
+        "--sim",
+        "--scenario",
+        "black-hole",
+        "--balancing",
+        "round-robin",
+    ]);
+    assert!(fair.contains("ok 1000, degraded 0, failed 500"), "{fair}");
+}
+
+#[test]
+fn bad_flags_get_one_line_naming_the_flag_and_the_range_and_exit_2() {
+    for (args, wanted) in [
+        (&["--replicas", "0"][..], "--replicas"),
+        (&["--replicas", "11"], "from 1 to 10"),
+        (&["--time-scale", "5"], "--time-scale"),
+        (&["--probe-timeout-s", "5"], "must be below every probe period"),
+        (&["--scenario", "chaos"], "allowed: liveness-checks-db"),
+        (&["--db", "sideways"], "allowed: down, slow or up"),
+        (&["--db-window-s", "90,30"], "START < END"),
+        (
+            &["--db", "down", "--db-latency-ms", "5"],
+            "--db-latency-ms applies to --db slow only",
+        ),
+        (&["--black-holes", "4"], "--black-holes 4 is more than the 3 replicas"),
+        (&["--roll-at-s", "700"], "--roll-at-s 700"),
+        (&["--backoff-factor", "0.5"], "--backoff-factor"),
+        (&["--liveness", "maybe"], "allowed: local or db"),
+        (&["--load-per-s", "nan"], "--load-per-s"),
+    ] {
+        let mut all = vec!["run", "fleet", "--sim"];
+        all.extend_from_slice(args);
+        let output = run(&all);
+        assert_eq!(output.status.code(), Some(2), "{all:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{all:?}: {stderr}");
+        assert!(stderr.contains(wanted), "{all:?}: {stderr}");
+    }
+}
+
+#[test]
+fn live_runs_beyond_their_bounds_are_refused_before_anything_starts() {
+    for (args, wanted) in [
+        (
+            &["--duration-s", "3600", "--time-scale", "1"][..],
+            "allowed with --live: up to 600",
+        ),
+        (&["--load-per-s", "1000", "--time-scale", "0.1"], "real requests/s"),
+        (&["--time-scale", "0.02"], "drain limit"),
+    ] {
+        let mut all = vec!["run", "fleet", "--live"];
+        all.extend_from_slice(args);
+        let output = run(&all);
+        assert_eq!(output.status.code(), Some(2), "{all:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(wanted), "{all:?}: {stderr}");
+    }
+}

@@ -1,0 +1,53 @@
+//! Lab 1's fleet checks: each is scored by the fleet simulation at its own settings, and
+//! those settings give the numbers the fleet branch worked out by hand (book, lab file).
+
+use resilience_lab::content::fleet_params as params;
+use resilience_lab::content::{Content, LabId};
+use resilience_lab::engine::fleet::{self, Scenario};
+use resilience_lab::metrics;
+
+#[test]
+fn each_fleet_check_is_scored_at_its_own_settings() {
+    let content = Content::load(None).expect("the built-in labs load");
+    let lab = content.lab(LabId::Health);
+    let expected = [
+        ("fleet-restarts-after-60s-outage", 3.0),
+        ("fleet-first-restart-time", 61.0),
+        ("fleet-liveness-no-endpoint-seconds", 286.0),
+        ("fleet-process-local-restarts", 0.0),
+        ("fleet-readiness-refused", 530.0),
+        ("fleet-rolling-prestop-0-failed", 27.0),
+        ("fleet-rolling-prestop-5-failed", 0.0),
+        ("fleet-black-hole-failed", 1000.0),
+    ];
+    // The sliders stand at the defaults: the checks do not read them.
+    let on_screen: &[(&str, f64)] = &[];
+    for (id, want) in expected {
+        let check = lab
+            .checks
+            .iter()
+            .find(|c| c.id == id)
+            .unwrap_or_else(|| panic!("{id} in health.toml"));
+        let run = metrics::check_run(lab, check, on_screen);
+        let metric = check.metric.as_deref().expect("a predict check names its metric");
+        assert_eq!(metrics::lookup(&run, metric), Some(want), "{id}: {metric}");
+    }
+}
+
+#[test]
+fn a_scenario_s_values_give_back_the_scenario() {
+    let content = Content::load(None).expect("the built-in labs load");
+    let lab = content.lab(LabId::Health);
+    for scenario in Scenario::ALL {
+        let values = params::scenario_values(scenario);
+        let from_sliders = fleet::simulate(&params::fleet_params(lab, &values[..]));
+        let direct = fleet::simulate(&fleet::FleetParams::scenario(scenario));
+        assert_eq!(
+            from_sliders.total_restarts(),
+            direct.total_restarts(),
+            "{}",
+            scenario.name()
+        );
+        assert_eq!(from_sliders.requests, direct.requests, "{}", scenario.name());
+    }
+}

@@ -1,0 +1,90 @@
+//! Lab 1's fleet view through the App (TestBackend + insta, colour off) at 100x30 and 80x24:
+//! the liveness mistake with its restarts, the design flipped with none, and the help.
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+use resilience_lab::cli::ThemeName;
+use resilience_lab::content::{Content, LabId};
+use resilience_lab::tui::app::App;
+use resilience_lab::tui::msg::{FleetMsg, Msg};
+use resilience_lab::tui::theme::Theme;
+
+fn app(width: u16, height: u16) -> App {
+    let content = Content::load(None).expect("the built-in labs load");
+    App::new(
+        content,
+        Theme::new(ThemeName::Dark, false),
+        Rect::new(0, 0, width, height),
+    )
+}
+
+fn render(app: &App) -> String {
+    let area = app.area;
+    let mut terminal = Terminal::new(TestBackend::new(area.width, area.height)).expect("test terminal");
+    terminal
+        .draw(|frame| frame.render_widget(app, frame.area()))
+        .expect("draw");
+    terminal.backend().to_string()
+}
+
+/// Lab 1 opened, the fleet view on, then `msgs`.
+fn fleet(width: u16, height: u16, msgs: &[Msg]) -> App {
+    let mut app = app(width, height);
+    for msg in [Msg::Open, Msg::ToggleFleet].iter().chain(msgs) {
+        app.update(*msg);
+    }
+    app
+}
+
+#[test]
+fn fleet_liveness_checks_db_100x30() {
+    let app = fleet(100, 30, &[]);
+    let screen = render(&app);
+    assert!(screen.contains("restarts 12 (first 61.0 s)"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn fleet_liveness_checks_db_80x24() {
+    insta::assert_snapshot!(render(&fleet(80, 24, &[])));
+}
+
+#[test]
+fn fleet_process_local_100x30() {
+    let app = fleet(100, 30, &[Msg::Fleet(FleetMsg::Liveness)]);
+    let screen = render(&app);
+    assert!(screen.contains("restarts 0 ·"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn fleet_rolling_restart_80x24() {
+    let msgs = [Msg::Fleet(FleetMsg::Scenario); 3];
+    let app = fleet(80, 24, &msgs);
+    let screen = render(&app);
+    assert!(screen.contains("rolling-restart"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn fleet_help_100x30() {
+    insta::assert_snapshot!(render(&fleet(100, 30, &[Msg::ToggleHelp])));
+}
+
+#[test]
+fn the_fleet_sliders_leave_the_single_server_alone() {
+    let mut app = fleet(100, 30, &[Msg::NextSlider, Msg::Step(1)]);
+    let single_before: Vec<f64> = app.lab(LabId::Health).sliders.iter().map(|s| s.value()).collect();
+    app.update(Msg::ToggleFleet);
+    let lab = app.lab(LabId::Health);
+    assert!(!lab.fleet_showing());
+    let single_after: Vec<f64> = lab.sliders.iter().map(|s| s.value()).collect();
+    assert_eq!(single_before, single_after);
+    assert_eq!(lab.sliders.len(), 5, "the single-server screen keeps its five sliders");
+    let panel = lab.fleet.as_ref().expect("Lab 1's fleet view");
+    assert_eq!(
+        panel.run.params.replicas, 4,
+        "the second fleet slider (replicas) went 3 -> 4"
+    );
+}

@@ -1,0 +1,179 @@
+//! The learning loop's rules, one test each, through the app's messages (no terminal, no child):
+//! results hidden while predicting, Lab 1 live asked before the action, progress that counts
+//! only what was done. (A check scored at its own settings whatever the sliders: tui_app.rs.)
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+use resilience_lab::cli::ThemeName;
+use resilience_lab::content::{Content, LabId};
+use resilience_lab::engine::health::HealthConfig;
+use resilience_lab::live::http::GetOutcome;
+use resilience_lab::live::run::{HealthEvent, Probe};
+use resilience_lab::tui::app::App;
+use resilience_lab::tui::keys::Context;
+use resilience_lab::tui::msg::Msg;
+use resilience_lab::tui::screens::lab::LabOutcome;
+use resilience_lab::tui::theme::Theme;
+
+fn app() -> App {
+    let content = Content::load(None).expect("the built-in labs load");
+    App::new(content, Theme::new(ThemeName::Dark, false), Rect::new(0, 0, 100, 30))
+}
+
+fn text(app: &App) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(app.area.width, app.area.height)).unwrap();
+    terminal.draw(|frame| frame.render_widget(app, frame.area())).unwrap();
+    terminal.backend().to_string()
+}
+
+fn type_in(app: &mut App, typed: &str) {
+    for c in typed.chars() {
+        app.update(Msg::Type(c));
+    }
+}
+
+#[test]
+fn what_a_prompt_asks_about_is_hidden_until_the_verdict() {
+    let mut app = app();
+    for msg in [Msg::Down, Msg::Down, Msg::Open, Msg::NextStep] {
+        app.update(msg);
+    }
+    assert!(text(&app).contains("to sick="), "the results show before the prompt");
+    app.update(Msg::Predict);
+    let predicting = text(&app);
+    assert!(predicting.contains("how many calls will reach the"), "{predicting}");
+    assert!(!predicting.contains("to sick="), "{predicting}");
+    assert!(predicting.contains("hidden while you predict"));
+    type_in(&mut app, "44");
+    app.update(Msg::Open);
+    let verdict = text(&app);
+    assert!(verdict.contains("to sick="), "{verdict}");
+    assert!(verdict.contains("Right"), "{verdict}");
+
+    // Lab 2's 64.00 rows and bars, the same way.
+    let mut app = self::app();
+    app.update(Msg::Down);
+    app.update(Msg::Open);
+    assert!(text(&app).contains("64.00"));
+    app.update(Msg::Predict);
+    assert!(!text(&app).contains("64.00"));
+}
+
+#[test]
+fn lab1_live_asks_before_the_action_and_a_probe_decides() {
+    let mut app = app();
+    app.update(Msg::Open);
+    app.update(Msg::ToggleMode);
+    app.update(Msg::Predict);
+    let prompt = text(&app);
+    assert!(prompt.contains("Predict:"), "the prompt is drawn: {prompt}");
+    // Esc closes it and the live keys work again.
+    app.update(Msg::Back);
+    assert_eq!(app.context(), Context::Lab);
+    assert!(!text(&app).contains("Your prediction"));
+    app.update(Msg::Predict);
+    type_in(&mut app, "503");
+    app.update(Msg::Open);
+    assert_eq!(app.context(), Context::Lab, "answered: s and t reach the live screen");
+    assert!(text(&app).contains("you said 503: now start the server (s)"));
+
+    let screen = &mut app.labs[0];
+    let live = screen.live.health_mut().expect("Lab 1's live part");
+    live.apply(HealthEvent::Started {
+        pid: 42,
+        port: 18080,
+        config: HealthConfig::default(),
+        note: None,
+        listening_at: tokio::time::Instant::now(),
+    });
+    let readyz = |round, at_s, code: u16, body: &str| HealthEvent::Probe {
+        round,
+        at_s,
+        probe: Probe::Readyz,
+        outcome: GetOutcome::Answered {
+            code,
+            body: format!("{body}\n"),
+        },
+    };
+    live.apply(readyz(0, 0.0, 503, "not ready: warming up"));
+    assert!(
+        !screen.show_live_verdict(),
+        "the probe at 0 s is before the moment the prompt names"
+    );
+    let live = screen.live.health_mut().expect("Lab 1's live part");
+    live.apply(readyz(1, 0.5, 503, "not ready: warming up"));
+    assert!(screen.show_live_verdict());
+    let observed = screen.predict.observed.clone().expect("a verdict");
+    assert!(observed.verdict.right && observed.live, "{observed:?}");
+    assert!(
+        observed
+            .explanation
+            .starts_with("you said 503; the /readyz probe at 0.50 s answered 503 not ready: warming up"),
+        "{}",
+        observed.explanation
+    );
+    assert_eq!(
+        screen.take_outcome(),
+        Some(LabOutcome::Predicted {
+            lab: LabId::Health,
+            check_id: "health-readyz-during-warmup".to_string(),
+            right: true,
+            step_title: Some("Warm-up".to_string()),
+        })
+    );
+    assert!(text(&app).contains("Right"));
+}
+
+#[test]
+fn progress_counts_only_what_was_done_in_the_lab() {
+    let mut app = app();
+    // A quiz answer tagged with Lab 3 and right: the lab's count does not move.
+    app.progress.record_answer("breaker-predict-sick-calls", None, true);
+    assert_eq!(app.home_marker(2), "0 of 5 steps and checks");
+    app.progress
+        .labs
+        .entry("breaker".into())
+        .or_default()
+        .checks_passed
+        .push("breaker-q1".into());
+    assert_eq!(
+        app.home_marker(2),
+        "0 of 5 steps and checks",
+        "a bank id is not a check of the lab"
+    );
+
+    for msg in [Msg::Down, Msg::Down, Msg::Open] {
+        app.update(msg);
+    }
+    // `p` on step 1, which has no check, says so and marks nothing.
+    app.update(Msg::Predict);
+    assert!(text(&app).contains("no check to predict"));
+    assert!(
+        !app.progress.labs["breaker"]
+            .steps_done
+            .contains(&"Timeout alone".to_string())
+    );
+    app.update(Msg::Back);
+    // Going on from it (n) is the learner saying it is done.
+    app.update(Msg::NextStep);
+    assert!(
+        app.progress.labs["breaker"]
+            .steps_done
+            .contains(&"Timeout alone".to_string())
+    );
+    // A wrong prediction is saved as an answer; the step is not done.
+    app.update(Msg::Predict);
+    type_in(&mut app, "3000");
+    app.update(Msg::Open);
+    let screen = text(&app);
+    assert!(screen.contains("Saved as not right yet"), "{screen}");
+    assert!(!screen.contains("Step done"), "{screen}");
+    assert!(
+        !app.progress.labs["breaker"]
+            .steps_done
+            .contains(&"Add the breaker".to_string())
+    );
+    assert_eq!(app.progress.questions["breaker-predict-sick-calls"].answered, 2);
+    assert_eq!(app.home_marker(2), "1 of 5 steps and checks");
+}
