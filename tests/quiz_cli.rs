@@ -148,7 +148,7 @@ fn review_asks_the_missed_question_first() {
         .expect("the once-right question is asked");
     assert!(first < second, "the miss comes first: {out}");
     assert!(
-        !out.contains("Three layers each make up to 4 attempts"),
+        !out.contains("Three layers each make up to 3 attempts"),
         "learned waits: {out}"
     );
     assert!(out.contains("Score: 2 of 2 right"), "{out}");
