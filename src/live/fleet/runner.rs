@@ -63,14 +63,15 @@ pub struct FleetControl {
     pub database: Option<Database>,
 }
 
-/// Starts a live fleet from this very binary (`std::env::current_exe`) for the app:
-/// samples go into its queue (dropped when it is full), `Done` or `Failed` last.
-pub fn spawn<E>(params: FleetParams, events: LabSender<E>) -> LiveRun<FleetControl>
+/// Starts a live fleet for the app from `program` (`None`: this very binary,
+/// `std::env::current_exe`): samples go into its queue (dropped when it is full), `Done`
+/// or `Failed` last.
+pub fn spawn<E>(params: FleetParams, events: LabSender<E>, program: Option<PathBuf>) -> LiveRun<FleetControl>
 where
     E: From<(LabId, LabEvent)> + Send + 'static,
 {
     LiveRun::spawn(events.run(), FleetControl::default(), move |inbox| async move {
-        let last = match std::env::current_exe() {
+        let last = match program.map_or_else(std::env::current_exe, Ok) {
             Ok(program) => {
                 let queue = events.clone();
                 let samples = Samples::Queue(Box::new(move |sample| queue.sample(sample)));
