@@ -202,6 +202,8 @@ impl FleetLive {
                     record.per_second.resize(second + 1, RequestTotals::default());
                 }
                 record.per_second[second].add(outcome, 1);
+                // It was sent in that second, so the run has reached it.
+                self.now_s = self.now_s.max(second as f64);
             }
             FleetSample::Done(run) => {
                 self.now_s = self.stopped_at_s.unwrap_or(run.params.duration_s);

@@ -157,9 +157,10 @@ fn live_summary(sliders_run: &FleetRun, live: &FleetLive) -> Vec<Line<'static>> 
     } else if live.finished && live.status.is_none() {
         let c = FleetComparison::new(record, sim);
         let yes_no = |close: bool| if close { "yes" } else { "no" };
-        let at = |t: Option<f64>| t.map_or("none".to_string(), |t| format!("{t:.1} s"));
+        let at = |t: Option<f64>| t.map_or("none".to_string(), |t| format!("{t:.1}"));
+        // Short enough for 80 columns: the live line's clock said the speed.
         format!(
-            "live done at {speed}: restarts {} (sim {}) · first {} (sim {}) · requests within 5%: {}",
+            "live done: restarts {} (sim {}) · first {} s (sim {}) · requests ±5%: {}",
             c.restarts_live,
             c.restarts_sim,
             at(c.first_restart_live_s),
