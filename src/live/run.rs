@@ -23,7 +23,7 @@ use crate::engine::health::HealthConfig;
 use crate::engine::overload::{OverloadRun, Second};
 use crate::engine::retry::ScenarioResult;
 use crate::live::breaker::brownout::LiveSample;
-use crate::live::fleet::FleetSample;
+use crate::live::fleet::recorder::FleetSample;
 use crate::live::health::child::ChildLine;
 use crate::live::http::GetOutcome;
 use crate::live::retry::chain::ChainSnapshot;

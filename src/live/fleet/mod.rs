@@ -17,7 +17,7 @@
 
 pub mod database;
 mod load;
-mod recorder;
+pub mod recorder;
 mod replica;
 mod restarter;
 mod runner;
