@@ -157,14 +157,14 @@ fn live_summary(sliders_run: &FleetRun, live: &FleetLive) -> Vec<Line<'static>> 
     } else if live.finished && live.status.is_none() {
         let c = FleetComparison::new(record, sim);
         let yes_no = |close: bool| if close { "yes" } else { "no" };
-        let at = |t: Option<f64>| t.map_or("none".to_string(), |t| format!("{t:.1}"));
+        let at = |t: Option<f64>, unit: &str| t.map_or("none".to_string(), |t| format!("{t:.1}{unit}"));
         // Short enough for 80 columns: the live line's clock said the speed.
         format!(
-            "live done: restarts {} (sim {}) · first {} s (sim {}) · requests ±5%: {}",
+            "live done: restarts {} (sim {}) · first {} (sim {}) · requests ±5%: {}",
             c.restarts_live,
             c.restarts_sim,
-            at(c.first_restart_live_s),
-            at(c.first_restart_sim_s),
+            at(c.first_restart_live_s, " s"),
+            at(c.first_restart_sim_s, ""),
             yes_no(c.requests_close)
         )
     } else {
