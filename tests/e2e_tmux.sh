@@ -10,7 +10,8 @@
 # server, wait for /readyz 200, and check that its pid is gone after quitting with keys and
 # with SIGTERM; before that, p draws the prompt there, Esc closes it, and a prediction made before
 # `s` is decided by the probe 0.5 s after the start. Lab 2 with p at 0.30 marks step 1's 64 right.
-# Then Lab 1's fleet view: restarts with liveness on the database, none without.
+# Then Lab 1's fleet view: restarts with liveness on the database, none without; and live,
+# no replica or database left after Ctrl-C, SIGTERM or kill -9 of the app.
 # Then Lab 4: offered load past capacity collapses goodput under FIFO, the age cap holds it.
 # Every run uses --progress with a temporary file, so the user's own progress
 # is never touched. Prints "N passed, N failed"; exits 1 on any failure.
@@ -310,6 +311,52 @@ keys F
 check "fleet: F goes back to the single server" "wait_for 'Parameters'"
 keys Escape q
 restored "fleet quit with Esc q" 0
+
+# 8b. The fleet view live: a database and three real replicas; none is left running after
+#     Ctrl-C, SIGTERM or kill -9 of the app (after kill -9 the replicas' PR_SET_PDEATHSIG
+#     SIGTERM ends them; init reaps them).
+app_children() { ps --ppid "$(cat "$WORK/pid")" -o pid= | tr -s ' \n' ' '; }
+# Waits up to 10 s for every pid in "$@" to stop running (gone, or a zombie init reaps).
+none_running() {
+    local pid state
+    for _ in $(seq 1 100); do
+        state=""
+        for pid in "$@"; do
+            [[ -r /proc/$pid/stat ]] && state+="$(sed 's/.*) //' "/proc/$pid/stat" | cut -c1 | tr -d 'ZX')"
+        done
+        [[ -z "$state" ]] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+for how in INT TERM KILL; do
+    start_app
+    keys Enter
+    wait_for 'Lab 1 · Truthful health'
+    keys F m s
+    check "fleet live ($how): s starts the run" "wait_for 'fleet (live)'"
+    KIDS=""
+    for _ in $(seq 1 100); do
+        KIDS="$(app_children)"
+        [[ $(wc -w <<<"$KIDS") -eq 4 ]] && break
+        sleep 0.1
+    done
+    COUNT=$(wc -w <<<"$KIDS")
+    check "fleet live ($how): a database and three replicas run ($KIDS)" "[[ $COUNT -eq 4 ]]"
+    case $how in
+        INT) keys C-c; restored "fleet live Ctrl-C" 130 ;;
+        TERM) kill -TERM "$(cat "$WORK/pid")"; restored "fleet live SIGTERM to the app" 143 ;;
+        KILL)
+            kill -KILL "$(cat "$WORK/pid")"
+            check "fleet live (KILL): the shell saw the app killed" "wait_for_exit"
+            # Nothing restored the terminal: do it here for the next runs.
+            tmux send-keys -t "$SESSION" "tput rmcup; printf '\\e[?1000l\\e[?1002l\\e[?1003l\\e[?1006l'; stty sane; clear" Enter
+            sleep 0.5
+            ;;
+    esac
+    # shellcheck disable=SC2086
+    check "fleet live ($how): no replica or database runs after the app" "none_running $KIDS"
+done
 
 # 9. Lab 4: offered load past capacity, FIFO against the age cap.
 goodput() { screen | grep -oE 'sim per s: goodput [0-9]+' | grep -oE '[0-9]+$' | head -1; }

@@ -10,7 +10,11 @@ use resilience_lab::tui::view::fleet::{FleetView, draw};
 
 fn screen(run: &FleetRun, width: u16, height: u16, theme: Theme) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
-    let view = FleetView { run, mode: "sim" };
+    let view = FleetView {
+        run,
+        mode: "sim",
+        until_s: None,
+    };
     terminal
         .draw(|frame| draw(frame, frame.area(), &view, &theme))
         .expect("draw");

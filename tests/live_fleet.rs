@@ -105,6 +105,17 @@ fn a_rolling_restart_without_pre_stop_loses_requests_live_as_simulated() {
     assert!(c.requests_live.failed > 0, "{c:?}");
 }
 
+#[test]
+fn a_fast_failing_replica_draws_the_same_share_live_as_simulated() {
+    // 60 model s at time scale 0.1 (6 s, 300 real requests/s): at 0.05 the probes' 50 ms
+    // timeouts are too short for this load on a busy machine.
+    let mut params = FleetParams::scenario(Scenario::BlackHole);
+    params.time_scale = 0.1;
+    let c = live_against_sim(params);
+    assert_eq!(c.requests_sim.failed, 1166);
+    assert!(c.requests_close, "each kind of request within 5%: {c:?}");
+}
+
 /// The pids whose parent is `parent` (from /proc/PID/stat, field 4).
 fn children_of(parent: u32) -> Vec<u32> {
     let Ok(entries) = std::fs::read_dir("/proc") else {

@@ -23,6 +23,7 @@ use crate::engine::health::HealthConfig;
 use crate::engine::overload::{OverloadRun, Second};
 use crate::engine::retry::ScenarioResult;
 use crate::live::breaker::brownout::LiveSample;
+use crate::live::fleet::recorder::FleetSample;
 use crate::live::health::child::ChildLine;
 use crate::live::http::GetOutcome;
 use crate::live::retry::chain::ChainSnapshot;
@@ -182,6 +183,14 @@ pub enum LabBody {
     Retry(RetryEvent),
     Breaker(BreakerEvent),
     Overload(OverloadEvent),
+    /// Lab 1's fleet view, live: what the replicas, the Service and the load went through.
+    Fleet(FleetSample),
+}
+
+impl From<FleetSample> for LabBody {
+    fn from(sample: FleetSample) -> Self {
+        LabBody::Fleet(sample)
+    }
 }
 
 impl From<OverloadEvent> for LabBody {

@@ -275,6 +275,8 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Char('r'), NONE,  FLEET,        Msg::Fleet(FleetMsg::Readiness),             "",              "",                                                             ""),
     bind(KeyCode::Char('o'), NONE,  FLEET,        Msg::Fleet(FleetMsg::Roll),                  "o",             "roll the fleet at 30 s (replace one at a time), or not",      "o roll"),
     bind(KeyCode::Char('c'), NONE,  FLEET,        Msg::Fleet(FleetMsg::Scenario),              "c",             "the next scenario: every fleet slider to its values",          "c scenario"),
+    bind(KeyCode::Char('m'), NONE,  FLEET,        Msg::ToggleMode,                             "m",             "simulated or live (real replicas, database, Service at 10x)",  "m live"),
+    bind(KeyCode::Char('s'), NONE,  FLEET,        Msg::StartStop,                              "s",             "live: start a run (it ends by itself), or stop it",            "s start/stop"),
     bind(KeyCode::Char('F'), NONE,  LAB,          Msg::ToggleFleet,                            "F",             "Lab 1: the fleet view (replicas behind a Service), or back",   ""),
     bind(KeyCode::Char('?'), NONE,  SCREENS,      Msg::ToggleHelp,                             "?",             "show this help",                                               "? help"),
     bind(KeyCode::Char('?'), NONE,  HELP,         Msg::ToggleHelp,                             "?/Esc/q",       "close the help",                                               "Esc close"),
@@ -316,11 +318,23 @@ pub fn msg_for(context: Context, key: &KeyEvent) -> Option<Msg> {
 
 /// The rows the help overlay lists for `context`, as (keys, what they do).
 pub fn help_rows(context: Context) -> Vec<(&'static str, &'static str)> {
+    help_rows_if(context, |_| true)
+}
+
+/// The rows of `context` whose message passes `keep` (the fleet view leaves out the lab
+/// screen's rows it does not take).
+pub fn help_rows_if(context: Context, keep: impl Fn(Msg) -> bool) -> Vec<(&'static str, &'static str)> {
     BINDINGS
         .iter()
-        .filter(|b| !b.label.is_empty() && b.contexts.contains(&context))
+        .filter(|b| !b.label.is_empty() && b.contexts.contains(&context) && keep(b.msg))
         .map(|b| (b.label, b.help))
         .collect()
+}
+
+/// Whether the fleet view takes the lab screen's `msg`: it has its own `m`, `s` and `F`,
+/// and no other lab's live keys.
+pub fn fleet_takes(msg: Msg) -> bool {
+    !matches!(msg, Msg::Live(_) | Msg::ToggleMode | Msg::StartStop | Msg::ToggleFleet)
 }
 
 /// The footer's entries for `context`, e.g. `L lesson`.

@@ -191,12 +191,18 @@ fn a_pre_stop_sleep_longer_than_the_routing_delay_loses_nothing() {
 
 #[test]
 fn least_requests_sends_most_traffic_to_the_fast_failing_replica() {
-    // 30 requests/s of 0.2 s; replica 0 fails each in 1 ms, so it is always the least busy.
-    // In every 0.2 s (6 requests) replicas 1 and 2 take one each when theirs has just
-    // ended; the black hole takes the other 4: 1500 x 4/6 = 1000 failures.
+    // 30 requests/s of 0.25 s; replica 0 fails each in 1 ms, so it is always the least
+    // busy. Ties go to the first in round-robin order from `turn % 3`: replica 1 can win
+    // only on turns 1, 4, 7 ... and replica 2 on turns 2, 5, 8 ... (or 1 when replica 1 is
+    // busy). A pick keeps a replica busy for 7.5 arrivals, so its next win is 9 turns on:
+    // 2 of every 9 requests are served, 1500 x 7/9 = 1166.7 fail: 1166 in the run.
     let run = simulate(&FleetParams::scenario(Scenario::BlackHole));
-    assert_eq!(run.requests.failed, 1000);
-    assert_eq!(run.requests.ok, 500);
+    assert_eq!(run.requests.failed, 1166);
+    assert_eq!(run.requests.ok, 334);
+    // At 0.2 s a request ends exactly on its replica's next turn (6 arrivals): 4 of 6 fail.
+    let mut knife_edge = FleetParams::scenario(Scenario::BlackHole);
+    knife_edge.server.work_s = 0.2;
+    assert_eq!(simulate(&knife_edge).requests.failed, 1000);
     // Round-robin gives it exactly one request in three.
     let mut params = FleetParams::scenario(Scenario::BlackHole);
     params.balancing = Balancing::RoundRobin;

@@ -12,15 +12,16 @@
 //! - `restarter`: one task per replica: probe, stop, back off, restart.
 //! - `service`: the proxy that refuses connections when no endpoint is ready.
 //! - `load`: the paced, bounded client load.
-//! - `runner`: [`spawn`] and [`run`], which start and stop all of it.
+//! - `runner`: [`spawn`] (the app's, a `LiveRun`), [`spawn_program`] and [`run`] (the
+//!   CLI's), which start and stop all of it.
 
 pub mod database;
 mod load;
-mod recorder;
+pub mod recorder;
 mod replica;
 mod restarter;
 mod runner;
 mod service;
 
 pub use recorder::FleetSample;
-pub use runner::{FleetHandle, run, spawn, spawn_program};
+pub use runner::{FleetControl, FleetHandle, run, spawn, spawn_program};

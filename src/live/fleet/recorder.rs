@@ -11,7 +11,7 @@ use tokio::sync::{mpsc, watch};
 
 use crate::engine::fleet::{
     Database, FleetParams, FleetRun, Outcome, ReplicaRun, ReplicaState, RequestTotals, StateChange, StopReason,
-    database_timeline, replica_name,
+    replica_name,
 };
 use crate::live::fleet::replica::Clock;
 
@@ -33,6 +33,15 @@ pub enum FleetSample {
     Request { second: usize, outcome: Outcome },
     /// The run is over: everything it measured.
     Done(Box<FleetRun>),
+    /// The run could not start or go on (the app's runs only; the CLI gets the error).
+    Failed(String),
+}
+
+/// Where a run's samples go: a channel (tests, the CLI), or the app's event queue through
+/// a function that sends if there is room and says whether it did.
+pub enum Samples {
+    Channel(mpsc::Sender<FleetSample>),
+    Queue(Box<dyn Fn(FleetSample) -> bool + Send + Sync>),
 }
 
 /// One slot of the Service's endpoint table: the replica's address and whether it is ready.
@@ -52,6 +61,8 @@ struct Inner {
     ever_ready: bool,
     no_endpoint_since_s: Option<f64>,
     windows: Vec<(f64, f64)>,
+    /// The database's switches as they happened (the schedule's, or a learner's keys).
+    database: Vec<(f64, Database)>,
 }
 
 /// The run's shared record.
@@ -60,11 +71,11 @@ pub struct Recorder {
     inner: Mutex<Inner>,
     /// The endpoint table as it is now (the Service sees it after the routing delay).
     pub table: watch::Sender<Vec<Endpoint>>,
-    samples: Option<mpsc::Sender<FleetSample>>,
+    samples: Option<Samples>,
 }
 
 impl Recorder {
-    pub fn new(params: &FleetParams, clock: Clock, samples: Option<mpsc::Sender<FleetSample>>) -> Self {
+    pub fn new(params: &FleetParams, clock: Clock, samples: Option<Samples>) -> Self {
         let count = params.replicas as usize;
         let replicas = (0..count)
             .map(|index| ReplicaRun {
@@ -93,6 +104,7 @@ impl Recorder {
                 ever_ready: false,
                 no_endpoint_since_s: None,
                 windows: Vec::new(),
+                database: vec![(0.0, Database::Up)],
             }),
             table,
             samples,
@@ -104,8 +116,14 @@ impl Recorder {
     }
 
     fn send(&self, sample: FleetSample) {
-        if let Some(samples) = &self.samples {
-            let _ = samples.try_send(sample);
+        match &self.samples {
+            Some(Samples::Channel(samples)) => {
+                let _ = samples.try_send(sample);
+            }
+            Some(Samples::Queue(send)) => {
+                send(sample);
+            }
+            None => {}
         }
     }
 
@@ -195,8 +213,19 @@ impl Recorder {
         self.send(FleetSample::Request { second, outcome });
     }
 
-    pub fn database(&self, state: Database) {
-        let t_s = self.clock.now_s();
+    /// The database was switched to `state` at model second `t_s`.
+    pub fn database(&self, t_s: f64, state: Database) {
+        {
+            let mut inner = self.inner();
+            // A switch at the instant of the one before replaces it (a window from 0 s).
+            if inner.database.last().is_some_and(|&(at, _)| at >= t_s) {
+                inner.database.pop();
+            }
+            if inner.database.last().is_some_and(|&(_, last)| last == state) {
+                return;
+            }
+            inner.database.push((t_s, state));
+        }
         self.send(FleetSample::Database { t_s, state });
     }
 
@@ -216,13 +245,13 @@ impl Recorder {
             no_ready_endpoint_s,
             no_endpoint_windows: inner.windows.clone(),
             endpoints: inner.endpoints.clone(),
-            database: database_timeline(params),
+            database: inner.database.clone(),
         }
     }
 
     /// The last message of a run; waits for room, as it must not be lost.
     pub async fn done(&self, run: FleetRun) {
-        if let Some(samples) = &self.samples {
+        if let Some(Samples::Channel(samples)) = &self.samples {
             let _ = samples.send(FleetSample::Done(Box::new(run))).await;
         }
     }

@@ -1,7 +1,13 @@
 //! Starts a live fleet and stops it: the database child, one restarter per replica, the
 //! routing delay, the Service, the database schedule, the rollout and the load. The run
-//! ends by itself after `duration_s` model seconds, or at once on [`FleetHandle::stop`];
-//! either way every child is stopped and reaped before the task returns.
+//! ends by itself after `duration_s` model seconds, or at once on [`FleetHandle::stop`]
+//! (the app: [`LiveRun::stop`]); either way every child is stopped and reaped before the
+//! task returns.
+//!
+//! Two ways in: [`spawn_program`] / [`run`] for the CLI and the tests (a channel of
+//! samples, the run returned), and [`spawn`] for the app, in the one shape of every live
+//! lab: a [`LiveRun`] whose control switches the real database now (keys `d`/`w`/`u`),
+//! samples into the app's queue, `Done` (or `Failed`) last.
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
@@ -13,15 +19,17 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
-use crate::engine::fleet::{FleetParams, FleetRun, database_timeline};
+use crate::content::LabId;
+use crate::engine::fleet::{Database, FleetParams, FleetRun, database_timeline};
 use crate::live::fleet::database::admin_path;
 use crate::live::fleet::load;
-use crate::live::fleet::recorder::{FleetSample, Recorder};
+use crate::live::fleet::recorder::{FleetSample, Recorder, Samples};
 use crate::live::fleet::replica::{Clock, until_stopped};
 use crate::live::fleet::restarter::{Control, ReplicaPlan, run_replica};
 use crate::live::fleet::service;
 use crate::live::health::child::HealthChild;
 use crate::live::http;
+use crate::live::run::{LabEvent, LabSender, LiveRun};
 
 /// How long the database child may take to stop at the end.
 const DATABASE_STOP: Duration = Duration::from_secs(2);
@@ -48,16 +56,40 @@ impl FleetHandle {
     }
 }
 
-/// Starts a live fleet from this very binary, sending samples on `events` and `Done` at the end.
-pub fn spawn(params: FleetParams, events: mpsc::Sender<FleetSample>) -> Result<FleetHandle> {
-    let program = std::env::current_exe().wrap_err("finding this program to start the replicas")?;
-    Ok(spawn_program(program, params, Some(events)))
+/// What the app may change while a fleet runs: the database, switched now (`None`: the
+/// scenario's schedule). Once the learner switches it, the schedule's later switches are off.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FleetControl {
+    pub database: Option<Database>,
+}
+
+/// Starts a live fleet for the app from `program` (`None`: this very binary,
+/// `std::env::current_exe`): samples go into its queue (dropped when it is full), `Done`
+/// or `Failed` last.
+pub fn spawn<E>(params: FleetParams, events: LabSender<E>, program: Option<PathBuf>) -> LiveRun<FleetControl>
+where
+    E: From<(LabId, LabEvent)> + Send + 'static,
+{
+    LiveRun::spawn(events.run(), FleetControl::default(), move |inbox| async move {
+        let last = match program.map_or_else(std::env::current_exe, Ok) {
+            Ok(program) => {
+                let queue = events.clone();
+                let samples = Samples::Queue(Box::new(move |sample| queue.sample(sample)));
+                match run_inner(program, params, Some(samples), inbox.stop, Some(inbox.control)).await {
+                    Ok(run) => FleetSample::Done(Box::new(run)),
+                    Err(err) => FleetSample::Failed(format!("{err:#}")),
+                }
+            }
+            Err(err) => FleetSample::Failed(format!("finding this program to start the replicas: {err}")),
+        };
+        events.send(last).await;
+    })
 }
 
 /// [`spawn`] with the program that has the `serve` subcommands (tests pass the built binary).
 pub fn spawn_program(program: PathBuf, params: FleetParams, events: Option<mpsc::Sender<FleetSample>>) -> FleetHandle {
     let (stop, stop_rx) = watch::channel(false);
-    let task = tokio::spawn(run_inner(program, params, events, stop_rx));
+    let task = tokio::spawn(run_inner(program, params, events.map(Samples::Channel), stop_rx, None));
     FleetHandle { stop, task }
 }
 
@@ -75,8 +107,9 @@ fn dead_port() -> Result<u16> {
 async fn run_inner(
     program: PathBuf,
     params: FleetParams,
-    events: Option<mpsc::Sender<FleetSample>>,
+    events: Option<Samples>,
     stop: watch::Receiver<bool>,
+    manual: Option<watch::Receiver<FleetControl>>,
 ) -> Result<FleetRun> {
     let params = Arc::new(params);
     let db_args = ["serve", "database", "--port", "0"].map(String::from).to_vec();
@@ -84,7 +117,7 @@ async fn run_inner(
         .await
         .wrap_err("starting the shared database")?;
     drop(database.take_lines());
-    let outcome = run_fleet(&program, &params, events, stop, database.addr()).await;
+    let outcome = run_fleet(&program, &params, events, stop, database.addr(), manual).await;
     database.shutdown(DATABASE_STOP).await?;
     outcome
 }
@@ -92,9 +125,10 @@ async fn run_inner(
 async fn run_fleet(
     program: &Path,
     params: &Arc<FleetParams>,
-    events: Option<mpsc::Sender<FleetSample>>,
+    events: Option<Samples>,
     mut stop: watch::Receiver<bool>,
     database: SocketAddr,
+    manual: Option<watch::Receiver<FleetControl>>,
 ) -> Result<FleetRun> {
     let service_port = dead_port()?;
     let broken_port = dead_port()?;
@@ -145,18 +179,13 @@ async fn run_fleet(
         ));
     }
 
-    // The database's schedule, switched by its admin paths.
-    {
-        let recorder = Arc::clone(&recorder);
-        let schedule = database_timeline(params);
-        tasks.spawn(async move {
-            for (t_s, state) in schedule {
-                tokio::time::sleep_until(recorder.clock.at(t_s)).await;
-                let _ = http::post_once(database, &admin_path(state)).await;
-                recorder.database(state);
-            }
-        });
-    }
+    // The database's schedule, switched by its admin paths; the learner's keys override it.
+    tasks.spawn(drive_database(
+        database,
+        Arc::clone(&recorder),
+        database_timeline(params),
+        manual,
+    ));
     // The rollout: replace replica k, wait for its replacement to be ready, then k + 1.
     if let Some(roll_s) = params.roll_at_s {
         let at = clock.at(roll_s);
@@ -214,4 +243,39 @@ async fn run_fleet(
     }
     recorder.done(run.clone()).await;
     Ok(run)
+}
+
+/// Switches the database on `schedule` (model seconds), or at once when `manual` says so;
+/// after the first manual switch the schedule's later switches are dropped.
+async fn drive_database(
+    database: SocketAddr,
+    recorder: Arc<Recorder>,
+    schedule: Vec<(f64, Database)>,
+    mut manual: Option<watch::Receiver<FleetControl>>,
+) {
+    let mut schedule = schedule.into_iter().peekable();
+    loop {
+        let due = schedule.peek().map(|&(t_s, _)| recorder.clock.at(t_s));
+        tokio::select! {
+            () = async { tokio::time::sleep_until(due.unwrap_or_else(Instant::now)).await }, if due.is_some() => {
+                if let Some((t_s, state)) = schedule.next() {
+                    let _ = http::post_once(database, &admin_path(state)).await;
+                    recorder.database(t_s, state);
+                }
+            }
+            changed = async { manual.as_mut()?.changed().await.ok() }, if manual.is_some() => {
+                let switched = manual.as_mut().and_then(|control| control.borrow_and_update().database);
+                match (changed, switched) {
+                    (None, _) => manual = None,
+                    (Some(()), Some(state)) => {
+                        schedule = Vec::new().into_iter().peekable();
+                        let _ = http::post_once(database, &admin_path(state)).await;
+                        recorder.database(recorder.clock.now_s(), state);
+                    }
+                    (Some(()), None) => {}
+                }
+            }
+            else => return,
+        }
+    }
 }

@@ -94,11 +94,15 @@ async fn forward(proxy: Arc<Proxy>) -> Response<TextBody> {
             proxy.in_flight[slot].load(Ordering::SeqCst)
         });
         match picked.and_then(|slot| Some((slot, view[slot].addr?))) {
-            Some(pair) => pair,
+            Some(pair) => {
+                // Counted under the lock, as the engine counts a pick at once: two requests
+                // arriving together must not both see the same replica idle.
+                proxy.in_flight[pair.0].fetch_add(1, Ordering::SeqCst);
+                pair
+            }
             None => return http::text(StatusCode::SERVICE_UNAVAILABLE, NO_ENDPOINT_BODY),
         }
     };
-    proxy.in_flight[slot].fetch_add(1, Ordering::SeqCst);
     let _counted = InFlight(&proxy.in_flight[slot]);
     let Ok(request) = Request::get(format!("http://{addr}{API_PATH}")).body(Empty::<Bytes>::new()) else {
         return http::text(StatusCode::BAD_GATEWAY, "failed: bad endpoint\n");

@@ -35,6 +35,8 @@ pub struct FleetView<'a> {
     pub run: &'a FleetRun,
     /// "sim" or "live".
     pub mode: &'a str,
+    /// A live run still going: the bands stop at this model second (the future is blank).
+    pub until_s: Option<f64>,
 }
 
 /// Width of the name column and of the RESTARTS column.
@@ -124,6 +126,11 @@ pub fn render(view: &FleetView, theme: Theme, area: Rect, buf: &mut Buffer) {
     let band_x = inner.x + NAME_W + RESTARTS_W + 1;
     let band_w = right - band_x;
     let duration_s = params.duration_s;
+    // Cells past the model second a live run has reached stay blank.
+    let reached = |offset: usize| {
+        view.until_s
+            .is_none_or(|until_s| offset as f64 * duration_s / f64::from(band_w.max(1)) <= until_s)
+    };
     let mut y = inner.y;
 
     // Header: columns and the time axis's ends.
@@ -146,6 +153,7 @@ pub fn render(view: &FleetView, theme: Theme, area: Rect, buf: &mut Buffer) {
         for (offset, cell) in band_cells(&changes, duration_s, band_w, replica_rank)
             .into_iter()
             .enumerate()
+            .filter(|&(offset, _)| reached(offset))
         {
             if let Some(state) = cell {
                 let (glyph, style) = replica_look(state, theme);
@@ -161,7 +169,7 @@ pub fn render(view: &FleetView, theme: Theme, area: Rect, buf: &mut Buffer) {
     let cells = band_cells(&counts, duration_s, band_w, |count| {
         10u8.saturating_sub(count.min(10) as u8)
     });
-    for (offset, cell) in cells.into_iter().enumerate() {
+    for (offset, cell) in cells.into_iter().enumerate().filter(|&(offset, _)| reached(offset)) {
         if let Some(count) = cell {
             let style = if count == 0 { theme.open() } else { theme.text() };
             let digit = if count > 9 { "+".to_string() } else { count.to_string() };
@@ -174,6 +182,7 @@ pub fn render(view: &FleetView, theme: Theme, area: Rect, buf: &mut Buffer) {
     for (offset, cell) in band_cells(&run.database, duration_s, band_w, database_rank)
         .into_iter()
         .enumerate()
+        .filter(|&(offset, _)| reached(offset))
     {
         if let Some(state) = cell {
             let (glyph, style) = database_look(state, theme);

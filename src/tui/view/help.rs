@@ -14,7 +14,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     // Lab 1 live or its fleet view: their own keys first, then the lab screen's.
     let live = app.live_context_ignoring_help().filter(|_| context == Context::Lab);
     let mut rows = live.map(keys::help_rows).unwrap_or_default();
-    rows.extend(keys::help_rows(context));
+    if live == Some(Context::Fleet) {
+        rows.extend(keys::help_rows_if(context, keys::fleet_takes));
+    } else {
+        rows.extend(keys::help_rows(context));
+    }
     for row in keys::help_rows(Context::Help) {
         // Ctrl+C is in both tables: list it once.
         if !rows.contains(&row) {

@@ -1,15 +1,20 @@
 //! Lab 1's fleet view: its own sliders (the lab file's `fleet_*` parameters), its keys, and
 //! the fleet simulation they give, run again on every change (about 2 ms, `cargo bench
 //! --bench fleet`). Key `F` switches between it and the single-server screen, whose sliders
-//! and results it leaves as they are.
+//! and results it leaves as they are. Key `m` switches the view to live (its live part,
+//! `fleet_live`), where `s` starts real replicas at the sliders' settings.
 
 use ratatui::layout::Position;
+use tokio::sync::mpsc;
 
 use crate::content::LabFile;
 use crate::content::fleet_params::{self as params, scenario_of};
 use crate::engine::fleet::{self, FleetRun, Scenario};
+use crate::tui::event::Event;
 use crate::tui::layout::{self, SliderHit};
 use crate::tui::msg::{FleetMsg, Msg};
+use crate::tui::screens::lab::fleet_live::FleetLive;
+use crate::tui::screens::lab::live::{LiveCtx, LivePart};
 use crate::tui::slider::Slider;
 
 /// The prefix that makes a parameter of Lab 1 a slider of the fleet view.
@@ -28,6 +33,9 @@ pub struct FleetPanel {
     pub run: FleetRun,
     /// A click landed on the focused bar and the button is still down.
     dragging: bool,
+    /// The live view shows (key `m`), with its run if one was started.
+    pub live_showing: bool,
+    pub live: FleetLive,
 }
 
 impl FleetPanel {
@@ -50,6 +58,8 @@ impl FleetPanel {
             focus: 0,
             run,
             dragging: false,
+            live_showing: false,
+            live: FleetLive::default(),
         })
     }
 
@@ -80,7 +90,17 @@ impl FleetPanel {
     }
 
     /// Applies `msg` if the fleet view takes it: Some(changed), or None for the lab screen.
-    pub fn update(&mut self, msg: Msg, lab: &LabFile, area: ratatui::layout::Rect) -> Option<bool> {
+    /// `events` is the app's queue, for live runs (`None` without a runtime).
+    pub fn update(
+        &mut self,
+        msg: Msg,
+        lab: &LabFile,
+        area: ratatui::layout::Rect,
+        events: Option<&mpsc::Sender<Event>>,
+    ) -> Option<bool> {
+        if let Some(changed) = self.update_live(msg, lab, events) {
+            return Some(changed);
+        }
         let before: Vec<f64> = self.sliders.iter().map(Slider::value).collect();
         let focus_before = self.focus;
         let count = self.sliders.len();
@@ -106,15 +126,48 @@ impl FleetPanel {
                     self.focus.saturating_sub(1)
                 }
             }
-            // The live fleet runs from the command line (`run fleet --live`); the view is the sim's.
-            Msg::ToggleMode | Msg::StartStop | Msg::Live(_) => return Some(false),
+            // Other labs' live keys, and `s` in the simulation, do nothing here.
+            Msg::StartStop | Msg::Live(_) => return Some(false),
             _ => return None,
         }
         let values_changed = self.sliders.iter().map(Slider::value).ne(before.iter().copied());
         if values_changed {
             self.run = fleet::simulate(&params::fleet_params(lab, &self.sliders[..]));
+            if self.live_showing {
+                let ctx = LiveCtx {
+                    lab,
+                    sliders: &self.sliders,
+                    events,
+                };
+                self.live.retune(&ctx);
+            }
         }
         Some(values_changed || focus_before != self.focus)
+    }
+
+    /// `m`, `s` and the live view's own keys; None for the rest of [`FleetPanel::update`].
+    fn update_live(&mut self, msg: Msg, lab: &LabFile, events: Option<&mpsc::Sender<Event>>) -> Option<bool> {
+        let ctx = LiveCtx {
+            lab,
+            sliders: &self.sliders,
+            events,
+        };
+        match msg {
+            Msg::ToggleMode => {
+                if self.live_showing {
+                    self.live.leave();
+                }
+                self.live_showing = !self.live_showing;
+                Some(true)
+            }
+            Msg::StartStop if self.live_showing => Some(if self.live.running() {
+                self.live.stop()
+            } else {
+                self.live.start(&ctx)
+            }),
+            _ if self.live_showing => self.live.key(msg, &ctx),
+            _ => None,
+        }
     }
 
     fn key(&mut self, key: FleetMsg) {
@@ -192,12 +245,19 @@ mod tests {
             12,
             "the lab file's defaults are liveness-checks-db"
         );
-        assert_eq!(panel.update(Msg::Fleet(FleetMsg::Liveness), lab, area), Some(true));
+        assert_eq!(
+            panel.update(Msg::Fleet(FleetMsg::Liveness), lab, area, None),
+            Some(true)
+        );
         assert_eq!(panel.run.total_restarts(), 0, "process-local liveness restarts nothing");
         assert!(panel.run.requests.degraded > 0);
-        panel.update(Msg::Fleet(FleetMsg::Scenario), lab, area);
+        panel.update(Msg::Fleet(FleetMsg::Scenario), lab, area, None);
         assert_eq!(panel.scenario(), Scenario::ReadinessChecksDb);
         assert_eq!(panel.run.requests.refused, 530);
-        assert_eq!(panel.update(Msg::Back, lab, area), None, "Esc goes to the lab screen");
+        assert_eq!(
+            panel.update(Msg::Back, lab, area, None),
+            None,
+            "Esc goes to the lab screen"
+        );
     }
 }

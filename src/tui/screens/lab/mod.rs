@@ -11,6 +11,7 @@
 
 pub mod breaker;
 pub mod fleet;
+pub mod fleet_live;
 pub mod health;
 pub mod live;
 pub mod overload;
@@ -23,7 +24,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use crate::content::{LabFile, LabId};
-use crate::live::run::LabEvent;
+use crate::live::run::{LabBody, LabEvent};
 use crate::metrics::{self, Metric};
 use crate::tui::event::Event;
 use crate::tui::keys::Context;
@@ -287,12 +288,17 @@ impl LabScreen {
         if let Some(panel) = self.fleet.as_mut() {
             if msg == Msg::ToggleFleet {
                 panel.showing = !panel.showing;
+                // Leaving the fleet view ends its live run: no replica runs unseen.
+                panel.live.leave();
                 return LabOutcome::Changed;
+            }
+            if panel.showing && msg == Msg::Back {
+                panel.live.leave();
             }
             let lesson = matches!(msg, Msg::ToggleLesson | Msg::ScrollUp | Msg::ScrollDown);
             if panel.showing
                 && !lesson
-                && let Some(changed) = panel.update(msg, ctx.lab, ctx.area)
+                && let Some(changed) = panel.update(msg, ctx.lab, ctx.area, ctx.events)
             {
                 return LabOutcome::changed(changed);
             }
@@ -572,6 +578,9 @@ impl LabScreen {
     /// An event of one of this lab's live runs. A live check it decides shows its verdict
     /// and leaves the outcome for [`LabScreen::take_outcome`].
     pub fn on_event(&mut self, event: LabEvent) -> bool {
+        if matches!(*event.body, LabBody::Fleet(_)) {
+            return self.fleet.as_mut().is_some_and(|panel| panel.live.on_event(event));
+        }
         let changed = self.live.part().on_event(event);
         self.show_live_verdict() || changed
     }
@@ -602,17 +611,22 @@ impl LabScreen {
 
     /// The frame tick; true if the screen changed.
     pub fn tick(&mut self) -> bool {
-        self.live.part().tick()
+        let fleet = self.fleet.as_mut().is_some_and(|panel| panel.live.tick());
+        self.live.part().tick() | fleet
     }
 
     /// Whether a live run (or server) of this lab is going.
     pub fn live_running(&self) -> bool {
-        self.live.part_ref().running()
+        self.live.part_ref().running() || self.fleet.as_ref().is_some_and(|panel| panel.live.running())
     }
 
     /// Stops every live run of this lab; the tasks are for the bounded wait before leaving.
     pub fn shutdown(&mut self) -> Vec<JoinHandle<()>> {
-        self.live.part().shutdown()
+        let mut tasks = self.live.part().shutdown();
+        if let Some(panel) = self.fleet.as_mut() {
+            tasks.extend(panel.live.shutdown());
+        }
+        tasks
     }
 }
 

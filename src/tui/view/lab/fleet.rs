@@ -12,17 +12,23 @@
 //! │▸ Scenario            0 ││ NAME      RST 0 s                                      600 s │
 //! │  ...                   ││ fleet-0     4 ████▒▒▒░░░░...                                  │
 //! └────────────────────────┘└────────────────────────────────────────────────────────────────┘
-//!  F one server  d/w/u db  l/r probes  o roll  c scenario  p predict  ? help
+//!  F one server  d/w/u db  l/r probes  o roll  c scenario  m live  p predict  ? help
 //! ```
+//!
+//! Live (`m`): the top box's second line is the live run (its model second, the time
+//! scale, what just happened), the third the simulation at the run's settings; the fleet
+//! on the right is the live record, drawn up to the second reached; after the run the
+//! second line says how the two compare.
 
 use ratatui::buffer::Buffer;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
-use crate::engine::fleet::FleetRun;
+use crate::engine::fleet::{FleetComparison, FleetRun};
 use crate::tui::keys::{self, Context};
 use crate::tui::layout::LabLayout;
 use crate::tui::screens::lab::fleet::FleetPanel;
+use crate::tui::screens::lab::fleet_live::{APP_TIME_SCALE, FleetLive};
 use crate::tui::view::fleet::{self as fleet_view, FleetView};
 use crate::tui::view::footer;
 use crate::tui::view::lab::{LabView, lesson, params, predict};
@@ -30,9 +36,13 @@ use crate::tui::view::lab::{LabView, lesson, params, predict};
 pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut Buffer) {
     let theme = view.theme;
     let left = format!(" Lab {} · {} · fleet", view.number, view.lab.title);
-    let mut right = "simulated clock · F one server ";
+    let (mut right, short) = if panel.live_showing {
+        ("live · 127.0.0.1 · F one server ", "live · F one server ")
+    } else {
+        ("simulated clock · F one server ", "sim · F one server ")
+    };
     if left.chars().count() + right.chars().count() > layout.title.width as usize {
-        right = "sim · F one server ";
+        right = short;
     }
     let gap = (layout.title.width as usize).saturating_sub(left.chars().count() + right.chars().count());
     Line::from(vec![
@@ -48,7 +58,12 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
             theme.accent(),
         ))
         .border_style(theme.border());
-    Paragraph::new(summary(&panel.run))
+    let lines = if panel.live_showing {
+        live_summary(&panel.run, &panel.live)
+    } else {
+        summary(&panel.run)
+    };
+    Paragraph::new(lines)
         .block(block)
         .style(theme.text())
         .render(layout.results, buf);
@@ -63,16 +78,119 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
     if view.screen.show_lesson {
         lesson::render(view, layout.right, buf);
     } else {
-        let fleet = FleetView {
-            run: &panel.run,
-            mode: "sim",
+        let live = &panel.live;
+        let fleet = match live.record.as_ref().filter(|_| panel.live_showing) {
+            Some(record) => FleetView {
+                run: record,
+                mode: "live",
+                until_s: live.until_s(),
+            },
+            None => FleetView {
+                run: &panel.run,
+                mode: "sim",
+                until_s: None,
+            },
         };
         fleet_view::render(&fleet, theme, layout.right, buf);
     }
     predict::render(view, layout.right, buf);
-    let mut entries = keys::footer_keys(Context::Fleet);
-    entries.extend(["p predict", "L lesson", "? help"]);
+    let mut entries = footer_entries(panel.live_showing);
+    // At 80 columns the roll key gives way (the help lists it), so `? help` stays whole.
+    let width: usize = 1 + entries.iter().map(|e| e.chars().count() + 2).sum::<usize>();
+    if width > usize::from(layout.footer.width) + 2 {
+        entries.retain(|entry| !entry.starts_with("o "));
+    }
     footer::render_entries(entries, theme, layout.footer, buf);
+}
+
+/// The footer: the simulation's keys, or the live run's (the probe and rollout keys set the
+/// next start there, so they give way to `s`).
+fn footer_entries(live: bool) -> Vec<&'static str> {
+    let mut entries: Vec<&'static str> = keys::footer_keys(Context::Fleet)
+        .into_iter()
+        .filter(|entry| match live {
+            false => !entry.starts_with("s "),
+            true => !["l/r ", "o ", "c "].iter().any(|key| entry.starts_with(key)),
+        })
+        .map(|entry| {
+            if live && entry.starts_with("m ") {
+                "m sim"
+            } else {
+                entry
+            }
+        })
+        .collect();
+    entries.extend(["p predict", "? help"]);
+    entries
+}
+
+/// The live view's three lines: the design, the live run, the simulation at its settings.
+fn live_summary(sliders_run: &FleetRun, live: &FleetLive) -> Vec<Line<'static>> {
+    let mut lines = summary(live.sim.as_ref().unwrap_or(sliders_run));
+    lines.truncate(1);
+    let speed = format!("{:.0}x", 1.0 / APP_TIME_SCALE);
+    let (Some(record), Some(sim)) = (&live.record, &live.sim) else {
+        let p = &sliders_run.params;
+        lines.push(Line::from(format!(
+            "live: s starts {} replicas, a database, a Service and {} requests/s on 127.0.0.1, at {speed}",
+            p.replicas, p.load_per_s
+        )));
+        lines.push(Line::from(format!(
+            "{:.0} model seconds in {:.0} real seconds; the sim at the same settings shows beside it",
+            p.duration_s,
+            p.duration_s * APP_TIME_SCALE
+        )));
+        return lines;
+    };
+    let duration_s = record.params.duration_s;
+    let first = |run: &FleetRun| {
+        run.first_restart_s()
+            .map(|t| format!(" (first {t:.1} s)"))
+            .unwrap_or_default()
+    };
+    let live_line = if let (true, Some(stopped_s)) = (live.finished, live.stopped_at_s) {
+        format!(
+            "live stopped at {stopped_s:.0}/{duration_s:.0} s: restarts {}{} by then; the sim's whole run below",
+            record.total_restarts(),
+            first(record)
+        )
+    } else if live.finished && live.status.is_none() {
+        let c = FleetComparison::new(record, sim);
+        let yes_no = |close: bool| if close { "yes" } else { "no" };
+        let at = |t: Option<f64>, unit: &str| t.map_or("none".to_string(), |t| format!("{t:.1}{unit}"));
+        // Short enough for 80 columns: the live line's clock said the speed.
+        format!(
+            "live done: restarts {} (sim {}) · first {} (sim {}) · requests ±5%: {}",
+            c.restarts_live,
+            c.restarts_sim,
+            at(c.first_restart_live_s, " s"),
+            at(c.first_restart_sim_s, ""),
+            yes_no(c.requests_close)
+        )
+    } else {
+        let what = live.fresh_status().map(str::to_string).unwrap_or_else(|| {
+            format!(
+                "restarts {}{} · no endpoint {:.1} s",
+                record.total_restarts(),
+                first(record),
+                record.no_ready_endpoint_s
+            )
+        });
+        format!("live {:.0}/{duration_s:.0} s at {speed} · {what}", live.now_s)
+    };
+    let r = &sim.requests;
+    let sim_line = format!(
+        "sim  restarts {}{} · no endpoint {:.1} s · ok {} degraded {} failed {} refused {}",
+        sim.total_restarts(),
+        first(sim),
+        sim.no_ready_endpoint_s,
+        r.ok,
+        r.degraded,
+        r.failed,
+        r.refused
+    );
+    lines.extend([Line::from(live_line), Line::from(sim_line)]);
+    lines
 }
 
 /// Three lines: the design, the totals, and the clock the run is on.
@@ -104,8 +222,9 @@ fn summary(run: &FleetRun) -> Vec<Line<'static>> {
         r.refused
     );
     let clock = format!(
-        "{:.0} model seconds, simulated at once (live: run fleet --live --time-scale 0.1)",
-        p.duration_s
+        "{:.0} model seconds, simulated at once (m: live, real processes at {:.0}x)",
+        p.duration_s,
+        1.0 / APP_TIME_SCALE
     );
     vec![Line::from(design), Line::from(totals), Line::from(clock)]
 }

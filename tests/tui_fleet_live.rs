@@ -1,0 +1,365 @@
+//! Lab 1's fleet view, live, through the App.
+//!
+//! Snapshots (TestBackend + insta, colour off, 100x30 and 80x24) of a run fed as samples
+//! through the app's event path (`App::on_event`, as the run's task sends them), from a
+//! recorded-like run: the simulation's run with every change 0.6 s late and a few requests
+//! failed in the moment an endpoint leaves, as live runs measure. Then real runs of real
+//! children (the built `resilience-lab serve ...`): one that ends by itself, and one each
+//! stopped by `s`, by leaving the view and by quitting, each leaving no child behind.
+
+use std::time::{Duration, Instant};
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+use resilience_lab::cli::ThemeName;
+use resilience_lab::content::fleet_params;
+use resilience_lab::content::{Content, LabId};
+use resilience_lab::engine::fleet::{FleetRun, Outcome, ReplicaState, simulate};
+use resilience_lab::live::fleet::FleetSample;
+use resilience_lab::live::run::{LabBody, LabEvent};
+use resilience_lab::tui::app::App;
+use resilience_lab::tui::event::{CHANNEL_CAPACITY, Event};
+use resilience_lab::tui::msg::{FleetMsg, Msg};
+use resilience_lab::tui::screens::lab::fleet::FleetPanel;
+use resilience_lab::tui::screens::lab::fleet_live::APP_TIME_SCALE;
+use resilience_lab::tui::screens::lab::live::LivePart;
+use resilience_lab::tui::theme::Theme;
+use tokio::sync::mpsc;
+
+const BIN: &str = env!("CARGO_BIN_EXE_resilience-lab");
+/// The run id the synthetic samples carry.
+const RUN: u64 = 7;
+
+fn app(width: u16, height: u16) -> App {
+    let content = Content::load(None).expect("the built-in labs load");
+    App::new(
+        content,
+        Theme::new(ThemeName::Dark, false),
+        Rect::new(0, 0, width, height),
+    )
+}
+
+fn render(app: &App) -> String {
+    let area = app.area;
+    let mut terminal = Terminal::new(TestBackend::new(area.width, area.height)).expect("test terminal");
+    terminal
+        .draw(|frame| frame.render_widget(app, frame.area()))
+        .expect("draw");
+    terminal.backend().to_string()
+}
+
+fn panel(app: &App) -> &FleetPanel {
+    app.lab(LabId::Health).fleet.as_ref().expect("Lab 1's fleet view")
+}
+
+fn panel_mut(app: &mut App) -> &mut FleetPanel {
+    app.lab_mut(LabId::Health).fleet.as_mut().expect("Lab 1's fleet view")
+}
+
+/// Lab 1 opened, the fleet view on, in live mode.
+fn fleet_live(width: u16, height: u16) -> App {
+    let mut app = app(width, height);
+    for msg in [Msg::Open, Msg::ToggleFleet, Msg::ToggleMode] {
+        app.update(msg);
+    }
+    assert!(panel(&app).live_showing);
+    app
+}
+
+/// The simulation at the view's defaults as a live run would measure it: every change
+/// 0.6 s late, and 12 requests failed instead of answered while endpoints left.
+fn recorded_run(app: &App) -> FleetRun {
+    let lab = app.content.lab(LabId::Health);
+    let mut params = fleet_params::fleet_params(lab, &panel(app).sliders[..]);
+    params.time_scale = APP_TIME_SCALE;
+    let mut run = simulate(&params);
+    for replica in &mut run.replicas {
+        for change in replica.timeline.iter_mut().filter(|c| c.t_s > 0.0) {
+            change.t_s += 0.6;
+        }
+        for t_s in &mut replica.restart_times_s {
+            *t_s += 0.6;
+        }
+    }
+    for (t_s, _) in run.endpoints.iter_mut().filter(|(t_s, _)| *t_s > 0.0) {
+        *t_s += 0.6;
+    }
+    for window in &mut run.no_endpoint_windows {
+        window.0 += 0.6;
+        window.1 = (window.1 + 0.6).min(params.duration_s);
+    }
+    let moved = 12.min(run.requests.ok);
+    run.requests.ok -= moved;
+    run.requests.failed += moved;
+    for second in run.per_second.iter_mut().filter(|s| s.ok > 0).take(moved as usize) {
+        second.ok -= 1;
+        second.failed += 1;
+    }
+    run
+}
+
+/// The samples a live run of `run` sends up to model second `until_s`, in time order.
+fn samples_of(run: &FleetRun, until_s: f64) -> Vec<(f64, FleetSample)> {
+    let mut samples: Vec<(f64, FleetSample)> = Vec::new();
+    for (replica, row) in run.replicas.iter().enumerate() {
+        for change in &row.timeline {
+            samples.push((
+                change.t_s,
+                FleetSample::Replica {
+                    replica,
+                    t_s: change.t_s,
+                    state: change.state,
+                    restarts: change.restarts,
+                },
+            ));
+        }
+    }
+    for &(t_s, ready) in run.endpoints.iter().skip(1) {
+        samples.push((t_s, FleetSample::Endpoints { t_s, ready }));
+    }
+    for &(t_s, state) in &run.database {
+        samples.push((t_s, FleetSample::Database { t_s, state }));
+    }
+    for (second, totals) in run.per_second.iter().enumerate() {
+        for (outcome, count) in [
+            (Outcome::Ok, totals.ok),
+            (Outcome::Degraded, totals.degraded),
+            (Outcome::Failed, totals.failed),
+            (Outcome::Refused, totals.refused),
+        ] {
+            for _ in 0..count {
+                samples.push((second as f64, FleetSample::Request { second, outcome }));
+            }
+        }
+    }
+    samples.retain(|(t_s, _)| *t_s <= until_s);
+    samples.sort_by(|a, b| a.0.total_cmp(&b.0));
+    samples
+}
+
+fn send(app: &mut App, sample: FleetSample) {
+    app.on_event(
+        LabId::Health,
+        LabEvent {
+            run: RUN,
+            body: Box::new(LabBody::Fleet(sample)),
+        },
+    );
+}
+
+/// The fleet view live, showing run [`RUN`] fed up to `until_s`, then `Done` if `done`.
+fn fed(width: u16, height: u16, until_s: f64, done: bool) -> App {
+    let mut app = fleet_live(width, height);
+    let run = recorded_run(&app);
+    panel_mut(&mut app).live.begin(RUN, run.params.clone());
+    for (_, sample) in samples_of(&run, until_s) {
+        send(&mut app, sample);
+    }
+    if done {
+        send(&mut app, FleetSample::Done(Box::new(run)));
+    }
+    app
+}
+
+#[test]
+fn samples_through_the_event_path_fill_the_record_as_the_run_measured() {
+    let app = fed(100, 30, 600.0, false);
+    let live = &panel(&app).live;
+    let record = live.record.as_ref().expect("a record");
+    let run = recorded_run(&app);
+    assert_eq!(record.requests, run.requests);
+    assert_eq!(record.total_restarts(), run.total_restarts());
+    assert_eq!(record.first_restart_s(), run.first_restart_s());
+    for (got, want) in record.replicas.iter().zip(&run.replicas) {
+        let states: Vec<ReplicaState> = got.timeline.iter().map(|c| c.state).collect();
+        let wanted: Vec<ReplicaState> = want.timeline.iter().map(|c| c.state).collect();
+        assert_eq!(states, wanted, "{}", got.name);
+    }
+    assert_eq!(record.no_endpoint_windows, run.no_endpoint_windows);
+    // A sample of another run is not this run's.
+    let mut app = app;
+    let before = panel(&app).live.record.clone();
+    app.on_event(
+        LabId::Health,
+        LabEvent {
+            run: RUN + 1,
+            body: Box::new(LabBody::Fleet(FleetSample::Failed("stale".into()))),
+        },
+    );
+    assert_eq!(panel(&app).live.record, before);
+    assert!(!panel(&app).live.finished);
+}
+
+#[test]
+fn fleet_live_running_100x30() {
+    let text = render(&fed(100, 30, 300.0, false));
+    assert!(text.contains("fleet (live)"), "{text}");
+    assert!(text.contains("live 300/600 s at 10x"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn fleet_live_finished_100x30() {
+    let text = render(&fed(100, 30, 600.0, true));
+    assert!(
+        text.contains("live done: restarts 12 (sim 12) · first 61.6 s (sim 61.0) · requests ±5%: yes"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn fleet_live_finished_80x24() {
+    insta::assert_snapshot!(render(&fed(80, 24, 600.0, true)));
+}
+
+#[test]
+fn fleet_live_help_lists_what_the_view_takes() {
+    let mut app = fleet_live(100, 30);
+    app.update(Msg::ToggleHelp);
+    let text = render(&app);
+    for key in ["m  simulated or live", "s  live: start a run", "d/w/u", "p  predict"] {
+        assert!(text.contains(key), "{key}: {text}");
+    }
+    for other_labs in ["b/f", "v/o/g", "+/-/c", "m/s"] {
+        assert!(!text.contains(other_labs), "{other_labs}: {text}");
+    }
+}
+
+// ---------------------------------------------------------------- real children
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime")
+}
+
+/// The pids whose parent is `parent` and that still run (not zombies), from /proc.
+fn children_of(parent: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let fields: Vec<&str> = stat
+                .rsplit_once(')')
+                .map_or("", |(_, rest)| rest)
+                .split_whitespace()
+                .collect();
+            let running = fields.first().is_some_and(|state| *state != "Z" && *state != "X");
+            running && fields.get(1).and_then(|ppid| ppid.parse::<u32>().ok()) == Some(parent)
+        })
+        .collect()
+}
+
+/// Hands queued events to the app until `done` or `deadline`; returns whether `done` came.
+async fn pump(
+    app: &mut App,
+    events: &mut mpsc::Receiver<Event>,
+    deadline: Duration,
+    done: impl Fn(&App) -> bool,
+) -> bool {
+    let until = Instant::now() + deadline;
+    while Instant::now() < until {
+        while let Ok(event) = events.try_recv() {
+            if let Event::Lab(lab, event) = event {
+                app.on_event(lab, event);
+            }
+        }
+        app.tick();
+        if done(app) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    false
+}
+
+fn every_replica_ready(app: &App) -> bool {
+    panel(app).live.record.as_ref().is_some_and(|record| {
+        record
+            .replicas
+            .iter()
+            .all(|r| r.timeline.iter().any(|c| c.state == ReplicaState::Ready))
+    })
+}
+
+/// The app with an event queue, on the fleet view in live mode, its children from `BIN`.
+fn live_app() -> (App, mpsc::Receiver<Event>) {
+    let (events, received) = mpsc::channel(CHANNEL_CAPACITY);
+    let mut app = app(100, 30);
+    app.use_events(events);
+    for msg in [Msg::Open, Msg::ToggleFleet, Msg::ToggleMode] {
+        app.update(msg);
+    }
+    panel_mut(&mut app).live.program = Some(BIN.into());
+    (app, received)
+}
+
+/// Starts a run and waits for its database and three ready replicas.
+async fn start(app: &mut App, events: &mut mpsc::Receiver<Event>) -> Vec<u32> {
+    app.update(Msg::StartStop);
+    assert!(panel(app).live.running(), "s starts a run");
+    let ready = pump(app, events, Duration::from_secs(20), every_replica_ready).await;
+    assert!(ready, "every replica became ready: {:?}", panel(app).live.status);
+    let children = children_of(std::process::id());
+    assert_eq!(children.len(), 4, "a database and three replicas: {children:?}");
+    children
+}
+
+/// Waits for the run's end and checks that none of `children` runs any more.
+async fn no_child_left(app: &mut App, events: &mut mpsc::Receiver<Event>, children: &[u32]) {
+    let ended = pump(app, events, Duration::from_secs(20), |app| panel(app).live.finished).await;
+    assert!(ended, "the run ended: {:?}", panel(app).live.status);
+    let left: Vec<u32> = children_of(std::process::id())
+        .into_iter()
+        .filter(|pid| children.contains(pid))
+        .collect();
+    assert!(left.is_empty(), "children outlived the run: {left:?}");
+}
+
+#[test]
+fn live_runs_leave_no_child_however_they_end() {
+    runtime().block_on(async {
+        let (mut app, mut events) = live_app();
+        // A rolling restart (90 model s, 9 real s) ends by itself and compares with the sim.
+        for _ in 0..3 {
+            app.update(Msg::Fleet(FleetMsg::Scenario));
+        }
+        let children = start(&mut app, &mut events).await;
+        no_child_left(&mut app, &mut events, &children).await;
+        let live = &panel(&app).live;
+        assert_eq!(live.stopped_at_s, None, "it ended by itself");
+        assert!(live.status.is_none(), "no failure: {:?}", live.status);
+        let text = render(&app);
+        assert!(text.contains("live done: restarts 0 (sim 0)"), "{text}");
+
+        // Stopped with s.
+        let children = start(&mut app, &mut events).await;
+        app.update(Msg::StartStop);
+        assert!(!panel(&app).live.running());
+        no_child_left(&mut app, &mut events, &children).await;
+        assert!(panel(&app).live.stopped_at_s.is_some());
+
+        // Leaving the fleet view (F), then coming back.
+        let children = start(&mut app, &mut events).await;
+        app.update(Msg::ToggleFleet);
+        no_child_left(&mut app, &mut events, &children).await;
+        app.update(Msg::ToggleFleet);
+
+        // Quitting: the event loop's bounded wait for every live run.
+        let children = start(&mut app, &mut events).await;
+        app.update(Msg::Quit);
+        app.shutdown_live().await;
+        let left: Vec<u32> = children_of(std::process::id())
+            .into_iter()
+            .filter(|pid| children.contains(pid))
+            .collect();
+        assert!(left.is_empty(), "children outlived quitting: {left:?}");
+    });
+}
