@@ -117,3 +117,22 @@ fn lab1_live() {
     );
     insta::assert_snapshot!("lab1_live_verdict_80x24", render(&app));
 }
+
+/// A live prediction with the sliders away from the check's settings (a 0 s warm-up) is not
+/// left to the live server, which would start with them: the simulation at the check's own
+/// settings scores it at once, as on every other live screen.
+#[test]
+fn lab1_live_away_from_the_checks_settings_is_scored_at_them() {
+    let mut app = app();
+    app.update(Msg::Open);
+    app.update(Msg::SliderMin);
+    app.update(Msg::ToggleMode);
+    app.update(Msg::Predict);
+    for c in "503".chars() {
+        app.update(Msg::Type(c));
+    }
+    app.update(Msg::Open);
+    let observed = app.labs[0].predict.observed.clone().expect("scored at once");
+    assert!(observed.verdict.right && !observed.live, "{observed:?}");
+    assert!(app.labs[0].live.health().expect("Lab 1").pending.is_none());
+}

@@ -520,10 +520,13 @@ impl LabScreen {
                 Msg::Back => state.close(),
                 Msg::Open => match (input.value(), predict::step_check(lab, state.step)) {
                     (Some(value), Some(check)) => {
-                        // Lab 1 live: asked before the action that decides it; a real probe scores it.
+                        // Lab 1 live: asked before the action that decides it; a real probe scores it,
+                        // but only of a server started at the check's own settings (else the
+                        // simulation at them does, as for every other live screen).
                         let step_title = lab.steps.get(state.step).map_or("", |s| s.title.as_str());
                         let step = state.step;
                         if self.mode == Mode::Live
+                            && predict::sliders_at_settings(&check, &self.sliders)
                             && let Some(live) = self.live.health_mut()
                             && live.expect(&check, value, step, step_title).is_some()
                         {
