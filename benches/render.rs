@@ -42,6 +42,7 @@ fn app_on_lab_at(lab: usize, width: u16, height: u16) -> App {
         Theme::new(ThemeName::Dark, true),
         Rect::new(0, 0, width, height),
     );
+    app.mark_all_visited();
     for _ in 1..lab {
         app.update(Msg::Down);
     }

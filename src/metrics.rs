@@ -56,6 +56,21 @@ pub fn breaker_metrics(run: &BrownoutComparison) -> Vec<Metric> {
     metrics
 }
 
+/// The names of the Atlas schedule's `/readyz` probes, in its order (metric
+/// `health.readyz_<name>_code`).
+const READYZ_PROBES: [&str; 4] = ["warmup", "ready", "draining", "stopped"];
+
+fn readyz_metric(name: &str) -> String {
+    format!("health.readyz_{name}_code")
+}
+
+/// When the probe behind a `health.readyz_*_code` metric goes out in the Atlas schedule
+/// (`health::readyz_moments`): the moment a live check of that metric waits for.
+pub fn readyz_moment(metric: &str) -> Option<health::ProbeMoment> {
+    let index = READYZ_PROBES.iter().position(|name| readyz_metric(name) == metric)?;
+    health::readyz_moments().get(index).copied()
+}
+
 /// The Atlas driver's observations of Lab 1 as metrics `health.readyz_warmup_code` and so on.
 pub fn health_metrics(run: &DriverRun) -> Vec<Metric> {
     let mut metrics = Vec::new();
@@ -65,9 +80,8 @@ pub fn health_metrics(run: &DriverRun) -> Vec<Metric> {
         .filter(|p| p.path == "/readyz")
         .map(|p| p.code)
         .collect();
-    let names = ["warmup", "ready", "draining", "stopped"];
-    for (name, code) in names.iter().zip(&readyz) {
-        metrics.push((format!("health.readyz_{name}_code"), f64::from(*code)));
+    for (name, code) in READYZ_PROBES.iter().zip(&readyz) {
+        metrics.push((readyz_metric(name), f64::from(*code)));
     }
     if let Some(livez) = run.probes.iter().find(|p| p.path == "/livez") {
         metrics.push(("health.livez_code".to_string(), f64::from(livez.code)));

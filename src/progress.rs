@@ -53,6 +53,10 @@ enum Change {
         lab: String,
         title: String,
     },
+    Visit {
+        lab: String,
+        page: String,
+    },
 }
 
 /// The changes not yet saved. Bookkeeping only: two records with the same content are
@@ -76,6 +80,10 @@ pub struct LabProgress {
     /// Ids of the lab's checks answered right.
     #[serde(default)]
     pub checks_passed: Vec<String>,
+    /// The lab's pages already opened (`lab`, and Lab 1's `fleet`): a page's first visit
+    /// opens its lesson by itself, once. Absent in files written before it existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub visited: Vec<String>,
 }
 
 /// Answers to one question, over every session.
@@ -139,6 +147,29 @@ impl Progress {
         if !lab.steps_done.iter().any(|title| title == step_title) {
             lab.steps_done.push(step_title.to_string());
         }
+    }
+
+    /// Marks a page of a lab (`lab`, `fleet`) as visited: its first visit is over.
+    pub fn mark_visited(&mut self, lab: &str, page: &str) {
+        self.unsaved.0.push(Change::Visit {
+            lab: lab.to_string(),
+            page: page.to_string(),
+        });
+        self.apply_visit(lab, page);
+    }
+
+    fn apply_visit(&mut self, lab: &str, page: &str) {
+        let lab = self.labs.entry(lab.to_string()).or_default();
+        if !lab.visited.iter().any(|seen| seen == page) {
+            lab.visited.push(page.to_string());
+        }
+    }
+
+    /// Whether a page of a lab was visited before (in this session or an earlier one).
+    pub fn visited(&self, lab: &str, page: &str) -> bool {
+        self.labs
+            .get(lab)
+            .is_some_and(|saved| saved.visited.iter().any(|seen| seen == page))
     }
 
     /// Progress in a lab as `done / total` of its own guided steps and checks: only the
@@ -366,6 +397,7 @@ pub fn save(path: &Path, progress: &mut Progress) -> Result<()> {
                 right,
             } => merged.apply_answer(question_id, lab.as_deref(), *right),
             Change::Step { lab, title } => merged.apply_step(lab, title),
+            Change::Visit { lab, page } => merged.apply_visit(lab, page),
         }
     }
     let text = toml::to_string_pretty(&merged).wrap_err("cannot encode progress")?;
@@ -435,6 +467,32 @@ mod tests {
         assert_eq!(progress.lab_fraction(retry), (1, 4));
         progress.record_answer("retry-predict-layered", Some("retry"), true);
         assert_eq!(progress.lab_fraction(retry), (2, 4));
+    }
+
+    #[test]
+    fn a_visit_survives_a_save_and_files_without_visits_still_load() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("progress.toml");
+        // A file of the format before `visited` existed.
+        fs::write(
+            &path,
+            "format_version = 1\n\n[labs.retry]\nsteps_done = [\"Layered retries\"]\nchecks_passed = []\n",
+        )
+        .expect("write");
+        let mut progress = load(&path).expect("an old file loads").progress;
+        assert!(!progress.visited("retry", "lab"));
+        // Another instance saves a visit in between: both survive the merge.
+        let mut other = load(&path).expect("load").progress;
+        other.mark_visited("health", "fleet");
+        save(&path, &mut other).expect("save");
+        progress.mark_visited("retry", "lab");
+        progress.mark_visited("retry", "lab");
+        save(&path, &mut progress).expect("save");
+        let saved = load(&path).expect("load").progress;
+        assert!(saved.visited("retry", "lab") && saved.visited("health", "fleet"));
+        assert!(!saved.visited("health", "lab"));
+        assert_eq!(saved.labs["retry"].visited, ["lab"]);
+        assert_eq!(saved.labs["retry"].steps_done, ["Layered retries"]);
     }
 
     #[test]

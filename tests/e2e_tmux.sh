@@ -12,7 +12,9 @@
 # `s` is decided by the probe 0.5 s after the start. Lab 2 with p at 0.30 marks step 1's 64 right.
 # Then Lab 1's fleet view: restarts with liveness on the database, none without; and live,
 # no replica or database left after Ctrl-C, SIGTERM or kill -9 of the app.
-# Then Lab 4: offered load past capacity collapses goodput under FIFO, the age cap holds it.
+# Then Lab 4: offered load past capacity collapses goodput under FIFO, the age cap holds it;
+# at 80x24 its step 1 prompt hides the results and the verdict shows, scored at its own settings.
+# A lab's first visit opens its lesson (Esc closes it); the next visit, in a new session, does not.
 # Every run uses --progress with a temporary file, so the user's own progress
 # is never touched. Prints "N passed, N failed"; exits 1 on any failure.
 #
@@ -117,6 +119,10 @@ check "the app runs on the alternate screen" "[[ \$(flag alternate_on) == 1 ]]"
 check "mouse capture is on while the app runs" "[[ \$(flag mouse_any_flag) == 1 ]]"
 keys Down Down Enter
 check "Lab 3 opens" "wait_for 'Lab 3 · A breaker during a brownout'"
+check "first visit: Lab 3's lesson opens by itself" "wait_for 'First visit: L or Esc closes this'"
+keys Escape
+check "Esc closes the first visit's lesson and stays on the lab" \
+    "! screen | grep -qF 'First visit' && screen | grep -qF 'Lab 3 · A breaker'"
 check "Lab 3 shows the Atlas's default row" \
     "wait_for 'with breaker  calls= 2911 to sick=   44 degraded= 3133 p99 wait= 40 ms stuck= 0.3'"
 # Focus the timeout (third slider) and move it 5 steps of 10 ms: 200 -> 250 ms.
@@ -147,6 +153,8 @@ for sig in TERM HUP; do
     start_app
     keys Down Down Enter
     wait_for 'Lab 3 · A breaker during a brownout'
+    [[ $sig == TERM ]] && check "second visit (a new session): no lesson opens" \
+        "wait_for '│▸ Call rate' && ! screen | grep -qF 'First visit'"
     kill -"$sig" "$(cat "$WORK/pid")"
     restored "SIG$sig" "$((128 + $(kill -l "$sig")))"
 done
@@ -237,6 +245,8 @@ tmux send-keys -t "$SESSION" "clear" Enter
 start_app
 keys Down Enter
 check "Lab 2 opens" "wait_for 'Lab 2 · Retry amplification'"
+check "Lab 2's first visit shows the lesson" "wait_for 'First visit: L or Esc closes this'"
+keys Escape
 keys S-Left Left Left Left Left
 check "p is at 0.30" "wait_for 'Failure probability            0.30'"
 keys p
@@ -263,6 +273,10 @@ for how in keys TERM; do
     start_app
     keys Enter
     wait_for 'Lab 1 · Truthful health'
+    if [[ $how == keys ]]; then
+        check "Lab 1's first visit shows the lesson, step 1 expanded" "wait_for '▸ · Step 1: Warm-up'"
+        keys Escape
+    fi
     keys m
     check "live ($how): m shows the live screen" "wait_for 's start/stop'"
     if [[ $how == keys ]]; then
@@ -300,6 +314,8 @@ keys Enter
 wait_for 'Lab 1 · Truthful health'
 keys F
 check "fleet: F shows the fleet view" "wait_for 'Fleet: liveness-checks-db'"
+check "fleet: its first visit opens the lesson at its own first step" "wait_for '▸ · Step 4: The mistake at fleet'"
+keys Escape
 check "fleet: liveness on the database restarts every replica (12, the first at 61 s)" \
     "screen | grep -qF 'restarts 12 (first 61.0 s)'"
 check "fleet: each replica's row shows its restarts" "screen | grep -qE 'fleet-0 +4 '"
@@ -363,6 +379,8 @@ goodput() { screen | grep -oE 'sim per s: goodput [0-9]+' | grep -oE '[0-9]+$' |
 start_app
 keys Down Down Down Enter
 check "Lab 4 opens from home" "wait_for 'Lab 4 · Overload and load shedding'"
+check "Lab 4's first visit shows the lesson" "wait_for 'First visit: L or Esc closes this'"
+keys Escape
 check "Lab 4 shows the lesson's pool" "wait_for '100 workers x 50 ms = 2000/s'"
 # The offered load is the first slider: 2,500 -> 2,000/s (5 steps of 100).
 keys Left Left Left Left Left
@@ -380,6 +398,17 @@ CAPPED="$(goodput)"
 check "age cap at 3000/s: goodput stays about 2000/s ($CAPPED)" "(( ${CAPPED:-0} >= 1900 ))"
 keys v
 check "v switches to the outcomes view" "wait_for 'v view: outcomes'"
+# Step 1's prompt and verdict at 80x24: the numbers hidden while predicting; scored at the
+# check's own settings (FIFO, 2,500/s), whatever the sliders now say.
+tmux resize-window -t "$SESSION" -x 80 -y 24
+keys p
+check "Lab 4 at 80x24: p draws the prompt" "wait_for 'Your prediction:'"
+check "Lab 4 at 80x24: the results are hidden while predicting" "screen | grep -qF 'hidden while you predict'"
+keys 0 . 5 Enter
+check "Lab 4 at 80x24: the verdict shows, 0.5 s right at the check's settings" "wait_for 'Right · Step 1 of 8'"
+check "Lab 4 at 80x24: the verdict says why" "screen | grep -qF 'Why:'"
+keys Escape
+tmux resize-window -t "$SESSION" -x 100 -y 30
 keys Escape q
 restored "Lab 4 quit with Esc q" 0
 

@@ -12,6 +12,7 @@ use resilience_lab::tui::theme::Theme;
 fn lab2() -> App {
     let content = Content::load(None).expect("the built-in labs load");
     let mut app = App::new(content, Theme::new(ThemeName::Dark, false), Rect::new(0, 0, 100, 30));
+    app.mark_all_visited();
     app.update(Msg::Down);
     app.update(Msg::Open);
     app

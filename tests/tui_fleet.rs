@@ -12,11 +12,14 @@ use resilience_lab::tui::theme::Theme;
 
 fn app(width: u16, height: u16) -> App {
     let content = Content::load(None).expect("the built-in labs load");
-    App::new(
+    let mut app = App::new(
         content,
         Theme::new(ThemeName::Dark, false),
         Rect::new(0, 0, width, height),
-    )
+    );
+    // A learner back for a later visit: no lesson opens by itself (the first visit has its own tests).
+    app.mark_all_visited();
+    app
 }
 
 fn render(app: &App) -> String {

@@ -7,14 +7,13 @@
 //! children (the built `resilience-lab serve ...`): one that ends by itself, and one each
 //! stopped by `s`, by leaving the view and by quitting, each leaving no child behind.
 
+mod common;
+
+use common::render;
 use std::time::{Duration, Instant};
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::layout::Rect;
-use resilience_lab::cli::ThemeName;
 use resilience_lab::content::fleet_params;
-use resilience_lab::content::{Content, LabId};
+use resilience_lab::content::LabId;
 use resilience_lab::engine::fleet::{FleetRun, Outcome, ReplicaState, simulate};
 use resilience_lab::live::fleet::FleetSample;
 use resilience_lab::live::run::{LabBody, LabEvent};
@@ -24,29 +23,17 @@ use resilience_lab::tui::msg::{FleetMsg, Msg};
 use resilience_lab::tui::screens::lab::fleet::FleetPanel;
 use resilience_lab::tui::screens::lab::fleet_live::APP_TIME_SCALE;
 use resilience_lab::tui::screens::lab::live::LivePart;
-use resilience_lab::tui::theme::Theme;
 use tokio::sync::mpsc;
 
 const BIN: &str = env!("CARGO_BIN_EXE_resilience-lab");
 /// The run id the synthetic samples carry.
 const RUN: u64 = 7;
 
+/// The app at `width`x`height`, every lab already visited (no first-visit lesson in the way).
 fn app(width: u16, height: u16) -> App {
-    let content = Content::load(None).expect("the built-in labs load");
-    App::new(
-        content,
-        Theme::new(ThemeName::Dark, false),
-        Rect::new(0, 0, width, height),
-    )
-}
-
-fn render(app: &App) -> String {
-    let area = app.area;
-    let mut terminal = Terminal::new(TestBackend::new(area.width, area.height)).expect("test terminal");
-    terminal
-        .draw(|frame| frame.render_widget(app, frame.area()))
-        .expect("draw");
-    terminal.backend().to_string()
+    let mut app = common::app(width, height);
+    app.mark_all_visited();
+    app
 }
 
 fn panel(app: &App) -> &FleetPanel {

@@ -32,6 +32,7 @@ fn runtime() -> tokio::runtime::Runtime {
 fn live_app(index: usize) -> (App, mpsc::Receiver<Event>) {
     let content = Content::load(None).expect("the built-in labs load");
     let mut app = App::new(content, Theme::new(ThemeName::Dark, false), Rect::new(0, 0, 100, 30));
+    app.mark_all_visited();
     let (events, received) = mpsc::channel(CHANNEL_CAPACITY);
     app.use_events(events);
     for _ in 0..index {

@@ -18,7 +18,10 @@ use resilience_lab::tui::theme::Theme;
 
 fn app() -> App {
     let content = Content::load(None).expect("the built-in labs load");
-    App::new(content, Theme::new(ThemeName::Dark, false), Rect::new(0, 0, 100, 30))
+    let mut app = App::new(content, Theme::new(ThemeName::Dark, false), Rect::new(0, 0, 100, 30));
+    // A learner back for a later visit: no lesson opens by itself (the first visit has its own tests).
+    app.mark_all_visited();
+    app
 }
 
 fn text(app: &App) -> String {

@@ -216,6 +216,33 @@ pub const ATLAS_SCHEDULE: [(f64, DriverStep); 8] = [
     (4.1, DriverStep::Probe("/readyz")),
 ];
 
+/// When a `/readyz` probe of [`ATLAS_SCHEDULE`] goes out, as a live run waits for it:
+/// seconds after the start, or seconds after SIGTERM once the schedule has sent it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ProbeMoment {
+    AfterStart(f64),
+    AfterSigterm(f64),
+}
+
+/// The moment of each `/readyz` probe of [`ATLAS_SCHEDULE`], in its order: the one table the
+/// simulation runs and a live check waits on, so the two ask about the same probe.
+pub fn readyz_moments() -> Vec<ProbeMoment> {
+    let mut sigterm_at_s = None;
+    let mut moments = Vec::new();
+    for (t_s, step) in ATLAS_SCHEDULE {
+        match step {
+            DriverStep::Sigterm => sigterm_at_s = Some(t_s),
+            DriverStep::Probe("/readyz") => moments.push(match sigterm_at_s {
+                None => ProbeMoment::AfterStart(t_s),
+                // To the millisecond: 2.9 - 2.7 is 0.2, not 0.19999999999999973.
+                Some(at_s) => ProbeMoment::AfterSigterm(((t_s - at_s) * 1000.0).round() / 1000.0),
+            }),
+            DriverStep::Probe(_) | DriverStep::SendWork => {}
+        }
+    }
+    moments
+}
+
 /// A probe the driver made and the code it saw (0 means the connection was refused).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ProbeResult {

@@ -22,6 +22,7 @@ use crate::tui::log;
 use crate::tui::msg::Msg;
 use crate::tui::screens::book::{self, BookState};
 use crate::tui::screens::home::{EXTRA_ENTRIES, HomeOutcome, HomeScreen};
+use crate::tui::screens::lab::first_visit::LabPage;
 use crate::tui::screens::lab::live::SHUTDOWN_DEADLINE;
 use crate::tui::screens::lab::{LabOutcome, LabScreen, ScreenCtx};
 use crate::tui::screens::quiz::{QuizOutcome, QuizScreen};
@@ -266,6 +267,7 @@ impl App {
         if entry < labs {
             self.screen = Screen::Lab(entry);
             self.status = None;
+            self.greet_first_visit(entry);
         } else if let Some((name, _)) = EXTRA_ENTRIES.get(entry - labs) {
             match *name {
                 "Quiz" => self.screen = Screen::Quiz,
@@ -283,7 +285,36 @@ impl App {
             events: self.events.as_ref(),
         };
         let outcome = self.labs[index].update(msg, &ctx);
-        self.apply_lab_outcome(outcome)
+        let changed = self.apply_lab_outcome(outcome);
+        // `F` may have opened the fleet view for the first time.
+        self.greet_first_visit(index) || changed
+    }
+
+    /// On the first visit of the page lab `index` shows, the lesson opens by itself; the
+    /// visit is saved like an answer. True if it was the first.
+    fn greet_first_visit(&mut self, index: usize) -> bool {
+        if self.screen != Screen::Lab(index) {
+            return false;
+        }
+        let (lab, screen) = (&self.content.labs[index], &mut self.labs[index]);
+        let page = screen.page();
+        if self.progress.visited(&lab.id, page.key()) {
+            return false;
+        }
+        screen.open_first_visit(lab, page);
+        self.progress.mark_visited(&lab.id, page.key());
+        self.save_progress();
+        true
+    }
+
+    /// Marks every page of every lab visited, as for a learner who has opened them all
+    /// before: no lesson opens by itself (the fixture of tests about later visits).
+    pub fn mark_all_visited(&mut self) {
+        for lab in &self.content.labs {
+            for page in LabPage::ALL {
+                self.progress.mark_visited(&lab.id, page.key());
+            }
+        }
     }
 
     /// Applies what a lab screen's message or event did: home, a step done, an answer saved.

@@ -8,7 +8,6 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use crate::tui::msg::FleetMsg;
 use crate::tui::msg::LiveMsg;
 use crate::tui::msg::Msg;
-use crate::tui::msg::ProbeAnswer;
 
 /// Where a key applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,9 +171,6 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Char('d'), NONE,  LIVE_HEALTH,  Msg::LiveDatabase,                           "d",             "mark the database down or up (POST /admin/database/...)",      "d db"),
     bind(KeyCode::Char('1'), NONE,  LIVE_HEALTH,  Msg::LiveLivenessDb,                         "1",             "next start: /livez checks the database, or not",               ""),
     bind(KeyCode::Char('2'), NONE,  LIVE_HEALTH,  Msg::LiveReadinessDb,                        "2",             "next start: /readyz checks the database, or not",              ""),
-    bind(KeyCode::F(1),      NONE,  LIVE_HEALTH,  Msg::PredictProbe(ProbeAnswer::Ok),          "F1/F2/F3",      "predict the next probe: 200 / 503 / refused",                  "F1-3 predict"),
-    bind(KeyCode::F(2),      NONE,  LIVE_HEALTH,  Msg::PredictProbe(ProbeAnswer::Unavailable), "",              "",                                                             ""),
-    bind(KeyCode::F(3),      NONE,  LIVE_HEALTH,  Msg::PredictProbe(ProbeAnswer::Refused),     "",              "",                                                             ""),
     bind(KeyCode::Char('m'), NONE,  LIVE_HEALTH,  Msg::ToggleMode,                             "",              "",                                                             "m sim"),
     bind(KeyCode::PageUp,    NONE,  LAB,          Msg::ScrollUp,                               "PgUp/PgDn",     "scroll the lesson, log or timeline",                           ""),
     bind(KeyCode::PageDown,  NONE,  LAB,          Msg::ScrollDown,                             "",              "",                                                             ""),
@@ -183,7 +179,7 @@ pub const BINDINGS: &[Binding] = &[
     // The footer has room for six; the lesson panel's border names `[ ]`.
     bind(KeyCode::Char('['), NONE,  LAB,          Msg::PrevStep,                               "[/]",           "previous or next guided step",                                 ""),
     bind(KeyCode::Char(']'), NONE,  LAB,          Msg::NextStep,                               "",              "",                                                             ""),
-    bind(KeyCode::Esc,       NONE,  LAB,          Msg::Back,                                   "Esc/q",         "back to the home screen",                                      "Esc back"),
+    bind(KeyCode::Esc,       NONE,  LAB,          Msg::Back,                                   "Esc/q",         "close the lesson, else back to the home screen",               "Esc back"),
     bind(KeyCode::Char('q'), NONE,  LAB,          Msg::Back,                                   "",              "",                                                             ""),
     // Quiz setup.
     bind(KeyCode::Up,        NONE,  SETUP,        Msg::Up,                                     "↑↓/jk",         "choose the lab or topic",                                      "↑↓ choose"),
@@ -241,9 +237,9 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Char('k'), NONE,  BOOK,         Msg::PrevItem,                               "",              "",                                                             ""),
     bind(KeyCode::Down,      NONE,  BOOK,         Msg::NextItem,                               "",              "",                                                             ""),
     bind(KeyCode::Char('j'), NONE,  BOOK,         Msg::NextItem,                               "",              "",                                                             ""),
-    bind(KeyCode::Tab,       NONE,  BOOK,         Msg::NextItem,                               "",              "",                                                             ""),
-    bind(KeyCode::BackTab,   NONE,  BOOK,         Msg::PrevItem,                               "",              "",                                                             ""),
-    bind(KeyCode::Enter,     NONE,  BOOK,         Msg::Open,                                   "Enter",         "open the chosen chapter",                                      "Enter open"),
+    bind(KeyCode::Tab,       NONE,  BOOK,         Msg::NextLink,                               "Tab/Shift+Tab", "focus the next or previous link in the chapter",               "Tab link"),
+    bind(KeyCode::BackTab,   NONE,  BOOK,         Msg::PrevLink,                               "",              "",                                                             ""),
+    bind(KeyCode::Enter,     NONE,  BOOK,         Msg::Open,                                   "Enter",         "open the chosen chapter, or follow the focused link",          "Enter open"),
     bind(KeyCode::Up,        SHIFT, BOOK,         Msg::Up,                                     "Shift+↑↓",      "scroll the text a line",                                       ""),
     bind(KeyCode::Down,      SHIFT, BOOK,         Msg::Down,                                   "",              "",                                                             ""),
     bind(KeyCode::Char(' '), NONE,  BOOK,         Msg::ScrollDown,                             "Space",         "scroll the text a page down",                                  ""),

@@ -30,8 +30,8 @@ pub fn is_too_small(area: Rect) -> bool {
 pub const ENTRY_HEIGHT: u16 = 3;
 
 /// The title, the list, the status and the footer. The status has four rows: a notice
-/// naming two paths (a progress file moved aside) takes that many at 80 columns, and the
-/// five entries still fit above it at 24 rows.
+/// naming two paths (a progress file moved aside) takes that many at 80 columns; the
+/// entries fit above it at 24 rows with the tighter layout of [`home_entry_rects`].
 pub fn home_regions(area: Rect) -> [Rect; 4] {
     let [title, list, status, foot] = Layout::vertical([
         Constraint::Length(1),
@@ -43,12 +43,26 @@ pub fn home_regions(area: Rect) -> [Rect; 4] {
     [title, list, status, foot]
 }
 
-/// Where each entry is drawn, inside the list's border.
+/// Where each entry is drawn, inside the list's border. When three rows each do not fit
+/// (six entries at 24 rows), the last entries take two, their description on one line: the
+/// quiz and the book, whose descriptions are one line, so every entry shows without scrolling.
 pub fn home_entry_rects(area: Rect, entries: usize) -> Vec<Rect> {
     let list = home_regions(area)[1];
     let inner = Block::bordered().inner(list);
+    let rows_short = (entries as u16 * ENTRY_HEIGHT).saturating_sub(inner.height);
+    let compact_from = (entries as u16).saturating_sub(rows_short);
+    let mut y = inner.y;
     (0..entries as u16)
-        .map(|i| Rect::new(inner.x, inner.y + i * ENTRY_HEIGHT, inner.width, ENTRY_HEIGHT))
+        .map(|i| {
+            let height = if i >= compact_from {
+                ENTRY_HEIGHT - 1
+            } else {
+                ENTRY_HEIGHT
+            };
+            let rect = Rect::new(inner.x, y, inner.width, height);
+            y += height;
+            rect
+        })
         .filter(|rect| rect.bottom() <= inner.bottom())
         .collect()
 }

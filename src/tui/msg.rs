@@ -44,6 +44,9 @@ pub enum Msg {
     /// Select the next or previous item of a list (the book's chapters).
     NextItem,
     PrevItem,
+    /// Focus the next or previous link of the open book chapter.
+    NextLink,
+    PrevLink,
     /// Lab 1 live: send one `/work` request.
     LiveWork,
     /// Lab 1 live: send SIGTERM to the server.
@@ -54,8 +57,6 @@ pub enum Msg {
     LiveLivenessDb,
     /// Lab 1 live: `--readiness-checks-db` on the next start.
     LiveReadinessDb,
-    /// Lab 1 live: predict the next probe's answer.
-    PredictProbe(ProbeAnswer),
     /// Switch the lab screen between the simulated clock and the live lab.
     ToggleMode,
     /// Live mode: start a run (Lab 1: the server), or stop the one running.
@@ -103,22 +104,4 @@ pub enum LiveMsg {
     CutLoad,
     /// Lab 2 metastable: the load this many steps up (negative: down).
     Load(i32),
-}
-
-/// A learner's prediction of the next probe.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ProbeAnswer {
-    Ok,
-    Unavailable,
-    Refused,
-}
-
-impl ProbeAnswer {
-    pub fn label(self) -> &'static str {
-        match self {
-            ProbeAnswer::Ok => "200",
-            ProbeAnswer::Unavailable => "503",
-            ProbeAnswer::Refused => "refused",
-        }
-    }
 }

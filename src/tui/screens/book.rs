@@ -3,9 +3,13 @@
 //!
 //! The same files build the mdBook, so the app and the web book never disagree. The
 //! renderer's styles come from the app's theme, so `NO_COLOR` and `--theme light` apply.
+//!
+//! Links can be followed: Tab and Shift+Tab focus the chapter's links in turn, Enter opens
+//! a link to another chapter here and shows a web address in full on the status line, for
+//! the learner to copy (the app never starts a browser).
 
 use ratatui::layout::{Position, Rect};
-use ratatui::style::Style;
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Paragraph, Wrap};
 use tui_markdown::{Options, StyleSheet};
@@ -113,14 +117,58 @@ impl StyleSheet for Styles {
 /// The gutter of a code block's lines: the fences are dropped, the code set off by it.
 const CODE_GUTTER: &str = "  ▏ ";
 
+/// Where a link of a chapter goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkTarget {
+    /// Another chapter, by its index in [`chapters`].
+    Chapter(usize),
+    /// A web address: shown in full for the learner to copy.
+    External(String),
+}
+
+/// A link of a rendered chapter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookLink {
+    /// The row of the rendered chapter it is on.
+    pub row: usize,
+    /// Its target as the text shows it: `chapter “Self-check”` (a file name in a table), or
+    /// the address.
+    pub shown: String,
+    pub target: LinkTarget,
+}
+
+/// The link targets a rendered line writes as the renderer does, `label (target)`: a
+/// chapter's file (an `#anchor` after it is ignored) or an http(s) address, in order.
+fn link_targets(plain: &str, chapters: &[Chapter]) -> Vec<(String, LinkTarget)> {
+    plain
+        .match_indices('(')
+        .filter_map(|(at, _)| {
+            let rest = &plain[at + 1..];
+            let target = &rest[..rest.find(')')?];
+            let file = target.split('#').next().unwrap_or(target);
+            if let Some(index) = chapters.iter().position(|c| c.file == file) {
+                return Some((target.to_string(), LinkTarget::Chapter(index)));
+            }
+            let web = (target.starts_with("https://") || target.starts_with("http://")) && !target.contains(' ');
+            web.then(|| (target.to_string(), LinkTarget::External(target.to_string())))
+        })
+        .collect()
+}
+
 /// A chapter as styled lines no wider than `width`: tables fitted, code blocks without
 /// their fences behind a gutter, wrapped bullets indented under their text, and links to
 /// other chapters named by the chapter's title.
 pub fn render_markdown(markdown: &'static str, theme: Theme, width: u16) -> Text<'static> {
+    render_with_links(markdown, theme, width).0
+}
+
+/// [`render_markdown`], with the chapter's links and the rows they are on.
+pub fn render_with_links(markdown: &'static str, theme: Theme, width: u16) -> (Text<'static>, Vec<BookLink>) {
     let options = Options::new(Styles(theme)).table_width(width);
     let text = tui_markdown::from_str_with_options(markdown, &options);
     let width = usize::from(width);
     let chapters = chapters();
+    let mut links = Vec::new();
     let mut lines: Vec<Line<'static>> = Vec::with_capacity(text.lines.len());
     let mut in_code = false;
     for mut line in text.lines {
@@ -146,15 +194,58 @@ pub fn render_markdown(markdown: &'static str, theme: Theme, width: u16) -> Text
         }
         // The renderer writes a link as `text (target.md)`: a chapter's file says nothing
         // to a reader of this screen, its title does.
-        for span in &mut line.spans {
-            if let Some(chapter) = chapters.iter().find(|c| span.content == c.file) {
-                span.content = format!("the chapter “{}”, in the list", chapter.title).into();
+        // A table's rows are fitted to the width already: a link in a cell keeps its file.
+        let in_table = plain.contains('│');
+        let targets = link_targets(&plain, &chapters);
+        let mut shown_targets = Vec::with_capacity(targets.len());
+        for (written, target) in targets {
+            let shown = match &target {
+                LinkTarget::Chapter(index) if !in_table => format!("chapter “{}”", chapters[*index].title),
+                LinkTarget::Chapter(_) | LinkTarget::External(_) => written.clone(),
+            };
+            for span in &mut line.spans {
+                if span.content == written {
+                    span.content = shown.clone().into();
+                } else if span.content.contains(&format!("({written})")) {
+                    span.content = span
+                        .content
+                        .replace(&format!("({written})"), &format!("({shown})"))
+                        .into();
+                }
             }
+            shown_targets.push((shown, target));
         }
         let indent = wrap::hanging_indent(&plain);
-        lines.extend(wrap::wrap_line(line, width, indent));
+        let rows = wrap::wrap_line(line, width, indent);
+        // Each link on the first row, from the previous link's on, where its target starts.
+        let mut from = 0;
+        for (shown, target) in shown_targets {
+            let start: String = shown.chars().take(12).collect();
+            let row = (from..rows.len())
+                .find(|&r| rows[r].to_string().contains(&start))
+                .unwrap_or(from);
+            from = row;
+            links.push(BookLink {
+                row: lines.len() + row,
+                shown,
+                target,
+            });
+        }
+        lines.extend(rows);
     }
-    Text::from(lines)
+    (Text::from(lines), links)
+}
+
+/// `text` with link `link` shown as focused (reversed), on its row where its target starts.
+pub fn focus_link(mut text: Text<'static>, link: &BookLink) -> Text<'static> {
+    let start: String = link.shown.chars().take(12).collect();
+    if let Some(line) = text.lines.get_mut(link.row) {
+        let found = line.spans.iter().position(|span| span.content.contains(&start));
+        if let Some(span) = found.and_then(|index| line.spans.get_mut(index)) {
+            span.style = span.style.add_modifier(Modifier::REVERSED);
+        }
+    }
+    text
 }
 
 /// Rows `text` takes when word-wrapped at `width`, as a `Paragraph` draws it: for sizing
@@ -174,6 +265,10 @@ pub struct BookState {
     pub open: usize,
     /// First line shown of the open chapter.
     pub scroll: u16,
+    /// The focused link of the open chapter (Tab), which Enter follows.
+    pub link: Option<usize>,
+    /// One line for the status row: a web address in full, or why a key did nothing.
+    pub status: Option<String>,
 }
 
 impl BookState {
@@ -186,11 +281,22 @@ impl BookState {
         let before = self.clone();
         match msg {
             Msg::Back => return None,
-            Msg::NextItem => self.selected = (self.selected + 1) % chapters,
-            Msg::PrevItem => self.selected = (self.selected + chapters - 1) % chapters,
+            // Choosing a chapter leaves the open chapter's link: Enter opens the choice.
+            Msg::NextItem | Msg::PrevItem => {
+                self.selected = if msg == Msg::NextItem {
+                    (self.selected + 1) % chapters
+                } else {
+                    (self.selected + chapters - 1) % chapters
+                };
+                self.link = None;
+                self.status = None;
+            }
+            Msg::NextLink | Msg::PrevLink => self.focus_link(msg == Msg::NextLink, layout),
+            Msg::Open if self.link.is_some() => self.follow_link(layout),
             Msg::Open => {
                 self.open = self.selected;
                 self.scroll = 0;
+                self.status = None;
             }
             Msg::Up => self.scroll = self.scroll.saturating_sub(1),
             Msg::Down => self.scroll = self.scroll.saturating_add(1),
@@ -201,6 +307,8 @@ impl BookState {
                     self.selected = entry;
                     self.open = entry;
                     self.scroll = 0;
+                    self.link = None;
+                    self.status = None;
                 }
             }
             Msg::Wheel(x, y, down) => {
@@ -217,6 +325,62 @@ impl BookState {
         // The view clamps to the chapter's end; this only bounds a held key.
         self.scroll = self.scroll.min(5_000);
         Some(before != *self)
+    }
+
+    /// The open chapter's links, at the width the view draws it.
+    pub fn links(&self, layout: Option<layout::BookLayout>) -> Vec<BookLink> {
+        let Some(chapter) = chapters().get(self.open).copied() else {
+            return Vec::new();
+        };
+        let width = layout.map_or(60, |l| l.text.width.saturating_sub(2));
+        // The rows do not depend on colours: any theme gives the same links.
+        render_with_links(chapter.markdown, Theme::new(crate::cli::ThemeName::Dark, false), width).1
+    }
+
+    /// Tab (or Shift+Tab): the next (or previous) link, scrolled into view.
+    fn focus_link(&mut self, forward: bool, layout: Option<layout::BookLayout>) {
+        let links = self.links(layout);
+        if links.is_empty() {
+            self.link = None;
+            self.status = Some("this chapter has no links: ↑↓ choose another chapter".to_string());
+            return;
+        }
+        let count = links.len();
+        let next = match (self.link, forward) {
+            (None, true) => 0,
+            (None, false) => count - 1,
+            (Some(at), true) => (at + 1) % count,
+            (Some(at), false) => (at + count - 1) % count,
+        };
+        self.link = Some(next);
+        self.status = None;
+        let rows = layout.map_or(10, |l| usize::from(l.text.height.saturating_sub(2)).max(1));
+        let row = links[next].row;
+        let top = usize::from(self.scroll);
+        if row < top || row >= top + rows {
+            self.scroll = row.saturating_sub(2) as u16;
+        }
+    }
+
+    /// Enter on a focused link: another chapter opens here; a web address shows in full.
+    fn follow_link(&mut self, layout: Option<layout::BookLayout>) {
+        let links = self.links(layout);
+        let Some(link) = self.link.and_then(|at| links.get(at)) else {
+            self.link = None;
+            return;
+        };
+        match &link.target {
+            LinkTarget::Chapter(index) => {
+                self.open = *index;
+                self.selected = *index;
+                self.scroll = 0;
+                self.link = None;
+                self.status = None;
+            }
+            LinkTarget::External(url) => {
+                self.status = Some(format!("{url}  (copy it from here: the app opens no browser)"));
+            }
+        }
     }
 }
 
@@ -244,6 +408,60 @@ mod tests {
             ]
         );
         assert_eq!(chapters()[2].title, "Lab 2: Retry amplification");
+    }
+
+    #[test]
+    fn links_to_chapters_and_web_addresses_are_found_on_their_rows() {
+        let theme = Theme::new(ThemeName::Dark, false);
+        let guide = chapter("facilitator-guide.md").expect("chapter").markdown;
+        let (text, links) = render_with_links(guide, theme, 60);
+        assert_eq!(links.len(), 4, "{links:?}");
+        let self_check = chapters().iter().position(|c| c.file == "self-check.md");
+        assert_eq!(links[1].target, LinkTarget::Chapter(self_check.expect("listed")));
+        for link in &links {
+            assert!(text.lines[link.row].to_string().contains(&link.shown), "{link:?}");
+        }
+        assert_eq!(links[0].shown, "chapter “Interview sheet”");
+        assert_eq!(
+            links[2].shown, "self-check.md",
+            "a table cell keeps its file: the row is fitted"
+        );
+        let plain = "see the docs (https://kubernetes.io/docs/concepts/) and (not a link)";
+        assert_eq!(
+            link_targets(plain, &chapters()),
+            [(
+                "https://kubernetes.io/docs/concepts/".to_string(),
+                LinkTarget::External("https://kubernetes.io/docs/concepts/".to_string())
+            )]
+        );
+    }
+
+    #[test]
+    fn tab_focuses_a_link_and_enter_follows_it() {
+        let area = Rect::new(0, 0, 100, 30);
+        let guide = chapters()
+            .iter()
+            .position(|c| c.file == "facilitator-guide.md")
+            .expect("listed");
+        let mut book = BookState {
+            selected: guide,
+            ..BookState::default()
+        };
+        book.update(Msg::Open, area);
+        assert_eq!(book.update(Msg::NextLink, area), Some(true));
+        assert_eq!(book.link, Some(0));
+        let first = &book.links(layout::book(area))[0];
+        let rows = usize::from(layout::book(area).expect("fits").text.height - 2);
+        assert!((usize::from(book.scroll)..usize::from(book.scroll) + rows).contains(&first.row));
+        book.update(Msg::PrevLink, area);
+        assert_eq!(book.link, Some(3), "Shift+Tab from the first wraps to the last");
+        book.update(Msg::Open, area);
+        assert_eq!(chapters()[book.open].file, "self-check.md");
+        assert_eq!((book.selected, book.scroll, book.link), (book.open, 0, None));
+        // A chapter without links says so; a web address is shown, nothing is started.
+        book.update(Msg::NextLink, area);
+        assert!(book.status.as_deref().unwrap_or_default().contains("no links"));
+        assert_eq!(book.link, None);
     }
 
     #[test]

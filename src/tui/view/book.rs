@@ -19,7 +19,7 @@ use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
 use crate::tui::app::App;
 use crate::tui::layout;
-use crate::tui::screens::book::{self, render_markdown, wrapped_rows};
+use crate::tui::screens::book::{self, LinkTarget, focus_link, render_with_links, wrapped_rows};
 use crate::tui::view::footer;
 use crate::tui::wrap;
 
@@ -30,11 +30,26 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let state = &app.book;
     let Some(open) = chapters.get(state.open) else { return };
 
-    let block = Block::bordered()
+    let mut block = Block::bordered()
         .title(Span::styled(format!(" {} ", open.title), theme.accent()))
         .border_style(theme.border());
     let inner = block.inner(layout.text);
-    let text = render_markdown(open.markdown, theme, inner.width);
+    let (mut text, links) = render_with_links(open.markdown, theme, inner.width);
+    // The focused link shows reversed, and the border says where Enter goes.
+    if let Some((at, link)) = state.link.and_then(|at| links.get(at).map(|link| (at, link))) {
+        text = focus_link(text, link);
+        let goes = match &link.target {
+            LinkTarget::Chapter(index) => format!(
+                "Enter opens “{}”",
+                chapters.get(*index).map_or(link.shown.as_str(), |c| c.title)
+            ),
+            LinkTarget::External(_) => "Enter shows the address".to_string(),
+        };
+        block = block.title_bottom(Span::styled(
+            format!(" link {} of {} · {goes} ", at + 1, links.len()),
+            theme.key(),
+        ));
+    }
     let rows = wrapped_rows(&text, inner.width);
     let scroll = state.scroll.min(rows.saturating_sub(usize::from(inner.height)) as u16);
 
@@ -82,5 +97,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         .scroll((scroll, 0))
         .block(block)
         .render(layout.text, buf);
-    footer::render_keys(app.context(), app.theme, layout.footer, buf);
+    // A web address in full on the status row, for the learner to copy; else the keys.
+    match &state.status {
+        Some(status) => Line::from(Span::styled(format!(" {status}"), theme.accent())).render(layout.footer, buf),
+        None => footer::render_keys(app.context(), app.theme, layout.footer, buf),
+    }
 }

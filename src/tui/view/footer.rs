@@ -13,8 +13,15 @@ pub fn render_keys(context: Context, theme: Theme, area: Rect, buf: &mut Buffer)
     render_entries(keys::footer_keys(context), theme, area, buf);
 }
 
-/// A footer of entries such as `L lesson`: the key highlighted, its word dimmed.
+/// A footer of entries such as `L lesson`: the key highlighted, its word dimmed. When they
+/// do not all fit the width, entries before the last are left out (the help lists them), so
+/// the last, `? help`, always shows whole.
 pub fn render_entries<'a>(entries: impl IntoIterator<Item = &'a str>, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let mut entries: Vec<&str> = entries.into_iter().collect();
+    let width = |entries: &[&str]| 1 + entries.iter().map(|e| e.chars().count() + 2).sum::<usize>();
+    while entries.len() > 1 && width(&entries) > usize::from(area.width) + 2 {
+        entries.remove(entries.len() - 2);
+    }
     let mut spans = vec![Span::raw(" ")];
     for entry in entries {
         let (key, word) = entry.split_once(' ').unwrap_or((entry, ""));

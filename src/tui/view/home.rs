@@ -56,7 +56,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let rects = layout::home_entry_rects(area, app.home_entries());
     for (index, ((name, heading, text, marker), rect)) in labs.chain(extras).zip(rects).enumerate() {
         let selected = index == app.home.selected;
-        let [head, body] = Layout::vertical([Constraint::Length(1), Constraint::Length(2)]).areas(rect);
+        let [head, body] = Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(rect);
         let pointer = if selected { "▸ " } else { "  " };
         let style = if selected { theme.selected() } else { theme.text() };
         let left = format!("{pointer}{name:<6} {heading}");

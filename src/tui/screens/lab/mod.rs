@@ -10,6 +10,7 @@
 //! - [`health`], [`retry`], [`breaker`]: each lab's live part and the pure series it draws.
 
 pub mod breaker;
+pub mod first_visit;
 pub mod fleet;
 pub mod fleet_live;
 pub mod health;
@@ -33,6 +34,7 @@ use crate::tui::msg::{LiveMsg, Msg};
 use crate::tui::slider::Slider;
 use crate::tui::widgets::number_input::NumberInput;
 use breaker::BreakerLive;
+use first_visit::LabPage;
 use fleet::FleetPanel;
 use health::LiveHealth;
 use live::{LiveCtx, LivePart};
@@ -199,6 +201,9 @@ pub struct LabScreen {
     pub sliders: Vec<Slider>,
     pub focus: usize,
     pub show_lesson: bool,
+    /// The lesson opened by itself on a page's first visit: it says how to close it and go
+    /// on, until it is closed.
+    pub first_visit: bool,
     /// First line shown of the lesson.
     pub lesson_scroll: u16,
     /// First line shown of the transition log (Lab 3) or the timeline (Lab 1).
@@ -235,6 +240,7 @@ impl LabScreen {
             sliders,
             focus: 0,
             show_lesson: false,
+            first_visit: false,
             lesson_scroll: 0,
             log_scroll: 0,
             results,
@@ -251,6 +257,23 @@ impl LabScreen {
     /// Whether the fleet view shows (Lab 1, after `F`).
     pub fn fleet_showing(&self) -> bool {
         self.fleet.as_ref().is_some_and(|f| f.showing)
+    }
+
+    /// The page showing, for its first visit.
+    pub fn page(&self) -> LabPage {
+        if self.fleet_showing() {
+            LabPage::Fleet
+        } else {
+            LabPage::Main
+        }
+    }
+
+    /// A page's first visit: the lesson opens by itself at the page's first guided step.
+    pub fn open_first_visit(&mut self, lab: &LabFile, page: LabPage) {
+        self.show_lesson = true;
+        self.first_visit = true;
+        self.lesson_scroll = 0;
+        self.predict.step = first_visit::first_step(lab, page);
     }
 
     /// Whether the live screen shows.
@@ -284,6 +307,12 @@ impl LabScreen {
             // A verdict reads the results: they must be those of the sliders now.
             self.settle(ctx.lab);
             return self.update_predict(msg, ctx.lab);
+        }
+        // Esc closes the lesson before it leaves the lab (the first visit's lesson says so).
+        if msg == Msg::Back && self.show_lesson {
+            self.show_lesson = false;
+            self.first_visit = false;
+            return LabOutcome::Changed;
         }
         if let Some(panel) = self.fleet.as_mut() {
             if msg == Msg::ToggleFleet {
@@ -395,7 +424,10 @@ impl LabScreen {
             Msg::SliderMin => self.sliders.get_mut(self.focus).into_iter().for_each(Slider::to_min),
             Msg::SliderMax => self.sliders.get_mut(self.focus).into_iter().for_each(Slider::to_max),
             Msg::SliderReset => self.sliders.get_mut(self.focus).into_iter().for_each(Slider::reset),
-            Msg::ToggleLesson => self.show_lesson = !self.show_lesson,
+            Msg::ToggleLesson => {
+                self.show_lesson = !self.show_lesson;
+                self.first_visit = false;
+            }
             Msg::ScrollUp | Msg::ScrollDown => self.scroll(msg == Msg::ScrollDown, 3),
             Msg::Click(x, y) => {
                 let at = Position::new(x, y);
@@ -494,10 +526,13 @@ impl LabScreen {
                 Msg::Back => state.close(),
                 Msg::Open => match (input.value(), predict::step_check(lab, state.step)) {
                     (Some(value), Some(check)) => {
-                        // Lab 1 live: asked before the action that decides it; a real probe scores it.
+                        // Lab 1 live: asked before the action that decides it; a real probe scores it,
+                        // but only of a server started at the check's own settings (else the
+                        // simulation at them does, as for every other live screen).
                         let step_title = lab.steps.get(state.step).map_or("", |s| s.title.as_str());
                         let step = state.step;
                         if self.mode == Mode::Live
+                            && predict::sliders_at_settings(&check, &self.sliders)
                             && let Some(live) = self.live.health_mut()
                             && live.expect(&check, value, step, step_title).is_some()
                         {

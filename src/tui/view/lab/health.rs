@@ -1,4 +1,4 @@
-//! Lab 1's live screen: the real server child, its probe timeline, the prediction and its log.
+//! Lab 1's live screen: the real server child, its probe timeline, what to do next and its log.
 //!
 //! ```text
 //!  Lab 1 · Truthful health and ordered shutdown                                      live · 127.0.0.1
@@ -13,18 +13,16 @@
 //! │  Deregistration delay          1.0 s ││ in flight           ██████                               │
 //! │  Grace period                 10.0 s ││             0s        5s                                 │
 //! │  Work duration                 1.5 s │└ █ 200  ▒ 503  · refused  × error ────────────────────────┘
-//! │  Probe period                  0.5 s │┌ Predict the next probe ─────────────────────── score 1/2 ┐
-//! │                                      ││/livez with the listener closed? F1 200 · F2 503 · F3     │
-//! │How long after start /readyz keeps    ││refused                                                   │
-//! │answering 503 (caches loading, pools  ││✗ 503 not ready: draining: readiness fails at once on     │
-//! │opening).                             ││SIGTERM; the listener stays open                          │
-//! │0.0 to 10.0 s, step 0.5, default 2.0  │└──────────────────────────────────────────────────────────┘
-//! │                                      │┌ Server output ──────────────────────────────── PgUp/PgDn ┐
+//! │  Probe period                  0.5 s │┌ Next ────────────────────────────────────────────────────┐
+//! │                                      ││watch the listener close and the work finish              │
+//! │How long after start /readyz keeps    ││                                                          │
+//! │answering 503 (caches loading, pools  │└──────────────────────────────────────────────────────────┘
+//! │opening).                             │┌ Server output ──────────────────────────────── PgUp/PgDn ┐
 //! │                                      ││   0.00s listening on 127.0.0.1:18080                     │
 //! │                                      ││   4.00s GET /work                                        │
 //! │                                      ││   7.00s stopped listening                                │
 //! └ period now · others next start ──────┘└──────────────────────────────────────────────────────────┘
-//!  s start/stop  w work  t SIGTERM  d db  F1-3 predict  m sim  Esc back  ? help
+//!  s start/stop  w work  t SIGTERM  d db  m sim  Esc back  ? help
 //! ```
 
 use ratatui::buffer::Buffer;
@@ -72,21 +70,21 @@ pub fn render(view: &LabView, layout: &LabLayout, buf: &mut Buffer) {
     if state.show_lesson {
         lesson::render(view, layout.right, buf);
         crate::tui::view::lab::predict::render(view, layout.right, buf);
-        return footer(theme, layout.footer, buf);
+        return footer(view, layout.footer, buf);
     }
-    let [probes, predict, log] =
-        Layout::vertical([Constraint::Length(6), Constraint::Length(6), Constraint::Min(3)]).areas(layout.right);
+    let [probes, next, log] =
+        Layout::vertical([Constraint::Length(6), Constraint::Length(4), Constraint::Min(3)]).areas(layout.right);
     let period_s = crate::tui::slider::value_of(&state.sliders, "probe_period_s").unwrap_or(0.5);
     if crate::tui::view::lab::predicting(state) {
         crate::tui::view::lab::hidden(" Probes ", theme, probes, buf);
     } else {
         probe_panel(live, period_s, theme, probes, buf);
     }
-    predict_panel(live, theme, predict, buf);
+    next_panel(live, theme, next, buf);
     log_panel(live, theme, log, buf);
     // A guided step's prompt and verdict, over the right panel as on every lab screen.
     crate::tui::view::lab::predict::render(view, layout.right, buf);
-    footer(theme, layout.footer, buf);
+    footer(view, layout.footer, buf);
 }
 
 fn title(theme: Theme, left: &str, area: Rect, buf: &mut Buffer) {
@@ -276,57 +274,21 @@ fn probe_panel(live: &LiveHealth, period_s: f64, theme: Theme, area: Rect, buf: 
     }
 }
 
-fn predict_panel(live: &LiveHealth, theme: Theme, area: Rect, buf: &mut Buffer) {
-    let (right, decided) = live.score;
-    let block = panel(" Predict the next probe ", theme)
-        .title_top(Line::from(Span::styled(format!(" score {right}/{decided} "), theme.accent())).right_aligned());
-    let ask = match &live.question {
-        Some(question) => match question.answer {
-            None => Line::from(vec![
-                Span::raw(format!("{} {}? ", question.probe.path(), question.when)),
-                Span::styled("F1", theme.key()),
-                Span::raw(" 200 · "),
-                Span::styled("F2", theme.key()),
-                Span::raw(" 503 · "),
-                Span::styled("F3", theme.key()),
-                Span::raw(" refused"),
-            ]),
-            Some((answer, _)) => Line::from(format!(
-                "{} {}? you said {}: waiting for the next probe",
-                question.probe.path(),
-                question.when,
-                answer.label()
-            )),
-        },
-        None => Line::from(Span::styled(next_step(live), theme.dim())),
-    };
-    let verdict = match &live.verdict {
-        Some(v) => {
-            let (mark, style) = if v.right {
-                ("✓", theme.closed())
-            } else {
-                ("✗", theme.open())
-            };
-            Line::from(vec![
-                Span::styled(format!("{mark} {}: ", v.seen), style),
-                Span::raw(v.why.clone()),
-            ])
-        }
-        None => Line::from(""),
-    };
-    Paragraph::new(vec![ask, verdict])
+/// What to do next in the server's phase; a guided step's check is asked with `p` first.
+fn next_panel(live: &LiveHealth, theme: Theme, area: Rect, buf: &mut Buffer) {
+    Paragraph::new(Line::from(Span::styled(next_step(live), theme.dim())))
         .wrap(Wrap { trim: true })
-        .block(block)
+        .block(panel(" Next ", theme))
         .render(area, buf);
 }
 
-/// The guided step for the phase, when no question is open.
+/// The guided step for the phase: predict (p) before the action that decides it.
 fn next_step(live: &LiveHealth) -> &'static str {
     match live.phase() {
-        LivePhase::NotStarted => "s starts the server; then predict what /readyz answers",
+        LivePhase::NotStarted => "p predicts what /readyz answers after the start, then s starts the server",
         LivePhase::Starting => "starting ...",
         LivePhase::Running(Phase::WarmingUp | Phase::Ready) => {
-            "w sends /work, then t sends SIGTERM: predict /readyz after it"
+            "w sends /work; p predicts /readyz after SIGTERM, then t sends it"
         }
         LivePhase::Running(_) => "watch the listener close and the work finish",
         LivePhase::Exited(_) => "s starts again: try deregistration 0 s, or d with 1 (livez checks db)",
@@ -361,8 +323,13 @@ fn log_panel(live: &LiveHealth, theme: Theme, area: Rect, buf: &mut Buffer) {
     Paragraph::new(lines).block(block).render(area, buf);
 }
 
-/// The live keys from the key table, then back and help.
-fn footer(theme: Theme, area: Rect, buf: &mut Buffer) {
+/// The live keys from the key table, then back and help; a prompt's or verdict's own keys
+/// while one is open (the live keys wait for it).
+fn footer(view: &LabView, area: Rect, buf: &mut Buffer) {
+    let theme = view.theme;
+    if matches!(view.context, Context::Predict | Context::Observed) {
+        return footer::render_keys(view.context, theme, area, buf);
+    }
     let entries = keys::footer_keys(Context::LiveHealth);
     footer::render_entries(entries.iter().copied().chain(["Esc back", "? help"]), theme, area, buf);
 }

@@ -1,7 +1,9 @@
-//! The lesson panel (L): the lab's guided steps (done ones ticked, the current one marked),
-//! then its book chapter rendered from Markdown, scrollable as one text.
+//! The lesson panel (L): the lab file's `lesson` paragraphs, the lab's guided steps (done
+//! ones ticked, the current one marked and expanded), then its book chapter rendered from
+//! Markdown, scrollable as one text.
 //!
-//! A lab whose chapter is not in the book falls back to the lab file's `lesson` text.
+//! On a page's first visit (`screens/lab/first_visit.rs`) it opens by itself, headed by a
+//! line on how to close it and go on.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -14,14 +16,39 @@ use crate::tui::view::quiz::wrap_words;
 
 pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     let (theme, lab, state) = (view.theme, view.lab, view.screen);
+    let title = if state.first_visit {
+        " Lesson · first visit "
+    } else {
+        " Lesson · steps and book chapter "
+    };
     let block = Block::bordered()
-        .title(Span::styled(" Lesson · steps and book chapter ", theme.accent()))
-        .title_bottom(" L hides · PgUp/PgDn · [ ] steps ")
+        .title(Span::styled(title, theme.accent()))
+        .title_bottom(" L/Esc close · PgUp/PgDn · [ ] steps ")
         .border_style(theme.border());
     let inner = block.inner(area);
     let current = state.predict.step;
     let done = view.progress.labs.get(&lab.id);
-    let mut lines: Vec<Line> = vec![Line::from(Span::styled("Guided steps", theme.accent()))];
+    let mut lines: Vec<Line> = Vec::new();
+    if state.first_visit {
+        lines.push(Line::from(vec![
+            Span::styled("First visit: ", theme.accent()),
+            Span::styled("L", theme.key()),
+            Span::raw(" or "),
+            Span::styled("Esc", theme.key()),
+            Span::raw(" closes this, L opens it again. Do the step, "),
+            Span::styled("p", theme.key()),
+            Span::raw(" predicts its check, "),
+            Span::styled("]", theme.key()),
+            Span::raw(" goes on. PgUp/PgDn scroll."),
+        ]));
+        lines.push(Line::from(""));
+    }
+    // The lab file's two paragraphs: what the lab is about, before what to do in it.
+    for line in lab.lesson.trim().lines() {
+        lines.push(Line::from(Span::styled(line.to_string(), theme.text())));
+    }
+    lines.push(Line::from(""));
+    lines.push(Line::from(Span::styled("Guided steps", theme.accent())));
     for (number, step) in lab.steps.iter().enumerate() {
         let is_done = done.is_some_and(|p| p.steps_done.iter().any(|t| t == &step.title));
         let pointer = if number == current { "▸" } else { " " };
@@ -41,13 +68,8 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     }
     lines.push(Line::from(""));
     let mut text = Text::from(lines);
-    match book::chapter(&lab.chapter) {
-        Some(chapter) => text.extend(render_markdown(chapter.markdown, theme, inner.width)),
-        None => {
-            for line in lab.lesson.trim().lines() {
-                text.push_line(Line::from(line.to_string()));
-            }
-        }
+    if let Some(chapter) = book::chapter(&lab.chapter) {
+        text.extend(render_markdown(chapter.markdown, theme, inner.width));
     }
     // Stop scrolling once the last line is at the bottom: past that is only blank.
     let rows = wrapped_rows(&text, inner.width);

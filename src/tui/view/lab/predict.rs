@@ -113,6 +113,13 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
             lines.push(Line::from(Span::styled(hint.clone(), theme.accent())));
         }
     }
+    // The step's name goes first when the title would not fit the box's border.
+    let title = if title.chars().count() + 2 > usize::from(area.width) {
+        let short = format!("Step {} of {}", state.step + 1, lab.steps.len());
+        title.replace(&step_title, &short)
+    } else {
+        title
+    };
     let text = Text::from(lines);
     let height = (wrapped_rows(&text, area.width.saturating_sub(2)) as u16 + 2).min(area.height);
     let popup = Rect::new(area.x, area.bottom() - height, area.width, height);

@@ -2,8 +2,8 @@
 //! as it happens.
 //!
 //! [`LiveHealth`] is plain state the lab screen owns: the child's pid and port, the probe
-//! timeline, the `/work` requests in flight, the server's own output lines, the open
-//! prediction and the score. The run itself (`live::health::runner`) owns the child and
+//! timeline, the `/work` requests in flight, the server's own output lines, and a guided
+//! step's check answered before the action that decides it. The run itself (`live::health::runner`) owns the child and
 //! the probes; keys reach it through its `HealthControl` watch, and what it sees comes back
 //! as `HealthEvent`s on the app's queue, applied by [`LiveHealth::apply`] (tests call it and
 //! [`LiveHealth::apply_line`] by hand, no child needed). A keypress never waits on a socket
@@ -23,7 +23,7 @@ use crate::live::health::runner::{self, HealthControl, HealthParams};
 use crate::live::http::GetOutcome;
 use crate::live::run::{HealthEvent, LabBody, LabEvent, LiveRun};
 use crate::quiz::{self, Asked, Response};
-use crate::tui::msg::{Msg, ProbeAnswer};
+use crate::tui::msg::Msg;
 use crate::tui::screens::lab::live::{LiveCtx, LivePart};
 use crate::tui::screens::lab::predict::Observed;
 
@@ -170,10 +170,6 @@ pub struct LiveHealth {
     pub starting: bool,
     /// One line for the learner: what just happened or why a key did nothing.
     pub status: Option<String>,
-    pub question: Option<ProbeQuestion>,
-    pub verdict: Option<ProbeVerdict>,
-    /// Predictions right, and decided.
-    pub score: (u32, u32),
     /// A guided step's check answered before the action that decides it, waiting for it.
     pub pending: Option<Box<LiveCheck>>,
     /// A guided step's check decided by a probe, for the lab screen to show and save.
@@ -202,7 +198,7 @@ pub struct LiveCheck {
     /// The step it belongs to, done if the answer is right.
     pub step: usize,
     pub step_title: String,
-    pub moment: Moment,
+    pub moment: ProbeMoment,
     /// The session second of the action once it happened (0 for a start: `listening`).
     pub action_at_s: Option<f64>,
 }
@@ -266,7 +262,6 @@ impl LiveHealth {
                 self.next_readiness_checks_db = !self.next_readiness_checks_db;
                 self.say_next_start();
             }
-            Msg::PredictProbe(answer) => self.predict(answer),
             Msg::ScrollUp => self.log_scroll = self.log_scroll.saturating_add(3).min(LOG_KEPT as u16),
             Msg::ScrollDown => self.log_scroll = self.log_scroll.saturating_sub(3),
             _ => return None,
@@ -295,34 +290,24 @@ impl LiveHealth {
         ));
     }
 
-    fn predict(&mut self, answer: ProbeAnswer) {
-        let Some(question) = self.question.as_mut() else {
-            return self.say("no open question: start the server (s), send SIGTERM (t) or flip the database (d)");
-        };
-        let now_s = self.session.as_ref().map_or(0.0, |s| s.elapsed_s);
-        question.answer = Some((answer, now_s));
-        let path = question.probe.path();
-        self.status = Some(format!("you said {}: the next {path} probe decides", answer.label()));
-    }
-
     /// Takes a guided step's check answered before its action; `None` if no live probe
     /// decides its metric (the simulation scores it then).
     pub fn expect(&mut self, check: &Question, predicted: f64, step: usize, step_title: &str) -> Option<()> {
         let moment = live_moment(check.metric.as_deref()?)?;
         let said = quiz::trim_number(predicted);
         self.status = Some(match moment {
-            Moment::AfterStart(after_s) if self.running() => format!(
+            ProbeMoment::AfterStart(after_s) if self.running() => format!(
                 "you said {said}: stop the server (s), then start it (s): the /readyz probe {after_s} s after the start decides"
             ),
-            Moment::AfterStart(after_s) => {
+            ProbeMoment::AfterStart(after_s) => {
                 format!(
                     "you said {said}: now start the server (s): the /readyz probe {after_s} s after the start decides"
                 )
             }
-            Moment::AfterSigterm(after_s) if self.session_running() => {
+            ProbeMoment::AfterSigterm(after_s) if self.session_running() => {
                 format!("you said {said}: now send SIGTERM (t): the /readyz probe {after_s} s after it decides")
             }
-            Moment::AfterSigterm(after_s) => format!(
+            ProbeMoment::AfterSigterm(after_s) => format!(
                 "you said {said}: start the server (s), then send SIGTERM (t): the /readyz probe {after_s} s after it decides"
             ),
         });
@@ -343,7 +328,7 @@ impl LiveHealth {
             && pending.action_at_s.is_none()
             && matches!(
                 (pending.moment, start),
-                (Moment::AfterStart(_), true) | (Moment::AfterSigterm(_), false)
+                (ProbeMoment::AfterStart(_), true) | (ProbeMoment::AfterSigterm(_), false)
             )
         {
             pending.action_at_s = Some(at_s);
@@ -354,7 +339,7 @@ impl LiveHealth {
     fn decide_check(&mut self, probe: Probe, at_s: f64, outcome: &GetOutcome, warmup_s: f64) {
         let Some(pending) = &self.pending else { return };
         let after_s = match pending.moment {
-            Moment::AfterStart(after_s) | Moment::AfterSigterm(after_s) => after_s,
+            ProbeMoment::AfterStart(after_s) | ProbeMoment::AfterSigterm(after_s) => after_s,
         };
         let Some(action_at_s) = pending.action_at_s else { return };
         // 50 ms of slack: a probe timed for the moment may leave a hair before it.
@@ -375,16 +360,6 @@ impl LiveHealth {
             choice_order: Vec::new(),
         };
         let run = vec![(metric, code)];
-        let seen = judge(
-            &ProbeQuestion {
-                probe,
-                when: "",
-                answer: None,
-            },
-            ProbeAnswer::Ok,
-            outcome,
-            warmup_s,
-        );
         let observed = Observed {
             check_id: pending.check.id.clone(),
             predicted: pending.predicted,
@@ -394,21 +369,13 @@ impl LiveHealth {
             explanation: format!(
                 "you said {}; the /readyz probe at {at_s:.2} s answered {}: {}. {}",
                 quiz::trim_number(pending.predicted),
-                seen.seen,
-                seen.why,
+                seen(outcome),
+                why(probe, outcome, warmup_s),
                 pending.check.explanation
             ),
         };
         self.status = None;
         self.decided = Some(Box::new((*pending, observed)));
-    }
-
-    fn ask(&mut self, probe: Probe, when: &'static str) {
-        self.question = Some(ProbeQuestion {
-            probe,
-            when,
-            answer: None,
-        });
     }
 
     /// The frame tick: the server's clock moves on (the warm-up ends without a probe).
@@ -439,9 +406,7 @@ impl LiveHealth {
                 self.log.clear();
                 self.log_hidden = 0;
                 self.log_scroll = 0;
-                self.verdict = None;
                 self.status = Some(note.unwrap_or_else(|| format!("started pid {pid} on 127.0.0.1:{port}")));
-                self.ask(Probe::Readyz, "just after start");
                 self.arm(true, 0.0);
             }
             HealthEvent::StartFailed(reason) => {
@@ -475,7 +440,6 @@ impl LiveHealth {
                     session.observed.sigterm = true;
                 }
                 let warmup_s = session.config.warmup_s;
-                self.decide(probe, at_s, &outcome, warmup_s);
                 self.decide_check(probe, at_s, &outcome, warmup_s);
             }
             HealthEvent::WorkSent => {
@@ -500,7 +464,6 @@ impl LiveHealth {
                     session.observed.sigterm = true;
                     self.status = Some(format!("SIGTERM sent to pid {}", session.pid));
                 }
-                self.ask(Probe::Readyz, "just after SIGTERM");
                 let at_s = self.session.as_ref().map_or(0.0, |s| s.elapsed_s);
                 self.arm(false, at_s);
             }
@@ -509,14 +472,6 @@ impl LiveHealth {
                 if let (Some(session), GetOutcome::Answered { code: 200, .. }) = (self.session.as_mut(), &outcome) {
                     session.database_up = up;
                     self.status = Some(format!("database marked {word}"));
-                    self.ask(
-                        Probe::Livez,
-                        if up {
-                            "with the database up"
-                        } else {
-                            "with the database down"
-                        },
-                    );
                 } else {
                     self.status = Some(format!("the database switch failed: {}", Cell::of(&outcome).glyph()));
                 }
@@ -537,7 +492,6 @@ impl LiveHealth {
                     session.probing = false;
                 }
                 // No probe will decide it any more.
-                self.question = None;
                 if self.pending.as_ref().is_some_and(|p| p.action_at_s.is_some()) {
                     self.pending = None;
                     self.status = Some("the server went before the deciding probe: p asks again".to_string());
@@ -558,26 +512,6 @@ impl LiveHealth {
         true
     }
 
-    /// Decides the open prediction with the first probe of its path sent after the answer.
-    fn decide(&mut self, probe: Probe, at_s: f64, outcome: &GetOutcome, warmup_s: f64) {
-        let Some(question) = &self.question else { return };
-        let Some((answer, answered_s)) = question.answer else {
-            return;
-        };
-        if question.probe != probe || at_s < answered_s {
-            return;
-        }
-        let verdict = judge(question, answer, outcome, warmup_s);
-        self.score.1 += 1;
-        if verdict.right {
-            self.score.0 += 1;
-        }
-        self.verdict = Some(verdict);
-        self.question = None;
-        // The "you said ..." line is answered by the verdict now.
-        self.status = None;
-    }
-
     /// Applies one line of the server's output.
     pub fn apply_line(&mut self, at_s: f64, stream: Stream, text: &str) -> bool {
         if stream == Stream::Stdout
@@ -587,7 +521,6 @@ impl LiveHealth {
                 session.observed.listening = true;
             } else if text == "stopped listening" {
                 session.observed.stopped_listening = true;
-                self.ask(Probe::Livez, "with the listener closed");
             }
         }
         // The timeline shows every probe already: their request lines would drown the rest.
@@ -745,7 +678,6 @@ mod tests {
         assert_eq!(live.phase(), LivePhase::Running(Phase::Draining));
         live.apply_line(1.0, Stream::Stdout, "stopped listening");
         assert_eq!(live.phase(), LivePhase::Running(Phase::NotListening));
-        assert_eq!(live.question.as_ref().map(|q| q.probe), Some(Probe::Livez));
         live.apply(HealthEvent::Exited(0));
         assert_eq!(live.phase(), LivePhase::Exited(0));
         assert!(!live.running());
@@ -777,67 +709,5 @@ mod tests {
         assert_eq!(glyphs, ['█', '▒', '·', '×']);
         assert_eq!(Cell::Refused.code(), "000");
         assert_eq!(Cell::Other(404).code(), "404");
-    }
-
-    #[test]
-    fn a_prediction_is_decided_by_the_next_probe_of_its_path_sent_after_the_answer() {
-        let mut live = LiveHealth::default();
-        live.apply(HealthEvent::Started {
-            pid: 42,
-            port: 18080,
-            config: HealthConfig::default(),
-            note: None,
-            listening_at: Instant::now(),
-        });
-        live.session.as_mut().expect("started").elapsed_s = 0.4;
-        assert_eq!(live.update(Msg::PredictProbe(ProbeAnswer::Unavailable)), Some(true));
-        let probe = |round, at_s, probe, outcome| HealthEvent::Probe {
-            round,
-            at_s,
-            probe,
-            outcome,
-        };
-        // Sent before the answer, or the other path: not the one that decides.
-        live.apply(probe(0, 0.0, Probe::Readyz, answered(200, "ready")));
-        live.apply(probe(1, 0.5, Probe::Livez, answered(200, "alive")));
-        assert_eq!(live.score, (0, 0));
-        live.apply(probe(1, 0.5, Probe::Readyz, answered(503, "not ready: warming up")));
-        assert_eq!(live.score, (1, 1));
-        let verdict = live.verdict.clone().expect("decided");
-        assert!(verdict.right);
-        assert_eq!(verdict.seen, "503 not ready: warming up");
-        assert!(verdict.why.contains("warm-up"), "{}", verdict.why);
-        assert!(live.question.is_none());
-        // The second round has both cells.
-        let rounds = &live.session.as_ref().expect("started").rounds;
-        assert_eq!(rounds.len(), 2);
-        assert_eq!(rounds[1].livez, Some(Cell::Ok));
-        assert_eq!(rounds[1].readyz, Some(Cell::Unavailable));
-
-        live.apply(HealthEvent::SigtermSent);
-        live.update(Msg::PredictProbe(ProbeAnswer::Ok));
-        live.apply(probe(2, 1.0, Probe::Readyz, answered(503, "not ready: draining")));
-        assert_eq!(live.score, (1, 2));
-        assert!(!live.verdict.as_ref().expect("decided").right);
-    }
-
-    #[test]
-    fn refused_and_reset_both_count_as_refused() {
-        let question = ProbeQuestion {
-            probe: Probe::Livez,
-            when: "with the listener closed",
-            answer: None,
-        };
-        assert!(judge(&question, ProbeAnswer::Refused, &GetOutcome::Refused, 2.0).right);
-        assert!(
-            judge(
-                &question,
-                ProbeAnswer::Refused,
-                &GetOutcome::Failed("reset".into()),
-                2.0
-            )
-            .right
-        );
-        assert!(!judge(&question, ProbeAnswer::Ok, &GetOutcome::Refused, 2.0).right);
     }
 }

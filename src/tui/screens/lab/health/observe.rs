@@ -4,9 +4,9 @@
 //! tested without one.
 
 use crate::engine::health::Phase;
+pub use crate::engine::health::ProbeMoment;
 use crate::live::http::GetOutcome;
 pub use crate::live::run::Probe;
-use crate::tui::msg::ProbeAnswer;
 
 /// What one probe saw, as one cell of the timeline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,17 +52,6 @@ impl Cell {
             Cell::Other(code) => code.to_string(),
             Cell::Refused => "000".into(),
             Cell::Failed => "err".into(),
-        }
-    }
-
-    /// The answer a learner would have predicted for this cell, if any matches it.
-    pub fn answer(self) -> Option<ProbeAnswer> {
-        match self {
-            Cell::Ok => Some(ProbeAnswer::Ok),
-            Cell::Unavailable => Some(ProbeAnswer::Unavailable),
-            // A reset is "no answer" too, as curl's 000.
-            Cell::Refused | Cell::Failed => Some(ProbeAnswer::Refused),
-            Cell::Other(_) => None,
         }
     }
 }
@@ -146,59 +135,65 @@ pub fn why(probe: Probe, outcome: &GetOutcome, warmup_s: f64) -> String {
     }
 }
 
-/// An open prediction: which probe, asked when, and the learner's answer once given.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ProbeQuestion {
-    pub probe: Probe,
-    /// The moment, in words: "just after start".
-    pub when: &'static str,
-    /// The answer and the session second it was given: the next probe sent after it decides.
-    pub answer: Option<(ProbeAnswer, f64)>,
-}
-
-/// A decided prediction.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ProbeVerdict {
-    pub right: bool,
-    pub probe: Probe,
-    pub answer: ProbeAnswer,
-    /// What the probe saw: `503 not ready: warming up`.
-    pub seen: String,
-    pub why: String,
-}
-
-/// Scores a prediction against the probe that decides it.
-pub fn judge(question: &ProbeQuestion, answer: ProbeAnswer, outcome: &GetOutcome, warmup_s: f64) -> ProbeVerdict {
-    let seen = match outcome {
+/// What a probe saw, in a verdict's words: `503 not ready: warming up`, `refused`.
+pub fn seen(outcome: &GetOutcome) -> String {
+    match outcome {
         GetOutcome::Answered { code, body } => format!("{code} {}", body.trim()),
         GetOutcome::Refused => "refused".into(),
         GetOutcome::Failed(_) => "no answer".into(),
-    };
-    ProbeVerdict {
-        right: Cell::of(outcome).answer() == Some(answer),
-        probe: question.probe,
-        answer,
-        seen,
-        why: why(question.probe, outcome, warmup_s),
     }
 }
 
-/// The action a live check of Lab 1 waits for, and how long after it the deciding probe is
-/// sent: the prompt asks, the learner answers, then starts the server or sends SIGTERM.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Moment {
-    /// The first `/readyz` probe sent this long after the next start's `listening`.
-    AfterStart(f64),
-    /// The first `/readyz` probe sent this long after the next SIGTERM.
-    AfterSigterm(f64),
+/// The live moment of a Lab 1 check's metric: the probe its prompt names ("half a second
+/// after start", "0.2 s after SIGTERM"), taken from the Atlas schedule the simulation runs;
+/// `None` for a metric only the simulation measures.
+pub fn live_moment(metric: &str) -> Option<ProbeMoment> {
+    crate::metrics::readyz_moment(metric)
 }
 
-/// The live moment of a Lab 1 check's metric, as its prompt states it ("half a second after
-/// start", "0.2 s after SIGTERM"); `None` for a metric only the simulation measures.
-pub fn live_moment(metric: &str) -> Option<Moment> {
-    match metric {
-        "health.readyz_warmup_code" => Some(Moment::AfterStart(0.5)),
-        "health.readyz_draining_code" => Some(Moment::AfterSigterm(0.2)),
-        _ => None,
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::health::{ATLAS_SCHEDULE, DriverStep, HealthConfig, simulate_driver};
+
+    #[test]
+    fn live_moments_are_the_simulated_probes() {
+        assert_eq!(
+            live_moment("health.readyz_warmup_code"),
+            Some(ProbeMoment::AfterStart(0.5))
+        );
+        assert_eq!(
+            live_moment("health.readyz_draining_code"),
+            Some(ProbeMoment::AfterSigterm(0.2))
+        );
+        assert_eq!(live_moment("health.livez_code"), None);
+        assert_eq!(live_moment("fleet.restarts"), None);
+        // Each `/readyz` metric's live moment is when the simulation sent that probe.
+        let sigterm_s = ATLAS_SCHEDULE
+            .iter()
+            .find(|(_, step)| *step == DriverStep::Sigterm)
+            .map(|(t_s, _)| *t_s)
+            .expect("the schedule sends SIGTERM");
+        let run = simulate_driver(&HealthConfig::default(), 18080);
+        let readyz: Vec<f64> = run
+            .probes
+            .iter()
+            .filter(|p| p.path == "/readyz")
+            .map(|p| p.t_s)
+            .collect();
+        let metrics = crate::metrics::health_metrics(&run);
+        let names: Vec<&str> = metrics
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .filter(|name| name.starts_with("health.readyz_"))
+            .collect();
+        assert_eq!(names.len(), readyz.len());
+        for (name, sent_s) in names.iter().zip(readyz) {
+            let at_s = match live_moment(name).expect("a live moment") {
+                ProbeMoment::AfterStart(after_s) => after_s,
+                ProbeMoment::AfterSigterm(after_s) => sigterm_s + after_s,
+            };
+            assert!((at_s - sent_s).abs() < 1e-9, "{name}: live {at_s} s, sim {sent_s} s");
+        }
     }
 }

@@ -1,0 +1,30 @@
+//! What the app's newer test files share: an app at a size for a learner who has never
+//! opened a lab, and the text it draws (no colour, so a snapshot is what a learner reads).
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+use resilience_lab::cli::ThemeName;
+use resilience_lab::content::Content;
+use resilience_lab::tui::app::App;
+use resilience_lab::tui::theme::Theme;
+
+/// The app at `width`x`height` on its home screen, every lab's first visit still to come.
+pub fn app(width: u16, height: u16) -> App {
+    let content = Content::load(None).expect("the built-in labs load");
+    App::new(
+        content,
+        Theme::new(ThemeName::Dark, false),
+        Rect::new(0, 0, width, height),
+    )
+}
+
+/// The screen as text, one quoted line per row.
+pub fn render(app: &App) -> String {
+    let area = app.area;
+    let mut terminal = Terminal::new(TestBackend::new(area.width, area.height)).expect("test terminal");
+    terminal
+        .draw(|frame| frame.render_widget(app, frame.area()))
+        .expect("draw");
+    terminal.backend().to_string()
+}

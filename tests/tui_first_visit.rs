@@ -1,0 +1,168 @@
+//! A lab page's first visit: the lesson opens by itself (the lab file's paragraphs, then the
+//! guided steps with the page's first step expanded, and how to close it and go on), once
+//! per page, remembered in the progress file; later visits open to the lab.
+
+mod common;
+
+use common::{app, render};
+use resilience_lab::progress;
+use resilience_lab::tui::app::{App, Screen};
+use resilience_lab::tui::msg::Msg;
+
+/// From home, lab `index` (0-based) opened.
+fn open_lab(app: &mut App, index: usize) {
+    for _ in 0..index {
+        app.update(Msg::Down);
+    }
+    app.update(Msg::Open);
+    assert_eq!(app.screen, Screen::Lab(index));
+}
+
+/// The first words of a lab file's lesson, as the panel shows them at the top.
+fn lesson_start(app: &App, index: usize) -> String {
+    app.content.labs[index]
+        .lesson
+        .split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn every_labs_first_visit_opens_the_lesson_once() {
+    let mut app = app(100, 30);
+    for index in 0..app.content.labs.len() {
+        open_lab(&mut app, index);
+        let screen = &app.labs[index];
+        assert!(
+            screen.show_lesson && screen.first_visit,
+            "lab {index}: the lesson opened by itself"
+        );
+        assert_eq!(screen.predict.step, 0, "step 1 expanded");
+        let text = render(&app);
+        assert!(text.contains("First visit: L or Esc closes this"), "{text}");
+        assert!(
+            text.contains(&lesson_start(&app, index)),
+            "the lesson's paragraphs first: {text}"
+        );
+        // Then the guided steps, step 1 expanded: on screen, or a few pages further down.
+        let step1 = format!("▸ · Step 1: {}", app.content.labs[index].steps[0].title);
+        let mut pages = 0;
+        while !render(&app).contains(&step1) && pages < 5 {
+            app.update(Msg::ScrollDown);
+            pages += 1;
+        }
+        assert!(render(&app).contains(&step1), "{}", render(&app));
+        for _ in 0..pages {
+            app.update(Msg::ScrollUp);
+        }
+        // Esc closes the lesson and stays on the lab; Esc again goes home.
+        app.update(Msg::Back);
+        assert!(!app.labs[index].show_lesson);
+        assert_eq!(app.screen, Screen::Lab(index));
+        app.update(Msg::Back);
+        assert_eq!(app.screen, Screen::Home);
+        // The second visit opens to the lab; L still shows the lesson, paragraphs included.
+        app.update(Msg::Open);
+        assert!(
+            !app.labs[index].show_lesson,
+            "lab {index}: no lesson on the second visit"
+        );
+        app.update(Msg::ToggleLesson);
+        let text = render(&app);
+        assert!(
+            text.contains(&lesson_start(&app, index)) && !text.contains("First visit"),
+            "{text}"
+        );
+        app.update(Msg::ToggleLesson);
+        app.update(Msg::Back);
+        for _ in 0..index {
+            app.update(Msg::Up);
+        }
+    }
+}
+
+#[test]
+fn the_fleet_view_has_a_first_visit_of_its_own_at_its_first_step() {
+    let mut app = app(100, 30);
+    open_lab(&mut app, 0);
+    app.update(Msg::ToggleLesson);
+    assert!(!app.labs[0].show_lesson);
+    app.update(Msg::ToggleFleet);
+    let screen = &app.labs[0];
+    assert!(screen.show_lesson && screen.first_visit);
+    let step = &app.content.labs[0].steps[screen.predict.step];
+    assert_eq!(step.title, "The mistake at fleet scale");
+    assert!(render(&app).contains("▸ · Step 4: The mistake at fleet scale"));
+    // L closes it; back to one server and to the fleet again: no second opening.
+    app.update(Msg::ToggleLesson);
+    app.update(Msg::ToggleFleet);
+    app.update(Msg::ToggleFleet);
+    assert!(app.labs[0].fleet_showing() && !app.labs[0].show_lesson);
+}
+
+#[test]
+fn the_visit_survives_a_save_and_a_reload() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("progress.toml");
+    let mut first = app(100, 30);
+    first.use_progress(Some(path.clone()), progress::load(&path).expect("load"));
+    open_lab(&mut first, 1);
+    assert!(first.labs[1].show_lesson, "first visit");
+    let saved = std::fs::read_to_string(&path).expect("the visit was saved at once");
+    assert!(saved.contains("visited = [\"lab\"]"), "{saved}");
+
+    // The next session reads the file: Lab 2 opens to the lab, Lab 3 still has its first visit.
+    let mut next = app(100, 30);
+    next.use_progress(Some(path.clone()), progress::load(&path).expect("reload"));
+    open_lab(&mut next, 1);
+    assert!(!next.labs[1].show_lesson, "second visit, in a new session");
+    next.update(Msg::Back);
+    next.update(Msg::Up);
+    open_lab(&mut next, 2);
+    assert!(
+        next.labs[2].show_lesson,
+        "Lab 3 was never opened: its first visit is still to come"
+    );
+}
+
+#[test]
+fn first_visit_lab1_100x30() {
+    let mut app = app(100, 30);
+    open_lab(&mut app, 0);
+    insta::assert_snapshot!(render(&app));
+}
+
+#[test]
+fn first_visit_lab1_80x24() {
+    let mut app = app(80, 24);
+    open_lab(&mut app, 0);
+    insta::assert_snapshot!(render(&app));
+}
+
+/// Scrolled a page down at 80x24: step 1, expanded, below the lesson's paragraphs.
+#[test]
+fn first_visit_lab1_80x24_scrolled() {
+    let mut app = app(80, 24);
+    open_lab(&mut app, 0);
+    app.update(Msg::ScrollDown);
+    app.update(Msg::ScrollDown);
+    app.update(Msg::ScrollDown);
+    insta::assert_snapshot!(render(&app));
+}
+
+#[test]
+fn first_visit_lab4_80x24() {
+    let mut app = app(80, 24);
+    open_lab(&mut app, 3);
+    insta::assert_snapshot!(render(&app));
+}
+
+#[test]
+fn first_visit_fleet_80x24() {
+    let mut app = app(80, 24);
+    open_lab(&mut app, 0);
+    app.update(Msg::ToggleLesson);
+    app.update(Msg::ToggleFleet);
+    insta::assert_snapshot!(render(&app));
+}

@@ -1,0 +1,138 @@
+//! The prompt (results hidden) and the verdict of every lab at 80x24, the advertised minimum:
+//! Lab 1 sim, Lab 1 live (asked before the start, decided by a probe), Labs 2, 3 and 4, and
+//! Lab 1's fleet view.
+
+mod common;
+
+use common::render;
+use resilience_lab::engine::health::HealthConfig;
+use resilience_lab::live::http::GetOutcome;
+use resilience_lab::live::run::{HealthEvent, Probe};
+use resilience_lab::tui::app::App;
+use resilience_lab::tui::msg::Msg;
+
+/// At 80x24, for a learner back for a later visit: no lesson opens by itself.
+fn app() -> App {
+    let mut app = common::app(80, 24);
+    app.mark_all_visited();
+    app
+}
+
+/// `keys` from home, then `p` and `typed`: the prompt; then Enter: the verdict.
+fn prompt_and_verdict(keys: &[Msg], typed: &str) -> (String, String) {
+    let mut app = app();
+    for msg in keys {
+        app.update(*msg);
+    }
+    app.update(Msg::Predict);
+    for c in typed.chars() {
+        app.update(Msg::Type(c));
+    }
+    let prompt = render(&app);
+    assert!(prompt.contains("Your prediction:"), "{prompt}");
+    app.update(Msg::Open);
+    let verdict = render(&app);
+    assert!(verdict.contains("Why"), "{verdict}");
+    (prompt, verdict)
+}
+
+fn snapshots(name: &str, keys: &[Msg], typed: &str) {
+    let (prompt, verdict) = prompt_and_verdict(keys, typed);
+    insta::assert_snapshot!(format!("{name}_prompt_80x24"), prompt);
+    insta::assert_snapshot!(format!("{name}_verdict_80x24"), verdict);
+}
+
+#[test]
+fn lab1_sim() {
+    snapshots("lab1_sim", &[Msg::Open], "503");
+}
+
+#[test]
+fn lab2() {
+    snapshots("lab2", &[Msg::Down, Msg::Open], "64");
+}
+
+/// Step 2: step 1 has no check.
+#[test]
+fn lab3() {
+    snapshots("lab3", &[Msg::Down, Msg::Down, Msg::Open, Msg::NextStep], "44");
+}
+
+#[test]
+fn lab4() {
+    snapshots("lab4", &[Msg::Down, Msg::Down, Msg::Down, Msg::Open], "0.25");
+}
+
+/// The fleet view's first step (step 4 of Lab 1).
+#[test]
+fn fleet() {
+    let keys = [Msg::Open, Msg::ToggleFleet, Msg::NextStep, Msg::NextStep, Msg::NextStep];
+    snapshots("fleet", &keys, "3");
+}
+
+/// Lab 1 live: the prompt before the start; the verdict once the probe 0.5 s after it answers.
+#[test]
+fn lab1_live() {
+    let mut app = app();
+    app.update(Msg::Open);
+    app.update(Msg::ToggleMode);
+    app.update(Msg::Predict);
+    for c in "503".chars() {
+        app.update(Msg::Type(c));
+    }
+    insta::assert_snapshot!("lab1_live_prompt_80x24", render(&app));
+    app.update(Msg::Open);
+    let screen = &mut app.labs[0];
+    let live = screen.live.health_mut().expect("Lab 1's live part");
+    live.apply(HealthEvent::Started {
+        pid: 4242,
+        port: 18080,
+        config: HealthConfig::default(),
+        note: None,
+        listening_at: tokio::time::Instant::now(),
+    });
+    for (round, at_s) in [(0, 0.0), (1, 0.5)] {
+        for probe in [Probe::Livez, Probe::Readyz] {
+            let (code, body) = match probe {
+                Probe::Livez => (200, "alive"),
+                Probe::Readyz => (503, "not ready: warming up"),
+            };
+            live.apply(HealthEvent::Probe {
+                round,
+                at_s,
+                probe,
+                outcome: GetOutcome::Answered {
+                    code,
+                    body: format!("{body}\n"),
+                },
+            });
+        }
+    }
+    assert!(screen.show_live_verdict(), "the probe at 0.5 s decides");
+    let observed = app.labs[0].predict.observed.clone().expect("a verdict");
+    assert!(
+        observed
+            .explanation
+            .starts_with("you said 503; the /readyz probe at 0.50 s answered 503")
+    );
+    insta::assert_snapshot!("lab1_live_verdict_80x24", render(&app));
+}
+
+/// A live prediction with the sliders away from the check's settings (a 0 s warm-up) is not
+/// left to the live server, which would start with them: the simulation at the check's own
+/// settings scores it at once, as on every other live screen.
+#[test]
+fn lab1_live_away_from_the_checks_settings_is_scored_at_them() {
+    let mut app = app();
+    app.update(Msg::Open);
+    app.update(Msg::SliderMin);
+    app.update(Msg::ToggleMode);
+    app.update(Msg::Predict);
+    for c in "503".chars() {
+        app.update(Msg::Type(c));
+    }
+    app.update(Msg::Open);
+    let observed = app.labs[0].predict.observed.clone().expect("scored at once");
+    assert!(observed.verdict.right && !observed.live, "{observed:?}");
+    assert!(app.labs[0].live.health().expect("Lab 1").pending.is_none());
+}
