@@ -325,14 +325,7 @@ impl LivePart for BreakerLive {
         true
     }
 
-    fn stop(&mut self) -> bool {
-        if self.stop_run() {
-            self.status = Some("stopped early: no measured rows for a partial run".into());
-        }
-        true
-    }
-
-    runs_methods!();
+    runs_methods!("stopped early: no measured rows for a partial run");
 }
 
 #[cfg(test)]

@@ -140,11 +140,19 @@ impl<Control: Send + Sync + 'static> Runs<Control> {
     }
 }
 
-/// The three [`LivePart`] methods that are the same wherever a part keeps its runs in a
-/// [`Runs`] field `runs` and has a `stop_run(&mut self) -> bool` (what stopping also does
-/// to that lab's record): `running`, `leave` (stops the run quietly) and `shutdown`.
+/// The four [`LivePart`] methods that are the same wherever a part keeps its runs in a
+/// [`Runs`] field `runs`, a `status: Option<String>` line, and a
+/// `stop_run(&mut self) -> bool` (what stopping also does to that lab's record): `stop`
+/// (the status says `$stopped`), `running`, `leave` (stops the run quietly) and `shutdown`.
 macro_rules! runs_methods {
-    () => {
+    ($stopped:expr) => {
+        fn stop(&mut self) -> bool {
+            if self.stop_run() {
+                self.status = Some($stopped.into());
+            }
+            true
+        }
+
         fn running(&self) -> bool {
             self.runs.running()
         }

@@ -315,14 +315,7 @@ impl LivePart for OverloadLive {
         true
     }
 
-    fn stop(&mut self) -> bool {
-        if self.stop_run() {
-            self.status = Some("stopped early: no curve point for a partial run".into());
-        }
-        true
-    }
-
-    runs_methods!();
+    runs_methods!("stopped early: no curve point for a partial run");
 }
 
 #[cfg(test)]

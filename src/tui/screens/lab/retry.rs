@@ -370,14 +370,7 @@ impl LivePart for RetryLive {
         }
     }
 
-    fn stop(&mut self) -> bool {
-        if self.stop_run() {
-            self.status = Some("stopped".into());
-        }
-        true
-    }
-
-    runs_methods!();
+    runs_methods!("stopped");
 }
 
 #[cfg(test)]
