@@ -66,7 +66,8 @@ pub struct LiveScale {
 
 /// The lesson-scale settings `params` at the live scale: the same offered / capacity,
 /// timeout / service time and queue limits / workers ratios, the run's length scaled like
-/// every other time (within [`LIVE_MIN_S`] and [`LIVE_MAX_S`], in whole seconds), and the
+/// every other time (within [`LIVE_MIN_S`] and [`LIVE_MAX_S`], in whole seconds), the
+/// offered load at most [`runner::MAX_OFFERED_PER_S`] (as on the command line), and the
 /// factors that read the live numbers back at the lesson's scale.
 pub fn live_scaled(params: &OverloadParams) -> (OverloadParams, LiveScale) {
     let time = params.service_ms.max(1e-9) / LIVE_SERVICE_MS;
@@ -84,7 +85,9 @@ pub fn live_scaled(params: &OverloadParams) -> (OverloadParams, LiveScale) {
     };
     let rate = params.capacity_per_s() / live.capacity_per_s();
     let live = OverloadParams {
-        offered_per_s: (params.offered_per_s / rate).round().max(1.0),
+        offered_per_s: (params.offered_per_s / rate)
+            .round()
+            .clamp(1.0, runner::MAX_OFFERED_PER_S),
         ..live
     };
     (live, LiveScale { rate, pool, time })
@@ -347,6 +350,17 @@ mod tests {
         };
         assert_eq!(live_scaled(&slow).0.duration_s, LIVE_MIN_S);
         assert_eq!(live_scaled(&fast).0.duration_s, LIVE_MAX_S);
+        let one_slow_worker = OverloadParams {
+            workers: 1,
+            service_ms: 1_000.0,
+            offered_per_s: 10_000.0,
+            ..OverloadParams::default()
+        };
+        assert_eq!(
+            live_scaled(&one_slow_worker).0.offered_per_s,
+            runner::MAX_OFFERED_PER_S,
+            "a setting far past capacity runs at the command line's live limit"
+        );
     }
 
     /// The FIFO collapse at the live scale reads back close to the lesson's run: the

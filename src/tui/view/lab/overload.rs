@@ -20,10 +20,10 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget};
 
-use crate::engine::overload::{CurvePoint, OverloadRun, Second};
+use crate::engine::overload::{CurvePoint, OverloadParams, OverloadRun, Second};
 use crate::tui::keys::{self, Context};
 use crate::tui::screens::lab::Mode;
-use crate::tui::screens::lab::overload::{LiveRecord, LiveScale, OverloadLive, OverloadView};
+use crate::tui::screens::lab::overload::{LiveRecord, LiveScale, OverloadLive, OverloadView, live_scaled};
 use crate::tui::screens::lab::sim::{LabResults, OverloadResults};
 use crate::tui::view::footer;
 use crate::tui::view::lab::LabView;
@@ -98,8 +98,7 @@ fn settings_line(run: &OverloadRun) -> String {
 }
 
 /// The live run's settings and how its numbers read back.
-fn live_scale_line(record: &LiveRecord) -> String {
-    let p = &record.params;
+fn live_scale_line(p: &OverloadParams, scale: LiveScale) -> String {
     format!(
         "live {} x {} ms = {:.0}/s · offered {:.0}/s · timeout {:.0} ms · {:.0} s; rates x{}",
         p.workers,
@@ -108,7 +107,7 @@ fn live_scale_line(record: &LiveRecord) -> String {
         p.offered_per_s,
         p.client_timeout_ms,
         p.duration_s,
-        record.scale.rate
+        scale.rate
     )
 }
 
@@ -153,16 +152,12 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
             ));
         }
         Some(live) => {
-            let (live_params, scale) = crate::tui::screens::lab::overload::live_scaled(&run.params);
-            let fresh;
-            let record = match live.record.as_deref() {
-                Some(record) => record,
-                None => {
-                    fresh = LiveRecord::new(live_params, scale);
-                    &fresh
-                }
+            let record = live.record.as_deref();
+            let (params, scale) = match record {
+                Some(record) => (record.params.clone(), record.scale),
+                None => live_scaled(&run.params),
             };
-            let status = live.status.clone().unwrap_or_else(|| live_scale_line(record));
+            let status = live.status.clone().unwrap_or_else(|| live_scale_line(&params, scale));
             lines.push(Line::styled(fit(status), theme.dim()));
             lines.push(Line::styled(
                 fit(format!(
@@ -171,22 +166,27 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
                 )),
                 theme.accent(),
             ));
-            let measured = record.seconds.len();
-            let total_s = record.params.duration_s;
-            if measured == 0 || live.record.is_none() {
-                lines.push(Line::from(fit(format!(
-                    "live: s starts a {total_s:.0} s run (server and client on 127.0.0.1)"
-                ))));
-                let sim = Rates::of(&record.sim.seconds, record.scale);
-                lines.push(Line::from(fit(sim.row(&format!("sim, {total_s:.0} s")))));
-            } else {
-                let live_rates = Rates::of(&record.seconds, record.scale);
-                let sim_seconds = &record.sim.seconds[..measured.min(record.sim.seconds.len())];
-                let sim = Rates::of(sim_seconds, record.scale);
-                lines.push(Line::from(fit(
-                    live_rates.row(&format!("live {measured} of {total_s:.0} s"))
-                )));
-                lines.push(Line::from(fit(sim.row(&format!("sim, same {measured} s")))));
+            let total_s = params.duration_s;
+            match record.filter(|r| !r.seconds.is_empty()) {
+                None => {
+                    lines.push(Line::from(fit(format!(
+                        "live: s starts a {total_s:.0} s run (server and client on 127.0.0.1)"
+                    ))));
+                    lines.push(Line::styled(
+                        fit("sim: the run at the same live settings, beside the measurement".to_string()),
+                        theme.dim(),
+                    ));
+                }
+                Some(record) => {
+                    let measured = record.seconds.len();
+                    let live_rates = Rates::of(&record.seconds, record.scale);
+                    let sim_seconds = &record.sim.seconds[..measured.min(record.sim.seconds.len())];
+                    let sim = Rates::of(sim_seconds, record.scale);
+                    lines.push(Line::from(fit(
+                        live_rates.row(&format!("live {measured} of {total_s:.0} s"))
+                    )));
+                    lines.push(Line::from(fit(sim.row(&format!("sim, same {measured} s")))));
+                }
             }
         }
     }
