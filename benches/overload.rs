@@ -1,10 +1,65 @@
 //! Lab 4: what one slider step costs, the run at the lesson's defaults plus every
 //! policy's goodput curve (6 policies x 9 loads), sequential and on two threads.
+//!
+//! The two-thread split lives here, not in the app: the app's screen draws its curves from
+//! the engine's smaller sweep (`screen_recompute_after`), which fits a frame on one thread.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use resilience_lab::engine::overload::{self, OverloadParams};
-use resilience_lab::tui::overload_recompute::recompute_parallel;
+use resilience_lab::engine::overload::{self, Curve, OverloadParams, Policy, Recompute};
 use std::hint::black_box;
+
+/// The run at `params` and every policy's curve, on up to `threads` threads.
+fn recompute_parallel(params: &OverloadParams, threads: usize) -> Recompute {
+    let offered = overload::sweep_offered(params);
+    let jobs: Vec<(Policy, f64)> = Policy::ALL
+        .iter()
+        .flat_map(|&policy| offered.iter().map(move |&o| (policy, o)))
+        .collect();
+    let threads = threads.clamp(1, jobs.len().max(1));
+    let (run, mut points) = std::thread::scope(|scope| {
+        // Deal the jobs out round-robin: the expensive high-load points spread evenly.
+        let handles: Vec<_> = (1..threads)
+            .map(|t| {
+                let mine: Vec<(usize, Policy, f64)> = jobs
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| i % threads == t)
+                    .map(|(i, &(p, o))| (i, p, o))
+                    .collect();
+                scope.spawn(move || {
+                    mine.into_iter()
+                        .map(|(i, policy, o)| (i, overload::sweep_point(params, policy, o)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let run = overload::run(params);
+        let mut points: Vec<_> = jobs
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % threads == 0)
+            .map(|(i, &(policy, o))| (i, overload::sweep_point(params, policy, o)))
+            .collect();
+        for handle in handles {
+            points.extend(handle.join().unwrap_or_default());
+        }
+        (run, points)
+    });
+    points.sort_by_key(|(i, _)| *i);
+    let per_policy = offered.len();
+    let curves = Policy::ALL
+        .iter()
+        .enumerate()
+        .map(|(p, &policy)| Curve {
+            policy,
+            points: points[p * per_policy..(p + 1) * per_policy]
+                .iter()
+                .map(|(_, pt)| *pt)
+                .collect(),
+        })
+        .collect();
+    Recompute { run, curves }
+}
 
 fn slider_step(c: &mut Criterion) {
     let params = OverloadParams::default();
@@ -34,6 +89,12 @@ fn slider_step(c: &mut Criterion) {
             ))
         })
     });
+    // Measured only if it is the same result: the split must not change a single point.
+    let short = OverloadParams {
+        duration_s: 2.0,
+        ..params.clone()
+    };
+    assert_eq!(recompute_parallel(&short, 2), overload::recompute(&short));
     c.bench_function("overload recompute, 2 threads", |b| {
         b.iter(|| black_box(recompute_parallel(black_box(&params), 2)))
     });

@@ -391,9 +391,10 @@ keys Right Right Right Right Right Right Right Right Right Right
 check "offered 3000/s" "wait_for 'offered 3000/s'"
 FIFO_OVER="$(goodput)"
 check "FIFO past capacity: goodput falls ($FIFO_OVER)" "(( ${FIFO_OVER:-9999} < 1500 ))"
-# The policy is the fifth slider: 0 FIFO -> 1 age cap.
+# The policy is the fifth slider: fifo -> age-cap, by name on the slider too.
 keys Tab Tab Tab Tab Right
 check "the policy shows age-cap" "wait_for 'age-cap · timeout'"
+check "the Policy slider names the choice" "screen | grep -qE 'Policy +age-cap'"
 CAPPED="$(goodput)"
 check "age cap at 3000/s: goodput stays about 2000/s ($CAPPED)" "(( ${CAPPED:-0} >= 1900 ))"
 keys v
@@ -409,6 +410,10 @@ check "Lab 4 at 80x24: the verdict shows, 0.5 s right at the check's settings" "
 check "Lab 4 at 80x24: the verdict says why" "screen | grep -qF 'Why:'"
 keys Escape
 tmux resize-window -t "$SESSION" -x 100 -y 30
+# Live: 3,000/s is 600/s at 8 x 20 ms, a 4 s run; the sim at the same settings beside it.
+keys m s
+check "Lab 4 live runs to its end" "wait_for 'live 4 of 4 s' || wait_for 'live 4 of 4 s'"
+check "Lab 4 live shows the sim beside it" "wait_for 'sim, same 4 s'"
 keys Escape q
 restored "Lab 4 quit with Esc q" 0
 

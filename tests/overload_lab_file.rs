@@ -48,3 +48,34 @@ fn every_check_is_right_at_its_own_settings() {
         );
     }
 }
+
+/// The policy slider stands for a choice: its names are the engine's policies, in the
+/// order `content::params` reads the index, so the slider shows what the run uses.
+#[test]
+fn the_policy_slider_names_the_engines_policies_in_order() {
+    use resilience_lab::engine::overload::Policy;
+    let lab = lab::parse(FILE, "labs/overload.toml", LabId::Overload).expect("a valid lab file");
+    let policy = lab
+        .parameters
+        .iter()
+        .find(|p| p.name == "policy")
+        .expect("a policy slider");
+    let names: Vec<&str> = Policy::ALL.iter().map(|p| p.name()).collect();
+    assert_eq!(policy.choices, names);
+    for (index, name) in names.iter().enumerate() {
+        assert_eq!(policy.display(index as f64), *name);
+    }
+}
+
+#[test]
+fn a_choice_slider_must_name_every_value() {
+    let short = FILE.replacen(
+        r#"choices = ["fifo", "age-cap", "lifo", "admission", "criticality", "throttle"]"#,
+        r#"choices = ["fifo", "age-cap"]"#,
+        1,
+    );
+    assert_ne!(short, FILE, "the file has the policy's choices");
+    let errors = lab::parse(&short, "labs/overload.toml", LabId::Overload).expect_err("two names for six values");
+    let text = format!("{errors:?}");
+    assert!(text.contains("2 choices for 6 values"), "{text}");
+}

@@ -569,7 +569,7 @@ fn live_keys_need_live_mode_and_a_live_lab() {
     assert!(text(&app).contains("live · 127.0.0.1"));
     // Outside a runtime (this test) a start explains itself instead of panicking.
     assert!(app.update(Msg::StartStop));
-    assert!(app.labs[2].live.breaker().expect("Lab 3").run.is_none());
+    assert!(!app.labs[2].live.breaker().expect("Lab 3").runs.running());
     assert!(
         app.labs[2]
             .live

@@ -103,12 +103,12 @@ fn lab3_live_runs_from_the_app_and_leaves_no_task() {
         set(&mut app, 2, "rate", 50.0);
         assert_eq!(alive_tasks().await, 0);
         app.update(Msg::StartStop);
-        assert!(breaker(&app).run.is_some(), "s started a run");
+        assert!(breaker(&app).runs.running(), "s started a run");
         // A breaker slider while running goes through the watch channel, without a restart.
         app.update(Msg::NextSlider);
         app.update(Msg::Step(1));
         assert!(
-            pump(&mut app, &mut events, |app| breaker(app).run.is_none()).await,
+            pump(&mut app, &mut events, |app| !breaker(app).runs.running()).await,
             "the run ended within {RUN_DEADLINE:?}"
         );
         let series = breaker(&app).series.as_ref().expect("a series");
@@ -123,7 +123,7 @@ fn lab3_live_runs_from_the_app_and_leaves_no_task() {
             "a note says which sliders wait for the next start"
         );
         app.shutdown_live().await;
-        assert!(breaker(&app).stopping.is_empty());
+        assert!(breaker(&app).runs.stopping().is_empty());
         assert_eq!(alive_tasks().await, 0, "shutdown left no task");
     });
 }
@@ -135,7 +135,7 @@ fn lab2_live_counting_run_counts_like_the_sim_and_leaves_no_task() {
         set(&mut app, 1, "actions", 100.0);
         app.update(Msg::StartStop);
         assert!(
-            pump(&mut app, &mut events, |app| retry(app).run.is_none()).await,
+            pump(&mut app, &mut events, |app| !retry(app).runs.running()).await,
             "the run ended within {RUN_DEADLINE:?}"
         );
         let series = retry(&app).series.as_ref().expect("a series");
@@ -167,7 +167,7 @@ fn lab2_metastable_load_stops_when_leaving_the_screen() {
         app.update(Msg::Live(resilience_lab::tui::msg::LiveMsg::Trigger));
         assert_eq!(retry(&app).series.as_ref().map(|s| s.triggers.len()), Some(1));
         app.update(Msg::Back);
-        assert!(retry(&app).run.is_none(), "leaving the screen stops the load");
+        assert!(!retry(&app).runs.running(), "leaving the screen stops the load");
         app.shutdown_live().await;
         assert_eq!(alive_tasks().await, 0, "shutdown left no task");
     });

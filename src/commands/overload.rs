@@ -16,7 +16,7 @@ use crate::report::{self, OverloadReport};
 const MAX_ARRIVALS_PER_RUN: f64 = 20_000_000.0;
 /// A live run's limits on this 2-core machine.
 const LIVE_MAX_DURATION_S: f64 = 120.0;
-const LIVE_MAX_OFFERED_PER_S: f64 = 5_000.0;
+const LIVE_MAX_OFFERED_PER_S: f64 = runner::MAX_OFFERED_PER_S;
 const LIVE_MAX_WORKERS: u32 = 256;
 const LIVE_MIN_SERVICE_MS: f64 = 1.0;
 /// The five loads of the live curve, as multiples of capacity.

@@ -334,6 +334,18 @@ fn parameter_problems(lab_id: &str, spec: &ParameterSpec) -> Vec<String> {
             spec.default, spec.min, spec.max
         ));
     }
+    if !spec.choices.is_empty() {
+        let values = ((spec.max - spec.min) / spec.step).round() + 1.0;
+        if values != spec.choices.len() as f64 {
+            problems.push(format!(
+                "{} choices for {values} values ({} to {}, step {}): name every value once",
+                spec.choices.len(),
+                spec.min,
+                spec.max,
+                spec.step
+            ));
+        }
+    }
     let limits = required_parameters(lab_id);
     match limits.iter().find(|limit| limit.name == spec.name) {
         None => {
@@ -374,6 +386,7 @@ mod tests {
             step: 10.0,
             default: 200.0,
             help: String::new(),
+            choices: Vec::new(),
         };
         assert_eq!(spec.display(200.0), "200 ms");
         let ratio = ParameterSpec {
@@ -383,5 +396,14 @@ mod tests {
         };
         assert_eq!(ratio.decimals(), 2);
         assert_eq!(ratio.display(0.5), "0.50");
+        let policy = ParameterSpec {
+            min: 0.0,
+            max: 2.0,
+            step: 1.0,
+            choices: vec!["fifo".into(), "age-cap".into(), "lifo".into()],
+            ..ratio
+        };
+        assert_eq!(policy.display(1.0), "age-cap", "a choice shows its name, not its index");
+        assert_eq!(policy.display(2.0), "lifo");
     }
 }

@@ -18,6 +18,10 @@ pub struct ParameterSpec {
     pub default: f64,
     /// One line shown when the slider has focus.
     pub help: String,
+    /// For a slider that stands for a choice (min 0, step 1): the name of each value in
+    /// order, shown instead of the number.
+    #[serde(default)]
+    pub choices: Vec<String>,
 }
 
 impl ParameterSpec {
@@ -29,8 +33,19 @@ impl ParameterSpec {
             .unwrap_or(6)
     }
 
-    /// The value with the slider's decimals and unit, e.g. `200 ms` or `0.50`.
+    /// The name of the choice `value` stands for, if this slider is a choice.
+    pub fn choice(&self, value: f64) -> Option<&str> {
+        let index = (value - self.min) / self.step.max(1e-9);
+        self.choices
+            .get(index.round().clamp(0.0, self.choices.len() as f64) as usize)
+            .map(String::as_str)
+    }
+
+    /// The value with the slider's decimals and unit, e.g. `200 ms` or `0.50`; a choice's name.
     pub fn display(&self, value: f64) -> String {
+        if let Some(name) = self.choice(value) {
+            return name.to_string();
+        }
         let decimals = self.decimals();
         if self.unit.is_empty() {
             format!("{value:.decimals$}")

@@ -148,7 +148,9 @@ pub fn lab(area: Rect, lab_id: LabId, live: bool) -> Option<LabLayout> {
         (LabId::Breaker, true) => sim_breaker.max(7),
         (LabId::Health, _) => 5,
         // The run's numbers in three lines.
-        (LabId::Overload, _) => 5,
+        (LabId::Overload, false) => 5,
+        // The settings, the live scale, and a table of the live run against the sim.
+        (LabId::Overload, true) => 7,
     };
     let [title, results, body, footer] = Layout::vertical([
         Constraint::Length(1),

@@ -21,7 +21,6 @@ pub mod layout;
 pub mod learning;
 pub mod log;
 pub mod msg;
-pub mod overload_recompute;
 pub mod screens;
 pub mod slider;
 pub mod theme;

@@ -124,6 +124,7 @@ mod tests {
             step,
             default,
             help: String::new(),
+            choices: Vec::new(),
         }
     }
 

@@ -25,6 +25,10 @@ pub struct OverloadControl {
     pub params: OverloadParams,
 }
 
+/// The most a live run offers per second: 12.5 x the live pool's 400/s, bounded work for
+/// the client, the server and the simulation run beside it.
+pub const MAX_OFFERED_PER_S: f64 = 5_000.0;
+
 /// Lab 4's settings scaled to a 2-core machine, the lesson's ratios kept: 8 slots x 20 ms
 /// = 400/s, the offered load as the same multiple of capacity, the timeout 20 service
 /// times, the age cap 4, the admission limit the pool plus half of it.

@@ -204,11 +204,13 @@ pub fn goodput_curves(result: &Recompute, live_points: &[CurvePoint], theme: The
             .fold(0.0, f64::max),
     );
     let y_max = nice_max(run.capacity_per_s.max(current.1));
-    let mut marks: Vec<(char, Style, f64, f64)> = live_points
-        .iter()
-        .map(|p| (LIVE_GLYPH, theme.accent(), p.offered_per_s, p.goodput_per_s))
-        .collect();
-    marks.push((CURRENT_GLYPH, theme.selected(), current.0, current.1));
+    // The live points go on top: where one lands on the simulated point, the measurement shows.
+    let mut marks = vec![(CURRENT_GLYPH, theme.selected(), current.0, current.1)];
+    marks.extend(
+        live_points
+            .iter()
+            .map(|p| (LIVE_GLYPH, theme.accent(), p.offered_per_s, p.goodput_per_s)),
+    );
     let [plot_area, legend_area] = Layout::vertical([Constraint::Fill(1), Constraint::Length(2)]).areas(inner);
     glyph_plot(
         &series,

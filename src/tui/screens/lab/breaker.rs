@@ -6,8 +6,6 @@
 //! pure part: it folds the samples into what the view draws (chart series, the
 //! Hystrix-style summary), so it can be tested and snapshotted without a socket.
 
-use tokio::task::JoinHandle;
-
 use crate::content::LabId;
 use crate::engine::breaker::{BreakerState, Transition};
 use crate::engine::brownout::{BrownoutComparison, BrownoutParams};
@@ -15,10 +13,10 @@ use crate::engine::fault::{FaultKind, FaultSchedule, ManualOverride};
 use crate::engine::stats::atlas_percentile;
 use crate::live::breaker::brownout::{CallerSample, LiveSample};
 use crate::live::breaker::runner::{self, BreakerControl};
-use crate::live::run::{BreakerEvent, LabBody, LabEvent, LiveRun};
+use crate::live::run::{BreakerEvent, LabBody, LabEvent};
 use crate::tui::log;
 use crate::tui::msg::{LiveMsg, Msg};
-use crate::tui::screens::lab::live::{LiveCtx, LivePart, next_fault};
+use crate::tui::screens::lab::live::{LiveCtx, LivePart, Runs, next_fault, runs_methods};
 use crate::tui::screens::lab::sim::breaker_params;
 
 /// Seconds the Hystrix-style summary looks back over (Hystrix's default rolling window).
@@ -176,7 +174,7 @@ impl BreakerSeries {
 /// Lab 3's live part: the run, what it showed, and the switch on the dependency.
 #[derive(Debug)]
 pub struct BreakerLive {
-    pub run: Option<LiveRun<BreakerControl>>,
+    pub runs: Runs<BreakerControl>,
     /// What the last (or current) run showed.
     pub series: Option<BreakerSeries>,
     /// `None`: the scheduled window decides; `Some`: the learner's hand does.
@@ -185,21 +183,16 @@ pub struct BreakerLive {
     pub fault: FaultKind,
     /// One line for the live screen: a note, or why a run failed.
     pub status: Option<String>,
-    /// Runs asked to stop, still shutting down.
-    pub stopping: Vec<JoinHandle<()>>,
-    next_run: u64,
 }
 
 impl Default for BreakerLive {
     fn default() -> Self {
         Self {
-            run: None,
+            runs: Runs::default(),
             series: None,
             manual: None,
             fault: FaultKind::Hang,
             status: None,
-            stopping: Vec::new(),
-            next_run: 0,
         }
     }
 }
@@ -207,7 +200,7 @@ impl Default for BreakerLive {
 impl BreakerLive {
     /// Sends the switch and the fault to the running run.
     fn send_control(&self) {
-        if let Some(run) = &self.run {
+        if let Some(run) = self.runs.current() {
             let (manual, fault) = (self.manual, self.fault);
             run.retune_with(|control| {
                 control.manual = manual;
@@ -216,22 +209,24 @@ impl BreakerLive {
         }
     }
 
-    fn stop_run(&mut self) {
-        if let Some(run) = self.run.take() {
-            self.stopping.push(run.stop());
-            if let Some(series) = &mut self.series {
-                series.running = false;
-            }
+    /// Stops the current run, if any (true then); the series stops counting as running.
+    fn stop_run(&mut self) -> bool {
+        let stopped = self.runs.stop();
+        if stopped && let Some(series) = &mut self.series {
+            series.running = false;
         }
+        stopped
     }
 }
 
 impl LivePart for BreakerLive {
     fn start(&mut self, ctx: &LiveCtx) -> bool {
-        self.next_run += 1;
-        let Some(events) = ctx.sender(LabId::Breaker, self.next_run) else {
-            self.status = Some("live runs need the app's async runtime".into());
-            return true;
+        let events = match self.runs.sender(ctx, LabId::Breaker) {
+            Ok(events) => events,
+            Err(why) => {
+                self.status = Some(why.into());
+                return true;
+            }
         };
         let params = breaker_params(ctx.lab, ctx.sliders);
         // A class's lab file may offer fewer faults: start on one it offers.
@@ -242,16 +237,15 @@ impl LivePart for BreakerLive {
         let faults = FaultSchedule::window(self.fault, params.brownout_start_s, params.brownout_end_s);
         self.manual = None;
         log::line(&format!("lab 3 live: start {params:?}"));
-        self.stopping.retain(|task| !task.is_finished());
         self.series = Some(BreakerSeries::new(params.clone(), self.fault));
-        self.run = Some(runner::spawn(params, faults, events));
+        self.runs.begin(runner::spawn(params, faults, events));
         self.status = None;
         true
     }
 
     fn retune(&mut self, ctx: &LiveCtx) -> bool {
         let params = breaker_params(ctx.lab, ctx.sliders);
-        if let (Some(run), Some(series)) = (&self.run, &self.series) {
+        if let (Some(run), Some(series)) = (self.runs.current(), &self.series) {
             let breaker = params.breaker.clone();
             run.retune_with(|control| control.breaker = breaker);
             let mut started = series.params.clone();
@@ -266,7 +260,7 @@ impl LivePart for BreakerLive {
         let Msg::Live(msg) = msg else { return None };
         match msg {
             LiveMsg::BrownOut => {
-                if self.run.is_none() {
+                if !self.runs.running() {
                     self.status = Some("b acts on a running lab: start one with s".into());
                     return Some(true);
                 }
@@ -292,7 +286,7 @@ impl LivePart for BreakerLive {
                 self.fault = next_fault(self.fault, &offered);
                 self.send_control();
                 if let Some(series) = &mut self.series
-                    && self.run.is_some()
+                    && self.runs.running()
                 {
                     series.fault = self.fault;
                 }
@@ -303,7 +297,7 @@ impl LivePart for BreakerLive {
     }
 
     fn on_event(&mut self, event: LabEvent) -> bool {
-        if self.run.as_ref().is_none_or(|run| run.id != event.run) {
+        if !self.runs.is_current(&event) {
             return false;
         }
         let LabBody::Breaker(event) = *event.body else {
@@ -331,26 +325,7 @@ impl LivePart for BreakerLive {
         true
     }
 
-    fn stop(&mut self) -> bool {
-        if self.run.is_some() {
-            self.stop_run();
-            self.status = Some("stopped early: no measured rows for a partial run".into());
-        }
-        true
-    }
-
-    fn running(&self) -> bool {
-        self.run.is_some()
-    }
-
-    fn leave(&mut self) {
-        self.stop_run();
-    }
-
-    fn shutdown(&mut self) -> Vec<JoinHandle<()>> {
-        self.stop_run();
-        std::mem::take(&mut self.stopping)
-    }
+    runs_methods!("stopped early: no measured rows for a partial run");
 }
 
 #[cfg(test)]

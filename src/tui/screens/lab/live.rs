@@ -14,7 +14,7 @@ use tokio::task::JoinHandle;
 use crate::content::{LabFile, LabId};
 use crate::engine::fault::FaultKind;
 use crate::engine::retry::{Policy, ScenarioParams, run_scenario};
-use crate::live::run::{LabEvent, LabSender};
+use crate::live::run::{LabEvent, LabSender, LiveRun};
 use crate::tui::event::Event;
 use crate::tui::msg::Msg;
 use crate::tui::slider::Slider;
@@ -66,6 +66,108 @@ pub trait LivePart {
     /// before the app leaves.
     fn shutdown(&mut self) -> Vec<JoinHandle<()>>;
 }
+
+/// Why a live part could not start: no event queue or no async runtime (the views' unit tests).
+pub const NO_RUNTIME: &str = "live runs need the app's async runtime";
+
+/// The runs of one lab's live part: the current run, the ids handed out, and the runs asked
+/// to stop that are still ending. Labs 2 to 4 keep one each, so starting, stopping, leaving
+/// and quitting mean the same in every lab.
+#[derive(Debug)]
+pub struct Runs<Control> {
+    current: Option<LiveRun<Control>>,
+    next_id: u64,
+    /// Runs asked to stop, still shutting down: quitting waits on them.
+    stopping: Vec<JoinHandle<()>>,
+}
+
+impl<Control> Default for Runs<Control> {
+    fn default() -> Self {
+        Self {
+            current: None,
+            next_id: 0,
+            stopping: Vec::new(),
+        }
+    }
+}
+
+impl<Control: Send + Sync + 'static> Runs<Control> {
+    /// A sender for the next run of `lab` ([`NO_RUNTIME`] without the app's queue and
+    /// runtime). The id is used up either way, so a late event never matches a new run.
+    pub fn sender(&mut self, ctx: &LiveCtx, lab: LabId) -> Result<LabSender<Event>, &'static str> {
+        self.next_id += 1;
+        ctx.sender(lab, self.next_id).ok_or(NO_RUNTIME)
+    }
+
+    /// Makes `run` the current run; stopped runs that have ended are let go.
+    pub fn begin(&mut self, run: LiveRun<Control>) {
+        self.stopping.retain(|task| !task.is_finished());
+        self.current = Some(run);
+    }
+
+    pub fn current(&self) -> Option<&LiveRun<Control>> {
+        self.current.as_ref()
+    }
+
+    /// Whether `event` comes from the current run (a stopped run's late events do not).
+    pub fn is_current(&self, event: &LabEvent) -> bool {
+        self.current.as_ref().is_some_and(|run| run.id == event.run)
+    }
+
+    pub fn running(&self) -> bool {
+        self.current.is_some()
+    }
+
+    /// The runs still ending.
+    pub fn stopping(&self) -> &[JoinHandle<()>] {
+        &self.stopping
+    }
+
+    /// Asks the current run to stop (it ends in the background); true if there was one.
+    pub fn stop(&mut self) -> bool {
+        let Some(run) = self.current.take() else {
+            return false;
+        };
+        self.stopping.push(run.stop());
+        true
+    }
+
+    /// Stops the current run and hands over every task still ending, for the bounded wait
+    /// before the app leaves.
+    pub fn shutdown(&mut self) -> Vec<JoinHandle<()>> {
+        self.stop();
+        std::mem::take(&mut self.stopping)
+    }
+}
+
+/// The four [`LivePart`] methods that are the same wherever a part keeps its runs in a
+/// [`Runs`] field `runs`, a `status: Option<String>` line, and a
+/// `stop_run(&mut self) -> bool` (what stopping also does to that lab's record): `stop`
+/// (the status says `$stopped`), `running`, `leave` (stops the run quietly) and `shutdown`.
+macro_rules! runs_methods {
+    ($stopped:expr) => {
+        fn stop(&mut self) -> bool {
+            if self.stop_run() {
+                self.status = Some($stopped.into());
+            }
+            true
+        }
+
+        fn running(&self) -> bool {
+            self.runs.running()
+        }
+
+        fn leave(&mut self) {
+            self.stop_run();
+        }
+
+        fn shutdown(&mut self) -> Vec<tokio::task::JoinHandle<()>> {
+            self.stop_run();
+            self.runs.shutdown()
+        }
+    };
+}
+pub(crate) use runs_methods;
 
 /// The policy's letter and name, as the live screens print it.
 pub fn policy_name(policy: Policy) -> &'static str {

@@ -124,6 +124,13 @@ impl LabLive {
         }
     }
 
+    pub fn overload_mut(&mut self) -> Option<&mut OverloadLive> {
+        match self {
+            LabLive::Overload(part) => Some(part),
+            _ => None,
+        }
+    }
+
     pub fn breaker(&self) -> Option<&BreakerLive> {
         match self {
             LabLive::Breaker(part) => Some(part),
@@ -148,7 +155,13 @@ impl LabLive {
                 let result = series.result.clone()?;
                 Some(metrics::retry_metrics(&[(series.policy?, result)]))
             }
-            LabLive::Overload(part) => part.measured.as_deref().map(metrics::overload_metrics),
+            // At the lesson's scale, as the checks ask (the live run is the same ratios, smaller).
+            LabLive::Overload(part) => part
+                .record
+                .as_ref()?
+                .lesson_run()
+                .as_ref()
+                .map(metrics::overload_metrics),
             LabLive::Health(_) => None,
         }
     }

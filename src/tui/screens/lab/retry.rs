@@ -6,7 +6,6 @@
 //! view draws, and is pure, so it is tested without a socket. Load and policy changes reach
 //! the steady load through the run's `watch` (latest wins).
 
-use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use crate::content::LabId;
@@ -17,10 +16,10 @@ use crate::live::retry::metastable::MetastableConfig;
 use crate::live::retry::runner::{
     self, LIVE_ACTIONS_MAX, LOAD_MAX_PER_S, LOAD_STEP_PER_S, RetryControl, RetryParams, TRIGGER_LENGTH,
 };
-use crate::live::run::{LabBody, LabEvent, LiveRun, RetryEvent};
+use crate::live::run::{LabBody, LabEvent, RetryEvent};
 use crate::tui::log;
 use crate::tui::msg::{LiveMsg, Msg};
-use crate::tui::screens::lab::live::{LiveCtx, LivePart, next_policy, short_policy};
+use crate::tui::screens::lab::live::{LiveCtx, LivePart, Runs, next_policy, runs_methods, short_policy};
 
 /// Width of one point of the charts: two frame ticks, so a short counting run still draws
 /// a line (rates are per second whatever the width).
@@ -162,7 +161,7 @@ impl RetrySeries {
 /// Lab 2's live part: the run, its view and policy, the steady load, what it showed.
 #[derive(Debug)]
 pub struct RetryLive {
-    pub run: Option<LiveRun<RetryControl>>,
+    pub runs: Runs<RetryControl>,
     /// When the current run started, for the trigger bands on the time axis.
     started: Option<Instant>,
     /// Which view the current run is (the learner may have switched since).
@@ -174,15 +173,12 @@ pub struct RetryLive {
     pub load_per_s: f64,
     /// One line for the live screen: a note, or why a run failed.
     pub status: Option<String>,
-    /// Runs asked to stop, still shutting down.
-    pub stopping: Vec<JoinHandle<()>>,
-    next_run: u64,
 }
 
 impl Default for RetryLive {
     fn default() -> Self {
         Self {
-            run: None,
+            runs: Runs::default(),
             started: None,
             run_view: RetryView::Counting,
             series: None,
@@ -190,22 +186,20 @@ impl Default for RetryLive {
             policy: Policy::Layered,
             load_per_s: MetastableConfig::default().load_per_s,
             status: None,
-            stopping: Vec::new(),
-            next_run: 0,
         }
     }
 }
 
 impl RetryLive {
     fn metastable_running(&self) -> bool {
-        self.run.is_some() && self.run_view == RetryView::Metastable
+        self.runs.running() && self.run_view == RetryView::Metastable
     }
 
     /// Sends the load, policy, attempts and budget to a running steady load.
     fn push_load(&mut self, ctx: &LiveCtx) {
         let settings = params::retry_settings(ctx.lab, ctx.sliders);
         let policy = self.policy;
-        if let Some(run) = &self.run {
+        if let Some(run) = self.runs.current() {
             let load = runner::load_settings(policy, &settings.layered, settings.budget, self.load_per_s);
             run.retune_with(|control| control.load = Some(load));
             if let Some(series) = &mut self.series {
@@ -215,22 +209,24 @@ impl RetryLive {
         }
     }
 
-    fn stop_run(&mut self) {
-        if let Some(run) = self.run.take() {
-            self.stopping.push(run.stop());
-            if let Some(series) = &mut self.series {
-                series.finished = true;
-            }
+    /// Stops the current run, if any (true then); the series is finished.
+    fn stop_run(&mut self) -> bool {
+        let stopped = self.runs.stop();
+        if stopped && let Some(series) = &mut self.series {
+            series.finished = true;
         }
+        stopped
     }
 }
 
 impl LivePart for RetryLive {
     fn start(&mut self, ctx: &LiveCtx) -> bool {
-        self.next_run += 1;
-        let Some(events) = ctx.sender(LabId::Retry, self.next_run) else {
-            self.status = Some("live runs need the app's async runtime".into());
-            return true;
+        let events = match self.runs.sender(ctx, LabId::Retry) {
+            Ok(events) => events,
+            Err(why) => {
+                self.status = Some(why.into());
+                return true;
+            }
         };
         let RetrySettings {
             layered,
@@ -280,10 +276,9 @@ impl LivePart for RetryLive {
             },
             ..RetrySeries::default()
         });
-        self.stopping.retain(|task| !task.is_finished());
         self.started = Some(Instant::now());
         self.run_view = view;
-        self.run = Some(runner::spawn(run_params, events));
+        self.runs.begin(runner::spawn(run_params, events));
         self.status = None;
         true
     }
@@ -291,7 +286,7 @@ impl LivePart for RetryLive {
     fn retune(&mut self, ctx: &LiveCtx) -> bool {
         if self.metastable_running() {
             self.push_load(ctx);
-        } else if self.run.is_some() {
+        } else if self.runs.running() {
             self.status = Some("p, attempts, budget and actions apply on the next start (s)".into());
         }
         true
@@ -314,13 +309,13 @@ impl LivePart for RetryLive {
                 self.policy = next_policy(self.policy);
                 if self.metastable_running() {
                     self.push_load(ctx);
-                } else if self.run.is_some() {
+                } else if self.runs.running() {
                     self.status = Some("the policy applies on the next start (s)".into());
                 }
             }
             LiveMsg::Trigger => {
                 if self.metastable_running() {
-                    if let Some(run) = &self.run {
+                    if let Some(run) = self.runs.current() {
                         run.retune_with(|control| control.triggers += 1);
                     }
                     let t_s = self.started.map_or(0.0, |at| at.elapsed().as_secs_f64());
@@ -346,7 +341,7 @@ impl LivePart for RetryLive {
     }
 
     fn on_event(&mut self, event: LabEvent) -> bool {
-        if self.run.as_ref().is_none_or(|run| run.id != event.run) {
+        if !self.runs.is_current(&event) {
             return false;
         }
         let LabBody::Retry(event) = *event.body else {
@@ -375,26 +370,7 @@ impl LivePart for RetryLive {
         }
     }
 
-    fn stop(&mut self) -> bool {
-        if self.run.is_some() {
-            self.stop_run();
-            self.status = Some("stopped".into());
-        }
-        true
-    }
-
-    fn running(&self) -> bool {
-        self.run.is_some()
-    }
-
-    fn leave(&mut self) {
-        self.stop_run();
-    }
-
-    fn shutdown(&mut self) -> Vec<JoinHandle<()>> {
-        self.stop_run();
-        std::mem::take(&mut self.stopping)
-    }
+    runs_methods!("stopped");
 }
 
 #[cfg(test)]

@@ -113,6 +113,9 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         (false, Some(LabId::Health) | None) => charts::render(view, layout.right, buf),
     }
     predict::render(view, layout.right, buf);
+    if state.id == LabId::Overload && view.context == Context::Lab {
+        return overload::render_footer(view, layout.footer, buf);
+    }
     footer::render_keys(view.context, theme, layout.footer, buf);
 }
 

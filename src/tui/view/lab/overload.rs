@@ -1,12 +1,17 @@
-//! Lab 4's results and charts, sim and live, drawn with the chart functions of
+//! Lab 4's results, charts and footer, sim and live, drawn with the chart functions of
 //! `tui/view/overload.rs`.
 //!
 //! ```text
-//! ┌ Results ──────────────────────────────────────────────────────────────┐
-//! │ 100 workers x 50 ms = 2,000/s · offered 2,500/s · FIFO · timeout 1000 ms │
-//! │ per s: goodput 1,160 · wasted 840 · refused 0 · queue max 5,000 · ...  │
-//! │ v view: curves · m live: 8 slots x 20 ms = 400/s on 127.0.0.1          │
-//! └───────────────────────────────────────────────────────────────────────┘
+//! ┌ Results ───────────────────────────────────────────────────────────────┐
+//! │100 workers x 50 ms = 2000/s · offered 2500/s · fifo · timeout 1000 ms   │
+//! │sim per s: goodput 960 · wasted 1030 · refused 0 · timed out 1290        │
+//! │queue max 5000 · wait at 2 s 0.50 s · v view: curves                    │
+//! └────────────────────────────────────────────────────────────────────────┘
+//!  live: the live scale, then per s at the lesson's scale, live over the seconds measured
+//!  and the sim at the live settings over the same seconds:
+//! │per s, lesson scale    goodput    wasted   refused timed out queue max   │
+//! │live 4 of 4 s              950      1041         0      1300      4988   │
+//! │sim, same 4 s              960      1030         0      1290      5000   │
 //!  right: curves + queue | outcomes + throttle | bulkhead     (v cycles)
 //! ```
 
@@ -15,15 +20,15 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget};
 
-use crate::engine::overload::OverloadRun;
+use crate::engine::overload::{CurvePoint, OverloadParams, OverloadRun, Second};
+use crate::tui::keys::{self, Context};
 use crate::tui::screens::lab::Mode;
-use crate::tui::screens::lab::overload::{LIVE_SERVICE_MS, LIVE_WORKERS, OverloadLive, OverloadView};
+use crate::tui::screens::lab::overload::{LiveRecord, LiveScale, OverloadLive, OverloadView, live_scaled};
 use crate::tui::screens::lab::sim::{LabResults, OverloadResults};
+use crate::tui::view::footer;
 use crate::tui::view::lab::LabView;
 use crate::tui::view::lab::results::fit_width;
-use crate::tui::view::overload::{
-    bulkhead_view, goodput_curves, outcomes_per_second, queue_over_time, short_name, throttle_view,
-};
+use crate::tui::view::overload::{bulkhead_view, goodput_curves, outcomes_per_second, queue_over_time, throttle_view};
 use crate::tui::widgets::panel::panel;
 
 fn parts<'a>(view: &'a LabView) -> Option<(&'a OverloadResults, Option<&'a OverloadLive>)> {
@@ -44,22 +49,70 @@ fn chosen_view(view: &LabView) -> OverloadView {
         .map_or_else(OverloadView::default, |part| part.view)
 }
 
-/// Per-second rates of `run` at the lesson's scale (`factor` reads a live run back).
-fn rates_line(label: &str, run: &OverloadRun, factor: f64) -> String {
-    let t = &run.totals;
-    let seconds = run.params.duration_s.max(1e-9);
-    let per_s = |n: u64| n as f64 * factor / seconds;
+/// The live table's label column, the longest label ("per s, lesson scale") and a space.
+const LABEL_W: usize = 20;
+
+/// What a stretch of seconds adds up to, per second at the lesson's scale.
+struct Rates {
+    goodput: f64,
+    wasted: f64,
+    refused: f64,
+    timed_out: f64,
+    queue_max: f64,
+}
+
+impl Rates {
+    fn of(seconds: &[Second], scale: LiveScale) -> Self {
+        let n = seconds.len().max(1) as f64;
+        let per_s = |f: fn(&Second) -> u64| seconds.iter().map(f).sum::<u64>() as f64 / n * scale.rate;
+        Rates {
+            goodput: per_s(|s| s.goodput),
+            wasted: per_s(|s| s.wasted),
+            refused: per_s(|s| s.refused),
+            timed_out: per_s(|s| s.timed_out),
+            queue_max: seconds.iter().map(|s| s.queue_len).max().unwrap_or(0) as f64 * scale.pool,
+        }
+    }
+
+    /// One row of the live table: the label, then the five numbers in columns.
+    fn row(&self, label: &str) -> String {
+        format!(
+            "{label:<LABEL_W$}{:>10.0}{:>10.0}{:>10.0}{:>10.0}{:>10.0}",
+            self.goodput, self.wasted, self.refused, self.timed_out, self.queue_max
+        )
+    }
+}
+
+/// The lesson-scale settings on screen.
+fn settings_line(run: &OverloadRun) -> String {
+    let p = &run.params;
     format!(
-        "{label} per s: goodput {:.0} · wasted {:.0} · refused {:.0} · timed out {:.0} · queue max {}",
-        per_s(t.goodput),
-        per_s(t.wasted),
-        per_s(t.refused),
-        per_s(t.timed_out),
-        (t.max_queue_len as f64 * factor).round()
+        "{} workers x {} ms = {:.0}/s · offered {:.0}/s · {} · timeout {} ms",
+        p.workers,
+        p.service_ms,
+        run.capacity_per_s,
+        p.offered_per_s,
+        p.policy.name(),
+        p.client_timeout_ms
     )
 }
 
-/// The three lines of the run's numbers.
+/// The live run's settings and how its numbers read back.
+fn live_scale_line(p: &OverloadParams, scale: LiveScale) -> String {
+    format!(
+        "live {} x {} ms = {:.0}/s · offered {:.0}/s · timeout {:.0} ms · {:.0} s; rates x{}",
+        p.workers,
+        p.service_ms,
+        p.capacity_per_s(),
+        p.offered_per_s,
+        p.client_timeout_ms,
+        p.duration_s,
+        scale.rate
+    )
+}
+
+/// The Results panel: three lines in sim; in live the live scale and a small table of the
+/// live run against the sim at the live settings, both at the lesson's scale.
 pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
     let theme = view.theme;
     let block = panel(" Results ", theme);
@@ -67,67 +120,86 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
     block.render(area, buf);
     let Some((results, live)) = parts(view) else { return };
     let run = &results.recompute.run;
-    let p = &run.params;
     let width = usize::from(inner.width);
-    let mut lines = vec![Line::from(fit_width(
-        format!(
-            "{} workers x {} ms = {:.0}/s · offered {:.0}/s · {} · timeout {} ms",
-            p.workers,
-            p.service_ms,
-            run.capacity_per_s,
-            p.offered_per_s,
-            short_name(p.policy),
-            p.client_timeout_ms
-        ),
-        width,
-    ))];
-    let view_name = chosen_view(view);
+    let fit = |line: String| fit_width(line, width);
+    let mut lines = vec![Line::from(fit(settings_line(run)))];
     match live {
         None => {
+            let rates = Rates::of(
+                &run.seconds,
+                LiveScale {
+                    rate: 1.0,
+                    pool: 1.0,
+                    time: 1.0,
+                },
+            );
+            lines.push(Line::from(fit(format!(
+                "sim per s: goodput {:.0} · wasted {:.0} · refused {:.0} · timed out {:.0}",
+                rates.goodput, rates.wasted, rates.refused, rates.timed_out
+            ))));
             let wait = run
                 .seconds
                 .iter()
                 .find(|s| s.t_s == 2.0)
                 .map_or(String::new(), |s| format!(" · wait at 2 s {:.2} s", s.queue_wait_s));
-            lines.push(Line::from(fit_width(
-                format!("{}{wait}", rates_line("sim", run, 1.0)),
-                width,
-            )));
             lines.push(Line::styled(
-                fit_width(
-                    format!(
-                        "v view: {} · m live: {LIVE_WORKERS} slots x {LIVE_SERVICE_MS} ms = 400/s on 127.0.0.1",
-                        view_name.name()
-                    ),
-                    width,
-                ),
+                fit(format!(
+                    "queue max {}{wait} · v view: {}",
+                    run.totals.max_queue_len,
+                    chosen_view(view).name()
+                )),
                 theme.dim(),
             ));
         }
         Some(live) => {
-            let line = match (&live.measured, live.seconds.last(), &live.started) {
-                (Some(measured), _, Some(started)) => rates_line("live", measured, started.1),
-                (None, Some(last), Some(started)) => format!(
-                    "live t={:.0} s · this second, lesson scale: goodput {:.0} · wasted {:.0} · refused {:.0} · queue {:.0}",
-                    last.t_s,
-                    last.goodput as f64 * started.1,
-                    last.wasted as f64 * started.1,
-                    last.refused as f64 * started.1,
-                    last.queue_len as f64 * started.1
-                ),
-                _ => "live: s starts a 10 s run (server and client on 127.0.0.1)".to_string(),
+            let record = live.record.as_deref();
+            let (params, scale) = match record {
+                Some(record) => (record.params.clone(), record.scale),
+                None => live_scaled(&run.params),
             };
-            lines.push(Line::from(fit_width(line, width)));
-            let status = live.status.clone().unwrap_or_else(|| {
-                format!(
-                    "live scale {LIVE_WORKERS} slots x {LIVE_SERVICE_MS} ms = 400/s, same ratios · v view: {} · s start/stop",
-                    view_name.name()
-                )
-            });
-            lines.push(Line::styled(fit_width(status, width), theme.dim()));
+            let status = live.status.clone().unwrap_or_else(|| live_scale_line(&params, scale));
+            lines.push(Line::styled(fit(status), theme.dim()));
+            lines.push(Line::styled(
+                fit(format!(
+                    "{:<LABEL_W$}{:>10}{:>10}{:>10}{:>10}{:>10}",
+                    "per s, lesson scale", "goodput", "wasted", "refused", "timed out", "queue max"
+                )),
+                theme.accent(),
+            ));
+            let total_s = params.duration_s;
+            match record.filter(|r| !r.seconds.is_empty()) {
+                None => {
+                    lines.push(Line::from(fit(format!(
+                        "live: s starts a {total_s:.0} s run (server and client on 127.0.0.1)"
+                    ))));
+                    lines.push(Line::styled(
+                        fit("sim: the run at the same live settings, beside the measurement".to_string()),
+                        theme.dim(),
+                    ));
+                }
+                Some(record) => {
+                    let measured = record.seconds.len();
+                    let live_rates = Rates::of(&record.seconds, record.scale);
+                    let sim_seconds = &record.sim.seconds[..measured.min(record.sim.seconds.len())];
+                    let sim = Rates::of(sim_seconds, record.scale);
+                    lines.push(Line::from(fit(
+                        live_rates.row(&format!("live {measured} of {total_s:.0} s"))
+                    )));
+                    lines.push(Line::from(fit(sim.row(&format!("sim, same {measured} s")))));
+                }
+            }
         }
     }
     Paragraph::new(lines).render(inner, buf);
+}
+
+/// The live points the curve chart marks: the finished runs' at the settings on screen,
+/// and the running run's, which moves each second.
+fn live_points(live: &OverloadLive, results: &OverloadResults) -> Vec<CurvePoint> {
+    let mut points = live.points_at(&results.recompute.run.params);
+    let running = live.record.as_deref().filter(|r| r.measured.is_none() && !r.retuned);
+    points.extend(running.and_then(LiveRecord::point));
+    points
 }
 
 /// The view `v` chose: the curves and queue, the outcomes and throttle, or the bulkhead.
@@ -136,25 +208,51 @@ pub fn render_charts(view: &LabView, area: Rect, buf: &mut Buffer) {
     let Some((results, live)) = parts(view) else { return };
     let chosen = chosen_view(view);
     let sim = &results.recompute;
-    let live_points = live.map_or(&[][..], |l| &l.points[..]);
-    // A finished live run's queue and outcomes replace the simulated ones (at the live scale).
-    let shown_run = live.and_then(|l| l.measured.as_deref()).unwrap_or(&sim.run);
-    let [top, bottom] = Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(area);
+    let points = live.map_or_else(Vec::new, |l| live_points(l, results));
+    let record = live.and_then(|l| l.record.as_deref());
+    // A live run's queue and outcomes (at the live scale) replace the simulated ones.
+    let live_run = record.filter(|r| !r.seconds.is_empty()).map(|r| OverloadRun {
+        seconds: r.seconds.clone(),
+        ..r.sim.clone()
+    });
+    let shown_run = live_run.as_ref().unwrap_or(&sim.run);
+    // Live, the curve (where the measured points land) gets a little more of the height.
+    let top_share = if live.is_some() { 60 } else { 55 };
+    let [top, bottom] = Layout::vertical([
+        Constraint::Percentage(top_share),
+        Constraint::Percentage(100 - top_share),
+    ])
+    .areas(area);
     match chosen {
         OverloadView::Curves => {
-            goodput_curves(sim, live_points, theme, top, buf);
+            goodput_curves(sim, &points, theme, top, buf);
             queue_over_time(shown_run, theme, bottom, buf);
         }
         OverloadView::Outcomes => {
-            match live {
-                Some(l) if !l.seconds.is_empty() => {
-                    let duration = l.started.as_ref().map_or(10.0, |started| started.0.duration_s);
-                    outcomes_per_second(&l.seconds, duration, theme, top, buf);
-                }
-                _ => outcomes_per_second(&sim.run.seconds, sim.run.params.duration_s, theme, top, buf),
-            }
+            outcomes_per_second(&shown_run.seconds, shown_run.params.duration_s, theme, top, buf);
             throttle_view(&sim.run, theme, bottom, buf);
         }
         OverloadView::Bulkhead => bulkhead_view(&results.bulkhead, theme, area, buf),
     }
+}
+
+/// Lab 4's footer: the lab screen's keys with `v` (and `s` in live) after the sliders'; on
+/// a narrow live screen the lesson's `L` gives way (the help lists it).
+pub fn render_footer(view: &LabView, area: Rect, buf: &mut Buffer) {
+    let live = view.screen.mode == Mode::Live;
+    let mut entries = Vec::new();
+    for entry in keys::footer_keys(Context::Lab) {
+        entries.push(entry);
+        if entry.starts_with("←→") {
+            entries.push("v view");
+            if live {
+                entries.push("s start/stop");
+            }
+        }
+    }
+    let width = |entries: &[&str]| 1 + entries.iter().map(|e| e.chars().count() + 2).sum::<usize>();
+    if width(&entries) > usize::from(area.width) {
+        entries.retain(|entry| !entry.starts_with("L "));
+    }
+    footer::render_entries(entries, view.theme, area, buf);
 }

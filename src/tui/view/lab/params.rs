@@ -71,13 +71,17 @@ pub fn render_sliders(
     } else {
         format!(" {}", spec.unit)
     };
-    let range = format!(
-        "{} to {}{unit}, step {}, default {}",
-        plain(spec.min),
-        plain(spec.max),
-        plain(spec.step),
-        plain(spec.default)
-    );
+    let range = if spec.choices.is_empty() {
+        format!(
+            "{} to {}{unit}, step {}, default {}",
+            plain(spec.min),
+            plain(spec.max),
+            plain(spec.step),
+            plain(spec.default)
+        )
+    } else {
+        format!("{}; default {}", spec.choices.join(", "), spec.display(spec.default))
+    };
     // A note on what the values do here comes first, then the help: on a short terminal
     // the range is what gets cut.
     let mut lines = Vec::new();

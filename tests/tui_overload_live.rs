@@ -1,0 +1,139 @@
+//! Lab 4 live in the app, after a finished run, as whole-screen snapshots at 100x30 and
+//! 80x24. The run is a recorded one (`tests/fixtures/overload_live_fifo_4s.json`, measured
+//! on 127.0.0.1 at the screen's default live settings), handed to the live part through
+//! the events a run sends (`OverloadLive::replay`), so the snapshot is deterministic.
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+use resilience_lab::cli::ThemeName;
+use resilience_lab::content::{Content, LabId};
+use resilience_lab::engine::overload::{OverloadRun, Second, Totals};
+use resilience_lab::tui::app::App;
+use resilience_lab::tui::msg::Msg;
+use resilience_lab::tui::screens::lab::Mode;
+use resilience_lab::tui::screens::lab::overload::{LiveRecord, live_scaled};
+use resilience_lab::tui::theme::Theme;
+use serde_json::Value;
+
+const RECORDED: &str = include_str!("fixtures/overload_live_fifo_4s.json");
+
+fn recorded_seconds() -> Vec<Second> {
+    let fixture: Value = serde_json::from_str(RECORDED).expect("the fixture is JSON");
+    let count = |s: &Value, key: &str| s[key].as_u64().unwrap_or_else(|| panic!("{key} is a count"));
+    fixture["seconds"]
+        .as_array()
+        .expect("seconds")
+        .iter()
+        .map(|s| Second {
+            t_s: s["t_s"].as_f64().expect("t_s"),
+            offered: count(s, "offered"),
+            goodput: count(s, "goodput"),
+            wasted: count(s, "wasted"),
+            refused: count(s, "refused"),
+            timed_out: count(s, "timed_out"),
+            throttled: count(s, "throttled"),
+            queue_len: count(s, "queue_len"),
+            queue_wait_s: s["queue_wait_s"].as_f64().expect("queue_wait_s"),
+            oldest_wait_s: 0.0,
+            busy: count(s, "busy") as u32,
+            x_busy: 0,
+        })
+        .collect()
+}
+
+fn render(app: &App) -> String {
+    let area = app.area;
+    let mut terminal = Terminal::new(TestBackend::new(area.width, area.height)).expect("test terminal");
+    terminal
+        .draw(|frame| frame.render_widget(app, frame.area()))
+        .expect("draw");
+    terminal.backend().to_string()
+}
+
+/// Lab 4 in live mode at its defaults, after the recorded run ended.
+fn lab4_live_finished(width: u16, height: u16) -> App {
+    let content = Content::load(None).expect("the built-in labs load");
+    let mut app = App::new(
+        content,
+        Theme::new(ThemeName::Dark, false),
+        Rect::new(0, 0, width, height),
+    );
+    // Not the first visit: the lesson would cover the run.
+    app.mark_all_visited();
+    for msg in [Msg::Down, Msg::Down, Msg::Down, Msg::Open, Msg::ToggleMode] {
+        app.update(msg);
+    }
+    let screen = app.lab_mut(LabId::Overload);
+    assert_eq!(screen.mode, Mode::Live);
+    let lesson = resilience_lab::content::params::overload_params(
+        app.content.lab(LabId::Overload),
+        &app.lab(LabId::Overload).sliders[..],
+    );
+    let (live, scale) = live_scaled(&lesson);
+    let fixture: Value = serde_json::from_str(RECORDED).expect("the fixture is JSON");
+    assert_eq!(
+        (
+            live.workers,
+            live.offered_per_s,
+            live.client_timeout_ms,
+            live.duration_s
+        ),
+        (
+            fixture["params"]["workers"].as_u64().expect("workers") as u32,
+            fixture["params"]["offered_per_s"].as_f64().expect("offered"),
+            fixture["params"]["client_timeout_ms"].as_f64().expect("timeout"),
+            fixture["params"]["duration_s"].as_f64().expect("duration"),
+        ),
+        "the recording is at the screen's live settings"
+    );
+    let seconds = recorded_seconds();
+    let record = LiveRecord::new(live, scale);
+    let goodput: u64 = seconds.iter().map(|s| s.goodput).sum();
+    let measured = OverloadRun {
+        totals: Totals {
+            goodput,
+            goodput_per_s: goodput as f64 / seconds.len() as f64,
+            max_queue_len: seconds.iter().map(|s| s.queue_len).max().unwrap_or(0),
+            ..Totals::default()
+        },
+        seconds: seconds.clone(),
+        ..record.sim.clone()
+    };
+    let finished = LiveRecord {
+        seconds,
+        measured: Some(measured),
+        ..record
+    };
+    app.lab_mut(LabId::Overload)
+        .live
+        .overload_mut()
+        .expect("Lab 4's live part")
+        .replay(finished);
+    app
+}
+
+#[test]
+fn lab4_live_finished_100x30() {
+    insta::assert_snapshot!(render(&lab4_live_finished(100, 30)));
+}
+
+#[test]
+fn lab4_live_finished_80x24() {
+    insta::assert_snapshot!(render(&lab4_live_finished(80, 24)));
+}
+
+/// The finished run leaves its point on the curve at the lesson's scale: 500/s live is
+/// 2,500/s, and 760 answered in time over 4 s is 190/s live, 950/s read back.
+#[test]
+fn the_finished_run_is_a_point_of_the_curve_at_the_lessons_scale() {
+    let app = lab4_live_finished(100, 30);
+    let screen = app.lab(LabId::Overload);
+    let part = screen.live.overload().expect("Lab 4's live part");
+    let lesson =
+        resilience_lab::content::params::overload_params(app.content.lab(LabId::Overload), &screen.sliders[..]);
+    let points = part.points_at(&lesson);
+    assert_eq!(points.len(), 1, "{points:?}");
+    assert_eq!(points[0].offered_per_s, 2_500.0);
+    assert_eq!(points[0].goodput_per_s, 950.0);
+}
