@@ -15,7 +15,7 @@ use crate::engine::fault::FaultKind;
 #[command(
     name = "resilience-lab",
     version,
-    about = "A terminal lab: health checks, retries and circuit breakers, live on 127.0.0.1 and simulated to the digit.",
+    about = "A terminal lab: health checks, retries, circuit breakers and overload, live on 127.0.0.1 and simulated to the digit.",
     long_about = None
 )]
 pub struct Cli {

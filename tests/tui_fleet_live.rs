@@ -12,8 +12,8 @@ mod common;
 use common::render;
 use std::time::{Duration, Instant};
 
-use resilience_lab::content::fleet_params;
 use resilience_lab::content::LabId;
+use resilience_lab::content::fleet_params;
 use resilience_lab::engine::fleet::{FleetRun, Outcome, ReplicaState, simulate};
 use resilience_lab::live::fleet::FleetSample;
 use resilience_lab::live::run::{LabBody, LabEvent};

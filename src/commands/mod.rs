@@ -125,6 +125,14 @@ fn list_labs(content: &Content, out: &mut dyn Write) -> Result<ExitCode> {
             lab.id
         )?;
         writeln!(out, "         {}", lab.objective)?;
+        if lab.lab == LabId::Health {
+            // Lab 1's fleet view has its own command: replicas, probes and a Service.
+            writeln!(
+                out,
+                "         {:<38} resilience-lab run fleet --sim",
+                "At fleet scale (F in the app)"
+            )?;
+        }
     }
     writeln!(
         out,

@@ -5,6 +5,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
+use crate::content::LabId;
 use crate::tui::msg::FleetMsg;
 use crate::tui::msg::LiveMsg;
 use crate::tui::msg::Msg;
@@ -164,7 +165,6 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Char('0'), NONE,  LAB,          Msg::SliderReset,                            "0",             "slider back to its default",                                   ""),
     bind(KeyCode::Char('l'), NONE,  LAB,          Msg::ToggleLesson,                           "L",             "show or hide the lesson",                                      "L lesson"),
     bind(KeyCode::Char('L'), NONE,  LAB,          Msg::ToggleLesson,                           "",              "",                                                             ""),
-    bind(KeyCode::Char('m'), NONE,  LAB,          Msg::ToggleMode,                             "m",             "switch between simulated and live",                            ""),
     bind(KeyCode::Char('s'), NONE,  LIVE_HEALTH,  Msg::StartStop,                              "s",             "start the server, or stop it (SIGTERM, kill after the grace)", "s start/stop"),
     bind(KeyCode::Char('w'), NONE,  LIVE_HEALTH,  Msg::LiveWork,                               "w",             "send one /work request",                                       "w work"),
     bind(KeyCode::Char('t'), NONE,  LIVE_HEALTH,  Msg::LiveSigterm,                            "t",             "send SIGTERM to the server",                                   "t SIGTERM"),
@@ -325,6 +325,18 @@ pub fn help_rows_if(context: Context, keep: impl Fn(Msg) -> bool) -> Vec<(&'stat
         .filter(|b| !b.label.is_empty() && b.contexts.contains(&context) && keep(b.msg))
         .map(|b| (b.label, b.help))
         .collect()
+}
+
+/// Whether the lab screen of `lab` takes `msg`: each lab's help lists its own live keys,
+/// not the other labs' (Lab 3's faults on Lab 1's screen would only mislead).
+pub fn lab_takes(lab: LabId, msg: Msg) -> bool {
+    match msg {
+        Msg::Live(LiveMsg::BrownOut | LiveMsg::CycleFault) => lab == LabId::Breaker,
+        Msg::Live(LiveMsg::ToggleView) => matches!(lab, LabId::Retry | LabId::Overload),
+        Msg::Live(_) => lab == LabId::Retry,
+        Msg::ToggleFleet => lab == LabId::Health,
+        _ => true,
+    }
 }
 
 /// Whether the fleet view takes the lab screen's `msg`: it has its own `m`, `s` and `F`,

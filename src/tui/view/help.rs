@@ -5,7 +5,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
-use crate::tui::app::App;
+use crate::tui::app::{App, Screen};
 use crate::tui::keys::{self, Context};
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
@@ -16,6 +16,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let mut rows = live.map(keys::help_rows).unwrap_or_default();
     if live == Some(Context::Fleet) {
         rows.extend(keys::help_rows_if(context, keys::fleet_takes));
+    } else if let (Context::Lab, Screen::Lab(index)) = (context, app.screen) {
+        let lab = app.labs[index].id;
+        rows.extend(keys::help_rows_if(context, |msg| keys::lab_takes(lab, msg)));
     } else {
         rows.extend(keys::help_rows(context));
     }

@@ -76,7 +76,12 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     let right = match (live, has_live_title) {
         (true, _) => "live · 127.0.0.1 · m sim ",
         (false, true) => "simulated clock · m live ",
-        (false, false) => "simulated clock ",
+        // Lab 1's sim screen names both ways on: live (m) and the fleet view (F); the clock's
+        // name gives way on a narrow screen rather than the keys.
+        (false, false) if left.chars().count() + 36 <= layout.title.width as usize => {
+            "simulated clock · m live · F fleet "
+        }
+        (false, false) => "m live · F fleet ",
     };
     let gap = (layout.title.width as usize).saturating_sub(left.chars().count() + right.len());
     Line::from(vec![
