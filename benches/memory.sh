@@ -32,7 +32,7 @@ cases=(
     "fleet --sim, 10 replicas, 3,600 s, 1,000/s|run fleet --sim --replicas 10 --duration-s 3600 --load-per-s 1000"
     "retry --live metastable (default)|run retry --live --scenario metastable"
     "retry --live metastable, 6 layers x 10, 20,000/s, 60 s waits|run retry --live --scenario metastable --policy layered --attempts 10,10,10,10,10,10 --load-per-s 20000 --before-s 0 --trigger-s 600 --after-s 600 --deadline-ms 60000 --db-timeout-ms 60000 --db-concurrency 1000 --service-ms 1000 --bucket-ms 100"
-    "retry --live counting, 6 layers x 10 at p 1|run retry --live --p 1 --attempts 10,10,10,10,10,10 --actions 1000000"
+    "retry --live counting, 6 layers x 10 at p 1 (to its 300 s limit)|run retry --live --p 1 --attempts 10,10,10,10,10,10 --actions 1000"
     "breaker --live (default)|run breaker --live"
     "breaker --live, 500/s, 2 s timeout (sliders' widest)|run breaker --live --rate 500 --timeout-ms 2000 --duration-s 300 --brownout-s 10,300"
     "breaker --live, 10,000/s, 60 s timeout, 3,600 s hang|run breaker --live --rate 10000 --timeout-ms 60000 --duration-s 3600 --brownout-s 0,3600 --window 10000 --min-calls 10000"
@@ -69,7 +69,7 @@ for case in "${cases[@]}"; do
     peak_kb=$(awk '/Maximum resident/ { print $NF }' "$work/time")
     wall=$(awk '/Elapsed/ { print $NF }' "$work/time")
     stopped=""
-    grep -q "exit status: 124\|signal 15" "$work/time" && stopped=" (stopped at ${soak_s} s)"
+    grep -qi "exit status: 124\|signal 15" "$work/time" && stopped=" (stopped at ${soak_s} s)"
     # The slope of the second half: first and last sample after the middle.
     slope=$(awk '{ v[NR] = $1 } END {
         if (NR < 6) { print "too short to tell"; exit }
