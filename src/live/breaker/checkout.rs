@@ -35,11 +35,12 @@ const FINISH_SLACK: Duration = Duration::from_secs(1);
 /// 40 MB.
 pub const MAX_CALLS_IN_FLIGHT: usize = 256;
 /// Most waits kept for the next sample (the TUI's rolling p99). The sampler takes them once
-/// a second's calls have all ended, up to a timeout later, and a reader that lags keeps up
-/// to 64 samples: at 10,000 page views/s and 60 s timeouts that was 10 MB a caller. The
-/// sliders' widest (500/s, 2 s) makes about 1,500 between two samples; the run's own
-/// percentiles come from the histogram, which keeps every wait.
-const RECENT_WAITS_LIMIT: usize = 8_192;
+/// a second's calls have all ended, up to a timeout later, and a reader that lags (or none,
+/// on the command line) leaves up to 64 samples queued: at 10,000 page views/s and 60 s
+/// timeouts that was 10 MB a caller, and 64 samples of 2,048 waits are 1 MB. The sliders'
+/// widest (500/s, 2 s) makes about 1,500 between two samples; the run's own percentiles
+/// come from the histogram, which keeps every wait.
+const RECENT_WAITS_LIMIT: usize = 2_048;
 
 /// Locks a mutex even if a task panicked while holding it: counters stay readable.
 pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
