@@ -195,8 +195,7 @@ pub fn metastable_text(run: &MetastableRun) -> String {
     if run.actions_skipped > 0 {
         text.push_str(&format!(
             "load limit ({} actions in flight): {} actions not started\n",
-            crate::live::retry::metastable::MAX_IN_FLIGHT,
-            run.actions_skipped
+            run.max_in_flight, run.actions_skipped
         ));
     }
     text
@@ -244,7 +243,20 @@ pub fn breaker_text(run: &BrownoutComparison) -> String {
     // Python prints the joined log even when it is empty: a blank line.
     text.push_str(&log.join("\n"));
     text.push('\n');
+    text.push_str(&transitions_not_kept_line(&run.with_breaker));
     text
+}
+
+/// The line after a breaker log that hit its limit; empty when every change is in the log.
+fn transitions_not_kept_line(run: &CallerRun) -> String {
+    if run.transitions_not_kept == 0 {
+        return String::new();
+    }
+    format!(
+        "... and {} more transitions, not kept (the log keeps the first {})\n",
+        run.transitions_not_kept,
+        crate::engine::breaker::TRANSITION_LOG_LIMIT
+    )
 }
 
 fn caller_value(run: &CallerRun, with_transitions: bool) -> Value {
@@ -258,6 +270,9 @@ fn caller_value(run: &CallerRun, with_transitions: bool) -> Value {
     });
     if with_transitions {
         value["transitions"] = json!(run.transitions);
+        if run.transitions_not_kept > 0 {
+            value["transitions_not_kept"] = json!(run.transitions_not_kept);
+        }
     }
     value
 }
@@ -277,6 +292,14 @@ pub fn breaker_live_text(run: &BrownoutRun) -> String {
     text.push('\n');
     text.push_str(&breaker_live_line(run));
     text.push('\n');
+    if run.timeout_only.not_sent + run.with_breaker.not_sent > 0 {
+        text.push_str(&format!(
+            "calls not sent ({} out at once per caller, the bound on memory): {}/{}, degraded at once\n",
+            crate::live::breaker::checkout::MAX_CALLS_IN_FLIGHT,
+            run.timeout_only.not_sent,
+            run.with_breaker.not_sent
+        ));
+    }
     let log: Vec<String> = comparison
         .with_breaker
         .transitions
@@ -285,6 +308,7 @@ pub fn breaker_live_text(run: &BrownoutRun) -> String {
         .collect();
     text.push_str(&log.join("\n"));
     text.push('\n');
+    text.push_str(&transitions_not_kept_line(&comparison.with_breaker));
     text
 }
 

@@ -99,8 +99,17 @@ pub struct Breaker {
     trials: u32,
     /// Trial calls that succeeded in the current half-open period.
     trial_successes: u32,
+    /// The first [`TRANSITION_LOG_LIMIT`] state changes, oldest first.
     transitions: Vec<Transition>,
+    /// State changes after the log was full: counted, not kept.
+    transitions_not_kept: u64,
 }
+
+/// State changes a breaker keeps in its log. A breaker with `open_s` 0 in front of a hung
+/// dependency changes state on nearly every call: the flags' longest run (10,000 calls/s for
+/// an hour) made 57 million changes and took 8 GB to log and print them. The lesson's runs
+/// make a few dozen; the app's sliders at most a few hundred.
+pub const TRANSITION_LOG_LIMIT: usize = 10_000;
 
 impl Breaker {
     pub fn new(config: BreakerConfig) -> Self {
@@ -113,6 +122,7 @@ impl Breaker {
             trials: 0,
             trial_successes: 0,
             transitions: Vec::new(),
+            transitions_not_kept: 0,
         }
     }
 
@@ -132,9 +142,15 @@ impl Breaker {
         self.config = config;
     }
 
-    /// Every state change so far, oldest first.
+    /// The state changes so far, oldest first: all of them, or the first
+    /// [`TRANSITION_LOG_LIMIT`] (see [`Breaker::transitions_not_kept`]).
     pub fn transitions(&self) -> &[Transition] {
         &self.transitions
+    }
+
+    /// State changes made after the log held [`TRANSITION_LOG_LIMIT`].
+    pub fn transitions_not_kept(&self) -> u64 {
+        self.transitions_not_kept
     }
 
     /// Failure ratio of the outcomes now in the window (0 when it is empty).
@@ -159,11 +175,15 @@ impl Breaker {
     }
 
     fn move_to(&mut self, now_s: f64, to: BreakerState) {
-        self.transitions.push(Transition {
-            t_s: now_s,
-            from: self.state,
-            to,
-        });
+        if self.transitions.len() < TRANSITION_LOG_LIMIT {
+            self.transitions.push(Transition {
+                t_s: now_s,
+                from: self.state,
+                to,
+            });
+        } else {
+            self.transitions_not_kept += 1;
+        }
         self.state = to;
     }
 
@@ -291,5 +311,30 @@ mod tests {
         b.record(3.5, true);
         assert_eq!(b.state(), BreakerState::Open);
         assert_eq!(b.transitions().len(), 1);
+    }
+
+    #[test]
+    fn the_log_keeps_the_first_changes_and_counts_the_rest() {
+        // open_s 0 against a dependency that always fails: two changes per trial call.
+        let mut b = Breaker::new(BreakerConfig {
+            window: 1,
+            min_calls: 1,
+            threshold: 0.5,
+            open_s: 0.0,
+            trial_calls: 1,
+        });
+        let calls = TRANSITION_LOG_LIMIT as u32;
+        for i in 0..calls {
+            let now_s = f64::from(i) * 1e-3;
+            if b.allow(now_s) {
+                b.record(now_s, false);
+            }
+        }
+        // The first failure opens it; each later call half-opens and reopens it.
+        let changes = 1 + 2 * u64::from(calls - 1);
+        assert_eq!(b.transitions().len(), TRANSITION_LOG_LIMIT);
+        assert_eq!(b.transitions_not_kept(), changes - TRANSITION_LOG_LIMIT as u64);
+        assert_eq!(b.transitions()[0].to, BreakerState::Open);
+        assert_eq!(b.state(), BreakerState::Open, "the state is still tracked past the log");
     }
 }

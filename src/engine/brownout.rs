@@ -107,8 +107,16 @@ pub struct CallerRun {
     pub summary: CallerSummary,
     /// One entry per started second of the run.
     pub per_second: Vec<SecondStats>,
-    /// The breaker's transitions; empty for the timeout-only caller.
+    /// The breaker's transitions; empty for the timeout-only caller. At most
+    /// [`crate::engine::breaker::TRANSITION_LOG_LIMIT`]: the first ones.
     pub transitions: Vec<Transition>,
+    /// Transitions after those, counted only (0 in every run the lesson and the app make).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub transitions_not_kept: u64,
+}
+
+fn is_zero(count: &u64) -> bool {
+    *count == 0
 }
 
 /// Both callers of the Atlas's comparison.
@@ -184,7 +192,8 @@ pub fn simulate(params: &BrownoutParams, use_breaker: bool) -> CallerRun {
             stuck,
         },
         per_second,
-        transitions: breaker.map(|b| b.transitions().to_vec()).unwrap_or_default(),
+        transitions: breaker.as_ref().map(|b| b.transitions().to_vec()).unwrap_or_default(),
+        transitions_not_kept: breaker.map_or(0, |b| b.transitions_not_kept()),
     }
 }
 

@@ -153,6 +153,11 @@ pub async fn request_once(addr: SocketAddr, method: Method, path: &str) -> GetOu
 
 /// Idle connections a pooled client keeps to one server.
 const POOL_MAX_IDLE_PER_HOST: usize = 64;
+/// Bytes a pooled client's connection reads into at a time. The lab servers answer a few
+/// hundred bytes at most; hyper's default (8 KB, grown adaptively) costs 8 KB per open
+/// connection, and the load loops hold hundreds at once. A longer answer still arrives
+/// whole, in more reads.
+const CLIENT_READ_BUF_BYTES: usize = 1_024;
 
 /// A keep-alive client for load: connections to each hop are pooled and reused.
 pub type PooledClient = Client<HttpConnector, Empty<Bytes>>;
@@ -164,6 +169,7 @@ pub fn pooled_client() -> PooledClient {
     // Idle connections keep their buffers; after a burst, keeping a few is enough.
     Client::builder(TokioExecutor::new())
         .pool_max_idle_per_host(POOL_MAX_IDLE_PER_HOST)
+        .http1_read_buf_exact_size(CLIENT_READ_BUF_BYTES)
         .build(connector)
 }
 

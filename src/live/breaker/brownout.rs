@@ -85,6 +85,8 @@ pub struct LiveCaller {
     pub timeout_overshoot_p99_ms: f64,
     pub error_answers: u64,
     pub connect_failures: u64,
+    /// Calls not sent because `checkout::MAX_CALLS_IN_FLIGHT` were out (degraded at once).
+    pub not_sent: u64,
 }
 
 /// A finished live run: the simulation's report shapes plus the live-only numbers.
@@ -399,11 +401,10 @@ fn summarize(caller: &Caller, in_flight_sick_avg: f64) -> (CallerRun, LiveCaller
     } else {
         0.0
     };
-    let transitions = caller
-        .breaker
-        .as_ref()
-        .map(|breaker| lock(breaker).transitions().to_vec())
-        .unwrap_or_default();
+    let (transitions, transitions_not_kept) = caller.breaker.as_ref().map_or((Vec::new(), 0), |breaker| {
+        let breaker = lock(breaker);
+        (breaker.transitions().to_vec(), breaker.transitions_not_kept())
+    });
     let run = CallerRun {
         summary: CallerSummary {
             calls: tally.calls,
@@ -414,6 +415,7 @@ fn summarize(caller: &Caller, in_flight_sick_avg: f64) -> (CallerRun, LiveCaller
         },
         per_second: tally.per_second,
         transitions,
+        transitions_not_kept,
     };
     let live = LiveCaller {
         p50_wait_ms: tally.waits.quantile_ms(0.5),
@@ -426,6 +428,7 @@ fn summarize(caller: &Caller, in_flight_sick_avg: f64) -> (CallerRun, LiveCaller
         timeout_overshoot_p99_ms: tally.timeout_overshoot.quantile_ms(0.99),
         error_answers: tally.error_answers,
         connect_failures: tally.connect_failures,
+        not_sent: tally.not_sent,
     };
     (run, live)
 }

@@ -26,6 +26,21 @@ use crate::live::http::{PooledClient, pooled_client};
 pub const LATE_AFTER: Duration = Duration::from_millis(2);
 /// Extra time allowed for calls still out when the caller stops, beyond their timeout.
 const FINISH_SLACK: Duration = Duration::from_secs(1);
+/// Most calls one caller keeps out at once, like a page's connection pool: a call due
+/// beyond it is not sent and degrades at once (counted in [`Tally::not_sent`]). Each call
+/// out holds a connection, whose client and server ends both live in this process (about
+/// 50 KB, `benches/memory.sh`). The lesson's 100 calls/s x 200 ms keeps 20 out; the
+/// sliders' widest, 500/s x 2 s, would keep 1,000 per caller (70 MB for the run); the
+/// flags' widest, 10,000/s x 60 s, 600,000. At 256 a caller, the worst run stays near
+/// 40 MB.
+pub const MAX_CALLS_IN_FLIGHT: usize = 256;
+/// Most waits kept for the next sample (the TUI's rolling p99). The sampler takes them once
+/// a second's calls have all ended, up to a timeout later, and a reader that lags (or none,
+/// on the command line) leaves up to 64 samples queued: at 10,000 page views/s and 60 s
+/// timeouts that was 10 MB a caller, and 64 samples of 2,048 waits are 1 MB. The sliders'
+/// widest (500/s, 2 s) makes about 1,500 between two samples; the run's own percentiles
+/// come from the histogram, which keeps every wait.
+const RECENT_WAITS_LIMIT: usize = 2_048;
 
 /// Locks a mutex even if a task panicked while holding it: counters stay readable.
 pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -39,7 +54,8 @@ pub struct Tally {
     pub per_second: Vec<SecondStats>,
     /// Wait of every page view (0 for a fail-fast): counts per value, constant memory.
     pub waits: WaitHistogram,
-    /// Waits of the page views that ended since the sampler last took them, in seconds.
+    /// Waits of the page views that ended since the sampler last took them, in seconds
+    /// (the first [`RECENT_WAITS_LIMIT`] of them).
     pub recent_waits_s: Vec<f64>,
     pub calls: u64,
     pub sick_calls: u64,
@@ -59,6 +75,8 @@ pub struct Tally {
     pub error_answers: u64,
     /// Calls that failed before an answer (refused, reset).
     pub connect_failures: u64,
+    /// Calls not sent because [`MAX_CALLS_IN_FLIGHT`] were out: degraded at once.
+    pub not_sent: u64,
     /// Calls still out, by the second they were sent in: a second's sample waits for its
     /// calls to end, so that it counts every one of them.
     pub pending: Vec<u32>,
@@ -77,7 +95,9 @@ impl Tally {
 
     fn record_wait_s(&mut self, wait_s: f64) {
         self.waits.record_s(wait_s);
-        self.recent_waits_s.push(wait_s);
+        if self.recent_waits_s.len() < RECENT_WAITS_LIMIT {
+            self.recent_waits_s.push(wait_s);
+        }
     }
 
     /// Whether every call sent in `second` has ended.
@@ -161,10 +181,14 @@ pub async fn run(
         let send_s = (sent - schedule.start).as_secs_f64();
         let late_s = sent.saturating_duration_since(due).as_secs_f64();
         let sick = faults.borrow().is_sick(send_s);
-        let allowed = caller
-            .breaker
-            .as_ref()
-            .is_none_or(|breaker| lock(breaker).allow(send_s));
+        // Checked before the breaker is asked: a half-open breaker counts the calls it
+        // lets through as trials and waits for their outcomes.
+        let pool_full = calls_out.len() >= MAX_CALLS_IN_FLIGHT;
+        let allowed = !pool_full
+            && caller
+                .breaker
+                .as_ref()
+                .is_none_or(|breaker| lock(breaker).allow(send_s));
         {
             let mut tally = lock(&caller.tally);
             tally.sends += 1;
@@ -173,6 +197,9 @@ pub async fn run(
             tally.late.record_s(late_s);
             if late_s > LATE_AFTER.as_secs_f64() {
                 tally.late_sends += 1;
+            }
+            if pool_full {
+                tally.not_sent += 1;
             }
             if !allowed {
                 tally.degraded += 1;

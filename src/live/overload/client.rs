@@ -22,8 +22,13 @@ use crate::engine::pyrandom::PyRandom;
 use crate::live::http::{PooledClient, pooled_client};
 use crate::live::overload::server::{CRITICALITY_HEADER, TIMEOUT_HEADER};
 
-/// Most requests in flight at once; beyond it a request is counted as not sent (bounded memory).
-const MAX_IN_FLIGHT: usize = 20_000;
+/// Most requests in flight at once; beyond it a request is counted as not sent (bounded
+/// memory). Each one holds a connection whose client and server ends both live in this
+/// process (about 50 KB with the server's queue entry, `benches/memory.sh`). The live
+/// curve's heaviest point, 3 x 400/s at the 400 ms timeout, keeps about 480 out; 768 keeps
+/// the worst run the flags allow (5,000/s, 600 s timeouts, one slow worker) near 45 MB,
+/// where 20,000 took the run past the file limit and 500 MB.
+const MAX_IN_FLIGHT: usize = 768;
 /// The longest the load sleeps between looks at its settings and its stop switch.
 const MAX_NAP: Duration = Duration::from_millis(50);
 

@@ -24,11 +24,20 @@ use crate::live::retry::hops::TopClient;
 
 /// How often the load generator wakes to send the actions that are due.
 const LOAD_TICK: Duration = Duration::from_millis(5);
-/// Most actions in flight at once: the generator skips actions beyond it, and counts them.
-/// Each one can hold a connection, with its buffers, at every hop (about 100 KB in all):
-/// 300 keeps the worst run the flags allow (20,000 actions/s, 60 s deadlines) under
-/// 50 MB, above the default load's 240 actions/s x 1 s deadline.
-pub const MAX_IN_FLIGHT: usize = 300;
+/// Most requests the chain's hops hold open at once, summed over the hops. An action in
+/// flight holds one connection at every hop (client and server end both live in this
+/// process: about 50 KB a hop, measured with `benches/memory.sh`), so the bound on actions
+/// in flight is this over the number of hops ([`max_in_flight`]): 200 at three layers.
+/// The default load's trigger brings about 230 actions out at once; 600 keeps the run at
+/// its peak near 40 MB whatever the layers, the load and the deadlines (the flags allow
+/// six layers, 20,000 actions/s and 60 s deadlines), under the 50 MB every run must keep.
+pub const HOP_REQUESTS_IN_FLIGHT: usize = 600;
+
+/// Most actions in flight at once on a chain of `layers` hops: the generator skips the
+/// actions beyond it, and counts them.
+pub fn max_in_flight(layers: usize) -> usize {
+    (HOP_REQUESTS_IN_FLIGHT / layers.max(1)).max(1)
+}
 
 /// What the steady load sends; change it while it runs with [`SteadyLoad::set`].
 #[derive(Clone, Debug, PartialEq)]
@@ -56,6 +65,7 @@ impl SteadyLoad {
         let task = tokio::spawn(async move {
             let mut actions = JoinSet::new();
             let mut current = settings_rx.borrow_and_update().clone();
+            let mut limit = max_in_flight(current.attempts.len());
             top.set_budget(current.budget);
             let mut due = 0.0_f64;
             let mut last = Instant::now();
@@ -72,6 +82,7 @@ impl SteadyLoad {
                         top.set_budget(next.budget);
                     }
                     current = next;
+                    limit = max_in_flight(current.attempts.len());
                 }
                 while actions.try_join_next().is_some() {}
                 let now = Instant::now();
@@ -81,7 +92,7 @@ impl SteadyLoad {
                 due += current.actions_per_s * elapsed_s;
                 while due >= 1.0 {
                     due -= 1.0;
-                    if actions.len() >= MAX_IN_FLIGHT {
+                    if actions.len() >= limit {
                         top.counters.actions_skipped.fetch_add(1, Ordering::Relaxed);
                         continue;
                     }
@@ -245,8 +256,10 @@ pub struct MetastableRun {
     pub recovered_after_s: Option<f64>,
     /// Database requests refused at its backlog limit over the whole run.
     pub db_refused: u64,
-    /// Actions not started because [`MAX_IN_FLIGHT`] were already out.
+    /// Actions not started because [`max_in_flight`] were already out.
     pub actions_skipped: u64,
+    /// That bound for this run's number of hops.
+    pub max_in_flight: usize,
 }
 
 fn mean(values: impl Iterator<Item = f64>) -> f64 {
@@ -337,6 +350,7 @@ pub async fn run_metastable(config: &MetastableConfig) -> Result<MetastableRun> 
         .iter()
         .find(|b| b.phase == LoadPhase::After && b.goodput_per_s >= 0.8 * goodput_before_per_s)
         .map(|b| ((b.t_s - trigger_end_s).max(0.0) * 10.0).round() / 10.0);
+    let max_in_flight = max_in_flight(attempts.len());
     Ok(MetastableRun {
         config: config.clone(),
         attempts,
@@ -348,6 +362,27 @@ pub async fn run_metastable(config: &MetastableConfig) -> Result<MetastableRun> 
         recovered_after_s,
         db_refused: last.db_refused,
         actions_skipped: last.actions_skipped,
+        max_in_flight,
         buckets,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hops_hold_no_more_requests_than_the_bound_whatever_the_layers() {
+        // The default chain keeps the 200 its trigger needs; every layer count the flags
+        // allow (1 to 6) keeps the sum over the hops within the bound.
+        assert_eq!(max_in_flight(3), 200);
+        for layers in 1..=6 {
+            let held = max_in_flight(layers) * layers;
+            assert!(held <= HOP_REQUESTS_IN_FLIGHT, "{layers} layers hold {held}");
+            assert!(
+                held + layers > HOP_REQUESTS_IN_FLIGHT,
+                "{layers} layers waste the bound"
+            );
+        }
+    }
 }
