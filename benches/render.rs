@@ -2,7 +2,7 @@
 //!
 //! - rendering a lab screen at 200x60 into a TestBackend (target: p99 < 4 ms per frame);
 //! - recomputing Lab 2 (A/B/C rows at 10,000 actions plus the 21-point p-curve) on a slider
-//!   change (target: < 16 ms), the curve at 10,000 actions per point as the app runs it
+//!   change (target: < 16 ms), the curve at CURVE_ACTIONS_MAX (5,000) actions per point as the app runs it
 //!   (its points shared out over the cores);
 //! - recomputing Lab 2 on a step of p, which reuses the p-curve (only the rows run);
 //! - key to frame on Lab 2 at 100x30: one step and its frame, and ten queued steps and their
@@ -102,7 +102,7 @@ fn percentile_pass() {
     let content = Content::load(None).expect("built-in labs");
     let lab = content.lab(LabId::Retry);
     let sliders = retry_sliders();
-    percentiles("recompute lab 2 (rows + curve, 10,000 actions/point)", 50, || {
+    percentiles("recompute lab 2 (rows + curve, 5,000 actions/point)", 50, || {
         black_box(runs::compute_retry(lab, &sliders, CURVE_ACTIONS_MAX));
     });
     let mut p_sliders = retry_sliders();
@@ -161,7 +161,7 @@ fn recompute(c: &mut Criterion) {
     let content = Content::load(None).expect("built-in labs");
     let lab = content.lab(LabId::Retry);
     let sliders = retry_sliders();
-    c.bench_function("recompute lab 2 rows + curve (10,000/point)", |b| {
+    c.bench_function("recompute lab 2 rows + curve (5,000/point)", |b| {
         b.iter(|| black_box(runs::compute_retry(lab, &sliders, CURVE_ACTIONS_MAX)))
     });
     let mut app = app_on_lab(3);
