@@ -1,35 +1,12 @@
 //! Lab 1's fleet view through the App (TestBackend + insta, colour off) at 100x30 and 80x24:
 //! the liveness mistake with its restarts, the design flipped with none, and the help.
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::layout::Rect;
-use resilience_lab::cli::ThemeName;
-use resilience_lab::content::{Content, LabId};
+mod common;
+
+use common::{render, visited_app as app};
+use resilience_lab::content::LabId;
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::msg::{FleetMsg, Msg};
-use resilience_lab::tui::theme::Theme;
-
-fn app(width: u16, height: u16) -> App {
-    let content = Content::load(None).expect("the built-in labs load");
-    let mut app = App::new(
-        content,
-        Theme::new(ThemeName::Dark, false),
-        Rect::new(0, 0, width, height),
-    );
-    // A learner back for a later visit: no lesson opens by itself (the first visit has its own tests).
-    app.mark_all_visited();
-    app
-}
-
-fn render(app: &App) -> String {
-    let area = app.area;
-    let mut terminal = Terminal::new(TestBackend::new(area.width, area.height)).expect("test terminal");
-    terminal
-        .draw(|frame| frame.render_widget(app, frame.area()))
-        .expect("draw");
-    terminal.backend().to_string()
-}
 
 /// Lab 1 opened, the fleet view on, then `msgs`.
 fn fleet(width: u16, height: u16, msgs: &[Msg]) -> App {

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::render;
+use common::{render, visited_app as app};
 use std::time::{Duration, Instant};
 
 use resilience_lab::content::LabId;
@@ -28,13 +28,6 @@ use tokio::sync::mpsc;
 const BIN: &str = env!("CARGO_BIN_EXE_resilience-lab");
 /// The run id the synthetic samples carry.
 const RUN: u64 = 7;
-
-/// The app at `width`x`height`, every lab already visited (no first-visit lesson in the way).
-fn app(width: u16, height: u16) -> App {
-    let mut app = common::app(width, height);
-    app.mark_all_visited();
-    app
-}
 
 fn panel(app: &App) -> &FleetPanel {
     app.lab(LabId::Health).fleet.as_ref().expect("Lab 1's fleet view")

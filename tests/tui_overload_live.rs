@@ -3,17 +3,15 @@
 //! on 127.0.0.1 at the screen's default live settings), handed to the live part through
 //! the events a run sends (`OverloadLive::replay`), so the snapshot is deterministic.
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::layout::Rect;
-use resilience_lab::cli::ThemeName;
-use resilience_lab::content::{Content, LabId};
+mod common;
+
+use common::render;
+use resilience_lab::content::LabId;
 use resilience_lab::engine::overload::{OverloadRun, Second, Totals};
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::msg::Msg;
 use resilience_lab::tui::screens::lab::Mode;
 use resilience_lab::tui::screens::lab::overload::{LiveRecord, live_scaled};
-use resilience_lab::tui::theme::Theme;
 use serde_json::Value;
 
 const RECORDED: &str = include_str!("fixtures/overload_live_fifo_4s.json");
@@ -42,25 +40,10 @@ fn recorded_seconds() -> Vec<Second> {
         .collect()
 }
 
-fn render(app: &App) -> String {
-    let area = app.area;
-    let mut terminal = Terminal::new(TestBackend::new(area.width, area.height)).expect("test terminal");
-    terminal
-        .draw(|frame| frame.render_widget(app, frame.area()))
-        .expect("draw");
-    terminal.backend().to_string()
-}
-
 /// Lab 4 in live mode at its defaults, after the recorded run ended.
 fn lab4_live_finished(width: u16, height: u16) -> App {
-    let content = Content::load(None).expect("the built-in labs load");
-    let mut app = App::new(
-        content,
-        Theme::new(ThemeName::Dark, false),
-        Rect::new(0, 0, width, height),
-    );
     // Not the first visit: the lesson would cover the run.
-    app.mark_all_visited();
+    let mut app = common::visited_app(width, height);
     for msg in [Msg::Down, Msg::Down, Msg::Down, Msg::Open, Msg::ToggleMode] {
         app.update(msg);
     }

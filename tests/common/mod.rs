@@ -19,6 +19,15 @@ pub fn app(width: u16, height: u16) -> App {
     )
 }
 
+/// The app at `width`x`height` for a learner back for a later visit: every lab visited, so
+/// no lesson opens by itself (the first visit has its own tests).
+#[allow(dead_code)] // Not every test file that shares this module wants it.
+pub fn visited_app(width: u16, height: u16) -> App {
+    let mut app = app(width, height);
+    app.mark_all_visited();
+    app
+}
+
 /// The screen as text, one quoted line per row.
 pub fn render(app: &App) -> String {
     let area = app.area;
