@@ -548,6 +548,20 @@ pub struct ReplicaRun {
     pub timeline: Vec<StateChange>,
 }
 
+impl ReplicaRun {
+    /// Replica `index` before anything happened to it: the sim, the live recorder and the
+    /// app's empty record all start from this.
+    pub fn fresh(index: usize) -> Self {
+        ReplicaRun {
+            name: replica_name(index),
+            restarts: 0,
+            restart_times_s: Vec::new(),
+            stops: Vec::new(),
+            timeline: Vec::new(),
+        }
+    }
+}
+
 /// What the clients got.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct RequestTotals {
@@ -1070,13 +1084,7 @@ pub fn simulate(params: &FleetParams) -> FleetRun {
             pod: 0,
             ready_once: false,
             readiness: Vec::new(),
-            run: ReplicaRun {
-                name: replica_name(index),
-                restarts: 0,
-                restart_times_s: Vec::new(),
-                stops: Vec::new(),
-                timeline: Vec::new(),
-            },
+            run: ReplicaRun::fresh(index),
         })
         .collect();
     let mut sim = Sim {

@@ -11,7 +11,6 @@ use tokio::sync::{mpsc, watch};
 
 use crate::engine::fleet::{
     Database, FleetParams, FleetRun, Outcome, ReplicaRun, ReplicaState, RequestTotals, StateChange, StopReason,
-    replica_name,
 };
 use crate::live::fleet::replica::Clock;
 
@@ -77,15 +76,7 @@ pub struct Recorder {
 impl Recorder {
     pub fn new(params: &FleetParams, clock: Clock, samples: Option<Samples>) -> Self {
         let count = params.replicas as usize;
-        let replicas = (0..count)
-            .map(|index| ReplicaRun {
-                name: replica_name(index),
-                restarts: 0,
-                restart_times_s: Vec::new(),
-                stops: Vec::new(),
-                timeline: Vec::new(),
-            })
-            .collect();
+        let replicas = (0..count).map(ReplicaRun::fresh).collect();
         let (table, _) = watch::channel(vec![
             Endpoint {
                 addr: None,

@@ -23,7 +23,6 @@ use crate::content::LabId;
 use crate::content::fleet_params::{self, SLOW_DB_LATENCY_MS};
 use crate::engine::fleet::{
     self, Database, DbWindow, FleetParams, FleetRun, ReplicaRun, RequestTotals, StateChange, database_timeline,
-    replica_name,
 };
 use crate::live::fleet::{self as live_fleet, FleetControl, FleetSample};
 use crate::live::run::{LabBody, LabEvent, LiveRun};
@@ -76,15 +75,7 @@ pub struct FleetLive {
 fn empty_record(params: &FleetParams) -> FleetRun {
     FleetRun {
         params: params.clone(),
-        replicas: (0..params.replicas as usize)
-            .map(|index| ReplicaRun {
-                name: replica_name(index),
-                restarts: 0,
-                restart_times_s: Vec::new(),
-                stops: Vec::new(),
-                timeline: Vec::new(),
-            })
-            .collect(),
+        replicas: (0..params.replicas as usize).map(ReplicaRun::fresh).collect(),
         requests: RequestTotals::default(),
         per_second: Vec::new(),
         no_ready_endpoint_s: 0.0,
