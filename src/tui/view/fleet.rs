@@ -108,12 +108,16 @@ fn put(buf: &mut Buffer, x: u16, y: u16, text: &str, style: Style, right: u16) {
 pub fn render(view: &FleetView, theme: Theme, area: Rect, buf: &mut Buffer) {
     let run = view.run;
     let params = &run.params;
-    let title = format!(
+    let mut title = format!(
         " fleet ({}) · {} · {} replicas ",
         view.mode,
         params.scenario.name(),
         params.replicas
     );
+    // The box above names the scenario too: on a narrow screen the count stays whole instead.
+    if title.chars().count() + 2 > usize::from(area.width) {
+        title = format!(" fleet ({}) · {} replicas ", view.mode, params.replicas);
+    }
     let block = Block::bordered()
         .title(Span::styled(title, theme.accent()))
         .border_style(theme.border());

@@ -58,10 +58,11 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
             theme.accent(),
         ))
         .border_style(theme.border());
+    let width = usize::from(block.inner(layout.results).width);
     let lines = if panel.live_showing {
-        live_summary(&panel.run, &panel.live)
+        live_summary(&panel.run, &panel.live, width)
     } else {
-        summary(&panel.run)
+        summary(&panel.run, width)
     };
     Paragraph::new(lines)
         .block(block)
@@ -125,8 +126,8 @@ fn footer_entries(live: bool) -> Vec<&'static str> {
 }
 
 /// The live view's three lines: the design, the live run, the simulation at its settings.
-fn live_summary(sliders_run: &FleetRun, live: &FleetLive) -> Vec<Line<'static>> {
-    let mut lines = summary(live.sim.as_ref().unwrap_or(sliders_run));
+fn live_summary(sliders_run: &FleetRun, live: &FleetLive, width: usize) -> Vec<Line<'static>> {
+    let mut lines = summary(live.sim.as_ref().unwrap_or(sliders_run), width);
     lines.truncate(1);
     let speed = format!("{:.0}x", 1.0 / APP_TIME_SCALE);
     let (Some(record), Some(sim)) = (&live.record, &live.sim) else {
@@ -179,22 +180,43 @@ fn live_summary(sliders_run: &FleetRun, live: &FleetLive) -> Vec<Line<'static>> 
         format!("live {:.0}/{duration_s:.0} s at {speed} · {what}", live.now_s)
     };
     let r = &sim.requests;
-    let sim_line = format!(
-        "sim  restarts {}{} · no endpoint {:.1} s · ok {} degraded {} failed {} refused {}",
+    let sim_head = format!(
+        "sim  restarts {}{} · no endpoint {:.1} s",
         sim.total_restarts(),
         first(sim),
-        sim.no_ready_endpoint_s,
-        r.ok,
-        r.degraded,
-        r.failed,
-        r.refused
+        sim.no_ready_endpoint_s
+    );
+    // The requests the sim counts, as many of them as the width holds (the refusals and
+    // failures first: they are what the live run is compared on).
+    let sim_line = first_that_fits(
+        [
+            format!(
+                "{sim_head} · ok {} degraded {} failed {} refused {}",
+                r.ok, r.degraded, r.failed, r.refused
+            ),
+            format!("{sim_head} · failed {} refused {}", r.failed, r.refused),
+            sim_head.clone(),
+        ],
+        width,
     );
     lines.extend([Line::from(live_line), Line::from(sim_line)]);
     lines
 }
 
-/// Three lines: the design, the totals, and the clock the run is on.
-fn summary(run: &FleetRun) -> Vec<Line<'static>> {
+/// The first of `candidates` (longest first) that fits `width` columns, else the last.
+fn first_that_fits<const N: usize>(candidates: [String; N], width: usize) -> String {
+    let last = candidates.len() - 1;
+    candidates
+        .into_iter()
+        .enumerate()
+        .find(|(index, line)| *index == last || line.chars().count() <= width)
+        .map(|(_, line)| line)
+        .unwrap_or_default()
+}
+
+/// Three lines: the design, the totals, and the clock the run is on. When the totals do
+/// not fit one line (80 columns), the requests take the clock's line: the footer names `m`.
+fn summary(run: &FleetRun, width: usize) -> Vec<Line<'static>> {
     let p = &run.params;
     let checks = |yes: bool| if yes { "checks the database" } else { "process-local" };
     let database = match p.database.first() {
@@ -212,15 +234,23 @@ fn summary(run: &FleetRun) -> Vec<Line<'static>> {
         .map(|t| format!(" (first {t:.1} s)"))
         .unwrap_or_default();
     let r = &run.requests;
-    let totals = format!(
-        "restarts {}{first} · no ready endpoint {:.1} s · ok {} degraded {} failed {} refused {}",
+    let restarts = format!(
+        "restarts {}{first} · no ready endpoint {:.1} s",
         run.total_restarts(),
-        run.no_ready_endpoint_s,
-        r.ok,
-        r.degraded,
-        r.failed,
-        r.refused
+        run.no_ready_endpoint_s
     );
+    let requests = format!(
+        "ok {} degraded {} failed {} refused {}",
+        r.ok, r.degraded, r.failed, r.refused
+    );
+    let totals = format!("{restarts} · {requests}");
+    if totals.chars().count() > width {
+        return vec![
+            Line::from(design),
+            Line::from(format!("{restarts} of {:.0} model seconds", p.duration_s)),
+            Line::from(format!("requests: {requests}")),
+        ];
+    }
     let clock = format!(
         "{:.0} model seconds, simulated at once (m: live, real processes at {:.0}x)",
         p.duration_s,
