@@ -413,7 +413,7 @@ tmux resize-window -t "$SESSION" -x 100 -y 30
 # Live: 3,000/s is 600/s at 8 x 20 ms, a 4 s run; the sim at the same settings beside it.
 keys m s
 check "Lab 4 live runs to its end" "wait_for 'live 4 of 4 s' || wait_for 'live 4 of 4 s'"
-check "Lab 4 live shows the sim beside it" "wait_for 'sim, same 4 s'"
+check "Lab 4 live shows the sim beside it" "wait_for 'sim, same seconds'"
 keys Escape q
 restored "Lab 4 quit with Esc q" 0
 

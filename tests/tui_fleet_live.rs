@@ -202,7 +202,7 @@ fn fleet_live_help_lists_what_the_view_takes() {
     for key in ["m  simulated or live", "s  live: start a run", "d/w/u", "p  predict"] {
         assert!(text.contains(key), "{key}: {text}");
     }
-    for other_labs in ["b/f", "v/o/g", "+/-/c", "m/s"] {
+    for other_labs in ["b/f", "o/g", "+/-/c", "m/s"] {
         assert!(!text.contains(other_labs), "{other_labs}: {text}");
     }
 }

@@ -402,7 +402,7 @@ pub fn bulkhead_view(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buff
         Line::styled(format!("free for the rest: {}", workers - x), theme.text()),
         Line::styled(
             format!(
-                "X refused at once {}; goodput of requests that never touch X {}",
+                "over the run: X refused at once {}; requests that never touch X answered in time {}",
                 run.totals.dependency.refused, run.totals.other_goodput
             ),
             theme.text(),

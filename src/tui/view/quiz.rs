@@ -41,7 +41,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     ])
     .areas(area);
     let pick = quiz.picks.get(quiz.picked).map_or("", |p| p.label.as_str());
-    let left = format!(" Quiz · {pick}");
+    let mut left = format!(" Quiz · {pick}");
     let right = match quiz.stage {
         // How many answered questions are not yet learned (`quiz --review` asks them first).
         Stage::Setup => match crate::review::due_count(&app.content.all_questions(), &app.progress) {
@@ -57,6 +57,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             quiz.score.asked
         ),
     };
+    // A long pick (a lab's title) gives way to the count on a narrow screen, with a gap kept.
+    let room = usize::from(title.width).saturating_sub(right.chars().count() + 1);
+    if left.chars().count() > room {
+        left = left.chars().take(room.saturating_sub(1)).collect::<String>() + "…";
+    }
     let gap = usize::from(title.width).saturating_sub(left.chars().count() + right.chars().count());
     Line::from(vec![
         Span::styled(left, theme.accent()),

@@ -174,7 +174,7 @@ pub enum LabOutcome {
     Changed,
     /// Back to the home screen.
     Home,
-    /// The learner went on (`n`) from a guided step without a check: it counts as done.
+    /// The learner went on (Enter or `]`) from a guided step without a check: it counts as done.
     StepDone {
         lab: LabId,
         title: String,
@@ -592,7 +592,7 @@ impl LabScreen {
                 }
                 Some(_) => {
                     state.hint = Some(
-                        "This step has no check to predict: try it, then Enter (or n) marks it done and goes on"
+                        "This step has no check to predict: try it, then Enter (or ]) marks it done and goes on"
                             .to_string(),
                     );
                 }

@@ -21,7 +21,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use crate::content::{LabFile, LabId};
 use crate::progress::Progress;
@@ -135,6 +135,7 @@ pub fn hidden(title: &str, theme: Theme, area: Rect, buf: &mut Buffer) {
         "hidden while you predict: the verdict shows the run",
         theme.dim(),
     )))
+    .wrap(Wrap { trim: true })
     .block(panel(title.to_string(), theme))
     .render(area, buf);
 }

@@ -11,7 +11,7 @@
 //!  and the sim at the live settings over the same seconds:
 //! │per s, lesson scale    goodput    wasted   refused timed out queue max   │
 //! │live 4 of 4 s              950      1041         0      1300      4988   │
-//! │sim, same 4 s              960      1030         0      1290      5000   │
+//! │sim, same seconds          960      1030         0      1290      5000   │
 //!  right: curves + queue | outcomes + throttle | bulkhead     (v cycles)
 //! ```
 
@@ -185,7 +185,7 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
                     lines.push(Line::from(fit(
                         live_rates.row(&format!("live {measured} of {total_s:.0} s"))
                     )));
-                    lines.push(Line::from(fit(sim.row(&format!("sim, same {measured} s")))));
+                    lines.push(Line::from(fit(sim.row("sim, same seconds"))));
                 }
             }
         }

@@ -14,9 +14,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
+use crate::content::{LabId, Question};
+use crate::metrics::readyz_moment;
 use crate::quiz::trim_number;
 use crate::tui::screens::book::wrapped_rows;
-use crate::tui::screens::lab::predict::{conditions, step_check};
+use crate::tui::screens::lab::predict::{conditions, sliders_at_settings, step_check};
 use crate::tui::view::lab::LabView;
 
 pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
@@ -99,14 +101,7 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
                 Span::styled("Your prediction: ", theme.key()),
                 Span::styled(format!("{}█", input.text), theme.selected()),
                 Span::raw(unit),
-                Span::styled(
-                    if view.screen.live_showing() && view.screen.id == crate::content::LabId::Health {
-                        "   (Enter, then start the server or send SIGTERM: a probe decides)"
-                    } else {
-                        "   (Enter: run it and see)"
-                    },
-                    theme.dim(),
-                ),
+                Span::styled(what_decides(view, check.as_ref()), theme.dim()),
             ]));
         }
         if let Some(hint) = &state.hint {
@@ -132,4 +127,24 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
                 .border_style(theme.accent()),
         )
         .render(popup, buf);
+}
+
+/// What will score the prediction, as the prompt promises it: on Lab 1 live a real probe, but
+/// only for a check the live server can answer (a /readyz moment of the Atlas's schedule) and
+/// only with the sliders at the check's own settings, since the server starts at the sliders;
+/// anywhere else the simulation at the check's settings.
+fn what_decides(view: &LabView, check: Option<&Question>) -> &'static str {
+    let probe_decides = view.screen.live_showing()
+        && view.screen.id == LabId::Health
+        && check.is_some_and(|check| {
+            check.metric.as_deref().and_then(readyz_moment).is_some()
+                && sliders_at_settings(check, &view.screen.sliders)
+        });
+    if probe_decides {
+        "   (Enter, then start the server or send SIGTERM: a probe decides)"
+    } else if view.screen.live_showing() && view.screen.id == LabId::Health {
+        "   (Enter: the simulation at the check's settings scores it)"
+    } else {
+        "   (Enter: run it and see)"
+    }
 }
