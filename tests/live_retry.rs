@@ -8,6 +8,11 @@ use resilience_lab::live::retry::chain::{BackoffConfig, ChainConfig, DbCapacity,
 use resilience_lab::live::retry::hops::DB_BACKLOG;
 use resilience_lab::live::retry::metastable::{MetastableConfig, run_metastable};
 
+/// The live tests of this file run one at a time: each paces hundreds of requests a second
+/// through real sockets, and on a 2-core machine two at once starve each other's timers
+/// (a paced caller that falls behind bursts to catch up, and the counts drift).
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 async fn counting_chain(layers: usize, p: f64) -> LiveChain {
     LiveChain::start(ChainConfig::counting(layers, p, 42))
         .await
@@ -16,6 +21,7 @@ async fn counting_chain(layers: usize, p: f64) -> LiveChain {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn certain_failure_multiplies_exactly() {
+    let _one_at_a_time = ONE_AT_A_TIME.lock().await;
     let cases: [(&[u32], f64, &[u64]); 4] = [
         (&[4, 4, 4], 64.0, &[4, 16, 64]),
         (&[4, 1, 1], 4.0, &[4, 4, 4]),
@@ -38,6 +44,7 @@ async fn certain_failure_multiplies_exactly() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn certain_success_costs_one_attempt() {
+    let _one_at_a_time = ONE_AT_A_TIME.lock().await;
     for attempts in [&[4u32, 4, 4][..], &[4, 1, 1], &[2, 3], &[1]] {
         let chain = counting_chain(attempts.len(), 0.0).await;
         let result = chain.run_actions(attempts, 0.0, 40, 8).await;
@@ -50,6 +57,7 @@ async fn certain_success_costs_one_attempt() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn budget_caps_retries_at_its_ratio() {
+    let _one_at_a_time = ONE_AT_A_TIME.lock().await;
     let chain = counting_chain(3, 1.0).await;
     let actions = 300;
     let result = chain.run_actions(&[4, 1, 1], 0.1, actions, 1).await;
@@ -74,6 +82,7 @@ async fn budget_caps_retries_at_its_ratio() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn backoff_sleeps_stay_within_full_jitter() {
+    let _one_at_a_time = ONE_AT_A_TIME.lock().await;
     let mut config = ChainConfig::counting(2, 1.0, 42);
     config.backoff = BackoffConfig {
         base_ms: 2.0,
@@ -99,6 +108,7 @@ async fn backoff_sleeps_stay_within_full_jitter() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shutdown_leaves_no_tasks() {
+    let _one_at_a_time = ONE_AT_A_TIME.lock().await;
     let metrics = tokio::runtime::Handle::current().metrics();
     let baseline = metrics.num_alive_tasks();
     let mut config = ChainConfig::counting(3, 0.5, 7);
@@ -139,6 +149,7 @@ fn short_metastable(policy: Policy) -> MetastableConfig {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn layered_retries_stay_down_after_the_trigger_where_the_budget_recovers() {
+    let _one_at_a_time = ONE_AT_A_TIME.lock().await;
     let budget = run_metastable(&short_metastable(Policy::TopOnlyBudget))
         .await
         .expect("budget run");
@@ -163,6 +174,7 @@ async fn layered_retries_stay_down_after_the_trigger_where_the_budget_recovers()
 
 #[test]
 fn headless_live_run_prints_the_sim_row_and_json() {
+    let _one_at_a_time = ONE_AT_A_TIME.blocking_lock();
     let bin = env!("CARGO_BIN_EXE_resilience-lab");
     let text = std::process::Command::new(bin)
         .args([
@@ -213,6 +225,7 @@ fn headless_live_run_prints_the_sim_row_and_json() {
 /// `--attempts 10,10,10,10,10,10 --actions 1000` took about 370 s against 300).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_time_limit_cuts_off_an_action_still_retrying() {
+    let _one_at_a_time = ONE_AT_A_TIME.lock().await;
     let chain = counting_chain(6, 1.0).await;
     let limit = Duration::from_millis(1_500);
     let started = tokio::time::Instant::now();
@@ -238,6 +251,7 @@ async fn the_time_limit_cuts_off_an_action_still_retrying() {
 /// counted, so its queue (and the memory it holds) stays bounded however long the storm.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_database_backlog_is_capped_and_refusals_are_counted() {
+    let _one_at_a_time = ONE_AT_A_TIME.lock().await;
     let mut config = ChainConfig::counting(1, 0.0, 42);
     // One slot, 1 s each: everything sent now stays queued for the whole test.
     config.capacity = Some(DbCapacity {
