@@ -129,4 +129,25 @@ mod tests {
         assert_eq!(step_page(health, last), LabPage::Fleet);
         assert_eq!(next_step(health, LabPage::Fleet, last, true), None);
     }
+
+    #[test]
+    fn every_check_has_a_step_on_the_page_that_scores_it() {
+        let content = Content::load(None).expect("the built-in labs load");
+        for lab in &content.labs {
+            for check in &lab.checks {
+                let step = lab
+                    .steps
+                    .iter()
+                    .position(|s| s.check.as_deref() == Some(check.id.as_str()));
+                // Without a step a check can never be answered in the lab: its count stops short.
+                let step = step.unwrap_or_else(|| panic!("{}: no step names {}", lab.id, check.id));
+                let page = if is_fleet_check(check) {
+                    LabPage::Fleet
+                } else {
+                    LabPage::Main
+                };
+                assert_eq!(step_page(lab, step), page, "{}: {}", lab.id, check.id);
+            }
+        }
+    }
 }
