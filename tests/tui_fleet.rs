@@ -68,3 +68,79 @@ fn the_fleet_sliders_leave_the_single_server_alone() {
         "the second fleet slider (replicas) went 3 -> 4"
     );
 }
+
+/// `p`, `[` and `]` keep to the view's own steps: Lab 1's single-server steps (1-3) on its
+/// screen, the fleet steps (4 on) in the fleet view, where `F` opens at the first of them.
+#[test]
+fn each_view_offers_its_own_steps() {
+    let mut app = app(100, 30);
+    app.update(Msg::Open);
+    for _ in 0..5 {
+        app.update(Msg::NextStep);
+    }
+    assert_eq!(
+        app.lab(LabId::Health).predict.step,
+        2,
+        "step 3 is the single server's last"
+    );
+    app.update(Msg::ToggleFleet);
+    assert_eq!(app.lab(LabId::Health).predict.step, 3, "the fleet view opens at step 4");
+    app.update(Msg::PrevStep);
+    assert_eq!(
+        app.lab(LabId::Health).predict.step,
+        3,
+        "no single-server step in the fleet view"
+    );
+    app.update(Msg::NextStep);
+    app.update(Msg::Predict);
+    let screen = render(&app);
+    assert!(screen.contains("Step 5 of"), "{screen}");
+    app.update(Msg::Back);
+    app.update(Msg::ToggleFleet);
+    assert_eq!(
+        app.lab(LabId::Health).predict.step,
+        0,
+        "back on the single server: its step 1"
+    );
+    app.update(Msg::Predict);
+    assert!(render(&app).contains("Step 1 of"));
+}
+
+/// A fleet prompt lists the fleet sliders that differ from its check's settings, not the
+/// single server's; and while it is open the totals and the fleet are hidden.
+#[test]
+fn a_fleet_prompt_compares_the_fleet_sliders_and_hides_the_run() {
+    let mut app = fleet(100, 30, &[Msg::Predict]);
+    let screen = render(&app);
+    let panel = app.lab(LabId::Health).fleet.as_ref().expect("Lab 1's fleet view");
+    let check = resilience_lab::tui::screens::lab::predict::step_check(app.content.lab(LabId::Health), 3)
+        .expect("step 4 has a check");
+    let shown = resilience_lab::tui::screens::lab::predict::conditions(
+        app.content.lab(LabId::Health),
+        &check,
+        app.lab(LabId::Health).check_sliders(&check),
+    );
+    assert_eq!(
+        shown.as_deref(),
+        Some("Scored at the check's own settings: Database window end 90 s (slider 330 s)"),
+        "the check's outage ends at 90 s, the fleet slider's at 330 s"
+    );
+    assert!(panel.sliders.iter().any(|s| s.spec.name == "fleet_db_end_s"));
+    assert!(
+        screen.contains("Scored at the check's own settings: Database window end 90"),
+        "{screen}"
+    );
+    assert!(!screen.contains("Deregistration delay"), "{screen}");
+    for answer in ["restarts 12", "RST", "fleet-0", "requests/s"] {
+        assert!(!screen.contains(answer), "{answer} shows while predicting: {screen}");
+    }
+    for c in "3".chars() {
+        app.update(Msg::Type(c));
+    }
+    app.update(Msg::Open);
+    let verdict = render(&app);
+    assert!(
+        verdict.contains("restarts 12") && verdict.contains("fleet-0"),
+        "{verdict}"
+    );
+}

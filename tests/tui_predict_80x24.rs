@@ -63,11 +63,19 @@ fn lab4() {
     snapshots("lab4", &[Msg::Down, Msg::Down, Msg::Down, Msg::Open], "0.25");
 }
 
-/// The fleet view's first step (step 4 of Lab 1).
+/// The fleet view's first step (step 4 of Lab 1): `F` opens the fleet view at its own steps.
+/// While the prompt is open its totals and its fleet are hidden; the verdict shows them.
 #[test]
 fn fleet() {
-    let keys = [Msg::Open, Msg::ToggleFleet, Msg::NextStep, Msg::NextStep, Msg::NextStep];
-    snapshots("fleet", &keys, "3");
+    let keys = [Msg::Open, Msg::ToggleFleet];
+    let (prompt, verdict) = prompt_and_verdict(&keys, "3");
+    assert!(prompt.contains("Step 4 of"), "{prompt}");
+    for answer in ["restarts 3", "RST", "fleet-0"] {
+        assert!(!prompt.contains(answer), "{answer} shows while predicting: {prompt}");
+    }
+    assert!(verdict.contains("restarts 12"), "the verdict shows the run: {verdict}");
+    insta::assert_snapshot!("fleet_prompt_80x24", prompt);
+    insta::assert_snapshot!("fleet_verdict_80x24", verdict);
 }
 
 /// Lab 1 live: the prompt before the start; the verdict once the probe 0.5 s after it answers.

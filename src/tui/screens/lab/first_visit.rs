@@ -7,7 +7,7 @@
 //! the lesson opens once per page, later visits open to the lab, and `L` shows the lesson
 //! whenever asked.
 
-use crate::content::LabFile;
+use crate::content::{LabFile, Question};
 
 /// Lab 1's fleet checks are scored by the fleet simulation, whose metrics all carry this
 /// prefix (`metrics::fleet_metrics`): their steps are the fleet view's.
@@ -39,19 +39,49 @@ impl LabPage {
 pub fn first_step(lab: &LabFile, page: LabPage) -> usize {
     match page {
         LabPage::Main => 0,
-        LabPage::Fleet => lab
-            .steps
-            .iter()
-            .position(|step| {
-                let check = step
-                    .check
-                    .as_deref()
-                    .and_then(|id| lab.checks.iter().find(|c| c.id == id));
-                check
-                    .and_then(|c| c.metric.as_deref())
-                    .is_some_and(|metric| metric.starts_with(FLEET_METRIC_PREFIX))
-            })
+        LabPage::Fleet => (0..lab.steps.len())
+            .find(|step| step_check_page(lab, *step) == Some(LabPage::Fleet))
             .unwrap_or(0),
+    }
+}
+
+/// Whether `check` is scored by the fleet simulation (its metric is a fleet one): a check of
+/// the fleet view, whose prompt compares the fleet sliders with its settings.
+pub fn is_fleet_check(check: &Question) -> bool {
+    check
+        .metric
+        .as_deref()
+        .is_some_and(|metric| metric.starts_with(FLEET_METRIC_PREFIX))
+}
+
+/// The page of step `step`'s check, if the step has one.
+fn step_check_page(lab: &LabFile, step: usize) -> Option<LabPage> {
+    let id = lab.steps.get(step)?.check.as_deref()?;
+    let check = lab.checks.iter().find(|c| c.id == id)?;
+    Some(if is_fleet_check(check) {
+        LabPage::Fleet
+    } else {
+        LabPage::Main
+    })
+}
+
+/// The page step `step` of `lab` belongs to: its check's, or for a step without a check, that
+/// of the nearest step before it with one (the lab screen's when there is none), so that a
+/// page's `p`, `[` and `]` stay among the steps that page can show.
+pub fn step_page(lab: &LabFile, step: usize) -> LabPage {
+    (0..=step)
+        .rev()
+        .find_map(|s| step_check_page(lab, s))
+        .unwrap_or(LabPage::Main)
+}
+
+/// The step of `page` after `from` (`forward`) or before it, if there is one.
+pub fn next_step(lab: &LabFile, page: LabPage, from: usize, forward: bool) -> Option<usize> {
+    let on_page = |step: &usize| step_page(lab, *step) == page;
+    if forward {
+        (from + 1..lab.steps.len()).find(on_page)
+    } else {
+        (0..from).rev().find(on_page)
     }
 }
 
@@ -74,5 +104,50 @@ mod tests {
             "no fleet check before it"
         );
         assert_eq!(first_step(content.lab(LabId::Retry), LabPage::Fleet), 0);
+    }
+
+    #[test]
+    fn each_page_keeps_to_its_own_steps() {
+        let content = Content::load(None).expect("the built-in labs load");
+        let health = content.lab(LabId::Health);
+        let fleet = first_step(health, LabPage::Fleet);
+        // Step 3 has no check: it follows step 2's page, the single server's.
+        assert_eq!(step_page(health, 2), LabPage::Main);
+        assert_eq!(next_step(health, LabPage::Main, 1, true), Some(2));
+        assert_eq!(
+            next_step(health, LabPage::Main, 2, true),
+            None,
+            "the last single-server step"
+        );
+        assert_eq!(
+            next_step(health, LabPage::Fleet, fleet, false),
+            None,
+            "the first fleet step"
+        );
+        assert_eq!(next_step(health, LabPage::Fleet, fleet, true), Some(fleet + 1));
+        let last = health.steps.len() - 1;
+        assert_eq!(step_page(health, last), LabPage::Fleet);
+        assert_eq!(next_step(health, LabPage::Fleet, last, true), None);
+    }
+
+    #[test]
+    fn every_check_has_a_step_on_the_page_that_scores_it() {
+        let content = Content::load(None).expect("the built-in labs load");
+        for lab in &content.labs {
+            for check in &lab.checks {
+                let step = lab
+                    .steps
+                    .iter()
+                    .position(|s| s.check.as_deref() == Some(check.id.as_str()));
+                // Without a step a check can never be answered in the lab: its count stops short.
+                let step = step.unwrap_or_else(|| panic!("{}: no step names {}", lab.id, check.id));
+                let page = if is_fleet_check(check) {
+                    LabPage::Fleet
+                } else {
+                    LabPage::Main
+                };
+                assert_eq!(step_page(lab, step), page, "{}: {}", lab.id, check.id);
+            }
+        }
     }
 }

@@ -272,6 +272,15 @@ impl LabScreen {
         self.fleet.as_ref().is_some_and(|f| f.showing)
     }
 
+    /// The sliders a check's prompt compares with its settings: the fleet panel's for a
+    /// check the fleet simulation scores, the lab screen's for any other.
+    pub fn check_sliders(&self, check: &crate::content::Question) -> &[Slider] {
+        match self.fleet.as_ref() {
+            Some(panel) if first_visit::is_fleet_check(check) => &panel.sliders,
+            _ => &self.sliders,
+        }
+    }
+
     /// The page showing, for its first visit.
     pub fn page(&self) -> LabPage {
         if self.fleet_showing() {
@@ -332,6 +341,11 @@ impl LabScreen {
                 panel.showing = !panel.showing;
                 // Leaving the fleet view ends its live run: no replica runs unseen.
                 panel.live.leave();
+                // Each view offers its own steps: the guided step moves to the view's first.
+                let page = self.page();
+                if first_visit::step_page(ctx.lab, self.predict.step) != page {
+                    self.predict.step = first_visit::first_step(ctx.lab, page);
+                }
                 return LabOutcome::Changed;
             }
             if panel.showing && msg == Msg::Back {
@@ -505,9 +519,15 @@ impl LabScreen {
 
     /// Steps, the prediction prompt and its outcome.
     fn update_predict(&mut self, msg: Msg, lab: &LabFile) -> LabOutcome {
-        let steps = lab.steps.len();
+        let page = self.page();
         let before = self.predict.clone();
         let state = &mut self.predict;
+        // `p`, `[` and `]` stay among the steps of the view showing (Lab 1's fleet steps in
+        // the fleet view, its single-server steps elsewhere).
+        if !state.is_open() && first_visit::step_page(lab, state.step) != page {
+            state.step = first_visit::first_step(lab, page);
+        }
+        let next = |from: usize| first_visit::next_step(lab, page, from, true).unwrap_or(from);
         if state.is_showing_outcome() {
             match msg {
                 // Seen: on to the next step; from a step without a check, that says it is done.
@@ -515,7 +535,7 @@ impl LabScreen {
                     let note_only = state.observed.is_none();
                     let from = state.step;
                     state.close();
-                    state.step = (state.step + 1).min(steps.saturating_sub(1));
+                    state.step = next(from);
                     if let Some(step) = lab.steps.get(from).filter(|step| note_only && step.check.is_none()) {
                         return LabOutcome::StepDone {
                             lab: self.id,
@@ -569,12 +589,12 @@ impl LabScreen {
         }
         match msg {
             Msg::PrevStep => {
-                state.step = state.step.saturating_sub(1);
+                state.step = first_visit::next_step(lab, page, state.step, false).unwrap_or(state.step);
                 state.hint = None;
             }
             Msg::NextStep => {
                 let from = state.step;
-                state.step = (state.step + 1).min(steps.saturating_sub(1));
+                state.step = next(from);
                 state.hint = None;
                 // Going on from a step without a check is the learner saying it is done;
                 // a step with a check is done when its check is answered right.

@@ -31,7 +31,7 @@ use crate::tui::screens::lab::fleet::FleetPanel;
 use crate::tui::screens::lab::fleet_live::{APP_TIME_SCALE, FleetLive};
 use crate::tui::view::fleet::{self as fleet_view, FleetView};
 use crate::tui::view::footer;
-use crate::tui::view::lab::{LabView, lesson, params, predict};
+use crate::tui::view::lab::{self as lab_view, LabView, lesson, params, predict};
 
 pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut Buffer) {
     let theme = view.theme;
@@ -58,16 +58,23 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
             theme.accent(),
         ))
         .border_style(theme.border());
+    // While a prompt is open the totals and the fleet it asks about wait for the verdict,
+    // as on Labs 2-4's screens (the lesson holds no run's numbers and stays readable).
+    let predicting = lab_view::predicting(view.screen);
     let width = usize::from(block.inner(layout.results).width);
-    let lines = if panel.live_showing {
-        live_summary(&panel.run, &panel.live, width)
+    if predicting {
+        lab_view::hidden(" Results ", theme, layout.results, buf);
     } else {
-        summary(&panel.run, width)
-    };
-    Paragraph::new(lines)
-        .block(block)
-        .style(theme.text())
-        .render(layout.results, buf);
+        let lines = if panel.live_showing {
+            live_summary(&panel.run, &panel.live, width)
+        } else {
+            summary(&panel.run, width)
+        };
+        Paragraph::new(lines)
+            .block(block)
+            .style(theme.text())
+            .render(layout.results, buf);
+    }
 
     // The sliders that fit, the focused one always among them.
     let rows = usize::from(layout.params.height.saturating_sub(6));
@@ -78,6 +85,8 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
 
     if view.screen.show_lesson {
         lesson::render(view, layout.right, buf);
+    } else if predicting {
+        lab_view::hidden(" Fleet ", theme, layout.right, buf);
     } else {
         let live = &panel.live;
         let fleet = match live.record.as_ref().filter(|_| panel.live_showing) {

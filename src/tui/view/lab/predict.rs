@@ -92,7 +92,7 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
                 Span::styled("Predict: ", theme.key()),
                 Span::raw(check.prompt.clone()),
             ]));
-            if let Some(conditions) = conditions(lab, check, &view.screen.sliders) {
+            if let Some(conditions) = conditions(lab, check, view.screen.check_sliders(check)) {
                 lines.push(Line::from(Span::styled(conditions, theme.dim())));
             }
         }
