@@ -1,6 +1,7 @@
 //! One lab file: title, objective, book chapter, slider specs, guided steps and checks.
 
 use serde::Deserialize;
+use serde::de::IgnoredAny;
 use toml::Spanned;
 
 use crate::content::frame_budget;
@@ -165,21 +166,50 @@ pub fn required_parameters_of(lab: LabId) -> &'static [ParameterLimit] {
     }
 }
 
-/// The byte span of each `[[parameter]]` table, to point messages at it.
-#[derive(Deserialize)]
+/// Where in a lab file a problem is, before its line is known: the spans are looked up only
+/// when something is wrong, because a second parse of a sound file would be wasted (it was
+/// about a third of a headless run's start-up).
+#[derive(Clone, Copy)]
+enum Place {
+    File,
+    FormatVersion,
+    Id,
+    Faults,
+    Parameter(usize),
+    Check(usize),
+    Step(usize),
+}
+
+/// The byte span of each entry a message can point at. `IgnoredAny` skips each table's contents.
+#[derive(Default, Deserialize)]
 struct Spans {
     #[serde(rename = "parameter", default)]
-    parameters: Vec<Spanned<toml::Table>>,
+    parameters: Vec<Spanned<IgnoredAny>>,
     #[serde(rename = "step", default)]
-    steps: Vec<Spanned<toml::Table>>,
+    steps: Vec<Spanned<IgnoredAny>>,
     #[serde(rename = "check", default)]
-    checks: Vec<Spanned<toml::Table>>,
+    checks: Vec<Spanned<IgnoredAny>>,
     #[serde(default)]
-    format_version: Option<Spanned<toml::Value>>,
+    format_version: Option<Spanned<IgnoredAny>>,
     #[serde(default)]
-    id: Option<Spanned<toml::Value>>,
+    id: Option<Spanned<IgnoredAny>>,
     #[serde(default)]
-    faults: Option<Spanned<toml::Value>>,
+    faults: Option<Spanned<IgnoredAny>>,
+}
+
+impl Spans {
+    fn of(&self, place: Place) -> Option<std::ops::Range<usize>> {
+        let entry = match place {
+            Place::File => None,
+            Place::FormatVersion => self.format_version.as_ref(),
+            Place::Id => self.id.as_ref(),
+            Place::Faults => self.faults.as_ref(),
+            Place::Parameter(index) => self.parameters.get(index),
+            Place::Check(index) => self.checks.get(index),
+            Place::Step(index) => self.steps.get(index),
+        };
+        entry.map(Spanned::span)
+    }
 }
 
 /// Parses and checks one lab file; `file` names it in messages, `expected` is the lab it must be.
@@ -190,15 +220,11 @@ pub fn parse(text: &str, file: &str, expected: LabId) -> Result<LabFile, Vec<Con
         vec![ContentError::at(file, text, err.span(), message)]
     })?;
     lab.lab = expected;
-    // The same text parsed again, as tables, only to know where each entry starts.
-    let spans: Spans =
-        toml::from_str(text).map_err(|err| vec![ContentError::at(file, text, err.span(), err.message())])?;
-    let at = |span: Option<std::ops::Range<usize>>, message: String| ContentError::at(file, text, span, message);
-    let mut errors = Vec::new();
+    let mut errors: Vec<(Place, String)> = Vec::new();
 
     if lab.format_version > FORMAT_VERSION {
-        errors.push(at(
-            spans.format_version.as_ref().map(Spanned::span),
+        errors.push((
+            Place::FormatVersion,
             format!(
                 "format_version {} is newer than this resilience-lab reads ({FORMAT_VERSION}); update resilience-lab or set format_version = {FORMAT_VERSION}",
                 lab.format_version
@@ -206,8 +232,8 @@ pub fn parse(text: &str, file: &str, expected: LabId) -> Result<LabFile, Vec<Con
         ));
     }
     if lab.id != expected_id {
-        errors.push(at(
-            spans.id.as_ref().map(Spanned::span),
+        errors.push((
+            Place::Id,
             format!(
                 "id is \"{}\" but this file is the {expected_id} lab; set id = \"{expected_id}\"",
                 lab.id
@@ -215,20 +241,19 @@ pub fn parse(text: &str, file: &str, expected: LabId) -> Result<LabFile, Vec<Con
         ));
     }
 
-    let span_of_parameter = |index: usize| spans.parameters.get(index).map(Spanned::span);
     for (index, spec) in lab.parameters.iter().enumerate() {
-        let span = span_of_parameter(index);
+        let span = Place::Parameter(index);
         if lab.parameters[..index].iter().any(|earlier| earlier.name == spec.name) {
-            errors.push(at(
-                span.clone(),
+            errors.push((
+                span,
                 format!("parameter \"{}\" is defined twice; keep one", spec.name),
             ));
         }
         for problem in parameter_problems(expected_id, spec) {
-            errors.push(at(span.clone(), format!("parameter \"{}\": {problem}", spec.name)));
+            errors.push((span, format!("parameter \"{}\": {problem}", spec.name)));
         }
         for problem in frame_budget::step_problems(spec.min, spec.max, spec.step) {
-            errors.push(at(span.clone(), format!("parameter \"{}\": {problem}", spec.name)));
+            errors.push((span, format!("parameter \"{}\": {problem}", spec.name)));
         }
     }
     for problem in frame_budget::lab_problems(expected, |name| {
@@ -237,12 +262,12 @@ pub fn parse(text: &str, file: &str, expected: LabId) -> Result<LabFile, Vec<Con
             .find(|spec| spec.name == name)
             .map(|spec| spec.max)
     }) {
-        errors.push(at(None, problem));
+        errors.push((Place::File, problem));
     }
     for required in required_parameters(expected_id) {
         if !lab.parameters.iter().any(|spec| spec.name == required.name) {
-            errors.push(at(
-                None,
+            errors.push((
+                Place::File,
                 format!(
                     "the {expected_id} lab needs a [[parameter]] named \"{}\"; add it",
                     required.name
@@ -255,8 +280,8 @@ pub fn parse(text: &str, file: &str, expected: LabId) -> Result<LabFile, Vec<Con
     if let (Some(window), Some(min_calls)) = (default_named("window"), default_named("min_calls"))
         && lab.parameters[min_calls].default > lab.parameters[window].default
     {
-        errors.push(at(
-            span_of_parameter(min_calls),
+        errors.push((
+            Place::Parameter(min_calls),
             format!(
                 "parameter \"min_calls\": default {} is more than the window's default {}; the breaker could never \
                  open at the defaults: lower it or raise the window",
@@ -265,50 +290,50 @@ pub fn parse(text: &str, file: &str, expected: LabId) -> Result<LabFile, Vec<Con
         ));
     }
     for (index, name) in lab.faults.iter().enumerate() {
-        let span = spans.faults.as_ref().map(Spanned::span);
+        let span = Place::Faults;
         if FaultKind::from_name(name).is_none() {
             let known: Vec<&str> = FaultKind::ALL.iter().map(|kind| kind.name()).collect();
-            errors.push(at(
-                span.clone(),
+            errors.push((
+                span,
                 format!("fault \"{name}\" is unknown; use {}", known.join(", ")),
             ));
         } else if lab.faults[..index].contains(name) {
-            errors.push(at(span.clone(), format!("fault \"{name}\" is listed twice; keep one")));
+            errors.push((span, format!("fault \"{name}\" is listed twice; keep one")));
         }
         if expected_id != "breaker" {
-            errors.push(at(
+            errors.push((
                 span,
                 "only the breaker lab has a dependency to fall sick; remove faults".to_string(),
             ));
         }
     }
     for (index, check) in lab.checks.iter().enumerate() {
-        let span = spans.checks.get(index).map(Spanned::span);
+        let span = Place::Check(index);
         if lab.checks[..index].iter().any(|earlier| earlier.id == check.id) {
-            errors.push(at(
-                span.clone(),
+            errors.push((
+                span,
                 format!("check id \"{}\" is used twice; ids must be unique", check.id),
             ));
         }
         if check.lab.as_deref().is_some_and(|lab_id| lab_id != expected_id) {
-            errors.push(at(
-                span.clone(),
+            errors.push((
+                span,
                 format!("check \"{}\" names another lab; remove its lab key", check.id),
             ));
         }
         for problem in question::problems(check) {
-            errors.push(at(span.clone(), format!("check \"{}\": {problem}", check.id)));
+            errors.push((span, format!("check \"{}\": {problem}", check.id)));
         }
         for problem in settings::problems(check, &lab.parameters) {
-            errors.push(at(span.clone(), format!("check \"{}\": {problem}", check.id)));
+            errors.push((span, format!("check \"{}\": {problem}", check.id)));
         }
     }
     for (index, step) in lab.steps.iter().enumerate() {
         if let Some(check_id) = &step.check
             && !lab.checks.iter().any(|check| &check.id == check_id)
         {
-            errors.push(at(
-                spans.steps.get(index).map(Spanned::span),
+            errors.push((
+                Place::Step(index),
                 format!(
                     "step \"{}\" names check \"{check_id}\", which this file does not define",
                     step.title
@@ -316,7 +341,16 @@ pub fn parse(text: &str, file: &str, expected: LabId) -> Result<LabFile, Vec<Con
             ));
         }
     }
-    if errors.is_empty() { Ok(lab) } else { Err(errors) }
+    if errors.is_empty() {
+        return Ok(lab);
+    }
+    // The same text parsed again, only to know where each entry starts; it parsed once, so a
+    // failure here can only lose the line numbers, not the messages.
+    let spans: Spans = toml::from_str(text).unwrap_or_default();
+    Err(errors
+        .into_iter()
+        .map(|(place, message)| ContentError::at(file, text, spans.of(place), message))
+        .collect())
 }
 
 /// What is wrong with one slider spec, in words that say what to fix.
