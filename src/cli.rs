@@ -89,7 +89,7 @@ pub struct QuizArgs {
     #[arg(long)]
     pub topic: Option<String>,
     /// How many questions (1 to 200).
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..=200))]
+    #[arg(long, default_value_t = 10, value_parser = question_count)]
     pub count: u16,
     /// Seed of the question order; the same seed asks the same quiz again.
     #[arg(long)]
@@ -650,6 +650,11 @@ fn bounded_int(min: u64, max: u64) -> impl Fn(&str) -> Result<u64, String> + Clo
         Ok(value) if (min..=max).contains(&value) => Ok(value),
         _ => Err(format!("allowed: a whole number from {min} to {max}")),
     }
+}
+
+/// `quiz --count`: 1 to 200 questions.
+fn question_count(text: &str) -> Result<u16, String> {
+    bounded_int(1, 200)(text).map(|count| count as u16)
 }
 
 /// `4,4,4`: 1 to 6 layers of 1 to 10 attempts.

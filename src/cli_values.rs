@@ -34,20 +34,61 @@ fn allow_negative_values(command: Command) -> Command {
     })
 }
 
-/// A parse error as one line; a wrong choice (`--theme blue`, `quiz --lab foo`) lists the
-/// allowed values, which clap prints on a line of their own.
-pub fn one_line(error: &clap::Error) -> String {
+/// A parse error of the command line `args` (the program's name first) as one line. A wrong
+/// choice (`--theme blue`, `quiz --lab foo`) lists the allowed values, which clap prints on a
+/// line of their own; a flag given no value (`--warmup-s` last) says what it takes, which clap
+/// does not say at all.
+pub fn one_line(error: &clap::Error, args: &[String]) -> String {
     let rendered = error.render().to_string();
     let first_line = rendered
         .lines()
         .next()
         .unwrap_or("error: invalid arguments")
         .to_string();
-    let allowed = match (error.kind(), error.get(ContextKind::ValidValue)) {
-        (ErrorKind::InvalidValue, Some(ContextValue::Strings(values))) if !values.is_empty() => values.join(", "),
-        _ => return first_line,
+    if error.kind() != ErrorKind::InvalidValue {
+        return first_line;
+    }
+    let allowed = match error.get(ContextKind::ValidValue) {
+        Some(ContextValue::Strings(values)) if !values.is_empty() => Some(values.join(", ")),
+        _ => what_a_missing_value_allows(error, args),
     };
-    format!("{first_line}; allowed: {allowed}")
+    match allowed {
+        Some(allowed) => format!("{first_line}; allowed: {allowed}"),
+        None => first_line,
+    }
+}
+
+/// For "a value is required for '--flag <V>'": the flag's own check run on an empty value, which
+/// answers with the range it allows. The flag is looked up in the subcommand the words of `args`
+/// name, because one flag (`--duration-s`) allows different ranges in different labs.
+fn what_a_missing_value_allows(error: &clap::Error, args: &[String]) -> Option<String> {
+    let Some(ContextValue::String(value)) = error.get(ContextKind::InvalidValue) else {
+        return None;
+    };
+    if !value.is_empty() {
+        return None;
+    }
+    let Some(ContextValue::String(flag)) = error.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    let long = flag.strip_prefix("--")?.split(' ').next()?;
+    // The same subcommands again with the flag given an empty value: its check then refuses
+    // "" and says what it allows.
+    let mut current = command();
+    let mut again: Vec<String> = args.iter().take(1).cloned().collect();
+    for word in args.iter().skip(1).filter(|word| !word.starts_with('-')) {
+        match current.find_subcommand(word) {
+            Some(sub) => {
+                current = sub.clone();
+                again.push(word.clone());
+            }
+            None => break,
+        }
+    }
+    again.push(format!("--{long}="));
+    let refused = command().try_get_matches_from(again).err()?.render().to_string();
+    let reason = refused.lines().next()?.split_once("allowed: ")?.1.to_string();
+    Some(reason)
 }
 
 #[cfg(test)]
@@ -55,11 +96,18 @@ mod tests {
     use super::*;
     use clap::FromArgMatches;
 
+    fn words(args: &[&str]) -> Vec<String> {
+        std::iter::once("resilience-lab")
+            .chain(args.iter().copied())
+            .map(String::from)
+            .collect()
+    }
+
     fn error_of(args: &[&str]) -> String {
         let matches = command().try_get_matches_from(std::iter::once("resilience-lab").chain(args.iter().copied()));
         match matches.and_then(|m| Cli::from_arg_matches(&m)) {
             Ok(cli) => panic!("{args:?} parsed: {cli:?}"),
-            Err(error) => one_line(&error),
+            Err(error) => one_line(&error, &words(args)),
         }
     }
 
@@ -86,7 +134,10 @@ mod tests {
                 &["serve", "health", "--port", "-1"],
                 "'--port <PORT>': allowed: a whole number from 0 to 65535",
             ),
-            (&["quiz", "--count", "-5"], "'--count <COUNT>': -5 is not in 1..=200"),
+            (
+                &["quiz", "--count", "-5"],
+                "'--count <COUNT>': allowed: a whole number from 1 to 200",
+            ),
             (
                 &["run", "breaker", "--brownout-s", "-5,10"],
                 "'--brownout-s <START,END>': allowed: START,END",
@@ -105,6 +156,25 @@ mod tests {
     fn a_wrong_choice_lists_the_allowed_values() {
         assert!(error_of(&["quiz", "--lab", "foo"]).ends_with("; allowed: health, retry, breaker, overload"));
         assert!(error_of(&["--theme", "blue", "labs"]).ends_with("; allowed: light, dark"));
+    }
+
+    #[test]
+    fn a_flag_given_no_value_says_what_it_takes() {
+        for (args, says) in [
+            (&["run", "health", "--warmup-s"][..], "; allowed: a number from 0 to"),
+            (&["run", "retry", "--p"], "; allowed: a number from 0 to 1"),
+            (&["run", "fleet", "--fail-open"], "; allowed: on or off"),
+            (&["quiz", "--count"], "; allowed: a whole number from 1 to 200"),
+        ] {
+            let line = error_of(args);
+            assert!(
+                line.contains("a value is required for") && line.contains(says),
+                "{args:?}: {line}"
+            );
+        }
+        // A lab's own range, not another lab's flag of the same name.
+        assert!(error_of(&["run", "fleet", "--duration-s"]).ends_with("; allowed: a number from 10 to 3600"));
+        assert!(error_of(&["run", "overload", "--duration-s"]).ends_with("; allowed: a number from 1 to 600"));
     }
 
     #[test]

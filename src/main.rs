@@ -78,7 +78,10 @@ fn report_parse_error(error: &clap::Error) -> ExitCode {
             ExitCode::from(2)
         }
         _ => {
-            eprintln!("{}", resilience_lab::cli_values::one_line(error));
+            let args: Vec<String> = std::env::args_os()
+                .map(|arg| arg.to_string_lossy().into_owned())
+                .collect();
+            eprintln!("{}", resilience_lab::cli_values::one_line(error, &args));
             ExitCode::from(2)
         }
     }

@@ -244,10 +244,7 @@ pub fn parse(text: &str, file: &str, expected: LabId) -> Result<LabFile, Vec<Con
     for (index, spec) in lab.parameters.iter().enumerate() {
         let span = Place::Parameter(index);
         if lab.parameters[..index].iter().any(|earlier| earlier.name == spec.name) {
-            errors.push((
-                span,
-                format!("parameter \"{}\" is defined twice; keep one", spec.name),
-            ));
+            errors.push((span, format!("parameter \"{}\" is defined twice; keep one", spec.name)));
         }
         for problem in parameter_problems(expected_id, spec) {
             errors.push((span, format!("parameter \"{}\": {problem}", spec.name)));
@@ -293,10 +290,7 @@ pub fn parse(text: &str, file: &str, expected: LabId) -> Result<LabFile, Vec<Con
         let span = Place::Faults;
         if FaultKind::from_name(name).is_none() {
             let known: Vec<&str> = FaultKind::ALL.iter().map(|kind| kind.name()).collect();
-            errors.push((
-                span,
-                format!("fault \"{name}\" is unknown; use {}", known.join(", ")),
-            ));
+            errors.push((span, format!("fault \"{name}\" is unknown; use {}", known.join(", "))));
         } else if lab.faults[..index].contains(name) {
             errors.push((span, format!("fault \"{name}\" is listed twice; keep one")));
         }
