@@ -16,9 +16,14 @@ fn main() -> ExitCode {
         eprintln!("error: {error}");
         return ExitCode::FAILURE;
     }
-    let parsed = resilience_lab::cli_values::command()
-        .try_get_matches()
+    // The command tree is built once and never freed: dropping its many small allocations
+    // was 4% of the instructions of `run breaker --sim` (callgrind: 3.33M, 3.20M without),
+    // for memory the process gives back when it exits anyway.
+    let mut command = resilience_lab::cli_values::command();
+    let parsed = command
+        .try_get_matches_from_mut(std::env::args_os())
         .and_then(|matches| Cli::from_arg_matches(&matches));
+    std::mem::forget(command);
     let cli = match parsed {
         Ok(cli) => cli,
         Err(error) => return report_parse_error(&error),
