@@ -13,6 +13,13 @@ use std::time::{Duration, Instant};
 use resilience_lab::engine::fleet::{FleetComparison, FleetParams, Scenario, simulate};
 use resilience_lab::live::fleet::{FleetSample, spawn_program};
 
+// Only the /proc helpers of the shared test module, not the app fixtures.
+mod common {
+    pub mod procs;
+}
+
+use common::procs::{Which, children_of, running};
+
 const BIN: &str = env!("CARGO_BIN_EXE_resilience-lab");
 static ONE_FLEET_AT_A_TIME: Mutex<()> = Mutex::new(());
 
@@ -116,32 +123,6 @@ fn a_fast_failing_replica_draws_the_same_share_live_as_simulated() {
     assert!(c.requests_close, "each kind of request within 5%: {c:?}");
 }
 
-/// The pids whose parent is `parent` (from /proc/PID/stat, field 4).
-fn children_of(parent: u32) -> Vec<u32> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| {
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-            let fields: Vec<&str> = stat
-                .rsplit_once(')')
-                .map_or("", |(_, rest)| rest)
-                .split_whitespace()
-                .collect();
-            fields.get(1).and_then(|ppid| ppid.parse::<u32>().ok()) == Some(parent)
-        })
-        .collect()
-}
-
-/// Running means present and not a zombie.
-fn running(pid: u32) -> bool {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let state = stat.rsplit_once(')').map(|(_, rest)| rest.trim_start().chars().next());
-    matches!(state, Some(Some(s)) if s != 'Z' && s != 'X')
-}
-
 /// Starts `run fleet --live` and waits until its database and three replicas are up.
 fn start_cli(duration_s: &str) -> (std::process::Child, Vec<u32>) {
     let parent = Command::new(BIN)
@@ -161,10 +142,10 @@ fn start_cli(duration_s: &str) -> (std::process::Child, Vec<u32>) {
         .spawn()
         .expect("start run fleet --live");
     let deadline = Instant::now() + Duration::from_secs(10);
-    let mut children = children_of(parent.id());
+    let mut children = children_of(parent.id(), Which::Any);
     while children.len() < 4 && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
-        children = children_of(parent.id());
+        children = children_of(parent.id(), Which::Any);
     }
     assert_eq!(children.len(), 4, "a database and three replicas: {children:?}");
     (parent, children)

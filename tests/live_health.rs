@@ -13,6 +13,13 @@ use resilience_lab::live::http::GetOutcome;
 use tokio::sync::mpsc::Receiver;
 use tokio::time::{Instant, timeout};
 
+// Only the /proc helpers of the shared test module, not the app fixtures.
+mod common {
+    pub mod procs;
+}
+
+use common::procs::{Which, children_of, running};
+
 const BIN: &str = env!("CARGO_BIN_EXE_resilience-lab");
 /// The most any single step below may take before the test fails instead of hanging.
 const STEP: Duration = Duration::from_secs(5);
@@ -178,33 +185,6 @@ async fn readiness_that_checks_the_database_fails_when_it_is_down() {
     assert_eq!(child.shutdown(STEP).await.expect("shutdown"), 0);
 }
 
-/// The pids whose parent is `parent` (from /proc/PID/stat, field 4).
-fn children_of(parent: u32) -> Vec<u32> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| {
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-            // After the ")" that ends the command name: state, then the parent pid.
-            let fields: Vec<&str> = stat
-                .rsplit_once(')')
-                .map_or("", |(_, rest)| rest)
-                .split_whitespace()
-                .collect();
-            fields.get(1).and_then(|ppid| ppid.parse::<u32>().ok()) == Some(parent)
-        })
-        .collect()
-}
-
-/// Running means present and not a zombie (a reparented zombie may wait for a reaper).
-fn running(pid: u32) -> bool {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let state = stat.rsplit_once(')').map(|(_, rest)| rest.trim_start().chars().next());
-    matches!(state, Some(Some(s)) if s != 'Z' && s != 'X')
-}
-
 #[test]
 fn killing_the_driver_leaves_no_server_running() {
     let mut parent = Command::new(BIN)
@@ -232,7 +212,7 @@ fn killing_the_driver_leaves_no_server_running() {
     });
     let first = rx.recv_timeout(STEP).expect("the driver prints the listening line");
     assert!(first.starts_with("listening on 127.0.0.1:"), "{first:?}");
-    let children = children_of(parent.id());
+    let children = children_of(parent.id(), Which::Any);
     assert_eq!(children.len(), 1, "one server child: {children:?}");
     let server = children[0];
     assert!(running(server));

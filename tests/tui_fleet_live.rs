@@ -9,6 +9,7 @@
 
 mod common;
 
+use common::procs::{Which, children_of};
 use common::{render, visited_app as app};
 use std::time::{Duration, Instant};
 
@@ -217,26 +218,6 @@ fn runtime() -> tokio::runtime::Runtime {
         .expect("a runtime")
 }
 
-/// The pids whose parent is `parent` and that still run (not zombies), from /proc.
-fn children_of(parent: u32) -> Vec<u32> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| {
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-            let fields: Vec<&str> = stat
-                .rsplit_once(')')
-                .map_or("", |(_, rest)| rest)
-                .split_whitespace()
-                .collect();
-            let running = fields.first().is_some_and(|state| *state != "Z" && *state != "X");
-            running && fields.get(1).and_then(|ppid| ppid.parse::<u32>().ok()) == Some(parent)
-        })
-        .collect()
-}
-
 /// Hands queued events to the app until `done` or `deadline`; returns whether `done` came.
 async fn pump(
     app: &mut App,
@@ -287,7 +268,7 @@ async fn start(app: &mut App, events: &mut mpsc::Receiver<Event>) -> Vec<u32> {
     assert!(panel(app).live.running(), "s starts a run");
     let ready = pump(app, events, Duration::from_secs(20), every_replica_ready).await;
     assert!(ready, "every replica became ready: {:?}", panel(app).live.status);
-    let children = children_of(std::process::id());
+    let children = children_of(std::process::id(), Which::Running);
     assert_eq!(children.len(), 4, "a database and three replicas: {children:?}");
     children
 }
@@ -296,7 +277,7 @@ async fn start(app: &mut App, events: &mut mpsc::Receiver<Event>) -> Vec<u32> {
 async fn no_child_left(app: &mut App, events: &mut mpsc::Receiver<Event>, children: &[u32]) {
     let ended = pump(app, events, Duration::from_secs(20), |app| panel(app).live.finished).await;
     assert!(ended, "the run ended: {:?}", panel(app).live.status);
-    let left: Vec<u32> = children_of(std::process::id())
+    let left: Vec<u32> = children_of(std::process::id(), Which::Running)
         .into_iter()
         .filter(|pid| children.contains(pid))
         .collect();
@@ -336,7 +317,7 @@ fn live_runs_leave_no_child_however_they_end() {
         let children = start(&mut app, &mut events).await;
         app.update(Msg::Quit);
         app.shutdown_live().await;
-        let left: Vec<u32> = children_of(std::process::id())
+        let left: Vec<u32> = children_of(std::process::id(), Which::Running)
             .into_iter()
             .filter(|pid| children.contains(pid))
             .collect();

@@ -13,7 +13,7 @@ use crate::engine::fleet::{self, Database, DbWindow, FleetComparison, FleetParam
 use crate::error::UsageError;
 use crate::live::database_client::DatabaseClient;
 use crate::live::fleet::database::{self, DatabaseSwitch};
-use crate::live::health::{child as health_child, server as health_server};
+use crate::live::health::server as health_server;
 use crate::report::fleet as report;
 
 /// The longest a live run may take in real seconds.
@@ -211,13 +211,7 @@ pub fn run_fleet(args: &FleetArgs, out: &mut dyn Write) -> Result<ExitCode> {
 pub fn serve_database(args: &DatabaseArgs, out: &mut dyn Write) -> Result<ExitCode> {
     let runtime = super::run::live_runtime()?;
     runtime.block_on(async {
-        let listener = match crate::live::http::bind_loopback(args.port).await {
-            Ok(listener) => listener,
-            Err(err) if err.kind() == std::io::ErrorKind::AddrInUse => {
-                return Err(health_child::port_in_use(args.port).into());
-            }
-            Err(err) => return Err(err).wrap_err_with(|| format!("binding 127.0.0.1:{}", args.port)),
-        };
+        let listener = super::serve::bind_port(args.port).await?;
         let port = listener.local_addr()?.port();
         let switch = Arc::new(DatabaseSwitch::default());
         switch.set(match (args.down, args.latency_ms) {
@@ -255,13 +249,7 @@ pub fn serve_replica(content: &Content, args: &ServeHealthArgs, out: &mut dyn Wr
     let api_work = std::time::Duration::from_millis(args.database.api_work_ms);
     let runtime = super::run::live_runtime()?;
     let outcome = runtime.block_on(async {
-        let listener = match health_server::bind(port).await {
-            Ok(listener) => listener,
-            Err(err) if err.kind() == std::io::ErrorKind::AddrInUse => {
-                return Err(health_child::port_in_use(port).into());
-            }
-            Err(err) => return Err(err).wrap_err_with(|| format!("binding 127.0.0.1:{port}")),
-        };
+        let listener = super::serve::bind_port(port).await?;
         // A quiet replica still logs through the queue, into nothing: the request path is the same.
         let writer: Box<dyn Write + Send> = if quiet {
             Box::new(std::io::sink())

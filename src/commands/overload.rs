@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use color_eyre::eyre::{Result, WrapErr};
+use color_eyre::eyre::Result;
 
 use crate::cli::OverloadArgs;
 use crate::engine::overload::metastable::{self, MetastableParams};
@@ -195,11 +195,7 @@ fn run_live(args: &OverloadArgs, scenario: Scenario, params: OverloadParams, out
             "--random-seed applies to --sim only (live arrivals are evenly spaced)".to_string(),
         ));
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .wrap_err("starting the async runtime for Lab 4 live")?;
+    let runtime = super::run::live_runtime()?;
     let live = runtime.block_on(runner::run_to_end(params.clone()))?;
     let sim = overload::run(&params);
     let compared: Vec<ComparedPoint> = if args.sweep {

@@ -4,11 +4,13 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use color_eyre::eyre::{Result, WrapErr};
+use tokio::net::TcpListener;
 
 use crate::cli::HealthServerArgs;
 use crate::commands::run::{health_config, live_runtime};
 use crate::content::{Content, LabId};
 use crate::live::health::{child as health_child, log_queue, server as health_server};
+use crate::live::http;
 
 /// `serve health`: the live server in the foreground until SIGTERM and its ordered shutdown.
 /// Its lifecycle lines go to `out`, one request line per request to stderr.
@@ -16,13 +18,7 @@ pub fn serve_health(content: &Content, args: &HealthServerArgs, out: &mut dyn Wr
     let config = health_config(content.lab(LabId::Health), args);
     let runtime = live_runtime()?;
     let outcome = runtime.block_on(async {
-        let listener = match health_server::bind(args.port).await {
-            Ok(listener) => listener,
-            Err(err) if err.kind() == std::io::ErrorKind::AddrInUse => {
-                return Err(health_child::port_in_use(args.port).into());
-            }
-            Err(err) => return Err(err).wrap_err_with(|| format!("binding 127.0.0.1:{}", args.port)),
-        };
+        let listener = bind_port(args.port).await?;
         let log = health_server::RequestLog::start(log_queue::QUEUE_LINES, std::io::stderr())
             .wrap_err("starting the request log's writer")?;
         health_server::serve(config, listener, out, log).await
@@ -30,4 +26,14 @@ pub fn serve_health(content: &Content, args: &HealthServerArgs, out: &mut dyn Wr
     // Abandoned requests must not hold the exit: the runtime drops them at once.
     runtime.shutdown_background();
     Ok(ExitCode::from(u8::try_from(outcome.exit_code).unwrap_or(1)))
+}
+
+/// Binds `127.0.0.1:port` for a server in the foreground: a port already taken is the user's
+/// bad input (one line naming the port and the flag, exit 2), any other failure an error.
+pub async fn bind_port(port: u16) -> Result<TcpListener> {
+    match http::bind_loopback(port).await {
+        Ok(listener) => Ok(listener),
+        Err(err) if err.kind() == std::io::ErrorKind::AddrInUse => Err(health_child::port_in_use(port).into()),
+        Err(err) => Err(err).wrap_err_with(|| format!("binding 127.0.0.1:{port}")),
+    }
 }

@@ -2,7 +2,8 @@
 //!
 //! Servers are HTTP/1.1 with keep-alive, each connection watched by hyper-util's
 //! [`GracefulShutdown`] so that closing the listener and draining in-flight requests are
-//! two separate steps, in that order, as Lab 1 teaches.
+//! two separate steps, in that order, as Lab 1 teaches. The accept loop is written once
+//! ([`serve_admitted`]); what differs per server (limits, timeouts) is its [`Admission`].
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -41,6 +42,39 @@ pub fn text(code: StatusCode, body: impl Into<Bytes>) -> Response<TextBody> {
     response
 }
 
+/// How the one accept loop ([`serve_admitted`]) takes in and serves each connection: the
+/// plain servers watch every connection for a graceful drain ([`GracefulShutdown`]); the
+/// health server adds limits and timeouts (`live::health::conn_guard`).
+pub trait Admission {
+    /// Completes once another connection may be accepted (at once when nothing is limited).
+    fn room(&self) -> impl Future<Output = ()> + Send;
+
+    /// Serves one accepted connection with `service` on a task of its own.
+    fn serve<S>(&self, stream: TcpStream, service: S)
+    where
+        S: Service<Request<Incoming>, Response = Response<TextBody>, Error = Infallible> + Send + 'static,
+        S::Future: Send + 'static;
+}
+
+impl Admission for GracefulShutdown {
+    fn room(&self) -> impl Future<Output = ()> + Send {
+        std::future::ready(())
+    }
+
+    fn serve<S>(&self, stream: TcpStream, service: S)
+    where
+        S: Service<Request<Incoming>, Response = Response<TextBody>, Error = Infallible> + Send + 'static,
+        S::Future: Send + 'static,
+    {
+        let connection = http1::Builder::new().serve_connection(TokioIo::new(stream), service);
+        let watched = self.watch(connection);
+        tokio::spawn(async move {
+            // A client that hangs up mid-request is not the server's failure.
+            let _ = watched.await;
+        });
+    }
+}
+
 /// Accepts connections on `listener` and serves each with `service` until `stop`
 /// completes; then drops the listener (new connections are refused from that moment)
 /// and returns the watcher of the connections still open, to drain them.
@@ -49,11 +83,28 @@ where
     S: Service<Request<Incoming>, Response = Response<TextBody>, Error = Infallible> + Clone + Send + 'static,
     S::Future: Send + 'static,
 {
-    let graceful = GracefulShutdown::new();
+    serve_admitted(listener, service, stop, GracefulShutdown::new()).await
+}
+
+/// The accept loop every lab server runs: waits for `admission`'s room, accepts, and hands
+/// the connection to `admission` with a clone of `service`, until `stop` completes; then
+/// drops the listener (new connections are refused from that moment) and returns
+/// `admission`, which holds the connections still open, to drain them.
+pub async fn serve_admitted<S, A>(listener: TcpListener, service: S, stop: impl Future<Output = ()>, admission: A) -> A
+where
+    S: Service<Request<Incoming>, Response = Response<TextBody>, Error = Infallible> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+    A: Admission,
+{
     let mut stop = std::pin::pin!(stop);
     loop {
         tokio::select! {
             // Checked first: once stop is due, no further connection is taken.
+            biased;
+            () = stop.as_mut() => break,
+            () = admission.room() => {}
+        }
+        tokio::select! {
             biased;
             () = stop.as_mut() => break,
             accepted = listener.accept() => {
@@ -63,17 +114,12 @@ where
                     continue;
                 };
                 let _ = stream.set_nodelay(true);
-                let connection = http1::Builder::new().serve_connection(TokioIo::new(stream), service.clone());
-                let watched = graceful.watch(connection);
-                tokio::spawn(async move {
-                    // A client that hangs up mid-request is not the server's failure.
-                    let _ = watched.await;
-                });
+                admission.serve(stream, service.clone());
             }
         }
     }
     drop(listener);
-    graceful
+    admission
 }
 
 /// Waits up to `deadline` for the watched connections to finish; false if time ran out.

@@ -1,5 +1,8 @@
 //! What the app's newer test files share: an app at a size for a learner who has never
 //! opened a lab, and the text it draws (no colour, so a snapshot is what a learner reads).
+//! [`procs`] finds child processes in `/proc`, for the tests that no child outlives its parent.
+
+pub mod procs;
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

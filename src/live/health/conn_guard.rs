@@ -18,6 +18,9 @@
 //! - **Half-closed clients are answered** (`half_close(true)`): a client that shuts its
 //!   sending side after the request (`nc -N`) still reads the reply, as with Python's
 //!   `http.server`.
+//!
+//! The accept loop itself is the one every lab server runs ([`http::serve_admitted`]);
+//! [`Connections`] is its [`Admission`]: it makes room at the cap and serves each connection.
 
 use std::collections::BTreeMap;
 use std::convert::Infallible;
@@ -34,7 +37,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, watch};
 
-use crate::live::http::TextBody;
+use crate::live::http::{self, Admission, TextBody};
 
 /// Time a client has to send a whole request head, from connecting or from its last answer.
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(5);
@@ -118,6 +121,7 @@ pub struct Connections {
     changed: Notify,
     draining: watch::Sender<bool>,
     max: usize,
+    header_read_timeout: Duration,
     cut_mid_request: AtomicU64,
     evicted: AtomicU64,
 }
@@ -146,12 +150,13 @@ impl Drop for Busy {
 }
 
 impl Connections {
-    fn new(max: usize) -> Self {
+    fn new(limits: ConnLimits) -> Self {
         Self {
             registry: Mutex::new(Registry::default()),
             changed: Notify::new(),
             draining: watch::Sender::new(false),
-            max: max.max(1),
+            max: limits.max_connections.max(1),
+            header_read_timeout: limits.header_read_timeout,
             cut_mid_request: AtomicU64::new(0),
             evicted: AtomicU64::new(0),
         }
@@ -248,34 +253,25 @@ where
     S: Service<Request<Incoming>, Response = Response<TextBody>, Error = Infallible> + Clone + Send + 'static,
     S::Future: Send + 'static,
 {
-    let connections = Arc::new(Connections::new(limits.max_connections));
-    let mut stop = std::pin::pin!(stop);
-    loop {
-        tokio::select! {
-            // Checked first: once stop is due, no further connection is taken.
-            biased;
-            () = stop.as_mut() => break,
-            () = connections.room() => {}
-        }
-        tokio::select! {
-            biased;
-            () = stop.as_mut() => break,
-            accepted = listener.accept() => {
-                let Ok((stream, _peer)) = accepted else {
-                    // Out of file descriptors or a reset before accept: back off a moment.
-                    tokio::time::sleep(Duration::from_millis(10)).await;
-                    continue;
-                };
-                let _ = stream.set_nodelay(true);
-                spawn_connection(&connections, stream, service.clone(), limits);
-            }
-        }
-    }
-    drop(listener);
-    connections
+    http::serve_admitted(listener, service, stop, Arc::new(Connections::new(limits))).await
 }
 
-fn spawn_connection<S>(connections: &Arc<Connections>, stream: TcpStream, service: S, limits: ConnLimits)
+/// The shared accept loop waits for [`Connections::room`] and hands each connection here.
+impl Admission for Arc<Connections> {
+    fn room(&self) -> impl Future<Output = ()> + Send {
+        Connections::room(self)
+    }
+
+    fn serve<S>(&self, stream: TcpStream, service: S)
+    where
+        S: Service<Request<Incoming>, Response = Response<TextBody>, Error = Infallible> + Send + 'static,
+        S::Future: Send + 'static,
+    {
+        spawn_connection(self, stream, service);
+    }
+}
+
+fn spawn_connection<S>(connections: &Arc<Connections>, stream: TcpStream, service: S)
 where
     S: Service<Request<Incoming>, Response = Response<TextBody>, Error = Infallible> + Send + 'static,
     S::Future: Send + 'static,
@@ -296,7 +292,7 @@ where
     };
     let connection = http1::Builder::new()
         .timer(TokioTimer::new())
-        .header_read_timeout(limits.header_read_timeout)
+        .header_read_timeout(connections.header_read_timeout)
         .half_close(true)
         .serve_connection(TokioIo::new(stream), counted);
     let mut draining = connections.draining.subscribe();
