@@ -285,6 +285,34 @@ mod tests {
     }
 
     #[test]
+    fn a_percentage_may_be_typed_as_a_fraction() {
+        let rate = Question {
+            kind: QuestionKind::Number,
+            choices: vec![],
+            answer: Some(Answer::Number(78.2)),
+            tolerance: Some(0.5),
+            unit: Some("%".into()),
+            ..choice()
+        };
+        let asked = Asked {
+            question: rate.clone(),
+            choice_order: vec![],
+        };
+        for (typed, right) in [(78.2, true), (0.782, true), (0.78, true), (0.70, false), (7.82, false)] {
+            assert_eq!(grade(&asked, &Response::Number(typed), &[]).right, right, "{typed}");
+        }
+        // Other units are read as typed: 0.782 calls is not 78.2 calls.
+        let calls = Asked {
+            question: Question {
+                unit: Some("calls".into()),
+                ..rate
+            },
+            choice_order: vec![],
+        };
+        assert!(!grade(&calls, &Response::Number(0.782), &[]).right);
+    }
+
+    #[test]
     fn typed_numbers_are_read_leniently() {
         assert_eq!(parse_number("3,000"), Some(3000.0));
         assert_eq!(parse_number(" 64 attempts"), Some(64.0));
