@@ -414,41 +414,83 @@ pub fn bulkhead_view(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buff
 }
 
 /// The throttle's arithmetic with this run's counts, and what it refused per second.
+///
+/// Every line is sized to the panel, so none is cut: where the panel is narrow the formula
+/// names its terms shortly and the counts take two lines; where it is short, the "off" note
+/// moves into the title, then the counts' second half and the formula give way, in that
+/// order. The substituted formula (the probability a check asks about) always shows.
 pub fn throttle_view(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buffer) {
-    let block = panel(" client-side throttle ", theme);
-    let inner = block.inner(area);
-    block.render(area, buf);
-    if inner.height < 3 {
-        return;
-    }
     let t = &run.totals;
+    let off = t.throttle_probability.is_none();
+    let inner = Block::bordered().inner(area);
+    let (width, height) = (usize::from(inner.width), usize::from(inner.height));
     let k = run.params.throttle_k;
     let (requests, accepts) = (t.throttle_requests, t.throttle_accepts);
     let probability = t.throttle_probability.unwrap_or(0.0);
-    let mut lines = vec![
-        Line::styled("p = max(0, (requests - K x accepts) / (requests + 1))", theme.accent()),
-        Line::styled(
-            format!("  = ({requests} - {k} x {accepts}) / ({requests} + 1) = {probability:.3}"),
-            theme.text(),
-        ),
-        Line::styled(
-            format!(
-                "offered {}, refused locally {}, sent {}, accepted {}",
-                t.offered,
-                t.throttled,
-                t.offered - t.throttled,
-                t.goodput
-            ),
-            theme.text(),
-        ),
-    ];
-    if t.throttle_probability.is_none() {
-        lines.push(Line::styled(
-            "(the throttle is off: policy throttle turns it on)",
-            theme.dim(),
-        ));
+    let fits = |line: &str| line.chars().count() <= width;
+    // The first of the ways of saying a line that fits, else the shortest (the last).
+    let pick = |ways: Vec<String>| {
+        let last = ways.len().saturating_sub(1);
+        ways.into_iter()
+            .enumerate()
+            .find(|(at, way)| fits(way) || *at == last)
+            .map(|(_, way)| way)
+            .unwrap_or_default()
+    };
+    let formula = pick(vec![
+        "p = max(0, (requests - K x accepts) / (requests + 1))".to_string(),
+        "p = max(0, (req - K x acc) / (req + 1))".to_string(),
+    ]);
+    let worked = pick(vec![
+        format!("  = ({requests} - {k} x {accepts}) / ({requests} + 1) = {probability:.3}"),
+        format!("= ({requests} - {k} x {accepts}) / ({requests} + 1) = {probability:.3}"),
+        format!("= ({requests} - {k} x {accepts}) / {} = {probability:.3}", requests + 1),
+    ]);
+    let sent = format!("sent {}, accepted {}", t.offered - t.throttled, t.goodput);
+    let offered = format!("offered {}, refused locally {}", t.offered, t.throttled);
+    let counts = format!("{offered}, {sent}");
+    let note = pick(vec![
+        "(the throttle is off: policy throttle turns it on)".to_string(),
+        "(off: policy throttle turns it on)".to_string(),
+    ]);
+    // Highest priority first; what does not fit the height goes from the end of this list.
+    let mut lines: Vec<(u8, Line)> = vec![(2, Line::styled(formula, theme.accent()))];
+    lines.push((4, Line::styled(worked, theme.text())));
+    if fits(&counts) {
+        lines.push((3, Line::styled(counts, theme.text())));
+    } else {
+        lines.push((3, Line::styled(offered, theme.text())));
+        lines.push((1, Line::styled(sent, theme.text())));
     }
-    Paragraph::new(lines)
+    if off {
+        lines.push((0, Line::styled(note, theme.dim())));
+    }
+    // Lowest priority leaves first while the lines outnumber the rows.
+    while lines.len() > height.max(1) {
+        let Some(lowest) = lines
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, (rank, _))| *rank)
+            .map(|(at, _)| at)
+        else {
+            break;
+        };
+        lines.remove(lowest);
+    }
+    let note_in_title = off && !lines.iter().any(|(rank, _)| *rank == 0);
+    let title = if note_in_title {
+        " client-side throttle · off "
+    } else {
+        " client-side throttle "
+    };
+    let block = panel(title, theme);
+    block.render(area, buf);
+    if inner.height < 1 {
+        return;
+    }
+    // Each line fits the width except a number too long for the panel: wrapping then is
+    // better than cutting it, and the rows were counted for the common case.
+    Paragraph::new(lines.into_iter().map(|(_, line)| line).collect::<Vec<_>>())
         .wrap(ratatui::widgets::Wrap { trim: true })
         .render(inner, buf);
 }
