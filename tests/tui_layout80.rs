@@ -233,3 +233,12 @@ fn the_link_title_fits_the_box_at_80x24() {
         "{screen}"
     );
 }
+
+#[test]
+fn lab4s_curve_legend_keeps_each_glyph_with_its_name_at_80x24() {
+    let app = run(visited_app(80, 24), &[Msg::Down, Msg::Down, Msg::Down, Msg::Open]);
+    let screen = render(&app);
+    for item in ["A age-cap", "T throttle", "F fifo", "◆ now", "● live"] {
+        assert!(screen.contains(item), "{item:?}:\n{screen}");
+    }
+}

@@ -23,6 +23,7 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 
 use crate::engine::overload::{CurvePoint, OverloadRun, Policy, Recompute, Second};
 use crate::tui::theme::Theme;
+use crate::tui::view::legend::{self, Item};
 
 /// The current settings' point on the curve.
 pub const CURRENT_GLYPH: char = '◆';
@@ -67,16 +68,20 @@ fn panel(title: &str, theme: Theme) -> Block<'_> {
         .border_style(theme.border())
 }
 
-/// The legend line: each series' glyph and name in its style.
-fn legend<'a>(series: &'a [Series<'a>], extra: &[(char, &'a str, Style)]) -> Line<'a> {
-    let mut spans = Vec::new();
+/// The legend: each series' glyph and name in its style, on as many lines of `width` as
+/// it needs, a glyph never parted from its name.
+fn legend<'a>(series: &'a [Series<'a>], extra: &[(char, &'a str, Style)], width: u16) -> Vec<Line<'a>> {
+    let mut items = Vec::new();
     for s in series {
-        spans.push(Span::styled(format!("{} {} ", s.glyph, s.name), s.style));
+        items.push(Item::new(vec![Span::styled(
+            format!("{} {}", s.glyph, s.name),
+            s.style,
+        )]));
     }
     for (glyph, name, style) in extra {
-        spans.push(Span::styled(format!("{glyph} {name} "), *style));
+        items.push(Item::new(vec![Span::styled(format!("{glyph} {name}"), *style)]));
     }
-    Line::from(spans)
+    legend::flow(&items, usize::from(width), 1)
 }
 
 /// A short axis number: 2000, 2.5k, 12k.
@@ -228,9 +233,7 @@ pub fn goodput_curves(result: &Recompute, live_points: &[CurvePoint], theme: The
         (CURRENT_GLYPH, "now", theme.selected()),
         (LIVE_GLYPH, "live", theme.accent()),
     ];
-    Paragraph::new(legend(&series, &extra))
-        .wrap(ratatui::widgets::Wrap { trim: true })
-        .render(legend_area, buf);
+    Paragraph::new(legend(&series, &extra, legend_area.width)).render(legend_area, buf);
 }
 
 /// Queue length and the wait of a new arrival over time, the client's timeout marked.
@@ -275,7 +278,7 @@ pub fn queue_over_time(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Bu
         },
     ];
     let [header, plot_area] = Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
-    Paragraph::new(legend(&all, &[])).render(header, buf);
+    Paragraph::new(legend(&all, &[], header.width)).render(header, buf);
     glyph_plot(
         &all,
         &[],
@@ -343,9 +346,7 @@ pub fn outcomes_per_second(seconds: &[Second], duration_s: f64, theme: Theme, ar
             points: Vec::new(),
         })
         .collect();
-    Paragraph::new(legend(&named, &[]))
-        .wrap(ratatui::widgets::Wrap { trim: true })
-        .render(header, buf);
+    Paragraph::new(legend(&named, &[], header.width)).render(header, buf);
     glyph_plot(
         &series,
         &[],
