@@ -7,10 +7,12 @@
 //! │ fleet-0     4 ▒███████······▒▒▒···▒▒▒▒·····▒▒▒▒▒▒···▒███████████████   │
 //! │ endpoints     0333333333000000000000000000000000000123333333333333333   │
 //! │ database      ▁▁▁████████████████████████████████▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁   │
-//! │ █ ready ▒ starting ░ unready ▄ terminating · back-off │ db ▁ up ▄ slow █ down
+//! │ ▒ starting █ ready ░ unready ▄ terminating · back-off                   │
+//! │ db ▁ up ▄ slow █ down            (the legends wrap by whole items)     │
+//! │ requests/s  o ok  d degraded  x failed  r refused                      │
 //! │ 10/s ooooo      rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr     oooooooooooooo    │
 //! │  0/s      ddd                                                          │
-//! │ ok 2700  degraded 340  failed 0  refused 2860  no endpoint 286.0 s ...  │
+//! │ ok 2700 degraded 340 failed 0 refused 2860  (whole counts that fit)    │
 //! └───────────────────────────────────────────────────────────────────────┘
 //! ```
 //!
