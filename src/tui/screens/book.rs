@@ -16,6 +16,7 @@ use tui_markdown::{Options, StyleSheet};
 
 use crate::tui::layout;
 use crate::tui::msg::Msg;
+use crate::tui::screens::table_links::{Cell, TableRows, is_table_line};
 use crate::tui::theme::Theme;
 use crate::tui::wrap;
 
@@ -135,6 +136,9 @@ pub struct BookLink {
     /// the address.
     pub shown: String,
     pub target: LinkTarget,
+    /// The rows it is drawn on, each with the piece of its target there: one row, or more
+    /// where a table cell wraps it (the focus marks every piece).
+    pub pieces: Vec<(usize, String)>,
 }
 
 /// The link targets a rendered line writes as the renderer does, `label (target)`: a
@@ -171,9 +175,18 @@ pub fn render_with_links(markdown: &'static str, theme: Theme, width: u16) -> (T
     let mut links = Vec::new();
     let mut lines: Vec<Line<'static>> = Vec::with_capacity(text.lines.len());
     let mut in_code = false;
+    // A table's links are found per cell once its row is read whole (table_links.rs).
+    let mut table = TableRows::default();
     for mut line in text.lines {
         let plain = line.to_string();
-        if plain.trim_start().starts_with("```") {
+        let fence = plain.trim_start().starts_with("```");
+        let cells = if !in_code && !fence && is_table_line(&plain) {
+            table.push(lines.len(), &plain)
+        } else {
+            table.finish()
+        };
+        links.extend(cell_links(&cells, &chapters));
+        if fence {
             in_code = !in_code;
             continue;
         }
@@ -195,8 +208,12 @@ pub fn render_with_links(markdown: &'static str, theme: Theme, width: u16) -> (T
         // The renderer writes a link as `text (target.md)`: a chapter's file says nothing
         // to a reader of this screen, its title does.
         // A table's rows are fitted to the width already: a link in a cell keeps its file.
-        let in_table = plain.contains('│');
-        let targets = link_targets(&plain, &chapters);
+        let in_table = is_table_line(&plain);
+        let targets = if in_table {
+            Vec::new()
+        } else {
+            link_targets(&plain, &chapters)
+        };
         let mut shown_targets = Vec::with_capacity(targets.len());
         for (written, target) in targets {
             let shown = match &target {
@@ -227,20 +244,54 @@ pub fn render_with_links(markdown: &'static str, theme: Theme, width: u16) -> (T
             from = row;
             links.push(BookLink {
                 row: lines.len() + row,
+                pieces: vec![(lines.len() + row, start)],
                 shown,
                 target,
             });
         }
         lines.extend(rows);
     }
+    links.extend(cell_links(&table.finish(), &chapters));
     (Text::from(lines), links)
 }
 
-/// `text` with link `link` shown as focused (reversed), on its row where its target starts.
+/// The links of one table row's cells, in the order they are drawn (row, then column); a
+/// cell shows a link's target as written (its file), the row being fitted to the width.
+fn cell_links(cells: &[Cell], chapters: &[Chapter]) -> Vec<BookLink> {
+    let mut links: Vec<BookLink> = Vec::new();
+    for cell in cells {
+        let mut from = 0;
+        for (written, target) in link_targets(&cell.text, chapters) {
+            let needle = format!("({written})");
+            let Some(at) = cell.text[from..].find(&needle).map(|at| from + at) else {
+                continue;
+            };
+            from = at + needle.len();
+            let start = cell.text[..at].chars().count() + 1;
+            let pieces = cell.pieces(start, written.chars().count());
+            let Some(&(row, _)) = pieces.first() else { continue };
+            links.push(BookLink {
+                row,
+                shown: written,
+                target,
+                pieces,
+            });
+        }
+    }
+    links.sort_by_key(|link| link.row);
+    links
+}
+
+/// `text` with link `link` shown as focused (reversed): each of its pieces, on its row (a
+/// span that is the piece, else the first that holds it).
 pub fn focus_link(mut text: Text<'static>, link: &BookLink) -> Text<'static> {
-    let start: String = link.shown.chars().take(12).collect();
-    if let Some(line) = text.lines.get_mut(link.row) {
-        let found = line.spans.iter().position(|span| span.content.contains(&start));
+    for (row, piece) in &link.pieces {
+        let Some(line) = text.lines.get_mut(*row) else { continue };
+        let found = line
+            .spans
+            .iter()
+            .position(|span| span.content.trim() == piece.as_str())
+            .or_else(|| line.spans.iter().position(|span| span.content.contains(piece.as_str())));
         if let Some(span) = found.and_then(|index| line.spans.get_mut(index)) {
             span.style = span.style.add_modifier(Modifier::REVERSED);
         }
@@ -419,7 +470,11 @@ mod tests {
         let self_check = chapters().iter().position(|c| c.file == "self-check.md");
         assert_eq!(links[1].target, LinkTarget::Chapter(self_check.expect("listed")));
         for link in &links {
-            assert!(text.lines[link.row].to_string().contains(&link.shown), "{link:?}");
+            let pieces: String = link.pieces.iter().map(|(_, piece)| piece.as_str()).collect();
+            assert!(link.shown.starts_with(&pieces), "{link:?}");
+            for (row, piece) in &link.pieces {
+                assert!(text.lines[*row].to_string().contains(piece), "{link:?}");
+            }
         }
         assert_eq!(links[0].shown, "chapter “Interview sheet”");
         assert_eq!(

@@ -4,9 +4,11 @@
 //! - [`home`]: the list of labs, the quiz and the book.
 //! - [`lab`]: one lab's screen ([`lab::LabScreen`]), sim and live.
 //! - [`quiz`]: the quiz's state machine (pick, answer, feedback, review).
-//! - [`book`]: the book's chapters, embedded, rendered from Markdown.
+//! - [`book`]: the book's chapters, embedded, rendered from Markdown ([`table_links`]: links
+//!   in its tables, whose cells wrap).
 
 pub mod book;
 pub mod home;
 pub mod lab;
 pub mod quiz;
+pub mod table_links;

@@ -39,16 +39,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if let Some((at, link)) = state.link.and_then(|at| links.get(at).map(|link| (at, link))) {
         text = focus_link(text, link);
         let goes = match &link.target {
-            LinkTarget::Chapter(index) => format!(
-                "Enter opens “{}”",
-                chapters.get(*index).map_or(link.shown.as_str(), |c| c.title)
-            ),
-            LinkTarget::External(_) => "Enter shows the address".to_string(),
+            LinkTarget::Chapter(index) => chapters.get(*index).map_or(link.shown.as_str(), |c| c.title),
+            LinkTarget::External(_) => "",
         };
-        block = block.title_bottom(Span::styled(
-            format!(" link {} of {} · {goes} ", at + 1, links.len()),
-            theme.key(),
-        ));
+        let room = usize::from(layout.text.width.saturating_sub(2));
+        block = block.title_bottom(Span::styled(link_title(at + 1, links.len(), goes, room), theme.key()));
     }
     let rows = wrapped_rows(&text, inner.width);
     let scroll = state.scroll.min(rows.saturating_sub(usize::from(inner.height)) as u16);
@@ -101,5 +96,55 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     match &state.status {
         Some(status) => Line::from(Span::styled(format!(" {status}"), theme.accent())).render(layout.footer, buf),
         None => footer::render_keys(app.context(), app.theme, layout.footer, buf),
+    }
+}
+
+/// The text box's bottom title for link `number` of `count`, which opens chapter `goes`
+/// (empty: a web address), in at most `room` columns: the count shortens first, then the
+/// chapter's title loses its end to an ellipsis.
+fn link_title(number: usize, count: usize, goes: &str, room: usize) -> String {
+    let ways = if goes.is_empty() {
+        vec![
+            format!(" link {number} of {count} · Enter shows the address "),
+            format!(" {number}/{count} · Enter shows the address "),
+            format!(" {number}/{count} · Enter shows it "),
+        ]
+    } else {
+        vec![
+            format!(" link {number} of {count} · Enter opens “{goes}” "),
+            format!(" {number}/{count} · Enter opens “{goes}” "),
+        ]
+    };
+    if let Some(way) = ways.iter().find(|way| way.chars().count() <= room) {
+        return way.clone();
+    }
+    if goes.is_empty() {
+        return ways.last().cloned().unwrap_or_default();
+    }
+    let frame = format!(" {number}/{count} · Enter opens “…” ").chars().count();
+    let kept: String = goes.chars().take(room.saturating_sub(frame)).collect();
+    format!(" {number}/{count} · Enter opens “{}…” ", kept.trim_end())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::link_title;
+
+    #[test]
+    fn the_link_title_fits_its_box() {
+        let long = "Self-check: four questions";
+        assert_eq!(
+            link_title(3, 4, long, 80),
+            " link 3 of 4 · Enter opens “Self-check: four questions” "
+        );
+        assert_eq!(
+            link_title(3, 4, long, 48),
+            " 3/4 · Enter opens “Self-check: four questions” "
+        );
+        let short = link_title(3, 4, long, 40);
+        assert_eq!(short, " 3/4 · Enter opens “Self-check: four…” ");
+        assert!(short.chars().count() <= 40);
+        assert_eq!(link_title(1, 2, "", 40), " link 1 of 2 · Enter shows the address ");
+        assert_eq!(link_title(1, 2, "", 30), " 1/2 · Enter shows it ");
     }
 }

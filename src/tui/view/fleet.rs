@@ -7,10 +7,12 @@
 //! │ fleet-0     4 ▒███████······▒▒▒···▒▒▒▒·····▒▒▒▒▒▒···▒███████████████   │
 //! │ endpoints     0333333333000000000000000000000000000123333333333333333   │
 //! │ database      ▁▁▁████████████████████████████████▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁   │
-//! │ █ ready ▒ starting ░ unready ▄ terminating · back-off │ db ▁ up ▄ slow █ down
+//! │ ▒ starting █ ready ░ unready ▄ terminating · back-off                   │
+//! │ db ▁ up ▄ slow █ down            (the legends wrap by whole items)     │
+//! │ requests/s  o ok  d degraded  x failed  r refused                      │
 //! │ 10/s ooooo      rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr     oooooooooooooo    │
 //! │  0/s      ddd                                                          │
-//! │ ok 2700  degraded 340  failed 0  refused 2860  no endpoint 286.0 s ...  │
+//! │ ok 2700 degraded 340 failed 0 refused 2860  (whole counts that fit)    │
 //! └───────────────────────────────────────────────────────────────────────┘
 //! ```
 //!
@@ -22,11 +24,12 @@ use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Widget};
+use ratatui::text::Span;
+use ratatui::widgets::{Block, Widget};
 
 use crate::engine::fleet::{Database, FleetRun, ReplicaState, RequestTotals};
 use crate::tui::theme::Theme;
+use crate::tui::view::legend::{self, Item};
 use crate::tui::widgets::state_band::band_cells;
 
 /// What the view shows: a run and the mode it came from.
@@ -146,8 +149,12 @@ pub fn render(view: &FleetView, theme: Theme, area: Rect, buf: &mut Buffer) {
     y += 1;
 
     let rows_left = |y: u16| inner.bottom().saturating_sub(y);
+    // The states' legend wraps by whole items on a narrow panel (two lines at 80 columns).
+    let legend = legend::flow(&state_legend(theme), usize::from(inner.width), 1);
+    let legend_rows = legend.len() as u16;
     for replica in &run.replicas {
-        if rows_left(y) < 5 {
+        // Below the replicas: endpoints, database, the legend, the chart's 2 rows, the totals.
+        if rows_left(y) < 4 + legend_rows {
             break;
         }
         put(buf, inner.x, y, &replica.name, theme.text(), right);
@@ -195,20 +202,13 @@ pub fn render(view: &FleetView, theme: Theme, area: Rect, buf: &mut Buffer) {
     }
     y += 1;
 
-    let mut legend: Vec<Span> = Vec::new();
-    for state in ReplicaState::ALL {
-        let (glyph, style) = replica_look(state, theme);
-        legend.push(Span::styled(glyph, style));
-        legend.push(Span::styled(format!(" {} ", state.word()), theme.dim()));
+    for line in legend {
+        if y >= inner.bottom() {
+            break;
+        }
+        line.render(Rect::new(inner.x, y, inner.width, 1), buf);
+        y += 1;
     }
-    legend.push(Span::styled("│ db ", theme.dim()));
-    for state in [Database::Up, Database::Slow { latency_ms: 0 }, Database::Down] {
-        let (glyph, style) = database_look(state, theme);
-        legend.push(Span::styled(glyph, style));
-        legend.push(Span::styled(format!(" {} ", state.word()), theme.dim()));
-    }
-    Paragraph::new(Line::from(legend)).render(Rect::new(inner.x, y, inner.width, 1), buf);
-    y += 1;
 
     let chart = Rect::new(inner.x, y, inner.width, rows_left(y).saturating_sub(1));
     requests_chart(run, theme, chart, buf);
@@ -217,16 +217,50 @@ pub fn render(view: &FleetView, theme: Theme, area: Rect, buf: &mut Buffer) {
     let first = run
         .first_restart_s()
         .map_or(String::new(), |t| format!(" (first {t:.1} s)"));
-    let totals = format!(
-        "ok {}  degraded {}  failed {}  refused {}  no endpoint {:.1} s  restarts {}{first}",
-        r.ok,
-        r.degraded,
-        r.failed,
-        r.refused,
-        run.no_ready_endpoint_s,
-        run.total_restarts()
-    );
+    // Whole counts only: the box above has the restarts and the time without an endpoint
+    // again, so on a narrow panel those give way first.
+    let parts = [
+        format!("ok {}", r.ok),
+        format!("degraded {}", r.degraded),
+        format!("failed {}", r.failed),
+        format!("refused {}", r.refused),
+        format!("no endpoint {:.1} s", run.no_ready_endpoint_s),
+        format!("restarts {}{first}", run.total_restarts()),
+    ];
+    let totals = legend::fit_parts(&parts, usize::from(inner.width));
     put(buf, inner.x, inner.bottom() - 1, &totals, theme.text(), right);
+}
+
+/// The legend of the replica and database bands: each glyph with its word, the database's
+/// after a `│ db` lead.
+fn state_legend(theme: Theme) -> Vec<Item<'static>> {
+    let mut items: Vec<Item> = ReplicaState::ALL
+        .into_iter()
+        .map(|state| {
+            let (glyph, style) = replica_look(state, theme);
+            Item::new(vec![
+                Span::styled(glyph, style),
+                Span::styled(format!(" {}", state.word()), theme.dim()),
+            ])
+        })
+        .collect();
+    for (at, state) in [Database::Up, Database::Slow { latency_ms: 0 }, Database::Down]
+        .into_iter()
+        .enumerate()
+    {
+        let (glyph, style) = database_look(state, theme);
+        let mut item = Item::new(vec![
+            Span::styled(glyph, style),
+            Span::styled(format!(" {}", state.word()), theme.dim()),
+        ]);
+        if at == 0 {
+            // At a line's start the database's first item still says whose states follow.
+            item.spans.insert(0, Span::styled("db ", theme.dim()));
+            item.lead = vec![Span::styled("│ ", theme.dim())];
+        }
+        items.push(item);
+    }
+    items
 }
 
 /// Requests per second over the run, one glyph per series (`o` ok, `d` degraded, `x`
@@ -236,15 +270,43 @@ fn requests_chart(run: &FleetRun, theme: Theme, area: Rect, buf: &mut Buffer) {
         return;
     }
     let right = area.right();
-    let mut legend: Vec<Span> = vec![Span::styled("requests/s ", theme.accent())];
-    for (name, glyph, series) in SERIES {
-        legend.push(Span::styled(glyph, theme.series(series)));
-        legend.push(Span::styled(format!(" {name}  "), theme.dim()));
+    let width = usize::from(area.width);
+    let series: Vec<Item> = SERIES
+        .iter()
+        .map(|(name, glyph, series)| {
+            Item::new(vec![
+                Span::styled(*glyph, theme.series(*series)),
+                Span::styled(format!(" {name}"), theme.dim()),
+            ])
+        })
+        .collect();
+    // One line, giving way in order: two spaces between items, one, then the title without
+    // its "/s" (the axis says per second); past that the items wrap onto a second line.
+    let with_title = |title: &'static str| {
+        let mut items = vec![Item::new(vec![Span::styled(title, theme.accent())])];
+        items.extend(series.iter().cloned());
+        items
+    };
+    let legend = [("requests/s", 2), ("requests/s", 1), ("requests", 1)]
+        .into_iter()
+        .map(|(title, gap)| legend::flow(&with_title(title), width, gap))
+        .find(|lines| lines.len() == 1)
+        .unwrap_or_else(|| legend::flow(&with_title("requests"), width, 1));
+    let legend_rows = legend.len() as u16;
+    if area.height < legend_rows + 2 {
+        return;
     }
-    Paragraph::new(Line::from(legend)).render(Rect::new(area.x, area.y, area.width, 1), buf);
+    for (row, line) in legend.into_iter().enumerate() {
+        line.render(Rect::new(area.x, area.y + row as u16, area.width, 1), buf);
+    }
 
     let axis_w = 6u16;
-    let plot = Rect::new(area.x + axis_w, area.y + 1, area.width - axis_w, area.height - 1);
+    let plot = Rect::new(
+        area.x + axis_w,
+        area.y + legend_rows,
+        area.width - axis_w,
+        area.height - legend_rows,
+    );
     let seconds = run.params.duration_s.max(1.0);
     let per_cell_s = seconds / f64::from(plot.width);
     // Each column's mean rate per series over its seconds.

@@ -58,8 +58,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         })
         .collect();
     lines.insert(0, Line::from(""));
-    let width = (lines.iter().map(Line::width).max().unwrap_or(0) as u16 + 4).min(area.width);
-    let height = (lines.len() as u16 + 3).min(area.height);
+    let title = live.unwrap_or(context).title();
+    let height = fit(lines.len() as u16 + 3, area.height);
     // Taller than the screen (Lab 1 live at 80x24): it scrolls, and says so.
     let visible = height.saturating_sub(2);
     let overflow = (lines.len() as u16).saturating_sub(visible);
@@ -69,6 +69,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     } else {
         " ? or Esc closes ".to_string()
     };
+    // Wide enough for the widest row with a space each side inside the borders, and for
+    // both titles between the corners; the worst case of the scroll counter sets the bottom.
+    let widest_closes = format!(" ↑↓ scroll {0}/{0} · ? or Esc closes ", overflow + 1);
+    let rows_w = lines.iter().map(Line::width).max().unwrap_or(0) + 4;
+    let titles_w = title.chars().count().max(widest_closes.chars().count()) + 2;
+    let width = fit(rows_w.max(titles_w) as u16, area.width);
     let popup = Rect::new(
         area.x + (area.width - width) / 2,
         area.y + (area.height - height) / 2,
@@ -76,7 +82,6 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         height,
     );
     Clear.render(popup, buf);
-    let title = live.unwrap_or(context).title();
     Paragraph::new(lines)
         .scroll((scroll, 0))
         .block(
@@ -86,4 +91,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
                 .border_style(theme.border()),
         )
         .render(popup, buf);
+}
+
+/// `wanted` cells of an overlay on a screen `room` cells across: at most the screen, and
+/// the whole screen where one cell would be left over (a stray column of the screen below
+/// beside the border reads as the overlay's own, cut).
+fn fit(wanted: u16, room: u16) -> u16 {
+    if wanted + 1 >= room { room } else { wanted }
 }

@@ -10,6 +10,7 @@ pub mod footer;
 pub mod help;
 pub mod home;
 pub mod lab;
+pub mod legend;
 pub mod overload;
 pub mod quiz;
 

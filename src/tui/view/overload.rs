@@ -23,6 +23,7 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 
 use crate::engine::overload::{CurvePoint, OverloadRun, Policy, Recompute, Second};
 use crate::tui::theme::Theme;
+use crate::tui::view::legend::{self, Item};
 
 /// The current settings' point on the curve.
 pub const CURRENT_GLYPH: char = '◆';
@@ -67,16 +68,20 @@ fn panel(title: &str, theme: Theme) -> Block<'_> {
         .border_style(theme.border())
 }
 
-/// The legend line: each series' glyph and name in its style.
-fn legend<'a>(series: &'a [Series<'a>], extra: &[(char, &'a str, Style)]) -> Line<'a> {
-    let mut spans = Vec::new();
+/// The legend: each series' glyph and name in its style, on as many lines of `width` as
+/// it needs, a glyph never parted from its name.
+fn legend<'a>(series: &'a [Series<'a>], extra: &[(char, &'a str, Style)], width: u16) -> Vec<Line<'a>> {
+    let mut items = Vec::new();
     for s in series {
-        spans.push(Span::styled(format!("{} {} ", s.glyph, s.name), s.style));
+        items.push(Item::new(vec![Span::styled(
+            format!("{} {}", s.glyph, s.name),
+            s.style,
+        )]));
     }
     for (glyph, name, style) in extra {
-        spans.push(Span::styled(format!("{glyph} {name} "), *style));
+        items.push(Item::new(vec![Span::styled(format!("{glyph} {name}"), *style)]));
     }
-    Line::from(spans)
+    legend::flow(&items, usize::from(width), 1)
 }
 
 /// A short axis number: 2000, 2.5k, 12k.
@@ -228,9 +233,7 @@ pub fn goodput_curves(result: &Recompute, live_points: &[CurvePoint], theme: The
         (CURRENT_GLYPH, "now", theme.selected()),
         (LIVE_GLYPH, "live", theme.accent()),
     ];
-    Paragraph::new(legend(&series, &extra))
-        .wrap(ratatui::widgets::Wrap { trim: true })
-        .render(legend_area, buf);
+    Paragraph::new(legend(&series, &extra, legend_area.width)).render(legend_area, buf);
 }
 
 /// Queue length and the wait of a new arrival over time, the client's timeout marked.
@@ -275,7 +278,7 @@ pub fn queue_over_time(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Bu
         },
     ];
     let [header, plot_area] = Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
-    Paragraph::new(legend(&all, &[])).render(header, buf);
+    Paragraph::new(legend(&all, &[], header.width)).render(header, buf);
     glyph_plot(
         &all,
         &[],
@@ -343,9 +346,7 @@ pub fn outcomes_per_second(seconds: &[Second], duration_s: f64, theme: Theme, ar
             points: Vec::new(),
         })
         .collect();
-    Paragraph::new(legend(&named, &[]))
-        .wrap(ratatui::widgets::Wrap { trim: true })
-        .render(header, buf);
+    Paragraph::new(legend(&named, &[], header.width)).render(header, buf);
     glyph_plot(
         &series,
         &[],
@@ -414,41 +415,83 @@ pub fn bulkhead_view(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buff
 }
 
 /// The throttle's arithmetic with this run's counts, and what it refused per second.
+///
+/// Every line is sized to the panel, so none is cut: where the panel is narrow the formula
+/// names its terms shortly and the counts take two lines; where it is short, the "off" note
+/// moves into the title, then the counts' second half and the formula give way, in that
+/// order. The substituted formula (the probability a check asks about) always shows.
 pub fn throttle_view(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buffer) {
-    let block = panel(" client-side throttle ", theme);
-    let inner = block.inner(area);
-    block.render(area, buf);
-    if inner.height < 3 {
-        return;
-    }
     let t = &run.totals;
+    let off = t.throttle_probability.is_none();
+    let inner = Block::bordered().inner(area);
+    let (width, height) = (usize::from(inner.width), usize::from(inner.height));
     let k = run.params.throttle_k;
     let (requests, accepts) = (t.throttle_requests, t.throttle_accepts);
     let probability = t.throttle_probability.unwrap_or(0.0);
-    let mut lines = vec![
-        Line::styled("p = max(0, (requests - K x accepts) / (requests + 1))", theme.accent()),
-        Line::styled(
-            format!("  = ({requests} - {k} x {accepts}) / ({requests} + 1) = {probability:.3}"),
-            theme.text(),
-        ),
-        Line::styled(
-            format!(
-                "offered {}, refused locally {}, sent {}, accepted {}",
-                t.offered,
-                t.throttled,
-                t.offered - t.throttled,
-                t.goodput
-            ),
-            theme.text(),
-        ),
-    ];
-    if t.throttle_probability.is_none() {
-        lines.push(Line::styled(
-            "(the throttle is off: policy throttle turns it on)",
-            theme.dim(),
-        ));
+    let fits = |line: &str| line.chars().count() <= width;
+    // The first of the ways of saying a line that fits, else the shortest (the last).
+    let pick = |ways: Vec<String>| {
+        let last = ways.len().saturating_sub(1);
+        ways.into_iter()
+            .enumerate()
+            .find(|(at, way)| fits(way) || *at == last)
+            .map(|(_, way)| way)
+            .unwrap_or_default()
+    };
+    let formula = pick(vec![
+        "p = max(0, (requests - K x accepts) / (requests + 1))".to_string(),
+        "p = max(0, (req - K x acc) / (req + 1))".to_string(),
+    ]);
+    let worked = pick(vec![
+        format!("  = ({requests} - {k} x {accepts}) / ({requests} + 1) = {probability:.3}"),
+        format!("= ({requests} - {k} x {accepts}) / ({requests} + 1) = {probability:.3}"),
+        format!("= ({requests} - {k} x {accepts}) / {} = {probability:.3}", requests + 1),
+    ]);
+    let sent = format!("sent {}, accepted {}", t.offered - t.throttled, t.goodput);
+    let offered = format!("offered {}, refused locally {}", t.offered, t.throttled);
+    let counts = format!("{offered}, {sent}");
+    let note = pick(vec![
+        "(the throttle is off: policy throttle turns it on)".to_string(),
+        "(off: policy throttle turns it on)".to_string(),
+    ]);
+    // Highest priority first; what does not fit the height goes from the end of this list.
+    let mut lines: Vec<(u8, Line)> = vec![(2, Line::styled(formula, theme.accent()))];
+    lines.push((4, Line::styled(worked, theme.text())));
+    if fits(&counts) {
+        lines.push((3, Line::styled(counts, theme.text())));
+    } else {
+        lines.push((3, Line::styled(offered, theme.text())));
+        lines.push((1, Line::styled(sent, theme.text())));
     }
-    Paragraph::new(lines)
+    if off {
+        lines.push((0, Line::styled(note, theme.dim())));
+    }
+    // Lowest priority leaves first while the lines outnumber the rows.
+    while lines.len() > height.max(1) {
+        let Some(lowest) = lines
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, (rank, _))| *rank)
+            .map(|(at, _)| at)
+        else {
+            break;
+        };
+        lines.remove(lowest);
+    }
+    let note_in_title = off && !lines.iter().any(|(rank, _)| *rank == 0);
+    let title = if note_in_title {
+        " client-side throttle · off "
+    } else {
+        " client-side throttle "
+    };
+    let block = panel(title, theme);
+    block.render(area, buf);
+    if inner.height < 1 {
+        return;
+    }
+    // Each line fits the width except a number too long for the panel: wrapping then is
+    // better than cutting it, and the rows were counted for the common case.
+    Paragraph::new(lines.into_iter().map(|(_, line)| line).collect::<Vec<_>>())
         .wrap(ratatui::widgets::Wrap { trim: true })
         .render(inner, buf);
 }

@@ -1,0 +1,244 @@
+//! What the smallest supported screen (80x24) cut before: Lab 4's throttle panel, the fleet
+//! view's legends and totals, the help overlay's edge, and the book's links in a table
+//! whose cells wrap. Each test reads the drawn screen as a learner would.
+
+mod common;
+
+use common::{render, visited_app};
+use resilience_lab::tui::app::App;
+use resilience_lab::tui::msg::{LiveMsg, Msg};
+use resilience_lab::tui::screens::book;
+
+/// The screen's rows without the quotes the renderer puts around each.
+fn rows(screen: &str) -> Vec<String> {
+    screen.lines().map(|line| line.trim_matches('"').to_string()).collect()
+}
+
+fn run(mut app: App, msgs: &[Msg]) -> App {
+    for msg in msgs {
+        app.update(*msg);
+    }
+    app
+}
+
+/// Lab 4 in its outcomes view (curves, then outcomes: one `v`), `msgs` after.
+fn lab4_outcomes(width: u16, height: u16, msgs: &[Msg]) -> App {
+    let open = [
+        Msg::Down,
+        Msg::Down,
+        Msg::Down,
+        Msg::Open,
+        Msg::Live(LiveMsg::ToggleView),
+    ];
+    let app = run(visited_app(width, height), &open);
+    run(app, msgs)
+}
+
+/// Offered load from 2,500 to 6,000/s and the policy (the fifth slider) from fifo to
+/// throttle: step 7's settings.
+const THROTTLE_AT_6000: [Msg; 6] = [
+    Msg::Step(35),
+    Msg::NextSlider,
+    Msg::NextSlider,
+    Msg::NextSlider,
+    Msg::NextSlider,
+    Msg::Step(5),
+];
+
+#[test]
+fn lab4s_throttle_panel_is_whole_at_80x24_sim_and_live() {
+    for live in [false, true] {
+        let mode: &[Msg] = if live { &[Msg::ToggleMode] } else { &[] };
+        // The throttle off (the lab's defaults): its counts and the note, or the note in the title.
+        let screen = render(&lab4_outcomes(80, 24, mode));
+        assert!(screen.contains("sent 25000, accepted 9600"), "live {live}:\n{screen}");
+        assert!(
+            screen.contains("(off: policy throttle turns it on)") || screen.contains("client-side throttle · off"),
+            "live {live}:\n{screen}"
+        );
+        // Step 7: the probability its check asks about, the counts it comes from, what was sent.
+        let app = run(lab4_outcomes(80, 24, &THROTTLE_AT_6000), mode);
+        let screen = render(&app);
+        assert!(screen.contains("throttle · timeout 1000 ms"), "{screen}");
+        assert!(screen.contains("= (54000 - 2 x 18000) / "), "live {live}:\n{screen}");
+        assert!(screen.contains(" = 0.333"), "live {live}:\n{screen}");
+        assert!(screen.contains("refused locally 72594"), "live {live}:\n{screen}");
+        assert!(screen.contains("sent 107406, accepted 57976"), "live {live}:\n{screen}");
+    }
+}
+
+/// Lab 1's fleet view, `msgs` after.
+fn fleet(width: u16, height: u16, msgs: &[Msg]) -> App {
+    let app = run(visited_app(width, height), &[Msg::Open, Msg::ToggleFleet]);
+    run(app, msgs)
+}
+
+#[test]
+fn the_fleet_legends_and_totals_are_whole_at_80x24_and_100x30() {
+    for (width, height) in [(80, 24), (100, 30)] {
+        let screen = render(&fleet(width, height, &[]));
+        for item in [
+            "▒ starting",
+            "█ ready",
+            "░ unready",
+            "▄ terminating",
+            "· back-off",
+            "db ▁ up",
+            "▄ slow",
+            "█ down",
+            "o ok",
+            "d degraded",
+            "x failed",
+            "r refused",
+        ] {
+            assert!(screen.contains(item), "{item:?} at {width}x{height}:\n{screen}");
+        }
+        // The chart's own totals row (the box above has them too): whole numbers only.
+        assert!(
+            screen.contains("││ok 2700 degraded 340 failed 0 refused 2860 "),
+            "{width}x{height}:\n{screen}"
+        );
+    }
+}
+
+/// The help overlay's rows: from its top border (`┌ Keys`) to its bottom, between its side
+/// borders.
+fn overlay(screen: &str) -> Vec<String> {
+    let rows = rows(screen);
+    let top = rows
+        .iter()
+        .position(|row| row.contains("┌ Keys"))
+        .expect("the overlay's top");
+    let left = rows[top].chars().position(|c| c == '┌').expect("its corner");
+    let width = rows[top]
+        .chars()
+        .skip(left)
+        .position(|c| c == '┐')
+        .expect("its other corner")
+        + 1;
+    rows[top..]
+        .iter()
+        .map(|row| row.chars().skip(left).take(width).collect::<String>())
+        .take_while(|row| !row.starts_with('└'))
+        .collect()
+}
+
+/// Every row of the help overlay, scrolled to its end, is whole: a space before the right
+/// border (nothing ran into it); and at 80 columns no stray column of the screen below shows
+/// beside it.
+fn assert_help_whole(app: App, label: &str) {
+    let mut app = run(app, &[Msg::ToggleHelp]);
+    let width = app.area.width;
+    for _ in 0..10 {
+        let screen = render(&app);
+        for row in overlay(&screen).iter().skip(1) {
+            let before_border = row.chars().rev().nth(1);
+            assert_eq!(
+                before_border,
+                Some(' '),
+                "{label} at {width} columns, row {row:?}:\n{screen}"
+            );
+        }
+        // Near the screen's width the overlay is centred whole or fills it: one column of
+        // the screen below beside one border only reads as the overlay cut short.
+        let top = rows(&screen)
+            .into_iter()
+            .find(|row| row.contains("┌ Keys"))
+            .expect("top");
+        let left = top.chars().position(|c| c == '┌').expect("corner");
+        let right = usize::from(width) - 1 - top.chars().position(|c| c == '┐').expect("corner");
+        if left + right <= 2 {
+            assert_eq!(left, right, "{label} at {width} columns:\n{screen}");
+        }
+        app.update(Msg::Down);
+    }
+}
+
+#[test]
+fn every_help_overlay_is_whole_at_80x24_and_100x30() {
+    for (width, height) in [(80, 24), (100, 30)] {
+        assert_help_whole(fleet(width, height, &[]), "fleet");
+        assert_help_whole(fleet(width, height, &[Msg::ToggleMode]), "fleet live");
+        assert_help_whole(visited_app(width, height), "home");
+        for lab in 0..4 {
+            let mut open = vec![Msg::Down; lab];
+            open.push(Msg::Open);
+            assert_help_whole(run(visited_app(width, height), &open), &format!("lab {}", lab + 1));
+            open.push(Msg::ToggleMode);
+            assert_help_whole(run(visited_app(width, height), &open), &format!("lab {} live", lab + 1));
+        }
+        let app = visited_app(width, height);
+        let quiz = vec![Msg::Down; app.home_entries() - 2];
+        assert_help_whole(run(app, &[quiz.as_slice(), &[Msg::Open]].concat()), "quiz");
+        let app = visited_app(width, height);
+        let book = vec![Msg::Down; app.home_entries() - 1];
+        assert_help_whole(run(app, &[book.as_slice(), &[Msg::Open]].concat()), "book");
+    }
+}
+
+/// The book open on the facilitator guide.
+fn guide(width: u16, height: u16) -> App {
+    let app = visited_app(width, height);
+    let mut msgs = vec![Msg::Down; app.home_entries() - 1];
+    msgs.push(Msg::Open);
+    let at = book::chapters()
+        .iter()
+        .position(|c| c.file == "facilitator-guide.md")
+        .expect("listed");
+    msgs.extend(std::iter::repeat_n(Msg::NextItem, at));
+    msgs.push(Msg::Open);
+    run(app, &msgs)
+}
+
+#[test]
+fn tab_finds_all_four_of_the_guides_links_at_every_width() {
+    // At 80 columns its table's link splits over two rows of a cell; wider, it need not.
+    for width in [80, 81, 83, 86, 90, 100, 120, 160, 200] {
+        let mut app = guide(width, 24);
+        let mut counts = Vec::new();
+        for _ in 0..5 {
+            app.update(Msg::NextLink);
+            let screen = render(&app);
+            let title = rows(&screen)
+                .into_iter()
+                .find(|row| row.contains("Enter opens") || row.contains("Enter shows"))
+                .unwrap_or_else(|| panic!("no link title at {width}:\n{screen}"));
+            counts.push(title);
+        }
+        let expected = ["1", "2", "3", "4", "1"];
+        for (title, number) in counts.iter().zip(expected) {
+            assert!(
+                title.contains(&format!(" link {number} of 4 ")) || title.contains(&format!(" {number}/4 ")),
+                "at {width} columns: {counts:#?}"
+            );
+        }
+        // The table's link (the third) opens the self-check, whether or not its row split it.
+        let mut app = guide(width, 24);
+        for msg in [Msg::NextLink, Msg::NextLink, Msg::NextLink, Msg::Open] {
+            app.update(msg);
+        }
+        assert_eq!(book::chapters()[app.book.open].file, "self-check.md", "at {width}");
+    }
+}
+
+#[test]
+fn the_link_title_fits_the_box_at_80x24() {
+    let mut app = guide(80, 24);
+    for _ in 0..3 {
+        app.update(Msg::NextLink);
+    }
+    let screen = render(&app);
+    assert!(
+        screen.contains("3/4 · Enter opens “Self-check: four questions” "),
+        "{screen}"
+    );
+}
+
+#[test]
+fn lab4s_curve_legend_keeps_each_glyph_with_its_name_at_80x24() {
+    let app = run(visited_app(80, 24), &[Msg::Down, Msg::Down, Msg::Down, Msg::Open]);
+    let screen = render(&app);
+    for item in ["A age-cap", "T throttle", "F fifo", "◆ now", "● live"] {
+        assert!(screen.contains(item), "{item:?}:\n{screen}");
+    }
+}
