@@ -1,4 +1,5 @@
-//! Saved progress: guided steps and checks per lab, answers per question.
+//! Saved progress: guided steps and checks per lab (predictions made in the lab), answers per
+//! question given in the quiz.
 //!
 //! The file lives under the user's data directory (`--progress FILE` overrides it) and
 //! is written atomically: a temporary file in the same directory, flushed, then renamed
