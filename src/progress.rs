@@ -1,4 +1,5 @@
-//! Saved progress: guided steps and checks per lab, answers per question.
+//! Saved progress: guided steps and checks per lab (predictions made in the lab), answers per
+//! question given in the quiz.
 //!
 //! The file lives under the user's data directory (`--progress FILE` overrides it) and
 //! is written atomically: a temporary file in the same directory, flushed, then renamed
@@ -20,7 +21,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use color_eyre::eyre::{Result, WrapErr, bail};
 use serde::{Deserialize, Serialize};
 
-use crate::content::LabFile;
+use crate::content::{LabFile, Question};
 use crate::error::UsageError;
 
 /// The `format_version` this build writes and reads.
@@ -33,6 +34,15 @@ pub struct Progress {
     pub format_version: u32,
     #[serde(default)]
     pub labs: BTreeMap<String, LabProgress>,
+    /// Answers given in the quiz (the app's quiz screen and `quiz`), per question id: the
+    /// quiz's counts and `quiz --review` read these only. A lab's check asked by the quiz
+    /// counts here, never in its lab; a check predicted in its lab counts in
+    /// [`LabProgress::check_answers`], never here.
+    ///
+    /// A file written before the two were kept apart (one without any `check_answers`) may
+    /// also hold here the predictions made in a lab: nothing tells them from the quiz's
+    /// answers, so they count as quiz answers; the lab's `checks_passed` still counts them in
+    /// the lab as before.
     #[serde(default)]
     pub questions: BTreeMap<String, QuestionProgress>,
     /// What was recorded here since the file was last read or written: the next save
@@ -84,6 +94,11 @@ pub struct LabProgress {
     /// opens its lesson by itself, once. Absent in files written before it existed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub visited: Vec<String>,
+    /// Predictions of the lab's checks made in the lab, per check id (right or not): what
+    /// a lab's predict saves, kept out of the quiz's [`Progress::questions`]. Absent in files
+    /// written before it existed (see there for where their predictions went).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub check_answers: BTreeMap<String, QuestionProgress>,
 }
 
 /// Answers to one question, over every session.
@@ -96,6 +111,28 @@ pub struct QuestionProgress {
     pub streak: u32,
 }
 
+impl QuestionProgress {
+    /// One more answer: a right one extends the streak, a wrong one ends it.
+    fn record(&mut self, right: bool) {
+        self.answered += 1;
+        if right {
+            self.right += 1;
+            self.streak += 1;
+        } else {
+            self.streak = 0;
+        }
+    }
+}
+
+/// What the quiz's counts say: questions answered in the quiz, of them those right at the
+/// last try, out of the questions the quiz may ask.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuizCounts {
+    pub answered: usize,
+    pub right_last: usize,
+    pub total: usize,
+}
+
 impl Progress {
     pub fn new() -> Self {
         Self {
@@ -104,7 +141,9 @@ impl Progress {
         }
     }
 
-    /// Records an answer to a question (bank question or lab check).
+    /// Records an answer where it was given: `lab` names the lab whose check was predicted
+    /// there (it counts in that lab only); `None` is the quiz (it counts in the quiz only,
+    /// a lab's check asked by the quiz included).
     pub fn record_answer(&mut self, question_id: &str, lab: Option<&str>, right: bool) {
         self.unsaved.0.push(Change::Answer {
             question_id: question_id.to_string(),
@@ -115,21 +154,28 @@ impl Progress {
     }
 
     fn apply_answer(&mut self, question_id: &str, lab: Option<&str>, right: bool) {
-        let entry = self.questions.entry(question_id.to_string()).or_default();
-        entry.answered += 1;
-        if right {
-            entry.right += 1;
-            entry.streak += 1;
-        } else {
-            entry.streak = 0;
+        let Some(lab) = lab else {
+            self.questions.entry(question_id.to_string()).or_default().record(right);
+            return;
+        };
+        let lab = self.labs.entry(lab.to_string()).or_default();
+        lab.check_answers
+            .entry(question_id.to_string())
+            .or_default()
+            .record(right);
+        if right && !lab.checks_passed.iter().any(|id| id == question_id) {
+            lab.checks_passed.push(question_id.to_string());
         }
-        if let Some(lab) = lab
-            && right
-        {
-            let lab = self.labs.entry(lab.to_string()).or_default();
-            if !lab.checks_passed.iter().any(|id| id == question_id) {
-                lab.checks_passed.push(question_id.to_string());
-            }
+    }
+
+    /// The quiz's counts over `questions` (what the quiz may ask): only answers given in
+    /// the quiz, and only to questions it still has (a renamed id no longer counts).
+    pub fn quiz_counts(&self, questions: &[Question]) -> QuizCounts {
+        let saved: Vec<&QuestionProgress> = questions.iter().filter_map(|q| self.questions.get(&q.id)).collect();
+        QuizCounts {
+            answered: saved.iter().filter(|p| p.answered > 0).count(),
+            right_last: saved.iter().filter(|p| p.streak > 0).count(),
+            total: questions.len(),
         }
     }
 
@@ -457,9 +503,22 @@ mod tests {
         progress.record_answer("q1", Some("retry"), true);
         progress.record_answer("q1", Some("retry"), true);
         progress.record_answer("q1", Some("retry"), false);
-        let q1 = &progress.questions["q1"];
+        let q1 = &progress.labs["retry"].check_answers["q1"];
         assert_eq!((q1.answered, q1.right, q1.streak), (3, 2, 0));
         assert_eq!(progress.labs["retry"].checks_passed, ["q1"]);
+        assert!(
+            progress.questions.is_empty(),
+            "a lab's predictions are not quiz answers"
+        );
+        progress.record_answer("q1", None, false);
+        assert_eq!(
+            progress.questions["q1"].answered, 1,
+            "the quiz asking it counts in the quiz"
+        );
+        assert_eq!(
+            progress.labs["retry"].check_answers["q1"].answered, 3,
+            "and not in the lab"
+        );
         progress.mark_step("retry", "Layered retries");
         let content = crate::content::Content::load(None).expect("embedded content loads");
         let retry = content.lab(crate::content::LabId::Retry);
@@ -467,6 +526,35 @@ mod tests {
         assert_eq!(progress.lab_fraction(retry), (1, 4));
         progress.record_answer("retry-predict-layered", Some("retry"), true);
         assert_eq!(progress.lab_fraction(retry), (2, 4));
+    }
+
+    #[test]
+    fn an_old_file_keeps_loading_and_its_mixed_answers_count_in_the_quiz() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("progress.toml");
+        // Written before predictions were kept apart: Lab 2's check predicted right in the
+        // lab landed in `questions` too, beside a quiz answer and an id the bank has dropped.
+        fs::write(
+            &path,
+            "format_version = 1\n\n[labs.retry]\nsteps_done = []\nchecks_passed = [\"retry-predict-layered\"]\n\n\
+             [questions.retry-predict-layered]\nanswered = 1\nright = 1\nstreak = 1\n\n\
+             [questions.overload-capacity]\nanswered = 1\nright = 0\nstreak = 0\n\n\
+             [questions.a-dropped-question]\nanswered = 1\nright = 1\nstreak = 1\n",
+        )
+        .expect("write");
+        let mut progress = load(&path).expect("an old file loads").progress;
+        let content = crate::content::Content::load(None).expect("embedded content loads");
+        let questions = content.all_questions();
+        let quiz = progress.quiz_counts(&questions);
+        assert_eq!((quiz.answered, quiz.right_last, quiz.total), (2, 1, questions.len()));
+        let retry = content.lab(crate::content::LabId::Retry);
+        assert_eq!(progress.lab_fraction(retry).0, 1);
+        // A new prediction in the lab is saved beside them, and the quiz's count stays.
+        progress.record_answer("retry-predict-budget", Some("retry"), false);
+        save(&path, &mut progress).expect("save");
+        let saved = load(&path).expect("load").progress;
+        assert_eq!(saved.quiz_counts(&questions).answered, 2);
+        assert_eq!(saved.labs["retry"].check_answers["retry-predict-budget"].answered, 1);
     }
 
     #[test]
@@ -565,8 +653,8 @@ mod tests {
             writer.join().expect("writer");
         }
         let saved = load(&path).expect("load").progress;
-        assert_eq!(saved.questions["shared"].answered, 2 * rounds);
-        assert_eq!(saved.questions["shared"].right, rounds);
+        let shared = &saved.labs["retry"].check_answers["shared"];
+        assert_eq!((shared.answered, shared.right), (2 * rounds, rounds));
         assert_eq!(saved.questions["app-only"].answered, rounds);
         assert_eq!(saved.questions["quiz-only"].answered, rounds);
         let mut steps = saved.labs["retry"].steps_done.clone();

@@ -601,3 +601,89 @@ fn the_quiz_setup_says_how_many_questions_are_due() {
         text(&app)
     );
 }
+
+// A lab's checks predicted in the lab count in the lab; the quiz's counts and review come
+// from answers given in the quiz only.
+
+/// Lab 2 with a progress file at `path`, its first check predicted wrong then right in the
+/// lab, back on the home screen.
+fn lab2_predicted_in_the_lab(path: &std::path::Path) -> App {
+    let mut app = app();
+    app.use_progress(Some(path.to_path_buf()), progress::load(path).expect("no file yet"));
+    app.mark_all_visited();
+    app.update(Msg::Down);
+    app.update(Msg::Open);
+    for answer in ["5", "64"] {
+        app.update(Msg::Predict);
+        for c in answer.chars() {
+            app.update(Msg::Type(c));
+        }
+        app.update(Msg::Open);
+        app.update(Msg::Back);
+    }
+    app.update(Msg::Back);
+    assert_eq!(app.screen, Screen::Home);
+    app
+}
+
+/// The `resilience-lab` binary's standard output for `args` on the progress file `path`.
+fn run_on_progress(path: &std::path::Path, args: &[&str], input: &str) -> String {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_resilience-lab"))
+        .arg("--progress")
+        .arg(path)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run resilience-lab");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write stdin");
+    let output = child.wait_with_output().expect("wait");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success(), "{stdout}");
+    stdout
+}
+
+#[test]
+fn a_prediction_in_a_lab_counts_in_the_lab_not_on_the_quiz_row() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let app = lab2_predicted_in_the_lab(&dir.path().join("progress.toml"));
+    assert_eq!(app.home_marker(1), "2 of 4 steps and checks");
+    let quiz_row = app.home_marker(app.content.labs.len());
+    assert!(quiz_row.starts_with("answered 0 of "), "{quiz_row}");
+    assert!(quiz_row.ends_with("right at the last try 0"), "{quiz_row}");
+}
+
+#[test]
+fn the_progress_command_counts_a_lab_prediction_in_the_lab_only() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("progress.toml");
+    lab2_predicted_in_the_lab(&path);
+    let stdout = run_on_progress(&path, &["progress"], "");
+    let lab2 = stdout.lines().find(|l| l.contains("Retry")).expect("Lab 2's row");
+    assert!(lab2.ends_with("2 of 4 steps and checks"), "{stdout}");
+    assert!(stdout.contains("questions answered: 0 of "), "{stdout}");
+}
+
+#[test]
+fn a_missed_prediction_in_a_lab_is_not_due_for_quiz_review() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("progress.toml");
+    let mut app = lab2_predicted_in_the_lab(&path);
+    // Lab 2's second check, missed in the lab: the quiz has no miss of its own to review.
+    app.update(Msg::Open);
+    app.update(Msg::NextStep);
+    app.update(Msg::Predict);
+    app.update(Msg::Type('9'));
+    app.update(Msg::Open);
+    assert!(text(&app).contains("Saved as not right yet"), "{}", text(&app));
+    app.screen = Screen::Quiz;
+    assert!(!text(&app).contains("due for review"), "{}", text(&app));
+    let stdout = run_on_progress(&path, &["quiz", "--review", "--count", "1", "--seed", "1"], "q\n");
+    assert!(stdout.contains("0 question(s) due for review"), "{stdout}");
+}

@@ -134,7 +134,8 @@ fn home_with_progress_100x30() {
     let mut app = app(100, 30);
     app.progress.mark_step("retry", "Layered retries");
     app.progress.record_answer("retry-predict-layered", Some("retry"), true);
-    app.progress.record_answer("retry-layers-multiply", None, false);
+    // A bank question missed in the quiz: the quiz's row counts it, the lab's check above it does not.
+    app.progress.record_answer("retry-three-layers", None, false);
     app.progress.mark_step("health", "Warm-up");
     insta::assert_snapshot!(render(&app));
 }

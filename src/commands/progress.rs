@@ -60,12 +60,12 @@ pub fn run_progress(
         let (done, total) = progress.lab_fraction(lab);
         writeln!(out, "  {:<40} {done} of {total} steps and checks", lab.title)?;
     }
-    let answered = progress.questions.len();
-    let right_last = progress.questions.values().filter(|q| q.streak > 0).count();
+    // The quiz's own answers: a lab's predictions are in its row above.
+    let quiz = progress.quiz_counts(&content.all_questions());
     writeln!(
         out,
-        "  questions answered: {answered} of {}; right at the last try: {right_last}",
-        content.all_questions().len()
+        "  questions answered: {} of {}; right at the last try: {}",
+        quiz.answered, quiz.total, quiz.right_last
     )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -397,11 +397,6 @@ impl App {
         }
     }
 
-    /// Questions in the bank and the labs' checks, which the quiz may ask.
-    pub fn question_total(&self) -> usize {
-        self.content.bank.len() + self.content.labs.iter().map(|lab| lab.checks.len()).sum::<usize>()
-    }
-
     /// The home screen's right-hand marker for entry `entry`.
     pub fn home_marker(&self, entry: usize) -> String {
         let labs = self.content.labs.len();
@@ -411,11 +406,11 @@ impl App {
         }
         match entry - labs {
             0 => {
-                let answered = self.progress.questions.len();
-                let right_last = self.progress.questions.values().filter(|q| q.streak > 0).count();
+                // Answers given in the quiz only: a lab's predictions count in the lab's row.
+                let counts = self.progress.quiz_counts(&self.content.all_questions());
                 format!(
-                    "answered {answered} of {}, right at the last try {right_last}",
-                    self.question_total()
+                    "answered {} of {}, right at the last try {}",
+                    counts.answered, counts.total, counts.right_last
                 )
             }
             _ => format!("{} chapters", book::chapters().len()),

@@ -206,6 +206,7 @@ pub fn render_charts(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
                 " database requests/s ",
                 &[("db req/s", &db)],
                 None,
+                0,
                 series,
                 theme,
                 first_area,
@@ -222,39 +223,73 @@ pub fn render_charts(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
                 title,
                 &[(names[0], &success), (names[1], &retry)],
                 Some(1.0),
+                0,
                 series,
                 theme,
                 second_area,
                 buf,
             );
         }
-        RetryView::Metastable => {
-            // Goodput gets its own scale: beside a retry storm's database rate it would be flat.
-            let goodput: Vec<(f64, f64)> = series.points.iter().map(|p| (p.t_s, p.ok_per_s)).collect();
-            let title = if short {
-                " goodput, ok/s "
-            } else {
-                " goodput (actions ok/s) "
-            };
-            line_chart(title, &[("goodput", &goodput)], None, series, theme, first_area, buf);
-            let db: Vec<(f64, f64)> = series.points.iter().map(|p| (p.t_s, p.db_per_s)).collect();
-            let queued: Vec<(f64, f64)> = series.points.iter().map(|p| (p.t_s, p.db_in_flight as f64)).collect();
-            let (title, names) = if short {
-                (" db ", ["req/s", "queue"])
-            } else {
-                (" database: ", ["requests/s", "in flight"])
-            };
-            line_chart(
-                title,
-                &[(names[0], &db), (names[1], &queued)],
-                None,
-                series,
-                theme,
-                second_area,
-                buf,
-            );
-        }
+        RetryView::Metastable => metastable_charts(series, theme, [first_area, second_area], buf),
     }
+}
+
+/// The metastable view's two charts, goodput over the database, on one time axis: the
+/// value labels take the same width in both, so a second (and the trigger) falls in the
+/// same column of each.
+fn metastable_charts(series: &RetrySeries, theme: Theme, [first_area, second_area]: [Rect; 2], buf: &mut Buffer) {
+    let short = first_area.width < 40;
+    // Goodput gets its own scale: beside a retry storm's database rate it would be flat.
+    let goodput: Vec<(f64, f64)> = series.points.iter().map(|p| (p.t_s, p.ok_per_s)).collect();
+    let db: Vec<(f64, f64)> = series.points.iter().map(|p| (p.t_s, p.db_per_s)).collect();
+    let queued: Vec<(f64, f64)> = series.points.iter().map(|p| (p.t_s, p.db_in_flight as f64)).collect();
+    let goodput_lines = [("goodput", &goodput)];
+    let (db_title, names) = if short {
+        (" db ", ["req/s", "queue"])
+    } else {
+        (" database: ", ["requests/s", "in flight"])
+    };
+    let db_lines = [(names[0], &db), (names[1], &queued)];
+    let label_width = top_label(value_top(&goodput_lines, None))
+        .len()
+        .max(top_label(value_top(&db_lines, None)).len());
+    let title = if short {
+        " goodput, ok/s "
+    } else {
+        " goodput (actions ok/s) "
+    };
+    let chart = |title, lines: &[(&str, &Vec<(f64, f64)>)], area, buf: &mut Buffer| {
+        line_chart(title, lines, None, label_width, series, theme, area, buf);
+    };
+    chart(title, &goodput_lines, first_area, buf);
+    chart(db_title, &db_lines, second_area, buf);
+}
+
+/// The value axis's end for `lines`: `top` when given (a ratio's 1.0), else a round
+/// number at or above the highest value.
+fn value_top(lines: &[(&str, &Vec<(f64, f64)>)], top: Option<f64>) -> f64 {
+    let peak = lines
+        .iter()
+        .flat_map(|(_, points)| points.iter().map(|(_, v)| *v))
+        .fold(1.0, f64::max);
+    top.unwrap_or_else(|| nice_ceiling(peak))
+}
+
+/// The label at the value axis's end.
+fn top_label(top: f64) -> String {
+    if top <= 1.0 {
+        format!("{top:.1}")
+    } else {
+        format!("{top:.0}")
+    }
+}
+
+/// The time axis's end: the last point, or the end of a trigger window still going, at
+/// least 10 s, in whole seconds.
+fn time_end_s(series: &RetrySeries) -> f64 {
+    let last_s = series.points.last().map_or(10.0, |p: &RatePoint| p.t_s);
+    let trigger_end_s = series.triggers.iter().map(|(_, end)| *end).fold(0.0, f64::max);
+    last_s.max(trigger_end_s).max(10.0).ceil()
 }
 
 /// The chain as boxes joined by arrows, each arrow labelled with the requests per second
@@ -318,48 +353,48 @@ fn chain(rates: &[f64], db_in_flight: u64, theme: Theme, area: Rect, buf: &mut B
     Paragraph::new(lines).render(inner, buf);
 }
 
+/// One chart over the run's time axis; `label_width` pads the value labels so that charts
+/// drawn one above the other start their plots in the same column.
 #[allow(clippy::too_many_arguments)]
 fn line_chart(
     title: &str,
     lines: &[(&str, &Vec<(f64, f64)>)],
     top: Option<f64>,
+    label_width: usize,
     series: &RetrySeries,
     theme: Theme,
     area: Rect,
     buf: &mut Buffer,
 ) {
-    let last_s = series.points.last().map_or(10.0, |p: &RatePoint| p.t_s);
     // Wide enough for the whole trigger window, even while it is still going.
-    let trigger_end_s = series.triggers.iter().map(|(_, end)| *end).fold(0.0, f64::max);
-    let end_s = last_s.max(trigger_end_s).max(10.0).ceil();
-    let peak = lines
+    let end_s = time_end_s(series);
+    let top = value_top(lines, top);
+    let mut datasets: Vec<Dataset> = lines
         .iter()
-        .flat_map(|(_, points)| points.iter().map(|(_, v)| *v))
-        .fold(1.0, f64::max);
-    let top = top.unwrap_or_else(|| nice_ceiling(peak));
-    // Trigger windows as two vertical lines each, drawn first so the series stay on top.
+        .enumerate()
+        .map(|(index, (name, points))| {
+            Dataset::default()
+                .name(*name)
+                .marker(theme.marker(index))
+                .graph_type(GraphType::Line)
+                .style(theme.series(index + 2))
+                .data(points)
+        })
+        .collect();
+    // Trigger windows as two vertical lines each, drawn after the series: goodput falls
+    // (and the database rate climbs) in the very column where a trigger starts, and a
+    // series drawn over the mark there would leave only the window's end showing, 10 s late.
     let marks: Vec<[(f64, f64); 2]> = series
         .triggers
         .iter()
         .flat_map(|(start, end)| [[(*start, 0.0), (*start, top)], [(*end, 0.0), (*end, top)]])
         .collect();
-    let mut datasets: Vec<Dataset> = marks
-        .iter()
-        .map(|mark| {
-            Dataset::default()
-                .marker(Marker::Braille)
-                .graph_type(GraphType::Line)
-                .style(theme.series(0))
-                .data(mark)
-        })
-        .collect();
-    datasets.extend(lines.iter().enumerate().map(|(index, (name, points))| {
+    datasets.extend(marks.iter().map(|mark| {
         Dataset::default()
-            .name(*name)
-            .marker(theme.marker(index))
+            .marker(Marker::Braille)
             .graph_type(GraphType::Line)
-            .style(theme.series(index + 2))
-            .data(points)
+            .style(theme.series(0))
+            .data(mark)
     }));
     let mut title_spans = vec![Span::styled(title.to_string(), theme.accent())];
     // One series is named by the title already; two need a legend.
@@ -381,11 +416,7 @@ fn line_chart(
         };
         title_spans.push(Span::styled(mark, theme.series(0)));
     }
-    let top_label = if top <= 1.0 {
-        format!("{top:.1}")
-    } else {
-        format!("{top:.0}")
-    };
+    let top_label = format!("{:>label_width$}", top_label(top));
     Chart::new(datasets)
         .block(
             Block::bordered()
@@ -422,6 +453,52 @@ pub fn nice_ceiling(value: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The columns of `area`'s plot rows where the trigger's colour is drawn.
+    fn trigger_columns(buf: &Buffer, area: Rect, theme: Theme) -> Vec<u16> {
+        let colour = theme.series(0).fg;
+        let mut columns: Vec<u16> = (area.top() + 1..area.bottom() - 1)
+            .flat_map(|y| (area.left()..area.right()).map(move |x| (x, y)))
+            .filter(|&(x, y)| buf[(x, y)].fg == colour.unwrap_or_default() && buf[(x, y)].symbol() != " ")
+            .map(|(x, _)| x)
+            .collect();
+        columns.sort_unstable();
+        columns.dedup();
+        columns
+    }
+
+    #[test]
+    fn both_metastable_charts_mark_the_trigger_in_the_same_columns() {
+        let theme = Theme::new(crate::cli::ThemeName::Dark, true);
+        // Goodput falls to nothing the second the trigger starts while the database rate
+        // climbs past 5,000/s: two value labels of different widths ("250", "10000").
+        let points = (1..=25)
+            .map(|second| {
+                let healthy = second <= 5;
+                RatePoint {
+                    t_s: f64::from(second),
+                    ok_per_s: if healthy { 240.0 } else { 0.0 },
+                    db_per_s: if healthy { 720.0 } else { 9_000.0 },
+                    db_in_flight: if healthy { 10 } else { 512 },
+                    ..RatePoint::default()
+                }
+            })
+            .collect();
+        let series = RetrySeries {
+            view: RetryView::Metastable,
+            points,
+            triggers: vec![(5.0, 15.0)],
+            ..RetrySeries::default()
+        };
+        let (goodput, database) = (Rect::new(0, 0, 60, 10), Rect::new(0, 10, 60, 8));
+        let mut buf = Buffer::empty(Rect::new(0, 0, 60, 18));
+        metastable_charts(&series, theme, [goodput, database], &mut buf);
+        let on_goodput = trigger_columns(&buf, goodput, theme);
+        let on_database = trigger_columns(&buf, database, theme);
+        assert_eq!(on_goodput, on_database, "one trigger, one column in each chart");
+        // Its start at 5 s shows as well as its end at 15 s: goodput's fall does not hide it.
+        assert_eq!(on_goodput.len(), 2, "{on_goodput:?}");
+    }
 
     #[test]
     fn rates_and_axis_ends_read_well() {
