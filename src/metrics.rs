@@ -191,16 +191,6 @@ pub fn default_metrics(content: &Content) -> Vec<Metric> {
         .collect()
 }
 
-/// The run a question of the quiz is scored against: a lab's check at its own settings (at
-/// its lab's defaults if it is "on screen": the quiz has no sliders), else the default runs.
-pub fn question_run(content: &Content, question: &Question) -> Vec<Metric> {
-    let lab = question.lab.as_deref().and_then(LabId::from_name);
-    match lab {
-        Some(lab) if question.settings.is_some() => check_run(content.lab(lab), question, &Defaults),
-        _ => default_metrics(content),
-    }
-}
-
 // ---- Lab 4 (overload) ------------------------------------------------------------------
 
 /// A queueing run of Lab 4 as metrics `overload.queue_len_at_2_s` and so on.

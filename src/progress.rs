@@ -35,14 +35,13 @@ pub struct Progress {
     #[serde(default)]
     pub labs: BTreeMap<String, LabProgress>,
     /// Answers given in the quiz (the app's quiz screen and `quiz`), per question id: the
-    /// quiz's counts and `quiz --review` read these only. A lab's check asked by the quiz
-    /// counts here, never in its lab; a check predicted in its lab counts in
-    /// [`LabProgress::check_answers`], never here.
+    /// quiz's counts and `quiz --review` read these only. The quiz asks the bank, never a
+    /// lab's check; a check predicted in its lab counts in [`LabProgress::check_answers`].
     ///
     /// A file written before the two were kept apart (one without any `check_answers`) may
-    /// also hold here the predictions made in a lab: nothing tells them from the quiz's
-    /// answers, so they count as quiz answers; the lab's `checks_passed` still counts them in
-    /// the lab as before.
+    /// also hold here the predictions made in a lab. The quiz asks only the bank now, and
+    /// [`Progress::quiz_counts`] takes only the ids it asks, so they no longer count in the
+    /// quiz; the lab's `checks_passed` still counts them in the lab as before.
     #[serde(default)]
     pub questions: BTreeMap<String, QuestionProgress>,
     /// What was recorded here since the file was last read or written: the next save
@@ -529,7 +528,7 @@ mod tests {
     }
 
     #[test]
-    fn an_old_file_keeps_loading_and_its_mixed_answers_count_in_the_quiz() {
+    fn an_old_file_keeps_loading_and_its_lab_answers_leave_the_quiz() {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("progress.toml");
         // Written before predictions were kept apart: Lab 2's check predicted right in the
@@ -544,16 +543,17 @@ mod tests {
         .expect("write");
         let mut progress = load(&path).expect("an old file loads").progress;
         let content = crate::content::Content::load(None).expect("embedded content loads");
-        let questions = content.all_questions();
+        let questions = content.quiz_questions();
         let quiz = progress.quiz_counts(&questions);
-        assert_eq!((quiz.answered, quiz.right_last, quiz.total), (2, 1, questions.len()));
+        // Only the bank's question counts: the old lab prediction and the dropped id do not.
+        assert_eq!((quiz.answered, quiz.right_last, quiz.total), (1, 0, questions.len()));
         let retry = content.lab(crate::content::LabId::Retry);
         assert_eq!(progress.lab_fraction(retry).0, 1);
         // A new prediction in the lab is saved beside them, and the quiz's count stays.
         progress.record_answer("retry-predict-budget", Some("retry"), false);
         save(&path, &mut progress).expect("save");
         let saved = load(&path).expect("load").progress;
-        assert_eq!(saved.quiz_counts(&questions).answered, 2);
+        assert_eq!(saved.quiz_counts(&questions).answered, 1);
         assert_eq!(saved.labs["retry"].check_answers["retry-predict-budget"].answered, 1);
     }
 

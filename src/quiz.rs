@@ -7,7 +7,6 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
-use crate::content::Content;
 use crate::content::question::{Answer, Question, QuestionKind};
 use crate::metrics::{self, Metric};
 
@@ -83,18 +82,6 @@ fn with_shuffled_choices(questions: Vec<&Question>, rng: &mut StdRng) -> Vec<Ask
                 question: question.clone(),
                 choice_order,
             }
-        })
-        .collect()
-}
-
-/// The run each drawn question is scored against, in the order drawn: a lab's check at its
-/// own settings, nothing for a question that needs no run.
-pub fn runs(content: &Content, drawn: &[Asked]) -> Vec<Vec<Metric>> {
-    drawn
-        .iter()
-        .map(|asked| match asked.question.kind {
-            QuestionKind::Predict => metrics::question_run(content, &asked.question),
-            _ => Vec::new(),
         })
         .collect()
 }

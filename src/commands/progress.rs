@@ -61,7 +61,7 @@ pub fn run_progress(
         writeln!(out, "  {:<40} {done} of {total} steps and checks", lab.title)?;
     }
     // The quiz's own answers: a lab's predictions are in its row above.
-    let quiz = progress.quiz_counts(&content.all_questions());
+    let quiz = progress.quiz_counts(&content.quiz_questions());
     writeln!(
         out,
         "  questions answered: {} of {}; right at the last try: {}",

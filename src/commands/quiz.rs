@@ -20,7 +20,7 @@ pub fn run_quiz(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<ExitCode> {
-    let questions = content.all_questions();
+    let questions = content.quiz_questions();
     if let Some(topic) = &args.topic
         && !questions.iter().any(|q| &q.topic == topic)
     {
@@ -66,7 +66,6 @@ pub fn run_quiz(
             UsageError("no question matches --lab and --topic together; try one of them alone".to_string()).into(),
         );
     }
-    let runs = quiz::runs(content, &drawn);
 
     let width = terminal_width();
     let heading = format!(
@@ -107,12 +106,8 @@ pub fn run_quiz(
                     writeln!(out, "{}", fit(&format!("  {letter}) {choice}"), width, 5))?;
                 }
             }
-            QuestionKind::Number => writeln!(out, "  (a number{})", unit_hint(question))?,
-            QuestionKind::Predict => writeln!(
-                out,
-                "  (predict a number{}; the lab's simulation then runs at its defaults)",
-                unit_hint(question)
-            )?,
+            // The bank has no predict checks (they are asked in their labs).
+            QuestionKind::Number | QuestionKind::Predict => writeln!(out, "  (a number{})", unit_hint(question))?,
         }
         let response = loop {
             write!(out, "> ")?;
@@ -131,7 +126,7 @@ pub fn run_quiz(
                 None => writeln!(out, "  {}", response_hint(asked))?,
             }
         };
-        let verdict = quiz::grade(asked, &response, &runs[number]);
+        let verdict = quiz::grade(asked, &response, &[]);
         let word = if verdict.right { "Right." } else { "Not quite." };
         writeln!(
             out,

@@ -143,7 +143,14 @@ impl Content {
         }
     }
 
-    /// Every question: the bank's, then each lab's checks (tagged with their lab).
+    /// What the quiz asks: the bank. A lab's checks are asked in their lab, where the settings
+    /// they are about stand on the screen; in the quiz a check's "with the sliders as they are"
+    /// had no sliders to refer to.
+    pub fn quiz_questions(&self) -> Vec<Question> {
+        self.bank.iter().map(|entry| entry.question.clone()).collect()
+    }
+
+    /// Every question: the bank's, then each lab's checks (tagged with their lab), for `check`.
     pub fn all_questions(&self) -> Vec<Question> {
         let mut all: Vec<Question> = self.bank.iter().map(|entry| entry.question.clone()).collect();
         for lab in &self.labs {

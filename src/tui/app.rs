@@ -407,7 +407,7 @@ impl App {
         match entry - labs {
             0 => {
                 // Answers given in the quiz only: a lab's predictions count in the lab's row.
-                let counts = self.progress.quiz_counts(&self.content.all_questions());
+                let counts = self.progress.quiz_counts(&self.content.quiz_questions());
                 format!(
                     "answered {} of {}, right at the last try {}",
                     counts.answered, counts.total, counts.right_last

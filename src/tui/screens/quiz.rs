@@ -11,7 +11,6 @@
 //! only moves between stages and says what the app must record ([`QuizOutcome::Answered`]).
 
 use crate::content::{Content, Question, QuestionKind};
-use crate::metrics::Metric;
 use crate::quiz::{self, Asked, Filter, Response, Score, Verdict};
 use crate::tui::keys::Context;
 use crate::tui::msg::Msg;
@@ -87,16 +86,13 @@ pub struct QuizScreen {
     pub review_scroll: u16,
     /// The seed of the next quiz's draw; it moves on after each quiz so two quizzes differ.
     pub seed: u64,
-    /// The run each asked question is scored against, in the order asked: a lab's check at
-    /// its own settings (`quiz::runs`).
-    pub run_metrics: Vec<Vec<Metric>>,
     /// A one-line hint, e.g. "type a number first".
     pub hint: Option<String>,
 }
 
 impl QuizScreen {
     pub fn new(content: &Content) -> Self {
-        let questions = content.all_questions();
+        let questions = content.quiz_questions();
         let count_of = |filter: &Filter| questions.iter().filter(|q| filter.admits(q)).count();
         let mut filters = vec![("All questions".to_string(), Filter::default())];
         for (number, lab) in content.labs.iter().enumerate() {
@@ -137,7 +133,6 @@ impl QuizScreen {
             score: Score::default(),
             review_scroll: 0,
             seed: 1,
-            run_metrics: Vec::new(),
             hint: None,
         }
     }
@@ -176,14 +171,12 @@ impl QuizScreen {
         let Some(pick) = self.picks.get(self.picked) else {
             return QuizOutcome::Unchanged;
         };
-        let asked = quiz::draw(&content.all_questions(), &pick.filter, self.count, self.seed);
+        let asked = quiz::draw(&content.quiz_questions(), &pick.filter, self.count, self.seed);
         if asked.is_empty() {
             self.hint = Some("no questions here: choose another lab or topic".to_string());
             return QuizOutcome::Changed;
         }
         self.seed = self.seed.wrapping_add(1);
-        // The runs are computed once per quiz, and only when a predict check was drawn.
-        self.run_metrics = quiz::runs(content, &asked);
         self.asked = asked;
         self.current = 0;
         self.cursor = 0;
@@ -279,8 +272,8 @@ impl QuizScreen {
 
     fn grade(&mut self, response: Response, shown: String) -> QuizOutcome {
         let asked = &self.asked[self.current];
-        let run = self.run_metrics.get(self.current).map_or(&[][..], Vec::as_slice);
-        let verdict = quiz::grade(asked, &response, run);
+        // The bank's questions carry their answers; no run is needed.
+        let verdict = quiz::grade(asked, &response, &[]);
         let question = asked.question.clone();
         self.score.record(&question, &verdict);
         let right = verdict.right;
@@ -465,25 +458,27 @@ mod tests {
     }
 
     #[test]
-    fn predict_questions_score_against_the_default_runs() {
+    fn the_quiz_asks_the_bank_and_no_lab_check() {
         let content = content();
-        let mut screen = QuizScreen::new(&content);
-        screen.picked = 2; // Lab 2: its two predict checks are in the draw.
-        screen.count = MAX_COUNT;
-        screen.start(&content);
-        let index = screen
-            .asked
+        let checks: Vec<&str> = content
+            .labs
             .iter()
-            .position(|a| a.question.id == "retry-predict-layered")
-            .expect("the layered check is drawn");
-        screen.current = index;
-        for c in "64".chars() {
-            screen.update(Msg::Type(c), &content);
+            .flat_map(|lab| lab.checks.iter().map(|check| check.id.as_str()))
+            .collect();
+        assert!(!checks.is_empty());
+        let mut screen = QuizScreen::new(&content);
+        screen.count = MAX_COUNT;
+        for pick in 0..screen.picks.len() {
+            screen.picked = pick;
+            screen.start(&content);
+            for asked in &screen.asked {
+                assert!(
+                    !checks.contains(&asked.question.id.as_str()),
+                    "{} drawn",
+                    asked.question.id
+                );
+                assert_ne!(asked.question.kind, QuestionKind::Predict);
+            }
         }
-        let outcome = screen.update(Msg::Open, &content);
-        assert!(
-            matches!(outcome, QuizOutcome::Answered { right: true, .. }),
-            "{outcome:?}"
-        );
     }
 }

@@ -44,7 +44,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let mut left = format!(" Quiz · {pick}");
     let right = match quiz.stage {
         // How many answered questions are not yet learned (`quiz --review` asks them first).
-        Stage::Setup => match crate::review::due_count(&app.content.all_questions(), &app.progress) {
+        Stage::Setup => match crate::review::due_count(&app.content.quiz_questions(), &app.progress) {
             0 => String::new(),
             due => format!("{due} due for review (quiz --review) "),
         },
@@ -232,12 +232,6 @@ fn question(quiz: &QuizScreen, theme: Theme, area: Rect, buf: &mut Buffer) {
                 Span::styled(shown, theme.selected()),
                 Span::raw(unit),
             ]));
-            if q.kind == QuestionKind::Predict {
-                lines.push(Line::from(Span::styled(
-                    "(a prediction: scored against the lab's simulation at its default settings)",
-                    theme.dim(),
-                )));
-            }
             if let Some(tolerance) = q.tolerance.filter(|t| *t > 0.0) {
                 lines.push(Line::from(Span::styled(
                     format!("(right within {})", trim_number(tolerance)),
