@@ -4,6 +4,8 @@
 //! line would start under its `-`. Here a line that starts with a list marker (`- `, `* `,
 //! `1. `) or with a code block's gutter continues under the text after it. Lines come out
 //! no wider than the width asked for, so a `Paragraph` drawing them wraps nothing more.
+//! [`fit_or_wrap`] picks the longest wording of a status line that fits, for panels with
+//! few rows, and wraps rather than cuts when none does.
 
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -86,6 +88,20 @@ pub fn wrap_line(line: Line<'static>, width: usize, indent: usize) -> Vec<Line<'
     rows
 }
 
+/// The first of `candidates` (longest wording first, each with every number and unit) that
+/// fits `width` columns; else the last, wrapped: a number is never cut off at the border.
+pub fn fit_or_wrap(candidates: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
+    let last = candidates.len().saturating_sub(1);
+    match candidates
+        .into_iter()
+        .enumerate()
+        .find(|(index, line)| *index == last || line.width() <= width)
+    {
+        Some((_, line)) => wrap_line(line, width, 0),
+        None => Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,5 +131,13 @@ mod tests {
         let rows = wrap_line(Line::from("abcdefghijkl"), 5, 0);
         assert_eq!(plain(&rows), ["abcde", "fghij", "kl"]);
         assert_eq!(plain(&wrap_line(Line::from("short"), 20, 0)), ["short"]);
+    }
+
+    #[test]
+    fn the_longest_wording_that_fits_is_taken_else_the_last_wraps() {
+        let candidates = || vec![Line::from("measured 1.41 of 100.0%"), Line::from("1.41, 100.0%")];
+        assert_eq!(plain(&fit_or_wrap(candidates(), 30)), ["measured 1.41 of 100.0%"]);
+        assert_eq!(plain(&fit_or_wrap(candidates(), 12)), ["1.41, 100.0%"]);
+        assert_eq!(plain(&fit_or_wrap(candidates(), 8)), ["1.41,", "100.0%"]);
     }
 }

@@ -73,8 +73,15 @@ fn retry_charts(retry: &RetryResults, theme: Theme, area: Rect, buf: &mut Buffer
         })
         .collect();
     let top_value = values.iter().copied().fold(10.0, f64::max);
+    // The title the panel holds whole: "attempts" gives way to "db" (the Results rows say
+    // db attempts/action) before the log scale goes unnamed.
+    let bars_title = if " attempts/action, log ".len() <= usize::from(inner_width) {
+        " attempts/action, log "
+    } else {
+        " db/action, log "
+    };
     BarChart::default()
-        .block(panel(" attempts/action, log ", theme))
+        .block(panel(bars_title, theme))
         .data(BarGroup::default().bars(&bars))
         .bar_width(bar_width)
         .bar_gap(1)
@@ -187,18 +194,22 @@ fn retry_charts(retry: &RetryResults, theme: Theme, area: Rect, buf: &mut Buffer
         .render(bottom, buf);
 }
 
-/// The jitter chart's title, as long as `room` allows.
+/// The jitter chart's title, the longest that `room` columns hold whole.
 fn jitter_title(room: u16, theme: Theme) -> Line<'static> {
-    let (name, ceiling) = if room >= 34 {
-        (" Full Jitter (s): ", " ─ ceiling ")
-    } else {
-        (" Jitter s: ", " ─ cap ")
+    let title = |name: &'static str, ceiling: &'static str| {
+        Line::from(vec![
+            Span::styled(name, theme.accent()),
+            Span::styled("• sleep", theme.series(3)),
+            Span::styled(ceiling, theme.dim()),
+        ])
     };
-    Line::from(vec![
-        Span::styled(name, theme.accent()),
-        Span::styled("• sleep", theme.series(3)),
-        Span::styled(ceiling, theme.dim()),
-    ])
+    [
+        title(" Full Jitter (s): ", " ─ ceiling "),
+        title(" Jitter (s): ", " ─ ceiling "),
+    ]
+    .into_iter()
+    .find(|line| line.width() <= usize::from(room))
+    .unwrap_or_else(|| title(" Jitter s: ", " ─ cap "))
 }
 
 fn breaker_charts(run: &BrownoutComparison, theme: Theme, area: Rect, buf: &mut Buffer) {

@@ -40,6 +40,7 @@ use crate::tui::theme::Theme;
 use crate::tui::view::footer;
 use crate::tui::view::lab::{LabView, lesson, params};
 use crate::tui::widgets::panel::panel;
+use crate::tui::wrap::wrap_line;
 
 /// Width of the row labels left of the timeline (` /readyz 503 `).
 const LABEL_WIDTH: u16 = 13;
@@ -133,6 +134,10 @@ fn server_panel(live: &LiveHealth, theme: Theme, area: Rect, buf: &mut Buffer) {
     };
     let mut first = vec![Span::styled(format!("{dot}{label}"), style)];
     let mut second = Vec::new();
+    // The session's figures in fewer words, to share the phase's row when rows run short.
+    let mut second_short = Vec::new();
+    // How to reach the server by hand: the first part to give way when rows run short.
+    let mut hint = None;
     match &live.session {
         Some(session) => {
             first.push(Span::raw(format!(" · pid {} · port {}", session.pid, session.port)));
@@ -141,8 +146,12 @@ fn server_panel(live: &LiveHealth, theme: Theme, area: Rect, buf: &mut Buffer) {
                 "database {database} · /work: {} in flight, {} sent",
                 session.in_flight, session.work_sent
             )));
+            second_short.push(Span::raw(format!(
+                "db {database} · /work {} in flight, {} sent",
+                session.in_flight, session.work_sent
+            )));
             if session.running() {
-                second.push(Span::styled(
+                hint = Some(Span::styled(
                     format!(" · try: curl 127.0.0.1:{}/readyz", session.port),
                     theme.key(),
                 ));
@@ -170,13 +179,60 @@ fn server_panel(live: &LiveHealth, theme: Theme, area: Rect, buf: &mut Buffer) {
         );
         block = block.title_top(Line::from(Span::styled(started, theme.dim())).right_aligned());
     }
-    Paragraph::new(vec![
-        Line::from(first),
-        Line::from(second),
+    let inner = block.inner(area);
+    let lines = server_lines(
+        first,
+        [second, second_short],
+        hint,
         Line::from(Span::styled(status, theme.text())),
-    ])
-    .block(block)
-    .render(area, buf);
+        usize::from(inner.width),
+        usize::from(inner.height),
+    );
+    Paragraph::new(lines).block(block).render(area, buf);
+}
+
+/// The server panel's rows: the phase, the session's figures, then the status, which wraps
+/// rather than losing its end (a check's instruction ends with the probe that decides it).
+/// When the status needs a second row, the figures (in fewer words if need be) join the
+/// phase's row and the curl hint gives way; with no session the status takes the empty
+/// figures row.
+fn server_lines(
+    first: Vec<Span<'static>>,
+    [second, second_short]: [Vec<Span<'static>>; 2],
+    hint: Option<Span<'static>>,
+    status: Line<'static>,
+    width: usize,
+    rows: usize,
+) -> Vec<Line<'static>> {
+    let status = wrap_line(status, width, 0);
+    let mut figures = second.clone();
+    figures.extend(hint.clone());
+    if 2 + status.len() <= rows {
+        return [Line::from(first), Line::from(figures)]
+            .into_iter()
+            .chain(status)
+            .collect();
+    }
+    if second.is_empty() {
+        return std::iter::once(Line::from(first)).chain(status).collect();
+    }
+    let join = |figures: &[Span<'static>]| {
+        let mut joined = first.clone();
+        joined.push(Span::raw(" · "));
+        joined.extend(figures.iter().cloned());
+        Line::from(joined)
+    };
+    match [join(&second), join(&second_short)]
+        .into_iter()
+        .find(|joined| joined.width() <= width)
+    {
+        Some(joined) => std::iter::once(joined).chain(status).collect(),
+        // No room to join them (a long phase label): the status keeps the one row left.
+        None => [Line::from(first), Line::from(figures)]
+            .into_iter()
+            .chain(status)
+            .collect(),
+    }
 }
 
 /// The time labels under the timeline: the send time of every `AXIS_STEP`th round, where it fits.

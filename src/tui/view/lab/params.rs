@@ -46,7 +46,8 @@ pub fn render_sliders(
         let focused = index == focus;
         let pointer = if focused { "▸ " } else { "  " };
         let value = slider.display();
-        let room = (row.width as usize).saturating_sub(pointer.len() + value.chars().count() + 2);
+        // In columns: the pointer `▸ ` is two columns but four bytes.
+        let room = (row.width as usize).saturating_sub(pointer.chars().count() + value.chars().count() + 2);
         let mut label: String = slider.spec.label.chars().take(room).collect();
         if label.chars().count() < slider.spec.label.chars().count() {
             label.pop();

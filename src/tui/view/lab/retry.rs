@@ -26,6 +26,7 @@ use crate::tui::slider::value_of;
 use crate::tui::theme::Theme;
 use crate::tui::view::lab::LabView;
 use crate::tui::widgets::panel::panel;
+use crate::tui::wrap::{fit_or_wrap, wrap_line};
 
 /// A rate as it fits on an arrow: `840/s`, `12k/s`.
 pub fn short_rate(per_s: f64) -> String {
@@ -52,17 +53,25 @@ pub fn render_results(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
     // A series is "running" until its run reports or is stopped.
     let running = live.series.as_ref().is_some_and(|s| !s.finished);
     let policy = policy_name(live.policy);
+    // Each line in the longest wording that fits the panel, else wrapped: at 80 columns a
+    // cut line lost its last number or unit.
+    let width = usize::from(block.inner(area).width);
+    let fit = |candidates: Vec<Line<'static>>| fit_or_wrap(candidates, width);
     let mut lines: Vec<Line> = Vec::new();
+    // What the figures mean: it gives way to a key's note when the panel has no row for both.
+    let mut explain: Vec<Line> = Vec::new();
     match (view, &live.series) {
         (RetryView::Counting, None) => {
             lines.push(Line::from(Span::styled(
                 format!("s start a counting run (at most {LIVE_ACTIONS_MAX} actions) · o policy: {policy}"),
                 theme.accent(),
             )));
-            lines.push(Line::from(Span::styled(
+            explain.extend(fit([
                 "p, attempts, budget, actions and seed come from the sliders; they apply at each start",
-                theme.dim(),
-            )));
+                "p, attempts, budget, actions and seed: from the sliders, at each start",
+            ]
+            .map(|text| Line::from(Span::styled(text, theme.dim())))
+            .to_vec()));
         }
         (RetryView::Metastable, None) => {
             lines.push(Line::from(Span::styled(
@@ -72,10 +81,12 @@ pub fn render_results(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
                 ),
                 theme.accent(),
             )));
-            lines.push(Line::from(Span::styled(
+            explain.extend(fit([
                 "database: 8 slots x 20 ms = 400 req/s, p = 0; g fails it for 10 s; +/- load, c cut",
-                theme.dim(),
-            )));
+                "db: 8 slots x 20 ms = 400 req/s, p = 0; g fails it for 10 s; +/- load, c cut",
+            ]
+            .map(|text| Line::from(Span::styled(text, theme.dim())))
+            .to_vec()));
         }
         (RetryView::Counting, Some(series)) => {
             let state = match (running, series.result.is_some()) {
@@ -94,27 +105,47 @@ pub fn render_results(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
                 ),
                 theme.accent(),
             )));
-            lines.extend(counters_lines(series));
+            for candidates in counters_lines(series) {
+                lines.extend(fit(candidates));
+            }
             let sim = series.result.as_ref().map(|result| sim_of(&result.params));
             // Success as a percentage, as the sim screen prints it.
-            lines.push(Line::from(match (&series.result, sim) {
-                (Some(result), Some(sim)) => format!(
-                    "measured {:.2} db attempts/action, success {:.1}% · sim of this run {:.2}, {:.1}%",
-                    result.db_attempts_per_action,
-                    result.success_ratio * 100.0,
-                    sim.db_attempts_per_action,
-                    sim.success_ratio * 100.0
-                ),
-                _ => format!("so far {:.2} db attempts/action", series.db_per_action()),
+            lines.extend(fit(match (&series.result, sim) {
+                (Some(result), Some(sim)) => {
+                    let measured = (result.db_attempts_per_action, result.success_ratio * 100.0);
+                    let simulated = (sim.db_attempts_per_action, sim.success_ratio * 100.0);
+                    vec![
+                        Line::from(format!(
+                            "measured {:.2} db attempts/action, success {:.1}% · sim of this run {:.2}, {:.1}%",
+                            measured.0, measured.1, simulated.0, simulated.1
+                        )),
+                        Line::from(format!(
+                            "measured {:.2} db attempts/action, {:.1}% ok · sim of this run {:.2}, {:.1}%",
+                            measured.0, measured.1, simulated.0, simulated.1
+                        )),
+                        Line::from(format!(
+                            "measured {:.2} db/action, {:.1}% ok · sim of this run {:.2}, {:.1}%",
+                            measured.0, measured.1, simulated.0, simulated.1
+                        )),
+                    ]
+                }
+                _ => vec![Line::from(format!(
+                    "so far {:.2} db attempts/action",
+                    series.db_per_action()
+                ))],
             }));
             // Why these figures can differ from the sim screen's in the last digit.
-            lines.push(Line::from(Span::styled(
-                format!(
-                    "a live run stops at {LIVE_ACTIONS_MAX} actions, the sim screen runs {:.0}: digits may differ",
-                    value_of(&lab_view.screen.sliders, "actions").unwrap_or(10_000.0)
-                ),
-                theme.dim(),
-            )));
+            let sim_actions = value_of(&lab_view.screen.sliders, "actions").unwrap_or(10_000.0);
+            explain.extend(fit(
+                [
+                    format!(
+                        "a live run stops at {LIVE_ACTIONS_MAX} actions, the sim screen runs {sim_actions:.0}: digits may differ"
+                    ),
+                    format!("live stops at {LIVE_ACTIONS_MAX} actions, the sim screen runs {sim_actions:.0}: digits may differ"),
+                ]
+                .map(|text| Line::from(Span::styled(text, theme.dim())))
+                .to_vec(),
+            ));
         }
         (RetryView::Metastable, Some(series)) => {
             lines.push(Line::from(Span::styled(
@@ -141,26 +172,49 @@ pub fn render_results(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
             )));
         }
     }
-    if let Some(note) = &live.status {
-        lines.push(Line::from(Span::styled(note.clone(), theme.dim())));
+    // A note says what a key just did; rather than fall off the panel's last row it takes
+    // the explanation's place.
+    let note = live.status.as_ref().map_or_else(Vec::new, |note| {
+        wrap_line(Line::from(Span::styled(note.clone(), theme.dim())), width, 0)
+    });
+    if lines.len() + explain.len() + note.len() > usize::from(block.inner(area).height) {
+        explain.clear();
     }
+    lines.extend(explain);
+    lines.extend(note);
     Paragraph::new(lines).block(block).render(area, buf);
 }
 
-fn counters_lines(series: &RetrySeries) -> [Line<'static>; 2] {
+/// The two counter lines, each as its wordings from the longest.
+fn counters_lines(series: &RetrySeries) -> [Vec<Line<'static>>; 2] {
     let received = &series.latest.received;
     let at = |index: usize| received.get(index).copied().unwrap_or(0);
+    let latest = &series.latest;
     [
-        Line::from(format!(
-            "requests received: front end {} · back end {} · database {}",
-            at(0),
-            at(1),
-            at(2)
-        )),
-        Line::from(format!(
-            "database failed {} · actions ok {} · retries refused by the budget {}",
-            series.latest.db_failed, series.latest.actions_ok, series.latest.budget_refusals
-        )),
+        vec![
+            Line::from(format!(
+                "requests received: front end {} · back end {} · database {}",
+                at(0),
+                at(1),
+                at(2)
+            )),
+            Line::from(format!(
+                "received: front end {} · back end {} · database {}",
+                at(0),
+                at(1),
+                at(2)
+            )),
+        ],
+        vec![
+            Line::from(format!(
+                "database failed {} · actions ok {} · retries refused by the budget {}",
+                latest.db_failed, latest.actions_ok, latest.budget_refusals
+            )),
+            Line::from(format!(
+                "database failed {} · actions ok {} · refused by the budget {}",
+                latest.db_failed, latest.actions_ok, latest.budget_refusals
+            )),
+        ],
     ]
 }
 

@@ -1,0 +1,187 @@
+//! Lines that used to run past a panel's border at 80x24 or 100x30 (Lab 2, and Lab 1's
+//! single-server live screen): each now fits in a shorter wording or wraps, and keeps every
+//! number and unit. States are built by hand, no sockets or child.
+
+mod common;
+
+use common::{render, visited_app as app};
+use resilience_lab::engine::health::HealthConfig;
+use resilience_lab::engine::retry::{ScenarioParams, ScenarioResult};
+use resilience_lab::live::run::HealthEvent;
+use resilience_lab::tui::app::App;
+use resilience_lab::tui::msg::{LiveMsg, Msg};
+use resilience_lab::tui::screens::lab::retry::{RetrySeries, RetryView};
+
+/// The screen's rows, without the quotes the test backend puts round them.
+fn rows(app: &App) -> Vec<String> {
+    render(app)
+        .lines()
+        .map(|row| row.trim_matches('"').to_string())
+        .collect()
+}
+
+fn lab2(width: u16, height: u16, live: bool) -> App {
+    let mut app = app(width, height);
+    app.update(Msg::Down);
+    app.update(Msg::Open);
+    if live {
+        app.update(Msg::ToggleMode);
+    }
+    app
+}
+
+/// Lab 1 live with a check's answer typed in on step `step` (from 0), the server `running` or not.
+fn lab1_waiting_for_the_action(width: u16, height: u16, step: usize, running: bool) -> App {
+    let mut app = app(width, height);
+    app.update(Msg::Open);
+    app.update(Msg::ToggleMode);
+    if running {
+        app.labs[0]
+            .live
+            .health_mut()
+            .expect("Lab 1")
+            .apply(HealthEvent::Started {
+                pid: 4242,
+                port: 18080,
+                config: HealthConfig::default(),
+                note: None,
+                listening_at: tokio::time::Instant::now(),
+            });
+    }
+    for _ in 0..step {
+        app.update(Msg::NextStep);
+    }
+    app.update(Msg::Predict);
+    for c in "503".chars() {
+        app.update(Msg::Type(c));
+    }
+    app.update(Msg::Open);
+    app
+}
+
+#[test]
+fn lab1_live_says_whole_which_probe_decides_the_answer() {
+    for (width, height) in [(80, 24), (100, 30)] {
+        for (step, running) in [(0, false), (0, true), (1, false), (1, true)] {
+            let app = lab1_waiting_for_the_action(width, height, step, running);
+            let text = rows(&app)[1..6].join("\n");
+            assert!(text.contains("you said 503: "), "{width}x{height} step {step}: {text}");
+            assert!(text.contains("decides"), "the instruction ends whole: {text}");
+            if running {
+                // The figures stay when the curl hint gives way.
+                assert!(
+                    text.contains("pid 4242") && text.contains(" 0 in flight, 0 sent"),
+                    "{text}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn lab1_live_keeps_the_curl_hint_while_the_status_fits_one_row() {
+    let mut app = lab1_waiting_for_the_action(100, 30, 0, true);
+    app.labs[0].live.health_mut().expect("Lab 1").status = Some("database down".into());
+    let text = rows(&app)[1..6].join("\n");
+    assert!(text.contains("try: curl 127.0.0.1:18080/readyz"), "{text}");
+}
+
+#[test]
+fn lab2_live_explains_the_sliders_whole_before_a_run() {
+    let app = lab2(80, 24, true);
+    let text = render(&app);
+    assert!(text.contains("from the sliders, at each start"), "{text}");
+    let mut app = lab2(80, 24, true);
+    app.update(Msg::Live(LiveMsg::ToggleView));
+    let text = render(&app);
+    assert!(text.contains("+/- load, c cut"), "{text}");
+}
+
+fn finished(app: &mut App, p: f64, attempts_per_action: f64, success_ratio: f64) {
+    let params = ScenarioParams {
+        p,
+        attempts: vec![4, 4, 4],
+        budget: 0.0,
+        actions: 2_000,
+        seed: 42,
+    };
+    let series = RetrySeries {
+        view: RetryView::Counting,
+        policy_label: "A 4×4×4".into(),
+        attempts: vec![4, 4, 4],
+        p,
+        actions: 2_000,
+        finished: true,
+        result: Some(ScenarioResult {
+            params,
+            db_attempts: (attempts_per_action * 2_000.0) as u64,
+            db_attempts_per_action: attempts_per_action,
+            successes: (success_ratio * 2_000.0) as u64,
+            success_ratio,
+            sends_per_layer: vec![2_000, 2_000, 2_000],
+        }),
+        ..RetrySeries::default()
+    };
+    app.labs[1].live.retry_mut().expect("Lab 2").series = Some(series);
+}
+
+#[test]
+fn lab2_live_result_keeps_both_percentages_at_80_columns() {
+    let mut app = lab2(80, 24, true);
+    finished(&mut app, 0.3, 1.41, 1.0);
+    let rows = rows(&app);
+    let measured = rows
+        .iter()
+        .find(|row| row.contains("measured"))
+        .expect("the measured line");
+    assert!(measured.contains("measured 1.41 "), "{measured}");
+    assert!(measured.contains("100.0% ok · sim of this run "), "{measured}");
+    assert!(measured.trim_end_matches('│').trim_end().ends_with('%'), "{measured}");
+    // Where the long wording fits it is kept.
+    let mut app = lab2(100, 30, true);
+    finished(&mut app, 0.3, 1.41, 1.0);
+    assert!(render(&app).contains("success 100.0% · sim of this run"));
+}
+
+#[test]
+fn lab2_live_note_takes_the_explanations_row_at_80x24() {
+    let mut app = lab2(80, 24, true);
+    finished(&mut app, 1.0, 64.0, 0.0);
+    app.labs[1].live.retry_mut().expect("Lab 2").status = Some("the policy applies on the next start (s)".into());
+    let text = render(&app);
+    assert!(text.contains("the policy applies on the next start (s)"), "{text}");
+    assert!(text.contains("sim of this run 64.00, 0.0%"), "{text}");
+}
+
+#[test]
+fn lab2_slider_labels_read_whole_at_80_columns() {
+    let mut app = lab2(80, 24, false);
+    for focus in 0..4 {
+        let text = render(&app);
+        for label in ["Failure probability", "Browser code", "Front end", "Back end"] {
+            assert!(text.contains(label), "focus {focus}: {label}: {text}");
+        }
+        assert!(!text.contains('…'), "focus {focus}: {text}");
+        app.update(Msg::NextSlider);
+    }
+    // The widest value, 10 attempts, still leaves the label whole.
+    let mut app = lab2(80, 24, false);
+    app.update(Msg::NextSlider);
+    app.update(Msg::SliderMax);
+    let text = render(&app);
+    let row = text
+        .lines()
+        .find(|row| row.contains("Browser code"))
+        .expect("the slider's row");
+    assert!(row.contains(" 10 attempts "), "{row}");
+}
+
+#[test]
+fn lab2_chart_titles_read_whole() {
+    let text = render(&lab2(100, 30, false));
+    assert!(text.contains("┌ Jitter (s): • sleep ─ ceiling ─"), "{text}");
+    assert!(text.contains("┌ attempts/action, log ┐"), "{text}");
+    let text = render(&lab2(80, 24, false));
+    assert!(text.contains("┌ Jitter s: • sleep ─ cap ─"), "{text}");
+    assert!(text.contains("┌ db/action, log ┐"), "{text}");
+}
