@@ -396,7 +396,7 @@ pub struct FleetArgs {
     /// Liveness probe failures in a row before a restart.
     #[arg(long, value_parser = bounded_int(1, 30))]
     pub liveness_threshold: Option<u64>,
-    /// Every probe's timeout in seconds (Kubernetes' default is 1); below every period.
+    /// Every probe's timeout in seconds (Kubernetes' default is 1); below every probe period.
     #[arg(long, value_parser = bounded(0.1, 30.0))]
     pub probe_timeout_s: Option<f64>,
     /// The second restart's back-off in seconds (the first restart is immediate).

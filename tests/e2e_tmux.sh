@@ -405,8 +405,8 @@ tmux resize-window -t "$SESSION" -x 80 -y 24
 keys p
 check "Lab 4 at 80x24: p draws the prompt" "wait_for 'Your prediction:'"
 check "Lab 4 at 80x24: the results are hidden while predicting" "screen | grep -qF 'hidden while you predict'"
-keys 0 . 5 Enter
-check "Lab 4 at 80x24: the verdict shows, 0.5 s right at the check's settings" "wait_for 'Right · Step 1 of 8'"
+keys 1 0 0 0 Enter
+check "Lab 4 at 80x24: the verdict shows, a queue of 1000 right at the check's settings" "wait_for 'Right · Step 1 of 8'"
 check "Lab 4 at 80x24: the verdict says why" "screen | grep -qF 'Why:'"
 keys Escape
 tmux resize-window -t "$SESSION" -x 100 -y 30

@@ -60,7 +60,7 @@ fn lab3() {
 
 #[test]
 fn lab4() {
-    snapshots("lab4", &[Msg::Down, Msg::Down, Msg::Down, Msg::Open], "0.25");
+    snapshots("lab4", &[Msg::Down, Msg::Down, Msg::Down, Msg::Open], "900");
 }
 
 /// The fleet view's first step (step 4 of Lab 1): `F` opens the fleet view at its own steps.

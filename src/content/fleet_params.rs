@@ -14,6 +14,10 @@ use crate::engine::fleet::{Database, DbWindow, FleetParams, ProbeSpec, Scenario}
 /// How late a slow database answers: past the probes' timeout, so a probe that checks it fails.
 pub const SLOW_DB_LATENCY_MS: u64 = 2_000;
 
+/// How far below the shortest probe period a too-long probe timeout is held: the timeout
+/// slider's step, so the value used is one the slider could show.
+const TIMEOUT_MARGIN_S: f64 = 0.5;
+
 /// The scenario `fleet_scenario` names (clamped into [`Scenario::ALL`]).
 pub fn scenario_of(index: f64) -> Scenario {
     let last = Scenario::ALL.len() - 1;
@@ -40,14 +44,17 @@ pub fn fleet_params(lab: &LabFile, values: &(impl Values + ?Sized)) -> FleetPara
     if let Some(state) = state.filter(|_| end_s > start_s) {
         params.database.push(DbWindow { start_s, end_s, state });
     }
-    // A probe's timeout stays below every period, as the CLI insists.
+    // A probe's timeout must be below every probe period (the CLI refuses anything else); a
+    // slider set at or past the shortest period is held just below it.
     let periods = [
         "fleet_startup_period_s",
         "fleet_readiness_period_s",
         "fleet_liveness_period_s",
     ];
     let shortest_s = periods.iter().map(|p| get(p)).fold(f64::INFINITY, f64::min);
-    let timeout_s = get("fleet_timeout_s").min(shortest_s * 0.5);
+    let timeout_s = get("fleet_timeout_s")
+        .min(shortest_s - TIMEOUT_MARGIN_S)
+        .max(TIMEOUT_MARGIN_S);
     let probe = |period: &str, threshold: &str| ProbeSpec {
         period_s: get(period),
         timeout_s,

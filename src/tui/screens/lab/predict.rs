@@ -231,9 +231,17 @@ mod tests {
         set(&mut at_breaker, "window", 100.0);
         let shown = conditions(breaker, &check, &at_breaker).expect("an on-screen check shows its sliders");
         assert!(
-            shown.starts_with("At the settings on screen: Breaker window 100 calls, Minimum calls 10"),
+            shown.starts_with("At the settings on screen: Call rate 100 calls/s"),
             "{shown}"
         );
+        // What else decides the first opening shows too: the timeout, the brownout, the breaker.
+        for shows in [
+            "Timeout 200 ms",
+            "Brownout start 10 s",
+            "Breaker window 100 calls, Minimum calls 10",
+        ] {
+            assert!(shown.contains(shows), "{shown}");
+        }
     }
 
     #[test]

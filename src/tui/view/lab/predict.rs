@@ -35,6 +35,8 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     let unit = check
         .as_ref()
         .and_then(|c| c.unit.as_deref())
+        // A unitless answer (a share, a probability) takes no space before the `;` that follows.
+        .filter(|u| !u.is_empty())
         .map(|u| format!(" {u}"))
         .unwrap_or_default();
     let mut lines: Vec<Line> = Vec::new();
@@ -65,7 +67,7 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
                     .as_ref()
                     .and_then(|c| c.tolerance)
                     .filter(|t| *t > 0.0)
-                    .map(|t| format!(" (right within {})", trim_number(t)))
+                    .map(|t| format!(" (counted right within ±{})", trim_number(t)))
                     .unwrap_or_default(),
                 theme.dim(),
             ),
