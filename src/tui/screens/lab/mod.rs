@@ -578,6 +578,10 @@ impl LabScreen {
                             None
                         };
                         let observed = predict::observe(lab, &check, value, &self.sliders, live_run);
+                        // The fleet view shows the run the verdict is about while it is open.
+                        if let Some(panel) = self.fleet.as_mut() {
+                            panel.keep_check_run(lab, &check);
+                        }
                         return self.record_prediction(lab, observed);
                     }
                     (None, _) => state.hint = Some("type a number first, then Enter".to_string()),

@@ -14,6 +14,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
+use crate::content::question::CheckSettings;
 use crate::content::{LabId, Question};
 use crate::metrics::readyz_moment;
 use crate::quiz::trim_number;
@@ -70,6 +71,15 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
                 theme.dim(),
             ),
         ]));
+        // A check with settings of its own names those the sliders differ from, as its prompt
+        // did: the verdict's run is that one (the fleet view shows it; other labs keep the sliders').
+        if let Some(scored_at) = check
+            .as_ref()
+            .filter(|c| c.settings.as_ref().and_then(CheckSettings::fixed).is_some())
+            .and_then(|c| conditions(lab, c, view.screen.check_sliders(c)))
+        {
+            lines.push(Line::from(Span::styled(scored_at, theme.dim())));
+        }
         lines.push(Line::from(vec![
             Span::styled("Why: ", theme.key()),
             Span::raw(observed.explanation.clone()),
