@@ -19,6 +19,8 @@ use crate::content::{LabId, Question};
 use crate::metrics::readyz_moment;
 use crate::quiz::trim_number;
 use crate::tui::screens::book::wrapped_rows;
+use crate::tui::screens::lab::done_note;
+use crate::tui::screens::lab::first_visit;
 use crate::tui::screens::lab::predict::{conditions, sliders_at_settings, step_check};
 use crate::tui::view::lab::LabView;
 
@@ -92,6 +94,18 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
             },
             theme.dim(),
         )));
+    } else if state.input.is_none() && check.is_none() && state.hint.is_some() {
+        // A step without a check: no prompt, only what to do (and, once it is marked done,
+        // where the lab goes on); the step's text stays, as it is what to try.
+        let elsewhere = first_visit::steps_elsewhere(lab, view.screen.page(), state.step);
+        let done = state.hint == done_note(state.step, elsewhere.as_deref());
+        title = format!(" {step_title} · {} ", if done { "done" } else { "nothing to predict" });
+        if let Some(step) = step.filter(|_| !done) {
+            lines.push(Line::from(step.text.clone()));
+        }
+        if let Some(hint) = &state.hint {
+            lines.push(Line::from(Span::styled(hint.clone(), theme.accent())));
+        }
     } else {
         title = format!(" {step_title} ");
         if let Some(step) = step {
