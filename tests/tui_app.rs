@@ -452,7 +452,10 @@ fn a_step_without_a_check_is_done_when_the_learner_goes_on_from_it() {
     let title = lab.steps[0].title.clone();
     app.update(Msg::Predict);
     assert_eq!(app.context(), Context::Observed);
-    assert!(text(&app).contains("no check to predict"));
+    assert!(
+        text(&app).contains("nothing to predict"),
+        "the card says so, asking nothing"
+    );
     assert!(
         app.progress.labs["breaker"].steps_done.is_empty(),
         "`p` alone does not do the step"

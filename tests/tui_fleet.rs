@@ -139,8 +139,16 @@ fn a_fleet_prompt_compares_the_fleet_sliders_and_hides_the_run() {
     }
     app.update(Msg::Open);
     let verdict = render(&app);
+    // The verdict's run, at the check's settings (the outage ends at 90 s): 3 restarts.
     assert!(
-        verdict.contains("restarts 12") && verdict.contains("fleet-0"),
+        verdict.contains("restarts 3 ") && verdict.contains("fleet-0"),
         "{verdict}"
+    );
+    assert!(verdict.contains("Fleet at the check's settings"), "{verdict}");
+    app.update(Msg::Back);
+    let closed = render(&app);
+    assert!(
+        closed.contains("restarts 12") && closed.contains("Fleet: liveness-checks-db"),
+        "closed, the view is the sliders' run again: {closed}"
     );
 }

@@ -151,7 +151,7 @@ fn progress_counts_only_what_was_done_in_the_lab() {
     }
     // `p` on step 1, which has no check, says so and marks nothing.
     app.update(Msg::Predict);
-    assert!(text(&app).contains("no check to predict"));
+    assert!(text(&app).contains("nothing to predict"));
     assert!(
         !app.progress.labs["breaker"]
             .steps_done

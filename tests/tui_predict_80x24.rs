@@ -73,7 +73,21 @@ fn fleet() {
     for answer in ["restarts 3", "RST", "fleet-0"] {
         assert!(!prompt.contains(answer), "{answer} shows while predicting: {prompt}");
     }
-    assert!(verdict.contains("restarts 12"), "the verdict shows the run: {verdict}");
+    // The verdict's run is the check's (the database down 30-90 s): the view shows that run and
+    // says so, not the sliders' 300 s outage with its 12 restarts.
+    assert!(
+        verdict.contains("Fleet at the check's settings") && verdict.contains("restarts 3 "),
+        "the view shows the verdict's run: {verdict}"
+    );
+    assert!(!verdict.contains("restarts 12"), "{verdict}");
+    // A prompt and a verdict take the keys: the footer lists theirs, not the fleet's.
+    let footer = |screen: &str| screen.lines().last().unwrap_or_default().to_string();
+    assert!(footer(&prompt).contains("0–9 type"), "{prompt}");
+    assert!(footer(&verdict).contains("Enter next step"), "{verdict}");
+    for fleet_key in ["d/w/u db", "c scenario", "m live"] {
+        assert!(!footer(&prompt).contains(fleet_key), "{prompt}");
+        assert!(!footer(&verdict).contains(fleet_key), "{verdict}");
+    }
     insta::assert_snapshot!("fleet_prompt_80x24", prompt);
     insta::assert_snapshot!("fleet_verdict_80x24", verdict);
 }

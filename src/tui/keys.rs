@@ -252,6 +252,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Enter,     NONE,  OBSERVED,     Msg::Open,                                   "Enter/]",       "on to the next step",                                          "Enter next step"),
     bind(KeyCode::Char(']'), NONE,  OBSERVED,     Msg::Open,                                   "",              "",                                                             ""),
     bind(KeyCode::Esc,       NONE,  OBSERVED,     Msg::Back,                                   "Esc",           "close, stay on this step",                                     "Esc close"),
+    bind(KeyCode::Char('F'), NONE,  OBSERVED,     Msg::ToggleFleet,                            "F",             "Lab 1: close this and switch to the fleet view, or back",     ""),
     bind(KeyCode::Char('m'), NONE,  LAB,          Msg::ToggleMode,                             "m/s",           "sim or live; live: s starts or stops a run",                   ""),
     bind(KeyCode::Char('s'), NONE,  LAB,          Msg::StartStop,                              "",              "",                                                             ""),
     bind(KeyCode::Char('b'), NONE,  LAB,          Msg::Live(LiveMsg::BrownOut),                "b/f",           "Lab 3 live: b browns out now or heals; f next fault",          ""),

@@ -361,6 +361,37 @@ pub fn outcomes_per_second(seconds: &[Second], duration_s: f64, theme: Theme, ar
     );
 }
 
+/// How many of `width` cells each of `counts` (slots that add up to the pool) takes: the
+/// boundaries between them are rounded, not each share floored, so the cells fill the width
+/// exactly and a count of 0 draws none; a count above 0 keeps at least one cell where the
+/// width allows, so the bar never says "free 0" with a free cell, or hides the last free slot.
+pub fn slot_cells<const N: usize>(counts: [u32; N], width: usize) -> [usize; N] {
+    let total: u64 = counts.iter().map(|&n| u64::from(n)).sum();
+    let mut cells = [0usize; N];
+    if total == 0 {
+        return cells;
+    }
+    let width_u64 = width as u64;
+    let (mut sum, mut drawn) = (0u64, 0usize);
+    for (cell, &count) in cells.iter_mut().zip(&counts) {
+        sum += u64::from(count);
+        // Round half up: (2 * sum * width + total) / (2 * total).
+        let boundary = ((2 * sum * width_u64 + total) / (2 * total)) as usize;
+        *cell = boundary - drawn;
+        drawn = boundary;
+    }
+    for index in 0..N {
+        if counts[index] > 0 && cells[index] == 0 {
+            let widest = (0..N).max_by_key(|&i| cells[i]).unwrap_or(index);
+            if cells[widest] > 1 {
+                cells[widest] -= 1;
+                cells[index] = 1;
+            }
+        }
+    }
+    cells
+}
+
 /// The pool as a row of slots: held by X, busy with the rest, free; with the counts.
 pub fn bulkhead_view(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buffer) {
     let block = panel(" bulkhead: the pool's slots ", theme);
@@ -374,10 +405,7 @@ pub fn bulkhead_view(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buff
     let x = last.x_busy.min(workers);
     let rest = last.busy.saturating_sub(last.x_busy).min(workers - x);
     let free = workers - x - rest;
-    let width = u32::from(inner.width);
-    let cells = |n: u32| ((u64::from(n) * u64::from(width)) / u64::from(workers)) as usize;
-    let (x_cells, rest_cells) = (cells(x), cells(rest));
-    let free_cells = (width as usize).saturating_sub(x_cells + rest_cells);
+    let [x_cells, rest_cells, free_cells] = slot_cells([x, rest, free], usize::from(inner.width));
     let bar = Line::from(vec![
         Span::styled("X".repeat(x_cells), theme.series(0)),
         Span::styled("#".repeat(rest_cells), theme.series(2)),
@@ -509,5 +537,26 @@ pub fn render_results(result: &Recompute, live_points: &[CurvePoint], theme: The
         bulkhead_view(&result.run, theme, side, buf);
     } else {
         throttle_view(&result.run, theme, side, buf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::slot_cells;
+
+    #[test]
+    fn the_bulkhead_bar_draws_a_free_cell_only_for_a_free_slot() {
+        // Lab 4's bulkhead at 80x24: 40 held by X, 60 by the rest, none free, on 44 cells.
+        // Flooring each share gave 17 + 26 and one '.' left over.
+        assert_eq!(slot_cells([40, 60, 0], 44), [18, 26, 0]);
+        assert_eq!(slot_cells([40, 60, 0], 43), [17, 26, 0]);
+        assert_eq!(slot_cells([1, 0, 99], 43), [1, 0, 42], "one slot of 100 still shows");
+        assert_eq!(slot_cells([99, 0, 1], 43), [42, 0, 1], "so does the last free one");
+        assert_eq!(slot_cells([0, 0, 100], 10), [0, 0, 10]);
+        assert_eq!(slot_cells([0, 0, 0], 10), [0, 0, 0]);
+        for (x, rest) in [(33, 33), (25, 50), (7, 93), (50, 49)] {
+            let cells = slot_cells([x, rest, 100 - x - rest], 43);
+            assert_eq!(cells.iter().sum::<usize>(), 43, "{x} {rest}: {cells:?}");
+        }
     }
 }

@@ -85,6 +85,27 @@ pub fn next_step(lab: &LabFile, page: LabPage, from: usize, forward: bool) -> Op
     }
 }
 
+/// Where the guided steps go on once `page` has none after `from`: e.g. "Steps 4–11 are in
+/// the fleet view: press F", for the learner at the single-server view's last step. `None`
+/// while `page` has a next step, or when no later step is on another page.
+pub fn steps_elsewhere(lab: &LabFile, page: LabPage, from: usize) -> Option<String> {
+    if next_step(lab, page, from, true).is_some() {
+        return None;
+    }
+    let mut later = (from + 1..lab.steps.len()).filter(|step| step_page(lab, *step) != page);
+    let first = later.next()?;
+    let last = later.next_back().unwrap_or(first);
+    let view = match page {
+        LabPage::Main => "the fleet view",
+        LabPage::Fleet => "the single-server view",
+    };
+    Some(if first == last {
+        format!("Step {} is in {view}: press F", first + 1)
+    } else {
+        format!("Steps {}–{} are in {view}: press F", first + 1, last + 1)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,6 +149,25 @@ mod tests {
         let last = health.steps.len() - 1;
         assert_eq!(step_page(health, last), LabPage::Fleet);
         assert_eq!(next_step(health, LabPage::Fleet, last, true), None);
+    }
+
+    #[test]
+    fn the_last_step_of_a_page_says_where_the_steps_go_on() {
+        let content = Content::load(None).expect("the built-in labs load");
+        let health = content.lab(LabId::Health);
+        let fleet = first_step(health, LabPage::Fleet);
+        let last = health.steps.len();
+        assert_eq!(steps_elsewhere(health, LabPage::Main, 1), None, "step 3 comes next");
+        assert_eq!(
+            steps_elsewhere(health, LabPage::Main, fleet - 1),
+            Some(format!("Steps {}–{last} are in the fleet view: press F", fleet + 1))
+        );
+        assert_eq!(
+            steps_elsewhere(health, LabPage::Fleet, last - 1),
+            None,
+            "the lab's last step"
+        );
+        assert_eq!(steps_elsewhere(content.lab(LabId::Retry), LabPage::Main, 1), None);
     }
 
     #[test]

@@ -7,14 +7,17 @@
 use ratatui::layout::Position;
 use tokio::sync::mpsc;
 
-use crate::content::LabFile;
 use crate::content::fleet_params::{self as params, scenario_of};
+use crate::content::question::CheckSettings;
+use crate::content::{LabFile, Question};
 use crate::engine::fleet::{self, FleetRun, Scenario};
 use crate::tui::event::Event;
 use crate::tui::layout::{self, SliderHit};
 use crate::tui::msg::{FleetMsg, Msg};
+use crate::tui::screens::lab::first_visit::is_fleet_check;
 use crate::tui::screens::lab::fleet_live::FleetLive;
 use crate::tui::screens::lab::live::{LiveCtx, LivePart};
+use crate::tui::screens::lab::predict::Observed;
 use crate::tui::slider::Slider;
 
 /// The prefix that makes a parameter of Lab 1 a slider of the fleet view.
@@ -36,6 +39,16 @@ pub struct FleetPanel {
     /// The live view shows (key `m`), with its run if one was started.
     pub live_showing: bool,
     pub live: FleetLive,
+    /// The run the last fleet check was scored on (at its own settings), which the view
+    /// shows while that check's verdict is open: the screen is then the run the verdict names.
+    pub check_run: Option<CheckRun>,
+}
+
+/// The fleet simulation at a check's own settings.
+#[derive(Debug)]
+pub struct CheckRun {
+    pub check_id: String,
+    pub run: FleetRun,
 }
 
 impl FleetPanel {
@@ -60,7 +73,32 @@ impl FleetPanel {
             dragging: false,
             live_showing: false,
             live: FleetLive::default(),
+            check_run: None,
         })
+    }
+
+    /// Keeps the fleet run `check` is scored on, if it is a fleet check with settings of its
+    /// own (a check on screen is scored on the sliders' run, which the view shows anyway).
+    pub fn keep_check_run(&mut self, lab: &LabFile, check: &Question) {
+        self.check_run = check
+            .settings
+            .as_ref()
+            .and_then(CheckSettings::fixed)
+            .filter(|_| is_fleet_check(check))
+            .map(|own| CheckRun {
+                check_id: check.id.clone(),
+                run: fleet::simulate(&params::fleet_params(lab, own)),
+            });
+    }
+
+    /// The run the view shows while the verdict `observed` is open: the check's own when the
+    /// simulation scored it there, else `None` (the sliders' run, or the live record).
+    pub fn verdict_run(&self, observed: Option<&Observed>) -> Option<&FleetRun> {
+        let observed = observed.filter(|o| !o.live && !self.live_showing)?;
+        self.check_run
+            .as_ref()
+            .filter(|kept| kept.check_id == observed.check_id)
+            .map(|kept| &kept.run)
     }
 
     /// The scenario the sliders start from.

@@ -325,6 +325,11 @@ impl LabScreen {
 
     /// Applies `msg`; the outcome says what changed and what the app must do.
     pub fn update(&mut self, msg: Msg, ctx: &ScreenCtx) -> LabOutcome {
+        // `F` from a verdict or a note (which may say the lab goes on in the other view)
+        // closes it and switches views.
+        if msg == Msg::ToggleFleet && self.fleet.is_some() && self.predict.is_showing_outcome() {
+            self.predict.close();
+        }
         if self.predict.is_open() || matches!(msg, Msg::Predict | Msg::PrevStep | Msg::NextStep) {
             // A verdict reads the results: they must be those of the sliders now.
             self.settle(ctx.lab);
@@ -534,9 +539,17 @@ impl LabScreen {
                 Msg::Open => {
                     let note_only = state.observed.is_none();
                     let from = state.step;
+                    // The note that the steps go on in the other view was read: it closes.
+                    let elsewhere = first_visit::steps_elsewhere(lab, page, from);
+                    if note_only && elsewhere.is_some() && state.hint == done_note(from, elsewhere.as_deref()) {
+                        state.close();
+                        return LabOutcome::Changed;
+                    }
                     state.close();
                     state.step = next(from);
                     if let Some(step) = lab.steps.get(from).filter(|step| note_only && step.check.is_none()) {
+                        // Nothing follows here: say where the lab goes on rather than show the step again.
+                        state.hint = done_note(from, elsewhere.as_deref());
                         return LabOutcome::StepDone {
                             lab: self.id,
                             title: step.title.clone(),
@@ -578,6 +591,10 @@ impl LabScreen {
                             None
                         };
                         let observed = predict::observe(lab, &check, value, &self.sliders, live_run);
+                        // The fleet view shows the run the verdict is about while it is open.
+                        if let Some(panel) = self.fleet.as_mut() {
+                            panel.keep_check_run(lab, &check);
+                        }
                         return self.record_prediction(lab, observed);
                     }
                     (None, _) => state.hint = Some("type a number first, then Enter".to_string()),
@@ -595,10 +612,12 @@ impl LabScreen {
             Msg::NextStep => {
                 let from = state.step;
                 state.step = next(from);
-                state.hint = None;
+                // At the view's last step, a note says where the lab goes on.
+                state.hint = first_visit::steps_elsewhere(lab, page, from);
                 // Going on from a step without a check is the learner saying it is done;
                 // a step with a check is done when its check is answered right.
                 if let Some(step) = lab.steps.get(from).filter(|step| step.check.is_none()) {
+                    state.hint = done_note(from, state.hint.as_deref());
                     return LabOutcome::StepDone {
                         lab: self.id,
                         title: step.title.clone(),
@@ -611,10 +630,14 @@ impl LabScreen {
                     state.hint = None;
                 }
                 Some(_) => {
-                    state.hint = Some(
-                        "This step has no check to predict: try it, then Enter (or ]) marks it done and goes on"
-                            .to_string(),
-                    );
+                    let goes_on = if first_visit::steps_elsewhere(lab, page, state.step).is_some() {
+                        "marks it done"
+                    } else {
+                        "marks it done and goes on"
+                    };
+                    state.hint = Some(format!(
+                        "Nothing to predict on this step: try it on screen, then Enter (or ]) {goes_on}"
+                    ));
                 }
                 None => state.hint = Some("this lab has no guided steps".to_string()),
             },
@@ -696,6 +719,12 @@ impl LabScreen {
         }
         tasks
     }
+}
+
+/// The note after step `from` (from 0) is marked done when the lab goes on in the other
+/// view (`elsewhere`, from [`first_visit::steps_elsewhere`]); `None` when it goes on here.
+pub fn done_note(from: usize, elsewhere: Option<&str>) -> Option<String> {
+    elsewhere.map(|elsewhere| format!("Step {} done. {elsewhere}", from + 1))
 }
 
 #[cfg(test)]

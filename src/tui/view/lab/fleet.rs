@@ -15,6 +15,10 @@
 //!  F one server  d/w/u db  l/r probes  o roll  c scenario  m live  p predict  ? help
 //! ```
 //!
+//! While a fleet check's verdict is open, the top box and the fleet show the run it was
+//! scored on (the simulation at the check's own settings), titled so; the footer lists the
+//! prompt's or the verdict's keys, which are the only ones that work then.
+//!
 //! Live (`m`): the top box's second line is the live run (its model second, the time
 //! scale, what just happened), the third the simulation at the run's settings; the fleet
 //! on the right is the live record, drawn up to the second reached; after the run the
@@ -52,11 +56,15 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
     ])
     .render(layout.title, buf);
 
+    // While a fleet check's verdict is open the view shows the run it was scored on, at the
+    // check's own settings, and says so (the sliders stay where the learner left them).
+    let check_run = panel.verdict_run(view.screen.predict.observed.as_ref());
+    let block_title = match check_run {
+        Some(run) => format!(" Fleet at the check's settings: {} ", run.params.scenario.name()),
+        None => format!(" Fleet: {} ", panel.scenario().name()),
+    };
     let block = Block::bordered()
-        .title(Span::styled(
-            format!(" Fleet: {} ", panel.scenario().name()),
-            theme.accent(),
-        ))
+        .title(Span::styled(block_title, theme.accent()))
         .border_style(theme.border());
     // While a prompt is open the totals and the fleet it asks about wait for the verdict,
     // as on Labs 2-4's screens (the lesson holds no run's numbers and stays readable).
@@ -68,7 +76,7 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
         let lines = if panel.live_showing {
             live_summary(&panel.run, &panel.live, width)
         } else {
-            summary(&panel.run, width)
+            summary(check_run.unwrap_or(&panel.run), width)
         };
         Paragraph::new(lines)
             .block(block)
@@ -96,14 +104,19 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
                 until_s: live.until_s(),
             },
             None => FleetView {
-                run: &panel.run,
-                mode: "sim",
+                run: check_run.unwrap_or(&panel.run),
+                mode: if check_run.is_some() { "check's run" } else { "sim" },
                 until_s: None,
             },
         };
         fleet_view::render(&fleet, theme, layout.right, buf);
     }
     predict::render(view, layout.right, buf);
+    // A prompt or a verdict takes the keys (the fleet's own wait): the footer lists its keys,
+    // as on the other labs' screens.
+    if matches!(view.context, Context::Predict | Context::Observed) {
+        return footer::render_keys(view.context, theme, layout.footer, buf);
+    }
     let mut entries = footer_entries(panel.live_showing);
     // At 80 columns the roll key gives way (the help lists it), so `? help` stays whole.
     let width: usize = 1 + entries.iter().map(|e| e.chars().count() + 2).sum::<usize>();

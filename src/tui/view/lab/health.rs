@@ -35,6 +35,7 @@ use crate::engine::health::Phase;
 use crate::live::health::child::Stream;
 use crate::tui::keys::{self, Context};
 use crate::tui::layout::LabLayout;
+use crate::tui::screens::lab::first_visit;
 use crate::tui::screens::lab::health::{Cell, LiveHealth, LivePhase, PREFERRED_PORT, Round, Session};
 use crate::tui::theme::Theme;
 use crate::tui::view::footer;
@@ -81,7 +82,7 @@ pub fn render(view: &LabView, layout: &LabLayout, buf: &mut Buffer) {
     } else {
         probe_panel(live, period_s, theme, probes, buf);
     }
-    next_panel(live, theme, next, buf);
+    next_panel(live, &step_note(view), theme, next, buf);
     log_panel(live, theme, log, buf);
     // A guided step's prompt and verdict, over the right panel as on every lab screen.
     crate::tui::view::lab::predict::render(view, layout.right, buf);
@@ -331,11 +332,34 @@ fn probe_panel(live: &LiveHealth, period_s: f64, theme: Theme, area: Rect, buf: 
 }
 
 /// What to do next in the server's phase; a guided step's check is asked with `p` first.
-fn next_panel(live: &LiveHealth, theme: Theme, area: Rect, buf: &mut Buffer) {
-    Paragraph::new(Line::from(Span::styled(next_step(live), theme.dim())))
+/// On a step without a check, `step_note` says so instead (and where the lab goes on).
+fn next_panel(live: &LiveHealth, step_note: &Option<String>, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let next = match step_note {
+        Some(note) if matches!(live.phase(), LivePhase::NotStarted | LivePhase::Exited(_)) => note.as_str(),
+        // The running server's keys, without the `p` of a check this step does not have.
+        Some(_) if matches!(live.phase(), LivePhase::Running(Phase::WarmingUp | Phase::Ready)) => {
+            "w sends /work, then t sends SIGTERM"
+        }
+        _ => next_step(live),
+    };
+    Paragraph::new(Line::from(Span::styled(next, theme.dim())))
         .wrap(Wrap { trim: true })
         .block(panel(" Next ", theme))
         .render(area, buf);
+}
+
+/// For the current guided step when it has no check: nothing to predict, `]` marks it done,
+/// and, at the view's last step, where the lab goes on (Lab 1's fleet view, key F).
+fn step_note(view: &LabView) -> Option<String> {
+    let step = view.screen.predict.step;
+    if view.lab.steps.get(step)?.check.is_some() {
+        return None;
+    }
+    let done = format!("step {}: nothing to predict, ] marks it done.", step + 1);
+    Some(match first_visit::steps_elsewhere(view.lab, view.screen.page(), step) {
+        Some(elsewhere) => format!("{done} {elsewhere}"),
+        None => done,
+    })
 }
 
 /// The guided step for the phase: predict (p) before the action that decides it.

@@ -14,10 +14,13 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
+use crate::content::question::CheckSettings;
 use crate::content::{LabId, Question};
 use crate::metrics::readyz_moment;
 use crate::quiz::trim_number;
 use crate::tui::screens::book::wrapped_rows;
+use crate::tui::screens::lab::done_note;
+use crate::tui::screens::lab::first_visit;
 use crate::tui::screens::lab::predict::{conditions, sliders_at_settings, step_check};
 use crate::tui::view::lab::LabView;
 
@@ -72,6 +75,15 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
                 theme.dim(),
             ),
         ]));
+        // A check with settings of its own names those the sliders differ from, as its prompt
+        // did: the verdict's run is that one (the fleet view shows it; other labs keep the sliders').
+        if let Some(scored_at) = check
+            .as_ref()
+            .filter(|c| c.settings.as_ref().and_then(CheckSettings::fixed).is_some())
+            .and_then(|c| conditions(lab, c, view.screen.check_sliders(c)))
+        {
+            lines.push(Line::from(Span::styled(scored_at, theme.dim())));
+        }
         lines.push(Line::from(vec![
             Span::styled("Why: ", theme.key()),
             Span::raw(observed.explanation.clone()),
@@ -84,6 +96,18 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
             },
             theme.dim(),
         )));
+    } else if state.input.is_none() && check.is_none() && state.hint.is_some() {
+        // A step without a check: no prompt, only what to do (and, once it is marked done,
+        // where the lab goes on); the step's text stays, as it is what to try.
+        let elsewhere = first_visit::steps_elsewhere(lab, view.screen.page(), state.step);
+        let done = state.hint == done_note(state.step, elsewhere.as_deref());
+        title = format!(" {step_title} · {} ", if done { "done" } else { "nothing to predict" });
+        if let Some(step) = step.filter(|_| !done) {
+            lines.push(Line::from(step.text.clone()));
+        }
+        if let Some(hint) = &state.hint {
+            lines.push(Line::from(Span::styled(hint.clone(), theme.accent())));
+        }
     } else {
         title = format!(" {step_title} ");
         if let Some(step) = step {
