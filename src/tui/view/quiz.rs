@@ -234,7 +234,7 @@ fn question(quiz: &QuizScreen, theme: Theme, area: Rect, buf: &mut Buffer) {
             ]));
             if let Some(tolerance) = q.tolerance.filter(|t| *t > 0.0) {
                 lines.push(Line::from(Span::styled(
-                    format!("(right within {})", trim_number(tolerance)),
+                    format!("(counted right within ±{})", trim_number(tolerance)),
                     theme.dim(),
                 )));
             }

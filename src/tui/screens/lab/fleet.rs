@@ -17,7 +17,6 @@ use crate::tui::msg::{FleetMsg, Msg};
 use crate::tui::screens::lab::first_visit::is_fleet_check;
 use crate::tui::screens::lab::fleet_live::FleetLive;
 use crate::tui::screens::lab::live::{LiveCtx, LivePart};
-use crate::tui::screens::lab::predict::Observed;
 use crate::tui::slider::Slider;
 
 /// The prefix that makes a parameter of Lab 1 a slider of the fleet view.
@@ -91,13 +90,17 @@ impl FleetPanel {
             });
     }
 
-    /// The run the view shows while the verdict `observed` is open: the check's own when the
-    /// simulation scored it there, else `None` (the sliders' run, or the live record).
-    pub fn verdict_run(&self, observed: Option<&Observed>) -> Option<&FleetRun> {
-        let observed = observed.filter(|o| !o.live && !self.live_showing)?;
+    /// The run the view shows while the verdict on `check_id` is open (`scored_live` when a
+    /// live probe decided it): the check's own when the simulation scored it there, else
+    /// `None` (the sliders' run, or the live record). It takes the verdict's parts rather than
+    /// the verdict, so that this module does not import the predict module that imports it.
+    pub fn verdict_run(&self, check_id: &str, scored_live: bool) -> Option<&FleetRun> {
+        if scored_live || self.live_showing {
+            return None;
+        }
         self.check_run
             .as_ref()
-            .filter(|kept| kept.check_id == observed.check_id)
+            .filter(|kept| kept.check_id == check_id)
             .map(|kept| &kept.run)
     }
 

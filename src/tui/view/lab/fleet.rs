@@ -58,7 +58,12 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
 
     // While a fleet check's verdict is open the view shows the run it was scored on, at the
     // check's own settings, and says so (the sliders stay where the learner left them).
-    let check_run = panel.verdict_run(view.screen.predict.observed.as_ref());
+    let check_run = view
+        .screen
+        .predict
+        .observed
+        .as_ref()
+        .and_then(|observed| panel.verdict_run(&observed.check_id, observed.live));
     let block_title = match check_run {
         Some(run) => format!(" Fleet at the check's settings: {} ", run.params.scenario.name()),
         None => format!(" Fleet: {} ", panel.scenario().name()),
