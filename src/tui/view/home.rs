@@ -4,7 +4,7 @@
 //!  resilience-lab                                       how a service survives ...
 //! ┌ Labs ─────────────────────────────────────────────────────────────────────┐
 //! │▸ Lab 1  Truthful health and ordered shutdown     1 of 4 steps and checks │
-//! │         See liveness and readiness disagree during warm-up, then ...      │
+//! │         Predict what /livez and /readyz answer while a server ...      │
 //! │  Lab 2  ...                                                               │
 //! │  Quiz   ...          answered 3 of 60, right at the last try 2 │
 //! └───────────────────────────────────────────────────────────────────────────┘
