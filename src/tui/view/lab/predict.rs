@@ -141,12 +141,27 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     } else {
         title
     };
+    let inner_width = area.width.saturating_sub(2);
+    let rows_of = |lines: &[Line]| wrapped_rows(&Text::from(lines.to_vec()), inner_width) as u16 + 2;
+    // A prompt that does not fit keeps its end, where the number is typed: the step's text goes
+    // first (the lesson panel, L, has it), then the top scrolls away. Without this a long list of
+    // settings pushed "Your prediction" off the card at 80x24 and the digits typed were unseen.
+    let prompting = state.observed.is_none() && state.input.is_some();
+    if prompting && rows_of(&lines) > area.height && lines.len() > 1 && step.is_some() {
+        lines.remove(0);
+    }
+    let overflow = if prompting {
+        rows_of(&lines).saturating_sub(area.height)
+    } else {
+        0
+    };
     let text = Text::from(lines);
-    let height = (wrapped_rows(&text, area.width.saturating_sub(2)) as u16 + 2).min(area.height);
+    let height = (wrapped_rows(&text, inner_width) as u16 + 2).min(area.height);
     let popup = Rect::new(area.x, area.bottom() - height, area.width, height);
     Clear.render(popup, buf);
     Paragraph::new(text)
         .wrap(Wrap { trim: false })
+        .scroll((overflow, 0))
         .block(
             Block::bordered()
                 .title(Span::styled(title, theme.accent()))
