@@ -242,3 +242,21 @@ fn lab4s_curve_legend_keeps_each_glyph_with_its_name_at_80x24() {
         assert!(screen.contains(item), "{item:?}:\n{screen}");
     }
 }
+
+#[test]
+fn the_fleet_live_header_before_a_start_reads_whole() {
+    for (width, height) in [(80, 24), (100, 30)] {
+        let screen = render(&fleet(width, height, &[Msg::ToggleMode]));
+        let text = rows(&screen).join("\n");
+        // Each wording keeps its numbers: the replicas, the load, the speed, both clocks.
+        assert!(
+            text.contains("req") && text.contains("10x"),
+            "{width}x{height}:\n{screen}"
+        );
+        assert!(
+            text.contains("beside it") || text.contains("sim beside"),
+            "the header's last words show at {width}x{height}:\n{screen}"
+        );
+        assert!(!text.contains("besid│") && !text.contains("127.0.0.│"), "{screen}");
+    }
+}

@@ -36,6 +36,7 @@ use crate::tui::screens::lab::fleet_live::{APP_TIME_SCALE, FleetLive};
 use crate::tui::view::fleet::{self as fleet_view, FleetView};
 use crate::tui::view::footer;
 use crate::tui::view::lab::{self as lab_view, LabView, lesson, params, predict};
+use crate::tui::wrap;
 
 pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut Buffer) {
     let theme = view.theme;
@@ -159,15 +160,25 @@ fn live_summary(sliders_run: &FleetRun, live: &FleetLive, width: usize) -> Vec<L
     let speed = format!("{:.0}x", 1.0 / APP_TIME_SCALE);
     let (Some(record), Some(sim)) = (&live.record, &live.sim) else {
         let p = &sliders_run.params;
-        lines.push(Line::from(format!(
-            "live: s starts {} replicas, a database, a Service and {} requests/s on 127.0.0.1, at {speed}",
-            p.replicas, p.load_per_s
-        )));
-        lines.push(Line::from(format!(
-            "{:.0} model seconds in {:.0} real seconds; the sim at the same settings shows beside it",
-            p.duration_s,
-            p.duration_s * APP_TIME_SCALE
-        )));
+        let (replicas, load, model_s, real_s) = (p.replicas, p.load_per_s, p.duration_s, p.duration_s * APP_TIME_SCALE);
+        // Longest wording first; the last one wraps rather than lose a number at 80 columns.
+        let what = [
+            format!(
+                "live: s starts {replicas} replicas, a database, a Service and {load} requests/s on 127.0.0.1, at {speed}"
+            ),
+            format!("live: s starts {replicas} replicas, a database, a Service, {load} req/s on 127.0.0.1, {speed}"),
+            format!("live: s starts {replicas} replicas, db, Service, {load} req/s, {speed}"),
+        ];
+        let when = [
+            format!(
+                "{model_s:.0} model seconds in {real_s:.0} real seconds; the sim at the same settings shows beside it"
+            ),
+            format!("{model_s:.0} model s in {real_s:.0} real s; the sim at these settings beside it"),
+            format!("{model_s:.0} model s in {real_s:.0} real s; sim beside"),
+        ];
+        for candidates in [what, when] {
+            lines.extend(wrap::fit_or_wrap(candidates.map(Line::from).to_vec(), width));
+        }
         return lines;
     };
     let duration_s = record.params.duration_s;
