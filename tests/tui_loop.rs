@@ -185,3 +185,42 @@ fn progress_counts_only_what_was_done_in_the_lab() {
     assert_eq!(app.progress.questions["breaker-predict-sick-calls"].answered, 1);
     assert_eq!(app.home_marker(2), "1 of 5 steps and checks");
 }
+
+/// A verdict scored at the check's own settings shows that run, not the sliders': Lab 3's
+/// step 2 counts 44 calls to the sick dependency at a 200 ms timeout; with the timeout slider
+/// at 500 ms the sliders' run sends more, and the results beside the verdict used to show it.
+#[test]
+fn a_verdict_at_the_checks_settings_shows_the_checks_run() {
+    let mut app = app();
+    for msg in [
+        Msg::Down,
+        Msg::Down,
+        Msg::Open,
+        Msg::NextSlider,
+        Msg::NextSlider,
+        Msg::Step(30),
+    ] {
+        app.update(msg);
+    }
+    let sliders_run = text(&app);
+    assert!(
+        sliders_run.contains("500 ms"),
+        "the timeout slider moved: {sliders_run}"
+    );
+    assert!(!sliders_run.contains("to sick=   44"), "{sliders_run}");
+    app.update(Msg::NextStep);
+    app.update(Msg::Predict);
+    type_in(&mut app, "44");
+    app.update(Msg::Open);
+    let verdict = text(&app);
+    assert!(verdict.contains("Right"), "{verdict}");
+    assert!(verdict.contains("to sick=   44"), "the check's run shows: {verdict}");
+    assert!(verdict.contains("check's settings"), "and says so: {verdict}");
+    // Esc closes the verdict and the sliders' run comes back.
+    app.update(Msg::Back);
+    let after = text(&app);
+    assert!(
+        !after.contains("to sick=   44") && !after.contains("check's settings"),
+        "{after}"
+    );
+}

@@ -222,6 +222,10 @@ pub struct LabScreen {
     /// First line shown of the transition log (Lab 3) or the timeline (Lab 1).
     pub log_scroll: u16,
     pub results: LabResults,
+    /// The lab's run at a check's own settings, kept when the simulation scored that check
+    /// there (check id, run): while its verdict is open the results and charts show this run,
+    /// the one the verdict speaks of, not the sliders'.
+    pub verdict_results: Option<(String, LabResults)>,
     /// A slider moved since `results` were computed: [`LabScreen::settle`] recomputes once,
     /// before the next frame, however many steps were queued.
     pub results_stale: bool,
@@ -257,6 +261,7 @@ impl LabScreen {
             lesson_scroll: 0,
             log_scroll: 0,
             results,
+            verdict_results: None,
             results_stale: false,
             predict: PredictState::default(),
             mode: Mode::Sim,
@@ -274,6 +279,21 @@ impl LabScreen {
 
     /// The sliders a check's prompt compares with its settings: the fleet panel's for a
     /// check the fleet simulation scores, the lab screen's for any other.
+    /// The results the view shows: those of an open verdict's check when it was scored at
+    /// settings of its own, else the sliders'.
+    pub fn shown_results(&self) -> &LabResults {
+        self.verdict_showing().unwrap_or(&self.results)
+    }
+
+    /// The run at an open verdict's own settings, if the view shows that one.
+    pub fn verdict_showing(&self) -> Option<&LabResults> {
+        let observed = self.predict.observed.as_ref().filter(|o| !o.live)?;
+        self.verdict_results
+            .as_ref()
+            .filter(|(id, _)| *id == observed.check_id)
+            .map(|(_, results)| results)
+    }
+
     pub fn check_sliders(&self, check: &crate::content::Question) -> &[Slider] {
         match self.fleet.as_ref() {
             Some(panel) if first_visit::is_fleet_check(check) => &panel.sliders,
@@ -591,10 +611,14 @@ impl LabScreen {
                             None
                         };
                         let observed = predict::observe(lab, &check, value, &self.sliders, live_run);
-                        // The fleet view shows the run the verdict is about while it is open.
+                        // The view shows the run the verdict is about while it is open.
                         if let Some(panel) = self.fleet.as_mut() {
                             panel.keep_check_run(lab, &check);
                         }
+                        self.verdict_results = (!observed.live)
+                            .then(|| predict::sliders_for_check(&check, &self.sliders))
+                            .flatten()
+                            .map(|at_check| (check.id.clone(), sim::compute(lab, &at_check)));
                         return self.record_prediction(lab, observed);
                     }
                     (None, _) => state.hint = Some("type a number first, then Enter".to_string()),

@@ -145,6 +145,22 @@ pub fn conditions(lab: &LabFile, check: &Question, sliders: &[Slider]) -> Option
 /// Scores `predicted` for `check` against the simulation at the check's settings (at the
 /// sliders for a check on screen), or against the metrics of a finished live run when there
 /// is one that produces the check's metric and the sliders stand at the check's settings.
+/// The sliders moved to `check`'s own settings, or `None` when the check has none or the
+/// sliders already stand there (the sliders' run is then the check's).
+pub fn sliders_for_check(check: &Question, sliders: &[Slider]) -> Option<Vec<Slider>> {
+    let own = check.settings.as_ref().and_then(CheckSettings::fixed)?;
+    if sliders_at_settings(check, sliders) {
+        return None;
+    }
+    let mut moved = sliders.to_vec();
+    for (name, value) in own {
+        if let Some(slider) = moved.iter_mut().find(|s| s.spec.name == *name) {
+            slider.set_value(*value);
+        }
+    }
+    Some(moved)
+}
+
 pub fn observe(
     lab: &LabFile,
     check: &Question,

@@ -103,7 +103,7 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
             ),
             theme.dim(),
         )));
-    } else if let LabResults::Breaker(sim) = &state.results {
+    } else if let LabResults::Breaker(sim) = &state.shown_results() {
         lines.push(Line::from(Span::styled(
             fit_width(
                 format!("sim  {}", sim.timeout_only.summary.atlas_line("timeout only")),

@@ -19,7 +19,7 @@ use crate::tui::widgets::state_band::StateBand;
 
 pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     let (theme, state) = (view.theme, view.screen);
-    match &state.results {
+    match &state.shown_results() {
         LabResults::Retry(retry) => retry_charts(retry, theme, area, buf),
         LabResults::Breaker(run) => breaker_charts(run, theme, area, buf),
         LabResults::Health(run) => health_timeline(run, state.log_scroll, theme, area, buf),

@@ -56,6 +56,16 @@ pub struct LabView<'a> {
     pub context: Context,
 }
 
+/// The Results panel's title: it says so when an open verdict's run, at the check's own
+/// settings, stands in for the sliders' run.
+pub fn results_title(screen: &LabScreen) -> &'static str {
+    if screen.verdict_showing().is_some() {
+        " Results · check's settings "
+    } else {
+        " Results "
+    }
+}
+
 pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     let theme = view.theme;
     let lab = view.lab;

@@ -32,7 +32,7 @@ use crate::tui::view::overload::{bulkhead_view, goodput_curves, outcomes_per_sec
 use crate::tui::widgets::panel::panel;
 
 fn parts<'a>(view: &'a LabView) -> Option<(&'a OverloadResults, Option<&'a OverloadLive>)> {
-    let LabResults::Overload(results) = &view.screen.results else {
+    let LabResults::Overload(results) = &view.screen.shown_results() else {
         return None;
     };
     let live = (view.screen.mode == Mode::Live)
@@ -115,7 +115,7 @@ fn live_scale_line(p: &OverloadParams, scale: LiveScale) -> String {
 /// live run against the sim at the live settings, both at the lesson's scale.
 pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
     let theme = view.theme;
-    let block = panel(" Results ", theme);
+    let block = panel(super::results_title(view.screen), theme);
     let inner = block.inner(area);
     block.render(area, buf);
     let Some((results, live)) = parts(view) else { return };

@@ -21,9 +21,9 @@ const LOG_COLUMN_WIDTH: u16 = 30;
 pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     let (theme, state) = (view.theme, view.screen);
     let mut block = Block::bordered()
-        .title(Span::styled(" Results ", theme.accent()))
+        .title(Span::styled(super::results_title(state), theme.accent()))
         .border_style(theme.border());
-    let lines: Vec<Line> = match &state.results {
+    let lines: Vec<Line> = match &state.shown_results() {
         LabResults::Retry(retry) => {
             let mut lines: Vec<Line> = retry
                 .rows
