@@ -115,7 +115,7 @@ pub fn why(probe: Probe, outcome: &GetOutcome, warmup_s: f64) -> String {
             "warmed up and not draining: routers may send traffic".into()
         }
         (Probe::Readyz, GetOutcome::Answered { body, .. }) if body.contains("warming") => {
-            format!("readiness waits out the {warmup_s} s warm-up; liveness is already 200")
+            format!("readiness waits out the {warmup_s} s warm-up; the process itself is up")
         }
         (Probe::Readyz, GetOutcome::Answered { body, .. }) if body.contains("draining") => {
             "readiness fails at once on SIGTERM; the listener stays open".into()
