@@ -88,18 +88,21 @@ pub fn wrap_line(line: Line<'static>, width: usize, indent: usize) -> Vec<Line<'
     rows
 }
 
-/// The first of `candidates` (longest wording first, each with every number and unit) that
-/// fits `width` columns; else the last, wrapped: a number is never cut off at the border.
-pub fn fit_or_wrap(candidates: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
+/// The first of `candidates` (longest wording first) that fits `width` columns, else the
+/// last; `None` only when there is no candidate.
+pub fn first_that_fits(candidates: Vec<Line<'static>>, width: usize) -> Option<Line<'static>> {
     let last = candidates.len().saturating_sub(1);
-    match candidates
+    candidates
         .into_iter()
         .enumerate()
         .find(|(index, line)| *index == last || line.width() <= width)
-    {
-        Some((_, line)) => wrap_line(line, width, 0),
-        None => Vec::new(),
-    }
+        .map(|(_, line)| line)
+}
+
+/// The first of `candidates` (longest wording first, each with every number and unit) that
+/// fits `width` columns; else the last, wrapped: a number is never cut off at the border.
+pub fn fit_or_wrap(candidates: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
+    first_that_fits(candidates, width).map_or_else(Vec::new, |line| wrap_line(line, width, 0))
 }
 
 #[cfg(test)]

@@ -615,7 +615,8 @@ impl LabScreen {
                         if let Some(panel) = self.fleet.as_mut() {
                             panel.keep_check_run(lab, &check);
                         }
-                        self.verdict_results = (!observed.live)
+                        // (A fleet check's run is the fleet panel's, kept just above.)
+                        self.verdict_results = (!observed.live && !first_visit::is_fleet_check(&check))
                             .then(|| predict::sliders_for_check(&check, &self.sliders))
                             .flatten()
                             .map(|at_check| (check.id.clone(), sim::compute(lab, &at_check)));

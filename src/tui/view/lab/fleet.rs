@@ -226,7 +226,7 @@ fn live_summary(sliders_run: &FleetRun, live: &FleetLive, width: usize) -> Vec<L
     );
     // The requests the sim counts, as many of them as the width holds (the refusals and
     // failures first: they are what the live run is compared on).
-    let sim_line = first_that_fits(
+    let sim_line = wrap::first_that_fits(
         [
             format!(
                 "{sim_head} · ok {} degraded {} failed {} refused {}",
@@ -234,22 +234,14 @@ fn live_summary(sliders_run: &FleetRun, live: &FleetLive, width: usize) -> Vec<L
             ),
             format!("{sim_head} · failed {} refused {}", r.failed, r.refused),
             sim_head.clone(),
-        ],
+        ]
+        .map(Line::from)
+        .to_vec(),
         width,
     );
-    lines.extend([Line::from(live_line), Line::from(sim_line)]);
+    lines.push(Line::from(live_line));
+    lines.extend(sim_line);
     lines
-}
-
-/// The first of `candidates` (longest first) that fits `width` columns, else the last.
-fn first_that_fits<const N: usize>(candidates: [String; N], width: usize) -> String {
-    let last = candidates.len() - 1;
-    candidates
-        .into_iter()
-        .enumerate()
-        .find(|(index, line)| *index == last || line.chars().count() <= width)
-        .map(|(_, line)| line)
-        .unwrap_or_default()
 }
 
 /// Three lines: the design, the totals, and the clock the run is on. When the totals do
