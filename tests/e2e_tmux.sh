@@ -217,10 +217,10 @@ keys Down Down Down Down Enter
 check "the quiz opens on its picker" "wait_for 'Choose a lab or topic'"
 keys Enter
 check "the first question shows" "wait_for 'Question 1 of 10'"
-# The seed follows the clock: a choice question shows `a–e answer` in the footer and takes
-# a letter; a number question takes digits and Enter. Decided before answering, not after,
-# so a slow redraw cannot make a second key skip the feedback.
-if screen | grep -qF 'a–e answer'; then keys a; else keys 7 Enter; fi
+# The seed follows the clock: a choice question shows its letters in the footer (`a–d answer`
+# for four choices) and takes a letter; a number question takes digits and Enter. Decided
+# before answering, not after, so a slow redraw cannot make a second key skip the feedback.
+if screen | grep -qE 'a–[b-e] answer'; then keys a; else keys 7 Enter; fi
 check "the answer gets feedback with its explanation" "wait_for 'Why: '"
 check "the progress file is written after the answer" "grep -q 'answered = 1' $WORK/progress.toml"
 keys Escape

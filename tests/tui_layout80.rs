@@ -49,13 +49,19 @@ const THROTTLE_AT_6000: [Msg; 6] = [
 fn lab4s_throttle_panel_is_whole_at_80x24_sim_and_live() {
     for live in [false, true] {
         let mode: &[Msg] = if live { &[Msg::ToggleMode] } else { &[] };
-        // The throttle off (the lab's defaults): its counts and the note, or the note in the title.
+        // The throttle off (the lab's defaults): it says so and what the throttle would do, with
+        // no formula of zeros (nor counts of a throttle that did not run).
         let screen = render(&lab4_outcomes(80, 24, mode));
-        assert!(screen.contains("sent 25000, accepted 9600"), "live {live}:\n{screen}");
+        assert!(screen.contains("client-side throttle · off"), "live {live}:\n{screen}");
         assert!(
-            screen.contains("(off: policy throttle turns it on)") || screen.contains("client-side throttle · off"),
+            screen.contains("Off: the policy is fifo, not throttle."),
             "live {live}:\n{screen}"
         );
+        assert!(
+            screen.contains("p = max(0, (req - K x acc) / (req + 1))"),
+            "live {live}:\n{screen}"
+        );
+        assert!(!screen.contains("(0 - 2 x 0)"), "live {live}:\n{screen}");
         // Step 7: the probability its check asks about, the counts it comes from, what was sent.
         let app = run(lab4_outcomes(80, 24, &THROTTLE_AT_6000), mode);
         let screen = render(&app);

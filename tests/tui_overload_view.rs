@@ -154,7 +154,7 @@ fn bulkhead_view_counts_the_160_free_slots() {
 #[test]
 fn throttle_view_works_the_formula_with_the_runs_counts() {
     let run = overload::run(&Scenario::Throttle.params());
-    let screen = draw(80, 8, |area, buf| throttle_view(&run, NO_COLOUR, area, buf));
+    let screen = draw(80, 8, |area, buf| throttle_view(&run, None, NO_COLOUR, area, buf));
     assert!(
         screen.contains("p = max(0, (requests - K x accepts) / (requests + 1))"),
         "{screen}"

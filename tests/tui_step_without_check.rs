@@ -43,7 +43,11 @@ fn p_on_a_step_without_a_check_says_so_and_enter_passes_it() {
         screen.contains("Step 3 done. Steps 4–11 are in the fleet") && screen.contains("press F"),
         "the screen says where the lab goes on: {screen}"
     );
-    assert!(screen.contains("Enter next step"), "its keys in the footer: {screen}");
+    // Nothing follows here: Enter closes the note, and the footer says so (it said "next step").
+    assert!(
+        screen.contains("Enter close") && screen.contains("F go there") && !screen.contains("Enter next step"),
+        "its keys in the footer: {screen}"
+    );
     app.update(Msg::Open);
     assert!(!app.lab(LabId::Health).predict.is_open(), "Enter closes the note");
     // F from the note (it says press F) goes to the fleet view, at its first step.

@@ -105,6 +105,10 @@ pub fn run_quiz(
                 for (letter, choice) in asked.shown_choices() {
                     writeln!(out, "{}", fit(&format!("  {letter}) {choice}"), width, 5))?;
                 }
+                // The letters this question takes (a four-choice question stops at d).
+                if let Some((last, _)) = asked.shown_choices().last() {
+                    writeln!(out, "  (a letter, a to {last})")?;
+                }
             }
             // The bank has no predict checks (they are asked in their labs).
             QuestionKind::Number | QuestionKind::Predict => writeln!(out, "  (a number{})", unit_hint(question))?,

@@ -32,6 +32,9 @@ pub enum Context {
     Predict,
     /// A prediction beside what the run measured.
     Observed,
+    /// The note that a view's guided steps are done and go on in the other view (Lab 1's
+    /// "Step 3 done ... press F"): Enter closes it, F goes there.
+    Note,
     /// Lab 1's live screen; its keys come before the lab screen's.
     LiveHealth,
     /// Lab 1's fleet view; its keys come before the lab screen's.
@@ -45,6 +48,7 @@ impl Context {
             Context::Home | Context::Help => " Keys: home screen ",
             Context::Lab => " Keys: lab screen ",
             Context::Predict | Context::Observed => " Keys: prediction ",
+            Context::Note => " Keys: note ",
             Context::QuizSetup => " Keys: quiz setup ",
             Context::QuizChoice | Context::QuizNumber => " Keys: quiz question ",
             Context::QuizFeedback => " Keys: quiz answer ",
@@ -88,6 +92,7 @@ const SCREENS: &[Context] = &[
     Context::Book,
     Context::Predict,
     Context::Observed,
+    Context::Note,
 ];
 const EVERYWHERE: &[Context] = &[
     Context::Home,
@@ -101,6 +106,7 @@ const EVERYWHERE: &[Context] = &[
     Context::Book,
     Context::Predict,
     Context::Observed,
+    Context::Note,
 ];
 const SETUP: &[Context] = &[Context::QuizSetup];
 const CHOICE: &[Context] = &[Context::QuizChoice];
@@ -109,6 +115,7 @@ const REVIEW: &[Context] = &[Context::QuizReview];
 const BOOK: &[Context] = &[Context::Book];
 const PREDICT: &[Context] = &[Context::Predict];
 const OBSERVED: &[Context] = &[Context::Observed];
+const NOTE: &[Context] = &[Context::Note];
 /// Where a number is typed.
 const INPUT: &[Context] = &[Context::QuizNumber, Context::Predict];
 /// The quiz while a quiz is under way: Esc or q ends it and shows the review.
@@ -252,7 +259,14 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Enter,     NONE,  OBSERVED,     Msg::Open,                                   "Enter/]",       "on to the next step",                                          "Enter next step"),
     bind(KeyCode::Char(']'), NONE,  OBSERVED,     Msg::Open,                                   "",              "",                                                             ""),
     bind(KeyCode::Esc,       NONE,  OBSERVED,     Msg::Back,                                   "Esc",           "close, stay on this step",                                     "Esc close"),
+    bind(KeyCode::PageDown,  NONE,  OBSERVED,     Msg::ScrollDown,                             "PgDn/PgUp",     "a verdict longer than its card: its end, or its start",        ""),
+    bind(KeyCode::PageUp,    NONE,  OBSERVED,     Msg::ScrollUp,                               "",              "",                                                             ""),
     bind(KeyCode::Char('F'), NONE,  OBSERVED,     Msg::ToggleFleet,                            "F",             "Lab 1: close this and switch to the fleet view, or back",     ""),
+    // The note that the steps go on in the other view: nothing follows here, so Enter closes it.
+    bind(KeyCode::Enter,     NONE,  NOTE,         Msg::Open,                                   "Enter/]/Esc",   "close the note, stay on this step",                            "Enter close"),
+    bind(KeyCode::Char(']'), NONE,  NOTE,         Msg::Open,                                   "",              "",                                                             ""),
+    bind(KeyCode::Esc,       NONE,  NOTE,         Msg::Back,                                   "",              "",                                                             ""),
+    bind(KeyCode::Char('F'), NONE,  NOTE,         Msg::ToggleFleet,                            "F",             "close the note and switch to the view it names",               "F go there"),
     bind(KeyCode::Char('m'), NONE,  LAB,          Msg::ToggleMode,                             "m/s",           "sim or live; live: s starts or stops a run",                   ""),
     bind(KeyCode::Char('s'), NONE,  LAB,          Msg::StartStop,                              "",              "",                                                             ""),
     bind(KeyCode::Char('b'), NONE,  LAB,          Msg::Live(LiveMsg::BrownOut),                "b/f",           "Lab 3 live: b browns out now or heals; f next fault",          ""),
@@ -344,6 +358,34 @@ pub fn lab_takes(lab: LabId, msg: Msg) -> bool {
 /// and no other lab's live keys.
 pub fn fleet_takes(msg: Msg) -> bool {
     !matches!(msg, Msg::Live(_) | Msg::ToggleMode | Msg::StartStop | Msg::ToggleFleet)
+}
+
+/// How the footer and the help name the answer keys of a choice question with `choices`
+/// choices: the key table's row names the most any question has (`a–e`), but only the
+/// letters the shown question has answer it.
+const ANSWER_KEYS: [(&str, &str); 5] = [
+    ("a", "a answer"),
+    ("a–b", "a–b answer"),
+    ("a–c", "a–c answer"),
+    ("a–d", "a–d answer"),
+    ("a–e", "a–e answer"),
+];
+
+/// The help label and footer entry of the answer keys of a question with `choices` choices.
+pub fn answer_keys(choices: usize) -> (&'static str, &'static str) {
+    ANSWER_KEYS[choices.clamp(1, ANSWER_KEYS.len()) - 1]
+}
+
+/// `entry` (a footer entry or a help label of [`Context::QuizChoice`]) naming the answer keys
+/// of a question with `choices` choices; any other entry as it is.
+pub fn for_choices(entry: &'static str, choices: usize) -> &'static str {
+    let (label, footer) = answer_keys(ANSWER_KEYS.len());
+    let (own_label, own_footer) = answer_keys(choices);
+    match entry {
+        _ if entry == label => own_label,
+        _ if entry == footer => own_footer,
+        _ => entry,
+    }
 }
 
 /// The footer's entries for `context`, e.g. `L lesson`.

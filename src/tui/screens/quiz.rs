@@ -155,6 +155,11 @@ impl QuizScreen {
         self.asked.get(self.current).map(|asked| &asked.question)
     }
 
+    /// How many choices the question showing has (none for a typed answer or no question).
+    pub fn choices(&self) -> usize {
+        self.asked.get(self.current).map_or(0, |asked| asked.choice_order.len())
+    }
+
     /// Back to the picker, keeping the pick and count.
     pub fn reset(&mut self) {
         self.stage = Stage::Setup;

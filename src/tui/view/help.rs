@@ -22,6 +22,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     } else {
         rows.extend(keys::help_rows(context));
     }
+    // A question's answer keys are its own letters (a to d for four choices), not the table's a–e.
+    if context == Context::QuizChoice {
+        for row in &mut rows {
+            row.0 = keys::for_choices(row.0, app.quiz.choices());
+        }
+    }
     for row in keys::help_rows(Context::Help) {
         // Ctrl+C is in both tables: list it once.
         if !rows.contains(&row) {

@@ -442,30 +442,28 @@ pub fn bulkhead_view(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buff
         .render(inner, buf);
 }
 
-/// The throttle's arithmetic with this run's counts, and what it refused per second.
+/// The throttle's arithmetic with this run's counts, and what it refused per second; with
+/// another policy, that the throttle is off and what choosing it would do (a formula of
+/// zeros would read as a run of the throttle). `counts_from` names whose counts these are
+/// when the screen shows another run beside them (the live screen: the simulation's).
 ///
 /// Every line is sized to the panel, so none is cut: where the panel is narrow the formula
-/// names its terms shortly and the counts take two lines; where it is short, the "off" note
-/// moves into the title, then the counts' second half and the formula give way, in that
-/// order. The substituted formula (the probability a check asks about) always shows.
-pub fn throttle_view(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buffer) {
+/// names its terms shortly and the counts take two lines; where it is short, the counts'
+/// second half and the formula give way, in that order. The substituted formula (the
+/// probability a check asks about) always shows.
+pub fn throttle_view(run: &OverloadRun, counts_from: Option<&str>, theme: Theme, area: Rect, buf: &mut Buffer) {
     let t = &run.totals;
     let off = t.throttle_probability.is_none();
+    if off {
+        return throttle_off(run, theme, area, buf);
+    }
     let inner = Block::bordered().inner(area);
     let (width, height) = (usize::from(inner.width), usize::from(inner.height));
     let k = run.params.throttle_k;
     let (requests, accepts) = (t.throttle_requests, t.throttle_accepts);
     let probability = t.throttle_probability.unwrap_or(0.0);
     let fits = |line: &str| line.chars().count() <= width;
-    // The first of the ways of saying a line that fits, else the shortest (the last).
-    let pick = |ways: Vec<String>| {
-        let last = ways.len().saturating_sub(1);
-        ways.into_iter()
-            .enumerate()
-            .find(|(at, way)| fits(way) || *at == last)
-            .map(|(_, way)| way)
-            .unwrap_or_default()
-    };
+    let pick = |ways: Vec<String>| first_fitting(ways, width);
     let formula = pick(vec![
         "p = max(0, (requests - K x accepts) / (requests + 1))".to_string(),
         "p = max(0, (req - K x acc) / (req + 1))".to_string(),
@@ -478,10 +476,6 @@ pub fn throttle_view(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buff
     let sent = format!("sent {}, accepted {}", t.offered - t.throttled, t.goodput);
     let offered = format!("offered {}, refused locally {}", t.offered, t.throttled);
     let counts = format!("{offered}, {sent}");
-    let note = pick(vec![
-        "(the throttle is off: policy throttle turns it on)".to_string(),
-        "(off: policy throttle turns it on)".to_string(),
-    ]);
     // Highest priority first; what does not fit the height goes from the end of this list.
     let mut lines: Vec<(u8, Line)> = vec![(2, Line::styled(formula, theme.accent()))];
     lines.push((4, Line::styled(worked, theme.text())));
@@ -490,9 +484,6 @@ pub fn throttle_view(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buff
     } else {
         lines.push((3, Line::styled(offered, theme.text())));
         lines.push((1, Line::styled(sent, theme.text())));
-    }
-    if off {
-        lines.push((0, Line::styled(note, theme.dim())));
     }
     // Lowest priority leaves first while the lines outnumber the rows.
     while lines.len() > height.max(1) {
@@ -506,13 +497,11 @@ pub fn throttle_view(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buff
         };
         lines.remove(lowest);
     }
-    let note_in_title = off && !lines.iter().any(|(rank, _)| *rank == 0);
-    let title = if note_in_title {
-        " client-side throttle · off "
-    } else {
-        " client-side throttle "
+    let title = match counts_from {
+        Some(from) => format!(" client-side throttle · {from} "),
+        None => " client-side throttle ".to_string(),
     };
-    let block = panel(title, theme);
+    let block = panel(&title, theme);
     block.render(area, buf);
     if inner.height < 1 {
         return;
@@ -520,6 +509,63 @@ pub fn throttle_view(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buff
     // Each line fits the width except a number too long for the panel: wrapping then is
     // better than cutting it, and the rows were counted for the common case.
     Paragraph::new(lines.into_iter().map(|(_, line)| line).collect::<Vec<_>>())
+        .wrap(ratatui::widgets::Wrap { trim: true })
+        .render(inner, buf);
+}
+
+/// The first of the ways of saying a line that fits `width` columns, else the shortest (the last).
+fn first_fitting(ways: Vec<String>, width: usize) -> String {
+    let last = ways.len().saturating_sub(1);
+    ways.into_iter()
+        .enumerate()
+        .find(|(at, way)| way.chars().count() <= width || *at == last)
+        .map(|(_, way)| way)
+        .unwrap_or_default()
+}
+
+/// The throttle panel under another policy: off, and what policy throttle would do, with
+/// the K it would use. Lines sized to the panel; the last ones give way on a short panel.
+fn throttle_off(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let inner = Block::bordered().inner(area);
+    let width = usize::from(inner.width);
+    let k = run.params.throttle_k;
+    let policy = run.params.policy.name();
+    let pick = |ways: Vec<String>| first_fitting(ways, width);
+    let lines = [
+        Line::styled(
+            pick(vec![
+                format!("Off: the policy is {policy}, not throttle."),
+                format!("Off: policy {policy}."),
+            ]),
+            theme.accent(),
+        ),
+        Line::styled(
+            pick(vec![
+                "Policy throttle: the client refuses requests itself".to_string(),
+                "Policy throttle: the client refuses locally".to_string(),
+                "Throttle: the client refuses locally".to_string(),
+            ]),
+            theme.text(),
+        ),
+        Line::styled(
+            pick(vec![
+                "with p = max(0, (requests - K x accepts) / (requests + 1))".to_string(),
+                "p = max(0, (req - K x acc) / (req + 1))".to_string(),
+            ]),
+            theme.text(),
+        ),
+        Line::styled(
+            pick(vec![
+                format!("K = {k:.1}: it sends about K times what the server accepts"),
+                format!("K = {k:.1}: it sends about K x what is accepted"),
+                format!("K = {k:.1}"),
+            ]),
+            theme.text(),
+        ),
+    ];
+    panel(" client-side throttle · off ", theme).render(area, buf);
+    let rows = usize::from(inner.height);
+    Paragraph::new(lines.into_iter().take(rows).collect::<Vec<_>>())
         .wrap(ratatui::widgets::Wrap { trim: true })
         .render(inner, buf);
 }
@@ -536,7 +582,7 @@ pub fn render_results(result: &Recompute, live_points: &[CurvePoint], theme: The
     if result.run.params.dependency.is_some() {
         bulkhead_view(&result.run, theme, side, buf);
     } else {
-        throttle_view(&result.run, theme, side, buf);
+        throttle_view(&result.run, None, theme, side, buf);
     }
 }
 

@@ -24,6 +24,7 @@ use ratatui::widgets::{Block, Padding, Paragraph, Widget, Wrap};
 use crate::content::QuestionKind;
 use crate::quiz::trim_number;
 use crate::tui::app::App;
+use crate::tui::keys;
 use crate::tui::screens::book::wrapped_rows;
 use crate::tui::screens::quiz::{QuizScreen, Stage};
 use crate::tui::theme::Theme;
@@ -78,7 +79,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if let Some(text) = line {
         Line::from(Span::styled(format!(" {text}"), theme.accent())).render(status, buf);
     }
-    footer::render_keys(app.context(), app.theme, foot, buf);
+    // A four-choice question is answered with a to d: the footer names the letters it has.
+    let entries = keys::footer_keys(app.context());
+    let entries = entries
+        .into_iter()
+        .map(|entry| keys::for_choices(entry, quiz.choices()));
+    footer::render_entries(entries, app.theme, foot, buf);
 }
 
 /// A bordered panel with a column of space inside each side, so text does not touch the border.

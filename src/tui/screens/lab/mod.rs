@@ -325,7 +325,9 @@ impl LabScreen {
 
     /// The key context of this screen under any overlay.
     pub fn context(&self) -> Context {
-        if self.predict.is_showing_outcome() {
+        if self.predict.is_showing_outcome() && self.predict.elsewhere_note {
+            Context::Note
+        } else if self.predict.is_showing_outcome() {
             Context::Observed
         } else if self.predict.is_open() {
             Context::Predict
@@ -570,6 +572,7 @@ impl LabScreen {
                     if let Some(step) = lab.steps.get(from).filter(|step| note_only && step.check.is_none()) {
                         // Nothing follows here: say where the lab goes on rather than show the step again.
                         state.hint = done_note(from, elsewhere.as_deref());
+                        state.elsewhere_note = state.hint.is_some();
                         return LabOutcome::StepDone {
                             lab: self.id,
                             title: step.title.clone(),
@@ -577,6 +580,8 @@ impl LabScreen {
                     }
                 }
                 Msg::Back => state.close(),
+                Msg::ScrollDown if state.observed.is_some() => state.verdict_end = true,
+                Msg::ScrollUp => state.verdict_end = false,
                 _ => {}
             }
             return LabOutcome::changed(before != *state);
@@ -639,10 +644,12 @@ impl LabScreen {
                 state.step = next(from);
                 // At the view's last step, a note says where the lab goes on.
                 state.hint = first_visit::steps_elsewhere(lab, page, from);
+                state.elsewhere_note = state.hint.is_some();
                 // Going on from a step without a check is the learner saying it is done;
                 // a step with a check is done when its check is answered right.
                 if let Some(step) = lab.steps.get(from).filter(|step| step.check.is_none()) {
                     state.hint = done_note(from, state.hint.as_deref());
+                    state.elsewhere_note = state.hint.is_some();
                     return LabOutcome::StepDone {
                         lab: self.id,
                         title: step.title.clone(),

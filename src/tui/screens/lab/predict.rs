@@ -34,6 +34,12 @@ pub struct Observed {
 pub struct PredictState {
     /// Index into the lab's `steps`.
     pub step: usize,
+    /// `hint` is the note that this view's steps go on in the other one: Enter closes it
+    /// (nothing follows here), so its keys are [`crate::tui::keys::Context::Note`]'s, not a verdict's.
+    pub elsewhere_note: bool,
+    /// A verdict too long for its card shows its end (PgDn), not its start (PgUp); the
+    /// line of what to do next stays at the card's foot either way.
+    pub verdict_end: bool,
     /// The prompt is open and this is what was typed.
     pub input: Option<NumberInput>,
     /// The last prediction's outcome, shown until closed.
@@ -57,6 +63,8 @@ impl PredictState {
         self.input = None;
         self.observed = None;
         self.hint = None;
+        self.elsewhere_note = false;
+        self.verdict_end = false;
     }
 }
 

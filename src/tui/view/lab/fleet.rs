@@ -120,7 +120,7 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
     predict::render(view, layout.right, buf);
     // A prompt or a verdict takes the keys (the fleet's own wait): the footer lists its keys,
     // as on the other labs' screens.
-    if matches!(view.context, Context::Predict | Context::Observed) {
+    if matches!(view.context, Context::Predict | Context::Observed | Context::Note) {
         return footer::render_keys(view.context, theme, layout.footer, buf);
     }
     let mut entries = footer_entries(panel.live_showing);

@@ -32,11 +32,13 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Sparkline, Widget, Wrap};
 
 use crate::engine::health::Phase;
+use crate::engine::health::ProbeMoment;
 use crate::live::health::child::Stream;
 use crate::tui::keys::{self, Context};
 use crate::tui::layout::LabLayout;
 use crate::tui::screens::lab::first_visit;
 use crate::tui::screens::lab::health::{Cell, LiveHealth, LivePhase, PREFERRED_PORT, Round, Session};
+use crate::tui::screens::lab::predict::{sliders_at_settings, step_check};
 use crate::tui::theme::Theme;
 use crate::tui::view::footer;
 use crate::tui::view::lab::{LabView, lesson, params};
@@ -82,7 +84,12 @@ pub fn render(view: &LabView, layout: &LabLayout, buf: &mut Buffer) {
     } else {
         probe_panel(live, period_s, theme, probes, buf);
     }
-    next_panel(live, &step_note(view), theme, next, buf);
+    // A probe decides the step's check only with the sliders at its settings (the server
+    // starts at the sliders); else the simulation does, as the prompt says.
+    let moment = step_check(view.lab, state.predict.step)
+        .filter(|check| sliders_at_settings(check, &state.sliders))
+        .and_then(|check| check.metric.as_deref().and_then(crate::metrics::readyz_moment));
+    next_panel(live, &step_note(view), moment, theme, next, buf);
     log_panel(live, theme, log, buf);
     // A guided step's prompt and verdict, over the right panel as on every lab screen.
     crate::tui::view::lab::predict::render(view, layout.right, buf);
@@ -141,7 +148,9 @@ fn server_panel(live: &LiveHealth, theme: Theme, area: Rect, buf: &mut Buffer) {
     let mut hint = None;
     match &live.session {
         Some(session) => {
-            first.push(Span::raw(format!(" · pid {} · port {}", session.pid, session.port)));
+            // Two spans: the port is the first to give way when a long phase shares its row.
+            first.push(Span::raw(format!(" · pid {}", session.pid)));
+            first.push(Span::raw(format!(" · port {}", session.port)));
             let database = if session.database_up { "up" } else { "down" };
             second.push(Span::raw(format!(
                 "database {database} · /work: {} in flight, {} sent",
@@ -196,7 +205,9 @@ fn server_panel(live: &LiveHealth, theme: Theme, area: Rect, buf: &mut Buffer) {
 /// rather than losing its end (a check's instruction ends with the probe that decides it).
 /// When the status needs a second row, the figures (in fewer words if need be) join the
 /// phase's row and the curl hint gives way; with no session the status takes the empty
-/// figures row.
+/// figures row. A long phase ("not ready: database down") joins them without the port,
+/// then without the pid (the spans after `first`'s first); failing that, the figures give
+/// way: the status is never cut.
 fn server_lines(
     first: Vec<Span<'static>>,
     [second, second_short]: [Vec<Span<'static>>; 2],
@@ -217,18 +228,21 @@ fn server_lines(
     if second.is_empty() {
         return std::iter::once(Line::from(first)).chain(status).collect();
     }
-    let join = |figures: &[Span<'static>]| {
-        let mut joined = first.clone();
+    let join = |head: usize, figures: &[Span<'static>]| {
+        let mut joined: Vec<Span<'static>> = first.iter().take(head).cloned().collect();
         joined.push(Span::raw(" · "));
         joined.extend(figures.iter().cloned());
         Line::from(joined)
     };
-    match [join(&second), join(&second_short)]
+    let all = first.len();
+    let joined = [join(all, &second), join(all, &second_short)]
         .into_iter()
-        .find(|joined| joined.width() <= width)
-    {
+        .chain((1..all).rev().map(|head| join(head, &second_short)))
+        .find(|joined| joined.width() <= width);
+    match joined {
         Some(joined) => std::iter::once(joined).chain(status).collect(),
-        // No room to join them (a long phase label): the status keeps the one row left.
+        // No room to join them: the figures give way, so the status keeps its rows.
+        None if status.len() < rows => std::iter::once(Line::from(first)).chain(status).collect(),
         None => [Line::from(first), Line::from(figures)]
             .into_iter()
             .chain(status)
@@ -333,14 +347,22 @@ fn probe_panel(live: &LiveHealth, period_s: f64, theme: Theme, area: Rect, buf: 
 
 /// What to do next in the server's phase; a guided step's check is asked with `p` first.
 /// On a step without a check, `step_note` says so instead (and where the lab goes on).
-fn next_panel(live: &LiveHealth, step_note: &Option<String>, theme: Theme, area: Rect, buf: &mut Buffer) {
+/// `moment` is the probe that decides the current step's check live, if one does.
+fn next_panel(
+    live: &LiveHealth,
+    step_note: &Option<String>,
+    moment: Option<ProbeMoment>,
+    theme: Theme,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let next = match step_note {
         Some(note) if matches!(live.phase(), LivePhase::NotStarted | LivePhase::Exited(_)) => note.as_str(),
         // The running server's keys, without the `p` of a check this step does not have.
         Some(_) if matches!(live.phase(), LivePhase::Running(Phase::WarmingUp | Phase::Ready)) => {
             "w sends /work, then t sends SIGTERM"
         }
-        _ => next_step(live),
+        _ => next_step(live, moment),
     };
     Paragraph::new(Line::from(Span::styled(next, theme.dim())))
         .wrap(Wrap { trim: true })
@@ -362,16 +384,29 @@ fn step_note(view: &LabView) -> Option<String> {
     })
 }
 
-/// The guided step for the phase: predict (p) before the action that decides it.
-fn next_step(live: &LiveHealth) -> &'static str {
-    match live.phase() {
-        LivePhase::NotStarted => "p predicts what /readyz answers after the start, then s starts the server",
-        LivePhase::Starting => "starting ...",
-        LivePhase::Running(Phase::WarmingUp | Phase::Ready) => {
+/// The guided step for the phase: predict (p) before the action that decides the current
+/// step's check (`moment`: the start or SIGTERM; `None` for a check no live probe decides).
+fn next_step(live: &LiveHealth, moment: Option<ProbeMoment>) -> &'static str {
+    match (live.phase(), moment) {
+        (LivePhase::NotStarted, Some(ProbeMoment::AfterStart(_))) => {
+            "p predicts what /readyz answers after the start, then s starts the server"
+        }
+        (LivePhase::NotStarted, Some(ProbeMoment::AfterSigterm(_))) => {
+            "p predicts /readyz after SIGTERM; then s starts the server and t sends SIGTERM"
+        }
+        (LivePhase::NotStarted, None) => "s starts the server; p predicts this step's check (the simulation scores it)",
+        (LivePhase::Starting, _) => "starting ...",
+        (LivePhase::Running(Phase::WarmingUp | Phase::Ready), Some(ProbeMoment::AfterStart(_))) => {
+            "w sends /work, t sends SIGTERM; s stops it, p predicts the next start"
+        }
+        (LivePhase::Running(Phase::WarmingUp | Phase::Ready), Some(ProbeMoment::AfterSigterm(_))) => {
             "w sends /work; p predicts /readyz after SIGTERM, then t sends it"
         }
-        LivePhase::Running(_) => "watch the listener close and the work finish",
-        LivePhase::Exited(_) => "s starts again: try deregistration 0 s, or d with 1 (livez checks db)",
+        (LivePhase::Running(Phase::WarmingUp | Phase::Ready), None) => {
+            "w sends /work, t SIGTERM; p predicts this step's check (the sim scores it)"
+        }
+        (LivePhase::Running(_), _) => "watch the listener close and the work finish",
+        (LivePhase::Exited(_), _) => "s starts again: try deregistration 0 s, or d with 1 (livez checks db)",
     }
 }
 
@@ -407,7 +442,7 @@ fn log_panel(live: &LiveHealth, theme: Theme, area: Rect, buf: &mut Buffer) {
 /// while one is open (the live keys wait for it).
 fn footer(view: &LabView, area: Rect, buf: &mut Buffer) {
     let theme = view.theme;
-    if matches!(view.context, Context::Predict | Context::Observed) {
+    if matches!(view.context, Context::Predict | Context::Observed | Context::Note) {
         return footer::render_keys(view.context, theme, area, buf);
     }
     let entries = keys::footer_keys(Context::LiveHealth);

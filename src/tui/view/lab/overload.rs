@@ -230,7 +230,9 @@ pub fn render_charts(view: &LabView, area: Rect, buf: &mut Buffer) {
         }
         OverloadView::Outcomes => {
             outcomes_per_second(&shown_run.seconds, shown_run.params.duration_s, theme, top, buf);
-            throttle_view(&sim.run, theme, bottom, buf);
+            // Live, its counts are the simulation's at the sliders, not the live run's: said so.
+            let counts_from = live.map(|_| format!("the sim's {} s", sim.run.params.duration_s));
+            throttle_view(&sim.run, counts_from.as_deref(), theme, bottom, buf);
         }
         OverloadView::Bulkhead => bulkhead_view(&results.bulkhead, theme, area, buf),
     }

@@ -83,17 +83,76 @@ pub fn render_sliders(
     } else {
         format!("{}; default {}", spec.choices.join(", "), spec.display(spec.default))
     };
-    // A note on what the values do here comes first, then the help: on a short terminal
-    // the range is what gets cut.
+    // A note on what the values do here comes first, then the help, then the range. Where
+    // they do not all fit, the range gives way, then the help takes its longest wording that
+    // fits (whole sentences, then shorter cuts ending cleanly): no word is cut at the bottom.
+    let area = geometry.help;
+    let rows = |lines: &[Line<'static>]| {
+        Paragraph::new(lines.to_vec())
+            .wrap(Wrap { trim: true })
+            .line_count(area.width.max(1))
+    };
     let mut lines = Vec::new();
     if let Some(note) = note {
         lines.push(Line::from(Span::styled(note, theme.accent())));
     }
-    lines.push(Line::from(spec.help.as_str()));
-    lines.push(Line::from(Span::styled(range, theme.dim())));
-    Paragraph::new(lines)
-        .wrap(Wrap { trim: true })
-        .render(geometry.help, buf);
+    let mut all = lines.clone();
+    all.push(Line::from(spec.help.clone()));
+    all.push(Line::from(Span::styled(range, theme.dim())));
+    if rows(&all) <= usize::from(area.height) {
+        lines = all;
+    } else if let Some(help) = shorter_wordings(&spec.help).into_iter().find(|help| {
+        let mut with = lines.clone();
+        with.push(Line::from(help.clone()));
+        rows(&with) <= usize::from(area.height)
+    }) {
+        lines.push(Line::from(help));
+    }
+    Paragraph::new(lines).wrap(Wrap { trim: true }).render(area, buf);
+}
+
+/// The ways of saying a slider's `help` in fewer words, longest first, each ending cleanly:
+/// the whole text; its first sentences; its first sentence without a closing aside in
+/// brackets, or up to its first `;`; a list cut after one of its items, with `…`; then as many
+/// whole words as fit, with `…`. Never a word cut in two.
+pub fn shorter_wordings(help: &str) -> Vec<String> {
+    let help = help.trim();
+    let mut ways = vec![help.to_string()];
+    // Whole sentences from the start.
+    let ends: Vec<usize> = help.match_indices(". ").map(|(at, _)| at + 1).collect();
+    ways.extend(ends.iter().rev().map(|end| help[..*end].to_string()));
+    let first = ends.first().map_or(help, |end| &help[..*end]);
+    let body = first.trim_end_matches('.');
+    // The first sentence without a closing aside: "X (how it works)." says "X.".
+    if body.ends_with(')')
+        && let Some(open) = body.rfind(" (")
+    {
+        ways.push(format!("{}.", &body[..open]));
+    }
+    if let Some(semicolon) = body.find("; ") {
+        ways.push(format!("{}.", &body[..semicolon]));
+    }
+    // A list cut after an item: the commas outside brackets, the last first.
+    let mut depth = 0i32;
+    let mut commas = Vec::new();
+    for (at, c) in body.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => commas.push(at),
+            _ => {}
+        }
+    }
+    ways.extend(commas.iter().rev().map(|at| format!("{}, …", &body[..*at])));
+    // Whole words, the last first.
+    let words: Vec<&str> = body.split(' ').collect();
+    ways.extend(
+        (1..words.len())
+            .rev()
+            .map(|count| format!("{} …", words[..count].join(" ").trim_end_matches([',', ';', ':']))),
+    );
+    ways.dedup();
+    ways
 }
 
 /// What the sliders' values mean on this screen that the help alone does not say: a

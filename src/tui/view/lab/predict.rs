@@ -155,6 +155,34 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     } else {
         0
     };
+    // A verdict that does not fit keeps its last line, what to do next, at the card's foot;
+    // the lines above it show their start or, after PgDn, their end.
+    if state.observed.is_some() && rows_of(&lines) > area.height && lines.len() > 1 {
+        let last = lines.pop().map(|line| Text::from(vec![line])).unwrap_or_default();
+        let more = if state.verdict_end {
+            " PgUp: its start "
+        } else {
+            " PgDn: more "
+        };
+        let block = Block::bordered()
+            .title(Span::styled(title, theme.accent()))
+            .title_bottom(Line::from(Span::styled(more, theme.dim())).right_aligned())
+            .border_style(theme.accent());
+        let inner = block.inner(area);
+        let last_rows = (wrapped_rows(&last, inner_width) as u16).min(inner.height);
+        let body = Rect::new(inner.x, inner.y, inner.width, inner.height - last_rows);
+        let text = Text::from(lines);
+        let overflow = (wrapped_rows(&text, inner_width) as u16).saturating_sub(body.height);
+        Clear.render(area, buf);
+        block.render(area, buf);
+        Paragraph::new(text)
+            .wrap(Wrap { trim: false })
+            .scroll((if state.verdict_end { overflow } else { 0 }, 0))
+            .render(body, buf);
+        let foot = Rect::new(inner.x, body.bottom(), inner.width, last_rows);
+        Paragraph::new(last).wrap(Wrap { trim: false }).render(foot, buf);
+        return;
+    }
     let text = Text::from(lines);
     let height = (wrapped_rows(&text, inner_width) as u16 + 2).min(area.height);
     let popup = Rect::new(area.x, area.bottom() - height, area.width, height);

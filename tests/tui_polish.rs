@@ -1,0 +1,357 @@
+//! The last named leftovers at 80x24 and in the footers: the quiz names the letters of the
+//! question it shows; the note that Lab 1's steps go on in the fleet view has its own keys;
+//! Lab 1 live's Next panel follows the step; Lab 4's throttle panel says it is off (and whose
+//! counts it shows live); a slider's help gives way whole; Lab 1 live keeps a waiting check's
+//! status whole beside a long phase; a long fleet verdict keeps its last line.
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use common::render;
+use resilience_lab::content::QuestionKind;
+use resilience_lab::engine::health::HealthConfig;
+use resilience_lab::live::http::GetOutcome;
+use resilience_lab::live::run::{HealthEvent, Probe};
+use resilience_lab::tui::app::App;
+use resilience_lab::tui::keys::{self, Context};
+use resilience_lab::tui::msg::Msg;
+use resilience_lab::tui::view::lab::params::shorter_wordings;
+
+fn app(width: u16, height: u16) -> App {
+    common::visited_app(width, height)
+}
+
+fn footer(screen: &str) -> String {
+    screen.lines().last().unwrap_or_default().to_string()
+}
+
+/// The app on the quiz's first question, a choice question with `choices` choices.
+fn quiz_with_choices(choices: usize) -> App {
+    let mut app = app(80, 24);
+    for msg in [Msg::Down, Msg::Down, Msg::Down, Msg::Down, Msg::Open] {
+        app.update(msg);
+    }
+    for seed in 1..400 {
+        app.quiz.seed = seed;
+        app.update(Msg::Open);
+        let asked = &app.quiz.asked[0];
+        if asked.question.kind == QuestionKind::Choice && asked.choice_order.len() == choices {
+            return app;
+        }
+        app.quiz.reset();
+    }
+    panic!("no seed under 400 starts with a question of {choices} choices");
+}
+
+#[test]
+fn a_four_choice_question_names_a_to_d_in_its_footer_and_help() {
+    let mut app = quiz_with_choices(4);
+    let screen = render(&app);
+    assert!(footer(&screen).contains("a–d answer"), "{screen}");
+    assert!(!screen.contains("a–e"), "{screen}");
+    app.update(Msg::ToggleHelp);
+    let help = render(&app);
+    assert!(help.contains("a–d  answer with that choice"), "{help}");
+    assert!(!help.contains("a–e"), "{help}");
+    // `e` answers nothing here: the question stays.
+    app.update(Msg::ToggleHelp);
+    app.update(Msg::Answer(4));
+    assert_eq!(app.context(), Context::QuizChoice);
+}
+
+#[test]
+fn the_answer_keys_follow_the_count_and_the_table_names_the_most() {
+    assert_eq!(keys::answer_keys(4), ("a–d", "a–d answer"));
+    assert_eq!(keys::answer_keys(2), ("a–b", "a–b answer"));
+    assert_eq!(keys::for_choices("Esc stop", 3), "Esc stop");
+    // The key table's row is the most (five letters); the footer replaces exactly it.
+    let table = keys::footer_keys(Context::QuizChoice);
+    assert!(table.contains(&keys::answer_keys(5).1), "{table:?}");
+    assert_eq!(keys::for_choices(keys::answer_keys(5).1, 3), "a–c answer");
+}
+
+#[test]
+fn the_plain_quiz_names_the_letters_of_each_choice_question() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_resilience-lab"))
+        .arg("--progress")
+        .arg(dir.path().join("progress.toml"))
+        .args(["quiz", "--count", "10", "--seed", "7"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    // Anything answers: a letter or a number, whichever the question takes, then the next.
+    let answers = "a\n1\n".repeat(10);
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(answers.as_bytes())
+        .expect("answers written");
+    let out = String::from_utf8(child.wait_with_output().expect("the quiz ends").stdout).expect("utf-8");
+    let mut last_letter = None;
+    let mut named = 0;
+    for line in out.lines() {
+        if let Some(letter) = line
+            .strip_prefix("  ")
+            .and_then(|l| l.chars().next())
+            .filter(|_| line.get(3..5) == Some(") "))
+        {
+            last_letter = Some(letter);
+        }
+        if let Some(rest) = line.strip_prefix("  (a letter, a to ") {
+            let letter = last_letter.take().expect("choices before the letters line");
+            assert_eq!(rest, format!("{letter})"), "{out}");
+            named += 1;
+        }
+    }
+    assert!(named > 0, "a choice question among ten: {out}");
+}
+
+/// Lab 1 (sim or live) at step 3, the single server's last: `]` marks it done and says the
+/// steps go on in the fleet view.
+fn lab1_step3_done(live: bool) -> App {
+    let mut app = app(80, 24);
+    app.update(Msg::Open);
+    if live {
+        app.update(Msg::ToggleMode);
+    }
+    app.update(Msg::NextStep);
+    app.update(Msg::NextStep);
+    app.update(Msg::NextStep);
+    app
+}
+
+#[test]
+fn the_steps_go_on_elsewhere_note_lists_the_keys_it_takes() {
+    for live in [false, true] {
+        let mut app = lab1_step3_done(live);
+        let screen = render(&app);
+        assert!(screen.contains("Step 3 done"), "{screen}");
+        assert_eq!(app.context(), Context::Note);
+        assert!(
+            footer(&screen).contains("Enter close") && footer(&screen).contains("F go there"),
+            "{screen}"
+        );
+        assert!(!footer(&screen).contains("next step"), "Enter does not go on: {screen}");
+        // Enter closes it, on the same step.
+        app.update(Msg::Open);
+        assert_eq!(app.context(), Context::Lab);
+        assert_eq!(app.labs[0].predict.step, 2);
+    }
+    // F from the note goes to the fleet view, as its footer says.
+    let mut app = lab1_step3_done(false);
+    let f = crossterm::event::KeyEvent::new(
+        crossterm::event::KeyCode::Char('F'),
+        crossterm::event::KeyModifiers::NONE,
+    );
+    assert_eq!(keys::msg_for(Context::Note, &f), Some(Msg::ToggleFleet));
+    app.update(Msg::ToggleFleet);
+    assert!(app.labs[0].fleet_showing());
+}
+
+#[test]
+fn lab1_live_next_panel_follows_the_step_before_a_start() {
+    for (width, height) in [(80, 24), (100, 30)] {
+        let mut app = app(width, height);
+        app.update(Msg::Open);
+        app.update(Msg::ToggleMode);
+        let step1 = render(&app);
+        assert!(step1.contains("p predicts what /readyz answers"), "{step1}");
+        app.update(Msg::NextStep);
+        let step2 = render(&app);
+        assert!(step2.contains("p predicts /readyz after SIGTERM"), "{step2}");
+        assert!(
+            !step2.contains("answers after the"),
+            "step 2's check is after SIGTERM: {step2}"
+        );
+        // Off the check's settings the simulation scores it: no probe is promised.
+        app.update(Msg::Step(1));
+        let moved = render(&app);
+        assert!(moved.contains("simulation scores it"), "{moved}");
+    }
+}
+
+/// Lab 4 on its outcomes view (`v`), live if `live`, with policy throttle if `throttle`.
+fn lab4_outcomes(live: bool, throttle: bool) -> String {
+    let mut app = app(80, 24);
+    for msg in [Msg::Down, Msg::Down, Msg::Down, Msg::Open] {
+        app.update(msg);
+    }
+    if live {
+        app.update(Msg::ToggleMode);
+    }
+    app.update(Msg::Live(resilience_lab::tui::msg::LiveMsg::ToggleView));
+    if throttle {
+        for _ in 0..4 {
+            app.update(Msg::NextSlider);
+        }
+        app.update(Msg::SliderMax);
+    }
+    render(&app)
+}
+
+#[test]
+fn lab4_throttle_panel_says_it_is_off_and_whose_counts_it_shows() {
+    for live in [false, true] {
+        let off = lab4_outcomes(live, false);
+        assert!(off.contains("client-side throttle · off"), "{off}");
+        assert!(off.contains("Off: the policy is fifo"), "{off}");
+        assert!(!off.contains("(0 - 2 x 0)"), "no formula of zeros: {off}");
+        assert!(off.contains("p = max(0,"), "what choosing it would do: {off}");
+        let on = lab4_outcomes(live, true);
+        assert!(on.contains("= ("), "the worked formula: {on}");
+        assert!(!on.contains("Off: "), "{on}");
+        assert_eq!(
+            on.contains("client-side throttle · the sim's 30 s"),
+            live,
+            "live, the counts are the simulation's: {on}"
+        );
+    }
+}
+
+/// The rows of the parameters panel below its blank line, trimmed, on an 80x24 screen.
+fn help_rows(screen: &str) -> Vec<String> {
+    let rows: Vec<String> = screen
+        .lines()
+        .map(|line| {
+            let line = line.trim_matches('"');
+            let panel: String = line.chars().skip(1).take(32).collect();
+            panel.trim().to_string()
+        })
+        .collect();
+    let start = rows
+        .iter()
+        .rposition(String::is_empty)
+        .expect("a blank row before the help");
+    rows[start + 1..rows.len() - 2].to_vec()
+}
+
+#[test]
+fn a_sliders_help_gives_way_whole_never_a_cut_word() {
+    // Lab 4 live with Policy focused: the help is a list too long for its rows.
+    let mut app = app(80, 24);
+    for msg in [Msg::Down, Msg::Down, Msg::Down, Msg::Open, Msg::ToggleMode] {
+        app.update(msg);
+    }
+    for _ in 0..4 {
+        app.update(Msg::NextSlider);
+    }
+    let screen = render(&app);
+    let help = help_rows(&screen).join(" ");
+    assert!(help.starts_with("fifo (no shedding)"), "{screen}");
+    assert!(
+        help.ends_with('…') || help.ends_with('.'),
+        "ends cleanly: {help:?}\n{screen}"
+    );
+    // The fleet view's scenario help at 80x24: its first sentence without the aside.
+    let mut app = common::visited_app(80, 24);
+    app.update(Msg::Open);
+    app.update(Msg::ToggleFleet);
+    let screen = render(&app);
+    let help = help_rows(&screen).join(" ");
+    assert_eq!(help, "The scenario the fleet starts from.", "{screen}");
+}
+
+#[test]
+fn shorter_wordings_end_cleanly() {
+    let ways = shorter_wordings("One two. Three (four, five).");
+    assert_eq!(ways[0], "One two. Three (four, five).");
+    assert_eq!(ways[1], "One two.");
+    let list = shorter_wordings("fifo (no shedding), age-cap, lifo (newest first).");
+    assert!(list.contains(&"fifo (no shedding), age-cap, …".to_string()), "{list:?}");
+    assert!(
+        !list.iter().any(|way| way.contains("shedding, ")),
+        "no comma inside brackets: {list:?}"
+    );
+    for way in shorter_wordings("Requests per second the callers try; capacity is workers / service time.") {
+        assert!(way.ends_with('.') || way.ends_with('…'), "{way:?}");
+    }
+    let aside = shorter_wordings("The scenario the fleet starts from (key c cycles it).");
+    assert!(
+        aside.contains(&"The scenario the fleet starts from.".to_string()),
+        "{aside:?}"
+    );
+}
+
+#[test]
+fn lab1_live_keeps_a_waiting_checks_status_whole_beside_a_long_phase() {
+    let mut app = app(80, 24);
+    app.update(Msg::Open);
+    app.update(Msg::ToggleMode);
+    let live = app.labs[0].live.health_mut().expect("Lab 1's live part");
+    live.apply(HealthEvent::Started {
+        pid: 4242,
+        port: 18080,
+        config: HealthConfig::default(),
+        note: None,
+        listening_at: tokio::time::Instant::now(),
+    });
+    // Ready by the clock, but /readyz checks a database that is down.
+    for (round, at_s) in [(0, 3.0), (1, 3.5)] {
+        for (probe, code, body) in [
+            (Probe::Livez, 200, "alive"),
+            (Probe::Readyz, 503, "not ready: database down"),
+        ] {
+            live.apply(HealthEvent::Probe {
+                round,
+                at_s,
+                probe,
+                outcome: GetOutcome::Answered {
+                    code,
+                    body: format!("{body}\n"),
+                },
+            });
+        }
+    }
+    // Step 1's check while the server runs: its status asks for a restart and needs two rows.
+    app.update(Msg::Predict);
+    for c in "503".chars() {
+        app.update(Msg::Type(c));
+    }
+    app.update(Msg::Open);
+    let screen = render(&app);
+    assert!(screen.contains("not ready: database down"), "{screen}");
+    assert!(screen.contains("after the start decides"), "the status whole: {screen}");
+    assert!(screen.contains("pid 4242"), "{screen}");
+}
+
+/// The fleet view's step 7 answered wrong (1 refused request; the run refuses 530).
+fn fleet_step7_wrong(width: u16, height: u16) -> App {
+    let mut app = app(width, height);
+    app.update(Msg::Open);
+    app.update(Msg::ToggleFleet);
+    for _ in 0..3 {
+        app.update(Msg::NextStep);
+    }
+    app.update(Msg::Predict);
+    app.update(Msg::Type('1'));
+    app.update(Msg::Open);
+    app
+}
+
+#[test]
+fn a_long_fleet_verdict_keeps_its_last_line_and_pgdn_shows_the_rest() {
+    let mut app = fleet_step7_wrong(80, 24);
+    let screen = render(&app);
+    assert!(screen.contains("Step 7 of"), "{screen}");
+    assert!(screen.contains("Saved as not right yet. Esc, then p tries"), "{screen}");
+    assert!(screen.contains("PgDn: more"), "{screen}");
+    assert!(
+        !screen.contains("no answer"),
+        "the explanation's end is below: {screen}"
+    );
+    app.update(Msg::ScrollDown);
+    let end = render(&app);
+    assert!(end.contains("no answer"), "PgDn shows the explanation's end: {end}");
+    assert!(end.contains("Saved as not right yet. Esc, then p tries"), "{end}");
+    app.update(Msg::ScrollUp);
+    assert_eq!(render(&app), screen);
+    // At 100x30 the card has room: no scrolling.
+    let roomy = render(&fleet_step7_wrong(100, 30));
+    assert!(roomy.contains("Saved as not right yet"), "{roomy}");
+}
