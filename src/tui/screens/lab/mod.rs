@@ -18,6 +18,7 @@ pub mod live;
 pub mod overload;
 pub mod predict;
 pub mod retry;
+pub mod reveal;
 pub mod sim;
 
 use ratatui::layout::{Position, Rect};
@@ -41,6 +42,7 @@ use live::{LiveCtx, LivePart};
 use overload::OverloadLive;
 use predict::{Observed, PredictState};
 use retry::RetryLive;
+use reveal::Revealed;
 use sim::LabResults;
 
 /// Whether a lab screen shows the simulation or the live lab.
@@ -239,6 +241,8 @@ pub struct LabScreen {
     pub fleet: Option<FleetPanel>,
     /// What a live event decided (a Lab 1 live check), until the app applies it.
     pub outcome: Option<LabOutcome>,
+    /// Steps whose unanswered check's run the learner chose to see without predicting (`x`).
+    pub revealed: Revealed,
 }
 
 impl LabScreen {
@@ -269,6 +273,7 @@ impl LabScreen {
             dragging: false,
             fleet: FleetPanel::new(lab),
             outcome: None,
+            revealed: Revealed::default(),
         }
     }
 
@@ -349,6 +354,11 @@ impl LabScreen {
         // closes it and switches views.
         if msg == Msg::ToggleFleet && self.fleet.is_some() && self.predict.is_showing_outcome() {
             self.predict.close();
+        }
+        // Seeing the run without predicting: this step only; its check stays open to predict.
+        if msg == Msg::Reveal {
+            let step = reveal::revealable(self, ctx.lab);
+            return LabOutcome::changed(step.is_some_and(|step| self.revealed.insert(step)));
         }
         if self.predict.is_open() || matches!(msg, Msg::Predict | Msg::PrevStep | Msg::NextStep) {
             // A verdict reads the results: they must be those of the sliders now.
