@@ -8,7 +8,6 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 use crate::tui::app::{App, Screen};
 use crate::tui::keys::{self, Context};
 use crate::tui::msg::Msg;
-use crate::tui::screens::lab::reveal;
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
@@ -18,7 +17,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let mut rows = live.map(keys::help_rows).unwrap_or_default();
     // The reveal key is listed while it has a run to reveal (the step's check still unanswered).
     let revealing = match app.screen {
-        Screen::Lab(index) => reveal::run_hidden(&app.labs[index], &app.content.labs[index], &app.progress),
+        Screen::Lab(index) => app.labs[index].run_hidden(&app.content.labs[index], &app.progress),
         _ => false,
     };
     let takes_reveal = |msg: Msg| msg != Msg::Reveal || revealing;

@@ -6,6 +6,7 @@
 //!
 //! - [`sim`]: the engines run on the sliders' values (the simulated clock).
 //! - [`predict`]: the guided steps and predict-then-observe checks.
+//! - [`reveal`]: the run a step's unanswered check asks about waits for a prediction (or `x`).
 //! - [`live`]: the shape every lab's live part has ([`live::LivePart`]).
 //! - [`health`], [`retry`], [`breaker`]: each lab's live part and the pure series it draws.
 
@@ -28,6 +29,7 @@ use tokio::task::JoinHandle;
 use crate::content::{LabFile, LabId};
 use crate::live::run::{LabBody, LabEvent};
 use crate::metrics::{self, Metric};
+use crate::progress::Progress;
 use crate::tui::event::Event;
 use crate::tui::keys::Context;
 use crate::tui::layout::{self, SliderHit};
@@ -306,6 +308,43 @@ impl LabScreen {
         }
     }
 
+    /// The guided step the page showing is at: its own first step when the step kept belongs
+    /// to the other page (as `p`, `[` and `]` see it).
+    pub fn current_step(&self, lab: &LabFile) -> usize {
+        let page = self.page();
+        let step = self.predict.step;
+        if first_visit::step_page(lab, step) == page {
+            step
+        } else {
+            first_visit::first_step(lab, page)
+        }
+    }
+
+    /// Whether the page showing is a simulation (the lab screen in sim mode, or the fleet view
+    /// showing its simulated run): only there can a run show before the learner predicts.
+    fn simulated(&self) -> bool {
+        match self.fleet.as_ref().filter(|panel| panel.showing) {
+            Some(panel) => !panel.live_showing,
+            None => self.mode == Mode::Sim,
+        }
+    }
+
+    /// Whether the run on screen waits for a prediction ([`reveal`]): the page is simulated,
+    /// no verdict is open (it shows the run it scored), and the current step has a check
+    /// neither answered in `progress` nor revealed.
+    pub fn run_hidden(&self, lab: &LabFile, progress: &Progress) -> bool {
+        self.simulated()
+            && self.predict.observed.is_none()
+            && reveal::step_hides_run(lab, self.current_step(lab), &self.revealed, progress)
+    }
+
+    /// The step whose simulated run `x` would reveal: the current one, if it has a check and
+    /// the page showing is simulated.
+    fn revealable(&self, lab: &LabFile) -> Option<usize> {
+        let step = self.current_step(lab);
+        (self.simulated() && predict::step_check(lab, step).is_some()).then_some(step)
+    }
+
     /// The page showing, for its first visit.
     pub fn page(&self) -> LabPage {
         if self.fleet_showing() {
@@ -357,7 +396,7 @@ impl LabScreen {
         }
         // Seeing the run without predicting: this step only; its check stays open to predict.
         if msg == Msg::Reveal {
-            let step = reveal::revealable(self, ctx.lab);
+            let step = self.revealable(ctx.lab);
             return LabOutcome::changed(step.is_some_and(|step| self.revealed.insert(step)));
         }
         if self.predict.is_open() || matches!(msg, Msg::Predict | Msg::PrevStep | Msg::NextStep) {

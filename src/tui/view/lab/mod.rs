@@ -28,7 +28,7 @@ use crate::progress::Progress;
 use crate::tui::keys::{self, Context};
 use crate::tui::layout;
 use crate::tui::msg::Msg;
-use crate::tui::screens::lab::{LabScreen, Mode, reveal};
+use crate::tui::screens::lab::{LabScreen, Mode};
 use crate::tui::theme::Theme;
 use crate::tui::view::footer;
 use crate::tui::widgets::panel::panel;
@@ -151,7 +151,7 @@ pub fn footer_keys(view: &LabView) -> Vec<&'static str> {
 
 /// Whether the run waits for the current step's check to be predicted (or revealed, `x`).
 pub fn run_hidden(view: &LabView) -> bool {
-    reveal::run_hidden(view.screen, view.lab, view.progress)
+    view.screen.run_hidden(view.lab, view.progress)
 }
 
 /// Why the run's panels are hidden, if they are: a prompt is open, or the current step's
