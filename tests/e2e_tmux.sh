@@ -14,6 +14,7 @@
 # no replica or database left after Ctrl-C, SIGTERM or kill -9 of the app.
 # Then Lab 4: offered load past capacity collapses goodput under FIFO, the age cap holds it;
 # at 80x24 its step 1 prompt hides the results and the verdict shows, scored at its own settings.
+# A step whose check is unanswered hides its run (fleet, Lab 4) until x reveals it.
 # A lab's first visit opens its lesson (Esc closes it); the next visit, in a new session, does not.
 # Every run uses --progress with a temporary file, so the user's own progress
 # is never touched. Prints "N passed, N failed"; exits 1 on any failure.
@@ -313,9 +314,14 @@ start_app
 keys Enter
 wait_for 'Lab 1 · Truthful health'
 keys F
-check "fleet: F shows the fleet view" "wait_for 'Fleet: liveness-checks-db'"
+check "fleet: F shows the fleet view" "wait_for 'ordered shutdown · fleet'"
 check "fleet: its first visit opens the lesson at its own first step" "wait_for '▸ · Step 4: The mistake at fleet'"
 keys Escape
+# Step 4's check is unanswered: the totals wait for a prediction; x shows them without one.
+check "fleet: step 4's run is hidden until predicted" "wait_for 'hidden until you predict (p) or reveal (x)'"
+check "fleet: the footer offers x" "screen | tail -1 | grep -qF 'x reveal'"
+keys x
+check "fleet: x shows the run" "wait_for 'Fleet: liveness-checks-db'"
 check "fleet: liveness on the database restarts every replica (12, the first at 61 s)" \
     "screen | grep -qF 'restarts 12 (first 61.0 s)'"
 check "fleet: each replica's row shows its restarts" "screen | grep -qE 'fleet-0 +4 '"
@@ -381,6 +387,9 @@ keys Down Down Down Enter
 check "Lab 4 opens from home" "wait_for 'Lab 4 · Overload and load shedding'"
 check "Lab 4's first visit shows the lesson" "wait_for 'First visit: L or Esc closes this'"
 keys Escape
+# Step 1's check is unanswered: the results wait for a prediction; x shows them without one.
+check "Lab 4 hides step 1's run until predicted" "wait_for 'hidden until you predict (p) or reveal (x)'"
+keys x
 check "Lab 4 shows the lesson's pool" "wait_for '100 workers x 50 ms = 2000/s'"
 # The offered load is the first slider: 2,500 -> 2,000/s (5 steps of 100).
 keys Left Left Left Left Left

@@ -8,7 +8,9 @@ use resilience_lab::content::LabId;
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::msg::{FleetMsg, Msg};
 
-/// Lab 1 opened, the fleet view on, then `msgs`.
+/// Lab 1 opened, the fleet view on, then `msgs`. Step 4's check is unanswered, so the fleet's
+/// run is hidden until predicted: the tests about the run press `x` to see it
+/// (tests/tui_reveal.rs has the rule).
 fn fleet(width: u16, height: u16, msgs: &[Msg]) -> App {
     let mut app = app(width, height);
     for msg in [Msg::Open, Msg::ToggleFleet].iter().chain(msgs) {
@@ -19,7 +21,7 @@ fn fleet(width: u16, height: u16, msgs: &[Msg]) -> App {
 
 #[test]
 fn fleet_liveness_checks_db_100x30() {
-    let app = fleet(100, 30, &[]);
+    let app = fleet(100, 30, &[Msg::Reveal]);
     let screen = render(&app);
     assert!(screen.contains("restarts 12 (first 61.0 s)"), "{screen}");
     insta::assert_snapshot!(screen);
@@ -32,7 +34,7 @@ fn fleet_liveness_checks_db_80x24() {
 
 #[test]
 fn fleet_process_local_100x30() {
-    let app = fleet(100, 30, &[Msg::Fleet(FleetMsg::Liveness)]);
+    let app = fleet(100, 30, &[Msg::Fleet(FleetMsg::Liveness), Msg::Reveal]);
     let screen = render(&app);
     assert!(screen.contains("restarts 0 ·"), "{screen}");
     insta::assert_snapshot!(screen);
@@ -40,7 +42,7 @@ fn fleet_process_local_100x30() {
 
 #[test]
 fn fleet_rolling_restart_80x24() {
-    let msgs = [Msg::Fleet(FleetMsg::Scenario); 3];
+    let msgs = [[Msg::Fleet(FleetMsg::Scenario); 3].as_slice(), &[Msg::Reveal]].concat();
     let app = fleet(80, 24, &msgs);
     let screen = render(&app);
     assert!(screen.contains("rolling-restart"), "{screen}");

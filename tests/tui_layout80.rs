@@ -21,13 +21,15 @@ fn run(mut app: App, msgs: &[Msg]) -> App {
     app
 }
 
-/// Lab 4 in its outcomes view (curves, then outcomes: one `v`), `msgs` after.
+/// Lab 4 in its outcomes view (curves, then outcomes: one `v`), `msgs` after; step 1's
+/// unanswered check hides the run, so `x` shows it.
 fn lab4_outcomes(width: u16, height: u16, msgs: &[Msg]) -> App {
     let open = [
         Msg::Down,
         Msg::Down,
         Msg::Down,
         Msg::Open,
+        Msg::Reveal,
         Msg::Live(LiveMsg::ToggleView),
     ];
     let app = run(visited_app(width, height), &open);
@@ -73,9 +75,9 @@ fn lab4s_throttle_panel_is_whole_at_80x24_sim_and_live() {
     }
 }
 
-/// Lab 1's fleet view, `msgs` after.
+/// Lab 1's fleet view, its run revealed (`x`: step 4's check is unanswered), `msgs` after.
 fn fleet(width: u16, height: u16, msgs: &[Msg]) -> App {
-    let app = run(visited_app(width, height), &[Msg::Open, Msg::ToggleFleet]);
+    let app = run(visited_app(width, height), &[Msg::Open, Msg::ToggleFleet, Msg::Reveal]);
     run(app, msgs)
 }
 
@@ -242,7 +244,10 @@ fn the_link_title_fits_the_box_at_80x24() {
 
 #[test]
 fn lab4s_curve_legend_keeps_each_glyph_with_its_name_at_80x24() {
-    let app = run(visited_app(80, 24), &[Msg::Down, Msg::Down, Msg::Down, Msg::Open]);
+    let app = run(
+        visited_app(80, 24),
+        &[Msg::Down, Msg::Down, Msg::Down, Msg::Open, Msg::Reveal],
+    );
     let screen = render(&app);
     for item in ["A age-cap", "T throttle", "F fifo", "◆ now", "● live"] {
         assert!(screen.contains(item), "{item:?}:\n{screen}");

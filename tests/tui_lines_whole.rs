@@ -20,10 +20,12 @@ fn rows(app: &App) -> Vec<String> {
         .collect()
 }
 
+/// Lab 2, sim or `live`; in sim its run revealed (`x`: step 1's check is unanswered).
 fn lab2(width: u16, height: u16, live: bool) -> App {
     let mut app = app(width, height);
     app.update(Msg::Down);
     app.update(Msg::Open);
+    app.update(Msg::Reveal);
     if live {
         app.update(Msg::ToggleMode);
     }

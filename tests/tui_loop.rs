@@ -42,7 +42,10 @@ fn what_a_prompt_asks_about_is_hidden_until_the_verdict() {
     for msg in [Msg::Down, Msg::Down, Msg::Open, Msg::NextStep] {
         app.update(msg);
     }
-    assert!(text(&app).contains("to sick="), "the results show before the prompt");
+    // Before any prompt the unanswered check hides them too (tests/tui_reveal.rs); `x` shows them.
+    assert!(!text(&app).contains("to sick="), "hidden until predicted");
+    app.update(Msg::Reveal);
+    assert!(text(&app).contains("to sick="), "the results show once revealed");
     app.update(Msg::Predict);
     let predicting = text(&app);
     assert!(predicting.contains("how many calls will reach the"), "{predicting}");
@@ -58,6 +61,7 @@ fn what_a_prompt_asks_about_is_hidden_until_the_verdict() {
     let mut app = self::app();
     app.update(Msg::Down);
     app.update(Msg::Open);
+    app.update(Msg::Reveal);
     assert!(text(&app).contains("64.00"));
     app.update(Msg::Predict);
     assert!(!text(&app).contains("64.00"));

@@ -183,6 +183,8 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::PageDown,  NONE,  LAB,          Msg::ScrollDown,                             "",              "",                                                             ""),
     // Lab: predict-then-observe. `m` and `s` are kept free for Sim/Live and start/stop.
     bind(KeyCode::Char('p'), NONE,  LAB,          Msg::Predict,                                "p",             "predict the current step's check, then run",                   "p predict"),
+    // Listed (footer and help) only while the step's unanswered check hides the run; `v` is Lab 4's view key.
+    bind(KeyCode::Char('x'), NONE,  LAB,          Msg::Reveal,                                 "x",             "show the run without predicting (this step only)",              "x reveal"),
     // The footer has room for six; the lesson panel's border names `[ ]`.
     bind(KeyCode::Char('['), NONE,  LAB,          Msg::PrevStep,                               "[/]",           "previous or next guided step",                                 ""),
     bind(KeyCode::Char(']'), NONE,  LAB,          Msg::NextStep,                               "",              "",                                                             ""),
@@ -390,9 +392,15 @@ pub fn for_choices(entry: &'static str, choices: usize) -> &'static str {
 
 /// The footer's entries for `context`, e.g. `L lesson`.
 pub fn footer_keys(context: Context) -> Vec<&'static str> {
+    footer_keys_if(context, |_| true)
+}
+
+/// The footer's entries for `context` whose message passes `keep` (the reveal key shows only
+/// while it has something to reveal).
+pub fn footer_keys_if(context: Context, keep: impl Fn(Msg) -> bool) -> Vec<&'static str> {
     BINDINGS
         .iter()
-        .filter(|b| !b.footer.is_empty() && b.contexts.contains(&context))
+        .filter(|b| !b.footer.is_empty() && b.contexts.contains(&context) && keep(b.msg))
         .map(|b| b.footer)
         .collect()
 }

@@ -39,6 +39,8 @@ pub enum Msg {
     Answer(u8),
     /// Open the prediction prompt for the lab's current step.
     Predict,
+    /// Show the run the current step's check asks about without predicting it (that step only).
+    Reveal,
     PrevStep,
     NextStep,
     /// Select the next or previous item of a list (the book's chapters).

@@ -7,6 +7,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
 use crate::tui::app::{App, Screen};
 use crate::tui::keys::{self, Context};
+use crate::tui::msg::Msg;
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
@@ -14,11 +15,21 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     // Lab 1 live or its fleet view: their own keys first, then the lab screen's.
     let live = app.live_context_ignoring_help().filter(|_| context == Context::Lab);
     let mut rows = live.map(keys::help_rows).unwrap_or_default();
+    // The reveal key is listed while it has a run to reveal (the step's check still unanswered).
+    let revealing = match app.screen {
+        Screen::Lab(index) => app.labs[index].run_hidden(&app.content.labs[index], &app.progress),
+        _ => false,
+    };
+    let takes_reveal = |msg: Msg| msg != Msg::Reveal || revealing;
     if live == Some(Context::Fleet) {
-        rows.extend(keys::help_rows_if(context, keys::fleet_takes));
+        rows.extend(keys::help_rows_if(context, |msg| {
+            keys::fleet_takes(msg) && takes_reveal(msg)
+        }));
     } else if let (Context::Lab, Screen::Lab(index)) = (context, app.screen) {
         let lab = app.labs[index].id;
-        rows.extend(keys::help_rows_if(context, |msg| keys::lab_takes(lab, msg)));
+        rows.extend(keys::help_rows_if(context, |msg| {
+            keys::lab_takes(lab, msg) && takes_reveal(msg)
+        }));
     } else {
         rows.extend(keys::help_rows(context));
     }

@@ -6,6 +6,7 @@
 //!
 //! - [`sim`]: the engines run on the sliders' values (the simulated clock).
 //! - [`predict`]: the guided steps and predict-then-observe checks.
+//! - [`reveal`]: the run a step's unanswered check asks about waits for a prediction (or `x`).
 //! - [`live`]: the shape every lab's live part has ([`live::LivePart`]).
 //! - [`health`], [`retry`], [`breaker`]: each lab's live part and the pure series it draws.
 
@@ -18,6 +19,7 @@ pub mod live;
 pub mod overload;
 pub mod predict;
 pub mod retry;
+pub mod reveal;
 pub mod sim;
 
 use ratatui::layout::{Position, Rect};
@@ -27,6 +29,7 @@ use tokio::task::JoinHandle;
 use crate::content::{LabFile, LabId};
 use crate::live::run::{LabBody, LabEvent};
 use crate::metrics::{self, Metric};
+use crate::progress::Progress;
 use crate::tui::event::Event;
 use crate::tui::keys::Context;
 use crate::tui::layout::{self, SliderHit};
@@ -41,6 +44,7 @@ use live::{LiveCtx, LivePart};
 use overload::OverloadLive;
 use predict::{Observed, PredictState};
 use retry::RetryLive;
+use reveal::Revealed;
 use sim::LabResults;
 
 /// Whether a lab screen shows the simulation or the live lab.
@@ -239,6 +243,8 @@ pub struct LabScreen {
     pub fleet: Option<FleetPanel>,
     /// What a live event decided (a Lab 1 live check), until the app applies it.
     pub outcome: Option<LabOutcome>,
+    /// Steps whose unanswered check's run the learner chose to see without predicting (`x`).
+    pub revealed: Revealed,
 }
 
 impl LabScreen {
@@ -269,6 +275,7 @@ impl LabScreen {
             dragging: false,
             fleet: FleetPanel::new(lab),
             outcome: None,
+            revealed: Revealed::default(),
         }
     }
 
@@ -299,6 +306,43 @@ impl LabScreen {
             Some(panel) if first_visit::is_fleet_check(check) => &panel.sliders,
             _ => &self.sliders,
         }
+    }
+
+    /// The guided step the page showing is at: its own first step when the step kept belongs
+    /// to the other page (as `p`, `[` and `]` see it).
+    pub fn current_step(&self, lab: &LabFile) -> usize {
+        let page = self.page();
+        let step = self.predict.step;
+        if first_visit::step_page(lab, step) == page {
+            step
+        } else {
+            first_visit::first_step(lab, page)
+        }
+    }
+
+    /// Whether the page showing is a simulation (the lab screen in sim mode, or the fleet view
+    /// showing its simulated run): only there can a run show before the learner predicts.
+    fn simulated(&self) -> bool {
+        match self.fleet.as_ref().filter(|panel| panel.showing) {
+            Some(panel) => !panel.live_showing,
+            None => self.mode == Mode::Sim,
+        }
+    }
+
+    /// Whether the run on screen waits for a prediction ([`reveal`]): the page is simulated,
+    /// no verdict is open (it shows the run it scored), and the current step has a check
+    /// neither answered in `progress` nor revealed.
+    pub fn run_hidden(&self, lab: &LabFile, progress: &Progress) -> bool {
+        self.simulated()
+            && self.predict.observed.is_none()
+            && reveal::step_hides_run(lab, self.current_step(lab), &self.revealed, progress)
+    }
+
+    /// The step whose simulated run `x` would reveal: the current one, if it has a check and
+    /// the page showing is simulated.
+    fn revealable(&self, lab: &LabFile) -> Option<usize> {
+        let step = self.current_step(lab);
+        (self.simulated() && predict::step_check(lab, step).is_some()).then_some(step)
     }
 
     /// The page showing, for its first visit.
@@ -351,6 +395,11 @@ impl LabScreen {
         // closes it and switches views.
         if msg == Msg::ToggleFleet && self.fleet.is_some() && self.predict.is_showing_outcome() {
             self.predict.close();
+        }
+        // Seeing the run without predicting: this step only; its check stays open to predict.
+        if msg == Msg::Reveal {
+            let step = self.revealable(ctx.lab);
+            return LabOutcome::changed(step.is_some_and(|step| self.revealed.insert(step)));
         }
         if self.predict.is_open() || matches!(msg, Msg::Predict | Msg::PrevStep | Msg::NextStep) {
             // A verdict reads the results: they must be those of the sliders now.

@@ -31,6 +31,7 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 use crate::engine::fleet::{FleetComparison, FleetRun};
 use crate::tui::keys::{self, Context};
 use crate::tui::layout::LabLayout;
+use crate::tui::msg::Msg;
 use crate::tui::screens::lab::fleet::FleetPanel;
 use crate::tui::screens::lab::fleet_live::{APP_TIME_SCALE, FleetLive};
 use crate::tui::view::fleet::{self as fleet_view, FleetView};
@@ -72,12 +73,12 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
     let block = Block::bordered()
         .title(Span::styled(block_title, theme.accent()))
         .border_style(theme.border());
-    // While a prompt is open the totals and the fleet it asks about wait for the verdict,
-    // as on Labs 2-4's screens (the lesson holds no run's numbers and stays readable).
-    let predicting = lab_view::predicting(view.screen);
+    // While a prompt is open, or the step's check waits for one, the totals and the fleet it
+    // asks about wait, as on Labs 2-4's screens (the lesson holds no run's numbers).
+    let hidden_why = lab_view::hidden_why(view);
     let width = usize::from(block.inner(layout.results).width);
-    if predicting {
-        lab_view::hidden(" Results ", theme, layout.results, buf);
+    if let Some(why) = hidden_why {
+        lab_view::hidden(" Results ", why, theme, layout.results, buf);
     } else {
         let lines = if panel.live_showing {
             live_summary(&panel.run, &panel.live, width)
@@ -99,8 +100,8 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
 
     if view.screen.show_lesson {
         lesson::render(view, layout.right, buf);
-    } else if predicting {
-        lab_view::hidden(" Fleet ", theme, layout.right, buf);
+    } else if let Some(why) = hidden_why {
+        lab_view::hidden(" Fleet ", why, theme, layout.right, buf);
     } else {
         let live = &panel.live;
         let fleet = match live.record.as_ref().filter(|_| panel.live_showing) {
@@ -123,18 +124,21 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
     if matches!(view.context, Context::Predict | Context::Observed | Context::Note) {
         return footer::render_keys(view.context, theme, layout.footer, buf);
     }
-    let mut entries = footer_entries(panel.live_showing);
-    // At 80 columns the roll key gives way (the help lists it), so `? help` stays whole.
-    let width: usize = 1 + entries.iter().map(|e| e.chars().count() + 2).sum::<usize>();
-    if width > usize::from(layout.footer.width) + 2 {
-        entries.retain(|entry| !entry.starts_with("o "));
+    let mut entries = footer_entries(panel.live_showing, lab_view::run_hidden(view));
+    // At 80 columns the roll key gives way (the help lists it), then `F` (the title names
+    // it), so that `? help` stays whole.
+    let width = |entries: &[&str]| 1 + entries.iter().map(|e| e.chars().count() + 2).sum::<usize>();
+    for gives_way in ["o ", "F "] {
+        if width(&entries) > usize::from(layout.footer.width) + 2 {
+            entries.retain(|entry| !entry.starts_with(gives_way));
+        }
     }
     footer::render_entries(entries, theme, layout.footer, buf);
 }
 
 /// The footer: the simulation's keys, or the live run's (the probe and rollout keys set the
 /// next start there, so they give way to `s`).
-fn footer_entries(live: bool) -> Vec<&'static str> {
+fn footer_entries(live: bool, run_hidden: bool) -> Vec<&'static str> {
     let mut entries: Vec<&'static str> = keys::footer_keys(Context::Fleet)
         .into_iter()
         .filter(|entry| match live {
@@ -149,7 +153,11 @@ fn footer_entries(live: bool) -> Vec<&'static str> {
             }
         })
         .collect();
-    entries.extend(["p predict", "? help"]);
+    entries.push("p predict");
+    if run_hidden {
+        entries.extend(keys::footer_keys_if(Context::Lab, |msg| msg == Msg::Reveal));
+    }
+    entries.push("? help");
     entries
 }
 

@@ -25,8 +25,9 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use crate::content::{LabFile, LabId};
 use crate::progress::Progress;
-use crate::tui::keys::Context;
+use crate::tui::keys::{self, Context};
 use crate::tui::layout;
+use crate::tui::msg::Msg;
 use crate::tui::screens::lab::{LabScreen, Mode};
 use crate::tui::theme::Theme;
 use crate::tui::view::footer;
@@ -102,17 +103,20 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     .render(layout.title, buf);
     let live_id = if live { Some(state.id) } else { None };
     params::render(view, layout.params, buf);
-    // While a prompt is open nothing it asks about may show: the results and charts wait
-    // for the verdict (the lesson holds no run's numbers and stays readable).
-    if predicting(state) {
-        hidden(" Results ", theme, layout.results, buf);
+    // While a prompt is open, or the step's check waits for one, nothing it asks about may
+    // show: the results and charts wait (the lesson holds no run's numbers and stays readable).
+    if let Some(why) = hidden_why(view) {
+        hidden(" Results ", why, theme, layout.results, buf);
         if state.show_lesson {
             lesson::render(view, layout.right, buf);
         } else {
-            hidden(" Charts ", theme, layout.right, buf);
+            hidden(" Charts ", why, theme, layout.right, buf);
         }
         predict::render(view, layout.right, buf);
-        return footer::render_keys(view.context, theme, layout.footer, buf);
+        if state.id == LabId::Overload && view.context == Context::Lab {
+            return overload::render_footer(view, layout.footer, buf);
+        }
+        return render_footer(view, layout.footer, buf);
     }
     match live_id {
         Some(LabId::Breaker) => breaker::render_results(view, layout.results, buf),
@@ -131,21 +135,51 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     if state.id == LabId::Overload && view.context == Context::Lab {
         return overload::render_footer(view, layout.footer, buf);
     }
-    footer::render_keys(view.context, theme, layout.footer, buf);
+    render_footer(view, layout.footer, buf);
 }
+
+/// The lab screen's footer: its context's keys, the reveal key only while it reveals something.
+fn render_footer(view: &LabView, area: Rect, buf: &mut Buffer) {
+    footer::render_entries(footer_keys(view), view.theme, area, buf);
+}
+
+/// The footer entries of `view`'s context, `x reveal` only while the run waits for a prediction.
+pub fn footer_keys(view: &LabView) -> Vec<&'static str> {
+    let hidden = run_hidden(view);
+    keys::footer_keys_if(view.context, |msg| msg != Msg::Reveal || hidden)
+}
+
+/// Whether the run waits for the current step's check to be predicted (or revealed, `x`).
+pub fn run_hidden(view: &LabView) -> bool {
+    view.screen.run_hidden(view.lab, view.progress)
+}
+
+/// Why the run's panels are hidden, if they are: a prompt is open, or the current step's
+/// check is still to predict.
+pub fn hidden_why(view: &LabView) -> Option<&'static str> {
+    if predicting(view.screen) {
+        Some(WHILE_PREDICTING)
+    } else if run_hidden(view) {
+        Some(UNTIL_PREDICTED)
+    } else {
+        None
+    }
+}
+
+/// The placeholder while a prompt is open.
+const WHILE_PREDICTING: &str = "hidden while you predict: the verdict shows the run";
+/// The placeholder while the step's check waits for a prediction: what to press, either way.
+pub const UNTIL_PREDICTED: &str = "hidden until you predict (p) or reveal (x)";
 
 /// Whether a prediction prompt is open on `screen` (its answer must not be on screen).
 pub fn predicting(screen: &LabScreen) -> bool {
     screen.predict.input.is_some()
 }
 
-/// A panel whose numbers are hidden while the learner predicts.
-pub fn hidden(title: &str, theme: Theme, area: Rect, buf: &mut Buffer) {
-    Paragraph::new(Line::from(Span::styled(
-        "hidden while you predict: the verdict shows the run",
-        theme.dim(),
-    )))
-    .wrap(Wrap { trim: true })
-    .block(panel(title.to_string(), theme))
-    .render(area, buf);
+/// A panel whose numbers are hidden until the learner predicts, saying `why`.
+pub fn hidden(title: &str, why: &str, theme: Theme, area: Rect, buf: &mut Buffer) {
+    Paragraph::new(Line::from(Span::styled(why.to_string(), theme.dim())))
+        .wrap(Wrap { trim: true })
+        .block(panel(title.to_string(), theme))
+        .render(area, buf);
 }

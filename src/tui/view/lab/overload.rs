@@ -21,7 +21,6 @@ use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget};
 
 use crate::engine::overload::{CurvePoint, OverloadParams, OverloadRun, Second};
-use crate::tui::keys::{self, Context};
 use crate::tui::screens::lab::Mode;
 use crate::tui::screens::lab::overload::{LiveRecord, LiveScale, OverloadLive, OverloadView, live_scaled};
 use crate::tui::screens::lab::sim::{LabResults, OverloadResults};
@@ -243,7 +242,7 @@ pub fn render_charts(view: &LabView, area: Rect, buf: &mut Buffer) {
 pub fn render_footer(view: &LabView, area: Rect, buf: &mut Buffer) {
     let live = view.screen.mode == Mode::Live;
     let mut entries = Vec::new();
-    for entry in keys::footer_keys(Context::Lab) {
+    for entry in super::footer_keys(view) {
         entries.push(entry);
         if entry.starts_with("←→") {
             entries.push("v view");
