@@ -186,6 +186,8 @@ fn lab4_outcomes(live: bool, throttle: bool) -> String {
         app.update(Msg::ToggleMode);
     }
     app.update(Msg::Live(resilience_lab::tui::msg::LiveMsg::ToggleView));
+    // Step 1's check hides the sim's run until it is answered or revealed.
+    app.update(Msg::Reveal);
     if throttle {
         for _ in 0..4 {
             app.update(Msg::NextSlider);
