@@ -121,15 +121,15 @@ pub struct RunArgs {
 #[derive(Debug, Subcommand)]
 pub enum RunLab {
     /// Lab 1: health endpoints and an ordered shutdown.
-    Health(HealthArgs),
+    Health(Deferred<HealthArgs>),
     /// Lab 2: retry amplification, one retry layer, a retry budget.
-    Retry(RetryArgs),
+    Retry(Deferred<RetryArgs>),
     /// Lab 3: a timeout alone against a timeout plus a breaker during a brownout.
-    Breaker(BreakerArgs),
+    Breaker(Deferred<BreakerArgs>),
     /// Lab 4: overload, goodput and load shedding (queues, age cap, admission, bulkheads, throttle).
-    Overload(Box<OverloadArgs>),
+    Overload(Box<Deferred<OverloadArgs>>),
     /// Lab 1 at fleet scale: replicas, a restarter and a Service, and a shared database.
-    Fleet(Box<FleetArgs>),
+    Fleet(Box<Deferred<FleetArgs>>),
 }
 
 #[derive(Debug, Args)]
@@ -141,9 +141,83 @@ pub struct ServeArgs {
 #[derive(Debug, Subcommand)]
 pub enum ServeLab {
     /// Lab 1's health server: /livez, /readyz, /work and an ordered shutdown on SIGTERM.
-    Health(ServeHealthArgs),
+    Health(Deferred<ServeHealthArgs>),
     /// The fleet lab's shared database: GET /query, made slow or down by POST /admin/...
-    Database(DatabaseArgs),
+    Database(Deferred<DatabaseArgs>),
+}
+
+/// A subcommand's flags, defined only when that subcommand is the one parsed (clap's
+/// `Command::defer`): the command line has about 250 flags, and defining them all was most
+/// of clap's work and heap on every start (`run breaker --sim` uses 24 of them). Help and
+/// errors are unchanged: clap defines a subcommand's flags before it parses or describes them.
+#[derive(Debug, Clone, Default)]
+pub struct Deferred<T>(pub T);
+
+impl<T> std::ops::Deref for Deferred<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: clap::FromArgMatches> clap::FromArgMatches for Deferred<T> {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches(matches).map(Deferred)
+    }
+
+    fn from_arg_matches_mut(matches: &mut clap::ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches_mut(matches).map(Deferred)
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches(matches)
+    }
+
+    fn update_from_arg_matches_mut(&mut self, matches: &mut clap::ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches_mut(matches)
+    }
+}
+
+impl<T: Args> Args for Deferred<T> {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        cmd.defer(define_flags::<T>)
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        cmd.defer(define_flags_for_update::<T>)
+    }
+
+    fn group_id() -> Option<clap::Id> {
+        T::group_id()
+    }
+}
+
+/// `T`'s flags, each taking a negative number as its value (`crate::cli_values`).
+fn define_flags<T: Args>(cmd: clap::Command) -> clap::Command {
+    keep_description(cmd, T::augment_args)
+}
+
+fn define_flags_for_update<T: Args>(cmd: clap::Command) -> clap::Command {
+    keep_description(cmd, T::augment_args_for_update)
+}
+
+/// Defines the flags with `define`, keeping the subcommand's description. Run undeferred,
+/// `define` comes before the subcommand's own description (its doc comment, "Lab 3: ...")
+/// is set; deferred, it comes after, and the flag struct's doc comment would replace it.
+fn keep_description(cmd: clap::Command, define: fn(clap::Command) -> clap::Command) -> clap::Command {
+    let about = cmd.get_about().cloned();
+    let long_about = cmd.get_long_about().cloned();
+    let cmd = define(cmd);
+    let cmd = match long_about {
+        Some(long_about) => cmd.long_about(long_about),
+        None => cmd.long_about(None::<&'static str>),
+    };
+    let cmd = match about {
+        Some(about) => cmd.about(about),
+        None => cmd,
+    };
+    crate::cli_values::allow_negative_values(cmd)
 }
 
 /// How to run and how to print.
@@ -863,5 +937,41 @@ mod tests {
         assert_eq!(ranged("retry", "p")("0.3"), Ok(0.3));
         assert!(ranged("retry", "p")("1.5").unwrap_err().contains("0 to 1"));
         assert!(ranged_int("breaker", "rate")("0").is_err());
+    }
+
+    /// A subcommand whose flags are defined late keeps its own description in `--help`, and
+    /// its flags, once defined, are all there.
+    #[test]
+    fn deferred_subcommands_keep_their_description_and_flags() {
+        use clap::CommandFactory;
+        let mut cli = Cli::command();
+        cli.build();
+        let run = cli.find_subcommand("run").expect("run");
+        let breaker = run.find_subcommand("breaker").expect("run breaker");
+        let about = breaker.get_about().map(ToString::to_string);
+        assert_eq!(
+            about.as_deref(),
+            Some("Lab 3: a timeout alone against a timeout plus a breaker during a brownout")
+        );
+        assert!(breaker.get_long_about().is_none());
+        let flags: Vec<&str> = breaker.get_arguments().filter_map(|arg| arg.get_long()).collect();
+        for flag in [
+            "rate",
+            "timeout-ms",
+            "brownout-s",
+            "window",
+            "min-calls",
+            "live",
+            "json",
+        ] {
+            assert!(flags.contains(&flag), "--{flag} missing from {flags:?}");
+        }
+        let serve = cli.find_subcommand("serve").expect("serve");
+        let database = serve.find_subcommand("database").expect("serve database");
+        let about = database.get_about().map(ToString::to_string);
+        assert_eq!(
+            about.as_deref(),
+            Some("The fleet lab's shared database: GET /query, made slow or down by POST /admin/...")
+        );
     }
 }

@@ -11,12 +11,15 @@ use crate::cli::Cli;
 
 /// The command line, with every flag that takes a value accepting a negative number as that
 /// value: `--p -0.1` then reaches the flag's own check, which names the flag and its range,
-/// instead of clap's "unexpected argument '-0' found".
+/// instead of clap's "unexpected argument '-0' found". A subcommand whose flags are defined
+/// when it is parsed (`cli::Deferred`) gets the same setting then.
 pub fn command() -> Command {
     allow_negative_values(Cli::command())
 }
 
-fn allow_negative_values(command: Command) -> Command {
+/// Sets every value-taking flag of `command` and of its subcommands defined so far to accept
+/// a negative number.
+pub fn allow_negative_values(command: Command) -> Command {
     let command = command.mut_args(|arg| {
         if arg.get_action().takes_values() {
             // Lists (`--brownout-s -5,10`, `--attempts -1,2`) are not numbers: they need hyphen values.

@@ -129,10 +129,21 @@ pub struct BrownoutComparison {
 
 /// Runs the page once, with or without the breaker.
 pub fn simulate(params: &BrownoutParams, use_breaker: bool) -> CallerRun {
+    // One loop, compiled twice: the caller without a breaker then carries no breaker or
+    // queue checks on each of its calls (a third of the run's instructions before).
+    if use_breaker {
+        simulate_calls::<true>(params)
+    } else {
+        simulate_calls::<false>(params)
+    }
+}
+
+fn simulate_calls<const WITH_BREAKER: bool>(params: &BrownoutParams) -> CallerRun {
     let timeout_s = params.timeout_s();
     let healthy_s = params.healthy_s();
     let rate = f64::from(params.rate);
-    let mut breaker = use_breaker.then(|| Breaker::new(params.breaker.clone()));
+    // Unused (and never allocating) without the breaker.
+    let mut breaker = Breaker::new(params.breaker.clone());
     let mut pending = Pending::default();
     let total_calls = params.total_calls();
     // Every wait is one of three values, so they are counted rather than listed.
@@ -144,20 +155,18 @@ pub fn simulate(params: &BrownoutParams, use_breaker: bool) -> CallerRun {
     for i in 0..total_calls {
         let now_s = i as f64 / rate;
         let second = &mut per_second[(now_s as usize).min(seconds - 1)];
-        if let Some(breaker) = breaker.as_mut() {
+        if WITH_BREAKER {
             // Outcomes arrive once their wait is over, in the order the calls were sent.
             pending.drain_due(now_s, |finish_s, ok| breaker.record(finish_s, ok));
+            if !breaker.allow(now_s) {
+                degraded += 1;
+                waits_none += 1;
+                second.degraded += 1;
+                second.failed_fast += 1;
+                continue;
+            }
         }
         let sick = params.is_sick(now_s);
-        if let Some(breaker) = breaker.as_mut()
-            && !breaker.allow(now_s)
-        {
-            degraded += 1;
-            waits_none += 1;
-            second.degraded += 1;
-            second.failed_fast += 1;
-            continue;
-        }
         let wait_s = if sick { timeout_s } else { healthy_s };
         calls += 1;
         second.calls += 1;
@@ -171,7 +180,7 @@ pub fn simulate(params: &BrownoutParams, use_breaker: bool) -> CallerRun {
         } else {
             waits_healthy += 1;
         }
-        if breaker.is_some() {
+        if WITH_BREAKER {
             pending.push(i, now_s + wait_s, !sick);
         }
     }
@@ -192,8 +201,8 @@ pub fn simulate(params: &BrownoutParams, use_breaker: bool) -> CallerRun {
             stuck,
         },
         per_second,
-        transitions: breaker.as_ref().map(|b| b.transitions().to_vec()).unwrap_or_default(),
-        transitions_not_kept: breaker.map_or(0, |b| b.transitions_not_kept()),
+        transitions: breaker.transitions().to_vec(),
+        transitions_not_kept: breaker.transitions_not_kept(),
     }
 }
 
