@@ -47,7 +47,7 @@ pub fn run_quiz(
         topic: args.topic.clone(),
     };
     if args.drill {
-        return drill::run(seed, input, out);
+        return drill::run(seed, terminal_width(), input, out);
     }
     let drawn = if args.review {
         let admitted: Vec<crate::content::Question> = questions.iter().filter(|q| filter.admits(q)).cloned().collect();
@@ -200,7 +200,7 @@ fn response_hint(asked: &quiz::Asked) -> String {
 
 /// The terminal's width when the quiz prints to one; `None` for a pipe or a file, whose
 /// reader (a script, a screen reader) gets each paragraph on one line.
-fn terminal_width() -> Option<usize> {
+pub(super) fn terminal_width() -> Option<usize> {
     use std::io::IsTerminal;
     if !std::io::stdout().is_terminal() {
         return None;
@@ -212,7 +212,7 @@ fn terminal_width() -> Option<usize> {
 
 /// `text` word-wrapped at `width` (unchanged without one), rows after the first indented
 /// by `indent` so a choice's or an explanation's text lines up under its start.
-fn fit(text: &str, width: Option<usize>, indent: usize) -> String {
+pub(super) fn fit(text: &str, width: Option<usize>, indent: usize) -> String {
     let Some(width) = width else {
         return text.to_string();
     };
