@@ -1,7 +1,7 @@
 //! `quiz --drill`: one interview drill in the plain terminal. The prompt and its time
 //! limit, a clock that runs until Enter, then the model answer and the checklist, one
 //! point at a time (y or n), and the score. Word-wrapped at a terminal's width as the plain
-//! quiz is (`quiz::fit`); a pipe gets each paragraph on one line.
+//! quiz is (`plain_text::fit`); a pipe gets each paragraph on one line.
 
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use color_eyre::eyre::Result;
 
-use crate::commands::quiz::fit;
+use crate::commands::plain_text::fit;
 use crate::drill;
 use crate::error::UsageError;
 
