@@ -51,13 +51,16 @@ pub fn one_line(error: &clap::Error, args: &[String]) -> String {
     if error.kind() != ErrorKind::InvalidValue {
         return first_line;
     }
-    let allowed = match error.get(ContextKind::ValidValue) {
-        Some(ContextValue::Strings(values)) if !values.is_empty() => Some(values.join(", ")),
-        _ => what_a_missing_value_allows(error, args),
-    };
-    match allowed {
-        Some(allowed) => format!("{first_line}; allowed: {allowed}"),
-        None => first_line,
+    // A wrong choice reads as every other refused value does ("for '--p <P>': allowed: ...");
+    // "a value is required ... but none was supplied" goes on after a semicolon.
+    match error.get(ContextKind::ValidValue) {
+        Some(ContextValue::Strings(values)) if !values.is_empty() => {
+            format!("{first_line}: allowed: {}", values.join(", "))
+        }
+        _ => match what_a_missing_value_allows(error, args) {
+            Some(allowed) => format!("{first_line}; allowed: {allowed}"),
+            None => first_line,
+        },
     }
 }
 
@@ -157,8 +160,10 @@ mod tests {
 
     #[test]
     fn a_wrong_choice_lists_the_allowed_values() {
-        assert!(error_of(&["quiz", "--lab", "foo"]).ends_with("; allowed: health, retry, breaker, overload"));
-        assert!(error_of(&["--theme", "blue", "labs"]).ends_with("; allowed: light, dark"));
+        assert!(
+            error_of(&["quiz", "--lab", "foo"]).ends_with("'--lab <LAB>': allowed: health, retry, breaker, overload")
+        );
+        assert!(error_of(&["--theme", "blue", "labs"]).ends_with("'--theme <THEME>': allowed: light, dark"));
     }
 
     #[test]

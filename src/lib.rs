@@ -22,7 +22,8 @@
 //! - Beside them: [`error`] (the usage error, exit code 2), [`metrics`] (named numbers of a
 //!   run, for predict-then-observe checks), [`progress`] (the progress file), [`quiz`]
 //!   (drawing and grading questions), [`review`] (spaced repetition for `quiz --review`),
-//!   [`drill`] (interview drills for `quiz --drill`).
+//!   [`drill`] (interview drills for `quiz --drill`), [`output`] (stdout and stderr whose reader
+//!   may be gone: `| head -1`).
 //!
 //! A new lab is an engine module, a content file and its [`content::LabId`] variant, a
 //! `live/<lab>/` folder, a `tui/screens/lab/<lab>.rs` and a `tui/view/lab/<lab>.rs`; the
@@ -38,6 +39,7 @@ pub mod engine;
 pub mod error;
 pub mod live;
 pub mod metrics;
+pub mod output;
 pub mod progress;
 pub mod quiz;
 pub mod report;

@@ -8,12 +8,13 @@ use clap::error::ErrorKind;
 use resilience_lab::cli::Cli;
 use resilience_lab::commands;
 use resilience_lab::error::UsageError;
+use resilience_lab::output::{ReaderMayLeave, error_line};
 
 fn main() -> ExitCode {
     one_malloc_arena();
     no_error_backtraces();
     if let Err(error) = color_eyre::install() {
-        eprintln!("error: {error}");
+        error_line(&format!("error: {error}"));
         return ExitCode::FAILURE;
     }
     // The command tree is built once and never freed: dropping its many small allocations
@@ -32,14 +33,16 @@ fn main() -> ExitCode {
         // No subcommand: the terminal app. It restores the terminal before returning.
         commands::load_content(cli.content.as_deref()).and_then(|content| resilience_lab::tui::run(&cli, content))
     } else {
-        commands::dispatch(cli, &mut std::io::stdin().lock(), &mut std::io::stdout().lock())
+        // `| head -1` may close stdout early: the command still runs to its end and its exit code.
+        let mut out = ReaderMayLeave::new(std::io::stdout().lock());
+        commands::dispatch(cli, &mut std::io::stdin().lock(), &mut out)
     };
     match outcome {
         Ok(code) => code,
         Err(error) => {
             // One line, never a backtrace: the message says what was wrong.
             let usage = error.downcast_ref::<UsageError>().is_some();
-            eprintln!("error: {error:#}");
+            error_line(&format!("error: {error:#}"));
             if usage { ExitCode::from(2) } else { ExitCode::FAILURE }
         }
     }
@@ -86,7 +89,7 @@ fn report_parse_error(error: &clap::Error) -> ExitCode {
             let args: Vec<String> = std::env::args_os()
                 .map(|arg| arg.to_string_lossy().into_owned())
                 .collect();
-            eprintln!("{}", resilience_lab::cli_values::one_line(error, &args));
+            error_line(&resilience_lab::cli_values::one_line(error, &args));
             ExitCode::from(2)
         }
     }

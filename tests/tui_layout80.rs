@@ -158,6 +158,12 @@ fn assert_help_whole(app: App, label: &str) {
         if left + right <= 2 {
             assert_eq!(left, right, "{label} at {width} columns:\n{screen}");
         }
+        // The footer's row stays the footer's: the overlay's border covered it at 80x24.
+        let last = rows(&screen).last().cloned().unwrap_or_default();
+        assert!(
+            !last.contains('└') && !last.contains("Esc closes"),
+            "{label} at {width} columns, the footer row: {last:?}"
+        );
         app.update(Msg::Down);
     }
 }

@@ -1,6 +1,7 @@
 //! `quiz --drill`: one interview drill in the plain terminal. The prompt and its time
 //! limit, a clock that runs until Enter, then the model answer and the checklist, one
-//! point at a time (y or n), and the score.
+//! point at a time (y or n), and the score. Word-wrapped at a terminal's width as the plain
+//! quiz is (`plain_text::fit`); a pipe gets each paragraph on one line.
 
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -8,27 +9,29 @@ use std::time::Instant;
 
 use color_eyre::eyre::Result;
 
+use crate::commands::plain_text::fit;
 use crate::drill;
 use crate::error::UsageError;
 
-/// Runs the drill `seed` picks, reading Enter and y/n from `input`.
-pub fn run(seed: u64, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<ExitCode> {
+/// Runs the drill `seed` picks, reading Enter and y/n from `input`, wrapped at `width` columns
+/// (a terminal's; `None` for a pipe).
+pub fn run(seed: u64, width: Option<usize>, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<ExitCode> {
     let drills = drill::drills();
     let Some(chosen) = drill::pick(&drills, seed) else {
         return Err(UsageError("no interview drills are built in".to_string()).into());
     };
-    writeln!(
-        out,
-        "resilience-lab interview drill {} of {}, seed {seed} (--seed {seed} asks it again)\n",
+    let heading = format!(
+        "resilience-lab interview drill {} of {}, seed {seed} (--seed {seed} asks it again)",
         drills.iter().position(|d| d.id == chosen.id).map_or(1, |i| i + 1),
         drills.len()
-    )?;
-    writeln!(out, "{}\n", chosen.prompt)?;
-    writeln!(
-        out,
+    );
+    writeln!(out, "{}\n", fit(&heading, width, 0))?;
+    writeln!(out, "{}\n", fit(&chosen.prompt, width, 0))?;
+    let limit = format!(
         "You have {} minutes. Answer aloud or on paper, then press Enter (q to stop).",
         chosen.minutes
-    )?;
+    );
+    writeln!(out, "{}", fit(&limit, width, 0))?;
     write!(out, "> ")?;
     out.flush()?;
     let started = Instant::now();
@@ -50,13 +53,20 @@ pub fn run(seed: u64, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<Ex
         drill::minutes_and_seconds(took_s),
         chosen.minutes
     )?;
-    writeln!(out, "\nA model answer:\n{}\n", chosen.model_answer.trim())?;
-    writeln!(out, "Grade yourself: did your answer cover each point? (y or n)")?;
+    writeln!(out, "\nA model answer:")?;
+    for paragraph in chosen.model_answer.trim().lines() {
+        writeln!(out, "{}", fit(paragraph, width, 0))?;
+    }
+    writeln!(
+        out,
+        "\n{}",
+        fit("Grade yourself: did your answer cover each point? (y or n)", width, 0)
+    )?;
     let mut covered = Vec::new();
     let mut asked = 0;
     'points: for point in &chosen.checklist {
         loop {
-            write!(out, "  {point}? ")?;
+            write!(out, "{} ", fit(&format!("  {point}?"), width, 2))?;
             out.flush()?;
             line.clear();
             if input.read_line(&mut line)? == 0 {
@@ -88,12 +98,45 @@ pub fn run(seed: u64, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<Ex
     if !missed.is_empty() {
         writeln!(out, "To work on:")?;
         for point in missed {
-            writeln!(out, "  - {point}")?;
+            writeln!(out, "{}", fit(&format!("  - {point}"), width, 4))?;
         }
     }
     if asked < chosen.checklist.len() {
         writeln!(out, "(stopped after {asked} of {} points)", chosen.checklist.len())?;
     }
-    writeln!(out, "Source: {}", chosen.source)?;
+    writeln!(out, "{}", fit(&format!("Source: {}", chosen.source), width, 8))?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run;
+
+    /// Every row the drill prints at `width` columns, answering Enter then y to every point.
+    fn rows_at(seed: u64, width: Option<usize>) -> String {
+        let mut input: &[u8] = b"\ny\ny\ny\ny\ny\ny\ny\ny\ny\ny\n";
+        let mut out = Vec::new();
+        run(seed, width, &mut input, &mut out).expect("the drill runs");
+        String::from_utf8(out).expect("UTF-8")
+    }
+
+    #[test]
+    fn the_drill_wraps_at_the_terminal_like_the_quiz_and_stays_whole_in_a_pipe() {
+        for seed in 0..8 {
+            let wrapped = rows_at(seed, Some(60));
+            // A checklist prompt waits after "? " for the answer a terminal would echo, with its
+            // Enter: here the next prompt follows on the same row, so a row ends at each "? ".
+            for row in wrapped.lines().flat_map(|line| line.split("? ")) {
+                assert!(row.chars().count() <= 60, "seed {seed}: {row:?}");
+            }
+            // The same words, only broken at spaces.
+            let words = |text: &str| text.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+            assert_eq!(words(&wrapped), words(&rows_at(seed, None)), "seed {seed}");
+        }
+        let piped = rows_at(1, None);
+        assert!(
+            piped.lines().any(|row| row.chars().count() > 60),
+            "a pipe gets whole paragraphs"
+        );
+    }
 }

@@ -10,12 +10,15 @@
 //! - [`progress`]: `progress`, shown or reset.
 //! - [`policy`]: `policy check FILE`, a dependency register against the Atlas's policy.
 //! - [`drill`]: `quiz --drill`, an interview drill.
+//! - [`plain_text`]: the wrapping the plain quiz and the drill share.
 
 pub mod check;
 mod drill;
 /// Lab 1 at fleet scale: `run fleet`, `serve database`, `serve health --database-port`.
 mod fleet;
 mod overload;
+/// Wrapped text for the plain quiz and drill.
+mod plain_text;
 mod policy;
 pub mod progress;
 pub mod quiz;

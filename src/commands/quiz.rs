@@ -8,6 +8,7 @@ use color_eyre::eyre::Result;
 
 use crate::cli::QuizArgs;
 use crate::commands::drill;
+use crate::commands::plain_text::{fit, terminal_width};
 use crate::content::{Content, QuestionKind};
 use crate::error::UsageError;
 use crate::{progress, quiz, review};
@@ -47,7 +48,7 @@ pub fn run_quiz(
         topic: args.topic.clone(),
     };
     if args.drill {
-        return drill::run(seed, input, out);
+        return drill::run(seed, terminal_width(), input, out);
     }
     let drawn = if args.review {
         let admitted: Vec<crate::content::Question> = questions.iter().filter(|q| filter.admits(q)).cloned().collect();
@@ -199,45 +200,5 @@ fn response_hint(asked: &quiz::Asked) -> String {
             format!("type one of {}, or q to stop", letters.join(", "))
         }
         _ => "type a number (e.g. 64 or 1.1), or q to stop".to_string(),
-    }
-}
-
-/// The terminal's width when the quiz prints to one; `None` for a pipe or a file, whose
-/// reader (a script, a screen reader) gets each paragraph on one line.
-fn terminal_width() -> Option<usize> {
-    use std::io::IsTerminal;
-    if !std::io::stdout().is_terminal() {
-        return None;
-    }
-    crossterm::terminal::size()
-        .ok()
-        .map(|(columns, _)| usize::from(columns))
-}
-
-/// `text` word-wrapped at `width` (unchanged without one), rows after the first indented
-/// by `indent` so a choice's or an explanation's text lines up under its start.
-fn fit(text: &str, width: Option<usize>, indent: usize) -> String {
-    let Some(width) = width else {
-        return text.to_string();
-    };
-    crate::tui::wrap::wrap_line(ratatui::text::Line::from(text.to_string()), width, indent)
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-#[cfg(test)]
-mod wrap_tests {
-    use super::fit;
-
-    #[test]
-    fn long_prompts_wrap_at_the_terminal_and_stay_whole_in_a_pipe() {
-        let choice = "  a) Liveness decides whether to restart the container; readiness decides traffic";
-        assert_eq!(
-            fit(choice, Some(40), 5),
-            "  a) Liveness decides whether to restart\n     the container; readiness decides\n     traffic"
-        );
-        assert_eq!(fit(choice, None, 5), choice);
     }
 }

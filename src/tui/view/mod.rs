@@ -48,7 +48,10 @@ impl Widget for &App {
             Screen::Book => book::render(self, area, buf),
         }
         if self.show_help {
-            help::render(self, area, buf);
+            // Above the bottom row: the footer stays in sight (at 80x24 the overlay's border
+            // covered it, the one row that says where the learner is and what keys do).
+            let above_footer = Rect::new(area.x, area.y, area.width, area.height.saturating_sub(1));
+            help::render(self, above_footer, buf);
         }
     }
 }

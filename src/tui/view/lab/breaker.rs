@@ -21,7 +21,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Sparkline, Widget};
+use ratatui::widgets::{Paragraph, Sparkline, Widget, Wrap};
 
 use crate::engine::breaker::BreakerState;
 use crate::engine::fault::{FaultKind, ManualOverride};
@@ -134,14 +134,18 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
 pub fn render_charts(view: &LabView, area: Rect, buf: &mut Buffer) {
     let theme = view.theme;
     let Some(series) = view.screen.live.breaker().and_then(|live| live.series.as_ref()) else {
+        // Wrapped at the panel's width: broken by hand at 68 columns, it was cut at 100x30 and 80x24.
         let text = vec![
             Line::from("Press s to start both callers against one dependency on 127.0.0.1."),
             Line::from(""),
-            Line::from("The charts fill in second by second, like the simulation's; the"),
-            Line::from("breaker sliders retune the running breaker at once; b browns the"),
-            Line::from("dependency out now (or heals it); f picks how it fails."),
+            Line::from(
+                "The charts fill in second by second, like the simulation's; the breaker sliders \
+                 retune the running breaker at once; b browns the dependency out now (or heals it); \
+                 f picks how it fails.",
+            ),
         ];
         Paragraph::new(text)
+            .wrap(Wrap { trim: true })
             .block(panel(" Live charts ", theme))
             .render(area, buf);
         return;

@@ -16,6 +16,7 @@ use crate::tui::theme::Theme;
 use crate::tui::view::lab::LabView;
 use crate::tui::widgets::panel::panel;
 use crate::tui::widgets::state_band::StateBand;
+use crate::tui::wrap::wrap_line;
 
 pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     let (theme, state) = (view.theme, view.screen);
@@ -420,19 +421,24 @@ pub fn resample(values: &[u64], width: usize) -> Vec<u64> {
 
 fn health_timeline(run: &DriverRun, scroll: u16, theme: Theme, area: Rect, buf: &mut Buffer) {
     let block = panel(" Simulated driver timeline (PgUp/PgDn) ", theme);
-    let visible = usize::from(block.inner(area).height);
-    let first = usize::from(scroll).min(run.timeline.len().saturating_sub(visible));
-    let lines: Vec<Line> = run
+    let inner = block.inner(area);
+    let visible = usize::from(inner.height);
+    // A long line ("grace period over: abandoning 2 in-flight request(s)") wraps under its text,
+    // not under its time: cut at the panel's edge it lost its end at 100x30. Scrolling is by row.
+    let stamp_width = " t=  0.00 s  ".len();
+    let rows: Vec<Line> = run
         .timeline
         .iter()
-        .skip(first)
-        .map(|entry| {
-            Line::from(vec![
+        .flat_map(|entry| {
+            let line = Line::from(vec![
                 Span::styled(format!(" t={:6.2} s  ", entry.t_s), theme.dim()),
-                Span::raw(entry.line.as_str()),
-            ])
+                Span::raw(entry.line.clone()),
+            ]);
+            wrap_line(line, usize::from(inner.width), stamp_width)
         })
         .collect();
+    let first = usize::from(scroll).min(rows.len().saturating_sub(visible));
+    let lines: Vec<Line> = rows.into_iter().skip(first).collect();
     Paragraph::new(lines).block(block).render(area, buf);
 }
 

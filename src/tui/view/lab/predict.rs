@@ -134,12 +134,9 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
             lines.push(Line::from(Span::styled(hint.clone(), theme.accent())));
         }
     }
-    // The step's name goes first when the title would not fit the box's border.
-    let title = if title.chars().count() + 2 > usize::from(area.width) {
-        let short = format!("Step {} of {}", state.step + 1, lab.steps.len());
-        title.replace(&step_title, &short)
-    } else {
-        title
+    let title = match step {
+        Some(step) => fit_title(&title, &step.title, usize::from(area.width)),
+        None => title,
     };
     let inner_width = area.width.saturating_sub(2);
     let rows_of = |lines: &[Line]| wrapped_rows(&Text::from(lines.to_vec()), inner_width) as u16 + 2;
@@ -198,6 +195,28 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         .render(popup, buf);
 }
 
+/// Fewest letters of a step's name worth showing before a "…": fewer say nothing.
+const SHORTEST_NAME: usize = 6;
+
+/// `title` shortened to fit a card `width` cells wide: the step's `name` loses its end, marked
+/// "…", and goes whole (with its " · ") only when fewer than [`SHORTEST_NAME`] letters of it
+/// would fit; the step's number and the verdict always stay. (It went whole at the first cell
+/// too many: Lab 4's step 6 and the fleet's step 9 verdict showed no name at all.)
+fn fit_title(title: &str, name: &str, width: usize) -> String {
+    let room = width.saturating_sub(2);
+    let length = title.chars().count();
+    if length <= room || name.is_empty() {
+        return title.to_string();
+    }
+    let over = length - room;
+    let kept = name.chars().count().saturating_sub(over + 1);
+    if kept >= SHORTEST_NAME {
+        let cut: String = name.chars().take(kept).collect();
+        return title.replacen(name, &format!("{}…", cut.trim_end()), 1);
+    }
+    title.replacen(&format!(" · {name}"), "", 1)
+}
+
 /// What will score the prediction, as the prompt promises it: on Lab 1 live a real probe, but
 /// only for a check the live server can answer (a /readyz moment of the Atlas's schedule) and
 /// only with the sliders at the check's own settings, since the server starts at the sliders;
@@ -215,5 +234,27 @@ fn what_decides(view: &LabView, check: Option<&Question>) -> &'static str {
         "   (Enter: the simulation at the check's settings scores it)"
     } else {
         "   (Enter: run it and see)"
+    }
+}
+
+#[cfg(test)]
+mod title_tests {
+    use super::fit_title;
+
+    #[test]
+    fn a_long_step_name_loses_its_end_before_it_goes() {
+        let title = " Step 6 of 8 · A timeout caps the wait ";
+        assert_eq!(fit_title(title, "A timeout caps the wait", 60), title);
+        let cut = fit_title(title, "A timeout caps the wait", 34);
+        assert_eq!(cut, " Step 6 of 8 · A timeout caps… ");
+        assert!(cut.chars().count() + 2 <= 34, "{cut:?}");
+        let verdict = " ✓ Right · Step 9 of 11 · Readiness on the database ";
+        let cut = fit_title(verdict, "Readiness on the database", 40);
+        assert_eq!(cut, " ✓ Right · Step 9 of 11 · Readiness… ");
+        // Too narrow for a name worth reading: the number and the verdict stay.
+        assert_eq!(
+            fit_title(verdict, "Readiness on the database", 30),
+            " ✓ Right · Step 9 of 11 "
+        );
     }
 }
