@@ -64,10 +64,11 @@ fn lab3_live_charts_note_reads_whole_before_a_run() {
 fn lab1_timeline_keeps_the_grace_periods_whole_line() {
     for (width, height) in [(80, 24), (100, 30)] {
         // The grace period slider (Lab 1's third) at its least, 0.5 s: two requests are cut short.
+        // Step 1's check hides the run until it is answered or revealed (x).
         let app = after(
             width,
             height,
-            &[Msg::Open, Msg::NextSlider, Msg::NextSlider, Msg::SliderMin],
+            &[Msg::Open, Msg::Reveal, Msg::NextSlider, Msg::NextSlider, Msg::SliderMin],
         );
         let text = panel_text(&app, "Simulated driver timeline");
         assert!(
