@@ -59,15 +59,27 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
 
     // While a fleet check's verdict is open the view shows the run it was scored on, at the
     // check's own settings, and says so (the sliders stay where the learner left them).
-    let check_run = view
+    let check = view
         .screen
         .predict
         .observed
         .as_ref()
-        .and_then(|observed| panel.verdict_run(&observed.check_id, observed.live));
-    let block_title = match check_run {
-        Some(run) => format!(" Fleet at the check's settings: {} ", run.params.scenario.name()),
-        None => format!(" Fleet: {} ", panel.scenario().name()),
+        .and_then(|observed| panel.verdict_check(&observed.check_id, observed.live));
+    let check_run = check.map(|kept| &kept.run);
+    let title_width = usize::from(layout.results.width.saturating_sub(2));
+    let block_title = match check {
+        Some(kept) => scenario_title(
+            "Fleet at the check's settings",
+            kept.run.params.scenario.name(),
+            &kept.changed,
+            title_width,
+        ),
+        None => scenario_title(
+            "Fleet",
+            panel.scenario().name(),
+            &panel.changed_labels(view.lab),
+            title_width,
+        ),
     };
     let block = Block::bordered()
         .title(Span::styled(block_title, theme.accent()))
@@ -123,13 +135,31 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
     if matches!(view.context, Context::Predict | Context::Observed) {
         return footer::render_keys(view.context, theme, layout.footer, buf);
     }
-    let mut entries = footer_entries(panel.live_showing);
-    // At 80 columns the roll key gives way (the help lists it), so `? help` stays whole.
-    let width: usize = 1 + entries.iter().map(|e| e.chars().count() + 2).sum::<usize>();
-    if width > usize::from(layout.footer.width) + 2 {
-        entries.retain(|entry| !entry.starts_with("o "));
+    let entries = footer_entries(panel.live_showing);
+    // At 80 columns the keys close up to one space apart rather than lose one (`o roll`).
+    let gap = if footer::entries_width(&entries, 2) > usize::from(layout.footer.width) + 2 {
+        1
+    } else {
+        2
+    };
+    footer::render_entries_gap(entries, gap, theme, layout.footer, buf);
+}
+
+/// The top box's title: the scenario the run is, or the one it started from and what was
+/// changed (every label that fits, else how many), else "custom": it never names a scenario
+/// the run is not.
+fn scenario_title(lead: &str, scenario: &str, changed: &[String], width: usize) -> String {
+    if changed.is_empty() {
+        return format!(" {lead}: {scenario} ");
     }
-    footer::render_entries(entries, theme, layout.footer, buf);
+    let count = changed.len();
+    let settings = if count == 1 { "setting" } else { "settings" };
+    let candidates = [
+        format!(" {lead}: {scenario}, changed: {} ", changed.join(", ")),
+        format!(" {lead}: {scenario}, {count} {settings} changed "),
+        format!(" {lead}: custom "),
+    ];
+    wrap::first_that_fits(candidates.map(Line::from).to_vec(), width).map_or_else(String::new, |line| line.to_string())
 }
 
 /// The footer: the simulation's keys, or the live run's (the probe and rollout keys set the
@@ -259,6 +289,15 @@ fn summary(run: &FleetRun, width: usize) -> Vec<Line<'static>> {
         checks(p.server.liveness_checks_db),
         checks(p.server.readiness_checks_db)
     );
+    // Too wide (80 columns with a roll): the same facts in shorter words, every number kept.
+    let short = |yes: bool| if yes { "checks db" } else { "local" };
+    let short_database = database.replacen("database", "db", 1);
+    let short_design = format!(
+        "/livez {} · /readyz {} · {short_database}{roll}",
+        short(p.server.liveness_checks_db),
+        short(p.server.readiness_checks_db)
+    );
+    let design = wrap::first_that_fits(vec![Line::from(design), Line::from(short_design)], width).unwrap_or_default();
     let first = run
         .first_restart_s()
         .map(|t| format!(" (first {t:.1} s)"))
@@ -276,7 +315,7 @@ fn summary(run: &FleetRun, width: usize) -> Vec<Line<'static>> {
     let totals = format!("{restarts} · {requests}");
     if totals.chars().count() > width {
         return vec![
-            Line::from(design),
+            design,
             Line::from(format!("{restarts} of {:.0} model seconds", p.duration_s)),
             Line::from(format!("requests: {requests}")),
         ];
@@ -286,5 +325,5 @@ fn summary(run: &FleetRun, width: usize) -> Vec<Line<'static>> {
         p.duration_s,
         1.0 / APP_TIME_SCALE
     );
-    vec![Line::from(design), Line::from(totals), Line::from(clock)]
+    vec![design, Line::from(totals), Line::from(clock)]
 }
