@@ -58,7 +58,12 @@ fn the_json_document_has_the_documented_fields() {
     assert_eq!(replicas[0]["restarts"], 1);
     assert_eq!(
         replicas[0]["timeline"][1],
-        serde_json::json!({"t_s": 5.0, "state": "ready"})
+        serde_json::json!({"t_s": 5.0, "state": "ready", "ready": true})
+    );
+    // Killed for its liveness at 50 s, the pod is not deleted: still a ready endpoint.
+    assert_eq!(
+        replicas[0]["timeline"][2],
+        serde_json::json!({"t_s": 50.0, "state": "stopping", "ready": true})
     );
     for kind in ["ok", "degraded", "failed", "refused"] {
         assert!(value["requests"][kind].is_u64(), "{kind}");
@@ -139,4 +144,21 @@ fn live_runs_beyond_their_bounds_are_refused_before_anything_starts() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.contains(wanted), "{all:?}: {stderr}");
     }
+}
+
+/// The listing agrees with the endpoints: a replica killed for its liveness keeps READY 1/1
+/// (the Service still sends to it) until it exits and restarts at 61 s; the last one leaves
+/// at 63 s, where the time with no ready endpoint begins.
+#[test]
+fn a_killed_replica_reads_ready_until_it_exits() {
+    let text = stdout(&["run", "fleet", "--sim"]);
+    for row in [
+        "fleet-0   1/1    Killing           0         50.0s",
+        "fleet-2   1/1    Killing           0         52.0s",
+        "fleet-0   0/1    Running           1         61.0s",
+        "no ready endpoint: 286.0 s (63.0-349.0 s)",
+    ] {
+        assert!(text.contains(row), "{row:?} in:\n{text}");
+    }
+    assert!(!text.contains("Terminating"), "no pod is deleted here:\n{text}");
 }

@@ -46,7 +46,7 @@ fn without_colour_the_states_and_series_still_differ_by_glyph() {
     let text = screen(&liveness_run(), 100, 30, Theme::new(ThemeName::Dark, false));
     let rows: Vec<&str> = text.lines().collect();
     let row = |name: &str| rows.iter().find(|l| l.contains(name)).copied().unwrap_or_default();
-    // Replica 0: ready (█), then terminating (▄), starting again (▒), back-off (·).
+    // Replica 0: ready (█), then stopping (▄), starting again (▒), back-off (·).
     for glyph in ["█", "▄", "▒", "·"] {
         assert!(row("fleet-0").contains(glyph), "{glyph} in {:?}", row("fleet-0"));
     }

@@ -89,9 +89,7 @@ fn samples_of(run: &FleetRun, until_s: f64) -> Vec<(f64, FleetSample)> {
                 change.t_s,
                 FleetSample::Replica {
                     replica,
-                    t_s: change.t_s,
-                    state: change.state,
-                    restarts: change.restarts,
+                    change: *change,
                 },
             ));
         }

@@ -89,7 +89,7 @@ fn the_fleet_legends_and_totals_are_whole_at_80x24_and_100x30() {
             "▒ starting",
             "█ ready",
             "░ unready",
-            "▄ terminating",
+            "▄ stopping",
             "· back-off",
             "db ▁ up",
             "▄ slow",

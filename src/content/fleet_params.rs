@@ -114,3 +114,48 @@ pub fn scenario_values(scenario: Scenario) -> Vec<(&'static str, f64)> {
         ("fleet_roll_at_s", p.roll_at_s.unwrap_or(0.0)),
     ]
 }
+
+/// The `fleet_*` parameters whose values at `values` differ from those of the scenario
+/// `fleet_scenario` names, in [`scenario_values`]' order: empty when the run is that scenario
+/// as it stands, so that a title can say "black-hole, changed: ..." rather than name a run
+/// it is not.
+pub fn changed_from_scenario(lab: &LabFile, values: &(impl Values + ?Sized)) -> Vec<&'static str> {
+    let scenario = scenario_of(value(lab, values, "fleet_scenario"));
+    scenario_values(scenario)
+        .into_iter()
+        .filter(|&(name, expected)| (value(lab, values, name) - expected).abs() > 1e-9)
+        .map(|(name, _)| name)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::{Content, LabId};
+
+    /// Every scenario's values are ones its sliders can show (in range, on a step), so a
+    /// scenario applied to the sliders reads back as that scenario, unchanged (else its
+    /// title would say "changed").
+    #[test]
+    fn each_scenario_is_reachable_by_the_sliders_and_reads_back_unchanged() {
+        let content = Content::load(None).expect("the built-in labs load");
+        let lab = content.lab(LabId::Health);
+        for scenario in Scenario::ALL {
+            let values = scenario_values(scenario);
+            for &(name, value) in &values {
+                let spec = lab.parameters.iter().find(|p| p.name == name).expect("a slider");
+                let steps = (value - spec.min) / spec.step;
+                assert!(
+                    (spec.min..=spec.max).contains(&value) && (steps - steps.round()).abs() < 1e-9,
+                    "{scenario:?}: {name} = {value} is not a value of its slider"
+                );
+            }
+            assert_eq!(
+                changed_from_scenario(lab, &values[..]),
+                Vec::<&str>::new(),
+                "{scenario:?}"
+            );
+            assert_eq!(fleet_params(lab, &values[..]).scenario, scenario);
+        }
+    }
+}

@@ -9,6 +9,19 @@
 //! connection when none is ready, and a rolling restart. [`simulate`] runs it all and says
 //! what each replica went through and what the clients got.
 //!
+//! Who is in the Service's endpoints while a replica stops, as Kubernetes does it: a pod
+//! being deleted (a rolling restart's [`StopReason::Rolling`]) leaves the ready endpoints
+//! the moment its termination begins, whatever its readiness says (the EndpointSlice marks a
+//! terminating endpoint not ready; KEP-1672), and `kubectl` shows it `Terminating`
+//! ([`ReplicaState::Terminating`]). A container the kubelet kills for a failed liveness or
+//! startup probe is not a terminating pod: the pod stays, its readiness probe keeps running
+//! through preStop and the drain (kubernetes/kubernetes#124791 tests exactly that; #131690
+//! asks, still open, for a failed liveness to make it unready), so it stays a ready endpoint
+//! and serves until its readiness fails or its process exits. Its rows are
+//! [`ReplicaState::Stopping`], with READY as its readiness: a fleet whose liveness checks a
+//! dead database is killed at 50-52 s, answers from the fallback until it exits at 61-63 s,
+//! and only then is the Service empty.
+//!
 //! The clock is whole milliseconds, so that hand-worked times (a kill at 50 s, a restart at
 //! 61 s) come out exactly; parameters and results are in seconds. The live fleet drives
 //! the same [`ProbeState`], [`BackoffSpec`] and [`pick_endpoint`] with real processes.
@@ -487,17 +500,23 @@ pub enum ReplicaState {
     Ready,
     /// Running and started, but readiness is failing: out of the endpoints.
     Unready,
-    /// Stopping: preStop, SIGTERM, drain.
+    /// The pod is being deleted (a rolling restart): preStop, SIGTERM, drain; out of the
+    /// ready endpoints from the start.
     Terminating,
+    /// The kubelet is stopping the container to restart it (liveness or startup failed):
+    /// preStop, SIGTERM, drain. The pod is not deleted, so it stays a ready endpoint while
+    /// its readiness passes ([`StateChange::ready`]).
+    Stopping,
     /// Exited, waiting out the restart back-off (CrashLoopBackOff).
     BackOff,
 }
 
 impl ReplicaState {
-    pub const ALL: [ReplicaState; 5] = [
+    pub const ALL: [ReplicaState; 6] = [
         ReplicaState::Starting,
         ReplicaState::Ready,
         ReplicaState::Unready,
+        ReplicaState::Stopping,
         ReplicaState::Terminating,
         ReplicaState::BackOff,
     ];
@@ -508,20 +527,18 @@ impl ReplicaState {
             ReplicaState::Ready => "ready",
             ReplicaState::Unready => "unready",
             ReplicaState::Terminating => "terminating",
+            ReplicaState::Stopping => "stopping",
             ReplicaState::BackOff => "back-off",
         }
     }
 
-    /// kubectl's READY column.
-    pub fn ready_column(self) -> &'static str {
-        if self == ReplicaState::Ready { "1/1" } else { "0/1" }
-    }
-
-    /// kubectl's STATUS column.
+    /// kubectl's STATUS column. A container being killed still shows `Running` in kubectl;
+    /// the listing puts the kubelet's `Killing` event there, so the kill has a row.
     pub fn status_column(self) -> &'static str {
         match self {
             ReplicaState::Starting | ReplicaState::Ready | ReplicaState::Unready => "Running",
             ReplicaState::Terminating => "Terminating",
+            ReplicaState::Stopping => "Killing",
             ReplicaState::BackOff => "CrashLoopBackOff",
         }
     }
@@ -532,8 +549,18 @@ impl ReplicaState {
 pub struct StateChange {
     pub t_s: f64,
     pub state: ReplicaState,
+    /// Whether it is a ready endpoint of the Service (kubectl's READY 1/1): always when
+    /// `Ready`, while its readiness passes when `Stopping`, never otherwise.
+    pub ready: bool,
     /// Restarts so far, as kubectl's RESTARTS column shows on this row.
     pub restarts: u32,
+}
+
+impl StateChange {
+    /// kubectl's READY column.
+    pub fn ready_column(&self) -> &'static str {
+        if self.ready { "1/1" } else { "0/1" }
+    }
 }
 
 /// What one replica went through.
@@ -742,8 +769,12 @@ impl Replica {
     fn state(&self) -> ReplicaState {
         if self.backing_off {
             ReplicaState::BackOff
-        } else if self.stopping.is_some() {
-            ReplicaState::Terminating
+        } else if let Some(stopping) = self.stopping {
+            if stopping.reason == StopReason::Rolling {
+                ReplicaState::Terminating
+            } else {
+                ReplicaState::Stopping
+            }
         } else if self.probes.ready {
             ReplicaState::Ready
         } else if self.ready_once {
@@ -798,10 +829,16 @@ impl Sim<'_> {
     fn note_state(&mut self, replica: usize, now_ms: u64) {
         let r = &mut self.replicas[replica];
         let state = r.state();
-        if r.run.timeline.last().is_none_or(|c| c.state != state) {
+        let ready = r.probes.ready && matches!(state, ReplicaState::Ready | ReplicaState::Stopping);
+        if r.run
+            .timeline
+            .last()
+            .is_none_or(|c| c.state != state || c.ready != ready)
+        {
             r.run.timeline.push(StateChange {
                 t_s: secs(now_ms),
                 state,
+                ready,
                 restarts: r.run.restarts,
             });
         }

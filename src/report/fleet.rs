@@ -59,7 +59,7 @@ pub fn fleet_rows(run: &FleetRun) -> String {
                 format!(
                     "{:<9} {:<6} {:<17} {:<9} {:.1}s",
                     replica.name,
-                    change.state.ready_column(),
+                    change.ready_column(),
                     change.state.status_column(),
                     change.restarts,
                     change.t_s
@@ -157,7 +157,7 @@ pub fn fleet_value(run: &FleetRun, mode: &str) -> Value {
                 "name": r.name,
                 "restarts": r.restarts,
                 "restart_times_s": r.restart_times_s,
-                "timeline": r.timeline.iter().map(|c| json!({"t_s": c.t_s, "state": c.state})).collect::<Vec<_>>(),
+                "timeline": r.timeline.iter().map(|c| json!({"t_s": c.t_s, "state": c.state, "ready": c.ready})).collect::<Vec<_>>(),
             })
         })
         .collect();

@@ -68,12 +68,70 @@ fn liveness_checking_the_database_restarts_every_replica_with_a_growing_back_off
         [
             ReplicaState::Starting,
             ReplicaState::Ready,
-            ReplicaState::Terminating,
+            ReplicaState::Stopping,
             ReplicaState::Starting,
-            ReplicaState::Terminating,
+            ReplicaState::Stopping,
             ReplicaState::BackOff,
         ]
     );
+    // Killed at 50 s, the pod is not deleted: it stays a ready endpoint (1/1) until its
+    // process exits at 61 s, as the endpoints count says.
+    let kill = run.replicas[0].timeline[2];
+    assert_eq!(
+        (kill.t_s, kill.ready_column(), kill.state.status_column()),
+        (50.0, "1/1", "Killing")
+    );
+    assert_eq!(run.replicas[0].timeline[3].t_s, 61.0);
+}
+
+/// The ready endpoints the replicas' rows add up to, half-way through each span of the
+/// Service's own count, against that count: the listing and the endpoints row agree.
+fn assert_rows_match_endpoints(run: &FleetRun) {
+    let ends: Vec<f64> = run
+        .endpoints
+        .iter()
+        .skip(1)
+        .map(|&(t, _)| t)
+        .chain([run.params.duration_s])
+        .collect();
+    for (&(start_s, count), end_s) in run.endpoints.iter().zip(ends) {
+        if end_s <= start_s {
+            continue;
+        }
+        let mid_s = (start_s + end_s) / 2.0;
+        let ready = run
+            .replicas
+            .iter()
+            .filter(|r| {
+                r.timeline
+                    .iter()
+                    .rev()
+                    .find(|c| c.t_s <= mid_s)
+                    .is_some_and(|c| c.ready)
+            })
+            .count();
+        assert_eq!(ready as u32, count, "{:?} at {mid_s} s", run.params.scenario);
+    }
+}
+
+#[test]
+fn every_scenario_s_rows_say_ready_exactly_when_the_service_counts_the_endpoint() {
+    for scenario in Scenario::ALL {
+        let params = FleetParams::scenario(scenario);
+        assert_rows_match_endpoints(&simulate(&params));
+        // Both probes on the database: killed while already unready.
+        let mut both = params.clone();
+        both.server.liveness_checks_db = true;
+        both.server.readiness_checks_db = true;
+        assert_rows_match_endpoints(&simulate(&both));
+    }
+    // A rolling pod leaves at once and says so: 0/1 Terminating at the roll.
+    let run = simulate(&FleetParams::scenario(Scenario::RollingRestart));
+    let roll = run.replicas[0]
+        .timeline
+        .iter()
+        .find(|c| c.state == ReplicaState::Terminating);
+    assert_eq!(roll.map(|c| (c.t_s, c.ready_column())), Some((30.0, "0/1")));
 }
 
 #[test]

@@ -17,13 +17,8 @@ use crate::live::fleet::replica::Clock;
 /// What a live fleet sends while it runs, then once at the end.
 #[derive(Clone, Debug, PartialEq)]
 pub enum FleetSample {
-    /// Replica `replica` entered `state` at `t_s` (model seconds).
-    Replica {
-        replica: usize,
-        t_s: f64,
-        state: ReplicaState,
-        restarts: u32,
-    },
+    /// Replica `replica`'s row changed: its state, readiness or restarts (model seconds).
+    Replica { replica: usize, change: StateChange },
     /// The number of ready endpoints changed.
     Endpoints { t_s: f64, ready: u32 },
     /// The database was switched.
@@ -118,7 +113,9 @@ impl Recorder {
         }
     }
 
-    /// Replica `replica` entered `state` now (`restarted`: a restarted container began).
+    /// Replica `replica` entered `state` now (`restarted`: a restarted container began). Its
+    /// READY is the endpoint table's: a container being stopped by the kubelet stays ready
+    /// while its readiness passes; a terminating pod or a starting one is not.
     pub fn state(&self, replica: usize, state: ReplicaState, restarted: bool) {
         self.state_since(replica, state, restarted, tokio::time::Instant::now());
     }
@@ -127,29 +124,32 @@ impl Recorder {
     /// spawned, not when it printed its first line, as the model counts it).
     pub fn state_since(&self, replica: usize, state: ReplicaState, restarted: bool, since: tokio::time::Instant) {
         let t_s = self.clock.model_s(since);
-        let restarts = {
+        let in_table = self.table.borrow()[replica].ready;
+        let ready = in_table && matches!(state, ReplicaState::Ready | ReplicaState::Stopping);
+        let change = {
             let mut inner = self.inner();
             let run = &mut inner.replicas[replica];
             if restarted {
                 run.restarts += 1;
                 run.restart_times_s.push(t_s);
             }
-            if run.timeline.last().is_some_and(|c| c.state == state) {
+            if run
+                .timeline
+                .last()
+                .is_some_and(|c| c.state == state && c.ready == ready)
+            {
                 return;
             }
-            run.timeline.push(StateChange {
+            let change = StateChange {
                 t_s,
                 state,
+                ready,
                 restarts: run.restarts,
-            });
-            run.restarts
+            };
+            run.timeline.push(change);
+            change
         };
-        self.send(FleetSample::Replica {
-            replica,
-            t_s,
-            state,
-            restarts,
-        });
+        self.send(FleetSample::Replica { replica, change });
     }
 
     pub fn stop(&self, replica: usize, reason: StopReason) {

@@ -70,8 +70,18 @@ async fn probe(addr: SocketAddr, path: &str, timeout: Duration) -> bool {
     )
 }
 
-/// Records what a probe result means for the Service and the replica's row.
-fn apply(action: ProbeAction, plan: &ReplicaPlan, recorder: &Recorder, addr: SocketAddr, ready_tx: &ReadyTx) {
+/// Records what a probe result means for the Service and the replica's row (`stopping`: the
+/// kubelet is stopping the container, which readiness moves in and out of the endpoints
+/// while its row stays `Stopping`).
+fn apply(
+    action: ProbeAction,
+    plan: &ReplicaPlan,
+    recorder: &Recorder,
+    addr: SocketAddr,
+    ready_tx: &ReadyTx,
+    stopping: bool,
+) {
+    let row = |state: ReplicaState| if stopping { ReplicaState::Stopping } else { state };
     match action {
         ProbeAction::BecameReady => {
             recorder.endpoint(
@@ -81,7 +91,7 @@ fn apply(action: ProbeAction, plan: &ReplicaPlan, recorder: &Recorder, addr: Soc
                     ready: true,
                 },
             );
-            recorder.state(plan.slot, ReplicaState::Ready, false);
+            recorder.state(plan.slot, row(ReplicaState::Ready), false);
             let _ = ready_tx.send(plan.slot);
         }
         ProbeAction::BecameUnready => {
@@ -92,7 +102,7 @@ fn apply(action: ProbeAction, plan: &ReplicaPlan, recorder: &Recorder, addr: Soc
                     ready: false,
                 },
             );
-            recorder.state(plan.slot, ReplicaState::Unready, false);
+            recorder.state(plan.slot, row(ReplicaState::Unready), false);
         }
         ProbeAction::Nothing | ProbeAction::Kill(_) => {}
     }
@@ -169,12 +179,13 @@ pub async fn run_replica(
             let passed = probe(addr, kind.path(), recorder.clock.real(spec.timeout_s)).await;
             match probes.record(kind, passed, spec.failure_threshold) {
                 ProbeAction::Kill(reason) => break reason,
-                action => apply(action, &plan, &recorder, addr, &ready_tx),
+                action => apply(action, &plan, &recorder, addr, &ready_tx, false),
             }
         };
 
         recorder.stop(plan.slot, reason);
-        recorder.state(plan.slot, ReplicaState::Terminating, false);
+        // A deleted pod leaves the ready endpoints as its termination begins; a container
+        // the kubelet restarts stays in them while its readiness passes (engine::fleet's `//!`).
         if reason == StopReason::Rolling {
             probes.ready = false;
             recorder.endpoint(
@@ -184,6 +195,9 @@ pub async fn run_replica(
                     ready: false,
                 },
             );
+            recorder.state(plan.slot, ReplicaState::Terminating, false);
+        } else {
+            recorder.state(plan.slot, ReplicaState::Stopping, false);
         }
         let grace = recorder.clock.real(params.grace_s);
         let pre_stop = recorder.clock.real(params.pre_stop_s.min(params.grace_s));
@@ -208,7 +222,7 @@ pub async fn run_replica(
                     let spec = params.readiness;
                     let passed = probe(addr, "/readyz", recorder.clock.real(spec.timeout_s)).await;
                     let action = probes.record(ProbeKind::Readiness, passed, spec.failure_threshold);
-                    apply(action, &plan, &recorder, addr, &ready_tx);
+                    apply(action, &plan, &recorder, addr, &ready_tx, true);
                 }
             }
         }

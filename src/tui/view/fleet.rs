@@ -7,7 +7,7 @@
 //! │ fleet-0     4 ▒███████······▒▒▒···▒▒▒▒·····▒▒▒▒▒▒···▒███████████████   │
 //! │ endpoints     0333333333000000000000000000000000000123333333333333333   │
 //! │ database      ▁▁▁████████████████████████████████▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁   │
-//! │ ▒ starting █ ready ░ unready ▄ terminating · back-off                   │
+//! │ ▒ starting █ ready ░ unready ▄ stopping · back-off                      │
 //! │ db ▁ up ▄ slow █ down            (the legends wrap by whole items)     │
 //! │ requests/s  o ok  d degraded  x failed  r refused                      │
 //! │ 10/s ooooo      rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr     oooooooooooooo    │
@@ -57,7 +57,9 @@ pub fn replica_look(state: ReplicaState, theme: Theme) -> (&'static str, Style) 
         ReplicaState::Ready => ("█", theme.closed()),
         ReplicaState::Starting => ("▒", theme.half_open()),
         ReplicaState::Unready => ("░", theme.half_open()),
-        ReplicaState::Terminating => ("▄", theme.series(3)),
+        // Every stop under way, a kill or a deletion, is one glyph: the endpoints row below
+        // says whether the Service still counts the replica (the listing tells them apart).
+        ReplicaState::Stopping | ReplicaState::Terminating => ("▄", theme.series(3)),
         ReplicaState::BackOff => ("·", theme.open()),
     }
 }
@@ -68,7 +70,7 @@ fn replica_rank(state: ReplicaState) -> u8 {
         ReplicaState::Ready => 0,
         ReplicaState::Starting => 1,
         ReplicaState::Unready => 2,
-        ReplicaState::Terminating => 3,
+        ReplicaState::Stopping | ReplicaState::Terminating => 3,
         ReplicaState::BackOff => 4,
     }
 }
@@ -234,8 +236,10 @@ pub fn render(view: &FleetView, theme: Theme, area: Rect, buf: &mut Buffer) {
 /// The legend of the replica and database bands: each glyph with its word, the database's
 /// after a `│ db` lead.
 fn state_legend(theme: Theme) -> Vec<Item<'static>> {
+    // Terminating shares the stopping glyph, and its legend item.
     let mut items: Vec<Item> = ReplicaState::ALL
         .into_iter()
+        .filter(|state| *state != ReplicaState::Terminating)
         .map(|state| {
             let (glyph, style) = replica_look(state, theme);
             Item::new(vec![

@@ -17,16 +17,33 @@ pub fn render_keys(context: Context, theme: Theme, area: Rect, buf: &mut Buffer)
 /// do not all fit the width, entries before the last are left out (the help lists them), so
 /// the last, `? help`, always shows whole.
 pub fn render_entries<'a>(entries: impl IntoIterator<Item = &'a str>, theme: Theme, area: Rect, buf: &mut Buffer) {
+    render_entries_gap(entries, 2, theme, area, buf);
+}
+
+/// Columns a footer of `entries` takes with `gap` spaces after each (the last entry's gap
+/// may fall past the border).
+pub fn entries_width(entries: &[&str], gap: usize) -> usize {
+    1 + entries.iter().map(|e| e.chars().count() + gap).sum::<usize>()
+}
+
+/// As [`render_entries`], with `gap` spaces between entries (a screen whose keys all fit
+/// with one space, not two, keeps them all).
+pub fn render_entries_gap<'a>(
+    entries: impl IntoIterator<Item = &'a str>,
+    gap: usize,
+    theme: Theme,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let mut entries: Vec<&str> = entries.into_iter().collect();
-    let width = |entries: &[&str]| 1 + entries.iter().map(|e| e.chars().count() + 2).sum::<usize>();
-    while entries.len() > 1 && width(&entries) > usize::from(area.width) + 2 {
+    while entries.len() > 1 && entries_width(&entries, gap) > usize::from(area.width) + gap {
         entries.remove(entries.len() - 2);
     }
     let mut spans = vec![Span::raw(" ")];
     for entry in entries {
         let (key, word) = entry.split_once(' ').unwrap_or((entry, ""));
         spans.push(Span::styled(key, theme.key()));
-        spans.push(Span::styled(format!(" {word}  "), theme.dim()));
+        spans.push(Span::styled(format!(" {word}{}", " ".repeat(gap)), theme.dim()));
     }
     Line::from(spans).render(area, buf);
 }

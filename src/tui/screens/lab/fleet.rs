@@ -22,6 +22,9 @@ use crate::tui::slider::Slider;
 /// The prefix that makes a parameter of Lab 1 a slider of the fleet view.
 pub const FLEET_PREFIX: &str = "fleet_";
 
+/// The slider that picks the scenario the others start from.
+const SCENARIO: &str = "fleet_scenario";
+
 /// When the `o` key rolls the fleet, in model seconds.
 const ROLL_AT_S: f64 = 30.0;
 
@@ -48,6 +51,21 @@ pub struct FleetPanel {
 pub struct CheckRun {
     pub check_id: String,
     pub run: FleetRun,
+    /// The check's settings that differ from its scenario's, by their sliders' labels.
+    pub changed: Vec<String>,
+}
+
+/// The labels of the `fleet_*` parameters `names`, for a title.
+fn labels(lab: &LabFile, names: &[&str]) -> Vec<String> {
+    names
+        .iter()
+        .map(|name| {
+            lab.parameters
+                .iter()
+                .find(|spec| spec.name == *name)
+                .map_or_else(|| (*name).to_string(), |spec| spec.label.clone())
+        })
+        .collect()
 }
 
 impl FleetPanel {
@@ -87,6 +105,7 @@ impl FleetPanel {
             .map(|own| CheckRun {
                 check_id: check.id.clone(),
                 run: fleet::simulate(&params::fleet_params(lab, own)),
+                changed: labels(lab, &params::changed_from_scenario(lab, own)),
             });
     }
 
@@ -95,18 +114,20 @@ impl FleetPanel {
     /// `None` (the sliders' run, or the live record). It takes the verdict's parts rather than
     /// the verdict, so that this module does not import the predict module that imports it.
     pub fn verdict_run(&self, check_id: &str, scored_live: bool) -> Option<&FleetRun> {
+        self.verdict_check(check_id, scored_live).map(|kept| &kept.run)
+    }
+
+    /// As [`FleetPanel::verdict_run`], with what the check's settings changed.
+    pub fn verdict_check(&self, check_id: &str, scored_live: bool) -> Option<&CheckRun> {
         if scored_live || self.live_showing {
             return None;
         }
-        self.check_run
-            .as_ref()
-            .filter(|kept| kept.check_id == check_id)
-            .map(|kept| &kept.run)
+        self.check_run.as_ref().filter(|kept| kept.check_id == check_id)
     }
 
     /// The scenario the sliders start from.
     pub fn scenario(&self) -> Scenario {
-        scenario_of(self.value("fleet_scenario"))
+        scenario_of(self.value(SCENARIO))
     }
 
     fn value(&self, name: &str) -> f64 {
@@ -171,6 +192,12 @@ impl FleetPanel {
             Msg::StartStop | Msg::Live(_) => return Some(false),
             _ => return None,
         }
+        // The Scenario slider moved (a step, an end, a click or a drag): the scenario it now
+        // names is applied whole, by the scenario key's own path, so the run is that scenario.
+        let scenario_slider = self.sliders.iter().position(|s| s.spec.name == SCENARIO);
+        if let Some(index) = scenario_slider.filter(|&i| self.sliders[i].value() != before[i]) {
+            self.apply_scenario(scenario_of(self.sliders[index].value()));
+        }
         let values_changed = self.sliders.iter().map(Slider::value).ne(before.iter().copied());
         if values_changed {
             self.run = fleet::simulate(&params::fleet_params(lab, &self.sliders[..]));
@@ -229,12 +256,23 @@ impl FleetPanel {
             }
             FleetMsg::Scenario => {
                 let index = Scenario::ALL.iter().position(|s| *s == self.scenario()).unwrap_or(0);
-                let next = Scenario::ALL[(index + 1) % Scenario::ALL.len()];
-                for (name, value) in params::scenario_values(next) {
-                    self.set(name, value);
-                }
+                self.apply_scenario(Scenario::ALL[(index + 1) % Scenario::ALL.len()]);
             }
         }
+    }
+
+    /// Every fleet slider to `scenario`'s values: the one way the view changes scenario
+    /// (key `c` and the Scenario slider alike).
+    fn apply_scenario(&mut self, scenario: Scenario) {
+        for (name, value) in params::scenario_values(scenario) {
+            self.set(name, value);
+        }
+    }
+
+    /// The fleet sliders whose values differ from the scenario the Scenario slider names, by
+    /// their labels: empty while the run is that scenario as it stands.
+    pub fn changed_labels(&self, lab: &LabFile) -> Vec<String> {
+        labels(lab, &params::changed_from_scenario(lab, &self.sliders[..]))
     }
 
     /// The panel's sliders as the params renderer lays them out: a window around the focus.

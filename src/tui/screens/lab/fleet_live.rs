@@ -22,7 +22,7 @@ use tokio::time::Instant;
 use crate::content::LabId;
 use crate::content::fleet_params::{self, SLOW_DB_LATENCY_MS};
 use crate::engine::fleet::{
-    self, Database, DbWindow, FleetParams, FleetRun, ReplicaRun, RequestTotals, StateChange, database_timeline,
+    self, Database, DbWindow, FleetParams, FleetRun, ReplicaRun, RequestTotals, database_timeline,
 };
 use crate::live::fleet::{self as live_fleet, FleetControl, FleetSample};
 use crate::live::run::{LabBody, LabEvent, LiveRun};
@@ -151,21 +151,16 @@ impl FleetLive {
             return false;
         };
         match sample {
-            FleetSample::Replica {
-                replica,
-                t_s,
-                state,
-                restarts,
-            } => {
+            FleetSample::Replica { replica, change } => {
                 let Some(row) = record.replicas.get_mut(replica) else {
                     return false;
                 };
-                if restarts > row.restarts {
-                    row.restart_times_s.push(t_s);
+                if change.restarts > row.restarts {
+                    row.restart_times_s.push(change.t_s);
                 }
-                row.restarts = restarts;
-                row.timeline.push(StateChange { t_s, state, restarts });
-                self.now_s = self.now_s.max(t_s);
+                row.restarts = change.restarts;
+                row.timeline.push(change);
+                self.now_s = self.now_s.max(change.t_s);
             }
             FleetSample::Endpoints { t_s, ready } => {
                 record.endpoints.push((t_s, ready));
@@ -341,7 +336,7 @@ impl LivePart for FleetLive {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::fleet::{Outcome, ReplicaState, Scenario};
+    use crate::engine::fleet::{Outcome, ReplicaState, Scenario, StateChange};
 
     #[test]
     fn samples_fill_the_record_and_done_replaces_it() {
@@ -350,9 +345,12 @@ mod tests {
         live.begin(1, params.clone());
         let sample = |replica, t_s, state, restarts| FleetSample::Replica {
             replica,
-            t_s,
-            state,
-            restarts,
+            change: StateChange {
+                t_s,
+                state,
+                ready: state == ReplicaState::Ready,
+                restarts,
+            },
         };
         live.apply(sample(0, 0.0, ReplicaState::Starting, 0));
         live.apply(sample(0, 5.0, ReplicaState::Ready, 0));

@@ -60,15 +60,27 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
 
     // While a fleet check's verdict is open the view shows the run it was scored on, at the
     // check's own settings, and says so (the sliders stay where the learner left them).
-    let check_run = view
+    let check = view
         .screen
         .predict
         .observed
         .as_ref()
-        .and_then(|observed| panel.verdict_run(&observed.check_id, observed.live));
-    let block_title = match check_run {
-        Some(run) => format!(" Fleet at the check's settings: {} ", run.params.scenario.name()),
-        None => format!(" Fleet: {} ", panel.scenario().name()),
+        .and_then(|observed| panel.verdict_check(&observed.check_id, observed.live));
+    let check_run = check.map(|kept| &kept.run);
+    let title_width = usize::from(layout.results.width.saturating_sub(2));
+    let block_title = match check {
+        Some(kept) => scenario_title(
+            "Fleet at the check's settings",
+            kept.run.params.scenario.name(),
+            &kept.changed,
+            title_width,
+        ),
+        None => scenario_title(
+            "Fleet",
+            panel.scenario().name(),
+            &panel.changed_labels(view.lab),
+            title_width,
+        ),
     };
     let block = Block::bordered()
         .title(Span::styled(block_title, theme.accent()))
@@ -125,15 +137,36 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
         return footer::render_keys(view.context, theme, layout.footer, buf);
     }
     let mut entries = footer_entries(panel.live_showing, lab_view::run_hidden(view));
-    // At 80 columns the roll key gives way (the help lists it), then `F` (the title names
-    // it), so that `? help` stays whole.
-    let width = |entries: &[&str]| 1 + entries.iter().map(|e| e.chars().count() + 2).sum::<usize>();
+    // At 80 columns the keys first close up to one space apart rather than lose one (`o
+    // roll`); with `x reveal` too, the roll key gives way (the help lists it), then `F` (the
+    // title names it), so that `? help` stays whole.
+    let fits =
+        |entries: &[&str], gap: usize| footer::entries_width(entries, gap) <= usize::from(layout.footer.width) + 2;
+    let mut gap = if fits(&entries, 2) { 2 } else { 1 };
     for gives_way in ["o ", "F "] {
-        if width(&entries) > usize::from(layout.footer.width) + 2 {
+        if !fits(&entries, gap) {
             entries.retain(|entry| !entry.starts_with(gives_way));
+            gap = if fits(&entries, 2) { 2 } else { 1 };
         }
     }
-    footer::render_entries(entries, theme, layout.footer, buf);
+    footer::render_entries_gap(entries, gap, theme, layout.footer, buf);
+}
+
+/// The top box's title: the scenario the run is, or the one it started from and what was
+/// changed (every label that fits, else how many), else "custom": it never names a scenario
+/// the run is not.
+fn scenario_title(lead: &str, scenario: &str, changed: &[String], width: usize) -> String {
+    if changed.is_empty() {
+        return format!(" {lead}: {scenario} ");
+    }
+    let count = changed.len();
+    let settings = if count == 1 { "setting" } else { "settings" };
+    let candidates = [
+        format!(" {lead}: {scenario}, changed: {} ", changed.join(", ")),
+        format!(" {lead}: {scenario}, {count} {settings} changed "),
+        format!(" {lead}: custom "),
+    ];
+    wrap::first_that_fits(candidates.map(Line::from).to_vec(), width).map_or_else(String::new, |line| line.to_string())
 }
 
 /// The footer: the simulation's keys, or the live run's (the probe and rollout keys set the
@@ -267,6 +300,15 @@ fn summary(run: &FleetRun, width: usize) -> Vec<Line<'static>> {
         checks(p.server.liveness_checks_db),
         checks(p.server.readiness_checks_db)
     );
+    // Too wide (80 columns with a roll): the same facts in shorter words, every number kept.
+    let short = |yes: bool| if yes { "checks db" } else { "local" };
+    let short_database = database.replacen("database", "db", 1);
+    let short_design = format!(
+        "/livez {} · /readyz {} · {short_database}{roll}",
+        short(p.server.liveness_checks_db),
+        short(p.server.readiness_checks_db)
+    );
+    let design = wrap::first_that_fits(vec![Line::from(design), Line::from(short_design)], width).unwrap_or_default();
     let first = run
         .first_restart_s()
         .map(|t| format!(" (first {t:.1} s)"))
@@ -284,7 +326,7 @@ fn summary(run: &FleetRun, width: usize) -> Vec<Line<'static>> {
     let totals = format!("{restarts} · {requests}");
     if totals.chars().count() > width {
         return vec![
-            Line::from(design),
+            design,
             Line::from(format!("{restarts} of {:.0} model seconds", p.duration_s)),
             Line::from(format!("requests: {requests}")),
         ];
@@ -294,5 +336,5 @@ fn summary(run: &FleetRun, width: usize) -> Vec<Line<'static>> {
         p.duration_s,
         1.0 / APP_TIME_SCALE
     );
-    vec![Line::from(design), Line::from(totals), Line::from(clock)]
+    vec![design, Line::from(totals), Line::from(clock)]
 }

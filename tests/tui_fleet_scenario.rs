@@ -1,0 +1,82 @@
+//! Lab 1's fleet view: the Scenario slider applies its scenario exactly as the scenario key
+//! `c` does, the top box never names a scenario the run is not, and at 80 columns the
+//! header and the footer keep every number and key (review 4).
+
+mod common;
+
+use common::{render, visited_app as app};
+use resilience_lab::content::LabId;
+use resilience_lab::engine::fleet::FleetRun;
+use resilience_lab::tui::app::App;
+use resilience_lab::tui::msg::{FleetMsg, Msg};
+
+/// Lab 1 opened, the fleet view on (the Scenario slider focused), then `msgs`.
+fn fleet(width: u16, height: u16, msgs: &[Msg]) -> App {
+    let mut app = app(width, height);
+    for msg in [Msg::Open, Msg::ToggleFleet].iter().chain(msgs) {
+        app.update(*msg);
+    }
+    app
+}
+
+fn run(app: &App) -> &FleetRun {
+    &app.lab(LabId::Health).fleet.as_ref().expect("Lab 1's fleet view").run
+}
+
+#[test]
+fn the_scenario_slider_runs_the_scenario_the_key_picks() {
+    let by_key = fleet(100, 30, &[Msg::Fleet(FleetMsg::Scenario); 4]);
+    let by_end = fleet(100, 30, &[Msg::SliderMax]);
+    let by_steps = fleet(100, 30, &[Msg::Step(1); 4]);
+    assert_eq!(run(&by_key).requests.failed, 1166, "black-hole, by the key");
+    assert_eq!(run(&by_end), run(&by_key), "End on the Scenario slider");
+    assert_eq!(run(&by_steps), run(&by_key), "four steps on the Scenario slider");
+    let screen = render(&by_end);
+    assert!(screen.contains(" Fleet: black-hole "), "{screen}");
+    assert!(screen.contains("database up"), "{screen}");
+    assert!(!screen.contains("checks the database"), "{screen}");
+}
+
+#[test]
+fn a_step_back_on_the_scenario_slider_applies_that_scenario() {
+    // The review's path: c (readiness-checks-db), u, then -> and <- on Scenario.
+    let msgs = [Msg::Fleet(FleetMsg::Scenario), Msg::Fleet(FleetMsg::DbUp), Msg::Step(1)];
+    let app = fleet(100, 30, &msgs);
+    let screen = render(&app);
+    assert!(screen.contains(" Fleet: process-local "), "{screen}");
+    assert!(screen.contains("/readyz process-local"), "{screen}");
+    assert!(screen.contains("database down 30-90 s"), "{screen}");
+    let mut back = app;
+    back.update(Msg::Step(-1));
+    let by_key = fleet(100, 30, &[Msg::Fleet(FleetMsg::Scenario)]);
+    assert_eq!(
+        run(&back),
+        run(&by_key),
+        "back to readiness-checks-db as the key sets it"
+    );
+    assert_eq!(run(&back).requests.refused, 530);
+}
+
+#[test]
+fn the_title_says_what_was_changed_from_the_scenario() {
+    let app = fleet(100, 30, &[Msg::Fleet(FleetMsg::Scenario), Msg::Fleet(FleetMsg::DbUp)]);
+    let screen = render(&app);
+    assert!(
+        screen.contains(" Fleet: readiness-checks-db, changed: Database "),
+        "{screen}"
+    );
+    let app = fleet(100, 30, &[Msg::SliderMax, Msg::NextSlider, Msg::Step(1)]);
+    let screen = render(&app);
+    assert!(screen.contains(" Fleet: black-hole, changed: Replicas "), "{screen}");
+    assert_eq!(run(&app).params.replicas, 4);
+}
+
+#[test]
+fn at_80x24_the_roll_and_its_key_stay_on_screen() {
+    let app = fleet(80, 24, &[Msg::Fleet(FleetMsg::Roll)]);
+    let screen = render(&app);
+    assert!(screen.contains("roll at 30 s"), "{screen}");
+    assert!(screen.contains("down 30-330 s"), "{screen}");
+    assert!(screen.contains("o roll"), "{screen}");
+    assert!(screen.contains("? help"), "{screen}");
+}
