@@ -10,10 +10,11 @@ use resilience_lab::engine::fleet::FleetRun;
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::msg::{FleetMsg, Msg};
 
-/// Lab 1 opened, the fleet view on (the Scenario slider focused), then `msgs`.
+/// Lab 1 opened, the fleet view on (the Scenario slider focused), its run revealed (step 4's
+/// check hides it until answered), then `msgs`.
 fn fleet(width: u16, height: u16, msgs: &[Msg]) -> App {
     let mut app = app(width, height);
-    for msg in [Msg::Open, Msg::ToggleFleet].iter().chain(msgs) {
+    for msg in [Msg::Open, Msg::ToggleFleet, Msg::Reveal].iter().chain(msgs) {
         app.update(*msg);
     }
     app
