@@ -177,3 +177,21 @@ fn lab4_results_show_the_steady_second_whole() {
         "{verdict}"
     );
 }
+
+/// Lab 4 step 5's verdict is about the bulkhead: its view, with the 160 threads it counts,
+/// is the one on screen (it was the curves, showing goodput 995).
+#[test]
+fn lab4_bulkhead_verdict_shows_the_bulkhead() {
+    let mut app = lab4_at_step(5);
+    app.update(Msg::Predict);
+    press(&mut app, "160");
+    app.update(Msg::Open);
+    let verdict = common::render(&app);
+    assert!(verdict.contains("✓ Right"), "{verdict}");
+    assert!(
+        verdict.contains("v: bulkhead") || verdict.contains("v view: bulkhead"),
+        "{verdict}"
+    );
+    assert!(verdict.contains("160"), "the 160 it scored is drawn:\n{verdict}");
+    assert!(!verdict.contains("goodput/s against offered/s"), "{verdict}");
+}

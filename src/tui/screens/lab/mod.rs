@@ -615,6 +615,12 @@ impl LabScreen {
                             None
                         };
                         let observed = predict::observe(lab, &check, reading, &self.sliders, live_run);
+                        // Lab 4: the view that draws what the check counts.
+                        if let Some(view) = check.metric.as_deref().and_then(overload::OverloadView::showing)
+                            && let Some(part) = self.live.overload_mut()
+                        {
+                            part.view = view;
+                        }
                         // The view shows the run the verdict is about while it is open.
                         if let Some(panel) = self.fleet.as_mut() {
                             panel.keep_check_run(lab, &check);
