@@ -10,6 +10,10 @@ use rand::seq::SliceRandom;
 use crate::content::question::{Answer, Question, QuestionKind};
 use crate::metrics::{self, Metric};
 
+pub mod answer;
+
+pub use answer::Reading;
+
 /// Which questions to draw from.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Filter {
@@ -54,6 +58,22 @@ impl Asked {
     }
 }
 
+/// The choice letter in `text`, in either case, alone or as `a)`, `(a)` or `a.`, if it is one
+/// of `letters` (shown lowercase).
+pub fn read_letter(text: &str, letters: &[char]) -> Option<char> {
+    let text = text.trim();
+    let inner = text
+        .strip_prefix('(')
+        .and_then(|t| t.strip_suffix(')'))
+        .or_else(|| text.strip_suffix(')'))
+        .or_else(|| text.strip_suffix('.'))
+        .unwrap_or(text)
+        .trim();
+    let mut chars = inner.chars();
+    let letter = chars.next()?.to_ascii_lowercase();
+    (chars.next().is_none() && letters.contains(&letter)).then_some(letter)
+}
+
 fn letter(index: usize) -> char {
     (b'a' + index as u8) as char
 }
@@ -90,7 +110,8 @@ fn with_shuffled_choices(questions: Vec<&Question>, rng: &mut StdRng) -> Vec<Ask
 #[derive(Clone, Debug, PartialEq)]
 pub enum Response {
     Letter(char),
-    Number(f64),
+    /// A typed number as [`answer::read`] read it.
+    Number(Reading),
 }
 
 /// The verdict on one answer, with what was expected.
@@ -99,6 +120,8 @@ pub struct Verdict {
     pub right: bool,
     /// The right answer in words, e.g. `c) 64` or `64 attempts (within 0.5)`.
     pub expected: String,
+    /// How a typed answer was read when not as typed, e.g. `20, read as 20% = 0.2`.
+    pub reading: Option<String>,
 }
 
 /// The number a typed answer is scored against: the answer, or the run's metric for a predict check.
@@ -123,6 +146,7 @@ pub fn grade(asked: &Asked, response: &Response, run: &[Metric]) -> Verdict {
             Verdict {
                 right: right_letter == Some(picked.to_ascii_lowercase()),
                 expected: format!("{}) {right_text}", right_letter.unwrap_or('?')),
+                reading: None,
             }
         }
         (QuestionKind::Number | QuestionKind::Predict, Response::Number(typed)) => {
@@ -130,6 +154,7 @@ pub fn grade(asked: &Asked, response: &Response, run: &[Metric]) -> Verdict {
                 return Verdict {
                     right: false,
                     expected: "no value for this question".to_string(),
+                    reading: None,
                 };
             };
             let unit = question.unit.as_deref().map(|u| format!(" {u}")).unwrap_or_default();
@@ -139,14 +164,30 @@ pub fn grade(asked: &Asked, response: &Response, run: &[Metric]) -> Verdict {
             } else {
                 String::new()
             };
+            let within_expected = |value: f64| question.number_is_right(value, expected);
+            // A percentage typed as a fraction (0.782 for 78.2 %) is read as that percentage;
+            // one typed with `%` is the percentage it says.
+            let as_percent =
+                (!typed.unit_typed && question.percent_fraction(typed.value, expected)).then_some(typed.value * 100.0);
+            let right = within_expected(typed.value) || as_percent.is_some_and(within_expected);
+            let reading = match as_percent.filter(|_| !within_expected(typed.value)) {
+                Some(percent) => Some(format!(
+                    "{}, read as {}%",
+                    trim_number(typed.value),
+                    trim_number(percent)
+                )),
+                None => typed.note.clone(),
+            };
             Verdict {
-                right: question.number_is_right(*typed, expected),
+                right,
                 expected: format!("{}{unit}{within}", trim_number(expected)),
+                reading,
             }
         }
         _ => Verdict {
             right: false,
             expected: "an answer of the other kind".to_string(),
+            reading: None,
         },
     }
 }
@@ -160,16 +201,6 @@ pub fn trim_number(value: f64) -> String {
     } else {
         text.to_string()
     }
-}
-
-/// Reads a typed number leniently: `3,000`, `64 attempts`, ` 1.1 `.
-pub fn parse_number(text: &str) -> Option<f64> {
-    let cleaned: String = text.trim().chars().filter(|c| *c != ',' && *c != '_').collect();
-    let numeric: String = cleaned
-        .chars()
-        .take_while(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E'))
-        .collect();
-    numeric.parse::<f64>().ok().filter(|v| v.is_finite())
 }
 
 /// The running score of a session and what was missed, for the review.
@@ -232,6 +263,18 @@ mod tests {
     }
 
     #[test]
+    fn a_letter_is_read_in_either_case_and_with_its_bracket() {
+        let letters = ['a', 'b', 'c', 'd'];
+        for text in ["a", "A", "a)", "(a)", "a.", " (A) ", "A)"] {
+            assert_eq!(read_letter(text, &letters), Some('a'), "{text}");
+        }
+        assert_eq!(read_letter("D", &letters), Some('d'));
+        for text in ["e", "ab", "a))", "", "()", "1"] {
+            assert_eq!(read_letter(text, &letters), None, "{text}");
+        }
+    }
+
+    #[test]
     fn draws_are_filtered_and_repeatable() {
         let mut other = choice();
         other.id = "other".into();
@@ -265,8 +308,8 @@ mod tests {
             choice_order: vec![],
         };
         let run = vec![("breaker.with_breaker.sick_calls".to_string(), 44.0)];
-        assert!(grade(&asked, &Response::Number(50.0), &run).right);
-        let verdict = grade(&asked, &Response::Number(3000.0), &run);
+        assert!(grade(&asked, &Response::Number(50.0.into()), &run).right);
+        let verdict = grade(&asked, &Response::Number(3000.0.into()), &run);
         assert!(!verdict.right);
         assert_eq!(verdict.expected, "44 calls (within 10)");
     }
@@ -286,7 +329,11 @@ mod tests {
             choice_order: vec![],
         };
         for (typed, right) in [(78.2, true), (0.782, true), (0.78, true), (0.70, false), (7.82, false)] {
-            assert_eq!(grade(&asked, &Response::Number(typed), &[]).right, right, "{typed}");
+            assert_eq!(
+                grade(&asked, &Response::Number(typed.into()), &[]).right,
+                right,
+                "{typed}"
+            );
         }
         // Other units are read as typed: 0.782 calls is not 78.2 calls.
         let calls = Asked {
@@ -296,14 +343,6 @@ mod tests {
             },
             choice_order: vec![],
         };
-        assert!(!grade(&calls, &Response::Number(0.782), &[]).right);
-    }
-
-    #[test]
-    fn typed_numbers_are_read_leniently() {
-        assert_eq!(parse_number("3,000"), Some(3000.0));
-        assert_eq!(parse_number(" 64 attempts"), Some(64.0));
-        assert_eq!(parse_number("1.1x"), Some(1.1));
-        assert_eq!(parse_number("lots"), None);
+        assert!(!grade(&calls, &Response::Number(0.782.into()), &[]).right);
     }
 }

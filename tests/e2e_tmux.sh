@@ -381,7 +381,7 @@ for how in INT TERM KILL; do
 done
 
 # 9. Lab 4: offered load past capacity, FIFO against the age cap.
-goodput() { screen | grep -oE 'sim per s: goodput [0-9]+' | grep -oE '[0-9]+$' | head -1; }
+goodput() { screen | grep -oE 'mean:? goodput [0-9]+' | grep -oE '[0-9]+$' | head -1; }
 start_app
 keys Down Down Down Enter
 check "Lab 4 opens from home" "wait_for 'Lab 4 · Overload and load shedding'"

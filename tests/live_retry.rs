@@ -38,6 +38,11 @@ async fn certain_failure_multiplies_exactly() {
         assert_eq!(result.successes, 0);
         let snapshot = chain.snapshot();
         assert_eq!(snapshot.db_failed, per_layer[per_layer.len() - 1] * actions);
+        // Each hop reports its database attempts back: all of them belong to finished actions.
+        assert_eq!(
+            snapshot.db_attempts_of_finished,
+            per_layer[per_layer.len() - 1] * actions
+        );
         chain.shutdown().await.expect("chain drains");
     }
 }

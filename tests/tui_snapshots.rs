@@ -398,6 +398,8 @@ fn counters(received: [u64; 3], started: u64, ok: u64) -> ChainSnapshot {
         actions_done: started,
         actions_ok: ok,
         db_failed: received[2] - ok,
+        // Every action is finished here, its attempts reported back.
+        db_attempts_of_finished: received[2],
         ..ChainSnapshot::default()
     }
 }

@@ -127,16 +127,21 @@ pub fn run_quiz(
                 break 'questions;
             }
             match parse_response(asked, line) {
-                Some(response) => break response,
-                None => writeln!(out, "  {}", response_hint(asked))?,
+                Ok(response) => break response,
+                Err(refusal) => writeln!(out, "  {refusal}")?,
             }
         };
         let verdict = quiz::grade(asked, &response, &[]);
         let word = if verdict.right { "Right." } else { "Not quite." };
+        let reading = verdict
+            .reading
+            .as_deref()
+            .map(|reading| format!(" You typed {reading}."))
+            .unwrap_or_default();
         writeln!(
             out,
             "{}",
-            fit(&format!("{word} The answer: {}", verdict.expected), width, 0)
+            fit(&format!("{word}{reading} The answer: {}", verdict.expected), width, 0)
         )?;
         writeln!(out, "{}", fit(&format!("Why: {}", question.explanation), width, 5))?;
         writeln!(out, "{}", fit(&format!("Source: {}", question.source), width, 8))?;
@@ -181,24 +186,22 @@ fn unit_hint(question: &crate::content::Question) -> String {
         .unwrap_or_default()
 }
 
-/// Reads what the learner typed as the kind of answer the question takes.
-fn parse_response(asked: &quiz::Asked, line: &str) -> Option<quiz::Response> {
+/// Reads what the learner typed as the kind of answer the question takes, or says in one
+/// line what is allowed: a letter in either case, alone or as `a)`, `(a)`, `a.`; a number read
+/// by `quiz::answer`, as the app reads it.
+fn parse_response(asked: &quiz::Asked, line: &str) -> Result<quiz::Response, String> {
     match asked.question.kind {
         QuestionKind::Choice => {
-            let letter = line.chars().next()?.to_ascii_lowercase();
-            let valid = line.chars().count() == 1 && asked.shown_choices().iter().any(|(l, _)| *l == letter);
-            valid.then_some(quiz::Response::Letter(letter))
+            let letters: Vec<char> = asked.shown_choices().iter().map(|(l, _)| *l).collect();
+            quiz::read_letter(line, &letters)
+                .map(quiz::Response::Letter)
+                .ok_or_else(|| {
+                    let letters: Vec<String> = letters.iter().map(char::to_string).collect();
+                    format!("type one of {}, or q to stop", letters.join(", "))
+                })
         }
-        QuestionKind::Number | QuestionKind::Predict => quiz::parse_number(line).map(quiz::Response::Number),
-    }
-}
-
-fn response_hint(asked: &quiz::Asked) -> String {
-    match asked.question.kind {
-        QuestionKind::Choice => {
-            let letters: Vec<String> = asked.shown_choices().iter().map(|(l, _)| l.to_string()).collect();
-            format!("type one of {}, or q to stop", letters.join(", "))
-        }
-        _ => "type a number (e.g. 64 or 1.1), or q to stop".to_string(),
+        QuestionKind::Number | QuestionKind::Predict => quiz::answer::read(&asked.question, line)
+            .map(quiz::Response::Number)
+            .map_err(|refusal| format!("{refusal}, or q to stop")),
     }
 }

@@ -85,13 +85,17 @@ pub struct Question {
 }
 
 impl Question {
-    /// Whether `typed` is within tolerance of `expected`. A percentage may also be typed as a
-    /// fraction (0.782 for 78.2 %): a learner who writes a rate the way code stores it knows the
-    /// answer, and no percentage answer above 1 % is near its own fraction.
+    /// Whether `typed` is within tolerance of `expected` (`typed` as `quiz::answer` read it).
     pub fn number_is_right(&self, typed: f64, expected: f64) -> bool {
-        let within = |value: f64| (value - expected).abs() <= self.tolerance.unwrap_or(0.0) + 1e-9;
+        (typed - expected).abs() <= self.tolerance.unwrap_or(0.0) + 1e-9
+    }
+
+    /// Whether `typed` may be a percentage written as a fraction (0.782 for 78.2 %): a learner
+    /// who writes a rate the way code stores it knows the answer, and no percentage answer
+    /// above 1 % is near its own fraction.
+    pub fn percent_fraction(&self, typed: f64, expected: f64) -> bool {
         let percent = self.unit.as_deref().is_some_and(|unit| unit.trim() == "%");
-        within(typed) || (percent && expected > 1.0 && (0.0..=1.0).contains(&typed) && within(typed * 100.0))
+        percent && expected > 1.0 && (0.0..=1.0).contains(&typed)
     }
 
     /// The index of the right choice, for `choice` questions.

@@ -206,6 +206,12 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Char('c'), NONE,  CHOICE,       Msg::Answer(2),                              "",              "",                                                             ""),
     bind(KeyCode::Char('d'), NONE,  CHOICE,       Msg::Answer(3),                              "",              "",                                                             ""),
     bind(KeyCode::Char('e'), NONE,  CHOICE,       Msg::Answer(4),                              "",              "",                                                             ""),
+    // The same letters in capitals, as the plain `quiz` takes them (Caps Lock on must not go dead).
+    bind(KeyCode::Char('A'), NONE,  CHOICE,       Msg::Answer(0),                              "",              "",                                                             ""),
+    bind(KeyCode::Char('B'), NONE,  CHOICE,       Msg::Answer(1),                              "",              "",                                                             ""),
+    bind(KeyCode::Char('C'), NONE,  CHOICE,       Msg::Answer(2),                              "",              "",                                                             ""),
+    bind(KeyCode::Char('D'), NONE,  CHOICE,       Msg::Answer(3),                              "",              "",                                                             ""),
+    bind(KeyCode::Char('E'), NONE,  CHOICE,       Msg::Answer(4),                              "",              "",                                                             ""),
     bind(KeyCode::Up,        NONE,  CHOICE,       Msg::Up,                                     "↑↓ Enter",      "move to a choice, answer with it",                             ""),
     bind(KeyCode::Down,      NONE,  CHOICE,       Msg::Down,                                   "",              "",                                                             ""),
     bind(KeyCode::Enter,     NONE,  CHOICE,       Msg::Open,                                   "",              "",                                                             ""),
@@ -327,6 +333,15 @@ pub fn msg_for(context: Context, key: &KeyEvent) -> Option<Msg> {
         .iter()
         .find(|binding| binding.contexts.contains(&context) && matches(binding, key))
         .map(|binding| binding.msg)
+        .or_else(|| typed_char(context, key))
+}
+
+/// Where a number is typed, any other character goes to the input too, which takes it (a
+/// unit: `20%`, `500 ms`) or says why not (`^`): a key silently dropped turned `4^3` into `43`.
+fn typed_char(context: Context, key: &KeyEvent) -> Option<Msg> {
+    let KeyCode::Char(c) = key.code else { return None };
+    let plain = !key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+    (plain && INPUT.contains(&context)).then_some(Msg::Type(c))
 }
 
 /// The rows the help overlay lists for `context`, as (keys, what they do).

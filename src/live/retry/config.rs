@@ -89,6 +89,10 @@ pub struct ChainCounters {
     pub actions_expired: AtomicU64,
     /// Retries the top client's budget refused.
     pub budget_refusals: AtomicU64,
+    /// Database attempts made for actions that finished within their deadline, as the chain
+    /// reported them back (`x-db-attempts`): the live ratio divides these by those actions,
+    /// so attempts of actions still in flight never lift it past attempts^layers.
+    pub db_attempts_of_finished: AtomicU64,
     /// The first backoff sleeps drawn, for checking them against Full Jitter's bounds.
     pub backoff_log: Mutex<Vec<BackoffSleep>>,
 }
@@ -107,6 +111,8 @@ pub struct ChainSnapshot {
     pub actions_ok: u64,
     pub actions_expired: u64,
     pub budget_refusals: u64,
+    /// See [`ChainCounters::db_attempts_of_finished`].
+    pub db_attempts_of_finished: u64,
 }
 
 impl ChainCounters {
@@ -123,6 +129,7 @@ impl ChainCounters {
             actions_ok: AtomicU64::new(0),
             actions_expired: AtomicU64::new(0),
             budget_refusals: AtomicU64::new(0),
+            db_attempts_of_finished: AtomicU64::new(0),
             backoff_log: Mutex::new(Vec::new()),
         }
     }
@@ -141,6 +148,7 @@ impl ChainCounters {
             actions_ok: load(&self.actions_ok),
             actions_expired: load(&self.actions_expired),
             budget_refusals: load(&self.budget_refusals),
+            db_attempts_of_finished: load(&self.db_attempts_of_finished),
         }
     }
 

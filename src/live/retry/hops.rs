@@ -108,6 +108,7 @@ pub(crate) async fn call_below(
     uri: &Uri,
     attempts_below: &HeaderValue,
     timeout: Option<Duration>,
+    db_attempts: &AtomicU64,
 ) -> CallOutcome {
     let request = Request::get(uri.clone())
         .header(ATTEMPTS_HEADER, attempts_below.clone())
@@ -119,6 +120,14 @@ pub(crate) async fn call_below(
         match client.request(request).await {
             Ok(response) => {
                 let ok = response.status() == StatusCode::OK;
+                // What the chain below made of this call at the database, reported back.
+                let below = response
+                    .headers()
+                    .get(DB_ATTEMPTS_HEADER)
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|v| v.parse::<u64>().ok())
+                    .unwrap_or(0);
+                db_attempts.fetch_add(below, Ordering::Relaxed);
                 match response.into_body().collect().await {
                     Ok(_) if ok => CallOutcome::Ok,
                     _ => CallOutcome::Failed,
@@ -134,6 +143,17 @@ pub(crate) async fn call_below(
             .unwrap_or(CallOutcome::TimedOut),
         None => exchange.await,
     }
+}
+
+/// The response header in which each hop reports the database attempts its request caused.
+pub(crate) const DB_ATTEMPTS_HEADER: &str = "x-db-attempts";
+
+/// `response` with `attempts` reported in [`DB_ATTEMPTS_HEADER`].
+fn reporting(mut response: hyper::Response<TextBody>, attempts: u64) -> hyper::Response<TextBody> {
+    response
+        .headers_mut()
+        .insert(DB_ATTEMPTS_HEADER, HeaderValue::from(attempts));
+    response
 }
 
 pub(crate) fn attempts_value(attempts: &[u32]) -> HeaderValue {
@@ -174,12 +194,13 @@ impl Forwarder {
         let attempts = parse_attempts(&request);
         let mine = attempts.first().copied().unwrap_or(1);
         let below = attempts_value(attempts.get(1..).unwrap_or(&[]));
+        let db_attempts = AtomicU64::new(0);
         let ok = retry_loop(
             mine,
             |_| true,
             &self.backoff,
             || async {
-                match call_below(&self.client, &self.next, &below, self.timeout).await {
+                match call_below(&self.client, &self.next, &below, self.timeout, &db_attempts).await {
                     CallOutcome::Ok => true,
                     CallOutcome::Failed => false,
                     CallOutcome::TimedOut => {
@@ -190,11 +211,12 @@ impl Forwarder {
             },
         )
         .await;
-        if ok {
+        let response = if ok {
             http::text(StatusCode::OK, "ok\n")
         } else {
             http::text(StatusCode::SERVICE_UNAVAILABLE, "failed\n")
-        }
+        };
+        reporting(response, db_attempts.load(Ordering::Relaxed))
     }
 }
 
@@ -267,7 +289,7 @@ impl Database {
                 if !admitted {
                     self.counters.db_refused.fetch_add(1, Ordering::Relaxed);
                     self.counters.db_failed.fetch_add(1, Ordering::Relaxed);
-                    return http::text(StatusCode::SERVICE_UNAVAILABLE, "db backlog full\n");
+                    return reporting(http::text(StatusCode::SERVICE_UNAVAILABLE, "db backlog full\n"), 1);
                 }
                 let (slots, service) = (Arc::clone(slots), *service);
                 self.work.running.fetch_add(1, Ordering::AcqRel);
@@ -286,12 +308,13 @@ impl Database {
                 work.await.unwrap_or(false)
             }
         };
-        if ok {
+        let response = if ok {
             http::text(StatusCode::OK, "ok\n")
         } else {
             self.counters.db_failed.fetch_add(1, Ordering::Relaxed);
             http::text(StatusCode::SERVICE_UNAVAILABLE, "db failed\n")
-        }
+        };
+        reporting(response, 1)
     }
 }
 
@@ -331,21 +354,29 @@ impl TopClient {
         self.counters.actions_started.fetch_add(1, Ordering::Relaxed);
         let mine = attempts.first().copied().unwrap_or(1);
         let below = attempts_value(attempts.get(1..).unwrap_or(&[]));
+        let db_attempts = AtomicU64::new(0);
         let run = retry_loop(
             mine,
             |i| self.admit(i),
             &self.backoff,
-            || async { call_below(&self.client, &self.entry, &below, None).await == CallOutcome::Ok },
+            || async { call_below(&self.client, &self.entry, &below, None, &db_attempts).await == CallOutcome::Ok },
         );
+        let finished = |ok: bool| {
+            let attempts = db_attempts.load(Ordering::Relaxed);
+            self.counters
+                .db_attempts_of_finished
+                .fetch_add(attempts, Ordering::Relaxed);
+            ok
+        };
         let ok = match deadline {
             Some(limit) => match tokio::time::timeout(limit, run).await {
-                Ok(ok) => ok,
+                Ok(ok) => finished(ok),
                 Err(_) => {
                     self.counters.actions_expired.fetch_add(1, Ordering::Relaxed);
                     false
                 }
             },
-            None => run.await,
+            None => finished(run.await),
         };
         if ok {
             self.counters.actions_ok.fetch_add(1, Ordering::Relaxed);

@@ -248,15 +248,25 @@ impl QuizScreen {
                 QuizOutcome::Changed
             }
             (QuestionKind::Choice, Msg::Open) if choices > 0 => self.answer_choice(self.cursor),
-            (QuestionKind::Number | QuestionKind::Predict, Msg::Type(c)) => changed(self.input.push(c)),
-            (QuestionKind::Number | QuestionKind::Predict, Msg::Erase) => changed(self.input.erase()),
-            (QuestionKind::Number | QuestionKind::Predict, Msg::Open) => match self.input.value() {
-                Some(value) => {
-                    let shown = self.input.text.clone();
-                    self.grade(Response::Number(value), shown)
+            (QuestionKind::Number | QuestionKind::Predict, Msg::Type(c)) => {
+                // A key the input does not take says so rather than vanish; the next good one clears it.
+                self.hint = self.input.push(c).err();
+                QuizOutcome::Changed
+            }
+            (QuestionKind::Number | QuestionKind::Predict, Msg::Erase) => {
+                self.hint = None;
+                changed(self.input.erase())
+            }
+            (QuestionKind::Number | QuestionKind::Predict, Msg::Open) => match self.input.read(&asked.question) {
+                Ok(reading) => {
+                    let shown = reading
+                        .note
+                        .clone()
+                        .unwrap_or_else(|| self.input.text.trim().to_string());
+                    self.grade(Response::Number(reading), shown)
                 }
-                None => {
-                    self.hint = Some("type a number first, e.g. 64 or 1.1".to_string());
+                Err(refusal) => {
+                    self.hint = Some(refusal);
                     QuizOutcome::Changed
                 }
             },
@@ -359,17 +369,15 @@ mod tests {
     #[test]
     fn number_input_takes_digits_and_edits() {
         let mut input = NumberInput::default();
-        for c in "1,2a0.5-".chars() {
-            input.push(c);
+        for c in "1,20.5-".chars() {
+            assert_eq!(input.push(c), Ok(()));
         }
         assert_eq!(input.text, "1,20.5-");
         assert!(input.erase());
-        assert_eq!(input.value(), Some(120.5));
         input.clear();
         assert!(!input.erase());
-        assert_eq!(input.value(), None);
         for _ in 0..40 {
-            input.push('9');
+            let _ = input.push('9');
         }
         assert_eq!(input.text.len(), MAX_INPUT_CHARS);
     }

@@ -228,7 +228,14 @@ fn question(quiz: &QuizScreen, theme: Theme, area: Rect, buf: &mut Buffer) {
             }
         }
         QuestionKind::Number | QuestionKind::Predict => {
-            let unit = q.unit.as_deref().map(|u| format!(" {u}")).unwrap_or_default();
+            // An answer read another way than typed shows how it was read, units and all.
+            let read_as = quiz.feedback.as_ref().is_some_and(|f| f.verdict.reading.is_some());
+            let unit = q
+                .unit
+                .as_deref()
+                .filter(|_| !read_as)
+                .map(|u| format!(" {u}"))
+                .unwrap_or_default();
             let shown = match &quiz.feedback {
                 Some(feedback) => feedback.response.clone(),
                 None => format!("{}█", quiz.input.text),

@@ -638,14 +638,18 @@ impl LabScreen {
         if let Some(input) = &mut state.input {
             match msg {
                 Msg::Type(c) => {
-                    input.push(c);
+                    // A key the input does not take says so rather than vanish (`4^3` is not `43`).
+                    state.hint = input.push(c).err();
                 }
                 Msg::Erase => {
                     input.erase();
+                    state.hint = None;
                 }
                 Msg::Back => state.close(),
-                Msg::Open => match (input.value(), predict::step_check(lab, state.step)) {
-                    (Some(value), Some(check)) => {
+                Msg::Open => match predict::step_check(lab, state.step).map(|check| (input.read(&check), check)) {
+                    Some((Err(refusal), _)) => state.hint = Some(refusal),
+                    Some((Ok(reading), check)) => {
+                        let value = reading.value;
                         // Lab 1 live: asked before the action that decides it; a real probe scores it,
                         // but only of a server started at the check's own settings (else the
                         // simulation at them does, as for every other live screen).
@@ -664,7 +668,13 @@ impl LabScreen {
                         } else {
                             None
                         };
-                        let observed = predict::observe(lab, &check, value, &self.sliders, live_run);
+                        let observed = predict::observe(lab, &check, reading, &self.sliders, live_run);
+                        // Lab 4: the view that draws what the check counts.
+                        if let Some(view) = check.metric.as_deref().and_then(overload::OverloadView::showing)
+                            && let Some(part) = self.live.overload_mut()
+                        {
+                            part.view = view;
+                        }
                         // The view shows the run the verdict is about while it is open.
                         if let Some(panel) = self.fleet.as_mut() {
                             panel.keep_check_run(lab, &check);
@@ -676,8 +686,7 @@ impl LabScreen {
                             .map(|at_check| (check.id.clone(), sim::compute(lab, &at_check)));
                         return self.record_prediction(lab, observed);
                     }
-                    (None, _) => state.hint = Some("type a number first, then Enter".to_string()),
-                    (_, None) => state.close(),
+                    None => state.close(),
                 },
                 _ => {}
             }

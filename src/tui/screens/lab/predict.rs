@@ -172,10 +172,11 @@ pub fn sliders_for_check(check: &Question, sliders: &[Slider]) -> Option<Vec<Sli
 pub fn observe(
     lab: &LabFile,
     check: &Question,
-    predicted: f64,
+    predicted: impl Into<quiz::Reading>,
     sliders: &[Slider],
     live_run: Option<Vec<Metric>>,
 ) -> Observed {
+    let predicted: quiz::Reading = predicted.into();
     let produces = |run: &Vec<Metric>| quiz::expected_number(check, run).is_some();
     let (run, live) = match live_run
         .filter(produces)
@@ -190,7 +191,7 @@ pub fn observe(
     };
     Observed {
         check_id: check.id.clone(),
-        predicted,
+        predicted: predicted.value,
         measured: quiz::expected_number(check, &run),
         live,
         verdict: quiz::grade(&asked, &Response::Number(predicted), &run),

@@ -147,14 +147,23 @@ impl RetrySeries {
             .map_or_else(|| vec![0.0; self.latest.received.len()], |p| p.received_per_s.clone())
     }
 
-    /// Database requests per action so far (the amplification the lab counts).
+    /// Database attempts per finished action so far (the amplification the lab counts): the
+    /// attempts the chain reported for finished actions over those actions, so the attempts
+    /// of actions still in flight (counted apart, [`Self::db_attempts_unfinished`]) never lift
+    /// it past the most one action can make.
     pub fn db_per_action(&self) -> f64 {
-        let db = self.latest.received.last().copied().unwrap_or(0);
-        if self.latest.actions_done == 0 {
+        let finished = self.latest.actions_done.saturating_sub(self.latest.actions_expired);
+        if finished == 0 {
             0.0
         } else {
-            db as f64 / self.latest.actions_done as f64
+            self.latest.db_attempts_of_finished as f64 / finished as f64
         }
+    }
+
+    /// Database attempts not (yet) reported for a finished action: actions in flight, or cut off.
+    pub fn db_attempts_unfinished(&self) -> u64 {
+        let db = self.latest.received.last().copied().unwrap_or(0);
+        db.saturating_sub(self.latest.db_attempts_of_finished)
     }
 }
 
@@ -383,8 +392,24 @@ pub mod tests {
             actions_started: started,
             actions_done: done,
             actions_ok: ok,
+            // With nothing in flight, every attempt is a finished action's.
+            db_attempts_of_finished: if started == done { received[2] } else { 0 },
             ..ChainSnapshot::default()
         }
+    }
+
+    #[test]
+    fn the_live_ratio_counts_finished_actions_only() {
+        // p = 1, 4 x 4 x 4: 1,129 actions done at 64 each, 871 in flight with 500 attempts so far.
+        let series = RetrySeries {
+            latest: ChainSnapshot {
+                db_attempts_of_finished: 1129 * 64,
+                ..snapshot([4 * 2000, 16 * 1500, 1129 * 64 + 500], 2000, 1129, 0)
+            },
+            ..RetrySeries::default()
+        };
+        assert_eq!(series.db_per_action(), 64.0, "never above 4 x 4 x 4");
+        assert_eq!(series.db_attempts_unfinished(), 500);
     }
 
     #[test]

@@ -4,8 +4,8 @@
 //! ```text
 //! ┌ Results ───────────────────────────────────────────────────────────────┐
 //! │100 workers x 50 ms = 2000/s · offered 2500/s · fifo · timeout 1000 ms   │
-//! │sim per s: goodput 960 · wasted 1030 · refused 0 · timed out 1290        │
-//! │queue max 5000 · wait at 2 s 0.50 s · v view: curves                    │
+//! │last second (10 s): offered 2500 = goodput 0 + timed out 2500 · wasted 2000│
+//! │10 s mean goodput 960/s · queue max 5000 · wait at 2 s 0.50 s · v: curves │
 //! └────────────────────────────────────────────────────────────────────────┘
 //!  live: the live scale, then per s at the lesson's scale, live over the seconds measured
 //!  and the sim at the live settings over the same seconds:
@@ -29,6 +29,7 @@ use crate::tui::view::lab::LabView;
 use crate::tui::view::lab::results::fit_width;
 use crate::tui::view::overload::{bulkhead_view, goodput_curves, outcomes_per_second, queue_over_time, throttle_view};
 use crate::tui::widgets::panel::panel;
+use crate::tui::wrap::first_that_fits;
 
 fn parts<'a>(view: &'a LabView) -> Option<(&'a OverloadResults, Option<&'a OverloadLive>)> {
     let LabResults::Overload(results) = &view.screen.shown_results() else {
@@ -96,6 +97,50 @@ fn settings_line(run: &OverloadRun) -> String {
     )
 }
 
+/// The run's last second, every outcome of what was offered in it: `last second (10 s):
+/// offered 2500 = goodput 2000 + refused 500`; `wasted` (answered after the caller left) is
+/// work, not an outcome of the second's arrivals, so it stands apart. The last second, not the run's mean, because
+/// the lesson's figures are the steady state (20% refused, goodput falls to zero), which the
+/// first second, filling the pool and the queue, is not; the mean is on the line below.
+fn last_second_line(run: &OverloadRun, width: usize) -> Line<'static> {
+    let Some(last) = run.seconds.last() else {
+        return Line::from("");
+    };
+    let parts = [
+        ("refused", last.refused),
+        ("throttled", last.throttled),
+        ("timed out", last.timed_out),
+    ];
+    let shown: Vec<String> = std::iter::once(format!("goodput {}", last.goodput))
+        .chain(
+            parts
+                .iter()
+                .filter(|(_, n)| *n > 0)
+                .map(|(name, n)| format!("{name} {n}")),
+        )
+        .collect();
+    let sum: u64 = last.goodput + parts.iter().map(|(_, n)| n).sum::<u64>();
+    // Said as a sum only when it is one: a queue growing or shrinking holds the difference.
+    let outcomes = if sum == last.offered {
+        format!("offered {} = {}", last.offered, shown.join(" + "))
+    } else {
+        format!("offered {} · {}", last.offered, shown.join(" · "))
+    };
+    let late = if last.wasted > 0 {
+        format!(" · wasted {}", last.wasted)
+    } else {
+        String::new()
+    };
+    let (at_s, run_s) = (last.t_s, run.seconds.len());
+    let wordings = [
+        format!("sim, last second ({at_s:.0} of {run_s} s): {outcomes}{late}"),
+        format!("last second ({at_s:.0} s): {outcomes}{late}"),
+        format!("second {at_s:.0} of {run_s}: {outcomes}{late}"),
+        format!("at {at_s:.0} s: {outcomes}{late}"),
+    ];
+    first_that_fits(wordings.map(Line::from).to_vec(), width).unwrap_or_default()
+}
+
 /// The live run's settings and how its numbers read back.
 fn live_scale_line(p: &OverloadParams, scale: LiveScale) -> String {
     format!(
@@ -124,31 +169,30 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
     let mut lines = vec![Line::from(fit(settings_line(run)))];
     match live {
         None => {
-            let rates = Rates::of(
+            lines.push(last_second_line(run, width));
+            let wait = run
+                .seconds
+                .iter()
+                .find(|s| s.t_s == 2.0)
+                .map_or(String::new(), |s| format!(" · wait at 2 s {:.2} s", s.queue_wait_s));
+            let mean = Rates::of(
                 &run.seconds,
                 LiveScale {
                     rate: 1.0,
                     pool: 1.0,
                     time: 1.0,
                 },
-            );
-            lines.push(Line::from(fit(format!(
-                "sim per s: goodput {:.0} · wasted {:.0} · refused {:.0} · timed out {:.0}",
-                rates.goodput, rates.wasted, rates.refused, rates.timed_out
-            ))));
-            let wait = run
-                .seconds
-                .iter()
-                .find(|s| s.t_s == 2.0)
-                .map_or(String::new(), |s| format!(" · wait at 2 s {:.2} s", s.queue_wait_s));
-            lines.push(Line::styled(
-                fit(format!(
-                    "queue max {}{wait} · v view: {}",
-                    run.totals.max_queue_len,
-                    chosen_view(view).name()
-                )),
-                theme.dim(),
-            ));
+            )
+            .goodput;
+            let (queue, name) = (run.totals.max_queue_len, chosen_view(view).name());
+            let run_s = run.seconds.len();
+            let wordings = [
+                format!("{run_s} s mean: goodput {mean:.0}/s · queue max {queue}{wait} · v view: {name}"),
+                format!("{run_s} s mean goodput {mean:.0}/s · queue max {queue}{wait} · v: {name}"),
+                format!("mean {mean:.0}/s · queue max {queue}{wait} · v: {name}"),
+            ];
+            let line = first_that_fits(wordings.map(Line::from).to_vec(), width).unwrap_or_default();
+            lines.push(line.style(theme.dim()));
         }
         Some(live) => {
             let record = live.record.as_deref();

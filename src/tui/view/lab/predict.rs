@@ -55,7 +55,15 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
             .map_or("nothing (no such metric)".to_string(), trim_number);
         lines.push(Line::from(vec![
             Span::styled("You predicted ", theme.dim()),
-            Span::styled(format!("{}{unit}", trim_number(observed.predicted)), theme.key()),
+            // An answer read another way than typed says how (`20, read as 20% = 0.2`).
+            Span::styled(
+                observed
+                    .verdict
+                    .reading
+                    .clone()
+                    .unwrap_or_else(|| format!("{}{unit}", trim_number(observed.predicted))),
+                theme.key(),
+            ),
             Span::styled(
                 if observed.live {
                     "; the live run measured "

@@ -129,10 +129,18 @@ pub fn render_results(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
                         )),
                     ]
                 }
-                _ => vec![Line::from(format!(
-                    "so far {:.2} db attempts/action",
-                    series.db_per_action()
-                ))],
+                _ => vec![
+                    Line::from(format!(
+                        "so far {:.2} db attempts per finished action · {} more for actions in flight",
+                        series.db_per_action(),
+                        series.db_attempts_unfinished()
+                    )),
+                    Line::from(format!(
+                        "so far {:.2} db attempts/finished action · {} in flight",
+                        series.db_per_action(),
+                        series.db_attempts_unfinished()
+                    )),
+                ],
             }));
             // Why these figures can differ from the sim screen's in the last digit.
             let sim_actions = value_of(&lab_view.screen.sliders, "actions").unwrap_or(10_000.0);

@@ -365,7 +365,7 @@ impl LiveHealth {
             predicted: pending.predicted,
             measured: Some(code),
             live: true,
-            verdict: quiz::grade(&asked, &Response::Number(pending.predicted), &run),
+            verdict: quiz::grade(&asked, &Response::Number(pending.predicted.into()), &run),
             explanation: format!(
                 "you said {}; the /readyz probe at {at_s:.2} s answered {}: {}. {}",
                 quiz::trim_number(pending.predicted),

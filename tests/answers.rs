@@ -1,0 +1,197 @@
+//! A right answer is never marked wrong, and no answer is turned into another: a share typed
+//! as a percentage, a time in the other unit, a capital choice letter, and a character the
+//! number input does not take, in the app and in the plain `quiz` alike.
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use resilience_lab::tui::app::App;
+use resilience_lab::tui::keys::{self, Context};
+use resilience_lab::tui::msg::Msg;
+
+/// Lab 4 (the fourth home entry) at step `step` (1-based), a later visit.
+fn lab4_at_step(step: usize) -> App {
+    let mut app = common::visited_app(80, 24);
+    for msg in [Msg::Down, Msg::Down, Msg::Down, Msg::Open] {
+        app.update(msg);
+    }
+    for _ in 1..step {
+        app.update(Msg::NextStep);
+    }
+    app
+}
+
+/// Presses `text` key by key as the terminal would send it, through the key table.
+fn press(app: &mut App, text: &str) {
+    for c in text.chars() {
+        let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+        if let Some(msg) = app.msg_for(&Event::Key(key)) {
+            app.update(msg);
+        }
+    }
+}
+
+#[test]
+fn a_share_typed_as_a_percentage_is_right_and_says_how_it_was_read() {
+    for (typed, read) in [
+        ("20", "20, read as 20% = 0.2"),
+        ("20%", "20%, read as 0.2"),
+        ("20 %", "20%, read as 0.2"),
+        ("0.2", "0.2"),
+    ] {
+        let mut app = lab4_at_step(4);
+        app.update(Msg::Predict);
+        press(&mut app, typed);
+        let prompt = common::render(&app);
+        assert!(prompt.contains("(0 to 1)"), "step 4 asks the share:\n{prompt}");
+        app.update(Msg::Open);
+        let verdict = common::render(&app);
+        assert!(verdict.contains("✓ Right"), "{typed}:\n{verdict}");
+        assert!(
+            verdict.contains(&format!("You predicted {read}")),
+            "{typed}:\n{verdict}"
+        );
+    }
+}
+
+#[test]
+fn a_character_the_input_does_not_take_is_refused_out_loud() {
+    // Lab 2 (the second home entry), step 1: 4^3 attempts.
+    let mut app = common::visited_app(80, 24);
+    for msg in [Msg::Down, Msg::Open, Msg::Predict] {
+        app.update(msg);
+    }
+    press(&mut app, "4^3");
+    let screen = common::render(&app);
+    assert!(screen.contains("'^' is not taken"), "{screen}");
+    assert!(!screen.contains("43█"), "4^3 must not become 43:\n{screen}");
+    app.update(Msg::Open);
+    let screen = common::render(&app);
+    assert!(!screen.contains("Why:"), "nothing is scored:\n{screen}");
+    // Backspace takes the ^ back; 64 then scores.
+    app.update(Msg::Erase);
+    app.update(Msg::Erase);
+    press(&mut app, "64");
+    app.update(Msg::Open);
+    assert!(common::render(&app).contains("✓ Right"));
+}
+
+#[test]
+fn capital_letters_answer_a_choice_and_units_reach_the_number_input() {
+    let at = |context, c| keys::msg_for(context, &KeyEvent::new(KeyCode::Char(c), KeyModifiers::SHIFT));
+    assert_eq!(at(Context::QuizChoice, 'C'), Some(Msg::Answer(2)));
+    assert_eq!(at(Context::QuizChoice, 'c'), Some(Msg::Answer(2)));
+    assert_eq!(at(Context::QuizChoice, 'E'), Some(Msg::Answer(4)));
+    for context in [Context::Predict, Context::QuizNumber] {
+        for c in ['%', 'm', 's', ' ', '^'] {
+            assert_eq!(at(context, c), Some(Msg::Type(c)), "{context:?} {c:?}");
+        }
+    }
+    // Keys of their own stay theirs: `?` help, and `q` ends the quiz.
+    assert_eq!(at(Context::QuizNumber, '?'), Some(Msg::ToggleHelp));
+    assert_eq!(at(Context::QuizNumber, 'q'), Some(Msg::Back));
+    // Outside an input a stray character still does nothing.
+    assert_eq!(at(Context::Lab, '^'), None);
+}
+
+/// The plain `quiz` on `input`, its output.
+fn plain_quiz(args: &[&str], input: &str) -> String {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_resilience-lab"))
+        .arg("--progress")
+        .arg(dir.path().join("progress.toml"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("answers written");
+    let output = child.wait_with_output().expect("the quiz ends");
+    assert!(output.status.success(), "{output:?}");
+    String::from_utf8(output.stdout).expect("utf-8")
+}
+
+#[test]
+fn the_plain_quiz_converts_a_time_and_refuses_a_unit_of_another_kind() {
+    // Question 3 of this quiz asks when the breaker opens, in s: 10.69 s.
+    let out = plain_quiz(
+        &["quiz", "--lab", "breaker", "--seed", "1", "--count", "3"],
+        "15\n133\n10690 requests\n4^3\n10690 ms\n",
+    );
+    assert!(
+        out.contains("'requests' is not a unit of this answer; allowed: a number in s, or with its unit: s or ms"),
+        "{out}"
+    );
+    assert!(out.contains("'4^3' is not one number"), "{out}");
+    assert!(
+        out.contains("Right. You typed 10690 ms, read as 10.69 s. The answer: 10.69 s"),
+        "{out}"
+    );
+    assert!(out.contains("Score: 3 of 3 right"), "{out}");
+}
+
+#[test]
+fn the_plain_quiz_takes_a_letter_in_either_case_and_with_its_bracket() {
+    // Seed 1 asks a choice question first. Every answer form below is a letter; none is asked again.
+    for answer in ["a", "A", "a)", "(a)", "a."] {
+        let out = plain_quiz(
+            &["quiz", "--topic", "health", "--seed", "1", "--count", "1"],
+            &format!("{answer}\n"),
+        );
+        assert!(!out.contains("type one of"), "{answer}:\n{out}");
+        assert!(out.contains("Score: "), "{answer}:\n{out}");
+    }
+}
+
+/// Lab 4's results line names the second it shows and every outcome of it, so the parts add
+/// up to what was offered and agree with the verdict beside it (20% refused; the throttle's
+/// refusals included).
+#[test]
+fn lab4_results_show_the_steady_second_whole() {
+    let mut app = lab4_at_step(4);
+    app.update(Msg::Predict);
+    press(&mut app, "0.2");
+    app.update(Msg::Open);
+    let verdict = common::render(&app);
+    assert!(
+        verdict.contains("last second (10 of 10 s): offered 2500 = goodput 2000 + refused 500"),
+        "{verdict}"
+    );
+    assert!(verdict.contains("10 s mean goodput 1990/s"), "{verdict}");
+    let mut app = lab4_at_step(7);
+    app.update(Msg::Predict);
+    press(&mut app, "0.33");
+    app.update(Msg::Open);
+    let verdict = common::render(&app);
+    assert!(
+        verdict.contains("offered 6000 = goodput 2000 + refused 2078 + throttled 1922"),
+        "{verdict}"
+    );
+}
+
+/// Lab 4 step 5's verdict is about the bulkhead: its view, with the 160 threads it counts,
+/// is the one on screen (it was the curves, showing goodput 995).
+#[test]
+fn lab4_bulkhead_verdict_shows_the_bulkhead() {
+    let mut app = lab4_at_step(5);
+    app.update(Msg::Predict);
+    press(&mut app, "160");
+    app.update(Msg::Open);
+    let verdict = common::render(&app);
+    assert!(verdict.contains("✓ Right"), "{verdict}");
+    assert!(
+        verdict.contains("v: bulkhead") || verdict.contains("v view: bulkhead"),
+        "{verdict}"
+    );
+    assert!(verdict.contains("160"), "the 160 it scored is drawn:\n{verdict}");
+    assert!(!verdict.contains("goodput/s against offered/s"), "{verdict}");
+}
