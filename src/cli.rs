@@ -193,7 +193,7 @@ impl<T: Args> Args for Deferred<T> {
     }
 }
 
-/// `T`'s flags, each taking a negative number as its value (`crate::cli_values`).
+/// `T`'s flags, each taking a negative number as its value ([`allow_negative_values`]).
 fn define_flags<T: Args>(cmd: clap::Command) -> clap::Command {
     keep_description(cmd, T::augment_args)
 }
@@ -217,7 +217,28 @@ fn keep_description(cmd: clap::Command, define: fn(clap::Command) -> clap::Comma
         Some(about) => cmd.about(about),
         None => cmd,
     };
-    crate::cli_values::allow_negative_values(cmd)
+    allow_negative_values(cmd)
+}
+
+/// Sets every value-taking flag of `command` and of its subcommands defined so far to accept
+/// a negative number, so that `--p -0.1` reaches the flag's own check, which names its range
+/// (`crate::cli_values::command`). Deferred subcommands get it when they are defined.
+pub fn allow_negative_values(command: clap::Command) -> clap::Command {
+    let command = command.mut_args(|arg| {
+        if arg.get_action().takes_values() {
+            // Lists (`--brownout-s -5,10`, `--attempts -1,2`) are not numbers: they need hyphen values.
+            arg.allow_negative_numbers(true).allow_hyphen_values(true)
+        } else {
+            arg
+        }
+    });
+    let names: Vec<String> = command
+        .get_subcommands()
+        .map(|sub| sub.get_name().to_string())
+        .collect();
+    names.into_iter().fold(command, |command, name| {
+        command.mut_subcommand(name, allow_negative_values)
+    })
 }
 
 /// How to run and how to print.

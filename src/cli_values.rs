@@ -14,27 +14,7 @@ use crate::cli::Cli;
 /// instead of clap's "unexpected argument '-0' found". A subcommand whose flags are defined
 /// when it is parsed (`cli::Deferred`) gets the same setting then.
 pub fn command() -> Command {
-    allow_negative_values(Cli::command())
-}
-
-/// Sets every value-taking flag of `command` and of its subcommands defined so far to accept
-/// a negative number.
-pub fn allow_negative_values(command: Command) -> Command {
-    let command = command.mut_args(|arg| {
-        if arg.get_action().takes_values() {
-            // Lists (`--brownout-s -5,10`, `--attempts -1,2`) are not numbers: they need hyphen values.
-            arg.allow_negative_numbers(true).allow_hyphen_values(true)
-        } else {
-            arg
-        }
-    });
-    let names: Vec<String> = command
-        .get_subcommands()
-        .map(|sub| sub.get_name().to_string())
-        .collect();
-    names.into_iter().fold(command, |command, name| {
-        command.mut_subcommand(name, allow_negative_values)
-    })
+    crate::cli::allow_negative_values(Cli::command())
 }
 
 /// A parse error of the command line `args` (the program's name first) as one line. A wrong
