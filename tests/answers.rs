@@ -195,3 +195,20 @@ fn lab4_bulkhead_verdict_shows_the_bulkhead() {
     assert!(verdict.contains("160"), "the 160 it scored is drawn:\n{verdict}");
     assert!(!verdict.contains("goodput/s against offered/s"), "{verdict}");
 }
+
+/// Lab 4 step 6's verdict is about a hanging dependency capped by a 500 ms timeout: the slots
+/// view draws that run (X holds the 50 slots it scored), not step 5's bulkhead (X's pool 40).
+#[test]
+fn lab4_timeout_verdict_draws_the_hang_it_scored() {
+    let mut app = lab4_at_step(6);
+    app.update(Msg::Predict);
+    press(&mut app, "50");
+    app.update(Msg::Open);
+    let verdict = common::render(&app);
+    assert!(verdict.contains("✓ Right"), "{verdict}");
+    assert!(
+        verdict.contains("X holds 50"),
+        "the 50 slots it scored are drawn:\n{verdict}"
+    );
+    assert!(!verdict.contains("X's pool 40"), "not the bulkhead run:\n{verdict}");
+}

@@ -254,6 +254,41 @@ fn answer(app: &mut App) {
     assert_eq!(app.quiz.stage, Stage::Feedback);
 }
 
+/// A number typed with the question's own unit ("7 attempts") shows that unit once, not
+/// "7 attempts attempts" (review 5), while typing and in the feedback.
+#[test]
+fn an_answer_typed_with_its_unit_shows_the_unit_once() {
+    let mut app = app();
+    start_quiz(&mut app);
+    for _ in 0..app.quiz.asked.len() {
+        let asked = app.quiz.asked[app.quiz.current].clone();
+        let unit = asked
+            .question
+            .unit
+            .clone()
+            .filter(|u| u.chars().all(char::is_alphabetic));
+        let (None, Some(unit)) = (asked.right_letter(), unit) else {
+            answer(&mut app);
+            app.update(Msg::Open);
+            continue;
+        };
+        for c in format!("7 {unit}").chars() {
+            app.update(Msg::Type(c));
+        }
+        let typing = text(&app);
+        assert!(!typing.contains(&format!("{unit} {unit}")), "{typing}");
+        app.update(Msg::Open);
+        let feedback = text(&app);
+        assert!(feedback.contains(&format!("7 {unit}")), "{feedback}");
+        assert!(!feedback.contains(&format!("7 {unit} {unit}")), "{feedback}");
+        return;
+    }
+    panic!(
+        "no number question with a unit among the quiz's {}",
+        app.quiz.asked.len()
+    );
+}
+
 #[test]
 fn quiz_answers_are_saved_and_read_back_by_the_progress_command() {
     let dir = tempfile::tempdir().expect("temp dir");

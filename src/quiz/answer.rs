@@ -37,7 +37,7 @@ pub fn takes_char(c: char) -> bool {
 
 /// The one line a refused character gets.
 pub fn refused_char_hint(c: char) -> String {
-    format!("'{c}' is not taken: one number, e.g. 64, optionally with a unit (20%, 500 ms); Backspace")
+    format!("'{c}' is not taken: one number, e.g. 64, optionally with a unit (20%, 500 ms); Backspace erases it")
 }
 
 /// Time units the bank uses, with their length in seconds.

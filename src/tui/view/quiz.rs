@@ -228,12 +228,18 @@ fn question(quiz: &QuizScreen, theme: Theme, area: Rect, buf: &mut Buffer) {
             }
         }
         QuestionKind::Number | QuestionKind::Predict => {
-            // An answer read another way than typed shows how it was read, units and all.
+            // An answer read another way than typed shows how it was read, units and all; one
+            // typed with a unit of its own ("6 attempts", "125 rps") does not get the question's too.
             let read_as = quiz.feedback.as_ref().is_some_and(|f| f.verdict.reading.is_some());
+            let typed = match &quiz.feedback {
+                Some(feedback) => feedback.response.as_str(),
+                None => quiz.input.text.as_str(),
+            };
+            let typed_a_unit = typed.chars().any(char::is_alphabetic);
             let unit = q
                 .unit
                 .as_deref()
-                .filter(|_| !read_as)
+                .filter(|_| !read_as && !typed_a_unit)
                 .map(|u| format!(" {u}"))
                 .unwrap_or_default();
             let shown = match &quiz.feedback {

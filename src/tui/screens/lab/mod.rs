@@ -683,7 +683,10 @@ impl LabScreen {
                         self.verdict_results = (!observed.live && !first_visit::is_fleet_check(&check))
                             .then(|| predict::sliders_for_check(&check, &self.sliders))
                             .flatten()
-                            .map(|at_check| (check.id.clone(), sim::compute(lab, &at_check)));
+                            .map(|at_check| {
+                                let results = sim::compute_for_check(lab, &at_check, check.metric.as_deref());
+                                (check.id.clone(), results)
+                            });
                         return self.record_prediction(lab, observed);
                     }
                     None => state.close(),

@@ -71,7 +71,9 @@ pub enum LabResults {
 pub struct OverloadResults {
     /// The run at the sliders (exact) and every policy's goodput curve.
     pub recompute: Recompute,
-    /// The bulkhead case at the same pool: X's 100 calls/s at 2 s beside the rest.
+    /// The run the slots view draws: the bulkhead case at the same pool (X's 100 calls/s at
+    /// 2 s beside the rest), or, for a verdict on a hang check, that check's hang case (X
+    /// hangs and the timeout caps the slots it holds; [`compute_for_check`]).
     pub bulkhead: OverloadRun,
 }
 
@@ -114,6 +116,19 @@ pub fn compute_overload(lab: &LabFile, sliders: &[Slider], previous: Option<&Ove
         _ => overload::run(&bulkhead_params),
     };
     OverloadResults { recompute, bulkhead }
+}
+
+/// The run a verdict on a check with `metric` scored, at `sliders` (the check's settings):
+/// as [`compute`], except that a Lab 4 check on the hanging dependency (`overload.hang.*`)
+/// puts its hang case where the slots view reads, so the slots it counts are on screen.
+pub fn compute_for_check(lab: &LabFile, sliders: &[Slider], metric: Option<&str>) -> LabResults {
+    let mut results = compute(lab, sliders);
+    if let LabResults::Overload(overload_results) = &mut results
+        && metric.is_some_and(|metric| metric.starts_with("overload.hang."))
+    {
+        overload_results.bulkhead = overload::run(&params::overload_hang_params(lab, sliders));
+    }
+    results
 }
 
 /// The brownout parameters the sliders describe. The sliders' ranges always make at least
