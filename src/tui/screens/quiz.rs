@@ -239,6 +239,12 @@ impl QuizScreen {
             (QuestionKind::Choice, Msg::Answer(index)) if usize::from(index) < choices => {
                 self.answer_choice(usize::from(index))
             }
+            // A letter past the last choice (`e` on a four-choice question) says so, not nothing.
+            (QuestionKind::Choice, Msg::Answer(_)) if choices > 0 => {
+                let last = char::from(b'a' + u8::try_from(choices - 1).unwrap_or(0));
+                self.hint = Some(format!("this question has choices a to {last}"));
+                QuizOutcome::Changed
+            }
             (QuestionKind::Choice, Msg::Up) if choices > 0 => {
                 self.cursor = self.cursor.saturating_sub(1);
                 QuizOutcome::Changed
@@ -436,6 +442,26 @@ mod tests {
         assert_eq!(screen.score.asked - screen.score.right, screen.score.missed.len());
         assert_eq!(screen.update(Msg::Back, &content), QuizOutcome::Home);
         assert_eq!(screen.stage, Stage::Setup);
+    }
+
+    /// `e` on a four-choice question is not an answer: the quiz says which letters there are.
+    #[test]
+    fn a_letter_past_the_last_choice_says_which_letters_there_are() {
+        let content = content();
+        let mut screen = QuizScreen::new(&content);
+        screen.count = MAX_COUNT;
+        screen.reset();
+        screen.start(&content);
+        let four = screen
+            .asked
+            .iter()
+            .position(|a| a.question.kind == QuestionKind::Choice && a.choice_order.len() == 4)
+            .expect("a four-choice question");
+        screen.current = four;
+        assert_eq!(screen.update(Msg::Answer(4), &content), QuizOutcome::Changed);
+        assert_eq!(screen.hint.as_deref(), Some("this question has choices a to d"));
+        assert_eq!(screen.stage, Stage::Question, "not answered");
+        assert_eq!(screen.score.asked, 0);
     }
 
     #[test]
