@@ -4,9 +4,6 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::keys::{self, Context};
@@ -100,22 +97,7 @@ fn capital_letters_answer_a_choice_and_units_reach_the_number_input() {
 /// The plain `quiz` on `input`, its output.
 fn plain_quiz(args: &[&str], input: &str) -> String {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_resilience-lab"))
-        .arg("--progress")
-        .arg(dir.path().join("progress.toml"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("answers written");
-    let output = child.wait_with_output().expect("the quiz ends");
+    let output = common::binary::run_with_input(&dir.path().join("progress.toml"), args, input);
     assert!(output.status.success(), "{output:?}");
     String::from_utf8(output.stdout).expect("utf-8")
 }

@@ -1,28 +1,12 @@
 //! The plain-terminal quiz and the progress file, driven through the real binary.
 
-use std::fs;
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+#[path = "common/binary.rs"]
+mod binary;
 
-fn run_with_input(progress: &Path, args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_resilience-lab"))
-        .arg("--progress")
-        .arg(progress)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("answers written");
-    child.wait_with_output().expect("the quiz ends")
-}
+use binary::run_with_input;
+
+use std::fs;
+use std::path::Path;
 
 #[test]
 fn a_quiz_scores_answers_explains_misses_and_saves_progress() {

@@ -1,7 +1,9 @@
 //! What the app's newer test files share: an app at a size for a learner who has never
 //! opened a lab, and the text it draws (no colour, so a snapshot is what a learner reads).
-//! [`procs`] finds child processes in `/proc`, for the tests that no child outlives its parent.
+//! [`procs`] finds child processes in `/proc`, for the tests that no child outlives its parent;
+//! [`binary`] runs the real binary with typed input.
 
+pub mod binary;
 pub mod procs;
 
 use ratatui::Terminal;
