@@ -444,14 +444,20 @@ mod tests {
         assert_eq!(screen.stage, Stage::Setup);
     }
 
+    /// A quiz started on as many questions as it asks at most, so every kind is among them.
+    fn every_question_drawn(content: &Content) -> QuizScreen {
+        let mut screen = QuizScreen::new(content);
+        screen.count = MAX_COUNT;
+        screen.reset();
+        screen.start(content);
+        screen
+    }
+
     /// `e` on a four-choice question is not an answer: the quiz says which letters there are.
     #[test]
     fn a_letter_past_the_last_choice_says_which_letters_there_are() {
         let content = content();
-        let mut screen = QuizScreen::new(&content);
-        screen.count = MAX_COUNT;
-        screen.reset();
-        screen.start(&content);
+        let mut screen = every_question_drawn(&content);
         let four = screen
             .asked
             .iter()
@@ -467,12 +473,8 @@ mod tests {
     #[test]
     fn a_wrong_letter_is_graded_wrong_and_enter_without_a_number_hints() {
         let content = content();
-        let mut screen = QuizScreen::new(&content);
-        screen.start(&content);
         // Find a choice question and a number question in the same draw, by drawing them all.
-        screen.count = MAX_COUNT;
-        screen.reset();
-        screen.start(&content);
+        let mut screen = every_question_drawn(&content);
         let choice = screen
             .asked
             .iter()
