@@ -39,13 +39,14 @@ pub const LAB_IDS: [&str; LabId::ALL.len()] = {
     names
 };
 
-/// The lab files as shipped, embedded at build time.
+/// The lab files as shipped, embedded at build time: each TOML text, and the same document as
+/// JSON (written by build.rs, empty if the TOML does not parse), which loads several times faster.
 #[rustfmt::skip]
-const EMBEDDED_LABS: [(LabId, &str); LabId::ALL.len()] = [
-    (LabId::Health,  include_str!("../../labs/health.toml")),
-    (LabId::Retry,   include_str!("../../labs/retry.toml")),
-    (LabId::Breaker, include_str!("../../labs/breaker.toml")),
-    (LabId::Overload, include_str!("../../labs/overload.toml")),
+const EMBEDDED_LABS: [(LabId, &str, &str); LabId::ALL.len()] = [
+    (LabId::Health,   include_str!("../../labs/health.toml"),   include_str!(concat!(env!("OUT_DIR"), "/health.json"))),
+    (LabId::Retry,    include_str!("../../labs/retry.toml"),    include_str!(concat!(env!("OUT_DIR"), "/retry.json"))),
+    (LabId::Breaker,  include_str!("../../labs/breaker.toml"),  include_str!(concat!(env!("OUT_DIR"), "/breaker.json"))),
+    (LabId::Overload, include_str!("../../labs/overload.toml"), include_str!(concat!(env!("OUT_DIR"), "/overload.json"))),
 ];
 
 /// All lab content, loaded and validated.
@@ -105,7 +106,7 @@ impl Content {
                 errors.extend(override_dir::problems(dir, "assets/quiz", &bank_names));
             }
         }
-        for (id, embedded) in EMBEDDED_LABS {
+        for (id, embedded, embedded_json) in EMBEDDED_LABS {
             if only_lab.is_some_and(|only| only != id) {
                 continue;
             }
@@ -115,7 +116,11 @@ impl Content {
             else {
                 continue;
             };
-            match lab::parse(&text, &origin.to_string(), id) {
+            let parsed = match origin {
+                Origin::Embedded(_) => lab::parse_built_in(embedded_json, &text, &origin.to_string(), id),
+                Origin::File(_) => lab::parse(&text, &origin.to_string(), id),
+            };
+            match parsed {
                 Ok(lab) => {
                     labs.push(lab);
                     origins.push(origin);
@@ -226,11 +231,48 @@ mod tests {
 
     #[test]
     fn every_lab_has_its_file_in_the_order_of_lab_id() {
-        assert_eq!(EMBEDDED_LABS.map(|(id, _)| id), LabId::ALL);
+        assert_eq!(EMBEDDED_LABS.map(|(id, _, _)| id), LabId::ALL);
         let content = Content::load(None).expect("the built-in labs load");
         for id in LabId::ALL {
             assert_eq!(content.lab(id).id, id.name());
             assert_eq!(LAB_IDS[id.number() as usize - 1], id.name());
         }
+    }
+
+    /// The JSON build.rs writes is the fast path to a built-in lab: it must be there (else
+    /// every start would quietly parse the TOML) and read as exactly the lab its TOML is.
+    #[test]
+    fn each_built_in_lab_reads_the_same_from_its_json_as_from_its_toml() {
+        for (id, toml_text, json) in EMBEDDED_LABS {
+            assert!(!json.is_empty(), "build.rs wrote no JSON for {id}");
+            let from_json: lab::LabFile = serde_json::from_str(json).expect("the JSON is a lab file");
+            let from_toml = lab::parse(toml_text, "test", id).expect("the TOML is a sound lab file");
+            let through_fast_path = lab::parse_built_in(json, toml_text, "test", id).expect("it loads");
+            assert_eq!(
+                format!("{:?}", lab::LabFile { lab: id, ..from_json }),
+                format!("{from_toml:?}")
+            );
+            assert_eq!(format!("{through_fast_path:?}"), format!("{from_toml:?}"), "{id}");
+        }
+    }
+
+    /// Without its JSON (the TOML did not parse at build time), a built-in lab is read from
+    /// its TOML, so a mistake in it is reported with its line.
+    #[test]
+    fn a_built_in_lab_without_json_is_read_and_reported_from_its_toml() {
+        let (id, toml_text, _) = EMBEDDED_LABS[2];
+        let fallback = lab::parse_built_in("", toml_text, "test", id).expect("the TOML still loads");
+        assert_eq!(fallback.id, id.name());
+        let broken = toml_text.replacen("format_version", "format_version = = ", 1);
+        let errors = lab::parse_built_in("", &broken, "labs/breaker.toml (built in)", id).expect_err("refused");
+        let line = broken[..broken.find("format_version").expect("the file has one")]
+            .matches('\n')
+            .count()
+            + 1;
+        let message = errors[0].to_string();
+        assert!(
+            message.starts_with(&format!("labs/breaker.toml (built in):{line}:")),
+            "{message}"
+        );
     }
 }
