@@ -152,36 +152,48 @@ fn simulate_calls<const WITH_BREAKER: bool>(params: &BrownoutParams) -> CallerRu
     let mut per_second = vec![SecondStats::default(); seconds];
     let (mut calls, mut sick_calls, mut degraded) = (0u64, 0u64, 0u64);
 
-    for i in 0..total_calls {
-        let now_s = i as f64 / rate;
-        let second = &mut per_second[(now_s as usize).min(seconds - 1)];
-        if WITH_BREAKER {
-            // Outcomes arrive once their wait is over, in the order the calls were sent.
-            pending.drain_due(now_s, |finish_s, ok| breaker.record(finish_s, ok));
-            if !breaker.allow(now_s) {
-                degraded += 1;
-                waits_none += 1;
-                second.degraded += 1;
-                second.failed_fast += 1;
-                continue;
-            }
-        }
-        let sick = params.is_sick(now_s);
-        let wait_s = if sick { timeout_s } else { healthy_s };
-        calls += 1;
-        second.calls += 1;
-        second.waiting += wait_s;
-        if sick {
-            waits_timeout += 1;
-            sick_calls += 1;
-            degraded += 1;
-            second.sick_calls += 1;
-            second.degraded += 1;
+    // Second s holds the calls s * rate .. (s + 1) * rate, and the last second any beyond:
+    // the second `(i as f64 / rate) as usize` names, since for whole numbers below 2^53 the
+    // quotient never rounds up to the next second. Walking the seconds spares a conversion
+    // and a bounds check on every call: 1.14M to 0.85M instructions at the defaults (callgrind).
+    let calls_per_second = u64::from(params.rate);
+    for (index, second) in per_second.iter_mut().enumerate() {
+        let first = index as u64 * calls_per_second;
+        let end = if index + 1 == seconds {
+            total_calls
         } else {
-            waits_healthy += 1;
-        }
-        if WITH_BREAKER {
-            pending.push(i, now_s + wait_s, !sick);
+            (first + calls_per_second).min(total_calls)
+        };
+        for i in first..end {
+            let now_s = i as f64 / rate;
+            if WITH_BREAKER {
+                // Outcomes arrive once their wait is over, in the order the calls were sent.
+                pending.drain_due(now_s, |finish_s, ok| breaker.record(finish_s, ok));
+                if !breaker.allow(now_s) {
+                    degraded += 1;
+                    waits_none += 1;
+                    second.degraded += 1;
+                    second.failed_fast += 1;
+                    continue;
+                }
+            }
+            let sick = params.is_sick(now_s);
+            let wait_s = if sick { timeout_s } else { healthy_s };
+            calls += 1;
+            second.calls += 1;
+            second.waiting += wait_s;
+            if sick {
+                waits_timeout += 1;
+                sick_calls += 1;
+                degraded += 1;
+                second.sick_calls += 1;
+                second.degraded += 1;
+            } else {
+                waits_healthy += 1;
+            }
+            if WITH_BREAKER {
+                pending.push(i, now_s + wait_s, !sick);
+            }
         }
     }
 
@@ -267,6 +279,20 @@ pub fn state_at(transitions: &[Transition], t_s: f64) -> BreakerState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The loop puts call i in second i / rate (whole numbers); the simulation's clock says
+    /// `i as f64 / rate`. They agree at every second's edge, up to the largest run the lab
+    /// allows (10,000 calls/s for 3,600 s) and past it.
+    #[test]
+    fn a_calls_second_by_whole_numbers_is_the_second_of_its_time() {
+        for rate in [1u64, 3, 7, 100, 333, 9_999, 10_000, 20_000] {
+            for second in [0u64, 1, 2, 59, 1_799, 3_599, 3_600, 1 << 20] {
+                for i in [second * rate, (second + 1) * rate - 1] {
+                    assert_eq!((i as f64 / rate as f64) as u64, i / rate, "call {i} at rate {rate}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn atlas_defaults_give_the_published_rows() {
