@@ -3,15 +3,79 @@
 //! view's title, a fleet check's verdict and `run fleet`'s reports all name a run through
 //! here, so none of them names a scenario the run is not, and all say it the same way.
 
-use crate::content::fleet_params::changed_from_scenario;
+use crate::content::fleet_params::{changed_from_scenario, values_of};
 use crate::content::lab::LabFile;
 use crate::content::params::value;
 use crate::content::values::Values;
+use crate::engine::fleet::{Database, FleetParams};
 
 /// What the `fleet_*` values `values` change from the scenario `fleet_scenario` names, in
 /// words: empty while the run is that scenario as it stands.
 pub fn slider_changes(lab: &LabFile, values: &(impl Values + ?Sized)) -> Vec<String> {
     words(&changed_from_scenario(lab, values), |name| value(lab, values, name))
+}
+
+/// What `p` (a run of `run fleet`, its flags applied) changes from `p.scenario`, in the
+/// sliders' words and, for the settings only flags reach, in words of their own; the time
+/// scale of a live run is not a change (it runs the same model seconds).
+pub fn params_changes(p: &FleetParams) -> Vec<String> {
+    let scenario = FleetParams::scenario(p.scenario);
+    let ours = values_of(p);
+    let theirs = values_of(&scenario);
+    let changed: Vec<&str> = ours
+        .iter()
+        .zip(&theirs)
+        .filter(|((_, a), (_, b))| (a - b).abs() > 1e-9)
+        .map(|((name, _), _)| *name)
+        .collect();
+    let mut changes = words(&changed, |name| ours[..].value(name).unwrap_or(0.0));
+    let latency_ms = |p: &FleetParams| match p.database.first().map(|w| w.state) {
+        Some(Database::Slow { latency_ms }) => Some(latency_ms),
+        _ => None,
+    };
+    let s = &p.server;
+    #[rustfmt::skip]
+    let flag_only = [
+        (p.duration_s != scenario.duration_s, format!("{} s run", p.duration_s)),
+        (p.stagger_s != scenario.stagger_s, format!("stagger {} s", p.stagger_s)),
+        (s.warmup_s != scenario.server.warmup_s, format!("warm-up {} s", s.warmup_s)),
+        (s.deregister_s != scenario.server.deregister_s, format!("deregister {} s", s.deregister_s)),
+        (s.work_s != scenario.server.work_s, format!("work {} ms", s.work_s * 1e3)),
+        (p.routing_delay_s != scenario.routing_delay_s, format!("routing delay {} s", p.routing_delay_s)),
+        (p.load_start_s != scenario.load_start_s, format!("load from {} s", p.load_start_s)),
+        (p.on_db_down != scenario.on_db_down, format!("on db down: {}", json_word(&p.on_db_down))),
+        (p.balancing != scenario.balancing, json_word(&p.balancing)),
+        (p.fail_open != scenario.fail_open, if p.fail_open { "fail open" } else { "no fail open" }.to_string()),
+        (p.black_holes != scenario.black_holes, format!("{} black holes", p.black_holes)),
+        (p.backoff.reset_after_s != scenario.backoff.reset_after_s,
+            format!("back-off reset {} s", p.backoff.reset_after_s)),
+        (latency_ms(p).is_some() && latency_ms(p) != latency_ms(&scenario),
+            format!("db {} ms", latency_ms(p).unwrap_or(0))),
+    ];
+    changes.extend(
+        flag_only
+            .into_iter()
+            .filter(|(differs, _)| *differs)
+            .map(|(_, words)| words),
+    );
+    // A difference neither list names (none the flags can make today) still must not read
+    // as the scenario itself.
+    let as_scenario = FleetParams {
+        time_scale: scenario.time_scale,
+        ..p.clone()
+    };
+    if changes.is_empty() && as_scenario != scenario {
+        changes.push("other settings".to_string());
+    }
+    changes
+}
+
+/// A value's name as the JSON report spells it ("round-robin", "fail").
+fn json_word(value: &impl serde::Serialize) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
 }
 
 /// The words of the changed parameters `changed`, whose values `get` gives. The window's two
@@ -55,11 +119,21 @@ fn words(changed: &[&str], get: impl Fn(&str) -> f64) -> Vec<String> {
     out
 }
 
+/// The run's name for a report line: the scenario's, and what changed if anything did.
+pub fn run_name(p: &FleetParams) -> String {
+    let changes = params_changes(p);
+    if changes.is_empty() {
+        p.scenario.name().to_string()
+    } else {
+        format!("{} (changed: {})", p.scenario.name(), changes.join(", "))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::content::{Content, LabId};
-    use crate::engine::fleet::Scenario;
+    use crate::engine::fleet::{DbWindow, Scenario};
 
     #[test]
     fn each_change_reads_whole_with_its_value() {
@@ -89,5 +163,42 @@ mod tests {
             "db up",
             "an up database's window is no change"
         );
+    }
+
+    #[test]
+    fn a_scenario_as_it_stands_changes_nothing() {
+        let content = Content::load(None).expect("the built-in labs load");
+        let lab = content.lab(LabId::Health);
+        for scenario in Scenario::ALL {
+            let p = FleetParams::scenario(scenario);
+            assert_eq!(params_changes(&p), Vec::<String>::new(), "{scenario:?}");
+            let values = crate::content::fleet_params::scenario_values(scenario);
+            assert_eq!(slider_changes(lab, &values[..]), Vec::<String>::new(), "{scenario:?}");
+            let live = FleetParams { time_scale: 0.01, ..p };
+            assert_eq!(run_name(&live), scenario.name(), "a live time scale is not a change");
+        }
+    }
+
+    #[test]
+    fn each_flag_change_reads_whole_with_its_value() {
+        let mut p = FleetParams::scenario(Scenario::LivenessChecksDb);
+        p.database = vec![DbWindow {
+            start_s: 30.0,
+            end_s: 90.0,
+            state: Database::Down,
+        }];
+        p.roll_at_s = Some(30.0);
+        p.replicas = 4;
+        p.duration_s = 120.0;
+        assert_eq!(
+            params_changes(&p),
+            ["4 replicas", "db window 30-90 s", "roll at 30 s", "120 s run"]
+        );
+        assert_eq!(
+            run_name(&p),
+            "liveness-checks-db (changed: 4 replicas, db window 30-90 s, roll at 30 s, 120 s run)"
+        );
+        p.database.clear();
+        assert_eq!(params_changes(&p)[1], "db up", "an up database's window is no change");
     }
 }
