@@ -95,3 +95,28 @@ fn the_title_names_the_roll_whole_at_both_sizes() {
         );
     }
 }
+
+/// At 80x24, with the run still hidden (so `x reveal` applies), the footer keeps every key
+/// of the fleet view: it dropped `o roll` to make room.
+#[test]
+fn at_80x24_the_footer_keeps_every_key_while_x_applies() {
+    let mut app = app(80, 24);
+    for msg in [Msg::Open, Msg::ToggleFleet] {
+        app.update(msg);
+    }
+    let screen = render(&app);
+    let footer = screen.lines().last().unwrap_or_default();
+    for key in [
+        "F ",
+        "d/w/u ",
+        "l/r ",
+        "o roll",
+        "c ",
+        "m live",
+        "p predict",
+        "x reveal",
+        "? help",
+    ] {
+        assert!(footer.contains(key), "{key:?} missing from {footer:?}");
+    }
+}
