@@ -170,7 +170,7 @@ fn lab4_results_show_the_steady_second_whole() {
         verdict.contains("last second (10 of 10 s): offered 2500 = goodput 2000 + refused 500"),
         "{verdict}"
     );
-    assert!(verdict.contains("10 s mean goodput 1990/s"), "{verdict}");
+    assert!(verdict.contains("10 s mean: goodput 1990/s"), "{verdict}");
     let mut app = lab4_at_step(7);
     app.update(Msg::Predict);
     press(&mut app, "0.33");

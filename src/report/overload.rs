@@ -122,10 +122,11 @@ fn named_lines(run: &OverloadRun, scenario: Scenario) -> Vec<String> {
     // first seconds that fill the pool and the queue, so both are printed, each named.
     let run_s = run.seconds.len();
     if let Some(last) = run.seconds.last() {
+        let x_calls_per_s = run.params.dependency.as_ref().map(|d| d.calls_per_s);
         lines.push(format!(
             "last second ({:.0} s): {}",
             last.t_s,
-            last_second_outcomes(last)
+            last_second_outcomes(last, x_calls_per_s)
         ));
     }
     lines.push(format!(
@@ -140,7 +141,9 @@ fn named_lines(run: &OverloadRun, scenario: Scenario) -> Vec<String> {
 /// the parts are listed, not summed. `wasted` (answered after the caller left) is work, not an
 /// outcome of the second's arrivals, so it stands apart. The app's results and `run
 /// overload` both say the last second this way.
-pub fn last_second_outcomes(last: &Second) -> String {
+/// With dependency X, `x_calls_per_s` names its calls inside what was offered (`offered 1100
+/// (X's 100/s)`: X's calls a second), so a sum never reads as if they were not there.
+pub fn last_second_outcomes(last: &Second, x_calls_per_s: Option<f64>) -> String {
     let parts = [
         ("refused", last.refused),
         ("throttled", last.throttled),
@@ -155,10 +158,14 @@ pub fn last_second_outcomes(last: &Second) -> String {
         )
         .collect();
     let sum: u64 = last.goodput + parts.iter().map(|(_, n)| n).sum::<u64>();
+    let offered = match x_calls_per_s.filter(|calls| *calls > 0.0) {
+        Some(calls) => format!("offered {} (X's {calls:.0}/s)", last.offered),
+        None => format!("offered {}", last.offered),
+    };
     let outcomes = if sum == last.offered {
-        format!("offered {} = {}", last.offered, shown.join(" + "))
+        format!("{offered} = {}", shown.join(" + "))
     } else {
-        format!("offered {} · {}", last.offered, shown.join(" · "))
+        format!("{offered} · {}", shown.join(" · "))
     };
     if last.wasted > 0 {
         format!("{outcomes} · wasted {}", last.wasted)

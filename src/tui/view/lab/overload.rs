@@ -5,7 +5,7 @@
 //! ┌ Results ───────────────────────────────────────────────────────────────┐
 //! │100 workers x 50 ms = 2000/s · offered 2500/s · fifo · timeout 1000 ms   │
 //! │last second (10 s): offered 2500 = goodput 0 + timed out 2500 · wasted 2000│
-//! │10 s mean goodput 960/s · queue max 5000 · wait at 2 s 0.50 s · v: curves │
+//! │10 s mean: goodput 960/s · queue max 5000 · wait at 2 s 0.50 s · v: curves│
 //! └────────────────────────────────────────────────────────────────────────┘
 //!  live: the live scale, then per s at the lesson's scale, live over the seconds measured
 //!  and the sim at the live settings over the same seconds:
@@ -106,7 +106,8 @@ fn last_second_line(run: &OverloadRun, width: usize) -> Line<'static> {
         return Line::from("");
     };
     // The outcomes in the words `run overload` prints too.
-    let outcomes = crate::report::last_second_outcomes(last);
+    let x_calls_per_s = run.params.dependency.as_ref().map(|d| d.calls_per_s);
+    let outcomes = crate::report::last_second_outcomes(last, x_calls_per_s);
     let (at_s, run_s) = (last.t_s, run.seconds.len());
     let wordings = [
         format!("sim, last second ({at_s:.0} of {run_s} s): {outcomes}"),
@@ -164,7 +165,7 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
             let run_s = run.seconds.len();
             let wordings = [
                 format!("{run_s} s mean: goodput {mean:.0}/s · queue max {queue}{wait} · v view: {name}"),
-                format!("{run_s} s mean goodput {mean:.0}/s · queue max {queue}{wait} · v: {name}"),
+                format!("{run_s} s mean: goodput {mean:.0}/s · queue max {queue}{wait} · v: {name}"),
                 format!("mean {mean:.0}/s · queue max {queue}{wait} · v: {name}"),
             ];
             let line = first_that_fits(wordings.map(Line::from).to_vec(), width).unwrap_or_default();
