@@ -129,6 +129,10 @@ pub enum RunLab {
     /// Lab 4: overload, goodput and load shedding (queues, age cap, admission, bulkheads, throttle).
     Overload(Box<Deferred<OverloadArgs>>),
     /// Lab 1 at fleet scale: replicas, a restarter and a Service, and a shared database.
+    ///
+    /// The report names the scenario and what the flags changed from it ("scenario
+    /// liveness-checks-db (changed: db window 30-90 s)"); in JSON `scenario` is the starting
+    /// point and `changed` lists the changes, empty while the settings are the scenario's.
     Fleet(Box<Deferred<FleetArgs>>),
 }
 

@@ -6,7 +6,9 @@
 use serde_json::{Value, json};
 
 mod overload;
-pub use overload::{OverloadReport, metastable_sim_json, metastable_sim_text, overload_json, overload_text};
+pub use overload::{
+    OverloadReport, last_second_outcomes, metastable_sim_json, metastable_sim_text, overload_json, overload_text,
+};
 
 use crate::engine::brownout::{BrownoutComparison, CallerRun};
 use crate::engine::health::DriverRun;

@@ -76,6 +76,28 @@ fn a_character_the_input_does_not_take_is_refused_out_loud() {
     assert!(common::render(&app).contains("✓ Right"));
 }
 
+/// Letters that begin no unit of the answer are named as typed, not only at Enter (`5x` was
+/// taken silently: unit words are letters too). A prefix of a unit (`5 att`) is not.
+#[test]
+fn letters_that_begin_no_unit_are_hinted_as_typed() {
+    // Lab 2, step 1: a count of database attempts.
+    let mut app = common::visited_app(80, 24);
+    for msg in [Msg::Down, Msg::Open, Msg::Predict] {
+        app.update(msg);
+    }
+    press(&mut app, "5x");
+    let screen = common::render(&app);
+    assert!(screen.contains("'x' is not a unit"), "{screen}");
+    app.update(Msg::Erase);
+    let screen = common::render(&app);
+    assert!(!screen.contains("is not a unit"), "Backspace clears it:\n{screen}");
+    press(&mut app, " att");
+    assert!(
+        !common::render(&app).contains("is not a unit"),
+        "on its way to 'attempts'"
+    );
+}
+
 #[test]
 fn capital_letters_answer_a_choice_and_units_reach_the_number_input() {
     let at = |context, c| keys::msg_for(context, &KeyEvent::new(KeyCode::Char(c), KeyModifiers::SHIFT));
@@ -148,7 +170,7 @@ fn lab4_results_show_the_steady_second_whole() {
         verdict.contains("last second (10 of 10 s): offered 2500 = goodput 2000 + refused 500"),
         "{verdict}"
     );
-    assert!(verdict.contains("10 s mean goodput 1990/s"), "{verdict}");
+    assert!(verdict.contains("10 s mean: goodput 1990/s"), "{verdict}");
     let mut app = lab4_at_step(7);
     app.update(Msg::Predict);
     press(&mut app, "0.33");

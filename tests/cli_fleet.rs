@@ -43,13 +43,30 @@ fn the_default_scenario_is_liveness_checking_the_database() {
     ));
 }
 
+/// A flag that changes the scenario's settings is named with it (the report said
+/// "scenario liveness-checks-db" for a run that was not that scenario).
+#[test]
+fn a_changed_setting_is_named_beside_the_scenario() {
+    let text = stdout(&["run", "fleet", "--sim", "--db-window-s", "30,90", "--replicas", "4"]);
+    assert!(
+        text.starts_with(
+            "fleet (sim), scenario liveness-checks-db (changed: 4 replicas, db window 30-90 s): 4 replicas;"
+        ),
+        "{text}"
+    );
+    let json = stdout(&["run", "fleet", "--sim", "--json"]);
+    let value: serde_json::Value = serde_json::from_str(&json).expect("one JSON document");
+    assert_eq!(value["changed"], serde_json::json!([]), "the scenario as it stands");
+}
+
 #[test]
 fn the_json_document_has_the_documented_fields() {
     let text = stdout(&["run", "fleet", "--sim", "--json", "--db-window-s", "30,90"]);
     let value: serde_json::Value = serde_json::from_str(&text).expect("one JSON document");
     assert_eq!(value["lab"], "fleet");
     assert_eq!(value["mode"], "sim");
-    assert_eq!(value["scenario"], "liveness-checks-db");
+    assert_eq!(value["scenario"], "liveness-checks-db", "where the settings started");
+    assert_eq!(value["changed"], serde_json::json!(["db window 30-90 s"]));
     assert_eq!(value["params"]["replicas"], 3);
     assert_eq!(value["restarts"], 3);
     assert_eq!(value["first_restart_s"], 61.0);

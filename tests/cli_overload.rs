@@ -26,6 +26,22 @@ fn the_text_report_names_the_lessons_quantities() {
         capped.contains("age cap 200 ms: queue limit 400 (2000 x 0.2 s)"),
         "{capped}"
     );
+    // The steady second the checks score, beside the whole run's totals, each named (the text
+    // printed whole-run totals only, first second included).
+    assert!(
+        capped.contains("last second (10 s): offered 2500 = goodput 2000 + refused 500\n"),
+        "{capped}"
+    );
+    assert!(
+        capped.contains(
+            "whole run totals (10 s): offered 25000, goodput 19900 (1990.0/s), wasted 0, refused 4600 (18.4%)"
+        ),
+        "{capped}"
+    );
+    let (_, json, _) = run(&["run", "overload", "--scenario", "age-cap", "--json"]);
+    let value: serde_json::Value = serde_json::from_str(&json).expect("one JSON document");
+    assert_eq!(value["last_second"]["t_s"], 10.0);
+    assert_eq!(value["last_second"]["refused"], 500);
     let (_, meta, _) = run(&["run", "overload", "--scenario", "metastable"]);
     assert!(meta.contains("stable below: 150 QPS"), "{meta}");
     assert!(

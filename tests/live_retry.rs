@@ -292,3 +292,34 @@ async fn the_database_backlog_is_capped_and_refusals_are_counted() {
     .await;
     assert!(ended.is_ok(), "actions still waiting after the chain shut down");
 }
+
+/// An attempt the back end's timeout cut off is reported back as made (`x-db-attempts`), so
+/// "so far" counts it with its finished action; it was left out, as if still in flight.
+/// Port 0, a 20 ms timeout on a database that takes 300 ms; 4 actions, bounded in time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn attempts_cut_off_by_the_timeout_are_reported_back() {
+    let _one_at_a_time = ONE_AT_A_TIME.lock().await;
+    let mut config = ChainConfig::counting(2, 0.0, 42);
+    config.capacity = Some(DbCapacity {
+        concurrency: 16,
+        service_ms: 300.0,
+    });
+    config.db_timeout_ms = Some(20);
+    let chain = LiveChain::start(config).await.expect("chain");
+    let (top, counters) = (chain.top_client(), chain.counters());
+    let actions = 4;
+    let done = tokio::time::timeout(Duration::from_secs(20), async {
+        for _ in 0..actions {
+            assert!(!top.action(&[1, 3], None).await, "every attempt times out");
+        }
+    })
+    .await;
+    assert!(done.is_ok(), "the actions end within 20 s");
+    let snapshot = counters.snapshot();
+    assert_eq!(
+        snapshot.db_attempts_of_finished,
+        3 * actions,
+        "3 timed-out attempts per action"
+    );
+    chain.shutdown().await.expect("chain drains");
+}

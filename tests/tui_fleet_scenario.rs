@@ -63,12 +63,12 @@ fn the_title_says_what_was_changed_from_the_scenario() {
     let app = fleet(100, 30, &[Msg::Fleet(FleetMsg::Scenario), Msg::Fleet(FleetMsg::DbUp)]);
     let screen = render(&app);
     assert!(
-        screen.contains(" Fleet: readiness-checks-db, changed: Database "),
+        screen.contains(" Fleet: readiness-checks-db, changed: db up "),
         "{screen}"
     );
     let app = fleet(100, 30, &[Msg::SliderMax, Msg::NextSlider, Msg::Step(1)]);
     let screen = render(&app);
-    assert!(screen.contains(" Fleet: black-hole, changed: Replicas "), "{screen}");
+    assert!(screen.contains(" Fleet: black-hole, changed: 4 replicas "), "{screen}");
     assert_eq!(run(&app).params.replicas, 4);
 }
 
@@ -80,4 +80,43 @@ fn at_80x24_the_roll_and_its_key_stay_on_screen() {
     assert!(screen.contains("down 30-330 s"), "{screen}");
     assert!(screen.contains("o roll"), "{screen}");
     assert!(screen.contains("? help"), "{screen}");
+}
+
+/// After `o` the title names the change by words that read whole, with its value (it said
+/// "changed: Rolling restart at", the slider's label, cut before its value).
+#[test]
+fn the_title_names_the_roll_whole_at_both_sizes() {
+    for (width, height) in [(80, 24), (100, 30)] {
+        let app = fleet(width, height, &[Msg::Fleet(FleetMsg::Roll)]);
+        let screen = render(&app);
+        assert!(
+            screen.contains(" Fleet: liveness-checks-db, changed: roll at 30 s "),
+            "{width}x{height}: {screen}"
+        );
+    }
+}
+
+/// At 80x24, with the run still hidden (so `x reveal` applies), the footer keeps every key
+/// of the fleet view: it dropped `o roll` to make room.
+#[test]
+fn at_80x24_the_footer_keeps_every_key_while_x_applies() {
+    let mut app = app(80, 24);
+    for msg in [Msg::Open, Msg::ToggleFleet] {
+        app.update(msg);
+    }
+    let screen = render(&app);
+    let footer = screen.lines().last().unwrap_or_default();
+    for key in [
+        "F ",
+        "d/w/u ",
+        "l/r ",
+        "o roll",
+        "c ",
+        "m live",
+        "p predict",
+        "x reveal",
+        "? help",
+    ] {
+        assert!(footer.contains(key), "{key:?} missing from {footer:?}");
+    }
 }

@@ -77,8 +77,14 @@ pub fn fleet_params(lab: &LabFile, values: &(impl Values + ?Sized)) -> FleetPara
 /// The `fleet_*` values scenario `scenario` starts from, for the fleet view's scenario key:
 /// (name, value) for every parameter [`fleet_params`] reads.
 pub fn scenario_values(scenario: Scenario) -> Vec<(&'static str, f64)> {
-    let p = FleetParams::scenario(scenario);
-    let index = Scenario::ALL.iter().position(|s| *s == scenario).unwrap_or(0);
+    values_of(&FleetParams::scenario(scenario))
+}
+
+/// The `fleet_*` values that give `p` as far as the sliders reach (its scenario, the first
+/// database window, the liveness probe's timeout for all three): how `run fleet`'s flags are
+/// compared with their scenario in the same terms as the sliders.
+pub fn values_of(p: &FleetParams) -> Vec<(&'static str, f64)> {
+    let index = Scenario::ALL.iter().position(|s| *s == p.scenario).unwrap_or(0);
     let (db_state, start_s, end_s) = match p.database.first() {
         Some(w) => {
             let state = match w.state {

@@ -40,6 +40,60 @@ pub fn refused_char_hint(c: char) -> String {
     format!("'{c}' is not taken: one number, e.g. 64, optionally with a unit (20%, 500 ms); Backspace erases it")
 }
 
+/// The hint for text typed so far that no more typing can make an answer to `question`:
+/// letters before any number, or letters after it that begin no unit word this answer
+/// takes (`5x` for a count of attempts), said at once rather than at Enter. `None` while the
+/// text may still become one (`5 m` on its way to `5 ms`, `1e` to `1e3`, `3,` to `3,000`).
+pub fn dead_end(question: &Question, text: &str) -> Option<String> {
+    let kind = kind(question);
+    let trimmed = text.trim_start();
+    let (number_text, rest) = split_number(trimmed);
+    let letters_first = number_text.is_empty() && trimmed.starts_with(|c: char| c.is_ascii_alphabetic());
+    if letters_first {
+        return Some(format!("type a number first ({}); Backspace erases", allowed(kind)));
+    }
+    let suffix = rest.trim_start().to_ascii_lowercase();
+    let unfinished_number = ["e", "e-", "e+", ",", "_"].contains(&suffix.as_str()) && !rest.starts_with(' ');
+    if number_text.is_empty() || suffix.is_empty() || unfinished_number {
+        return None;
+    }
+    // Only a suffix of unit characters is judged here; anything else is read's to refuse.
+    if !suffix
+        .chars()
+        .all(|c| c.is_ascii_alphabetic() || matches!(c, '%' | '/' | ' ' | '.'))
+    {
+        return None;
+    }
+    let begins_a_unit = unit_words(kind)
+        .iter()
+        .any(|word| word.to_ascii_lowercase().starts_with(&suffix));
+    (!begins_a_unit).then(|| {
+        format!(
+            "'{}' is not a unit of this answer; {}; Backspace erases",
+            rest.trim(),
+            allowed(kind)
+        )
+    })
+}
+
+/// The unit words an answer of `kind` may end with, as [`with_unit`] takes them.
+fn unit_words(kind: Kind<'_>) -> Vec<&str> {
+    match kind {
+        Kind::Time(_) => TIME_UNITS.iter().map(|(name, _)| *name).collect(),
+        Kind::Percent | Kind::Share => vec!["%"],
+        Kind::Rate(unit) => RATE_UNITS.iter().copied().chain([unit]).collect(),
+        Kind::Other("") => Vec::new(),
+        Kind::Other(unit) => {
+            let singular = unit.strip_suffix('s').unwrap_or(unit);
+            let mut words = vec![unit, singular];
+            if unit.eq_ignore_ascii_case("x") {
+                words.push("times");
+            }
+            words
+        }
+    }
+}
+
 /// Time units the bank uses, with their length in seconds.
 #[rustfmt::skip]
 const TIME_UNITS: &[(&str, f64)] = &[
@@ -264,6 +318,28 @@ mod tests {
             explanation: "why".into(),
             source: "src".into(),
         }
+    }
+
+    #[test]
+    fn a_dead_end_is_named_while_a_prefix_of_a_unit_is_not() {
+        let ms = asking("ms", "How long?");
+        let count = asking("attempts", "How many?");
+        let share = asking("", "What share (0 to 1)?");
+        for (question, text) in [
+            (&ms, "5 m"),
+            (&ms, "5 mill"),
+            (&ms, "1e"),
+            (&count, "3,"),
+            (&count, "4 attempt"),
+        ] {
+            assert_eq!(dead_end(question, text), None, "{text}");
+        }
+        for (question, text) in [(&ms, "5x"), (&count, "5x"), (&share, "0.2 p"), (&count, "x")] {
+            let hint = dead_end(question, text).unwrap_or_else(|| panic!("{text} is a dead end"));
+            assert!(hint.ends_with("Backspace erases"), "{hint}");
+        }
+        assert_eq!(dead_end(&count, ""), None);
+        assert_eq!(dead_end(&count, "-"), None);
     }
 
     fn value(question: &Question, text: &str) -> f64 {

@@ -37,7 +37,7 @@ pub fn fleet_heading(run: &FleetRun, mode: &str) -> String {
     };
     format!(
         "fleet ({mode}), scenario {}: {} replicas; /livez {}, /readyz {}; {}; {} requests/s from {} s, {balancing}{}",
-        p.scenario.name(),
+        crate::content::fleet_changes::run_name(p),
         p.replicas,
         check_word(p.server.liveness_checks_db),
         check_word(p.server.readiness_checks_db),
@@ -147,7 +147,7 @@ pub fn fleet_comparison_text(comparison: &FleetComparison, time_scale: f64) -> S
     )
 }
 
-/// A run as JSON: `{"lab":"fleet","mode",..,"params",..,"replicas":[..],"requests",..,"no_ready_endpoint_s"}`.
+/// A run as JSON: `{"lab":"fleet","mode",..,"scenario","changed":[..],"params",..,"replicas":[..],"requests",..,"no_ready_endpoint_s"}`.
 pub fn fleet_value(run: &FleetRun, mode: &str) -> Value {
     let replicas: Vec<Value> = run
         .replicas
@@ -165,6 +165,9 @@ pub fn fleet_value(run: &FleetRun, mode: &str) -> Value {
         "lab": "fleet",
         "mode": mode,
         "scenario": run.params.scenario,
+        // `scenario` is where the settings started; `changed` says what the flags changed
+        // from it (empty while the run is that scenario as it stands).
+        "changed": crate::content::fleet_changes::params_changes(&run.params),
         "params": run.params,
         "replicas": replicas,
         "requests": run.requests,

@@ -118,11 +118,60 @@ fn named_lines(run: &OverloadRun, scenario: Scenario) -> Vec<String> {
     } else {
         100.0 * t.refused as f64 / t.offered as f64
     };
+    // The checks are scored on the steady last second; the whole run's totals include the
+    // first seconds that fill the pool and the queue, so both are printed, each named.
+    let run_s = run.seconds.len();
+    if let Some(last) = run.seconds.last() {
+        let x_calls_per_s = run.params.dependency.as_ref().map(|d| d.calls_per_s);
+        lines.push(format!(
+            "last second ({:.0} s): {}",
+            last.t_s,
+            last_second_outcomes(last, x_calls_per_s)
+        ));
+    }
     lines.push(format!(
-        "totals: offered {}, goodput {} ({:.1}/s), wasted {}, refused {} ({refused_share:.1}%), timed out {}, throttled {}",
+        "whole run totals ({run_s} s): offered {}, goodput {} ({:.1}/s), wasted {}, refused {} ({refused_share:.1}%), timed out {}, throttled {}",
         t.offered, t.goodput, t.goodput_per_s, t.wasted, t.refused, t.timed_out, t.throttled
     ));
     lines
+}
+
+/// Every outcome of what one second offered, as a sum when it is one: `offered 2500 =
+/// goodput 2000 + refused 500`; a queue growing or shrinking holds the difference, so then
+/// the parts are listed, not summed. `wasted` (answered after the caller left) is work, not an
+/// outcome of the second's arrivals, so it stands apart. The app's results and `run
+/// overload` both say the last second this way.
+/// With dependency X, `x_calls_per_s` names its calls inside what was offered (`offered 1100
+/// (X's 100/s)`: X's calls a second), so a sum never reads as if they were not there.
+pub fn last_second_outcomes(last: &Second, x_calls_per_s: Option<f64>) -> String {
+    let parts = [
+        ("refused", last.refused),
+        ("throttled", last.throttled),
+        ("timed out", last.timed_out),
+    ];
+    let shown: Vec<String> = std::iter::once(format!("goodput {}", last.goodput))
+        .chain(
+            parts
+                .iter()
+                .filter(|(_, n)| *n > 0)
+                .map(|(name, n)| format!("{name} {n}")),
+        )
+        .collect();
+    let sum: u64 = last.goodput + parts.iter().map(|(_, n)| n).sum::<u64>();
+    let offered = match x_calls_per_s.filter(|calls| *calls > 0.0) {
+        Some(calls) => format!("offered {} (X's {calls:.0}/s)", last.offered),
+        None => format!("offered {}", last.offered),
+    };
+    let outcomes = if sum == last.offered {
+        format!("{offered} = {}", shown.join(" + "))
+    } else {
+        format!("{offered} · {}", shown.join(" · "))
+    };
+    if last.wasted > 0 {
+        format!("{outcomes} · wasted {}", last.wasted)
+    } else {
+        outcomes
+    }
 }
 
 fn seconds_table(run: &OverloadRun) -> String {
@@ -222,6 +271,8 @@ fn run_value(run: &OverloadRun) -> Value {
         "capacity_per_s": run.capacity_per_s,
         "age_cap_queue_limit": run.age_cap_queue_limit,
         "seconds": run.seconds.iter().map(second_value).collect::<Vec<_>>(),
+        // The steady second the checks are scored on, beside the whole run's totals.
+        "last_second": run.seconds.last().map(second_value),
         "totals": run.totals,
     })
 }

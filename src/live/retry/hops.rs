@@ -6,7 +6,7 @@
 //! [`crate::live::retry::chain`] wires these into a running chain; what they count is in
 //! [`crate::live::retry::config`].
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -116,9 +116,13 @@ pub(crate) async fn call_below(
     let Ok(request) = request else {
         return CallOutcome::Failed;
     };
+    // Whether the answer's report was counted: a timeout after it (while the body is read)
+    // must not count the call a second time.
+    let reported = AtomicBool::new(false);
     let exchange = async {
         match client.request(request).await {
             Ok(response) => {
+                reported.store(true, Ordering::Relaxed);
                 let ok = response.status() == StatusCode::OK;
                 // What the chain below made of this call at the database, reported back.
                 let below = response
@@ -138,9 +142,15 @@ pub(crate) async fn call_below(
     };
     match timeout {
         // Dropping the exchange closes its connection: the callee sees a hang-up, nothing more.
-        Some(limit) => tokio::time::timeout(limit, exchange)
-            .await
-            .unwrap_or(CallOutcome::TimedOut),
+        // A call cut off by the timeout was still made: only the back end has a timeout, and
+        // its call is one database attempt, which the answer would have reported. Counting it
+        // here puts it with its action's finished attempts ("so far"), not with those in flight.
+        Some(limit) => tokio::time::timeout(limit, exchange).await.unwrap_or_else(|_| {
+            if !reported.load(Ordering::Relaxed) {
+                db_attempts.fetch_add(1, Ordering::Relaxed);
+            }
+            CallOutcome::TimedOut
+        }),
         None => exchange.await,
     }
 }

@@ -256,12 +256,13 @@ impl QuizScreen {
             (QuestionKind::Choice, Msg::Open) if choices > 0 => self.answer_choice(self.cursor),
             (QuestionKind::Number | QuestionKind::Predict, Msg::Type(c)) => {
                 // A key the input does not take says so rather than vanish; the next good one clears it.
-                self.hint = self.input.push(c).err();
+                self.hint = self.input.push(c).err().or_else(|| self.input.hint(&asked.question));
                 QuizOutcome::Changed
             }
             (QuestionKind::Number | QuestionKind::Predict, Msg::Erase) => {
-                self.hint = None;
-                changed(self.input.erase())
+                let erased = self.input.erase();
+                self.hint = self.input.hint(&asked.question);
+                changed(erased)
             }
             (QuestionKind::Number | QuestionKind::Predict, Msg::Open) => match self.input.read(&asked.question) {
                 Ok(reading) => {

@@ -429,6 +429,16 @@ pub fn bulkhead_view(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buff
             theme.text(),
         ),
         Line::styled(format!("free for the rest: {}", workers - x), theme.text()),
+        // This run's own last second, X's calls named in what was offered: the Results
+        // panel above is the policy's run, which has no X.
+        Line::styled(
+            format!(
+                "this run at {:.0} s: {}",
+                last.t_s,
+                crate::report::last_second_outcomes(&last, run.params.dependency.as_ref().map(|d| d.calls_per_s))
+            ),
+            theme.text(),
+        ),
         Line::styled(
             format!(
                 "over the run: X refused at once {}; requests that never touch X answered in time {}",

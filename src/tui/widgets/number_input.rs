@@ -32,6 +32,15 @@ impl NumberInput {
         Ok(())
     }
 
+    /// The hint the text typed so far needs for `question`: the refused character's, or the
+    /// one for letters no unit word of the answer begins with (so `5x` says so before Enter).
+    pub fn hint(&self, question: &Question) -> Option<String> {
+        match self.refused {
+            Some(refused) => Some(answer::refused_char_hint(refused)),
+            None => answer::dead_end(question, &self.text),
+        }
+    }
+
     /// Removes the refused character, else the last one; returns whether there was one.
     pub fn erase(&mut self) -> bool {
         self.refused.take().is_some() || self.text.pop().is_some()

@@ -7,6 +7,7 @@
 use ratatui::layout::Position;
 use tokio::sync::mpsc;
 
+use crate::content::fleet_changes;
 use crate::content::fleet_params::{self as params, scenario_of};
 use crate::content::question::CheckSettings;
 use crate::content::{LabFile, Question};
@@ -51,21 +52,8 @@ pub struct FleetPanel {
 pub struct CheckRun {
     pub check_id: String,
     pub run: FleetRun,
-    /// The check's settings that differ from its scenario's, by their sliders' labels.
+    /// What the check's settings change from its scenario's, in short words.
     pub changed: Vec<String>,
-}
-
-/// The labels of the `fleet_*` parameters `names`, for a title.
-fn labels(lab: &LabFile, names: &[&str]) -> Vec<String> {
-    names
-        .iter()
-        .map(|name| {
-            lab.parameters
-                .iter()
-                .find(|spec| spec.name == *name)
-                .map_or_else(|| (*name).to_string(), |spec| spec.label.clone())
-        })
-        .collect()
 }
 
 impl FleetPanel {
@@ -105,7 +93,7 @@ impl FleetPanel {
             .map(|own| CheckRun {
                 check_id: check.id.clone(),
                 run: fleet::simulate(&params::fleet_params(lab, own)),
-                changed: labels(lab, &params::changed_from_scenario(lab, own)),
+                changed: fleet_changes::slider_changes(lab, own),
             });
     }
 
@@ -269,10 +257,10 @@ impl FleetPanel {
         }
     }
 
-    /// The fleet sliders whose values differ from the scenario the Scenario slider names, by
-    /// their labels: empty while the run is that scenario as it stands.
+    /// What the fleet sliders change from the scenario the Scenario slider names, in short
+    /// words ("roll at 30 s"): empty while the run is that scenario as it stands.
     pub fn changed_labels(&self, lab: &LabFile) -> Vec<String> {
-        labels(lab, &params::changed_from_scenario(lab, &self.sliders[..]))
+        fleet_changes::slider_changes(lab, &self.sliders[..])
     }
 
     /// The panel's sliders as the params renderer lays them out: a window around the focus.

@@ -639,11 +639,13 @@ impl LabScreen {
             match msg {
                 Msg::Type(c) => {
                     // A key the input does not take says so rather than vanish (`4^3` is not `43`).
-                    state.hint = input.push(c).err();
+                    // Letters that begin no unit of the answer say so at once, not at Enter.
+                    let check = predict::step_check(lab, state.step);
+                    state.hint = input.push(c).err().or_else(|| check.and_then(|q| input.hint(&q)));
                 }
                 Msg::Erase => {
                     input.erase();
-                    state.hint = None;
+                    state.hint = predict::step_check(lab, state.step).and_then(|q| input.hint(&q));
                 }
                 Msg::Back => state.close(),
                 Msg::Open => match predict::step_check(lab, state.step).map(|check| (input.read(&check), check)) {

@@ -137,12 +137,21 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
         return footer::render_keys(view.context, theme, layout.footer, buf);
     }
     let mut entries = footer_entries(panel.live_showing, lab_view::run_hidden(view));
-    // At 80 columns the keys first close up to one space apart rather than lose one (`o
-    // roll`); with `x reveal` too, the roll key gives way (the help lists it), then `F` (the
-    // title names it), so that `? help` stays whole.
+    // At 80 columns the keys first close up to one space apart, then take shorter labels
+    // (with `x reveal` too, "F one server" did not fit and `o roll` was dropped): every key
+    // that applies stays. Only a footer narrower than the app allows still drops one.
     let fits =
         |entries: &[&str], gap: usize| footer::entries_width(entries, gap) <= usize::from(layout.footer.width) + 2;
     let mut gap = if fits(&entries, 2) { 2 } else { 1 };
+    for (long, short) in [("F one server", "F server"), ("c scenario", "c next")] {
+        if !fits(&entries, gap) {
+            entries
+                .iter_mut()
+                .filter(|entry| **entry == long)
+                .for_each(|entry| *entry = short);
+            gap = if fits(&entries, 2) { 2 } else { 1 };
+        }
+    }
     for gives_way in ["o ", "F "] {
         if !fits(&entries, gap) {
             entries.retain(|entry| !entry.starts_with(gives_way));

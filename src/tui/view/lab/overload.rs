@@ -5,7 +5,7 @@
 //! ┌ Results ───────────────────────────────────────────────────────────────┐
 //! │100 workers x 50 ms = 2000/s · offered 2500/s · fifo · timeout 1000 ms   │
 //! │last second (10 s): offered 2500 = goodput 0 + timed out 2500 · wasted 2000│
-//! │10 s mean goodput 960/s · queue max 5000 · wait at 2 s 0.50 s · v: curves │
+//! │10 s mean: goodput 960/s · queue max 5000 · wait at 2 s 0.50 s · v: curves│
 //! └────────────────────────────────────────────────────────────────────────┘
 //!  live: the live scale, then per s at the lesson's scale, live over the seconds measured
 //!  and the sim at the live settings over the same seconds:
@@ -98,45 +98,22 @@ fn settings_line(run: &OverloadRun) -> String {
 }
 
 /// The run's last second, every outcome of what was offered in it: `last second (10 s):
-/// offered 2500 = goodput 2000 + refused 500`; `wasted` (answered after the caller left) is
-/// work, not an outcome of the second's arrivals, so it stands apart. The last second, not the run's mean, because
+/// offered 2500 = goodput 2000 + refused 500`. The last second, not the run's mean, because
 /// the lesson's figures are the steady state (20% refused, goodput falls to zero), which the
 /// first second, filling the pool and the queue, is not; the mean is on the line below.
 fn last_second_line(run: &OverloadRun, width: usize) -> Line<'static> {
     let Some(last) = run.seconds.last() else {
         return Line::from("");
     };
-    let parts = [
-        ("refused", last.refused),
-        ("throttled", last.throttled),
-        ("timed out", last.timed_out),
-    ];
-    let shown: Vec<String> = std::iter::once(format!("goodput {}", last.goodput))
-        .chain(
-            parts
-                .iter()
-                .filter(|(_, n)| *n > 0)
-                .map(|(name, n)| format!("{name} {n}")),
-        )
-        .collect();
-    let sum: u64 = last.goodput + parts.iter().map(|(_, n)| n).sum::<u64>();
-    // Said as a sum only when it is one: a queue growing or shrinking holds the difference.
-    let outcomes = if sum == last.offered {
-        format!("offered {} = {}", last.offered, shown.join(" + "))
-    } else {
-        format!("offered {} · {}", last.offered, shown.join(" · "))
-    };
-    let late = if last.wasted > 0 {
-        format!(" · wasted {}", last.wasted)
-    } else {
-        String::new()
-    };
+    // The outcomes in the words `run overload` prints too.
+    let x_calls_per_s = run.params.dependency.as_ref().map(|d| d.calls_per_s);
+    let outcomes = crate::report::last_second_outcomes(last, x_calls_per_s);
     let (at_s, run_s) = (last.t_s, run.seconds.len());
     let wordings = [
-        format!("sim, last second ({at_s:.0} of {run_s} s): {outcomes}{late}"),
-        format!("last second ({at_s:.0} s): {outcomes}{late}"),
-        format!("second {at_s:.0} of {run_s}: {outcomes}{late}"),
-        format!("at {at_s:.0} s: {outcomes}{late}"),
+        format!("sim, last second ({at_s:.0} of {run_s} s): {outcomes}"),
+        format!("last second ({at_s:.0} s): {outcomes}"),
+        format!("second {at_s:.0} of {run_s}: {outcomes}"),
+        format!("at {at_s:.0} s: {outcomes}"),
     ];
     first_that_fits(wordings.map(Line::from).to_vec(), width).unwrap_or_default()
 }
@@ -188,7 +165,7 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
             let run_s = run.seconds.len();
             let wordings = [
                 format!("{run_s} s mean: goodput {mean:.0}/s · queue max {queue}{wait} · v view: {name}"),
-                format!("{run_s} s mean goodput {mean:.0}/s · queue max {queue}{wait} · v: {name}"),
+                format!("{run_s} s mean: goodput {mean:.0}/s · queue max {queue}{wait} · v: {name}"),
                 format!("mean {mean:.0}/s · queue max {queue}{wait} · v: {name}"),
             ];
             let line = first_that_fits(wordings.map(Line::from).to_vec(), width).unwrap_or_default();
