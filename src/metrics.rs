@@ -92,6 +92,19 @@ pub fn health_metrics(run: &DriverRun) -> Vec<Metric> {
     metrics
 }
 
+/// The metric of probe `index` of `run` (its place in `run.probes`), as [`health_metrics`]
+/// names them: the nth `/readyz` probe is the nth of [`READYZ_PROBES`], the first `/livez`
+/// is `health.livez_code`. A view masking a probe's code asks this.
+pub fn health_probe_metric(run: &DriverRun, index: usize) -> Option<String> {
+    let probe = run.probes.get(index)?;
+    let before = run.probes.get(..index)?.iter().filter(|p| p.path == probe.path).count();
+    match probe.path.as_str() {
+        "/readyz" => READYZ_PROBES.get(before).map(|name| readyz_metric(name)),
+        "/livez" if before == 0 => Some("health.livez_code".to_string()),
+        _ => None,
+    }
+}
+
 /// Lab 1's fleet view as metrics `fleet.restarts`, `fleet.requests.refused` and so on
 /// (the fields of `run fleet --json`, under `fleet.`).
 pub fn fleet_metrics(run: &FleetRun) -> Vec<Metric> {

@@ -14,7 +14,8 @@
 # no replica or database left after Ctrl-C, SIGTERM or kill -9 of the app.
 # Then Lab 4: offered load past capacity collapses goodput under FIFO, the age cap holds it;
 # at 80x24 its step 1 prompt hides the results and the verdict shows, scored at its own settings.
-# A step whose check is unanswered hides its run (fleet, Lab 4) until x reveals it.
+# A step whose check is unanswered hides its run (fleet, Lab 4) until x reveals it; a number
+# another unanswered step asks for reads "(step N)", so Lab 3 and the fleet answer those first.
 # A lab's first visit opens its lesson (Esc closes it); the next visit, in a new session, does not.
 # Every run uses --progress with a temporary file, so the user's own progress
 # is never touched. Prints "N passed, N failed"; exits 1 on any failure.
@@ -124,6 +125,13 @@ check "first visit: Lab 3's lesson opens by itself" "wait_for 'First visit: L or
 keys Escape
 check "Esc closes the first visit's lesson and stays on the lab" \
     "! screen | grep -qF 'First visit' && screen | grep -qF 'Lab 3 · A breaker'"
+# Steps 2 and 3 ask for the with-breaker row's calls to the sick dependency and its first
+# opening: answered first (44, 10.29), the row and the log show them.
+keys ']' p 4 4 Enter
+check "Lab 3: step 2's verdict" "wait_for 'Step 2 of 3'"
+keys Escape ']' p 1 0 . 2 9 Enter
+check "Lab 3: step 3's verdict" "wait_for 'Step 3 of 3'"
+keys Escape
 check "Lab 3 shows the Atlas's default row" \
     "wait_for 'with breaker  calls= 2911 to sick=   44 degraded= 3133 p99 wait= 40 ms stuck= 0.3'"
 # Focus the timeout (third slider) and move it 5 steps of 10 ms: 200 -> 250 ms.
@@ -322,6 +330,13 @@ check "fleet: step 4's run is hidden until predicted" "wait_for 'hidden until yo
 check "fleet: the footer offers x" "screen | tail -1 | grep -qF 'x reveal'"
 keys x
 check "fleet: x shows the run" "wait_for 'Fleet: liveness-checks-db'"
+# Steps 5 and 6 ask for this run's first restart and for the restarts without the mistake:
+# answered first (61, 0), those numbers show.
+keys ']' p 6 1 Enter
+check "fleet: step 5's verdict" "wait_for 'Step 5 of 11'"
+keys Escape ']' p 0 Enter
+check "fleet: step 6's verdict" "wait_for 'Step 6 of 11'"
+keys Escape
 check "fleet: liveness on the database restarts every replica (12, the first at 61 s)" \
     "screen | grep -qF 'restarts 12 (first 61.0 s)'"
 check "fleet: each replica's row shows its restarts" "screen | grep -qE 'fleet-0 +4 '"

@@ -113,6 +113,9 @@ fn moving_the_timeout_slider_recomputes_lab3_like_the_cli() {
     app.update(Msg::Down);
     app.update(Msg::Down);
     app.update(Msg::Open);
+    // Steps 2 and 3 ask for the with-breaker numbers: revealed (`x` on each), they show.
+    app.labs[2].revealed.insert(1);
+    app.labs[2].revealed.insert(2);
     // Rate, duration, then the timeout.
     app.update(Msg::NextSlider);
     app.update(Msg::NextSlider);
@@ -135,8 +138,10 @@ fn lab2_rows_follow_p() {
     let mut app = app();
     app.update(Msg::Down);
     app.update(Msg::Open);
-    // Step 1's check is unanswered: its rows show once revealed.
+    // Step 1's check is unanswered: its rows show once revealed; row C waits for step 2's
+    // (its 1.11 at any p is the answer there), so that one is revealed too.
     app.update(Msg::Reveal);
+    app.labs[1].revealed.insert(1);
     assert!(text(&app).contains("A: 4 attempts at 3 layers    p=1.0  db attempts/action= 64.00  success=  0.0%"));
     // p from 1.0 down 14 steps of 0.05 is 0.3.
     app.update(Msg::Step(-10));
@@ -203,6 +208,8 @@ fn page_keys_scroll_the_transition_log_and_the_lesson() {
     app.update(Msg::Down);
     app.update(Msg::Down);
     app.update(Msg::Open);
+    // Step 3 asks when the breaker first opens (the log's first line): revealed, it shows.
+    app.labs[2].revealed.insert(2);
     // At 80x24 one row of the log shows: two transitions.
     assert!(text(&app).contains("t=10.29s closed -> open"));
     app.update(Msg::ScrollDown);

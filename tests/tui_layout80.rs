@@ -65,7 +65,10 @@ fn lab4s_throttle_panel_is_whole_at_80x24_sim_and_live() {
         );
         assert!(!screen.contains("(0 - 2 x 0)"), "live {live}:\n{screen}");
         // Step 7: the probability its check asks about, the counts it comes from, what was sent.
-        let app = run(lab4_outcomes(80, 24, &THROTTLE_AT_6000), mode);
+        // Step 7's own number: revealed (`x` there), else it waits for step 7 in the sim.
+        let mut app = lab4_outcomes(80, 24, &THROTTLE_AT_6000);
+        app.labs[3].revealed.insert(6);
+        let app = run(app, mode);
         let screen = render(&app);
         assert!(screen.contains("throttle · timeout 1000 ms"), "{screen}");
         assert!(screen.contains("= (54000 - 2 x 18000) / "), "live {live}:\n{screen}");

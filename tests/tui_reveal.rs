@@ -124,7 +124,9 @@ fn x_shows_the_run_for_that_step_only_and_saves_nothing() {
         let mut app = lab2(width, height);
         app.update(Msg::Reveal);
         let screen = render(&app);
-        assert!(screen.contains("64.00") && screen.contains("1.11"), "{screen}");
+        // Step 1's answer shows; row C's 1.11 is step 2's, which stays masked.
+        assert!(screen.contains("64.00") && !screen.contains("1.11"), "{screen}");
+        assert!(screen.contains("(step 2)"), "{screen}");
         assert!(
             !footer(&screen).contains("x reveal"),
             "nothing left to reveal: {screen}"

@@ -28,6 +28,7 @@ use ratatui::text::Span;
 use ratatui::widgets::{Block, Widget};
 
 use crate::engine::fleet::{Database, FleetRun, ReplicaState, RequestTotals};
+use crate::tui::screens::lab::reveal::Masked;
 use crate::tui::theme::Theme;
 use crate::tui::view::legend::{self, Item};
 use crate::tui::widgets::state_band::band_cells;
@@ -40,6 +41,10 @@ pub struct FleetView<'a> {
     pub mode: &'a str,
     /// A live run still going: the bands stop at this model second (the future is blank).
     pub until_s: Option<f64>,
+    /// The numbers an unanswered check asks for in this run: drawn as their placeholder
+    /// (`?` in the narrow RST column). The bands' times are a column wide, coarser than
+    /// any check's tolerance, and stay.
+    pub masked: &'a Masked,
 }
 
 /// Width of the name column and of the RESTARTS column.
@@ -160,7 +165,10 @@ pub fn render(view: &FleetView, theme: Theme, area: Rect, buf: &mut Buffer) {
             break;
         }
         put(buf, inner.x, y, &replica.name, theme.text(), right);
-        let restarts = format!("{:>3}", replica.restarts);
+        let restarts = match view.masked.contains("fleet.restarts") {
+            true => format!("{:>3}", "?"),
+            false => format!("{:>3}", replica.restarts),
+        };
         put(buf, inner.x + NAME_W, y, &restarts, theme.accent(), right);
         let changes: Vec<(f64, ReplicaState)> = replica.timeline.iter().map(|c| (c.t_s, c.state)).collect();
         for (offset, cell) in band_cells(&changes, duration_s, band_w, replica_rank)
@@ -216,18 +224,32 @@ pub fn render(view: &FleetView, theme: Theme, area: Rect, buf: &mut Buffer) {
     requests_chart(run, theme, chart, buf);
 
     let r = &run.requests;
-    let first = run
-        .first_restart_s()
-        .map_or(String::new(), |t| format!(" (first {t:.1} s)"));
+    let masked = view.masked;
+    let first = run.first_restart_s().map_or(String::new(), |t| {
+        format!(
+            " (first {})",
+            masked.number("fleet.first_restart_s", || format!("{t:.1} s"))
+        )
+    });
+    let count = |name: &str, n: u64| masked.number(&format!("fleet.requests.{name}"), || n.to_string());
     // Whole counts only: the box above has the restarts and the time without an endpoint
     // again, so on a narrow panel those give way first.
     let parts = [
-        format!("ok {}", r.ok),
-        format!("degraded {}", r.degraded),
-        format!("failed {}", r.failed),
-        format!("refused {}", r.refused),
-        format!("no endpoint {:.1} s", run.no_ready_endpoint_s),
-        format!("restarts {}{first}", run.total_restarts()),
+        format!("ok {}", count("ok", r.ok)),
+        format!("degraded {}", count("degraded", r.degraded)),
+        format!("failed {}", count("failed", r.failed)),
+        format!("refused {}", count("refused", r.refused)),
+        format!(
+            "no endpoint {}",
+            masked.number("fleet.no_ready_endpoint_s", || format!(
+                "{:.1} s",
+                run.no_ready_endpoint_s
+            ))
+        ),
+        format!(
+            "restarts {}{first}",
+            masked.number("fleet.restarts", || run.total_restarts().to_string())
+        ),
     ];
     let totals = legend::fit_parts(&parts, usize::from(inner.width));
     put(buf, inner.x, inner.bottom() - 1, &totals, theme.text(), right);

@@ -245,6 +245,19 @@ pub struct LabScreen {
     pub outcome: Option<LabOutcome>,
     /// Steps whose unanswered check's run the learner chose to see without predicting (`x`).
     pub revealed: Revealed,
+    /// Each check's answer at its own settings (`None` on screen), computed once when a
+    /// view first asks what to mask: the lab file does not change while the app runs.
+    check_answers: std::cell::OnceCell<Vec<(String, Option<f64>)>>,
+}
+
+/// `check`'s answer at its own settings, or `None` for a check on screen (its answer moves
+/// with the sliders).
+fn fixed_answer(lab: &LabFile, check: &crate::content::Question) -> Option<f64> {
+    let own = check
+        .settings
+        .as_ref()
+        .and_then(crate::content::question::CheckSettings::fixed)?;
+    metrics::lookup(&metrics::run_metrics(lab, own), check.metric.as_deref()?)
 }
 
 impl LabScreen {
@@ -276,6 +289,7 @@ impl LabScreen {
             fleet: FleetPanel::new(lab),
             outcome: None,
             revealed: Revealed::default(),
+            check_answers: std::cell::OnceCell::new(),
         }
     }
 
@@ -336,6 +350,82 @@ impl LabScreen {
         self.simulated()
             && self.predict.observed.is_none()
             && reveal::step_hides_run(lab, self.current_step(lab), &self.revealed, progress)
+    }
+
+    /// The numbers the simulated run on screen must mask ([`reveal::masked_metrics`]): those
+    /// other unanswered checks ask for at the settings of the run shown (an open verdict's
+    /// own, else the sliders'); none on a live page, whose predictions come before the run.
+    /// `spanning` names parameters the drawing covers whole (Lab 2's p-curve: every p).
+    pub fn masked(&self, lab: &LabFile, progress: &Progress, spanning: &[&str]) -> reveal::Masked {
+        if !self.simulated() {
+            return reveal::Masked::default();
+        }
+        let shown = reveal::ShownRun {
+            values: &self.shown_values(lab),
+            metrics: &self.shown_metrics(),
+        };
+        let answers = self.check_answers.get_or_init(|| {
+            lab.checks
+                .iter()
+                .map(|check| (check.id.clone(), fixed_answer(lab, check)))
+                .collect()
+        });
+        let answer = |check: &crate::content::Question| {
+            answers
+                .iter()
+                .find(|(id, _)| *id == check.id)
+                .and_then(|(_, answer)| *answer)
+        };
+        reveal::masked_metrics(lab, &shown, spanning, answer, (&self.revealed, progress))
+    }
+
+    /// The named numbers of the simulated run on screen: the fleet's (an open verdict's own
+    /// run, else the sliders'), or the lab screen's with Lab 4's slots case.
+    fn shown_metrics(&self) -> Vec<Metric> {
+        if let Some(panel) = self.fleet.as_ref().filter(|panel| panel.showing) {
+            let kept = self
+                .predict
+                .observed
+                .as_ref()
+                .and_then(|observed| panel.verdict_run(&observed.check_id, observed.live));
+            return metrics::fleet_metrics(kept.unwrap_or(&panel.run));
+        }
+        let results = self.shown_results();
+        let mut shown = predict::lab_metrics(results);
+        if let LabResults::Overload(overload) = results {
+            shown.extend(
+                metrics::overload_metrics(&overload.bulkhead)
+                    .into_iter()
+                    .map(|(name, value)| (name.replacen("overload.", overload.slots_prefix, 1), value)),
+            );
+        }
+        shown
+    }
+
+    /// The parameter values of the simulated run on screen: an open verdict's check's own
+    /// settings when the view shows the run at them, else every slider (the fleet's too).
+    fn shown_values(&self, lab: &LabFile) -> Vec<(String, f64)> {
+        let verdict_check =
+            self.predict
+                .observed
+                .as_ref()
+                .filter(|observed| match self.fleet.as_ref().filter(|panel| panel.showing) {
+                    Some(panel) => panel.verdict_check(&observed.check_id, observed.live).is_some(),
+                    None => self.verdict_showing().is_some(),
+                });
+        let own = verdict_check
+            .and_then(|observed| lab.checks.iter().find(|check| check.id == observed.check_id))
+            .and_then(|check| check.settings.as_ref())
+            .and_then(crate::content::question::CheckSettings::fixed);
+        if let Some(own) = own {
+            return own.to_vec();
+        }
+        let fleet_sliders = self.fleet.iter().flat_map(|panel| &panel.sliders);
+        self.sliders
+            .iter()
+            .chain(fleet_sliders)
+            .map(|slider| (slider.spec.name.clone(), slider.value()))
+            .collect()
     }
 
     /// The step whose simulated run `x` would reveal: the current one, if it has a check and

@@ -47,3 +47,117 @@ pub fn answered(progress: &Progress, lab: &LabFile, check_id: &str) -> bool {
 pub fn step_hides_run(lab: &LabFile, step: usize, revealed: &Revealed, progress: &Progress) -> bool {
     step_check(lab, step).is_some_and(|check| !revealed.contains(step) && !answered(progress, lab, &check.id))
 }
+
+/// The numbers a displayed run must not show yet: metric name to the step (from 0) whose
+/// unanswered check asks for it.
+///
+/// The whole-panel hiding above covers the current step only; another step's check may be
+/// scored at the very settings on screen (step 2 of Lab 2 asks about row C of step 1's run),
+/// so without this a verdict or a step without a check would show the next answer. Each
+/// view asks [`Masked::number`] at the one place it formats a metric's number, and leaves
+/// out a chart series or marker that [`Masked::contains`] names.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Masked(std::collections::BTreeMap<String, usize>);
+
+impl Masked {
+    /// The step (from 0) that asks for `metric`, if its number is masked.
+    pub fn step(&self, metric: &str) -> Option<usize> {
+        self.0.get(metric).copied()
+    }
+
+    pub fn contains(&self, metric: &str) -> bool {
+        self.0.contains_key(metric)
+    }
+
+    /// The first step asking for any of `metrics`: a chart drawing them waits for it.
+    pub fn first_step<'a>(&self, metrics: impl IntoIterator<Item = &'a str>) -> Option<usize> {
+        metrics.into_iter().filter_map(|metric| self.step(metric)).min()
+    }
+
+    /// `shown` formatted, or the placeholder naming the step that asks for `metric`.
+    pub fn number(&self, metric: &str, shown: impl FnOnce() -> String) -> String {
+        self.step(metric).map_or_else(shown, placeholder)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// What stands in for a masked number, everywhere: the step that asks for it.
+pub fn placeholder(step: usize) -> String {
+    format!("(step {})", step + 1)
+}
+
+/// The one line a chart hidden for a masked number shows instead.
+pub fn masked_why(step: usize) -> String {
+    format!("hidden until step {} is predicted (or revealed with x)", step + 1)
+}
+
+/// How many of `check`'s own settings a run at `run_values` differs from: 0 for a check on
+/// screen (its answer is whatever the sliders show). Settings in `spanning` are left out (a
+/// drawing covers every value of them: Lab 2's p-curve spans every p), and a parameter the
+/// run does not name counts as equal, as
+/// [`crate::tui::screens::lab::predict::sliders_at_settings`] compares.
+fn settings_differing(check: &crate::content::Question, run_values: &[(String, f64)], spanning: &[&str]) -> usize {
+    use crate::content::params::Values;
+    check
+        .settings
+        .as_ref()
+        .and_then(crate::content::question::CheckSettings::fixed)
+        .map_or(0, |own| {
+            own.iter()
+                .filter(|(name, _)| !spanning.contains(&name.as_str()))
+                .filter(|(name, value)| run_values.value(name).is_some_and(|run| (run - value).abs() >= 1e-9))
+                .count()
+        })
+}
+
+/// The run a view shows, as [`masked_metrics`] judges it.
+pub struct ShownRun<'a> {
+    /// Every parameter's value in that run.
+    pub values: &'a [(String, f64)],
+    /// Its named numbers ([`crate::metrics`]).
+    pub metrics: &'a [crate::metrics::Metric],
+}
+
+/// The metrics a run must mask: those of every check of `lab` on a guided step that is
+/// neither answered in `progress` nor `revealed`, and whose answer that run shows: it is the
+/// run the check is scored on (no setting differs, [`settings_differing`]), or it is one
+/// setting away and its number for the check's metric would be scored right (`answer` gives
+/// a check's answer at its own settings). The second catches a setting the number does not
+/// depend on: Lab 1's fleet step 4 (a 60 s outage) restarts first at the 61.0 s that step 5
+/// (a 300 s outage) asks for. Runs further away are other experiments: a 0 there is not the
+/// answer given away. The current step's own check is among them while unanswered, which
+/// changes nothing: its panels are hidden whole then.
+pub fn masked_metrics(
+    lab: &LabFile,
+    shown: &ShownRun,
+    spanning: &[&str],
+    answer: impl Fn(&crate::content::Question) -> Option<f64>,
+    (revealed, progress): (&Revealed, &Progress),
+) -> Masked {
+    let mut masked = std::collections::BTreeMap::new();
+    for step in 0..lab.steps.len() {
+        let Some(check) = step_check(lab, step) else { continue };
+        if revealed.contains(step) || answered(progress, lab, &check.id) {
+            continue;
+        }
+        // A run without the check's number (a breaker that never opens) has nothing to hide.
+        let Some(number) = crate::metrics::lookup(shown.metrics, check.metric.as_deref().unwrap_or_default()) else {
+            continue;
+        };
+        let shows_answer = match settings_differing(&check, shown.values, spanning) {
+            0 => true,
+            1 => answer(&check).is_some_and(|answer| check.number_is_right(number, answer)),
+            _ => false,
+        };
+        if !shows_answer {
+            continue;
+        }
+        if let Some(metric) = check.metric.clone() {
+            masked.entry(metric).or_insert(step);
+        }
+    }
+    Masked(masked)
+}

@@ -75,6 +75,9 @@ pub struct OverloadResults {
     /// 2 s beside the rest), or, for a verdict on a hang check, that check's hang case (X
     /// hangs and the timeout caps the slots it holds; [`compute_for_check`]).
     pub bulkhead: OverloadRun,
+    /// The metrics' prefix of the case `bulkhead` is (`overload.bulkhead.`, or
+    /// `overload.hang.` for a hang check's verdict), for the view to ask what it masks.
+    pub slots_prefix: &'static str,
 }
 
 /// Runs the lab `lab` on the sliders' values.
@@ -115,7 +118,11 @@ pub fn compute_overload(lab: &LabFile, sliders: &[Slider], previous: Option<&Ove
         Some(previous) if previous.bulkhead.params == bulkhead_params => previous.bulkhead.clone(),
         _ => overload::run(&bulkhead_params),
     };
-    OverloadResults { recompute, bulkhead }
+    OverloadResults {
+        recompute,
+        bulkhead,
+        slots_prefix: "overload.bulkhead.",
+    }
 }
 
 /// The run a verdict on a check with `metric` scored, at `sliders` (the check's settings):
@@ -127,6 +134,7 @@ pub fn compute_for_check(lab: &LabFile, sliders: &[Slider], metric: Option<&str>
         && metric.is_some_and(|metric| metric.starts_with("overload.hang."))
     {
         overload_results.bulkhead = overload::run(&params::overload_hang_params(lab, sliders));
+        overload_results.slots_prefix = "overload.hang.";
     }
     results
 }

@@ -11,6 +11,8 @@ use ratatui::widgets::{Axis, Bar, BarChart, BarGroup, Block, Chart, Dataset, Gra
 
 use crate::engine::brownout::{BrownoutComparison, CallerRun};
 use crate::engine::health::DriverRun;
+use crate::metrics;
+use crate::tui::screens::lab::reveal::{Masked, placeholder};
 use crate::tui::screens::lab::sim::{LabResults, RetryResults};
 use crate::tui::theme::Theme;
 use crate::tui::view::lab::LabView;
@@ -20,10 +22,15 @@ use crate::tui::wrap::wrap_line;
 
 pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     let (theme, state) = (view.theme, view.screen);
+    let masked = view.masked();
     match &state.shown_results() {
-        LabResults::Retry(retry) => retry_charts(retry, theme, area, buf),
-        LabResults::Breaker(run) => breaker_charts(run, theme, area, buf),
-        LabResults::Health(run) => health_timeline(run, state.log_scroll, theme, area, buf),
+        LabResults::Retry(retry) => {
+            // The p-curve spans every p: a check at any p of its settings is on it.
+            let masked_curve = view.masked_spanning(&["p"]);
+            retry_charts(retry, [&masked, &masked_curve], theme, area, buf)
+        }
+        LabResults::Breaker(run) => breaker_charts(run, &masked, theme, area, buf),
+        LabResults::Health(run) => health_timeline(run, &masked, state.log_scroll, theme, area, buf),
         LabResults::Overload(_) => super::overload::render_charts(view, area, buf),
     }
 }
@@ -46,7 +53,21 @@ fn log_bar(value: f64) -> u64 {
     (value.max(1.0).log10() * 100.0) as u64 + 10
 }
 
-fn retry_charts(retry: &RetryResults, theme: Theme, area: Rect, buf: &mut Buffer) {
+/// Lab 2's metric of the per-action attempts of row (or curve) `index`.
+fn per_action_metric(index: usize) -> String {
+    format!("retry.{}.db_attempts_per_action", ["a", "b", "c"][index % 3])
+}
+
+/// Lab 2's charts; `masked` for the bars (the rows' run), `masked_curve` for the p-curve. A
+/// masked bar is drawn flat with `?` (a bar has no room for the placeholder), a masked curve
+/// is left out: either would give the number away.
+fn retry_charts(
+    retry: &RetryResults,
+    [masked, masked_curve]: [&Masked; 2],
+    theme: Theme,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let [top, bottom] = Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
     let [bars_area, jitter_area] =
         Layout::horizontal([Constraint::Percentage(40), Constraint::Percentage(60)]).areas(top);
@@ -65,15 +86,21 @@ fn retry_charts(retry: &RetryResults, theme: Theme, area: Rect, buf: &mut Buffer
         .iter()
         .enumerate()
         .map(|(index, value)| {
+            let hide = masked.contains(&per_action_metric(index));
             Bar::default()
-                .value(log_bar(*value))
-                .text_value(label(*value))
+                .value(if hide { log_bar(1.0) } else { log_bar(*value) })
+                .text_value(if hide { "?".to_string() } else { label(*value) })
                 .label(Line::from(["A", "B", "C"][index % 3]))
                 .style(theme.series(index))
                 .value_style(theme.selected())
         })
         .collect();
-    let top_value = values.iter().copied().fold(10.0, f64::max);
+    let top_value = values
+        .iter()
+        .enumerate()
+        .filter(|(index, _)| !masked.contains(&per_action_metric(*index)))
+        .map(|(_, value)| *value)
+        .fold(10.0, f64::max);
     // The title the panel holds whole: "attempts" gives way to "db" (the Results rows say
     // db attempts/action) before the log scale goes unnamed.
     let bars_title = if " attempts/action, log ".len() <= usize::from(inner_width) {
@@ -139,7 +166,13 @@ fn retry_charts(retry: &RetryResults, theme: Theme, area: Rect, buf: &mut Buffer
     let curves: Vec<Vec<(f64, f64)>> = retry
         .curve
         .iter()
-        .map(|points| points.iter().map(|(p, v)| (*p, v.max(1.0).log10())).collect())
+        .enumerate()
+        .map(
+            |(index, points)| match masked_curve.contains(&per_action_metric(index)) {
+                true => Vec::new(),
+                false => points.iter().map(|(p, v)| (*p, v.max(1.0).log10())).collect(),
+            },
+        )
         .collect();
     let top_log = curves.iter().flatten().map(|(_, v)| *v).fold(1.0, f64::max).ceil();
     // A vertical line at the p the rows above are computed at.
@@ -213,7 +246,7 @@ fn jitter_title(room: u16, theme: Theme) -> Line<'static> {
     .unwrap_or_else(|| title(" Jitter s: ", " ─ cap "))
 }
 
-fn breaker_charts(run: &BrownoutComparison, theme: Theme, area: Rect, buf: &mut Buffer) {
+fn breaker_charts(run: &BrownoutComparison, masked: &Masked, theme: Theme, area: Rect, buf: &mut Buffer) {
     let [left, right] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
     let duration_s = run.params.duration_s;
     // Shared scales, so the two columns compare at a glance.
@@ -226,9 +259,10 @@ fn breaker_charts(run: &BrownoutComparison, theme: Theme, area: Rect, buf: &mut 
         .map(|s| s.waiting)
         .fold(0.1, f64::max);
     caller_column(
-        "timeout only",
+        ("timeout only", "timeout_only"),
         &run.timeout_only,
         None,
+        masked,
         duration_s,
         top_rate,
         top_waiting,
@@ -237,9 +271,10 @@ fn breaker_charts(run: &BrownoutComparison, theme: Theme, area: Rect, buf: &mut 
         buf,
     );
     caller_column(
-        "with breaker",
+        ("with breaker", "with_breaker"),
         &run.with_breaker,
         Some(&run.with_breaker),
+        masked,
         duration_s,
         top_rate,
         top_waiting,
@@ -251,9 +286,10 @@ fn breaker_charts(run: &BrownoutComparison, theme: Theme, area: Rect, buf: &mut 
 
 #[allow(clippy::too_many_arguments)]
 fn caller_column(
-    name: &str,
+    (name, metric_name): (&str, &str),
     caller: &CallerRun,
     breaker: Option<&CallerRun>,
+    masked: &Masked,
     duration_s: f64,
     top_rate: f64,
     top_waiting: f64,
@@ -288,9 +324,15 @@ fn caller_column(
             .map(|(second, s)| (second as f64, pick(s)))
             .collect()
     };
-    let calls = series(|s| s.calls as f64);
-    let sick = series(|s| s.sick_calls as f64);
-    let degraded = series(|s| s.degraded as f64);
+    // A series whose total is masked is left out: summed, it is the number.
+    let unless = |field: &str, points: Vec<(f64, f64)>| match masked.contains(&format!("breaker.{metric_name}.{field}"))
+    {
+        true => Vec::new(),
+        false => points,
+    };
+    let calls = unless("calls", series(|s| s.calls as f64));
+    let sick = unless("sick_calls", series(|s| s.sick_calls as f64));
+    let degraded = unless("degraded", series(|s| s.degraded as f64));
     calls_chart(
         theme,
         [&calls, &sick, &degraded],
@@ -324,7 +366,12 @@ fn caller_column(
         .style(theme.series(3))
         .render(waiting_area, buf);
 
+    let band_masked = masked.first_step(["breaker.with_breaker.first_open_s", "breaker.with_breaker.transitions"]);
     match breaker {
+        // The band marks when the breaker opens: the first opening, to a second or so.
+        Some(_) if let Some(step) = band_masked => {
+            Line::from(Span::styled(format!("state band {}", placeholder(step)), theme.dim())).render(band_label, buf);
+        }
         Some(run) => {
             let mut spans = vec![];
             for (state, word) in [
@@ -419,7 +466,17 @@ pub fn resample(values: &[u64], width: usize) -> Vec<u64> {
         .collect()
 }
 
-fn health_timeline(run: &DriverRun, scroll: u16, theme: Theme, area: Rect, buf: &mut Buffer) {
+/// The metric of the probe a timeline line reports, if it is one (`/readyz 503` at 2.9 s is
+/// `health.readyz_draining_code`).
+fn probe_metric(run: &DriverRun, entry: &crate::engine::health::TimedLine) -> Option<String> {
+    let probe = run
+        .probes
+        .iter()
+        .position(|probe| probe.t_s == entry.t_s && probe.line() == entry.line)?;
+    metrics::health_probe_metric(run, probe)
+}
+
+fn health_timeline(run: &DriverRun, masked: &Masked, scroll: u16, theme: Theme, area: Rect, buf: &mut Buffer) {
     let block = panel(" Simulated driver timeline (PgUp/PgDn) ", theme);
     let inner = block.inner(area);
     let visible = usize::from(inner.height);
@@ -430,9 +487,17 @@ fn health_timeline(run: &DriverRun, scroll: u16, theme: Theme, area: Rect, buf: 
         .timeline
         .iter()
         .flat_map(|entry| {
+            // A probe whose code a check asks for shows its path, not its code.
+            let text = match probe_metric(run, entry).and_then(|metric| masked.step(&metric)) {
+                Some(step) => {
+                    let path = entry.line.split(' ').next().unwrap_or_default();
+                    format!("{path} {}", placeholder(step))
+                }
+                None => entry.line.clone(),
+            };
             let line = Line::from(vec![
                 Span::styled(format!(" t={:6.2} s  ", entry.t_s), theme.dim()),
-                Span::raw(entry.line.clone()),
+                Span::raw(text),
             ]);
             wrap_line(line, usize::from(inner.width), stamp_width)
         })

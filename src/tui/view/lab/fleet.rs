@@ -34,6 +34,7 @@ use crate::tui::layout::LabLayout;
 use crate::tui::msg::Msg;
 use crate::tui::screens::lab::fleet::FleetPanel;
 use crate::tui::screens::lab::fleet_live::{APP_TIME_SCALE, FleetLive};
+use crate::tui::screens::lab::reveal::Masked;
 use crate::tui::view::fleet::{self as fleet_view, FleetView};
 use crate::tui::view::footer;
 use crate::tui::view::lab::{self as lab_view, LabView, lesson, params, predict};
@@ -88,6 +89,7 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
     // While a prompt is open, or the step's check waits for one, the totals and the fleet it
     // asks about wait, as on Labs 2-4's screens (the lesson holds no run's numbers).
     let hidden_why = lab_view::hidden_why(view);
+    let masked = view.masked();
     let width = usize::from(block.inner(layout.results).width);
     if let Some(why) = hidden_why {
         lab_view::hidden(" Results ", why, theme, layout.results, buf);
@@ -95,7 +97,7 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
         let lines = if panel.live_showing {
             live_summary(&panel.run, &panel.live, width)
         } else {
-            summary(check_run.unwrap_or(&panel.run), width)
+            summary(check_run.unwrap_or(&panel.run), &masked, width)
         };
         Paragraph::new(lines)
             .block(block)
@@ -121,11 +123,13 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
                 run: record,
                 mode: "live",
                 until_s: live.until_s(),
+                masked: &masked,
             },
             None => FleetView {
                 run: check_run.unwrap_or(&panel.run),
                 mode: if check_run.is_some() { "check's run" } else { "sim" },
                 until_s: None,
+                masked: &masked,
             },
         };
         fleet_view::render(&fleet, theme, layout.right, buf);
@@ -205,7 +209,7 @@ fn footer_entries(live: bool, run_hidden: bool) -> Vec<&'static str> {
 
 /// The live view's three lines: the design, the live run, the simulation at its settings.
 fn live_summary(sliders_run: &FleetRun, live: &FleetLive, width: usize) -> Vec<Line<'static>> {
-    let mut lines = summary(live.sim.as_ref().unwrap_or(sliders_run), width);
+    let mut lines = summary(live.sim.as_ref().unwrap_or(sliders_run), &Masked::default(), width);
     lines.truncate(1);
     let speed = format!("{:.0}x", 1.0 / APP_TIME_SCALE);
     let (Some(record), Some(sim)) = (&live.record, &live.sim) else {
@@ -296,7 +300,8 @@ fn live_summary(sliders_run: &FleetRun, live: &FleetLive, width: usize) -> Vec<L
 
 /// Three lines: the design, the totals, and the clock the run is on. When the totals do
 /// not fit one line (80 columns), the requests take the clock's line: the footer names `m`.
-fn summary(run: &FleetRun, width: usize) -> Vec<Line<'static>> {
+/// A number `masked` names shows its placeholder.
+fn summary(run: &FleetRun, masked: &Masked, width: usize) -> Vec<Line<'static>> {
     let p = &run.params;
     let checks = |yes: bool| if yes { "checks the database" } else { "process-local" };
     let database = match p.database.first() {
@@ -320,17 +325,27 @@ fn summary(run: &FleetRun, width: usize) -> Vec<Line<'static>> {
     let design = wrap::first_that_fits(vec![Line::from(design), Line::from(short_design)], width).unwrap_or_default();
     let first = run
         .first_restart_s()
-        .map(|t| format!(" (first {t:.1} s)"))
+        .map(|t| {
+            let first_s = masked.number("fleet.first_restart_s", || format!("{t:.1} s"));
+            format!(" (first {first_s})")
+        })
         .unwrap_or_default();
     let r = &run.requests;
     let restarts = format!(
-        "restarts {}{first} · no ready endpoint {:.1} s",
-        run.total_restarts(),
-        run.no_ready_endpoint_s
+        "restarts {}{first} · no ready endpoint {}",
+        masked.number("fleet.restarts", || run.total_restarts().to_string()),
+        masked.number("fleet.no_ready_endpoint_s", || format!(
+            "{:.1} s",
+            run.no_ready_endpoint_s
+        ))
     );
+    let count = |name: &str, n: u64| masked.number(&format!("fleet.requests.{name}"), || n.to_string());
     let requests = format!(
         "ok {} degraded {} failed {} refused {}",
-        r.ok, r.degraded, r.failed, r.refused
+        count("ok", r.ok),
+        count("degraded", r.degraded),
+        count("failed", r.failed),
+        count("refused", r.refused)
     );
     let totals = format!("{restarts} · {requests}");
     if totals.chars().count() > width {

@@ -28,6 +28,7 @@ use crate::progress::Progress;
 use crate::tui::keys::{self, Context};
 use crate::tui::layout;
 use crate::tui::msg::Msg;
+use crate::tui::screens::lab::reveal::{self, Masked};
 use crate::tui::screens::lab::{LabScreen, Mode};
 use crate::tui::theme::Theme;
 use crate::tui::view::footer;
@@ -55,6 +56,23 @@ pub struct LabView<'a> {
     pub progress: &'a Progress,
     /// The key context, for the footer.
     pub context: Context,
+}
+
+impl LabView<'_> {
+    /// The numbers other unanswered checks ask for in the run on screen ([`reveal::Masked`]).
+    pub fn masked(&self) -> Masked {
+        self.screen.masked(self.lab, self.progress, &[])
+    }
+
+    /// As [`LabView::masked`], for a drawing that covers every value of `spanning` at once.
+    pub fn masked_spanning(&self, spanning: &[&str]) -> Masked {
+        self.screen.masked(self.lab, self.progress, spanning)
+    }
+}
+
+/// A chart's area when a number it draws is masked: the one line saying which step asks for it.
+pub fn masked_chart(title: &str, step: usize, theme: Theme, area: Rect, buf: &mut Buffer) {
+    hidden(title, &reveal::masked_why(step), theme, area, buf);
 }
 
 /// The Results panel's title: it says so when an open verdict's run, at the check's own

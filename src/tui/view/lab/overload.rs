@@ -23,10 +23,11 @@ use ratatui::widgets::{Paragraph, Widget};
 use crate::engine::overload::{CurvePoint, OverloadParams, OverloadRun, Second};
 use crate::tui::screens::lab::Mode;
 use crate::tui::screens::lab::overload::{LiveRecord, LiveScale, OverloadLive, OverloadView, live_scaled};
+use crate::tui::screens::lab::reveal::{Masked, placeholder};
 use crate::tui::screens::lab::sim::{LabResults, OverloadResults};
 use crate::tui::view::footer;
-use crate::tui::view::lab::LabView;
 use crate::tui::view::lab::results::fit_width;
+use crate::tui::view::lab::{LabView, masked_chart};
 use crate::tui::view::overload::{bulkhead_view, goodput_curves, outcomes_per_second, queue_over_time, throttle_view};
 use crate::tui::widgets::panel::panel;
 use crate::tui::wrap::first_that_fits;
@@ -101,14 +102,26 @@ fn settings_line(run: &OverloadRun) -> String {
 /// offered 2500 = goodput 2000 + refused 500`. The last second, not the run's mean, because
 /// the lesson's figures are the steady state (20% refused, goodput falls to zero), which the
 /// first second, filling the pool and the queue, is not; the mean is on the line below.
-fn last_second_line(run: &OverloadRun, width: usize) -> Line<'static> {
+///
+/// While the steady refused share is masked the outcomes give way to its placeholder: the
+/// refused count, or the sum's other terms, over the offered count is that share.
+fn last_second_line(run: &OverloadRun, masked: &Masked, width: usize) -> Line<'static> {
     let Some(last) = run.seconds.last() else {
         return Line::from("");
     };
+    let (at_s, run_s) = (last.t_s, run.seconds.len());
+    if let Some(step) = masked.step("overload.refused_share_steady") {
+        let outcomes = format!("offered {}, outcomes {}", last.offered, placeholder(step));
+        let wordings = [
+            format!("sim, last second ({at_s:.0} of {run_s} s): {outcomes}"),
+            format!("last second ({at_s:.0} s): {outcomes}"),
+            format!("at {at_s:.0} s: {outcomes}"),
+        ];
+        return first_that_fits(wordings.map(Line::from).to_vec(), width).unwrap_or_default();
+    }
     // The outcomes in the words `run overload` prints too.
     let x_calls_per_s = run.params.dependency.as_ref().map(|d| d.calls_per_s);
     let outcomes = crate::report::last_second_outcomes(last, x_calls_per_s);
-    let (at_s, run_s) = (last.t_s, run.seconds.len());
     let wordings = [
         format!("sim, last second ({at_s:.0} of {run_s} s): {outcomes}"),
         format!("last second ({at_s:.0} s): {outcomes}"),
@@ -146,27 +159,33 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
     let mut lines = vec![Line::from(fit(settings_line(run)))];
     match live {
         None => {
-            lines.push(last_second_line(run, width));
-            let wait = run
-                .seconds
-                .iter()
-                .find(|s| s.t_s == 2.0)
-                .map_or(String::new(), |s| format!(" · wait at 2 s {:.2} s", s.queue_wait_s));
-            let mean = Rates::of(
-                &run.seconds,
-                LiveScale {
-                    rate: 1.0,
-                    pool: 1.0,
-                    time: 1.0,
-                },
-            )
-            .goodput;
-            let (queue, name) = (run.totals.max_queue_len, chosen_view(view).name());
+            let masked = view.masked();
+            lines.push(last_second_line(run, &masked, width));
+            let wait = run.seconds.iter().find(|s| s.t_s == 2.0).map_or(String::new(), |s| {
+                let wait_s = masked.number("overload.queue_wait_at_2_s", || format!("{:.2} s", s.queue_wait_s));
+                format!(" · wait at 2 s {wait_s}")
+            });
+            let mean = masked.number("overload.goodput_per_s", || {
+                let per_s = Rates::of(
+                    &run.seconds,
+                    LiveScale {
+                        rate: 1.0,
+                        pool: 1.0,
+                        time: 1.0,
+                    },
+                )
+                .goodput;
+                format!("{per_s:.0}")
+            });
+            let queue = masked.number("overload.max_queue_len", || run.totals.max_queue_len.to_string());
+            let name = chosen_view(view).name();
             let run_s = run.seconds.len();
             let wordings = [
-                format!("{run_s} s mean: goodput {mean:.0}/s · queue max {queue}{wait} · v view: {name}"),
-                format!("{run_s} s mean: goodput {mean:.0}/s · queue max {queue}{wait} · v: {name}"),
-                format!("mean {mean:.0}/s · queue max {queue}{wait} · v: {name}"),
+                format!("{run_s} s mean: goodput {mean}/s · queue max {queue}{wait} · v view: {name}"),
+                format!("{run_s} s mean: goodput {mean}/s · queue max {queue}{wait} · v: {name}"),
+                // A masked number's "(step N)" is wider than the number: the view key goes first.
+                format!("{run_s} s mean: goodput {mean}/s · queue max {queue}{wait}"),
+                format!("mean {mean}/s · queue max {queue}{wait} · v: {name}"),
             ];
             let line = first_that_fits(wordings.map(Line::from).to_vec(), width).unwrap_or_default();
             lines.push(line.style(theme.dim()));
@@ -236,6 +255,23 @@ pub fn render_charts(view: &LabView, area: Rect, buf: &mut Buffer) {
         ..r.sim.clone()
     });
     let shown_run = live_run.as_ref().unwrap_or(&sim.run);
+    // A chart drawing a number another step asks for waits for it (simulated only: a live
+    // screen masks nothing). The curves mark goodput at the offered load.
+    let masked = view.masked();
+    let waits_for = |metrics: &[&str]| masked.first_step(metrics.iter().copied());
+    // (The wait series reads to a row, a second or so: coarser than its check's tolerance.)
+    let queue_masked = waits_for(&["overload.queue_len_at_2_s", "overload.max_queue_len"]);
+    let outcomes_masked = waits_for(&["overload.refused_share_steady", "overload.throttle_probability"]);
+    let throttle_masked = waits_for(&["overload.throttle_probability"]);
+    let curves_masked = waits_for(&["overload.goodput_per_s"]);
+    let slots = |name: &str| format!("{}{name}", results.slots_prefix);
+    let slots_masked = waits_for(&[&slots("free_for_rest"), &slots("x_busy_end")]);
+    let theme_of = theme;
+    let or_masked =
+        |step: Option<usize>, title: &str, area: Rect, buf: &mut Buffer, draw: &dyn Fn(&mut Buffer)| match step {
+            Some(step) => masked_chart(title, step, theme_of, area, buf),
+            None => draw(buf),
+        };
     // Live, the curve (where the measured points land) gets a little more of the height.
     let top_share = if live.is_some() { 60 } else { 55 };
     let [top, bottom] = Layout::vertical([
@@ -245,16 +281,26 @@ pub fn render_charts(view: &LabView, area: Rect, buf: &mut Buffer) {
     .areas(area);
     match chosen {
         OverloadView::Curves => {
-            goodput_curves(sim, &points, theme, top, buf);
-            queue_over_time(shown_run, theme, bottom, buf);
+            or_masked(curves_masked, " goodput/s against offered/s ", top, buf, &|buf| {
+                goodput_curves(sim, &points, theme, top, buf)
+            });
+            or_masked(queue_masked, " queue over time ", bottom, buf, &|buf| {
+                queue_over_time(shown_run, theme, bottom, buf)
+            });
         }
         OverloadView::Outcomes => {
-            outcomes_per_second(&shown_run.seconds, shown_run.params.duration_s, theme, top, buf);
+            or_masked(outcomes_masked, " per second ", top, buf, &|buf| {
+                outcomes_per_second(&shown_run.seconds, shown_run.params.duration_s, theme, top, buf)
+            });
             // Live, its counts are the simulation's at the sliders, not the live run's: said so.
             let counts_from = live.map(|_| format!("the sim's {} s", sim.run.params.duration_s));
-            throttle_view(&sim.run, counts_from.as_deref(), theme, bottom, buf);
+            or_masked(throttle_masked, " client-side throttle ", bottom, buf, &|buf| {
+                throttle_view(&sim.run, counts_from.as_deref(), theme, bottom, buf)
+            });
         }
-        OverloadView::Bulkhead => bulkhead_view(&results.bulkhead, theme, area, buf),
+        OverloadView::Bulkhead => or_masked(slots_masked, " bulkhead: the pool's slots ", area, buf, &|buf| {
+            bulkhead_view(&results.bulkhead, theme, area, buf)
+        }),
     }
 }
 

@@ -9,8 +9,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
-use crate::engine::brownout::BrownoutComparison;
+use crate::engine::brownout::{BrownoutComparison, CallerSummary};
+use crate::engine::health::DriverRun;
+use crate::engine::retry::ScenarioResult;
 use crate::report;
+use crate::tui::screens::lab::reveal::{Masked, placeholder};
 use crate::tui::screens::lab::sim::LabResults;
 use crate::tui::theme::Theme;
 use crate::tui::view::lab::LabView;
@@ -23,6 +26,7 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     let mut block = Block::bordered()
         .title(Span::styled(super::results_title(state), theme.accent()))
         .border_style(theme.border());
+    let masked = view.masked();
     let lines: Vec<Line> = match &state.shown_results() {
         LabResults::Retry(retry) => {
             let mut lines: Vec<Line> = retry
@@ -30,7 +34,8 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
                 .iter()
                 .enumerate()
                 .map(|(index, (name, result))| {
-                    let row = fit_width(report::retry_row(name, result), usize::from(area.width - 2));
+                    let row = mask_retry_row(report::retry_row(name, result), index, result, &masked);
+                    let row = fit_width(row, usize::from(area.width - 2));
                     Line::from(Span::styled(row, theme.series(index)))
                 })
                 .collect();
@@ -43,13 +48,15 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         LabResults::Overload(_) => return super::overload::render_results(view, area, buf),
         LabResults::Breaker(run) => {
             let inner = block.inner(area);
-            let count = run.with_breaker.transitions.len();
+            let count = masked.number("breaker.with_breaker.transitions", || {
+                run.with_breaker.transitions.len().to_string()
+            });
             block = block
                 .title_top(Line::from(format!(" breaker transitions: {count} · PgUp/PgDn scroll ")).right_aligned());
-            breaker_lines(theme, run, inner, state.log_scroll)
+            breaker_lines(theme, run, inner, state.log_scroll, &masked)
         }
         LabResults::Health(run) => {
-            let mut outcome: Vec<String> = run.lines().into_iter().rev().take(3).collect();
+            let mut outcome: Vec<String> = mask_health_lines(run, &masked).into_iter().rev().take(3).collect();
             outcome.reverse();
             // On one line where it fits; else one line each (80 columns), the note cut first.
             let joined = outcome.join("   ");
@@ -98,16 +105,89 @@ pub fn fit_width(line: String, width: usize) -> String {
     squeezed
 }
 
-/// The two summary rows, then the transition log laid out in columns from `scroll` rows down.
-fn breaker_lines<'a>(theme: Theme, run: &BrownoutComparison, inner: Rect, scroll: u16) -> Vec<Line<'a>> {
+/// Lab 2's row `index` (A, B, C in `Policy::ALL` order) with the numbers of `masked` metrics
+/// replaced by their placeholder, in the columns they had.
+fn mask_retry_row(row: String, index: usize, result: &ScenarioResult, masked: &Masked) -> String {
+    let letter = ["a", "b", "c"][index % 3];
+    let per_action = format!("attempts/action={:6.2}", result.db_attempts_per_action);
+    let success = format!("success={}", crate::engine::pyfmt::percent(result.success_ratio, 6, 1));
+    let row = match masked.step(&format!("retry.{letter}.db_attempts_per_action")) {
+        Some(step) => row.replacen(&per_action, &format!("attempts/action={:>6}", placeholder(step)), 1),
+        None => row,
+    };
+    match masked.step(&format!("retry.{letter}.success_ratio")) {
+        Some(step) => row.replacen(&success, &format!("success={:>6}", placeholder(step)), 1),
+        None => row,
+    }
+}
+
+/// One caller's Atlas line with the numbers of `masked` metrics (`breaker.<caller>.<field>`)
+/// replaced by their placeholder.
+fn masked_atlas_line(summary: &CallerSummary, name: &str, caller: &str, masked: &Masked) -> String {
+    let mut line = summary.atlas_line(name);
+    for (field, shown) in [
+        ("calls", format!("calls={:5}", summary.calls)),
+        ("sick_calls", format!("to sick={:5}", summary.sick_calls)),
+        ("degraded", format!("degraded={:5}", summary.degraded)),
+        ("p99_wait_ms", format!("p99 wait={:3.0} ms", summary.p99_wait_ms)),
+        ("stuck", format!("stuck={:4.1}", summary.stuck)),
+    ] {
+        if let Some(step) = masked.step(&format!("breaker.{caller}.{field}")) {
+            let key = shown.split('=').next().unwrap_or_default();
+            line = line.replacen(&shown, &format!("{key}={:>5}", placeholder(step)), 1);
+        }
+    }
+    line
+}
+
+/// Lab 1's driver lines ([`DriverRun::lines`]) with the outcomes `masked` names replaced by
+/// their placeholder: the late request's and the exit code (the probes are the timeline's).
+fn mask_health_lines(run: &DriverRun, masked: &Masked) -> Vec<String> {
+    let mut lines = run.lines();
+    let count = lines.len();
+    for (from_end, metric) in [(2, "health.late_request_done"), (1, "health.exit_code")] {
+        if let (Some(step), Some(line)) = (masked.step(metric), count.checked_sub(from_end).map(|i| &mut lines[i])) {
+            let label = line.split(": ").next().unwrap_or_default().to_string();
+            *line = format!("{label}: {}", placeholder(step));
+        }
+    }
+    lines
+}
+
+/// The two summary rows, then the transition log laid out in columns from `scroll` rows down
+/// (one line instead while the first opening, which the log's times give away, is masked).
+fn breaker_lines<'a>(
+    theme: Theme,
+    run: &BrownoutComparison,
+    inner: Rect,
+    scroll: u16,
+    masked: &Masked,
+) -> Vec<Line<'a>> {
     let fit = |line: String| fit_width(line, usize::from(inner.width));
     let mut lines = vec![
-        Line::from(fit(run.timeout_only.summary.atlas_line("timeout only"))),
+        Line::from(fit(masked_atlas_line(
+            &run.timeout_only.summary,
+            "timeout only",
+            "timeout_only",
+            masked,
+        ))),
         Line::from(Span::styled(
-            fit(run.with_breaker.summary.atlas_line("with breaker")),
+            fit(masked_atlas_line(
+                &run.with_breaker.summary,
+                "with breaker",
+                "with_breaker",
+                masked,
+            )),
             theme.accent(),
         )),
     ];
+    if let Some(step) = masked.first_step(["breaker.with_breaker.first_open_s", "breaker.with_breaker.transitions"]) {
+        lines.push(Line::from(Span::styled(
+            fit(format!("transition log {}", placeholder(step))),
+            theme.dim(),
+        )));
+        return lines;
+    }
     let columns = usize::from((inner.width / LOG_COLUMN_WIDTH).max(1));
     let log: Vec<String> = run.with_breaker.transitions.iter().map(ToString::to_string).collect();
     if log.is_empty() {

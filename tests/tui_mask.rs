@@ -1,0 +1,466 @@
+//! No screen shows the answer of a check the learner has not answered yet: not the current
+//! step's (its run is hidden whole) and not another step's, whose check may be scored at the
+//! very settings on screen (Lab 2's step 2 asks for row C of step 1's run).
+//!
+//! For every lab and every guided step (the fleet view's too), at 100x30 and 80x24, with the
+//! sliders at the step's check settings: first with every check unanswered, then with the
+//! earlier steps answered and the previous step's verdict open, then with it closed. On each
+//! screen, no unanswered check may have its answer drawn as the views draw that number in
+//! its own run or one setting away (a setting the number does not depend on gives it away
+//! just the same), nor the chart that draws it in its own run.
+
+mod common;
+
+use common::{render, visited_app};
+use resilience_lab::content::fleet_params::fleet_params;
+use resilience_lab::content::params::{self, Values};
+use resilience_lab::content::question::CheckSettings;
+use resilience_lab::content::{LabFile, LabId, Question};
+use resilience_lab::engine::fleet;
+use resilience_lab::engine::health;
+use resilience_lab::metrics;
+use resilience_lab::tui::app::App;
+use resilience_lab::tui::msg::Msg;
+use resilience_lab::tui::screens::lab::first_visit::{LabPage, step_page};
+use resilience_lab::tui::screens::lab::overload::OverloadView;
+use resilience_lab::tui::screens::lab::predict::step_check;
+use resilience_lab::tui::screens::lab::reveal;
+
+const SIZES: [(u16, u16); 2] = [(100, 30), (80, 24)];
+
+/// The screen with the spaces after each `=` closed up (`sick=   44` reads `sick=44`), the
+/// way the forms below are written.
+fn squeezed(screen: &str) -> String {
+    let mut out = String::with_capacity(screen.len());
+    let mut after_equals = false;
+    for c in screen.chars() {
+        if after_equals && c == ' ' {
+            continue;
+        }
+        after_equals = c == '=';
+        out.push(c);
+    }
+    out
+}
+
+/// The check's answer at its own settings (at `on_screen` for a check on screen). The runs
+/// at fixed settings are kept: the same few are asked for on every screen.
+fn answer(lab: &LabFile, check: &Question, on_screen: &[(String, f64)]) -> Option<f64> {
+    thread_local! {
+        static FIXED: std::cell::RefCell<std::collections::HashMap<String, Option<f64>>> = Default::default();
+    }
+    let compute = || {
+        let run = metrics::check_run(lab, check, on_screen);
+        metrics::lookup(&run, check.metric.as_deref()?)
+    };
+    if check.settings.as_ref().and_then(CheckSettings::fixed).is_none() {
+        return compute();
+    }
+    let key = format!("{}/{}", lab.id, check.id);
+    if let Some(known) = FIXED.with(|fixed| fixed.borrow().get(&key).copied()) {
+        return known;
+    }
+    let value = compute();
+    FIXED.with(|fixed| fixed.borrow_mut().insert(key, value));
+    value
+}
+
+/// How the views draw `check`'s answer `value`: the number as written, or (`chart:`) a mark
+/// of the chart that draws it, which gives it away only in the run the check is scored on.
+/// Every metric a lab's check names has its forms here, or says why it has none.
+fn drawn_forms(lab: &LabFile, check: &Question, value: f64, values: &[(String, f64)]) -> Vec<String> {
+    let metric = check.metric.as_deref().unwrap_or_default();
+    let requests = metric.strip_prefix("fleet.requests.");
+    match metric {
+        m if m.starts_with("retry.") && m.ends_with(".db_attempts_per_action") => vec![format!("{value:.2}")],
+        "breaker.with_breaker.sick_calls" => vec![format!("sick={value:.0} ")],
+        "breaker.with_breaker.first_open_s" => vec![format!("t={value:.2}s")],
+        m if m.starts_with("health.readyz_") => {
+            let run = health::simulate_driver(&params::health_config(lab, values), 18080);
+            (0..run.probes.len())
+                .filter(|&index| metrics::health_probe_metric(&run, index).as_deref() == Some(m))
+                .map(|index| format!("t={:6.2} s  {}", run.probes[index].t_s, run.probes[index].line()))
+                .collect()
+        }
+        // The fleet drawing's bands are a column (several seconds) wide, coarser than any
+        // check's tolerance; its exact numbers are its totals line and its RST column.
+        "fleet.restarts" => vec![format!("restarts {value:.0} ")],
+        "fleet.first_restart_s" => vec![format!("first {value:.1} s")],
+        "fleet.no_ready_endpoint_s" => vec![format!("endpoint {value:.1} s")],
+        _ if requests.is_some() => vec![
+            format!("{} {value:.0}", requests.unwrap_or_default()),
+            "chart:RST".to_string(),
+        ],
+        "overload.queue_wait_at_2_s" => vec![format!("wait at 2 s {value:.2} s")],
+        "overload.queue_len_at_2_s" => vec!["chart:w wait s".to_string()],
+        "overload.max_queue_len" => vec![format!("queue max {value:.0}"), "chart:w wait s".to_string()],
+        "overload.refused_share_steady" => {
+            let offered = values.value("offered_per_s").unwrap_or_default();
+            vec![format!("refused {:.0}", value * offered), "chart:r refused".to_string()]
+        }
+        "overload.bulkhead.free_for_rest" => {
+            vec![
+                format!("free for the rest: {value:.0}"),
+                "chart:X held by X".to_string(),
+            ]
+        }
+        "overload.hang.x_busy_end" => vec![format!("X holds {value:.0} ")],
+        "overload.throttle_probability" => vec!["chart:p = max".to_string()],
+        // No view of the app draws the metastable model (its step sends the learner to the CLI).
+        "overload.metastable.db_load_end_per_s" => Vec::new(),
+        other => panic!("{}: no drawn form for metric {other}: add one", lab.id),
+    }
+}
+
+fn lab_index(app: &App, id: LabId) -> usize {
+    app.content.labs.iter().position(|lab| lab.lab == id).expect("lab")
+}
+
+/// The app on `id`'s screen, on the page of step `step`, at that step.
+fn open_at(width: u16, height: u16, id: LabId, step: usize) -> App {
+    let mut app = visited_app(width, height);
+    let index = lab_index(&app, id);
+    for _ in 0..index {
+        app.update(Msg::Down);
+    }
+    app.update(Msg::Open);
+    go_to(&mut app, index, step);
+    app
+}
+
+/// Shows the page of `step` and makes it the current step.
+fn go_to(app: &mut App, index: usize, step: usize) {
+    let lab = app.content.labs[index].clone();
+    let fleet_page = step_page(&lab, step) == LabPage::Fleet;
+    if app.labs[index].fleet_showing() != fleet_page {
+        app.update(Msg::ToggleFleet);
+    }
+    app.labs[index].predict.step = step;
+}
+
+/// Moves every slider (the fleet's too) that `own` names to its value, and reruns.
+fn set_sliders(app: &mut App, index: usize, own: &[(String, f64)]) {
+    let lab = app.content.labs[index].clone();
+    let screen = &mut app.labs[index];
+    for slider in screen.sliders.iter_mut() {
+        if let Some(value) = own.value(&slider.spec.name) {
+            slider.set_value(value);
+        }
+    }
+    screen.results_stale = true;
+    if let Some(panel) = screen.fleet.as_mut() {
+        for slider in panel.sliders.iter_mut() {
+            if let Some(value) = own.value(&slider.spec.name) {
+                slider.set_value(value);
+            }
+        }
+        panel.run = fleet::simulate(&fleet_params(&lab, &panel.sliders[..]));
+    }
+    app.settle();
+}
+
+/// Every slider's value, the fleet's too.
+fn slider_values(app: &App, index: usize) -> Vec<(String, f64)> {
+    let screen = &app.labs[index];
+    screen
+        .sliders
+        .iter()
+        .chain(screen.fleet.iter().flat_map(|panel| &panel.sliders))
+        .map(|slider| (slider.spec.name.clone(), slider.value()))
+        .collect()
+}
+
+/// The values of the run on screen: an open verdict's own settings when it shows its run,
+/// else the sliders'.
+fn shown_values(app: &App, index: usize) -> Vec<(String, f64)> {
+    let lab = &app.content.labs[index];
+    let screen = &app.labs[index];
+    let verdict = screen.predict.observed.as_ref().and_then(|observed| {
+        let shows_own = match screen.fleet.as_ref().filter(|panel| panel.showing) {
+            Some(panel) => panel.verdict_check(&observed.check_id, observed.live).is_some(),
+            None => screen.verdict_showing().is_some(),
+        };
+        let check = lab.checks.iter().find(|check| check.id == observed.check_id)?;
+        shows_own.then(|| check.settings.as_ref().and_then(CheckSettings::fixed))?
+    });
+    verdict.map_or_else(|| slider_values(app, index), <[_]>::to_vec)
+}
+
+/// The check's own settings, or the sliders' values for a check on screen (or none).
+fn settings_of(app: &App, index: usize, check: &Question) -> Vec<(String, f64)> {
+    match check.settings.as_ref().and_then(CheckSettings::fixed) {
+        Some(own) => own.to_vec(),
+        None => slider_values(app, index),
+    }
+}
+
+/// The answers on screen of the unanswered checks the run on screen is scored on.
+fn giveaways(app: &App, index: usize) -> Vec<String> {
+    let lab = &app.content.labs[index];
+    let shown = shown_values(app, index);
+    let screen = squeezed(&render(app));
+    let mut found = Vec::new();
+    for step in 0..lab.steps.len() {
+        let Some(check) = step_check(lab, step) else { continue };
+        if reveal::answered(&app.progress, lab, &check.id) || app.labs[index].revealed.contains(step) {
+            continue;
+        }
+        let own = check.settings.as_ref().and_then(CheckSettings::fixed);
+        let differing = own.map_or(0, |own| {
+            own.iter()
+                .filter(|(name, value)| shown.value(name).is_some_and(|v| (v - value).abs() >= 1e-9))
+                .count()
+        });
+        let Some(value) = answer(lab, &check, &shown) else {
+            continue;
+        };
+        for form in drawn_forms(lab, &check, value, &shown) {
+            // A number is a give-away in the check's run and one setting away from it (the
+            // setting it does not depend on); a chart's mark in the check's own run.
+            let (form, applies) = match form.strip_prefix("chart:") {
+                Some(mark) => (mark.to_string(), differing == 0),
+                None => (form, differing <= 1),
+            };
+            if applies && screen.contains(&squeezed(&form)) {
+                found.push(format!("step {} ({}): {form:?}", step + 1, check.id));
+            }
+        }
+    }
+    found
+}
+
+/// Renders the screen in each of Lab 4's views (they draw different numbers) and collects
+/// what gives an answer away, saying where.
+fn check_screen(app: &mut App, index: usize, what: &str, failures: &mut Vec<String>) {
+    let views: &[Option<OverloadView>] = if app.labs[index].id == LabId::Overload {
+        &[
+            Some(OverloadView::Curves),
+            Some(OverloadView::Outcomes),
+            Some(OverloadView::Bulkhead),
+        ]
+    } else {
+        &[None]
+    };
+    for view in views {
+        if let (Some(view), Some(part)) = (view, app.labs[index].live.overload_mut()) {
+            part.view = *view;
+        }
+        for found in giveaways(app, index) {
+            let (width, height) = (app.area.width, app.area.height);
+            failures.push(format!(
+                "{}: {what}, {view:?} at {width}x{height}: {found}",
+                app.content.labs[index].id
+            ));
+        }
+    }
+}
+
+/// The typed form of a number the input takes.
+fn typed(value: f64) -> String {
+    let text = format!("{value:.4}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// Predicts step `step`'s check with its answer, leaving the verdict open.
+fn predict_right(app: &mut App, index: usize, step: usize) {
+    let lab = app.content.labs[index].clone();
+    let Some(check) = step_check(&lab, step) else { return };
+    go_to(app, index, step);
+    let value = answer(&lab, &check, &settings_of(app, index, &check)).expect("the check's run has its metric");
+    app.update(Msg::Predict);
+    for c in typed(value).chars() {
+        app.update(Msg::Type(c));
+    }
+    app.update(Msg::Open);
+    assert!(
+        app.labs[index].predict.observed.is_some(),
+        "{} step {}: the verdict opens",
+        lab.id,
+        step + 1
+    );
+}
+
+/// Moves the sliders to step `step`'s check settings (if it has fixed ones).
+fn sliders_at_step(app: &mut App, index: usize, step: usize) {
+    let lab = app.content.labs[index].clone();
+    if let Some(own) = step_check(&lab, step).and_then(|check| check.settings.clone())
+        && let Some(own) = own.fixed()
+    {
+        set_sliders(app, index, own);
+    }
+}
+
+fn every_step_of(id: LabId) -> Vec<String> {
+    let mut failures = Vec::new();
+    for (width, height) in SIZES {
+        let steps = open_at(width, height, id, 0).content.lab(id).steps.len();
+        for step in 0..steps {
+            // Every check unanswered.
+            let mut app = open_at(width, height, id, step);
+            let index = lab_index(&app, id);
+            sliders_at_step(&mut app, index, step);
+            check_screen(&mut app, index, &format!("step {} unanswered", step + 1), &mut failures);
+            if step == 0 {
+                continue;
+            }
+            // The earlier steps answered, the previous one's verdict open, then closed.
+            let mut app = open_at(width, height, id, 0);
+            for earlier in 0..step {
+                predict_right(&mut app, index, earlier);
+                if earlier + 1 < step && app.labs[index].predict.observed.is_some() {
+                    app.update(Msg::Back);
+                }
+            }
+            let verdict = app.labs[index].predict.observed.is_some();
+            if verdict {
+                let what = format!("step {} verdict open", step);
+                check_screen(&mut app, index, &what, &mut failures);
+                app.update(Msg::Back);
+            }
+            go_to(&mut app, index, step);
+            check_screen(
+                &mut app,
+                index,
+                &format!("step {} sliders at defaults", step + 1),
+                &mut failures,
+            );
+            sliders_at_step(&mut app, index, step);
+            check_screen(
+                &mut app,
+                index,
+                &format!("step {} after steps 1-{step} answered", step + 1),
+                &mut failures,
+            );
+        }
+    }
+    failures
+}
+
+fn assert_none(failures: Vec<String>) {
+    assert!(
+        failures.is_empty(),
+        "{} give-aways:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn no_step_of_lab_1_shows_an_unanswered_answer() {
+    assert_none(every_step_of(LabId::Health));
+}
+
+#[test]
+fn no_step_of_lab_2_shows_an_unanswered_answer() {
+    assert_none(every_step_of(LabId::Retry));
+}
+
+#[test]
+fn no_step_of_lab_3_shows_an_unanswered_answer() {
+    assert_none(every_step_of(LabId::Breaker));
+}
+
+#[test]
+fn no_step_of_lab_4_shows_an_unanswered_answer() {
+    assert_none(every_step_of(LabId::Overload));
+}
+
+// The five cases of review 5, each as a learner reaches it.
+
+/// Predicts `typed` on the current step, leaving the verdict open.
+fn type_prediction(app: &mut App, typed: &str) {
+    app.update(Msg::Predict);
+    for c in typed.chars() {
+        app.update(Msg::Type(c));
+    }
+    app.update(Msg::Open);
+}
+
+#[test]
+fn lab_2_step_1s_verdict_masks_row_c_for_step_2() {
+    for (width, height) in SIZES {
+        let mut app = open_at(width, height, LabId::Retry, 0);
+        type_prediction(&mut app, "64");
+        let screen = render(&app);
+        assert!(screen.contains("64.00"), "its own answer shows: {screen}");
+        assert!(!screen.contains("1.11") && screen.contains("(step 2)"), "{screen}");
+        // Answered, step 2's number shows (its verdict, then its run).
+        app.update(Msg::Open);
+        type_prediction(&mut app, "1.1");
+        assert!(render(&app).contains("1.11"), "{}", render(&app));
+    }
+}
+
+#[test]
+fn lab_4_verdicts_mask_the_next_steps_wait_and_refusals() {
+    for (width, height) in SIZES {
+        let mut app = open_at(width, height, LabId::Overload, 0);
+        type_prediction(&mut app, "1000");
+        let screen = render(&app);
+        assert!(
+            !screen.contains("0.50 s") && screen.contains("wait at 2 s (step 2)"),
+            "{screen}"
+        );
+        let mut app = open_at(width, height, LabId::Overload, 2);
+        type_prediction(&mut app, "400");
+        let screen = render(&app);
+        assert!(
+            !screen.contains("refused 500") && screen.contains("(step 4)"),
+            "{screen}"
+        );
+    }
+}
+
+#[test]
+fn the_fleets_step_4_verdict_and_c_mask_later_steps() {
+    for (width, height) in SIZES {
+        let mut app = open_at(width, height, LabId::Health, 3);
+        type_prediction(&mut app, "3");
+        let screen = render(&app);
+        assert!(screen.contains("restarts 3 "), "its own answer shows: {screen}");
+        assert!(
+            !screen.contains("first 61.0 s") && screen.contains("first (step 5)"),
+            "{screen}"
+        );
+        // `c` to step 7's scenario: its refused count waits for step 7.
+        app.update(Msg::Back);
+        go_to(&mut app, 0, 3);
+        app.update(Msg::Fleet(resilience_lab::tui::msg::FleetMsg::Scenario));
+        app.update(Msg::Reveal);
+        let screen = render(&app);
+        assert!(screen.contains("readiness-checks-db"), "{screen}");
+        assert!(
+            !screen.contains("refused 530") && screen.contains("refused (step 7)"),
+            "{screen}"
+        );
+    }
+}
+
+#[test]
+fn lab_3_step_1_masks_steps_2_and_3() {
+    for (width, height) in SIZES {
+        let screen = squeezed(&render(&open_at(width, height, LabId::Breaker, 0)));
+        assert!(!screen.contains("sick=44 ") && !screen.contains("10.29"), "{screen}");
+        assert!(
+            screen.contains("sick=(step 2)") && screen.contains("(step 3)"),
+            "{screen}"
+        );
+        assert!(screen.contains("timeout only"), "the rest of the run shows: {screen}");
+    }
+}
+
+#[test]
+fn lab_1_step_1s_timeline_masks_step_2s_probe() {
+    for (width, height) in SIZES {
+        let mut app = open_at(width, height, LabId::Health, 0);
+        type_prediction(&mut app, "503");
+        app.update(Msg::Back);
+        let screen = render(&app);
+        assert!(
+            screen.contains("t=  0.50 s  /readyz 503"),
+            "its own answer shows: {screen}"
+        );
+        assert!(!screen.contains("t=  2.90 s  /readyz 503"), "{screen}");
+        assert!(screen.contains("/readyz (step 2)"), "{screen}");
+    }
+}
