@@ -28,7 +28,7 @@ use ratatui::text::Span;
 use ratatui::widgets::{Block, Widget};
 
 use crate::engine::fleet::{Database, FleetRun, ReplicaState, RequestTotals};
-use crate::tui::screens::lab::reveal::Masked;
+use crate::tui::screens::lab::reveal::{Masked, placeholder};
 use crate::tui::theme::Theme;
 use crate::tui::view::legend::{self, Item};
 use crate::tui::widgets::state_band::band_cells;
@@ -190,7 +190,17 @@ pub fn render(view: &FleetView, theme: Theme, area: Rect, buf: &mut Buffer) {
     let cells = band_cells(&counts, duration_s, band_w, |count| {
         10u8.saturating_sub(count.min(10) as u8)
     });
-    for (offset, cell) in cells.into_iter().enumerate().filter(|&(offset, _)| reached(offset)) {
+    // Counting the 0 cells times a cell's seconds comes near the seconds with no ready
+    // endpoint (review 6): while a check asks for them, the row names that step instead.
+    let endpoints_masked = view.masked.step("fleet.no_ready_endpoint_s");
+    if let Some(step) = endpoints_masked {
+        put(buf, band_x, y, &placeholder(step), theme.dim(), right);
+    }
+    for (offset, cell) in cells
+        .into_iter()
+        .enumerate()
+        .filter(|&(offset, _)| reached(offset) && endpoints_masked.is_none())
+    {
         if let Some(count) = cell {
             let style = if count == 0 { theme.open() } else { theme.text() };
             let digit = if count > 9 { "+".to_string() } else { count.to_string() };

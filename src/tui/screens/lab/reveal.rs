@@ -118,43 +118,6 @@ fn settings_differing(check: &crate::content::Question, run_values: &[(String, f
         })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::content::Content;
-
-    /// Review 6: `c` on fleet step 8 ran the rolling restart with the database up and its
-    /// window at 30-330 s, two settings from step 8's check (window 30-90 s), and showed its
-    /// "failed 27". An up database's window is no difference; a down one's is.
-    #[test]
-    fn an_up_databases_window_is_no_difference() {
-        let content = Content::load(None).expect("the built-in labs load");
-        let lab = content.lab(crate::content::LabId::Health);
-        let check = lab
-            .checks
-            .iter()
-            .find(|c| c.id == "fleet-rolling-prestop-0-failed")
-            .expect("step 8's check");
-        let own = check
-            .settings
-            .as_ref()
-            .and_then(crate::content::question::CheckSettings::fixed)
-            .expect("fixed");
-        let moved = |state: f64| -> Vec<(String, f64)> {
-            own.iter()
-                .map(|(name, value)| match name.as_str() {
-                    "fleet_db_start_s" => (name.clone(), 10.0),
-                    "fleet_db_end_s" => (name.clone(), 330.0),
-                    "fleet_db_state" => (name.clone(), state),
-                    _ => (name.clone(), *value),
-                })
-                .collect()
-        };
-        assert_eq!(settings_differing(check, &moved(0.0), &[]), 0);
-        assert_eq!(settings_differing(check, &moved(2.0), &[]), 3);
-    }
-}
-
 /// The run a view shows, as [`masked_metrics`] judges it.
 pub struct ShownRun<'a> {
     /// Every parameter's value in that run.
@@ -202,4 +165,41 @@ pub fn masked_metrics(
         }
     }
     Masked(masked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::Content;
+
+    /// Review 6: `c` on fleet step 8 ran the rolling restart with the database up and its
+    /// window at 30-330 s, two settings from step 8's check (window 30-90 s), and showed its
+    /// "failed 27". An up database's window is no difference; a down one's is.
+    #[test]
+    fn an_up_databases_window_is_no_difference() {
+        let content = Content::load(None).expect("the built-in labs load");
+        let lab = content.lab(crate::content::LabId::Health);
+        let check = lab
+            .checks
+            .iter()
+            .find(|c| c.id == "fleet-rolling-prestop-0-failed")
+            .expect("step 8's check");
+        let own = check
+            .settings
+            .as_ref()
+            .and_then(crate::content::question::CheckSettings::fixed)
+            .expect("fixed");
+        let moved = |state: f64| -> Vec<(String, f64)> {
+            own.iter()
+                .map(|(name, value)| match name.as_str() {
+                    "fleet_db_start_s" => (name.clone(), 10.0),
+                    "fleet_db_end_s" => (name.clone(), 330.0),
+                    "fleet_db_state" => (name.clone(), state),
+                    _ => (name.clone(), *value),
+                })
+                .collect()
+        };
+        assert_eq!(settings_differing(check, &moved(0.0), &[]), 0);
+        assert_eq!(settings_differing(check, &moved(2.0), &[]), 3);
+    }
 }
