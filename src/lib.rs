@@ -27,7 +27,7 @@
 //!
 //! A new lab is an engine module, a content file and its [`content::LabId`] variant, a
 //! `live/<lab>/` folder, a `tui/screens/lab/<lab>.rs` and a `tui/view/lab/<lab>.rs`; the
-//! compiler lists every `match` on `LabId` that must handle it. `tests/architecture.rs`
+//! compiler lists every `match` on `LabId` that must handle it. `tests/it/architecture.rs`
 //! keeps the layers apart and finds any two modules that import each other in a loop.
 
 pub mod cli;

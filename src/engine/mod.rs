@@ -5,7 +5,7 @@
 //! [`breaker::Breaker`], [`fault::FaultSchedule`], [`retry::Budget`] and [`health::HealthModel`] serve the
 //! simulated labs (a virtual clock) and the live labs (elapsed time on a real clock).
 //! [`fleet`] puts Lab 1's model into a fleet (replicas, probes, restarts, a Service).
-//! `tests/architecture.rs` fails if any file here names an async runtime or a
+//! `tests/it/architecture.rs` fails if any file here names an async runtime or a
 //! terminal library.
 
 pub mod breaker;

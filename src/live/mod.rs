@@ -3,7 +3,7 @@
 //! Every policy decision here is the engine's (the same `Breaker`, `Budget`, Full Jitter
 //! and `HealthModel` the simulations use); this layer only supplies sockets, elapsed
 //! time and counters. Nothing here binds or connects anywhere but the loopback address,
-//! and nothing here names the terminal app or the command line (`tests/architecture.rs`).
+//! and nothing here names the terminal app or the command line (`tests/it/architecture.rs`).
 //!
 //! - [`run`]: the one handle shape of every live run ([`run::LiveRun`]), the events a run
 //!   sends into the app's queue ([`run::LabEvent`]) and the bounded `join_all` for quitting.

@@ -13,12 +13,7 @@ use std::time::{Duration, Instant};
 use resilience_lab::engine::fleet::{FleetComparison, FleetParams, Scenario, simulate};
 use resilience_lab::live::fleet::{FleetSample, spawn_program};
 
-// Only the /proc helpers of the shared test module, not the app fixtures.
-mod common {
-    pub mod procs;
-}
-
-use common::procs::{Which, children_of, running};
+use crate::common::procs::{Which, children_of, running};
 
 const BIN: &str = env!("CARGO_BIN_EXE_resilience-lab");
 static ONE_FLEET_AT_A_TIME: Mutex<()> = Mutex::new(());

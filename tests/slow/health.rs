@@ -13,12 +13,7 @@ use resilience_lab::live::http::GetOutcome;
 use tokio::sync::mpsc::Receiver;
 use tokio::time::{Instant, timeout};
 
-// Only the /proc helpers of the shared test module, not the app fixtures.
-mod common {
-    pub mod procs;
-}
-
-use common::procs::{Which, children_of, running};
+use crate::common::procs::{Which, children_of, running};
 
 const BIN: &str = env!("CARGO_BIN_EXE_resilience-lab");
 /// The most any single step below may take before the test fails instead of hanging.

@@ -53,7 +53,7 @@ pub struct Chapter {
 }
 
 /// The chapters in the summary's order (`[Title](file.md)` lines); a file the summary
-/// names but the build did not embed is left out (tests/book.rs keeps the two in step).
+/// names but the build did not embed is left out (tests/it/book/summary.rs keeps the two in step).
 pub fn chapters() -> Vec<Chapter> {
     SUMMARY
         .lines()

@@ -1,16 +1,14 @@
 //! The book's links can be followed: Tab focuses one (reversed, the border says where Enter
 //! goes), Enter opens the chapter it names, inside the book.
 
-mod common;
-
-use common::render;
+use crate::common::render;
 use resilience_lab::tui::app::{App, Screen};
 use resilience_lab::tui::msg::Msg;
 use resilience_lab::tui::screens::book;
 
 /// The book open on the facilitator guide, its first link focused.
 fn guide_link_focused(width: u16, height: u16) -> App {
-    let mut app = common::app(width, height);
+    let mut app = crate::common::app(width, height);
     // Home: the labs, the quiz, then the book.
     for _ in 0..app.home_entries() - 1 {
         app.update(Msg::Down);

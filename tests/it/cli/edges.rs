@@ -126,7 +126,7 @@ fn lab_overrides_that_would_be_skipped_are_reported() {
         },
         "is not a regular file",
     );
-    let shipped = include_str!("../labs/retry.toml");
+    let shipped = include_str!("../../../labs/retry.toml");
     check_reports(
         "retyr.toml",
         |path| fs::write(path, shipped).expect("write"),

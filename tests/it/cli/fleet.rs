@@ -24,7 +24,7 @@ fn stdout(args: &[&str]) -> String {
 fn the_rolling_restart_report_reads_like_kubectl_get_pods_watch() {
     assert_eq!(
         stdout(&["run", "fleet", "--sim", "--scenario", "rolling-restart"]),
-        include_str!("golden/fleet_rolling_restart_sim.txt")
+        include_str!("../../golden/fleet_rolling_restart_sim.txt")
     );
 }
 

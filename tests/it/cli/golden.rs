@@ -21,18 +21,18 @@ fn stdout(args: &[&str]) -> String {
 
 #[test]
 fn default_runs_print_the_atlas_outputs_byte_for_byte() {
-    assert_eq!(stdout(&["run", "retry", "--sim"]), include_str!("golden/retry_sim.txt"));
+    assert_eq!(stdout(&["run", "retry", "--sim"]), include_str!("../../golden/retry_sim.txt"));
     assert_eq!(
         stdout(&["run", "breaker", "--sim"]),
-        include_str!("golden/breaker_sim.txt")
+        include_str!("../../golden/breaker_sim.txt")
     );
     assert_eq!(
         stdout(&["run", "health", "--sim"]),
-        include_str!("golden/health_sim.txt")
+        include_str!("../../golden/health_sim.txt")
     );
     assert_eq!(
         stdout(&["run", "breaker"]),
-        include_str!("golden/breaker_sim.txt"),
+        include_str!("../../golden/breaker_sim.txt"),
         "--sim is the default"
     );
 }

@@ -33,7 +33,7 @@ fn shipped_content_passes() {
 
 #[test]
 fn a_syntax_error_names_file_line_and_column() {
-    let (dir, output) = override_with("retry.toml", include_str!("fixtures/broken/labs/retry.toml"));
+    let (dir, output) = override_with("retry.toml", include_str!("../../fixtures/broken/labs/retry.toml"));
     assert_eq!(output.status.code(), Some(2));
     let report = stdout(&output);
     let expected = format!(
@@ -45,7 +45,7 @@ fn a_syntax_error_names_file_line_and_column() {
 
 #[test]
 fn an_unknown_field_is_rejected_with_its_location() {
-    let shipped = include_str!("../labs/breaker.toml");
+    let shipped = include_str!("../../../labs/breaker.toml");
     let broken = shipped.replacen(
         "help = \"Calls per second",
         "colour = \"red\"\nhelp = \"Calls per second",
@@ -67,7 +67,7 @@ fn an_unknown_field_is_rejected_with_its_location() {
 
 #[test]
 fn a_default_outside_its_range_is_located_at_its_parameter() {
-    let shipped = include_str!("../labs/breaker.toml");
+    let shipped = include_str!("../../../labs/breaker.toml");
     let broken = shipped.replacen("default = 200", "default = 5000", 1);
     let (_dir, output) = override_with("breaker.toml", &broken);
     assert_eq!(output.status.code(), Some(2));
@@ -86,7 +86,7 @@ fn a_default_outside_its_range_is_located_at_its_parameter() {
 
 #[test]
 fn a_newer_format_version_is_refused() {
-    let shipped = include_str!("../labs/health.toml");
+    let shipped = include_str!("../../../labs/health.toml");
     let (_dir, output) = override_with(
         "health.toml",
         &shipped.replacen("format_version = 1", "format_version = 2", 1),
@@ -97,7 +97,7 @@ fn a_newer_format_version_is_refused() {
 
 #[test]
 fn a_check_on_a_metric_no_run_produces_is_refused() {
-    let shipped = include_str!("../labs/retry.toml");
+    let shipped = include_str!("../../../labs/retry.toml");
     let (_dir, output) = override_with(
         "retry.toml",
         &shipped.replacen("retry.c.db_attempts_per_action", "retry.d.db_attempts_per_action", 1),
@@ -108,7 +108,7 @@ fn a_check_on_a_metric_no_run_produces_is_refused() {
 
 #[test]
 fn overridden_defaults_drive_the_headless_run() {
-    let shipped = include_str!("../labs/breaker.toml");
+    let shipped = include_str!("../../../labs/breaker.toml");
     let tuned = shipped.replacen("default = 5\n", "default = 1\n", 1);
     let dir = tempfile::tempdir().expect("a temporary folder");
     fs::create_dir_all(dir.path().join("labs")).expect("labs folder");
@@ -131,7 +131,7 @@ fn overridden_defaults_drive_the_headless_run() {
 
 #[test]
 fn faults_use_the_command_line_names() {
-    let shipped = include_str!("../labs/breaker.toml");
+    let shipped = include_str!("../../../labs/breaker.toml");
     let broken = shipped.replacen("\"errors\", \"refuse\"]", "\"errors\", \"flood\"]", 1);
     let line = broken
         .lines()
@@ -151,7 +151,7 @@ fn faults_use_the_command_line_names() {
 
 #[test]
 fn a_check_whose_prompt_and_settings_disagree_is_refused_with_its_line() {
-    let shipped = include_str!("../labs/retry.toml");
+    let shipped = include_str!("../../../labs/retry.toml");
     // A facilitator moves step 1's check to p = 0.5 but leaves its prompt saying p = 1.0.
     let at = shipped.find("[check.settings]\np = 1.0").expect("step 1's settings");
     let edited = format!("{}{}", &shipped[..at], shipped[at..].replacen("p = 1.0", "p = 0.5", 1));
@@ -181,7 +181,7 @@ fn a_check_whose_prompt_and_settings_disagree_is_refused_with_its_line() {
 
 #[test]
 fn a_step_the_app_cannot_move_by_is_refused() {
-    let shipped = include_str!("../labs/breaker.toml");
+    let shipped = include_str!("../../../labs/breaker.toml");
     let broken = shipped.replacen("step = 0.05", "step = 1e-300", 1);
     assert_ne!(broken, shipped, "the threshold slider's step was replaced");
     let (_dir, output) = override_with("breaker.toml", &broken);
@@ -202,7 +202,7 @@ fn a_step_the_app_cannot_move_by_is_refused() {
 
 #[test]
 fn a_run_too_big_to_recompute_in_a_frame_is_refused() {
-    let shipped = include_str!("../labs/breaker.toml");
+    let shipped = include_str!("../../../labs/breaker.toml");
     let rate = "name = \"rate\"";
     let big =
         shipped
@@ -221,7 +221,7 @@ fn a_run_too_big_to_recompute_in_a_frame_is_refused() {
 #[test]
 fn a_big_breaker_window_is_accepted() {
     // Before rolling counts, a window of 10,000 made every slider step recount it per call.
-    let shipped = include_str!("../labs/breaker.toml");
+    let shipped = include_str!("../../../labs/breaker.toml");
     let big_window = shipped.replace("max = 200\n", "max = 10000\n");
     assert_eq!(big_window.matches("max = 10000\n").count(), 2, "window and min_calls");
     let (dir, output) = override_with("breaker.toml", &big_window);

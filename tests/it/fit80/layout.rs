@@ -2,9 +2,7 @@
 //! view's legends and totals, the help overlay's edge, and the book's links in a table
 //! whose cells wrap. Each test reads the drawn screen as a learner would.
 
-mod common;
-
-use common::{render, visited_app};
+use crate::common::{render, visited_app};
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::msg::{LiveMsg, Msg};
 use resilience_lab::tui::screens::book;

@@ -2,9 +2,7 @@
 //! single-server live screen): each now fits in a shorter wording or wraps, and keeps every
 //! number and unit. States are built by hand, no sockets or child.
 
-mod common;
-
-use common::{render, visited_app as app};
+use crate::common::{render, visited_app as app};
 use resilience_lab::engine::health::HealthConfig;
 use resilience_lab::engine::retry::{ScenarioParams, ScenarioResult};
 use resilience_lab::live::run::HealthEvent;

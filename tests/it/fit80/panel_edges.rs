@@ -2,9 +2,7 @@
 //! run, and Lab 1's simulated timeline with a short grace period. Each now wraps inside its
 //! panel and reads whole; no sockets, no child.
 
-mod common;
-
-use common::{render, visited_app};
+use crate::common::{render, visited_app};
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::msg::Msg;
 

@@ -2,9 +2,7 @@
 //! Lab 1 sim, Lab 1 live (asked before the start, decided by a probe), Labs 2, 3 and 4, and
 //! Lab 1's fleet view.
 
-mod common;
-
-use common::render;
+use crate::common::render;
 use resilience_lab::engine::health::HealthConfig;
 use resilience_lab::live::http::GetOutcome;
 use resilience_lab::live::run::{HealthEvent, Probe};
@@ -13,7 +11,7 @@ use resilience_lab::tui::msg::Msg;
 
 /// At 80x24, for a learner back for a later visit: no lesson opens by itself.
 fn app() -> App {
-    let mut app = common::app(80, 24);
+    let mut app = crate::common::app(80, 24);
     app.mark_all_visited();
     app
 }

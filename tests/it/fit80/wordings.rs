@@ -4,12 +4,10 @@
 //! counts it shows live); a slider's help gives way whole; Lab 1 live keeps a waiting check's
 //! status whole beside a long phase; a long fleet verdict keeps its last line.
 
-mod common;
-
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use common::render;
+use crate::common::render;
 use resilience_lab::content::QuestionKind;
 use resilience_lab::engine::health::HealthConfig;
 use resilience_lab::live::http::GetOutcome;
@@ -20,7 +18,7 @@ use resilience_lab::tui::msg::Msg;
 use resilience_lab::tui::view::lab::params::shorter_wordings;
 
 fn app(width: u16, height: u16) -> App {
-    common::visited_app(width, height)
+    crate::common::visited_app(width, height)
 }
 
 fn footer(screen: &str) -> String {
@@ -251,7 +249,7 @@ fn a_sliders_help_gives_way_whole_never_a_cut_word() {
         "ends cleanly: {help:?}\n{screen}"
     );
     // The fleet view's scenario help at 80x24: its first sentence without the aside.
-    let mut app = common::visited_app(80, 24);
+    let mut app = crate::common::visited_app(80, 24);
     app.update(Msg::Open);
     app.update(Msg::ToggleFleet);
     let screen = render(&app);

@@ -1,16 +1,14 @@
 //! Lab 1's fleet view through the App (TestBackend + insta, colour off) at 100x30 and 80x24:
 //! the liveness mistake with its restarts, the design flipped with none, and the help.
 
-mod common;
-
-use common::{render, visited_app as app};
+use crate::common::{render, visited_app as app};
 use resilience_lab::content::LabId;
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::msg::{FleetMsg, Msg};
 
 /// Lab 1 opened, the fleet view on, then `msgs`. Step 4's check is unanswered, so the fleet's
 /// run is hidden until predicted: the tests about the run press `x` to see it
-/// (tests/tui_reveal.rs has the rule).
+/// (tests/it/reveal/panels.rs has the rule).
 fn fleet(width: u16, height: u16, msgs: &[Msg]) -> App {
     let mut app = app(width, height);
     for msg in [Msg::Open, Msg::ToggleFleet].iter().chain(msgs) {

@@ -7,10 +7,8 @@
 //! children (the built `resilience-lab serve ...`): one that ends by itself, and one each
 //! stopped by `s`, by leaving the view and by quitting, each leaving no child behind.
 
-mod common;
-
-use common::procs::{Which, children_of};
-use common::{render, visited_app as app};
+use crate::common::procs::{Which, children_of};
+use crate::common::{render, visited_app as app};
 use std::time::{Duration, Instant};
 
 use resilience_lab::content::LabId;

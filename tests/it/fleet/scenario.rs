@@ -2,9 +2,7 @@
 //! `c` does, the top box never names a scenario the run is not, and at 80 columns the
 //! header and the footer keep every number and key (review 4).
 
-mod common;
-
-use common::{render, visited_app as app};
+use crate::common::{render, visited_app as app};
 use resilience_lab::content::LabId;
 use resilience_lab::engine::fleet::FleetRun;
 use resilience_lab::tui::app::App;

@@ -42,7 +42,7 @@ fn what_a_prompt_asks_about_is_hidden_until_the_verdict() {
     for msg in [Msg::Down, Msg::Down, Msg::Open, Msg::NextStep] {
         app.update(msg);
     }
-    // Before any prompt the unanswered check hides them too (tests/tui_reveal.rs); `x` shows them.
+    // Before any prompt the unanswered check hides them too (tests/it/reveal/panels.rs); `x` shows them.
     assert!(!text(&app).contains("to sick="), "hidden until predicted");
     app.update(Msg::Reveal);
     assert!(text(&app).contains("to sick="), "the results show once revealed");

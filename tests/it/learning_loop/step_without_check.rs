@@ -3,9 +3,7 @@
 //! screen says the lab goes on in the fleet view (key F), in the sim and on the live
 //! screen's Next panel.
 
-mod common;
-
-use common::{render, visited_app};
+use crate::common::{render, visited_app};
 use resilience_lab::content::LabId;
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::msg::Msg;

@@ -3,9 +3,7 @@
 //! run's mean reads the same at 80 and 100 columns ("10 s mean: goodput", not "10 s mean
 //! goodput" at one).
 
-mod common;
-
-use common::{render, visited_app as app};
+use crate::common::{render, visited_app as app};
 use resilience_lab::tui::msg::{LiveMsg, Msg};
 
 /// Lab 4 at the bulkhead step, its check answered (160): the verdict shows the check's run

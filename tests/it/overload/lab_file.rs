@@ -6,7 +6,7 @@ use resilience_lab::content::question::CheckSettings;
 use resilience_lab::content::{LabId, lab};
 use resilience_lab::metrics::{self, lookup};
 
-const FILE: &str = include_str!("../labs/overload.toml");
+const FILE: &str = include_str!("../../../labs/overload.toml");
 
 #[test]
 fn the_lab_file_is_valid() {

@@ -3,9 +3,7 @@
 //! on 127.0.0.1 at the screen's default live settings), handed to the live part through
 //! the events a run sends (`OverloadLive::replay`), so the snapshot is deterministic.
 
-mod common;
-
-use common::render;
+use crate::common::render;
 use resilience_lab::content::LabId;
 use resilience_lab::engine::overload::{OverloadRun, Second, Totals};
 use resilience_lab::tui::app::App;
@@ -14,7 +12,7 @@ use resilience_lab::tui::screens::lab::Mode;
 use resilience_lab::tui::screens::lab::overload::{LiveRecord, live_scaled};
 use serde_json::Value;
 
-const RECORDED: &str = include_str!("fixtures/overload_live_fifo_4s.json");
+const RECORDED: &str = include_str!("../../fixtures/overload_live_fifo_4s.json");
 
 fn recorded_seconds() -> Vec<Second> {
     let fixture: Value = serde_json::from_str(RECORDED).expect("the fixture is JSON");
@@ -43,7 +41,7 @@ fn recorded_seconds() -> Vec<Second> {
 /// Lab 4 in live mode at its defaults, after the recorded run ended.
 fn lab4_live_finished(width: u16, height: u16) -> App {
     // Not the first visit: the lesson would cover the run.
-    let mut app = common::visited_app(width, height);
+    let mut app = crate::common::visited_app(width, height);
     for msg in [Msg::Down, Msg::Down, Msg::Down, Msg::Open, Msg::ToggleMode] {
         app.update(msg);
     }

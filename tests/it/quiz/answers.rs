@@ -2,8 +2,6 @@
 //! as a percentage, a time in the other unit, a capital choice letter, and a character the
 //! number input does not take, in the app and in the plain `quiz` alike.
 
-mod common;
-
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::keys::{self, Context};
@@ -11,7 +9,7 @@ use resilience_lab::tui::msg::Msg;
 
 /// Lab 4 (the fourth home entry) at step `step` (1-based), a later visit.
 fn lab4_at_step(step: usize) -> App {
-    let mut app = common::visited_app(80, 24);
+    let mut app = crate::common::visited_app(80, 24);
     for msg in [Msg::Down, Msg::Down, Msg::Down, Msg::Open] {
         app.update(msg);
     }
@@ -42,10 +40,10 @@ fn a_share_typed_as_a_percentage_is_right_and_says_how_it_was_read() {
         let mut app = lab4_at_step(4);
         app.update(Msg::Predict);
         press(&mut app, typed);
-        let prompt = common::render(&app);
+        let prompt = crate::common::render(&app);
         assert!(prompt.contains("(0 to 1)"), "step 4 asks the share:\n{prompt}");
         app.update(Msg::Open);
-        let verdict = common::render(&app);
+        let verdict = crate::common::render(&app);
         assert!(verdict.contains("✓ Right"), "{typed}:\n{verdict}");
         assert!(
             verdict.contains(&format!("You predicted {read}")),
@@ -57,23 +55,23 @@ fn a_share_typed_as_a_percentage_is_right_and_says_how_it_was_read() {
 #[test]
 fn a_character_the_input_does_not_take_is_refused_out_loud() {
     // Lab 2 (the second home entry), step 1: 4^3 attempts.
-    let mut app = common::visited_app(80, 24);
+    let mut app = crate::common::visited_app(80, 24);
     for msg in [Msg::Down, Msg::Open, Msg::Predict] {
         app.update(msg);
     }
     press(&mut app, "4^3");
-    let screen = common::render(&app);
+    let screen = crate::common::render(&app);
     assert!(screen.contains("'^' is not taken"), "{screen}");
     assert!(!screen.contains("43█"), "4^3 must not become 43:\n{screen}");
     app.update(Msg::Open);
-    let screen = common::render(&app);
+    let screen = crate::common::render(&app);
     assert!(!screen.contains("Why:"), "nothing is scored:\n{screen}");
     // Backspace takes the ^ back; 64 then scores.
     app.update(Msg::Erase);
     app.update(Msg::Erase);
     press(&mut app, "64");
     app.update(Msg::Open);
-    assert!(common::render(&app).contains("✓ Right"));
+    assert!(crate::common::render(&app).contains("✓ Right"));
 }
 
 /// Letters that begin no unit of the answer are named as typed, not only at Enter (`5x` was
@@ -81,19 +79,19 @@ fn a_character_the_input_does_not_take_is_refused_out_loud() {
 #[test]
 fn letters_that_begin_no_unit_are_hinted_as_typed() {
     // Lab 2, step 1: a count of database attempts.
-    let mut app = common::visited_app(80, 24);
+    let mut app = crate::common::visited_app(80, 24);
     for msg in [Msg::Down, Msg::Open, Msg::Predict] {
         app.update(msg);
     }
     press(&mut app, "5x");
-    let screen = common::render(&app);
+    let screen = crate::common::render(&app);
     assert!(screen.contains("'x' is not a unit"), "{screen}");
     app.update(Msg::Erase);
-    let screen = common::render(&app);
+    let screen = crate::common::render(&app);
     assert!(!screen.contains("is not a unit"), "Backspace clears it:\n{screen}");
     press(&mut app, " att");
     assert!(
-        !common::render(&app).contains("is not a unit"),
+        !crate::common::render(&app).contains("is not a unit"),
         "on its way to 'attempts'"
     );
 }
@@ -119,7 +117,7 @@ fn capital_letters_answer_a_choice_and_units_reach_the_number_input() {
 /// The plain `quiz` on `input`, its output.
 fn plain_quiz(args: &[&str], input: &str) -> String {
     let dir = tempfile::tempdir().expect("temp dir");
-    let output = common::binary::run_with_input(&dir.path().join("progress.toml"), args, input);
+    let output = crate::common::binary::run_with_input(&dir.path().join("progress.toml"), args, input);
     assert!(output.status.success(), "{output:?}");
     String::from_utf8(output.stdout).expect("utf-8")
 }
@@ -165,7 +163,7 @@ fn lab4_results_show_the_steady_second_whole() {
     app.update(Msg::Predict);
     press(&mut app, "0.2");
     app.update(Msg::Open);
-    let verdict = common::render(&app);
+    let verdict = crate::common::render(&app);
     assert!(
         verdict.contains("last second (10 of 10 s): offered 2500 = goodput 2000 + refused 500"),
         "{verdict}"
@@ -175,7 +173,7 @@ fn lab4_results_show_the_steady_second_whole() {
     app.update(Msg::Predict);
     press(&mut app, "0.33");
     app.update(Msg::Open);
-    let verdict = common::render(&app);
+    let verdict = crate::common::render(&app);
     assert!(
         verdict.contains("offered 6000 = goodput 2000 + refused 2078 + throttled 1922"),
         "{verdict}"
@@ -190,7 +188,7 @@ fn lab4_bulkhead_verdict_shows_the_bulkhead() {
     app.update(Msg::Predict);
     press(&mut app, "160");
     app.update(Msg::Open);
-    let verdict = common::render(&app);
+    let verdict = crate::common::render(&app);
     assert!(verdict.contains("✓ Right"), "{verdict}");
     assert!(
         verdict.contains("v: bulkhead") || verdict.contains("v view: bulkhead"),
@@ -208,7 +206,7 @@ fn lab4_timeout_verdict_draws_the_hang_it_scored() {
     app.update(Msg::Predict);
     press(&mut app, "50");
     app.update(Msg::Open);
-    let verdict = common::render(&app);
+    let verdict = crate::common::render(&app);
     assert!(verdict.contains("✓ Right"), "{verdict}");
     assert!(
         verdict.contains("X holds 50"),

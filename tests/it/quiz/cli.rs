@@ -1,9 +1,7 @@
 //! The plain-terminal quiz and the progress file, driven through the real binary.
 
 #[path = "common/binary.rs"]
-mod binary;
-
-use binary::run_with_input;
+use crate::common::binary::run_with_input;
 
 use std::fs;
 use std::path::Path;

@@ -9,9 +9,7 @@
 //! its own run or one setting away (a setting the number does not depend on gives it away
 //! just the same), nor the chart that draws it in its own run.
 
-mod common;
-
-use common::{render, visited_app};
+use crate::common::{render, visited_app};
 use resilience_lab::content::fleet_params::fleet_params;
 use resilience_lab::content::params::{self, Values};
 use resilience_lab::content::question::CheckSettings;

@@ -3,9 +3,7 @@
 //! show once it is answered (right or not), after `x` (that step only, nothing saved), on a
 //! step without a check, and on a live screen. Through the app's messages, at 80x24 and 100x30.
 
-mod common;
-
-use common::{render, visited_app};
+use crate::common::{render, visited_app};
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::msg::Msg;
 

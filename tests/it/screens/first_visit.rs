@@ -2,9 +2,7 @@
 //! guided steps with the page's first step expanded, and how to close it and go on), once
 //! per page, remembered in the progress file; later visits open to the lab.
 
-mod common;
-
-use common::{app, render};
+use crate::common::{app, render};
 use resilience_lab::progress;
 use resilience_lab::tui::app::{App, Screen};
 use resilience_lab::tui::msg::Msg;

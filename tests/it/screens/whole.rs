@@ -3,9 +3,7 @@
 //! Colour is off so that a snapshot is the text a learner reads; the theme's roles are
 //! covered by the views using them.
 
-mod common;
-
-use common::{render, visited_app as app};
+use crate::common::{render, visited_app as app};
 use resilience_lab::content::QuestionKind;
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::msg::{LiveMsg, Msg};

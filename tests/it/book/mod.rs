@@ -1,0 +1,6 @@
+//! The book: its summary and chapters hang together, every quiz topic is taught, and its links
+//! can be followed in the app.
+
+mod links;
+mod summary;
+mod topic_coverage;

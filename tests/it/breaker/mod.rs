@@ -1,0 +1,4 @@
+//! Lab 3, the circuit breaker: the engine's breaker through the Atlas's brownout (the live runs
+//! are in `tests/slow/`).
+
+mod steps;

@@ -1,0 +1,4 @@
+//! The lab files and `resilience-lab check`: the shipped content passes, broken overrides are
+//! located.
+
+mod check;

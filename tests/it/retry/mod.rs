@@ -1,0 +1,3 @@
+//! Lab 2, retries: slider bursts recompute once (the live runs are in `tests/slow/`).
+
+mod slider_burst;
