@@ -23,7 +23,8 @@
 //!   run, for predict-then-observe checks), [`progress`] (the progress file), [`quiz`]
 //!   (drawing and grading questions), [`review`] (spaced repetition for `quiz --review`),
 //!   [`drill`] (interview drills for `quiz --drill`), [`output`] (stdout and stderr whose reader
-//!   may be gone: `| head -1`).
+//!   may be gone: `| head -1`), [`user_file`] (the one rule for reading a file the user names:
+//!   a regular file of sane size).
 //!
 //! A new lab is an engine module, a content file and its [`content::LabId`] variant, a
 //! `live/<lab>/` folder, a `tui/screens/lab/<lab>.rs` and a `tui/view/lab/<lab>.rs`; the
@@ -46,3 +47,4 @@ pub mod report;
 pub mod review;
 pub mod signals;
 pub mod tui;
+pub mod user_file;

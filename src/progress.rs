@@ -14,7 +14,7 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::content::{LabFile, Question};
 use crate::error::UsageError;
+use crate::user_file;
 
 /// The `format_version` this build writes and reads.
 pub const FORMAT_VERSION: u32 = 1;
@@ -263,74 +264,80 @@ pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 /// record is returned with a notice. A file of a newer format, a path that is not a regular
 /// file and a file over [`MAX_FILE_BYTES`] are errors, and are left untouched.
 pub fn load(path: &Path) -> Result<Loaded> {
+    let path = &through_links(path);
     refuse_what_is_not_a_progress_file(path)?;
-    let _lock = FileLock::take(path, false)?;
-    read_locked(path)
+    // Reading needs no lock file of its own: a save replaces the file by a rename, so a
+    // reader sees the old file or the new one whole. An existing lock is still honoured, and
+    // only a file that must be moved aside (a write) takes one.
+    let lock = FileLock::existing(path);
+    match read_parsed(path)? {
+        Read::Unreadable(_) => {
+            drop(lock);
+            let _lock = FileLock::take(path, false)?;
+            read_locked(path)
+        }
+        read => read_locked_from(path, read),
+    }
+}
+
+/// The path a save writes to: the target of a symbolic link (followed to its end), so
+/// that files linked to one shared progress file stay one file.
+fn through_links(path: &Path) -> PathBuf {
+    let mut path = path.to_path_buf();
+    // The kernel's own limit on links followed in one lookup (SYMLOOP_MAX on Linux).
+    for _ in 0..40 {
+        if !fs::symlink_metadata(&path).is_ok_and(|metadata| metadata.file_type().is_symlink()) {
+            break;
+        }
+        let Ok(target) = fs::read_link(&path) else { break };
+        path = match path.parent() {
+            Some(dir) if target.is_relative() => dir.join(target),
+            _ => target,
+        };
+    }
+    path
 }
 
 /// A path that exists but is a folder, a device or a pipe, or is too big: one line, exit 2.
 fn refuse_what_is_not_a_progress_file(path: &Path) -> Result<()> {
-    let metadata = match fs::metadata(path) {
-        Ok(metadata) => metadata,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        // E.g. a path through a file (`notes.txt/progress.toml`): the path itself is wrong.
-        Err(err) => {
-            return Err(UsageError(format!(
-                "progress file {}: {err}; allowed: a regular file (or a path where one can be created)",
-                path.display()
-            ))
-            .into());
-        }
-    };
-    if !metadata.is_file() {
-        let what = if metadata.is_dir() {
-            "a folder"
-        } else {
-            "not a regular file"
-        };
-        return Err(UsageError(format!(
-            "progress file {} is {what}; allowed: a regular file (or a path where one can be created)",
-            path.display()
-        ))
-        .into());
-    }
-    if metadata.len() > MAX_FILE_BYTES {
-        return Err(UsageError(format!(
-            "progress file {} is {} bytes, too big to be progress; allowed: up to {MAX_FILE_BYTES} bytes              (pass --progress with another file)",
-            path.display(),
-            metadata.len()
-        ))
-        .into());
-    }
-    Ok(())
+    user_file::inspect(path, MAX_FILE_BYTES)
+        .map(|_| ())
+        .map_err(|refusal| refused(path, &refusal))
 }
 
-/// Reads and parses the file; the caller holds the lock.
-fn read_locked(path: &Path) -> Result<Loaded> {
-    let fresh = || Loaded {
-        progress: Progress::new(),
-        notice: None,
+/// The one line for a path [`user_file`] would not read.
+fn refused(path: &Path, refusal: &user_file::Refusal) -> color_eyre::eyre::Report {
+    let allowed = match refusal {
+        user_file::Refusal::TooBig { .. } => {
+            "too big to be progress (a few kilobytes); pass --progress with another file"
+        }
+        _ => "allowed: a regular file (or a path where one can be created)",
     };
-    let mut bytes = Vec::new();
-    match fs::File::open(path) {
-        // `take` bounds the read even if the file grows after the size check.
-        Ok(file) => file
-            .take(MAX_FILE_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .wrap_err_with(|| format!("cannot read progress file {}", path.display()))?,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(fresh()),
-        Err(err) => return Err(err).wrap_err_with(|| format!("cannot read progress file {}", path.display())),
+    UsageError(format!(
+        "progress file {} {}; {allowed}",
+        path.display(),
+        refusal.line()
+    ))
+    .into()
+}
+
+/// A progress file as read, before anything is done about it.
+enum Read {
+    Missing,
+    Parsed(Progress),
+    Unreadable(String),
+}
+
+/// Reads and parses the file; a file of a newer format is an error.
+fn read_parsed(path: &Path) -> Result<Read> {
+    let bytes = match user_file::read(path, MAX_FILE_BYTES) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Ok(Read::Missing),
+        Err(refusal) => return Err(refused(path, &refusal)),
     };
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(UsageError(format!(
-            "progress file {} grew past {MAX_FILE_BYTES} bytes while being read; pass --progress with another file",
-            path.display()
-        ))
-        .into());
-    }
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
-        Err(err) => return move_aside(path, &format!("not UTF-8: {}", err.utf8_error())),
+        Err(err) => return Ok(Read::Unreadable(format!("not UTF-8: {}", err.utf8_error()))),
     };
     if let Some(version) = newer_format_version(&text) {
         bail!(
@@ -340,8 +347,25 @@ fn read_locked(path: &Path) -> Result<Loaded> {
         );
     }
     match toml::from_str::<Progress>(&text) {
-        Ok(progress) => Ok(Loaded { progress, notice: None }),
-        Err(err) => move_aside(path, &err.message().trim_end().replace('\n', " ")),
+        Ok(progress) => Ok(Read::Parsed(progress)),
+        Err(err) => Ok(Read::Unreadable(err.message().trim_end().replace('\n', " "))),
+    }
+}
+
+/// Reads and parses the file, moving an unreadable one aside; the caller holds the lock.
+fn read_locked(path: &Path) -> Result<Loaded> {
+    let read = read_parsed(path)?;
+    read_locked_from(path, read)
+}
+
+fn read_locked_from(path: &Path, read: Read) -> Result<Loaded> {
+    match read {
+        Read::Missing => Ok(Loaded {
+            progress: Progress::new(),
+            notice: None,
+        }),
+        Read::Parsed(progress) => Ok(Loaded { progress, notice: None }),
+        Read::Unreadable(reason) => move_aside(path, &reason),
     }
 }
 
@@ -400,9 +424,7 @@ impl FileLock {
     /// Takes the lock, waiting for another instance's read or save to finish. Reading in a
     /// folder where no lock file can be made goes on unlocked: nobody can save there either.
     fn take(path: &Path, for_save: bool) -> Result<FileLock> {
-        let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
-        name.push(".lock");
-        let lock_path = path.with_file_name(name);
+        let lock_path = lock_path(path);
         let file = match fs::OpenOptions::new()
             .create(true)
             .truncate(false)
@@ -416,6 +438,24 @@ impl FileLock {
         fs4::FileExt::lock(&file).wrap_err_with(|| format!("cannot lock {}", lock_path.display()))?;
         Ok(FileLock { _file: Some(file) })
     }
+
+    /// Takes the lock if its file exists, creating nothing (a read leaves no file behind);
+    /// no lock when there is none or it cannot be taken.
+    fn existing(path: &Path) -> FileLock {
+        let file = fs::OpenOptions::new()
+            .write(true)
+            .open(lock_path(path))
+            .ok()
+            .filter(|file| fs4::FileExt::lock(file).is_ok());
+        FileLock { _file: file }
+    }
+}
+
+/// `<name>.lock` beside the progress file.
+fn lock_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(".lock");
+    path.with_file_name(name)
 }
 
 /// Saves atomically, merged with what the file holds now.
@@ -426,6 +466,7 @@ impl FileLock {
 /// Temporary files that a killed instance left are removed (no writer is mid-save while the
 /// lock is held).
 pub fn save(path: &Path, progress: &mut Progress) -> Result<()> {
+    let path = &through_links(path);
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -476,9 +517,44 @@ fn remove_stale_temporaries(dir: &Path, prefix: &str) {
     }
 }
 
-/// Erases the progress file, under the lock so that no save is half-way through.
+/// Whether `path` holds a progress file that [`erase`] would erase: false when there is
+/// none; an error (one line, exit code 2) for anything that is not this app's progress.
+pub fn erasable(path: &Path) -> Result<bool> {
+    let path = &through_links(path);
+    refuse_what_is_not_a_progress_file(path)?;
+    let not_progress = |why: &str| -> color_eyre::eyre::Report {
+        UsageError(format!(
+            "{} is not a resilience-lab progress file ({why}); nothing was erased; allowed: a progress file this app wrote",
+            path.display()
+        ))
+        .into()
+    };
+    let bytes = match user_file::read(path, MAX_FILE_BYTES) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Ok(false),
+        Err(refusal) => return Err(refused(path, &refusal)),
+    };
+    let text = String::from_utf8(bytes).map_err(|_| not_progress("not UTF-8 text"))?;
+    // A file of a newer format is still this app's progress.
+    if newer_format_version(&text).is_none()
+        && let Err(err) = toml::from_str::<Progress>(&text)
+    {
+        return Err(not_progress(
+            err.message().trim_end().lines().next().unwrap_or("not TOML"),
+        ));
+    }
+    Ok(true)
+}
+
+/// Erases the progress file, under the lock so that no save is half-way through. Only a
+/// regular file that reads as this app's progress ([`erasable`]) is removed; through a
+/// symbolic link, its target is (the link would otherwise show the same progress again).
 pub fn erase(path: &Path) -> Result<()> {
+    let path = &through_links(path);
     let _lock = FileLock::take(path, true)?;
+    if !erasable(path)? {
+        return Ok(());
+    }
     fs::remove_file(path).wrap_err_with(|| format!("cannot erase progress file {}", path.display()))
 }
 
@@ -716,5 +792,67 @@ mod tests {
         fs::write(dir.path().join("progress.toml.tmp-999999"), "half a fi").expect("write");
         save(&path, &mut Progress::new()).expect("save");
         assert_eq!(names_in(dir.path()), ["progress.toml", "progress.toml.lock"]);
+    }
+
+    #[test]
+    fn reset_erases_only_this_apps_progress() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let fifo = dir.path().join("fifo");
+        user_file::make_fifo(&fifo);
+        let text = dir.path().join("notes.txt");
+        fs::write(&text, "my notes\n").expect("write");
+        let cargo = dir.path().join("Cargo.toml");
+        fs::write(&cargo, "[package]\nname = \"x\"\n").expect("write");
+        let binary = dir.path().join("blob");
+        fs::write(&binary, b"\xff\xfe").expect("write");
+        // /dev/null is only looked at: neither call may touch it.
+        for path in [Path::new("/dev/null"), &fifo, &text, &cargo, &binary, dir.path()] {
+            for err in [erasable(path).expect_err("refused"), erase(path).expect_err("refused")] {
+                assert!(err.downcast_ref::<UsageError>().is_some(), "exit code 2: {err:#}");
+                assert!(!err.to_string().contains('\n'), "one line: {err:#}");
+            }
+            assert!(fs::symlink_metadata(path).is_ok(), "{} left in place", path.display());
+        }
+        assert_eq!(fs::read_to_string(&text).expect("read"), "my notes\n");
+        let progress = dir.path().join("progress.toml");
+        assert!(!erasable(&progress).expect("nothing there"));
+        save(&progress, &mut Progress::new()).expect("save");
+        assert!(erasable(&progress).expect("progress"));
+        erase(&progress).expect("erased");
+        assert!(!progress.exists());
+    }
+
+    #[test]
+    fn a_linked_progress_file_is_written_through_to_its_target() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        fs::create_dir(dir.path().join("shared")).expect("mkdir");
+        let target = dir.path().join("shared").join("progress.toml");
+        save(&target, &mut Progress::new()).expect("save");
+        let link = dir.path().join("mine.toml");
+        std::os::unix::fs::symlink("shared/progress.toml", &link).expect("symlink");
+        let mut progress = load(&link).expect("load").progress;
+        progress.record_answer("q", None, true);
+        save(&link, &mut progress).expect("save through the link");
+        assert!(
+            fs::symlink_metadata(&link).expect("link").file_type().is_symlink(),
+            "still a link"
+        );
+        assert_eq!(load(&target).expect("target").progress.questions.len(), 1);
+        // The lock lives beside the target, so every linked instance takes the same one.
+        assert_eq!(names_in(dir.path()), ["mine.toml", "shared"]);
+    }
+
+    #[test]
+    fn reading_leaves_no_lock_file_behind() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("progress.toml");
+        load(&path).expect("fresh");
+        assert!(names_in(dir.path()).is_empty());
+        fs::write(&path, "format_version = 1\n").expect("write");
+        load(&path).expect("load");
+        assert_eq!(names_in(dir.path()), ["progress.toml"]);
+        let fifo = dir.path().join("fifo");
+        user_file::make_fifo(&fifo);
+        assert!(load(&fifo).is_err(), "a FIFO is refused, not waited on");
     }
 }

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use color_eyre::eyre::Result;
 
-use crate::commands::plain_text::fit;
+use crate::commands::plain_text::{fit, read_answer};
 use crate::drill;
 use crate::error::UsageError;
 
@@ -36,7 +36,7 @@ pub fn run(seed: u64, width: Option<usize>, input: &mut dyn BufRead, out: &mut d
     out.flush()?;
     let started = Instant::now();
     let mut line = String::new();
-    if input.read_line(&mut line)? == 0 || line.trim().eq_ignore_ascii_case("q") {
+    if read_answer(input, &mut line)? == 0 || line.trim().eq_ignore_ascii_case("q") {
         writeln!(out)?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -68,8 +68,7 @@ pub fn run(seed: u64, width: Option<usize>, input: &mut dyn BufRead, out: &mut d
         loop {
             write!(out, "{} ", fit(&format!("  {point}?"), width, 2))?;
             out.flush()?;
-            line.clear();
-            if input.read_line(&mut line)? == 0 {
+            if read_answer(input, &mut line)? == 0 {
                 writeln!(out)?;
                 break 'points;
             }

@@ -17,9 +17,12 @@ use serde_json::{Map, Value};
 use crate::cli::{PolicyArgs, PolicyCommand};
 use crate::engine::policy::{self, Criticality, Dependency, Register};
 use crate::error::UsageError;
+use crate::user_file;
 
 /// Largest attempt count per layer a register may give (a typo guard; real ones are 1 to 5).
 const MAX_ATTEMPTS: u64 = 1_000;
+/// Largest register read: a register lists a service's dependencies, a few kilobytes.
+const MAX_REGISTER_BYTES: u64 = 4 * 1024 * 1024;
 /// Largest timeout or deadline a register may give: a day, in milliseconds.
 const MAX_MS: u64 = 86_400_000;
 
@@ -49,10 +52,14 @@ pub fn findings_text(problems: &[String]) -> String {
 
 /// Reads and validates a register file; the error says what is wrong, without the path.
 pub fn read_register(path: &Path) -> std::result::Result<Register, String> {
-    if path.is_dir() {
-        return Err("is a folder; policy check takes a JSON register file".to_string());
-    }
-    let bytes = std::fs::read(path).map_err(|err| format!("cannot be read: {err}"))?;
+    // The rule every file the user names follows: a regular file of sane size.
+    let bytes = match user_file::read(path, MAX_REGISTER_BYTES) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => {
+            return Err("cannot be read: there is no such file; policy check takes a JSON register file".to_string());
+        }
+        Err(refusal) => return Err(format!("{}; policy check takes a JSON register file", refusal.line())),
+    };
     let text = String::from_utf8(bytes).map_err(|_| "is not UTF-8 text; a register is a JSON file".to_string())?;
     let value: Value = serde_json::from_str(&text).map_err(|err| format!("is not JSON: {err}"))?;
     parse_register(&value)
@@ -206,5 +213,23 @@ mod tests {
             "POLICY db: missing criticality, timeout_ms, max_attempts, sdk_attempts, mesh_attempts, \
              idempotent, breaker, runbook\n1 problem(s)\n"
         );
+    }
+
+    #[test]
+    fn only_a_regular_file_of_sane_size_is_read() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let fifo = dir.path().join("register.json");
+        user_file::make_fifo(&fifo);
+        let big = dir.path().join("big.json");
+        std::fs::write(&big, vec![b' '; MAX_REGISTER_BYTES as usize + 1]).expect("write");
+        // /dev/zero never ends and a FIFO without a writer never opens: both refused at once.
+        for (path, says) in [
+            (Path::new("/dev/zero"), "is not a regular file"),
+            (fifo.as_path(), "is not a regular file"),
+            (big.as_path(), "bytes allowed"),
+        ] {
+            let problem = read_register(path).expect_err("refused");
+            assert!(problem.contains(says) && !problem.contains('\n'), "{problem}");
+        }
     }
 }

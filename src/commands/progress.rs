@@ -28,7 +28,8 @@ pub fn run_progress(
     out: &mut dyn Write,
 ) -> Result<ExitCode> {
     if args.reset {
-        if !progress_file.exists() {
+        // Refused before anything is asked: only this app's progress may be erased.
+        if !crate::progress::erasable(progress_file)? {
             writeln!(out, "nothing to reset: {} does not exist", progress_file.display())?;
             return Ok(ExitCode::SUCCESS);
         }
@@ -41,7 +42,8 @@ pub fn run_progress(
             out.flush()?;
             let mut answer = String::new();
             input.read_line(&mut answer)?;
-            if !matches!(answer.trim().to_ascii_lowercase().as_str(), "yes" | "y") {
+            // The word the prompt asks for: a stray `y` keeps the progress.
+            if !answer.trim().eq_ignore_ascii_case("yes") {
                 writeln!(out, "kept: nothing was erased")?;
                 return Ok(ExitCode::SUCCESS);
             }
@@ -51,8 +53,9 @@ pub fn run_progress(
         return Ok(ExitCode::SUCCESS);
     }
     let loaded = crate::progress::load(progress_file)?;
+    // On stderr: stdout is the report, which a script may read.
     if let Some(notice) = &loaded.notice {
-        writeln!(out, "note: {notice}")?;
+        crate::output::error_line(&format!("note: {notice}"));
     }
     let progress = &loaded.progress;
     writeln!(out, "progress file: {}", progress_file.display())?;

@@ -8,7 +8,7 @@ use color_eyre::eyre::Result;
 
 use crate::cli::QuizArgs;
 use crate::commands::drill;
-use crate::commands::plain_text::{fit, terminal_width};
+use crate::commands::plain_text::{fit, read_answer, terminal_width, was_not_text};
 use crate::content::{Content, QuestionKind};
 use crate::error::UsageError;
 use crate::{progress, quiz, review};
@@ -118,9 +118,13 @@ pub fn run_quiz(
             write!(out, "> ")?;
             out.flush()?;
             let mut line = String::new();
-            if input.read_line(&mut line)? == 0 {
+            if read_answer(input, &mut line)? == 0 {
                 writeln!(out)?;
                 break 'questions;
+            }
+            if was_not_text(&line) {
+                writeln!(out, "  that line is not UTF-8 text; type the answer again (q to stop)")?;
+                continue;
             }
             let line = line.trim();
             if line.eq_ignore_ascii_case("q") {

@@ -1,7 +1,6 @@
 //! The plain-terminal quiz and the progress file, driven through the real binary.
 
-#[path = "common/binary.rs"]
-use crate::common::binary::run_with_input;
+use crate::common::binary::{run_with_bytes, run_with_input};
 
 use std::fs;
 use std::path::Path;
@@ -57,9 +56,14 @@ fn an_unreadable_progress_file_is_moved_aside_with_a_message() {
     let progress = dir.path().join("progress.toml");
     fs::write(&progress, "not [valid toml").expect("write");
     let output = run_with_input(&progress, &["progress"], "");
-    let out = String::from_utf8_lossy(&output.stdout);
+    let (out, err) = (
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
     assert!(output.status.success());
-    assert!(out.contains("could not be read") && out.contains("moved to"), "{out}");
+    // The note is on stderr: stdout is the report alone.
+    assert!(err.contains("could not be read") && err.contains("moved to"), "{err}");
+    assert!(!out.contains("could not be read"), "{out}");
     let kept = fs::read_dir(dir.path())
         .expect("list")
         .filter_map(Result::ok)
@@ -93,9 +97,51 @@ fn reset_asks_first_and_only_erases_on_yes() {
     let kept = run_with_input(&progress, &["progress", "--reset"], "no\n");
     assert!(String::from_utf8_lossy(&kept.stdout).contains("kept: nothing was erased"));
     assert!(progress.exists());
+    // The prompt asks for `yes`: `y` keeps the file.
+    let kept = run_with_input(&progress, &["progress", "--reset"], "y\n");
+    assert!(String::from_utf8_lossy(&kept.stdout).contains("kept: nothing was erased"));
+    assert!(progress.exists());
     let erased = run_with_input(&progress, &["progress", "--reset"], "yes\n");
     assert!(String::from_utf8_lossy(&erased.stdout).contains("progress erased"));
     assert!(!progress.exists());
+}
+
+#[test]
+fn reset_refuses_what_is_not_progress_and_touches_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let notes = dir.path().join("notes.toml");
+    fs::write(&notes, "[package]\nname = \"mine\"\n").expect("write");
+    // /dev/null is only looked at: the refusal comes before anything is opened for writing.
+    for path in [Path::new("/dev/null"), notes.as_path()] {
+        for args in [&["progress", "--reset", "--yes"][..], &["progress", "--reset"]] {
+            let output = run_with_input(path, args, "yes\n");
+            let err = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(output.status.code(), Some(2), "{err}");
+            assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+            assert!(!String::from_utf8_lossy(&output.stdout).contains("erased"));
+        }
+    }
+    assert!(Path::new("/dev/null").exists());
+    assert_eq!(
+        fs::read_to_string(&notes).expect("kept"),
+        "[package]\nname = \"mine\"\n"
+    );
+    assert_eq!(
+        fs::read_dir(dir.path()).expect("list").count(),
+        1,
+        "no lock file either"
+    );
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_asked_again() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let progress = dir.path().join("progress.toml");
+    let output = run_with_bytes(&progress, &["quiz", "--count", "1", "--seed", "2"], b"\xff\xfe\n1\na\n");
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{out}");
+    assert!(out.contains("not UTF-8 text; type the answer again"), "{out}");
+    assert!(out.contains("Score: ") && out.contains(" of 1 right"), "{out}");
 }
 
 // `quiz --review` asks what is due first; `quiz --drill` runs an interview drill with a
