@@ -23,7 +23,8 @@
 //!   run, for predict-then-observe checks), [`progress`] (the progress file), [`quiz`]
 //!   (drawing and grading questions), [`review`] (spaced repetition for `quiz --review`),
 //!   [`drill`] (interview drills for `quiz --drill`), [`output`] (stdout and stderr whose reader
-//!   may be gone: `| head -1`).
+//!   may be gone: `| head -1`), [`room`] (a workshop's room: its state, rules, page and
+//!   session file; its server is `live::room_server`).
 //!
 //! A new lab is an engine module, a content file and its [`content::LabId`] variant, a
 //! `live/<lab>/` folder, a `tui/screens/lab/<lab>.rs` and a `tui/view/lab/<lab>.rs`; the
@@ -44,5 +45,6 @@ pub mod progress;
 pub mod quiz;
 pub mod report;
 pub mod review;
+pub mod room;
 pub mod signals;
 pub mod tui;
