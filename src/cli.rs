@@ -62,6 +62,65 @@ pub enum Command {
     Progress(ProgressArgs),
     /// Check a dependency register (JSON) against the resilience policy, as the Atlas's check_policy.py does.
     Policy(PolicyArgs),
+    /// A room for a workshop: host it, join it from a script, merge rooms' session files.
+    Class(ClassArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ClassArgs {
+    #[command(subcommand)]
+    pub command: ClassCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ClassCommand {
+    /// Host a room: the participants' page and answers; first line `room CODE at URL`.
+    /// Controls are typed here: `open CHECK`, `reveal`, `close`, `checks`, `quit`.
+    Host(ClassHostArgs),
+    /// Send answers to a room, as a participant's app does: `--answer CHECK=VALUE`.
+    Join(ClassJoinArgs),
+    /// Join several rooms' session files into one course's (names get their room's code).
+    Merge {
+        /// The rooms' session files.
+        #[arg(value_name = "FILE", required = true, num_args = 1..)]
+        files: Vec<PathBuf>,
+        /// Where the merged session goes (standard output without it).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct ClassHostArgs {
+    /// The address to listen at; 127.0.0.1 unless --lan is given too.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:0")]
+    pub listen: String,
+    /// Allow an address other than 127.0.0.1 (the class's LAN): say so on purpose.
+    #[arg(long)]
+    pub lan: bool,
+    /// The session file: every answer and reveal, written as they arrive; an existing file
+    /// is carried on (same code, same answers).
+    #[arg(long, value_name = "FILE")]
+    pub session: Option<PathBuf>,
+    /// Open this check at once (a lab check's id, e.g. retry-predict-layered).
+    #[arg(long, value_name = "CHECK")]
+    pub check: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ClassJoinArgs {
+    /// The room's URL, as the host printed it (http://127.0.0.1:PORT).
+    #[arg(value_name = "URL")]
+    pub url: String,
+    /// The room's code.
+    #[arg(value_name = "CODE")]
+    pub code: String,
+    /// The name the projector shows for you.
+    #[arg(long, value_name = "NICK")]
+    pub name: String,
+    /// An answer to send, CHECK=VALUE (repeat for several).
+    #[arg(long, value_name = "CHECK=VALUE")]
+    pub answer: Vec<String>,
 }
 
 #[derive(Debug, Args)]

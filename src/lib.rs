@@ -24,7 +24,8 @@
 //!   (drawing and grading questions), [`review`] (spaced repetition for `quiz --review`),
 //!   [`drill`] (interview drills for `quiz --drill`), [`output`] (stdout and stderr whose reader
 //!   may be gone: `| head -1`), [`user_file`] (the one rule for reading a file the user names:
-//!   a regular file of sane size).
+//!   a regular file of sane size), [`room`] (a workshop's room: its state, rules, page and
+//!   session file; its server is `live::room_server`).
 //!
 //! A new lab is an engine module, a content file and its [`content::LabId`] variant, a
 //! `live/<lab>/` folder, a `tui/screens/lab/<lab>.rs` and a `tui/view/lab/<lab>.rs`; the
@@ -45,6 +46,7 @@ pub mod progress;
 pub mod quiz;
 pub mod report;
 pub mod review;
+pub mod room;
 pub mod signals;
 pub mod tui;
 pub mod user_file;

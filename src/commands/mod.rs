@@ -5,6 +5,7 @@
 //!
 //! - [`run`]: `run <lab>`, simulated or live.
 //! - [`serve`]: `serve health`, the Lab 1 server in the foreground.
+//! - [`class`]: `class host`, `class join`, `class merge`, a workshop's room.
 //! - [`check`]: `check`, the lab files and the bank validated.
 //! - [`quiz`]: `quiz` in the plain terminal.
 //! - [`progress`]: `progress`, shown or reset.
@@ -13,6 +14,7 @@
 //! - [`plain_text`]: the wrapping the plain quiz and the drill share.
 
 pub mod check;
+pub mod class;
 mod drill;
 /// Lab 1 at fleet scale: `run fleet`, `serve database`, `serve health --database-port`.
 mod fleet;
@@ -61,6 +63,7 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
         }
         Some(Command::Check) => check::check(content_dir.as_deref(), out),
         Some(Command::Policy(args)) => policy::run(&args, out),
+        Some(Command::Class(args)) => class::run(&args.command, content_dir.as_deref(), out),
         Some(Command::Run(run)) => {
             let id = match run.lab {
                 RunLab::Retry(_) => LabId::Retry,

@@ -18,6 +18,7 @@
 //!   one dependency, and the runner the app starts.
 //! - [`overload`] (Lab 4): a server with worker slots and the engine's shedding rules, a
 //!   paced client with timeouts and the throttle, and the runner the app starts.
+//! - [`room_server`]: a workshop room's server (the participants' page and answers).
 
 pub mod breaker;
 pub mod database_client;
@@ -26,4 +27,5 @@ pub mod health;
 pub mod http;
 pub mod overload;
 pub mod retry;
+pub mod room_server;
 pub mod run;
