@@ -8,6 +8,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+/// Lab 5's flags, built from its parameter table.
+mod budget;
+pub use budget::BudgetArgs;
+
 use crate::content::lab::required_parameters;
 use crate::engine::fault::FaultKind;
 
@@ -193,6 +197,10 @@ pub enum RunLab {
     /// liveness-checks-db (changed: db window 30-90 s)"); in JSON `scenario` is the starting
     /// point and `changed` lists the changes, empty while the settings are the scenario's.
     Fleet(Box<Deferred<FleetArgs>>),
+    /// Lab 5: a request's budget (deadlines down a chain, the register's worst case,
+    /// Retry-After and a token bucket, idempotency keys, what not to retry, the retry herd,
+    /// the half-open herd). Each flag belongs to one scenario; `--json` names every number.
+    Budget(Box<Deferred<BudgetArgs>>),
 }
 
 #[derive(Debug, Args)]

@@ -3,7 +3,7 @@
 //! Output goes to the writer `main` passes in, so that `main.rs` stays the one place
 //! that owns the process's standard output. One file per subcommand:
 //!
-//! - [`run`]: `run <lab>`, simulated or live.
+//! - [`run`]: `run <lab>`, simulated or live; `run budget` (Lab 5) is `budget`.
 //! - [`serve`]: `serve health`, the Lab 1 server in the foreground.
 //! - [`class`]: `class host`, `class join`, `class merge`, a workshop's room.
 //! - [`check`]: `check`, the lab files and the bank validated.
@@ -13,6 +13,9 @@
 //! - [`drill`]: `quiz --drill`, an interview drill.
 //! - [`plain_text`]: the wrapping the plain quiz and the drill share.
 
+mod budget;
+/// `run budget --live`: Lab 5's chain on 127.0.0.1.
+mod budget_live;
 pub mod check;
 pub mod class;
 mod drill;
@@ -65,11 +68,16 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
         Some(Command::Policy(args)) => policy::run(&args, out),
         Some(Command::Class(args)) => class::run(&args.command, content_dir.as_deref(), out),
         Some(Command::Run(run)) => {
+            // Lab 5 reads its defaults from its parameter table, not from a loaded lab file.
+            if let RunLab::Budget(args) = &run.lab {
+                return budget::run_budget(args, out);
+            }
             let id = match run.lab {
                 RunLab::Retry(_) => LabId::Retry,
                 RunLab::Breaker(_) => LabId::Breaker,
                 RunLab::Health(_) | RunLab::Fleet(_) => LabId::Health,
                 RunLab::Overload(_) => LabId::Overload,
+                RunLab::Budget(_) => unreachable!("run budget returned above"),
             };
             let content = content_result(Content::load_lab(content_dir.as_deref(), id))?;
             match run.lab {
@@ -78,6 +86,7 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
                 RunLab::Health(args) => run::run_health(&content, &args, out),
                 RunLab::Overload(args) => overload::run_overload(&args, out),
                 RunLab::Fleet(args) => fleet::run_fleet(&args, out),
+                RunLab::Budget(args) => budget::run_budget(&args, out),
             }
         }
         Some(Command::Serve(serve)) => {

@@ -10,6 +10,8 @@
 //! Atlas's). The app always has the slider, so the fallback only serves sources without
 //! it; a live counting run caps its own actions (`live::retry::runner::LIVE_ACTIONS_MAX`).
 
+pub mod budget;
+
 use crate::content::lab::LabFile;
 use crate::engine::breaker::BreakerConfig;
 use crate::engine::brownout::BrownoutParams;

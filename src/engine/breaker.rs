@@ -6,6 +6,10 @@
 //! threshold (once `min_calls` outcomes are in) opens it, after `open_s` the next call
 //! moves it to half-open, where `trial_calls` trial calls decide: one failure reopens
 //! it, all of them succeeding closes it.
+//!
+//! How many calls half-open lets through is a choice ([`HalfOpenAdmission`]): the Atlas's
+//! `trial_calls` in all (the default), one probe at a time, or, as the resilience patterns
+//! note's `CircuitBreaker` does despite its docstring, every call until a result decides.
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -68,6 +72,21 @@ impl Default for BreakerConfig {
     }
 }
 
+/// How many calls a half-open breaker lets through before their results decide.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HalfOpenAdmission {
+    /// `trial_calls` calls in each half-open period, the Atlas's breaker (and Resilience4j's).
+    #[default]
+    TrialCalls,
+    /// At most this many calls in flight at once; the breaker still closes after
+    /// `trial_calls` successes. `InFlight(1)` is the one probe the note's docstring promises.
+    InFlight(u32),
+    /// Every call, as the note's `CircuitBreaker.call` does: nothing limits half-open, so all
+    /// callers reach the dependency until the first failure reopens it.
+    Unlimited,
+}
+
 /// One change of state, with the time it happened.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Transition {
@@ -99,6 +118,10 @@ pub struct Breaker {
     trials: u32,
     /// Trial calls that succeeded in the current half-open period.
     trial_successes: u32,
+    /// How many calls half-open admits ([`Breaker::with_half_open_admission`]).
+    half_open_admission: HalfOpenAdmission,
+    /// Trial calls admitted and not yet recorded, for [`HalfOpenAdmission::InFlight`].
+    trials_in_flight: u32,
     /// The first [`TRANSITION_LOG_LIMIT`] state changes, oldest first.
     transitions: Vec<Transition>,
     /// State changes after the log was full: counted, not kept.
@@ -121,9 +144,17 @@ impl Breaker {
             opened_at_s: 0.0,
             trials: 0,
             trial_successes: 0,
+            half_open_admission: HalfOpenAdmission::TrialCalls,
+            trials_in_flight: 0,
             transitions: Vec::new(),
             transitions_not_kept: 0,
         }
+    }
+
+    /// The same breaker with another rule for how many calls half-open admits.
+    pub fn with_half_open_admission(mut self, admission: HalfOpenAdmission) -> Self {
+        self.half_open_admission = admission;
+        self
     }
 
     pub fn state(&self) -> BreakerState {
@@ -193,17 +224,22 @@ impl Breaker {
             self.move_to(now_s, BreakerState::HalfOpen);
             self.trials = 0;
             self.trial_successes = 0;
+            self.trials_in_flight = 0;
         }
         match self.state {
             BreakerState::Closed => true,
             BreakerState::Open => false,
             BreakerState::HalfOpen => {
-                if self.trials < self.config.trial_calls {
+                let admitted = match self.half_open_admission {
+                    HalfOpenAdmission::TrialCalls => self.trials < self.config.trial_calls,
+                    HalfOpenAdmission::InFlight(limit) => self.trials_in_flight < limit,
+                    HalfOpenAdmission::Unlimited => true,
+                };
+                if admitted {
                     self.trials += 1;
-                    true
-                } else {
-                    false
+                    self.trials_in_flight += 1;
                 }
+                admitted
             }
         }
     }
@@ -214,6 +250,7 @@ impl Breaker {
             // A late result of a call made before the breaker opened: ignored.
             BreakerState::Open => {}
             BreakerState::HalfOpen => {
+                self.trials_in_flight = self.trials_in_flight.saturating_sub(1);
                 if ok {
                     self.trial_successes += 1;
                     if self.trial_successes == self.config.trial_calls {
@@ -300,6 +337,35 @@ mod tests {
                 "t= 5.30s half_open -> closed",
             ]
         );
+    }
+
+    #[test]
+    fn half_open_admits_by_its_rule() {
+        let opened = || {
+            let mut b = breaker();
+            for t in 0..4 {
+                b.record(f64::from(t), false);
+            }
+            b
+        };
+        let admitted = |mut b: Breaker| (0..50).filter(|_| b.allow(4.0)).count();
+        assert_eq!(admitted(opened()), 2, "the Atlas's trial_calls");
+        assert_eq!(
+            admitted(opened().with_half_open_admission(HalfOpenAdmission::InFlight(1))),
+            1
+        );
+        assert_eq!(
+            admitted(opened().with_half_open_admission(HalfOpenAdmission::Unlimited)),
+            50
+        );
+        // One probe at a time: each success frees the slot; trial_calls (2) successes close it.
+        let mut b = opened().with_half_open_admission(HalfOpenAdmission::InFlight(1));
+        assert!(b.allow(4.0));
+        assert!(!b.allow(4.0));
+        b.record(4.1, true);
+        assert!(b.allow(4.1), "the slot is free again");
+        b.record(4.2, true);
+        assert_eq!(b.state(), BreakerState::Closed);
     }
 
     #[test]

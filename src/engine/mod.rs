@@ -10,6 +10,7 @@
 
 pub mod breaker;
 pub mod brownout;
+pub mod budget;
 pub mod fault;
 pub mod fleet;
 pub mod health;

@@ -84,12 +84,33 @@ impl Dependency {
     }
 }
 
+/// Attempts one call to `dependency` can make: each layer repeats everything below it.
+pub fn attempts(dependency: &Dependency) -> u128 {
+    [
+        dependency.max_attempts,
+        dependency.sdk_attempts,
+        dependency.mesh_attempts,
+    ]
+    .iter()
+    .map(|n| u128::from(n.unwrap_or(1)))
+    .product()
+}
+
+/// The register's worst case: every sequential dependency's timeout times its attempts,
+/// added up (complete entries only, as [`check`] counts them), before any backoff sleep.
+pub fn worst_case_ms(register: &Register) -> u128 {
+    register
+        .dependencies
+        .iter()
+        .filter(|d| d.sequential && d.missing_fields().is_empty())
+        .map(|d| u128::from(d.timeout_ms.unwrap_or(0)) * attempts(d))
+        .sum()
+}
+
 /// Every policy problem of the register, one sentence each, in the Atlas's order: per
 /// dependency in register order, then the deadline.
 pub fn check(register: &Register) -> Vec<String> {
     let mut problems = Vec::new();
-    // Sequential calls add up: the worst case is each one's timeout times its attempts.
-    let mut worst_case_ms: u128 = 0;
     for dependency in &register.dependencies {
         let name = dependency.name.as_deref().unwrap_or("?");
         let missing = dependency.missing_fields();
@@ -102,8 +123,7 @@ pub fn check(register: &Register) -> Vec<String> {
             ("SDK", dependency.sdk_attempts.unwrap_or(1)),
             ("mesh", dependency.mesh_attempts.unwrap_or(1)),
         ];
-        // Each layer repeats everything below it, so attempts multiply.
-        let attempts: u128 = layers.iter().map(|(_, n)| u128::from(*n)).product();
+        let attempts = attempts(dependency);
         let retrying: Vec<&str> = layers.iter().filter(|(_, n)| *n > 1).map(|(label, _)| *label).collect();
         if retrying.len() > 1 {
             problems.push(format!(
@@ -122,10 +142,9 @@ pub fn check(register: &Register) -> Vec<String> {
         if dependency.criticality == Some(Criticality::Soft) && !has_degraded {
             problems.push(format!("{name}: soft dependency without a degraded behaviour"));
         }
-        if dependency.sequential {
-            worst_case_ms += u128::from(dependency.timeout_ms.unwrap_or(0)) * attempts;
-        }
     }
+    // Sequential calls add up: the worst case is each one's timeout times its attempts.
+    let worst_case_ms = worst_case_ms(register);
     if worst_case_ms > u128::from(register.inbound_deadline_ms) {
         problems.push(format!(
             "worst case {worst_case_ms} ms of sequential calls exceeds the {} ms inbound deadline",

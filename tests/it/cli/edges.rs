@@ -47,6 +47,60 @@ fn wrong_choices_list_the_allowed_values() {
 }
 
 #[test]
+fn every_budget_flag_is_range_checked_in_one_line() {
+    refused_in_one_line(
+        &["run", "budget", "--scenario", "register", "--inventory-attempts", "-1"],
+        &["--inventory-attempts", "a whole number from 1 to 10"],
+    );
+    refused_in_one_line(
+        &["run", "budget", "--scenario", "duplicates", "--drop-share", "1.5"],
+        &["--drop-share", "a number from 0 to 1"],
+    );
+    refused_in_one_line(
+        &["run", "budget", "--propagate", "maybe"],
+        &["--propagate", "allowed: yes, no"],
+    );
+    refused_in_one_line(
+        &["run", "budget", "--scenario", "status", "--status", "404"],
+        &["--status", "400, 401"],
+    );
+    refused_in_one_line(
+        &["run", "budget", "--scenario", "nope"],
+        &["--scenario", "retry-after, duplicates"],
+    );
+    refused_in_one_line(
+        &["run", "budget", "--scenario", "herd", "--drop-share", "0.1"],
+        &["--drop-share applies to --scenario duplicates only"],
+    );
+    refused_in_one_line(
+        &[
+            "run",
+            "budget",
+            "--scenario",
+            "retry-after",
+            "--window-start-ms",
+            "3000",
+        ],
+        &["--window-start-ms", "START < END"],
+    );
+    let output = run(&[
+        "run",
+        "budget",
+        "--scenario",
+        "register",
+        "--inventory-attempts",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let json = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        json.contains(r#""lab":"budget""#) && json.contains(r#""worst_case_ms":1900"#),
+        "{json}"
+    );
+}
+
+#[test]
 fn run_without_a_lab_is_a_usage_error() {
     let output = run(&["run"]);
     assert_eq!(output.status.code(), Some(2));

@@ -1,0 +1,323 @@
+//! Lab 5's parameters: one table of names, flags, ranges and defaults, and the one resolve
+//! from named values (flags, a check's settings, sliders) to [`BudgetParams`].
+//!
+//! The command line builds its `run budget` flags from [`PARAMETERS`], range-checks each
+//! value with [`parse_value`], and resolves through [`budget_params`]; `labs/budget.toml`'s
+//! parameters must carry these names, ranges and defaults (a test holds it to them). A
+//! switch (`--propagate yes|no`, `--idempotency-key`) is a 0/1 parameter; a choice
+//! (`--herd-sleep fixed|jitter25|full`) is the index of its name.
+
+use crate::content::values::Values;
+use crate::engine::budget::backoff::Sleep;
+use crate::engine::budget::{BudgetParams, HerdSleep, Scenario};
+
+/// How a parameter is written on the command line.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FlagKind {
+    /// `--name N`, a number in the range.
+    Number,
+    /// `--name`, present or not (1 or 0).
+    Switch,
+    /// `--name WORD`, one of these words, each standing for its value.
+    Choice(&'static [(&'static str, f64)]),
+}
+
+/// One parameter of the lab.
+#[derive(Clone, Copy, Debug)]
+pub struct BudgetParameter {
+    /// The name in the lab file and in a check's settings.
+    pub name: &'static str,
+    /// The flag, without its dashes.
+    pub flag: &'static str,
+    /// The scenarios it changes; a flag for another scenario is refused.
+    pub scenarios: &'static [Scenario],
+    pub min: f64,
+    pub max: f64,
+    pub integer: bool,
+    pub default: f64,
+    pub kind: FlagKind,
+}
+
+use FlagKind::{Choice, Number, Switch};
+use Scenario::{Deadline as D, Duplicates as U, HalfOpen as H, Herd as R, Register as G, RetryAfter as A, Status as S};
+
+const YES_NO: &[(&str, f64)] = &[("yes", 1.0), ("no", 0.0)];
+const ON_OFF: &[(&str, f64)] = &[("on", 1.0), ("off", 0.0)];
+const RETRY_AFTER: &[(&str, f64)] = &[("honour", 1.0), ("ignore", 0.0)];
+const SLEEPS: &[(&str, f64)] = &[("fixed", 0.0), ("jitter25", 1.0), ("full", 2.0)];
+const STATUSES: &[(&str, f64)] = &[
+    ("400", 400.0),
+    ("401", 401.0),
+    ("403", 403.0),
+    ("429", 429.0),
+    ("500", 500.0),
+    ("502", 502.0),
+    ("503", 503.0),
+    ("504", 504.0),
+];
+
+const fn p(
+    name: &'static str,
+    flag: &'static str,
+    scenarios: &'static [Scenario],
+    (min, max, integer): (f64, f64, bool),
+    default: f64,
+    kind: FlagKind,
+) -> BudgetParameter {
+    BudgetParameter {
+        name,
+        flag,
+        scenarios,
+        min,
+        max,
+        integer,
+        default,
+        kind,
+    }
+}
+
+const INT: bool = true;
+const REAL: bool = false;
+
+/// Every parameter of Lab 5, by scenario.
+#[rustfmt::skip]
+pub const PARAMETERS: [BudgetParameter; 38] = [
+    p("inbound_ms",           "inbound-ms",           &[D], (1_000.0, 120_000.0, INT), 30_000.0, Number),
+    p("edge_work_ms",         "edge-work-ms",         &[D], (0.0, 60_000.0, INT),      7_000.0,  Number),
+    p("checkout_work_ms",     "checkout-work-ms",     &[D], (0.0, 60_000.0, INT),      4_000.0,  Number),
+    p("payments_work_ms",     "payments-work-ms",     &[D], (0.0, 60_000.0, INT),      1_000.0,  Number),
+    p("hard_timeout_ms",      "hard-timeout-ms",      &[D], (1.0, 120_000.0, INT),     20_000.0, Number),
+    p("propagate",            "propagate",            &[D], (0.0, 1.0, INT),           1.0,      Choice(YES_NO)),
+    p("early_reject",         "early-reject",         &[D], (0.0, 1.0, INT),           1.0,      Choice(YES_NO)),
+    p("deadline_ms",          "deadline-ms",          &[G], (100.0, 60_000.0, INT),    2_000.0,  Number),
+    p("payments_timeout_ms",  "payments-timeout-ms",  &[G], (1.0, 10_000.0, INT),      800.0,    Number),
+    p("payments_attempts",    "payments-attempts",    &[G], (1.0, 10.0, INT),          2.0,      Number),
+    p("inventory_timeout_ms", "inventory-timeout-ms", &[G], (1.0, 10_000.0, INT),      150.0,    Number),
+    p("inventory_attempts",   "inventory-attempts",   &[G], (1.0, 10.0, INT),          3.0,      Number),
+    p("honour",               "retry-after",          &[A], (0.0, 1.0, INT),           1.0,      Choice(RETRY_AFTER)),
+    p("clients",              "clients",              &[A], (1.0, 100.0, INT),         10.0,     Number),
+    p("rate_per_s",           "rate-per-s",           &[A], (1.0, 100.0, INT),         10.0,     Number),
+    p("duration_ms",          "duration-ms",          &[A], (1_000.0, 60_000.0, INT),  4_000.0,  Number),
+    p("window_start_ms",      "window-start-ms",      &[A], (0.0, 60_000.0, INT),      1_000.0,  Number),
+    p("window_end_ms",        "window-end-ms",        &[A], (0.0, 60_000.0, INT),      3_000.0,  Number),
+    p("request_deadline_ms",  "request-deadline-ms",  &[A], (1.0, 60_000.0, INT),      1_000.0,  Number),
+    p("api_latency_ms",       "api-latency-ms",       &[A], (0.0, 1_000.0, INT),       5.0,      Number),
+    p("token_bucket",         "token-bucket",         &[A], (0.0, 1.0, INT),           1.0,      Choice(ON_OFF)),
+    p("bucket_rate_per_s",    "bucket-rate-per-s",    &[A], (1.0, 1_000.0, INT),       10.0,     Number),
+    p("bucket_burst",         "bucket-burst",         &[A], (1.0, 1_000.0, INT),       20.0,     Number),
+    p("api_limit_per_s",      "api-limit-per-s",      &[A], (1.0, 1_000.0, INT),       15.0,     Number),
+    p("api_burst",            "api-burst",            &[A], (1.0, 1_000.0, INT),       20.0,     Number),
+    p("demand_per_s",         "demand-per-s",         &[A], (1.0, 1_000.0, INT),       30.0,     Number),
+    p("requests",             "requests",             &[U, S], (1.0, 100_000.0, INT),  1_000.0,  Number),
+    p("drop_share",           "drop-share",           &[U], (0.0, 1.0, REAL),          0.05,     Number),
+    p("idempotency_key",      "idempotency-key",      &[U], (0.0, 1.0, INT),           0.0,      Switch),
+    p("status",               "status",               &[S], (400.0, 504.0, INT),       400.0,    Choice(STATUSES)),
+    p("retry_client_errors",  "retry-client-errors",  &[S], (0.0, 1.0, INT),           0.0,      Switch),
+    p("herd_clients",         "herd-clients",         &[R], (1.0, 100_000.0, INT),     1_000.0,  Number),
+    p("outage_ms",            "outage-ms",            &[R], (0.0, 60_000.0, INT),      2_000.0,  Number),
+    p("herd_sleep",           "herd-sleep",           &[R], (0.0, 2.0, INT),           0.0,      Choice(SLEEPS)),
+    p("half_open_limit",      "half-open-limit",      &[H], (0.0, 100.0, INT),         0.0,      Number),
+    p("call_rate_per_s",      "call-rate-per-s",      &[H], (1.0, 10_000.0, INT),      100.0,    Number),
+    p("call_timeout_ms",      "call-timeout-ms",      &[H], (1.0, 10_000.0, INT),      200.0,    Number),
+    p("cooldown_s",           "cooldown-s",           &[H], (0.1, 600.0, REAL),        30.0,     Number),
+];
+
+/// The seed and the half-open success threshold, apart from the table because they are
+/// shared (the seed) or the note's fixed choice (3 successes) shown as a parameter.
+#[rustfmt::skip]
+pub const SHARED: [BudgetParameter; 2] = [
+    p("seed",              "seed",              &[A, U, S, R], (0.0, 4_294_967_295.0, INT), 42.0, Number),
+    p("success_threshold", "success-threshold", &[H],          (1.0, 20.0, INT),            3.0,  Number),
+];
+
+/// Every parameter: the table, then the shared ones.
+pub fn all() -> impl Iterator<Item = &'static BudgetParameter> {
+    PARAMETERS.iter().chain(SHARED.iter())
+}
+
+/// The parameter named `name`.
+pub fn parameter(name: &str) -> Option<&'static BudgetParameter> {
+    all().find(|spec| spec.name == name)
+}
+
+/// What a flag's value may be, in the words the refusal uses.
+pub fn allowed(spec: &BudgetParameter) -> String {
+    match spec.kind {
+        Choice(words) => {
+            let words: Vec<&str> = words.iter().map(|(word, _)| *word).collect();
+            format!("allowed: {}", words.join(", "))
+        }
+        Switch => "allowed: no value (the flag alone turns it on)".to_string(),
+        Number if spec.integer => format!("allowed: a whole number from {} to {}", spec.min, spec.max),
+        Number => format!("allowed: a number from {} to {}", spec.min, spec.max),
+    }
+}
+
+/// A flag's text as the parameter's value, or the one line that says what is allowed.
+pub fn parse_value(spec: &BudgetParameter, text: &str) -> Result<f64, String> {
+    let text = text.trim();
+    let value = match spec.kind {
+        Choice(words) => words.iter().find(|(word, _)| *word == text).map(|(_, value)| *value),
+        Switch | Number => text.parse::<f64>().ok(),
+    };
+    match value {
+        Some(v) if v.is_finite() && (spec.min..=spec.max).contains(&v) && (!spec.integer || v.fract() == 0.0) => Ok(v),
+        _ => Err(allowed(spec)),
+    }
+}
+
+/// Settings that are each in range but wrong together, as one line; `None` if they fit.
+pub fn combination_problem(params: &BudgetParams) -> Option<String> {
+    let ra = &params.retry_after;
+    if ra.window_start_ms >= ra.window_end_ms {
+        return Some(format!(
+            "--window-start-ms {} is not before --window-end-ms {}; allowed: START < END",
+            ra.window_start_ms, ra.window_end_ms
+        ));
+    }
+    None
+}
+
+/// `name` from `values`, else its default.
+fn value(values: &(impl Values + ?Sized), name: &str) -> f64 {
+    values
+        .value(name)
+        .or_else(|| parameter(name).map(|spec| spec.default))
+        .unwrap_or(0.0)
+}
+
+fn whole(values: &(impl Values + ?Sized), name: &str) -> u64 {
+    value(values, name).round().max(0.0) as u64
+}
+
+fn switch(values: &(impl Values + ?Sized), name: &str) -> bool {
+    value(values, name) >= 0.5
+}
+
+/// Lab 5's settings from named values, each name it does not give at its default.
+pub fn budget_params(values: &(impl Values + ?Sized)) -> BudgetParams {
+    use crate::engine::budget::{bucket, deadline, duplicates, half_open, herd, register, retry_after, status};
+    let seed = whole(values, "seed");
+    let requests = whole(values, "requests");
+    BudgetParams {
+        deadline: deadline::DeadlineParams {
+            inbound_ms: whole(values, "inbound_ms"),
+            work_ms: [
+                whole(values, "edge_work_ms"),
+                whole(values, "checkout_work_ms"),
+                whole(values, "payments_work_ms"),
+            ],
+            hard_timeout_ms: whole(values, "hard_timeout_ms"),
+            propagate: switch(values, "propagate"),
+            early_reject: switch(values, "early_reject"),
+        },
+        register: register::RegisterParams {
+            deadline_ms: whole(values, "deadline_ms"),
+            payments_timeout_ms: whole(values, "payments_timeout_ms"),
+            payments_attempts: whole(values, "payments_attempts"),
+            inventory_timeout_ms: whole(values, "inventory_timeout_ms"),
+            inventory_attempts: whole(values, "inventory_attempts"),
+        },
+        retry_after: retry_after::RetryAfterParams {
+            honour: switch(values, "honour"),
+            clients: whole(values, "clients") as u32,
+            rate_per_s: whole(values, "rate_per_s"),
+            duration_ms: whole(values, "duration_ms"),
+            window_start_ms: whole(values, "window_start_ms"),
+            window_end_ms: whole(values, "window_end_ms"),
+            deadline_ms: whole(values, "request_deadline_ms"),
+            api_latency_ms: whole(values, "api_latency_ms"),
+            seed,
+        },
+        bucket: bucket::BucketParams {
+            demand_per_s: whole(values, "demand_per_s"),
+            duration_ms: whole(values, "duration_ms"),
+            token_bucket: switch(values, "token_bucket"),
+            bucket_rate_per_s: whole(values, "bucket_rate_per_s"),
+            bucket_burst: whole(values, "bucket_burst"),
+            api_limit_per_s: whole(values, "api_limit_per_s"),
+            api_burst: whole(values, "api_burst"),
+        },
+        duplicates: duplicates::DuplicatesParams {
+            requests,
+            drop_share: value(values, "drop_share"),
+            idempotency_key: switch(values, "idempotency_key"),
+            seed,
+        },
+        status: status::StatusParams {
+            status: whole(values, "status") as u16,
+            requests,
+            retry_client_errors: switch(values, "retry_client_errors"),
+            seed,
+        },
+        herd: herd::HerdParams {
+            clients: whole(values, "herd_clients") as u32,
+            outage_ms: whole(values, "outage_ms"),
+            seed,
+        },
+        herd_sleep: HerdSleep(match whole(values, "herd_sleep") {
+            1 => Sleep::PlusMinus25,
+            2 => Sleep::Full,
+            _ => Sleep::FixedSecond,
+        }),
+        half_open: half_open::HalfOpenParams {
+            half_open_limit: whole(values, "half_open_limit") as u32,
+            rate_per_s: whole(values, "call_rate_per_s"),
+            timeout_ms: whole(values, "call_timeout_ms"),
+            cooldown_s: value(values, "cooldown_s"),
+            success_threshold: whole(values, "success_threshold") as u32,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::values::Defaults;
+
+    #[test]
+    fn the_defaults_are_the_engines() {
+        let resolved = budget_params(&Defaults);
+        let engine = BudgetParams::default();
+        assert_eq!(resolved.deadline, engine.deadline);
+        assert_eq!(resolved.register, engine.register);
+        assert_eq!(resolved.retry_after, engine.retry_after);
+        assert_eq!(resolved.bucket, engine.bucket);
+        assert_eq!(resolved.duplicates, engine.duplicates);
+        assert_eq!(resolved.herd, engine.herd);
+        assert_eq!(resolved.herd_sleep, engine.herd_sleep);
+        assert_eq!(resolved.half_open, engine.half_open);
+        assert_eq!(resolved.status, engine.status);
+    }
+
+    #[test]
+    fn values_are_checked_against_their_range_in_one_line() {
+        let attempts = parameter("inventory_attempts").expect("a parameter");
+        assert_eq!(parse_value(attempts, "2"), Ok(2.0));
+        assert_eq!(
+            parse_value(attempts, "0").unwrap_err(),
+            "allowed: a whole number from 1 to 10"
+        );
+        assert!(parse_value(attempts, "2.5").is_err());
+        let honour = parameter("honour").expect("a parameter");
+        assert_eq!(parse_value(honour, "ignore"), Ok(0.0));
+        assert_eq!(parse_value(honour, "obey").unwrap_err(), "allowed: honour, ignore");
+        let status = parameter("status").expect("a parameter");
+        assert!(parse_value(status, "404").is_err(), "not a status the scenario offers");
+        let share = parameter("drop_share").expect("a parameter");
+        assert!(parse_value(share, "NaN").is_err());
+        assert!(parse_value(share, "1.5").is_err());
+    }
+
+    #[test]
+    fn names_and_flags_are_unique() {
+        let specs: Vec<&BudgetParameter> = all().collect();
+        for (i, a) in specs.iter().enumerate() {
+            for b in &specs[i + 1..] {
+                assert_ne!(a.name, b.name);
+                assert_ne!(a.flag, b.flag);
+            }
+            assert!((a.min..=a.max).contains(&a.default), "{}", a.name);
+        }
+    }
+}
