@@ -16,37 +16,51 @@ use crate::engine::retry::{self, Policy, ScenarioResult};
 /// A metric's name and its value in one run.
 pub type Metric = (String, f64);
 
+/// The name of `field` of Lab 2's row for `policy`: `retry.a.db_attempts_per_action`. The
+/// printer names its fields with it too ([`crate::report::retry_cells`]).
+pub fn retry_metric(policy: Policy, field: &str) -> String {
+    let letter = match policy {
+        Policy::Layered => "a",
+        Policy::TopOnly => "b",
+        Policy::TopOnlyBudget => "c",
+    };
+    format!("retry.{letter}.{field}")
+}
+
 /// The A/B/C rows of Lab 2 as metrics `retry.a.db_attempts_per_action` and so on.
 pub fn retry_metrics(rows: &[(Policy, ScenarioResult)]) -> Vec<Metric> {
     let mut metrics = Vec::new();
     for (policy, result) in rows {
-        let letter = match policy {
-            Policy::Layered => "a",
-            Policy::TopOnly => "b",
-            Policy::TopOnlyBudget => "c",
-        };
-        metrics.push((format!("retry.{letter}.db_attempts"), result.db_attempts as f64));
+        metrics.push((retry_metric(*policy, "db_attempts"), result.db_attempts as f64));
         metrics.push((
-            format!("retry.{letter}.db_attempts_per_action"),
+            retry_metric(*policy, "db_attempts_per_action"),
             result.db_attempts_per_action,
         ));
-        metrics.push((format!("retry.{letter}.success_ratio"), result.success_ratio));
+        metrics.push((retry_metric(*policy, "success_ratio"), result.success_ratio));
     }
     metrics
+}
+
+/// Lab 3's two callers: the label the Atlas prints and the metrics' key (`breaker.<key>.*`).
+pub const BREAKER_CALLERS: [(&str, &str); 2] = [("timeout only", "timeout_only"), ("with breaker", "with_breaker")];
+
+/// The name of `field` of Lab 3's caller `key`: `breaker.with_breaker.sick_calls`.
+pub fn breaker_metric(key: &str, field: &str) -> String {
+    format!("breaker.{key}.{field}")
 }
 
 /// Both callers of Lab 3 as metrics `breaker.timeout_only.calls` and so on.
 pub fn breaker_metrics(run: &BrownoutComparison) -> Vec<Metric> {
     let mut metrics = Vec::new();
-    for (caller, summary) in [
-        ("timeout_only", &run.timeout_only.summary),
-        ("with_breaker", &run.with_breaker.summary),
-    ] {
-        metrics.push((format!("breaker.{caller}.calls"), summary.calls as f64));
-        metrics.push((format!("breaker.{caller}.sick_calls"), summary.sick_calls as f64));
-        metrics.push((format!("breaker.{caller}.degraded"), summary.degraded as f64));
-        metrics.push((format!("breaker.{caller}.p99_wait_ms"), summary.p99_wait_ms));
-        metrics.push((format!("breaker.{caller}.stuck"), summary.stuck));
+    for ((_, key), summary) in BREAKER_CALLERS
+        .iter()
+        .zip([&run.timeout_only.summary, &run.with_breaker.summary])
+    {
+        metrics.push((breaker_metric(key, "calls"), summary.calls as f64));
+        metrics.push((breaker_metric(key, "sick_calls"), summary.sick_calls as f64));
+        metrics.push((breaker_metric(key, "degraded"), summary.degraded as f64));
+        metrics.push((breaker_metric(key, "p99_wait_ms"), summary.p99_wait_ms));
+        metrics.push((breaker_metric(key, "stuck"), summary.stuck));
     }
     let transitions = &run.with_breaker.transitions;
     metrics.push(("breaker.with_breaker.transitions".to_string(), transitions.len() as f64));
@@ -71,6 +85,11 @@ pub fn readyz_moment(metric: &str) -> Option<health::ProbeMoment> {
     health::readyz_moments().get(index).copied()
 }
 
+/// Whether the request sent after SIGTERM was served (1) or not (0).
+pub const HEALTH_LATE_REQUEST_DONE: &str = "health.late_request_done";
+/// The simulated server's exit code.
+pub const HEALTH_EXIT_CODE: &str = "health.exit_code";
+
 /// The Atlas driver's observations of Lab 1 as metrics `health.readyz_warmup_code` and so on.
 pub fn health_metrics(run: &DriverRun) -> Vec<Metric> {
     let mut metrics = Vec::new();
@@ -87,8 +106,8 @@ pub fn health_metrics(run: &DriverRun) -> Vec<Metric> {
         metrics.push(("health.livez_code".to_string(), f64::from(livez.code)));
     }
     let late_done = run.work.get(1).is_some_and(|w| *w == WorkOutcome::Done);
-    metrics.push(("health.late_request_done".to_string(), f64::from(u8::from(late_done))));
-    metrics.push(("health.exit_code".to_string(), f64::from(run.exit_code)));
+    metrics.push((HEALTH_LATE_REQUEST_DONE.to_string(), f64::from(u8::from(late_done))));
+    metrics.push((HEALTH_EXIT_CODE.to_string(), f64::from(run.exit_code)));
     metrics
 }
 
@@ -151,7 +170,10 @@ pub fn run_metrics(lab: &LabFile, values: &(impl Values + ?Sized)) -> Vec<Metric
             &params::brownout_params(lab, values).unwrap_or_default(),
         )),
         LabId::Health => {
-            let mut metrics = health_metrics(&health::simulate_driver(&params::health_config(lab, values), 18080));
+            let mut metrics = health_metrics(&health::simulate_driver(
+                &params::health_config(lab, values),
+                health::SIM_DRIVER_PORT,
+            ));
             metrics.extend(fleet_metrics(&fleet::simulate(&fleet_params::fleet_params(
                 lab, values,
             ))));
@@ -167,20 +189,61 @@ pub fn run_metrics(lab: &LabFile, values: &(impl Values + ?Sized)) -> Vec<Metric
 fn overload_all_metrics(lab: &LabFile, values: &(impl Values + ?Sized)) -> Vec<Metric> {
     use crate::engine::overload::{self, metastable};
     let mut all = overload_metrics(&overload::run(&params::overload_params(lab, values)));
-    for (prefix, params) in [
-        ("overload.bulkhead.", params::overload_bulkhead_params(lab, values)),
-        ("overload.hang.", params::overload_hang_params(lab, values)),
-    ] {
-        all.extend(
-            overload_metrics(&overload::run(&params))
-                .into_iter()
-                .map(|(name, value)| (name.replacen("overload.", prefix, 1), value)),
-        );
+    for case in SlotsCase::ALL {
+        all.extend(overload_case_metrics(case, &overload::run(&case.params(lab, values))));
     }
     all.extend(overload_metastable_metrics(&metastable::run(
         &metastable::MetastableParams::default(),
     )));
     all
+}
+
+/// Lab 4's cases beside the run at the sliders, which the slots view draws: the bulkhead
+/// (X's 100 calls/s beside the rest) and the hanging dependency capped by its timeout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlotsCase {
+    Bulkhead,
+    Hang,
+}
+
+impl SlotsCase {
+    pub const ALL: [SlotsCase; 2] = [SlotsCase::Bulkhead, SlotsCase::Hang];
+
+    /// Its metrics' prefix, in place of the run's `overload.`.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            SlotsCase::Bulkhead => "overload.bulkhead.",
+            SlotsCase::Hang => "overload.hang.",
+        }
+    }
+
+    /// The case whose number `metric` is, if it is one's.
+    pub fn of_metric(metric: &str) -> Option<SlotsCase> {
+        SlotsCase::ALL
+            .into_iter()
+            .find(|case| metric.starts_with(case.prefix()))
+    }
+
+    /// Its run's parameters at `values`.
+    pub fn params(self, lab: &LabFile, values: &(impl Values + ?Sized)) -> crate::engine::overload::OverloadParams {
+        match self {
+            SlotsCase::Bulkhead => params::overload_bulkhead_params(lab, values),
+            SlotsCase::Hang => params::overload_hang_params(lab, values),
+        }
+    }
+
+    /// The name of its metric `field`: `overload.bulkhead.free_for_rest`.
+    pub fn metric(self, field: &str) -> String {
+        format!("{}{field}", self.prefix())
+    }
+}
+
+/// The metrics of `case`'s run: a run's ([`overload_metrics`]) under the case's prefix.
+pub fn overload_case_metrics(case: SlotsCase, run: &crate::engine::overload::OverloadRun) -> Vec<Metric> {
+    overload_metrics(run)
+        .into_iter()
+        .map(|(name, value)| (name.replacen("overload.", case.prefix(), 1), value))
+        .collect()
 }
 
 /// The run a lab's check is scored against: the simulation at the check's own settings,

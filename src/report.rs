@@ -12,7 +12,7 @@ pub use overload::{
     OverloadReport, last_second_outcomes, metastable_sim_json, metastable_sim_text, overload_json, overload_text,
 };
 
-use crate::engine::brownout::{BrownoutComparison, CallerRun};
+use crate::engine::brownout::{BrownoutComparison, CallerRun, CallerSummary};
 use crate::engine::health::DriverRun;
 use crate::engine::pyfmt::{float_repr, percent};
 use crate::engine::retry::{Policy, ScenarioResult};
@@ -23,14 +23,95 @@ use crate::live::retry::metastable::MetastableRun;
 /// The fleet lab's reports (Lab 1 at fleet scale).
 pub mod fleet;
 
+pub mod cells;
+use cells::Row;
+
 /// One row of the Atlas's retry table, e.g. `A: 4 attempts at 3 layers    p=1.0  db attempts/action= 64.00  success=  0.0%`.
 pub fn retry_row(name: &str, result: &ScenarioResult) -> String {
-    format!(
-        "{name:<28} p={:<4} db attempts/action={:6.2}  success={}",
-        float_repr(result.params.p),
-        result.db_attempts_per_action,
-        percent(result.success_ratio, 6, 1)
+    retry_cells(None, name, result).line()
+}
+
+/// [`retry_row`] as fields; its numbers name their metrics when the row is `policy`'s (the
+/// app's A, B and C rows), so the app can hide them.
+pub fn retry_cells(policy: Option<Policy>, name: &str, result: &ScenarioResult) -> Row {
+    let metric = |field: &str| policy.map(|policy| crate::metrics::retry_metric(policy, field));
+    let number = |row: Row, field: &str, text: String| match metric(field) {
+        Some(metric) => row.number(metric, text),
+        None => row.text(text),
+    };
+    let row = Row::of(format!(
+        "{name:<28} p={:<4} db attempts/action=",
+        float_repr(result.params.p)
+    ));
+    let row = number(
+        row,
+        "db_attempts_per_action",
+        format!("{:6.2}", result.db_attempts_per_action),
+    );
+    number(
+        row.text("  success="),
+        "success_ratio",
+        percent(result.success_ratio, 6, 1),
     )
+}
+
+/// One caller's Atlas line of Lab 3, e.g. `with breaker  calls= 2911 to sick=   44 ...`:
+/// `label` as printed, `key` its metrics' (`breaker.<key>.calls`, [`crate::metrics::BREAKER_CALLERS`]).
+pub fn caller_row(summary: &CallerSummary, (label, key): (&str, &str)) -> Row {
+    let metric = |field: &str| crate::metrics::breaker_metric(key, field);
+    Row::of(format!("{label:<13} calls="))
+        .number(metric("calls"), format!("{:5}", summary.calls))
+        .text(" to sick=")
+        .number(metric("sick_calls"), format!("{:5}", summary.sick_calls))
+        .text(" degraded=")
+        .number(metric("degraded"), format!("{:5}", summary.degraded))
+        .text(" p99 wait=")
+        .number(metric("p99_wait_ms"), format!("{:3.0} ms", summary.p99_wait_ms))
+        .text(" stuck=")
+        .number(metric("stuck"), format!("{:4.1}", summary.stuck))
+}
+
+/// Both callers' rows of `run`, timeout only first.
+pub fn breaker_rows(run: &BrownoutComparison) -> [Row; 2] {
+    let [timeout_only, with_breaker] = crate::metrics::BREAKER_CALLERS;
+    [
+        caller_row(&run.timeout_only.summary, timeout_only),
+        caller_row(&run.with_breaker.summary, with_breaker),
+    ]
+}
+
+/// Lab 1's driver output as `lab1.sh` prints it, one row a line: the server's and the
+/// probes' lines, then what became of the two requests and the exit code.
+pub fn health_rows(run: &DriverRun) -> Vec<Row> {
+    let mut rows: Vec<Row> = run.timeline.iter().map(|line| Row::of(line.line.clone())).collect();
+    let labels = ["request sent before SIGTERM", "request sent after SIGTERM"];
+    for (index, (label, outcome)) in labels.iter().zip(&run.work).enumerate() {
+        let row = Row::of(format!("{label}: "));
+        rows.push(match index {
+            1 => row.number(crate::metrics::HEALTH_LATE_REQUEST_DONE, outcome.word()),
+            _ => row.text(outcome.word()),
+        });
+    }
+    rows.push(Row::of("server exit code: ").number(crate::metrics::HEALTH_EXIT_CODE, run.exit_code.to_string()));
+    rows
+}
+
+/// A row of every printer at the Atlas's defaults, for tests over all of them.
+#[cfg(test)]
+pub fn sample_rows() -> Vec<Row> {
+    use crate::engine::{brownout, health, retry};
+    let mut rows: Vec<Row> = retry::compare_policies(&[4, 4, 4], 1.0, 0.1, 1000, 7)
+        .into_iter()
+        .map(|(policy, result)| retry_cells(Some(policy), policy.label(&[4, 4, 4], 0.1).as_str(), &result))
+        .collect();
+    rows.extend(breaker_rows(&brownout::compare(&brownout::BrownoutParams::default())));
+    let run = health::simulate_driver(&health::HealthConfig::default(), health::SIM_DRIVER_PORT);
+    rows.extend(
+        health_rows(&run)
+            .into_iter()
+            .filter(|row| row.fields().iter().any(|f| f.metric.is_some())),
+    );
+    rows
 }
 
 /// The Full Jitter line, as Python prints a list of rounded floats.
@@ -239,10 +320,10 @@ pub fn retry_table_json(rows: &[(String, ScenarioResult)], sleeps_s: &[f64]) -> 
 /// The Atlas's Lab 3 output: two summary rows and the breaker's transition log.
 pub fn breaker_text(run: &BrownoutComparison) -> String {
     let mut text = String::new();
-    text.push_str(&run.timeout_only.summary.atlas_line("timeout only"));
-    text.push('\n');
-    text.push_str(&run.with_breaker.summary.atlas_line("with breaker"));
-    text.push('\n');
+    for row in breaker_rows(run) {
+        text.push_str(&row.line());
+        text.push('\n');
+    }
     let log: Vec<String> = run.with_breaker.transitions.iter().map(ToString::to_string).collect();
     // Python prints the joined log even when it is empty: a blank line.
     text.push_str(&log.join("\n"));
@@ -290,10 +371,10 @@ pub fn breaker_json(run: &BrownoutComparison, mode: &str) -> String {
 pub fn breaker_live_text(run: &BrownoutRun) -> String {
     let comparison = &run.comparison;
     let mut text = String::new();
-    text.push_str(&comparison.timeout_only.summary.atlas_line("timeout only"));
-    text.push('\n');
-    text.push_str(&comparison.with_breaker.summary.atlas_line("with breaker"));
-    text.push('\n');
+    for row in breaker_rows(comparison) {
+        text.push_str(&row.line());
+        text.push('\n');
+    }
     text.push_str(&breaker_live_line(run));
     text.push('\n');
     if run.timeout_only.not_sent + run.with_breaker.not_sent > 0 {
@@ -371,7 +452,7 @@ fn breaker_value(run: &BrownoutComparison, mode: &str) -> Value {
 
 /// Lab 1's driver output, as `lab1.sh` prints it.
 pub fn health_text(run: &DriverRun) -> String {
-    let mut text = run.lines().join("\n");
+    let mut text = health_rows(run).iter().map(Row::line).collect::<Vec<_>>().join("\n");
     text.push('\n');
     text
 }

@@ -406,8 +406,8 @@ pub fn run_health(content: &Content, args: &HealthArgs, out: &mut dyn Write) -> 
         )?;
     } else {
         // The timeline went out as it happened: only the closing lines are left.
-        for line in live.run.lines().iter().skip(live.run.timeline.len()) {
-            writeln!(out, "{line}")?;
+        for row in report::health_rows(&live.run).iter().skip(live.run.timeline.len()) {
+            writeln!(out, "{}", row.line())?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -91,16 +91,6 @@ pub struct CallerSummary {
     pub stuck: f64,
 }
 
-impl CallerSummary {
-    /// The Atlas's summary line for a caller named `name`.
-    pub fn atlas_line(&self, name: &str) -> String {
-        format!(
-            "{name:<13} calls={:5} to sick={:5} degraded={:5} p99 wait={:3.0} ms stuck={:4.1}",
-            self.calls, self.sick_calls, self.degraded, self.p99_wait_ms, self.stuck
-        )
-    }
-}
-
 /// One caller's whole run.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CallerRun {
@@ -297,12 +287,13 @@ mod tests {
     #[test]
     fn atlas_defaults_give_the_published_rows() {
         let run = compare(&BrownoutParams::default());
+        let [timeout_only, with_breaker] = crate::report::breaker_rows(&run).map(|row| row.line());
         assert_eq!(
-            run.timeout_only.summary.atlas_line("timeout only"),
+            timeout_only,
             "timeout only  calls= 6000 to sick= 3000 degraded= 3000 p99 wait=200 ms stuck=20.0"
         );
         assert_eq!(
-            run.with_breaker.summary.atlas_line("with breaker"),
+            with_breaker,
             "with breaker  calls= 2911 to sick=   44 degraded= 3133 p99 wait= 40 ms stuck= 0.3"
         );
         assert_eq!(run.with_breaker.transitions.len(), 13);

@@ -296,18 +296,9 @@ pub struct DriverRun {
     pub abandoned: u32,
 }
 
-impl DriverRun {
-    /// The script's whole output, as `lab1.expected.txt` shows it.
-    pub fn lines(&self) -> Vec<String> {
-        let mut lines: Vec<String> = self.timeline.iter().map(|l| l.line.clone()).collect();
-        let labels = ["request sent before SIGTERM", "request sent after SIGTERM"];
-        for (label, outcome) in labels.iter().zip(&self.work) {
-            lines.push(format!("{label}: {}", outcome.word()));
-        }
-        lines.push(format!("server exit code: {}", self.exit_code));
-        lines
-    }
-}
+/// The port the simulated driver prints (nothing listens: it is the simulation), the
+/// Atlas's, for the app's screen and the runs checks are scored on alike.
+pub const SIM_DRIVER_PORT: u16 = 18080;
 
 /// The server's own stdout line when the grace period cuts the drain short.
 pub fn abandon_line(abandoned: u32) -> String {
@@ -394,11 +385,19 @@ pub fn simulate_driver(config: &HealthConfig, port: u16) -> DriverRun {
 mod tests {
     use super::*;
 
+    /// The script's whole output, as `lab1.expected.txt` shows it (the printer's).
+    fn lines(run: &DriverRun) -> Vec<String> {
+        crate::report::health_rows(run)
+            .iter()
+            .map(crate::report::cells::Row::line)
+            .collect()
+    }
+
     #[test]
     fn defaults_reproduce_the_atlas_script() {
         let run = simulate_driver(&HealthConfig::default(), 18080);
         assert_eq!(
-            run.lines(),
+            lines(&run),
             [
                 "listening on 127.0.0.1:18080",
                 "/livez 200",
@@ -447,7 +446,7 @@ mod tests {
             ..HealthConfig::default()
         };
         let run = simulate_driver(&config, 18080);
-        let lines = run.lines();
+        let lines = lines(&run);
         let stopped = lines
             .iter()
             .position(|l| l == "stopped listening")

@@ -390,16 +390,7 @@ impl LabScreen {
                 .and_then(|observed| panel.verdict_run(&observed.check_id, observed.live));
             return metrics::fleet_metrics(kept.unwrap_or(&panel.run));
         }
-        let results = self.shown_results();
-        let mut shown = predict::lab_metrics(results);
-        if let LabResults::Overload(overload) = results {
-            shown.extend(
-                metrics::overload_metrics(&overload.bulkhead)
-                    .into_iter()
-                    .map(|(name, value)| (name.replacen("overload.", overload.slots_prefix, 1), value)),
-            );
-        }
-        shown
+        predict::lab_metrics(self.shown_results())
     }
 
     /// The parameter values of the simulated run on screen: an open verdict's check's own

@@ -77,12 +77,17 @@ pub fn step_check(lab: &LabFile, step: usize) -> Option<Question> {
     })
 }
 
-/// The named numbers of the run a lab screen shows.
+/// The named numbers of the run a lab screen shows ([`crate::metrics`]'s map, which scores
+/// checks too): Lab 4's with its slots case.
 pub fn lab_metrics(results: &LabResults) -> Vec<Metric> {
     match results {
         LabResults::Health(run) => metrics::health_metrics(run),
         LabResults::Breaker(run) => metrics::breaker_metrics(run),
-        LabResults::Overload(results) => metrics::overload_metrics(&results.recompute.run),
+        LabResults::Overload(results) => {
+            let mut shown = metrics::overload_metrics(&results.recompute.run);
+            shown.extend(metrics::overload_case_metrics(results.slots_case, &results.bulkhead));
+            shown
+        }
         LabResults::Retry(retry) => {
             // The rows are in `Policy::ALL` order (A, B, C), as `compare_policies` returns them.
             let rows: Vec<_> = Policy::ALL

@@ -84,6 +84,13 @@ impl Masked {
     }
 }
 
+/// A report row hides the numbers masked here, by their metric, before it is text.
+impl crate::report::cells::Mask for Masked {
+    fn hidden(&self, metric: &str) -> Option<String> {
+        self.step(metric).map(placeholder)
+    }
+}
+
 /// What stands in for a masked number, everywhere: the step that asks for it.
 pub fn placeholder(step: usize) -> String {
     format!("(step {})", step + 1)

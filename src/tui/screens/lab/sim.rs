@@ -12,6 +12,7 @@ use crate::engine::overload::{self, OverloadRun, Recompute};
 use crate::engine::retry::{
     self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, Policy, ScenarioResult, full_jitter_ceiling_s,
 };
+use crate::metrics::SlotsCase;
 use crate::tui::slider::Slider;
 
 /// Points of the amplification curve: p = 0, 0.05, ..., 1.
@@ -27,9 +28,6 @@ pub const CURVE_ACTIONS_MAX: u64 = 5_000;
 
 /// Full Jitter attempts shown (0 to 5), as in the Atlas.
 pub const JITTER_ATTEMPTS: u32 = 6;
-
-/// The port the simulated health driver prints (nothing listens: it is the simulation).
-const SIM_HEALTH_PORT: u16 = 18080;
 
 /// Lab 2's results at the sliders' values.
 #[derive(Clone, Debug, PartialEq)]
@@ -75,9 +73,9 @@ pub struct OverloadResults {
     /// 2 s beside the rest), or, for a verdict on a hang check, that check's hang case (X
     /// hangs and the timeout caps the slots it holds; [`compute_for_check`]).
     pub bulkhead: OverloadRun,
-    /// The metrics' prefix of the case `bulkhead` is (`overload.bulkhead.`, or
-    /// `overload.hang.` for a hang check's verdict), for the view to ask what it masks.
-    pub slots_prefix: &'static str,
+    /// The case `bulkhead` is (the bulkhead, or the hang for a hang check's verdict), for
+    /// its named numbers.
+    pub slots_case: SlotsCase,
 }
 
 /// Runs the lab `lab` on the sliders' values.
@@ -87,7 +85,7 @@ pub fn compute(lab: &LabFile, sliders: &[Slider]) -> LabResults {
         LabId::Breaker => LabResults::Breaker(brownout::compare(&breaker_params(lab, sliders))),
         LabId::Health => LabResults::Health(health::simulate_driver(
             &params::health_config(lab, sliders),
-            SIM_HEALTH_PORT,
+            health::SIM_DRIVER_PORT,
         )),
         LabId::Overload => LabResults::Overload(Box::new(compute_overload(lab, sliders, None))),
     }
@@ -113,7 +111,7 @@ pub fn recompute(lab: &LabFile, sliders: &[Slider], previous: &LabResults) -> La
 pub fn compute_overload(lab: &LabFile, sliders: &[Slider], previous: Option<&OverloadResults>) -> OverloadResults {
     let params = params::overload_params(lab, sliders);
     let recompute = overload::screen_recompute_after(previous.map(|p| &p.recompute), &params);
-    let bulkhead_params = params::overload_bulkhead_params(lab, sliders);
+    let bulkhead_params = SlotsCase::Bulkhead.params(lab, sliders);
     let bulkhead = match previous {
         Some(previous) if previous.bulkhead.params == bulkhead_params => previous.bulkhead.clone(),
         _ => overload::run(&bulkhead_params),
@@ -121,7 +119,7 @@ pub fn compute_overload(lab: &LabFile, sliders: &[Slider], previous: Option<&Ove
     OverloadResults {
         recompute,
         bulkhead,
-        slots_prefix: "overload.bulkhead.",
+        slots_case: SlotsCase::Bulkhead,
     }
 }
 
@@ -131,10 +129,10 @@ pub fn compute_overload(lab: &LabFile, sliders: &[Slider], previous: Option<&Ove
 pub fn compute_for_check(lab: &LabFile, sliders: &[Slider], metric: Option<&str>) -> LabResults {
     let mut results = compute(lab, sliders);
     if let LabResults::Overload(overload_results) = &mut results
-        && metric.is_some_and(|metric| metric.starts_with("overload.hang."))
+        && metric.and_then(SlotsCase::of_metric) == Some(SlotsCase::Hang)
     {
-        overload_results.bulkhead = overload::run(&params::overload_hang_params(lab, sliders));
-        overload_results.slots_prefix = "overload.hang.";
+        overload_results.bulkhead = overload::run(&SlotsCase::Hang.params(lab, sliders));
+        overload_results.slots_case = SlotsCase::Hang;
     }
     results
 }

@@ -25,13 +25,15 @@ use ratatui::widgets::{Paragraph, Sparkline, Widget, Wrap};
 
 use crate::engine::breaker::BreakerState;
 use crate::engine::fault::{FaultKind, ManualOverride};
+use crate::metrics::BREAKER_CALLERS;
+use crate::report::caller_row;
+use crate::report::cells::fit_width;
 use crate::tui::screens::lab::breaker::BreakerLive;
 use crate::tui::screens::lab::breaker::{BreakerSeries, ROLLING_WINDOW_S, Side};
 use crate::tui::screens::lab::sim::LabResults;
 use crate::tui::theme::Theme;
 use crate::tui::view::lab::LabView;
 use crate::tui::view::lab::charts::{calls_chart, resample};
-use crate::tui::view::lab::results::fit_width;
 use crate::tui::widgets::panel::panel;
 use crate::tui::widgets::state_band::StateBand;
 
@@ -82,11 +84,17 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
     }
     if let Some(measured) = live.series.as_ref().and_then(|s| s.measured.as_ref()) {
         lines.push(Line::from(fit_width(
-            format!("live {}", measured.timeout_only.summary.atlas_line("timeout only")),
+            format!(
+                "live {}",
+                caller_row(&measured.timeout_only.summary, BREAKER_CALLERS[0]).line()
+            ),
             width,
         )));
         lines.push(Line::from(fit_width(
-            format!("live {}", measured.with_breaker.summary.atlas_line("with breaker")),
+            format!(
+                "live {}",
+                caller_row(&measured.with_breaker.summary, BREAKER_CALLERS[1]).line()
+            ),
             width,
         )));
     }
@@ -106,14 +114,20 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
     } else if let LabResults::Breaker(sim) = &state.shown_results() {
         lines.push(Line::from(Span::styled(
             fit_width(
-                format!("sim  {}", sim.timeout_only.summary.atlas_line("timeout only")),
+                format!(
+                    "sim  {}",
+                    caller_row(&sim.timeout_only.summary, BREAKER_CALLERS[0]).line()
+                ),
                 width,
             ),
             theme.dim(),
         )));
         lines.push(Line::from(Span::styled(
             fit_width(
-                format!("sim  {}", sim.with_breaker.summary.atlas_line("with breaker")),
+                format!(
+                    "sim  {}",
+                    caller_row(&sim.with_breaker.summary, BREAKER_CALLERS[1]).line()
+                ),
                 width,
             ),
             theme.dim(),

@@ -21,12 +21,12 @@ use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget};
 
 use crate::engine::overload::{CurvePoint, OverloadParams, OverloadRun, Second};
+use crate::report::cells::fit_width;
 use crate::tui::screens::lab::Mode;
 use crate::tui::screens::lab::overload::{LiveRecord, LiveScale, OverloadLive, OverloadView, live_scaled};
 use crate::tui::screens::lab::reveal::{Masked, placeholder};
 use crate::tui::screens::lab::sim::{LabResults, OverloadResults};
 use crate::tui::view::footer;
-use crate::tui::view::lab::results::fit_width;
 use crate::tui::view::lab::{LabView, masked_chart};
 use crate::tui::view::overload::{bulkhead_view, goodput_curves, outcomes_per_second, queue_over_time, throttle_view};
 use crate::tui::widgets::panel::panel;
@@ -264,7 +264,7 @@ pub fn render_charts(view: &LabView, area: Rect, buf: &mut Buffer) {
     let outcomes_masked = waits_for(&["overload.refused_share_steady", "overload.throttle_probability"]);
     let throttle_masked = waits_for(&["overload.throttle_probability"]);
     let curves_masked = waits_for(&["overload.goodput_per_s"]);
-    let slots = |name: &str| format!("{}{name}", results.slots_prefix);
+    let slots = |name: &str| results.slots_case.metric(name);
     let slots_masked = waits_for(&[&slots("free_for_rest"), &slots("x_busy_end")]);
     let theme_of = theme;
     let or_masked =

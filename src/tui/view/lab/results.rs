@@ -9,10 +9,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
-use crate::engine::brownout::{BrownoutComparison, CallerSummary};
-use crate::engine::health::DriverRun;
-use crate::engine::retry::ScenarioResult;
+use crate::engine::brownout::BrownoutComparison;
+use crate::engine::retry::Policy;
 use crate::report;
+use crate::report::cells::fit_width;
 use crate::tui::screens::lab::reveal::{Masked, placeholder};
 use crate::tui::screens::lab::sim::LabResults;
 use crate::tui::theme::Theme;
@@ -34,8 +34,9 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
                 .iter()
                 .enumerate()
                 .map(|(index, (name, result))| {
-                    let row = mask_retry_row(report::retry_row(name, result), index, result, &masked);
-                    let row = fit_width(row, usize::from(area.width - 2));
+                    // The rows are in `Policy::ALL` order (A, B, C), as `compare_policies` returns them.
+                    let row = report::retry_cells(Policy::ALL.get(index).copied(), name, result)
+                        .fit(usize::from(area.width - 2), &masked);
                     Line::from(Span::styled(row, theme.series(index)))
                 })
                 .collect();
@@ -56,7 +57,8 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
             breaker_lines(theme, run, inner, state.log_scroll, &masked)
         }
         LabResults::Health(run) => {
-            let mut outcome: Vec<String> = mask_health_lines(run, &masked).into_iter().rev().take(3).collect();
+            let rows = report::health_rows(run);
+            let mut outcome: Vec<String> = rows.iter().rev().take(3).map(|row| row.join(&masked)).collect();
             outcome.reverse();
             // On one line where it fits; else one line each (80 columns), the note cut first.
             let joined = outcome.join("   ");
@@ -78,82 +80,6 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     Paragraph::new(lines).block(block).render(area, buf);
 }
 
-/// The Atlas's line as printed when it fits; else without its alignment padding, then with
-/// shorter labels, so that every number still shows at 80 columns (`calls= 6000` becomes
-/// `calls=6000`, `p99 wait=` becomes `p99=`): a clipped `stuck=100.0` would read as 10.
-pub fn fit_width(line: String, width: usize) -> String {
-    if line.chars().count() <= width {
-        return line;
-    }
-    let mut squeezed = line.replace("  ", " ");
-    while squeezed.contains("= ") {
-        squeezed = squeezed.replace("= ", "=");
-    }
-    const SHORTER: [(&str, &str); 5] = [
-        ("p99 wait=", "p99="),
-        ("degraded=", "degr="),
-        (" to sick=", " sick="),
-        ("timeout only", "timeout"),
-        ("with breaker", "breaker"),
-    ];
-    for (long, short) in SHORTER {
-        if squeezed.chars().count() <= width {
-            break;
-        }
-        squeezed = squeezed.replace(long, short);
-    }
-    squeezed
-}
-
-/// Lab 2's row `index` (A, B, C in `Policy::ALL` order) with the numbers of `masked` metrics
-/// replaced by their placeholder, in the columns they had.
-fn mask_retry_row(row: String, index: usize, result: &ScenarioResult, masked: &Masked) -> String {
-    let letter = ["a", "b", "c"][index % 3];
-    let per_action = format!("attempts/action={:6.2}", result.db_attempts_per_action);
-    let success = format!("success={}", crate::engine::pyfmt::percent(result.success_ratio, 6, 1));
-    let row = match masked.step(&format!("retry.{letter}.db_attempts_per_action")) {
-        Some(step) => row.replacen(&per_action, &format!("attempts/action={:>6}", placeholder(step)), 1),
-        None => row,
-    };
-    match masked.step(&format!("retry.{letter}.success_ratio")) {
-        Some(step) => row.replacen(&success, &format!("success={:>6}", placeholder(step)), 1),
-        None => row,
-    }
-}
-
-/// One caller's Atlas line with the numbers of `masked` metrics (`breaker.<caller>.<field>`)
-/// replaced by their placeholder.
-fn masked_atlas_line(summary: &CallerSummary, name: &str, caller: &str, masked: &Masked) -> String {
-    let mut line = summary.atlas_line(name);
-    for (field, shown) in [
-        ("calls", format!("calls={:5}", summary.calls)),
-        ("sick_calls", format!("to sick={:5}", summary.sick_calls)),
-        ("degraded", format!("degraded={:5}", summary.degraded)),
-        ("p99_wait_ms", format!("p99 wait={:3.0} ms", summary.p99_wait_ms)),
-        ("stuck", format!("stuck={:4.1}", summary.stuck)),
-    ] {
-        if let Some(step) = masked.step(&format!("breaker.{caller}.{field}")) {
-            let key = shown.split('=').next().unwrap_or_default();
-            line = line.replacen(&shown, &format!("{key}={:>5}", placeholder(step)), 1);
-        }
-    }
-    line
-}
-
-/// Lab 1's driver lines ([`DriverRun::lines`]) with the outcomes `masked` names replaced by
-/// their placeholder: the late request's and the exit code (the probes are the timeline's).
-fn mask_health_lines(run: &DriverRun, masked: &Masked) -> Vec<String> {
-    let mut lines = run.lines();
-    let count = lines.len();
-    for (from_end, metric) in [(2, "health.late_request_done"), (1, "health.exit_code")] {
-        if let (Some(step), Some(line)) = (masked.step(metric), count.checked_sub(from_end).map(|i| &mut lines[i])) {
-            let label = line.split(": ").next().unwrap_or_default().to_string();
-            *line = format!("{label}: {}", placeholder(step));
-        }
-    }
-    lines
-}
-
 /// The two summary rows, then the transition log laid out in columns from `scroll` rows down
 /// (one line instead while the first opening, which the log's times give away, is masked).
 fn breaker_lines<'a>(
@@ -164,22 +90,10 @@ fn breaker_lines<'a>(
     masked: &Masked,
 ) -> Vec<Line<'a>> {
     let fit = |line: String| fit_width(line, usize::from(inner.width));
+    let [timeout_only, with_breaker] = report::breaker_rows(run).map(|row| row.fit(usize::from(inner.width), masked));
     let mut lines = vec![
-        Line::from(fit(masked_atlas_line(
-            &run.timeout_only.summary,
-            "timeout only",
-            "timeout_only",
-            masked,
-        ))),
-        Line::from(Span::styled(
-            fit(masked_atlas_line(
-                &run.with_breaker.summary,
-                "with breaker",
-                "with_breaker",
-                masked,
-            )),
-            theme.accent(),
-        )),
+        Line::from(timeout_only),
+        Line::from(Span::styled(with_breaker, theme.accent())),
     ];
     if let Some(step) = masked.first_step(["breaker.with_breaker.first_open_s", "breaker.with_breaker.transitions"]) {
         lines.push(Line::from(Span::styled(
@@ -215,25 +129,4 @@ fn breaker_lines<'a>(
         lines.push(Line::from(Span::styled(text, theme.dim())));
     }
     lines
-}
-
-#[cfg(test)]
-mod tests {
-    use super::fit_width;
-
-    #[test]
-    fn every_number_survives_at_80_columns() {
-        let line = "timeout only  calls=30000 to sick=15000 degraded=15000 p99 wait=200 ms stuck=100.0".to_string();
-        let fitted = fit_width(line, 76);
-        assert!(fitted.chars().count() <= 76, "{fitted}");
-        for number in ["30000", "15000", "200", "100.0"] {
-            assert!(fitted.contains(number), "{fitted}");
-        }
-        let short = "with breaker  calls= 2911".to_string();
-        assert_eq!(
-            fit_width(short.clone(), 80),
-            short,
-            "a line that fits is left as printed"
-        );
-    }
 }
