@@ -7,6 +7,7 @@ use toml::Spanned;
 use crate::content::frame_budget;
 use crate::content::lab_id::LabId;
 use crate::content::location::ContentError;
+use crate::content::page::{self, PageSpec};
 pub use crate::content::parameter::ParameterSpec;
 use crate::content::question::{self, Question};
 use crate::content::settings;
@@ -34,6 +35,10 @@ pub struct LabFile {
     pub lesson: String,
     #[serde(rename = "parameter", default)]
     pub parameters: Vec<ParameterSpec>,
+    /// The lab screen's pages ([`crate::content::page`]); a file that declares none gets one,
+    /// [`PageSpec::whole_lab`], once checked.
+    #[serde(rename = "page", default)]
+    pub pages: Vec<PageSpec>,
     /// The ways the live dependency can fall sick that the app offers (Lab 3), named as on
     /// the command line: hang, slow, errors, refuse. Empty offers them all.
     #[serde(default)]
@@ -45,6 +50,53 @@ pub struct LabFile {
 }
 
 impl LabFile {
+    /// The page guided step `step` (from 0) is on: the one its `page` key names, the first
+    /// page without one (a lab of one page).
+    pub fn step_page(&self, step: usize) -> usize {
+        let named = self.steps.get(step).and_then(|step| step.page.as_deref());
+        named
+            .and_then(|id| self.pages.iter().position(|page| page.id == id))
+            .unwrap_or(0)
+    }
+
+    /// The page whose steps ask check `check_id`: that of the first step naming it.
+    pub fn check_page(&self, check_id: &str) -> usize {
+        self.steps
+            .iter()
+            .position(|step| step.check.as_deref() == Some(check_id))
+            .map_or(0, |step| self.step_page(step))
+    }
+
+    /// The page parameter `name` is a slider of.
+    pub fn parameter_page(&self, name: &str) -> usize {
+        self.pages
+            .iter()
+            .position(|page| page.parameters.iter().any(|on| on == name))
+            .unwrap_or(0)
+    }
+
+    /// Page `page`'s sliders, in the order its `parameters` list them.
+    pub fn page_parameters(&self, page: usize) -> Vec<ParameterSpec> {
+        let Some(page) = self.pages.get(page) else {
+            return Vec::new();
+        };
+        page.parameters
+            .iter()
+            .filter_map(|name| self.parameters.iter().find(|spec| &spec.name == name))
+            .cloned()
+            .collect()
+    }
+
+    /// The name page `page`'s first visit is saved under in the progress file. The first
+    /// page's is `lab` whatever its id: the key of every lab screen's first visit before
+    /// pages were data, which saved progress files hold.
+    pub fn visit_key(&self, page: usize) -> &str {
+        match self.pages.get(page) {
+            Some(spec) if page > 0 => &spec.id,
+            _ => page::DEFAULT_PAGE_ID,
+        }
+    }
+
     /// The fault kinds the app cycles through, in the file's order; all of them if none is named.
     pub fn fault_kinds(&self) -> Vec<FaultKind> {
         let named: Vec<FaultKind> = self
@@ -69,6 +121,9 @@ pub struct GuidedStep {
     /// The id of a `[[check]]` in the same file.
     #[serde(default)]
     pub check: Option<String>,
+    /// The id of the `[[page]]` the step is done on; required when the lab has more than one.
+    #[serde(default)]
+    pub page: Option<String>,
 }
 
 /// A parameter the engine needs, with the range it accepts.
@@ -178,6 +233,7 @@ enum Place {
     Parameter(usize),
     Check(usize),
     Step(usize),
+    Page(usize),
 }
 
 /// The byte span of each entry a message can point at. `IgnoredAny` skips each table's contents.
@@ -189,6 +245,8 @@ struct Spans {
     steps: Vec<Spanned<IgnoredAny>>,
     #[serde(rename = "check", default)]
     checks: Vec<Spanned<IgnoredAny>>,
+    #[serde(rename = "page", default)]
+    pages: Vec<Spanned<IgnoredAny>>,
     #[serde(default)]
     format_version: Option<Spanned<IgnoredAny>>,
     #[serde(default)]
@@ -207,6 +265,7 @@ impl Spans {
             Place::Parameter(index) => self.parameters.get(index),
             Place::Check(index) => self.checks.get(index),
             Place::Step(index) => self.steps.get(index),
+            Place::Page(index) => self.pages.get(index),
         };
         entry.map(Spanned::span)
     }
@@ -352,7 +411,29 @@ fn checked(mut lab: LabFile, text: &str, file: &str, expected: LabId) -> Result<
             ));
         }
     }
+    let pages = page::problems(&lab.pages, &lab.parameters, &lab.steps);
+    errors.extend(
+        pages
+            .pages
+            .into_iter()
+            .map(|(index, message)| (Place::Page(index), message)),
+    );
+    errors.extend(
+        pages
+            .parameters
+            .into_iter()
+            .map(|(index, message)| (Place::Parameter(index), message)),
+    );
+    errors.extend(
+        pages
+            .steps
+            .into_iter()
+            .map(|(index, message)| (Place::Step(index), message)),
+    );
     if errors.is_empty() {
+        if lab.pages.is_empty() {
+            lab.pages.push(PageSpec::whole_lab(&lab.parameters));
+        }
         return Ok(lab);
     }
     // The same text parsed again, only to know where each entry starts; it parsed once, so a

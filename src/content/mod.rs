@@ -15,6 +15,7 @@ pub mod lab_id;
 pub mod lint;
 pub mod location;
 pub mod override_dir;
+pub mod page;
 pub mod parameter;
 pub mod params;
 pub mod question;

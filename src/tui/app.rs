@@ -22,7 +22,6 @@ use crate::tui::log;
 use crate::tui::msg::Msg;
 use crate::tui::screens::book::{self, BookState};
 use crate::tui::screens::home::{EXTRA_ENTRIES, HomeOutcome, HomeScreen};
-use crate::tui::screens::lab::first_visit::LabPage;
 use crate::tui::screens::lab::live::SHUTDOWN_DEADLINE;
 use crate::tui::screens::lab::{LabOutcome, LabScreen, ScreenCtx};
 use crate::tui::screens::quiz::{QuizOutcome, QuizScreen};
@@ -298,11 +297,11 @@ impl App {
         }
         let (lab, screen) = (&self.content.labs[index], &mut self.labs[index]);
         let page = screen.page();
-        if self.progress.visited(&lab.id, page.key()) {
+        if self.progress.visited(&lab.id, lab.visit_key(page)) {
             return false;
         }
         screen.open_first_visit(lab, page);
-        self.progress.mark_visited(&lab.id, page.key());
+        self.progress.mark_visited(&lab.id, lab.visit_key(page));
         self.save_progress();
         true
     }
@@ -311,8 +310,8 @@ impl App {
     /// before: no lesson opens by itself (the fixture of tests about later visits).
     pub fn mark_all_visited(&mut self) {
         for lab in &self.content.labs {
-            for page in LabPage::ALL {
-                self.progress.mark_visited(&lab.id, page.key());
+            for page in 0..lab.pages.len() {
+                self.progress.mark_visited(&lab.id, lab.visit_key(page));
             }
         }
     }

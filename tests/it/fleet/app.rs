@@ -120,7 +120,8 @@ fn a_fleet_prompt_compares_the_fleet_sliders_and_hides_the_run() {
     let shown = resilience_lab::tui::screens::lab::predict::conditions(
         app.content.lab(LabId::Health),
         &check,
-        app.lab(LabId::Health).check_sliders(&check),
+        app.lab(LabId::Health)
+            .check_sliders(app.content.lab(LabId::Health), &check),
     );
     assert_eq!(
         shown.as_deref(),

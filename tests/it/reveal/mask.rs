@@ -19,7 +19,7 @@ use resilience_lab::engine::health;
 use resilience_lab::metrics;
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::msg::Msg;
-use resilience_lab::tui::screens::lab::first_visit::{LabPage, step_page};
+use resilience_lab::tui::screens::lab::first_visit::step_page;
 use resilience_lab::tui::screens::lab::overload::OverloadView;
 use resilience_lab::tui::screens::lab::predict::step_check;
 use resilience_lab::tui::screens::lab::reveal;
@@ -129,7 +129,7 @@ fn open_at(width: u16, height: u16, id: LabId, step: usize) -> App {
 /// Shows the page of `step` and makes it the current step.
 fn go_to(app: &mut App, index: usize, step: usize) {
     let lab = app.content.labs[index].clone();
-    let fleet_page = step_page(&lab, step) == LabPage::Fleet;
+    let fleet_page = step_page(&lab, step) == 1;
     if app.labs[index].fleet_showing() != fleet_page {
         app.update(Msg::ToggleFleet);
     }

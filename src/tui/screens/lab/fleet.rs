@@ -20,9 +20,6 @@ use crate::tui::screens::lab::fleet_live::FleetLive;
 use crate::tui::screens::lab::live::{LiveCtx, LivePart};
 use crate::tui::slider::Slider;
 
-/// The prefix that makes a parameter of Lab 1 a slider of the fleet view.
-pub const FLEET_PREFIX: &str = "fleet_";
-
 /// The slider that picks the scenario the others start from.
 const SCENARIO: &str = "fleet_scenario";
 
@@ -57,15 +54,9 @@ pub struct CheckRun {
 }
 
 impl FleetPanel {
-    /// The fleet view of `lab`, if it has `fleet_*` parameters (Lab 1 as shipped).
+    /// The fleet view of `lab`, if its file declares a second page (Lab 1 as shipped).
     pub fn new(lab: &LabFile) -> Option<Self> {
-        let sliders: Vec<Slider> = lab
-            .parameters
-            .iter()
-            .filter(|spec| spec.name.starts_with(FLEET_PREFIX))
-            .cloned()
-            .map(Slider::new)
-            .collect();
+        let sliders: Vec<Slider> = lab.page_parameters(1).into_iter().map(Slider::new).collect();
         if sliders.is_empty() {
             return None;
         }
@@ -89,7 +80,7 @@ impl FleetPanel {
             .settings
             .as_ref()
             .and_then(CheckSettings::fixed)
-            .filter(|_| is_fleet_check(check))
+            .filter(|_| is_fleet_check(lab, check))
             .map(|own| CheckRun {
                 check_id: check.id.clone(),
                 run: fleet::simulate(&params::fleet_params(lab, own)),

@@ -262,14 +262,8 @@ fn fixed_answer(lab: &LabFile, check: &crate::content::Question) -> Option<f64> 
 
 impl LabScreen {
     pub fn new(lab: &LabFile) -> Self {
-        // The fleet view's parameters are its sliders, not the single-server screen's.
-        let sliders: Vec<Slider> = lab
-            .parameters
-            .iter()
-            .filter(|spec| !spec.name.starts_with(fleet::FLEET_PREFIX))
-            .cloned()
-            .map(Slider::new)
-            .collect();
+        // The first page's parameters are its sliders (Lab 1: not the fleet view's).
+        let sliders: Vec<Slider> = lab.page_parameters(0).into_iter().map(Slider::new).collect();
         let results = sim::compute(lab, &sliders);
         Self {
             id: lab.lab,
@@ -315,9 +309,9 @@ impl LabScreen {
             .map(|(_, results)| results)
     }
 
-    pub fn check_sliders(&self, check: &crate::content::Question) -> &[Slider] {
+    pub fn check_sliders(&self, lab: &LabFile, check: &crate::content::Question) -> &[Slider] {
         match self.fleet.as_ref() {
-            Some(panel) if first_visit::is_fleet_check(check) => &panel.sliders,
+            Some(panel) if first_visit::is_fleet_check(lab, check) => &panel.sliders,
             _ => &self.sliders,
         }
     }
@@ -428,11 +422,7 @@ impl LabScreen {
 
     /// The page showing, for its first visit.
     pub fn page(&self) -> LabPage {
-        if self.fleet_showing() {
-            LabPage::Fleet
-        } else {
-            LabPage::Main
-        }
+        usize::from(self.fleet_showing())
     }
 
     /// A page's first visit: the lesson opens by itself at the page's first guided step.
@@ -763,7 +753,7 @@ impl LabScreen {
                             panel.keep_check_run(lab, &check);
                         }
                         // (A fleet check's run is the fleet panel's, kept just above.)
-                        self.verdict_results = (!observed.live && !first_visit::is_fleet_check(&check))
+                        self.verdict_results = (!observed.live && !first_visit::is_fleet_check(lab, &check))
                             .then(|| predict::sliders_for_check(&check, &self.sliders))
                             .flatten()
                             .map(|at_check| {

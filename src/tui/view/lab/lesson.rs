@@ -11,7 +11,7 @@ use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
 use crate::tui::screens::book::{self, render_markdown, wrapped_rows};
-use crate::tui::screens::lab::first_visit::{self, LabPage};
+use crate::tui::screens::lab::first_visit;
 use crate::tui::view::lab::LabView;
 use crate::tui::view::quiz::wrap_words;
 
@@ -57,9 +57,11 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         let style = if number == current { theme.key() } else { theme.text() };
         // A step of Lab 1's other view says which key gets there: `[`, `]` and `p` stay in this one.
         let view_key = match first_visit::step_page(lab, number) {
-            page if page == state.page() => "",
-            LabPage::Fleet => " (F: fleet view)",
-            LabPage::Main => " (F: one server)",
+            page if page == state.page() => String::new(),
+            page => lab
+                .pages
+                .get(page)
+                .map_or_else(String::new, |page| format!(" (F: {})", page.short)),
         };
         lines.push(Line::from(Span::styled(
             format!("{pointer} {tick} Step {}: {}{view_key}", number + 1, step.title),

@@ -88,7 +88,7 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         if let Some(scored_at) = check
             .as_ref()
             .filter(|c| c.settings.as_ref().and_then(CheckSettings::fixed).is_some())
-            .and_then(|c| conditions(lab, c, view.screen.check_sliders(c)))
+            .and_then(|c| conditions(lab, c, view.screen.check_sliders(lab, c)))
         {
             lines.push(Line::from(Span::styled(scored_at, theme.dim())));
         }
@@ -126,7 +126,7 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
                 Span::styled("Predict: ", theme.key()),
                 Span::raw(check.prompt.clone()),
             ]));
-            if let Some(conditions) = conditions(lab, check, view.screen.check_sliders(check)) {
+            if let Some(conditions) = conditions(lab, check, view.screen.check_sliders(lab, check)) {
                 lines.push(Line::from(Span::styled(conditions, theme.dim())));
             }
         }
