@@ -12,7 +12,7 @@
 mod common;
 
 use common::{render, visited_app};
-use resilience_lab::content::fleet_params::fleet_params;
+use resilience_lab::content::params::fleet::clamped as fleet_params;
 use resilience_lab::content::params::{self, Values};
 use resilience_lab::content::question::CheckSettings;
 use resilience_lab::content::{LabFile, LabId, Question};
