@@ -151,8 +151,8 @@ pub struct QuizArgs {
     /// Only questions of this topic, e.g. retries, breakers, health, shutdown, overload, interview, self-check.
     #[arg(long)]
     pub topic: Option<String>,
-    /// How many questions (1 to 200).
-    #[arg(long, default_value_t = 10, value_parser = question_count)]
+    /// How many questions (1 to 200); a drill asks one.
+    #[arg(long, default_value_t = 10, value_parser = question_count, conflicts_with = "drill")]
     pub count: u16,
     /// Seed of the question order; the same seed asks the same quiz again.
     #[arg(long)]
@@ -533,73 +533,73 @@ pub struct FleetArgs {
     #[arg(long, value_parser = parse_fleet_scenario)]
     pub scenario: Option<crate::engine::fleet::Scenario>,
     /// Replicas (1 to 10).
-    #[arg(long, value_parser = bounded_int(1, 10))]
+    #[arg(long, value_parser = fleet_count("fleet_replicas"))]
     pub replicas: Option<u64>,
     /// Length of the run in model seconds.
-    #[arg(long, value_parser = bounded(10.0, 3_600.0))]
+    #[arg(long, value_parser = fleet_number("fleet_duration_s"))]
     pub duration_s: Option<f64>,
     /// Live only: real seconds per model second (0.1 runs 10 minutes in 1).
-    #[arg(long, value_parser = bounded(0.02, 1.0))]
+    #[arg(long, value_parser = fleet_number("fleet_time_scale"))]
     pub time_scale: Option<f64>,
     /// Replica i starts i x this many seconds after the first.
-    #[arg(long, value_parser = bounded(0.0, 60.0))]
+    #[arg(long, value_parser = fleet_number("fleet_stagger_s"))]
     pub stagger_s: Option<f64>,
     /// Startup probe period in seconds.
-    #[arg(long, value_parser = bounded(1.0, 60.0))]
+    #[arg(long, value_parser = fleet_number("fleet_startup_period_s"))]
     pub startup_period_s: Option<f64>,
     /// Startup probe failures before a restart.
-    #[arg(long, value_parser = bounded_int(1, 60))]
+    #[arg(long, value_parser = fleet_count("fleet_startup_threshold"))]
     pub startup_threshold: Option<u64>,
     /// Readiness probe period in seconds.
-    #[arg(long, value_parser = bounded(1.0, 60.0))]
+    #[arg(long, value_parser = fleet_number("fleet_readiness_period_s"))]
     pub readiness_period_s: Option<f64>,
     /// Readiness probe failures in a row before the replica leaves the endpoints.
-    #[arg(long, value_parser = bounded_int(1, 30))]
+    #[arg(long, value_parser = fleet_count("fleet_readiness_threshold"))]
     pub readiness_threshold: Option<u64>,
     /// Liveness probe period in seconds.
-    #[arg(long, value_parser = bounded(1.0, 60.0))]
+    #[arg(long, value_parser = fleet_number("fleet_liveness_period_s"))]
     pub liveness_period_s: Option<f64>,
     /// Liveness probe failures in a row before a restart.
-    #[arg(long, value_parser = bounded_int(1, 30))]
+    #[arg(long, value_parser = fleet_count("fleet_liveness_threshold"))]
     pub liveness_threshold: Option<u64>,
     /// Every probe's timeout in seconds (Kubernetes' default is 1); below every probe period.
-    #[arg(long, value_parser = bounded(0.1, 30.0))]
+    #[arg(long, value_parser = fleet_number("fleet_timeout_s"))]
     pub probe_timeout_s: Option<f64>,
     /// The second restart's back-off in seconds (the first restart is immediate).
-    #[arg(long, value_parser = bounded(0.0, 300.0))]
+    #[arg(long, value_parser = fleet_number("fleet_backoff_initial_s"))]
     pub backoff_initial_s: Option<f64>,
     /// What each further restart multiplies the back-off by.
-    #[arg(long, value_parser = bounded(1.0, 10.0))]
+    #[arg(long, value_parser = fleet_number("fleet_backoff_factor"))]
     pub backoff_factor: Option<f64>,
     /// The longest back-off in seconds.
-    #[arg(long, value_parser = bounded(0.0, 3_600.0))]
+    #[arg(long, value_parser = fleet_number("fleet_backoff_cap_s"))]
     pub backoff_cap_s: Option<f64>,
     /// Seconds of running after which the back-off starts again from nothing.
-    #[arg(long, value_parser = bounded(1.0, 3_600.0))]
+    #[arg(long, value_parser = fleet_number("fleet_backoff_reset_s"))]
     pub backoff_reset_s: Option<f64>,
     /// The preStop sleep in seconds: serving continues this long before SIGTERM.
-    #[arg(long, value_parser = bounded(0.0, 120.0))]
+    #[arg(long, value_parser = fleet_number("fleet_pre_stop_s"))]
     pub pre_stop_s: Option<f64>,
     /// terminationGracePeriodSeconds: from the start of a stop to SIGKILL.
-    #[arg(long, value_parser = bounded(0.0, 300.0))]
+    #[arg(long, value_parser = fleet_number("fleet_grace_s"))]
     pub grace_s: Option<f64>,
     /// The app's own delay after SIGTERM before it stops listening, in seconds.
-    #[arg(long, value_parser = bounded(0.0, 60.0))]
+    #[arg(long, value_parser = fleet_number("fleet_deregister_s"))]
     pub deregister_s: Option<f64>,
     /// Seconds after start before /readyz can pass.
-    #[arg(long, value_parser = bounded(0.0, 60.0))]
+    #[arg(long, value_parser = fleet_number("fleet_warmup_s"))]
     pub warmup_s: Option<f64>,
     /// Milliseconds one request takes.
     #[arg(long, value_parser = bounded_int(1, 10_000))]
     pub work_ms: Option<u64>,
     /// Seconds the Service keeps routing by an old endpoint list.
-    #[arg(long, value_parser = bounded(0.0, 30.0))]
+    #[arg(long, value_parser = fleet_number("fleet_routing_delay_s"))]
     pub routing_delay_s: Option<f64>,
     /// Client requests per (model) second; 0 for none.
-    #[arg(long, value_parser = bounded(0.0, 1_000.0))]
+    #[arg(long, value_parser = fleet_number("fleet_load_per_s"))]
     pub load_per_s: Option<f64>,
     /// When the load begins, in seconds.
-    #[arg(long, value_parser = bounded(0.0, 3_600.0))]
+    #[arg(long, value_parser = fleet_number("fleet_load_start_s"))]
     pub load_start_s: Option<f64>,
     /// What the database does during its window: down, slow or up (no outage).
     #[arg(long, value_parser = parse_db_state, value_name = "down|slow|up")]
@@ -608,7 +608,7 @@ pub struct FleetArgs {
     #[arg(long, value_parser = parse_db_window, value_name = "START,END")]
     pub db_window_s: Option<(f64, f64)>,
     /// With --db slow: how long each query takes, in milliseconds.
-    #[arg(long, value_parser = bounded_int(1, 60_000))]
+    #[arg(long, value_parser = fleet_count("fleet_db_latency_ms"))]
     pub db_latency_ms: Option<u64>,
     /// What /livez checks: local (the process only) or db (the shared database too).
     #[arg(long, value_parser = parse_check, value_name = "local|db")]
@@ -626,10 +626,10 @@ pub struct FleetArgs {
     #[arg(long, value_parser = parse_on_off, value_name = "on|off")]
     pub fail_open: Option<bool>,
     /// When a rolling restart begins, in seconds (replicas replaced one at a time).
-    #[arg(long, value_parser = bounded(0.0, 3_600.0))]
+    #[arg(long, value_parser = fleet_number("fleet_roll_at_s"))]
     pub roll_at_s: Option<f64>,
     /// How many replicas have a broken database connection and fail fast (0 to 10).
-    #[arg(long, value_parser = bounded_int(0, 10))]
+    #[arg(long, value_parser = fleet_count("fleet_black_holes"))]
     pub black_holes: Option<u64>,
 }
 
@@ -802,6 +802,30 @@ fn parse_policy(text: &str) -> Result<RetryPolicyArg, String> {
     }
 }
 
+/// A fleet flag's parser, within its bound in `content::params::fleet` (the sliders' too).
+fn fleet_number(name: &'static str) -> impl Fn(&str) -> Result<f64, String> + Clone {
+    let bound = crate::content::params::fleet::bound_of(name);
+    bounded(bound.min, bound.max)
+}
+
+/// A whole-number fleet flag's parser, within its bound.
+fn fleet_count(name: &'static str) -> impl Fn(&str) -> Result<u64, String> + Clone {
+    let bound = crate::content::params::fleet::bound_of(name);
+    bounded_int(bound.min as u64, bound.max as u64)
+}
+
+/// A Lab 4 flag's parser, within its bound in `content::params::overload` (the sliders' too).
+fn overload_number(name: &'static str) -> impl Fn(&str) -> Result<f64, String> + Clone {
+    let bound = crate::content::params::overload::bound_of(name);
+    bounded(bound.min, bound.max)
+}
+
+/// A whole-number Lab 4 flag's parser, within its bound.
+fn overload_count(name: &'static str) -> impl Fn(&str) -> Result<u64, String> + Clone {
+    let bound = crate::content::params::overload::bound_of(name);
+    bounded_int(bound.min as u64, bound.max as u64)
+}
+
 /// A parser for a decimal flag within fixed bounds (flags that no lab file tunes).
 fn bounded(min: f64, max: f64) -> impl Fn(&str) -> Result<f64, String> + Clone {
     move |text| match text.trim().parse::<f64>() {
@@ -880,49 +904,49 @@ pub struct OverloadArgs {
     #[arg(long)]
     pub sweep: bool,
     /// Requests per second offered (1 to 100000; metastable: the web tier's QPS).
-    #[arg(long, value_parser = bounded(1.0, 100_000.0))]
+    #[arg(long, value_parser = overload_number("offered_per_s"))]
     pub offered_per_s: Option<f64>,
     /// Worker slots (1 to 10000).
-    #[arg(long, value_parser = bounded_int(1, 10_000))]
+    #[arg(long, value_parser = overload_count("workers"))]
     pub workers: Option<u64>,
     /// Time one request holds a worker, in ms (0.1 to 10000).
-    #[arg(long, value_parser = bounded(0.1, 10_000.0))]
+    #[arg(long, value_parser = overload_number("service_ms"))]
     pub service_ms: Option<f64>,
     /// The caller gives up after this many ms (1 to 600000).
-    #[arg(long, value_parser = bounded(1.0, 600_000.0))]
+    #[arg(long, value_parser = overload_number("client_timeout_ms"))]
     pub client_timeout_ms: Option<f64>,
     /// Seconds to run (1 to 600; --live: 1 to 120).
-    #[arg(long, value_parser = bounded(1.0, 600.0))]
+    #[arg(long, value_parser = overload_number("duration_s"))]
     pub duration_s: Option<f64>,
     /// fifo, age-cap, lifo, admission, criticality or throttle (overrides the scenario's).
     #[arg(long, value_parser = parse_overload_policy)]
     pub policy: Option<crate::engine::overload::Policy>,
     /// Age cap in ms (1 to 60000), for the age-cap policy.
-    #[arg(long, value_parser = bounded(1.0, 60_000.0))]
+    #[arg(long, value_parser = overload_number("age_cap_ms"))]
     pub age_cap_ms: Option<f64>,
     /// Requests in the server (serving + queued) at which a new one gets a 503 (1 to 1000000).
-    #[arg(long, value_parser = bounded_int(1, 1_000_000))]
+    #[arg(long, value_parser = overload_count("admission_limit"))]
     pub admission_limit: Option<u64>,
     /// The client-side throttle's K (1 to 10), for the throttle policy.
-    #[arg(long, value_parser = bounded(1.0, 10.0))]
+    #[arg(long, value_parser = overload_number("throttle_k"))]
     pub k: Option<f64>,
     /// Seconds the throttle counts requests and accepts over (1 to 120).
-    #[arg(long, value_parser = bounded(1.0, 120.0))]
+    #[arg(long, value_parser = overload_number("throttle_window_s"))]
     pub throttle_window_s: Option<f64>,
     /// Seeded random (Poisson) arrivals instead of even spacing (0 to 4294967295).
-    #[arg(long, value_parser = bounded_int(0, u64::from(u32::MAX)))]
+    #[arg(long, value_parser = overload_count("random_seed"))]
     pub random_seed: Option<u64>,
     /// Calls per second to dependency X (0 to 100000), bulkhead.
-    #[arg(long, value_parser = bounded(0.0, 100_000.0))]
+    #[arg(long, value_parser = overload_number("x_calls_per_s"))]
     pub x_calls_per_s: Option<f64>,
     /// Dependency X's latency in ms (0.1 to 1000000), bulkhead.
-    #[arg(long, value_parser = bounded(0.1, 1_000_000.0))]
+    #[arg(long, value_parser = overload_number("x_latency_ms"))]
     pub x_latency_ms: Option<f64>,
     /// The server's timeout on X in ms (1 to 1000000), bulkhead.
-    #[arg(long, value_parser = bounded(1.0, 1_000_000.0))]
+    #[arg(long, value_parser = overload_number("x_timeout_ms"))]
     pub x_timeout_ms: Option<f64>,
     /// X's own pool (0 = share the whole pool; 1 to 10000), bulkhead.
-    #[arg(long, value_parser = bounded_int(0, 10_000))]
+    #[arg(long, value_parser = overload_count("x_pool"))]
     pub x_pool: Option<u64>,
     /// Metastable: database QPS below which it answers fast (1 to 100000).
     #[arg(long, value_parser = bounded(1.0, 100_000.0))]

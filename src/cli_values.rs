@@ -28,8 +28,19 @@ pub fn one_line(error: &clap::Error, args: &[String]) -> String {
         .next()
         .unwrap_or("error: invalid arguments")
         .to_string();
-    if error.kind() != ErrorKind::InvalidValue {
-        return first_line;
+    match error.kind() {
+        ErrorKind::InvalidValue => {}
+        // clap names the missing flags on the lines after its first, which alone ends in ':'.
+        ErrorKind::MissingRequiredArgument => {
+            return match error.get(ContextKind::InvalidArg) {
+                Some(ContextValue::Strings(missing)) if !missing.is_empty() => {
+                    format!("{} {}", first_line.trim_end(), missing.join(", "))
+                }
+                _ => first_line,
+            };
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => return missing_subcommand(args),
+        _ => return first_line,
     }
     // A wrong choice reads as every other refused value does ("for '--p <P>': allowed: ...");
     // "a value is required ... but none was supplied" goes on after a semicolon.
@@ -42,6 +53,33 @@ pub fn one_line(error: &clap::Error, args: &[String]) -> String {
             None => first_line,
         },
     }
+}
+
+/// `run` (or `serve`) with nothing after it: which subcommands it takes, in one line. (clap
+/// would print the subcommand's whole help, 18 lines, as if help had been asked for.)
+fn missing_subcommand(args: &[String]) -> String {
+    let mut current = command();
+    let mut path = Vec::new();
+    for word in args.iter().skip(1).filter(|word| !word.starts_with('-')) {
+        match current.find_subcommand(word) {
+            Some(sub) => {
+                current = sub.clone();
+                path.push(word.clone());
+            }
+            None => break,
+        }
+    }
+    let names: Vec<String> = current
+        .get_subcommands()
+        .filter(|sub| !sub.is_hide_set() && sub.get_name() != "help")
+        .map(|sub| sub.get_name().to_string())
+        .collect();
+    let path = path.join(" ");
+    format!(
+        "error: `{path}` needs one of: {}; e.g. `resilience-lab {path} {} --help`",
+        names.join(", "),
+        names.first().map_or("", String::as_str)
+    )
 }
 
 /// For "a value is required for '--flag <V>'": the flag's own check run on an empty value, which
@@ -163,6 +201,24 @@ mod tests {
         // A lab's own range, not another lab's flag of the same name.
         assert!(error_of(&["run", "fleet", "--duration-s"]).ends_with("; allowed: a number from 10 to 3600"));
         assert!(error_of(&["run", "overload", "--duration-s"]).ends_with("; allowed: a number from 1 to 600"));
+    }
+
+    #[test]
+    fn a_missing_flag_or_subcommand_is_one_whole_line() {
+        for (args, says) in [
+            (&["progress", "--yes"][..], "were not provided: --reset"),
+            (&["policy", "check"], "were not provided: <FILE>"),
+            (
+                &["run", "overload", "--scenario", "metastable", "--cut-at-s", "10"],
+                "were not provided: --cut-to-per-s <CUT_TO_PER_S>",
+            ),
+            (&["run"], "`run` needs one of: health, retry, breaker, overload, fleet"),
+            (&["serve"], "`serve` needs one of: health, database"),
+        ] {
+            let line = error_of(args);
+            assert!(line.starts_with("error: ") && line.contains(says), "{args:?}: {line}");
+            assert!(!line.contains('\n'), "{args:?}: {line}");
+        }
     }
 
     #[test]

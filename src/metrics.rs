@@ -4,7 +4,7 @@
 //! app scores the learner's prediction against the value a run reports here, and
 //! `resilience-lab check` refuses a check whose metric no run produces.
 
-use crate::content::fleet_params;
+use crate::content::params::fleet as fleet_params;
 use crate::content::params::{self, Defaults, Values};
 use crate::content::question::CheckSettings;
 use crate::content::{Content, LabFile, LabId, Question};
@@ -174,9 +174,7 @@ pub fn run_metrics(lab: &LabFile, values: &(impl Values + ?Sized)) -> Vec<Metric
                 &params::health_config(lab, values),
                 health::SIM_DRIVER_PORT,
             ));
-            metrics.extend(fleet_metrics(&fleet::simulate(&fleet_params::fleet_params(
-                lab, values,
-            ))));
+            metrics.extend(fleet_metrics(&fleet::simulate(&fleet_params::clamped(lab, values))));
             metrics
         }
         LabId::Overload => overload_all_metrics(lab, values),

@@ -177,12 +177,24 @@ pub fn server_names(layers: usize) -> Vec<String> {
 }
 
 /// The live extras under a row: per-server counts, retry ratio, and the sim beside it.
-pub fn retry_live_lines(result: &ScenarioResult, comparison: &SimComparison) -> String {
+///
+/// A run cut off at its time limit (`comparison` is `None`) is not compared: its actions are
+/// fewer than asked and the cut ones are counted half-done, so "outside sampling error" would
+/// blame the model for the cut.
+pub fn retry_live_lines(result: &ScenarioResult, comparison: Option<&SimComparison>) -> String {
     let counts: Vec<String> = server_names(result.sends_per_layer.len())
         .iter()
         .zip(&result.sends_per_layer)
         .map(|(name, n)| format!("{name} {n}"))
         .collect();
+    let Some(comparison) = comparison else {
+        return format!(
+            "  received: {}; retry ratio at the top {}\n  \
+             not compared with the simulation: the run was cut off at its time limit\n",
+            counts.join(", "),
+            percent(top_retry_ratio(result), 6, 1).trim(),
+        );
+    };
     let verdict = if comparison.within {
         "difference within sampling error"
     } else {
@@ -200,7 +212,8 @@ pub fn retry_live_lines(result: &ScenarioResult, comparison: &SimComparison) -> 
 }
 
 /// One live scenario as JSON: the sim's fields with mode "live", per-server counts and the comparison.
-pub fn retry_live_value(result: &ScenarioResult, comparison: &SimComparison) -> Value {
+/// A cut-off run (`comparison` is `None`) has `"sim_comparison": null`.
+pub fn retry_live_value(result: &ScenarioResult, comparison: Option<&SimComparison>) -> Value {
     let mut value = retry_scenario_value(result, "live");
     let received: serde_json::Map<String, Value> = server_names(result.sends_per_layer.len())
         .into_iter()
@@ -214,11 +227,11 @@ pub fn retry_live_value(result: &ScenarioResult, comparison: &SimComparison) -> 
 }
 
 /// The live table as JSON: every row with its comparison, then the jitter sleeps.
-pub fn retry_live_table_json(rows: &[(String, ScenarioResult, SimComparison)], sleeps_s: &[f64]) -> String {
+pub fn retry_live_table_json(rows: &[(String, ScenarioResult, Option<SimComparison>)], sleeps_s: &[f64]) -> String {
     let rows: Vec<Value> = rows
         .iter()
         .map(|(name, result, comparison)| {
-            let mut row = retry_live_value(result, comparison);
+            let mut row = retry_live_value(result, comparison.as_ref());
             row["name"] = json!(name);
             row
         })
@@ -543,7 +556,7 @@ mod tests {
             actions: 100,
             seed: 42,
         });
-        let lines = retry_live_lines(&result, &compare_with_sim(&result));
+        let lines = retry_live_lines(&result, Some(&compare_with_sim(&result)));
         assert_eq!(
             lines,
             "  received: front end 400, back end 400, database 400; retry ratio at the top 75.0%\n  \

@@ -8,182 +8,80 @@ use std::sync::Arc;
 use color_eyre::eyre::{Result, WrapErr};
 
 use crate::cli::{DatabaseArgs, DbStateArg, FleetArgs, ServeHealthArgs};
+use crate::content::params::{self, AtBound, Values};
 use crate::content::{Content, LabId};
-use crate::engine::fleet::{self, Database, DbWindow, FleetComparison, FleetParams, Scenario};
+use crate::engine::fleet::{self, Balancing, Database, FleetComparison, OnDbDown, Scenario};
 use crate::error::UsageError;
 use crate::live::database_client::DatabaseClient;
 use crate::live::fleet::database::{self, DatabaseSwitch};
 use crate::live::health::server as health_server;
 use crate::report::fleet as report;
 
-/// The longest a live run may take in real seconds.
-const MAX_LIVE_S: f64 = 600.0;
-/// The most requests per real second a live run may send.
-const MAX_LIVE_RATE_PER_S: f64 = 2_000.0;
-/// How slow `--db slow` is unless `--db-latency-ms` says.
-const DEFAULT_SLOW_MS: u64 = 2_000;
-
-fn usage(message: String) -> color_eyre::Report {
-    UsageError(message).into()
-}
-
-/// The scenario's settings with every given flag applied, checked as a whole.
-pub fn fleet_params(args: &FleetArgs) -> Result<FleetParams> {
-    let mut p = FleetParams::scenario(args.scenario.unwrap_or(Scenario::LivenessChecksDb));
-    let whole = |value: Option<u64>| value.map(|v| v as u32);
-    if let Some(replicas) = whole(args.replicas) {
-        p.replicas = replicas;
-    }
-    macro_rules! set {
-        ($($flag:ident => $($field:ident).+),* $(,)?) => {
-            $(if let Some(value) = args.$flag { p.$($field).+ = value; })*
-        };
-    }
-    set!(
-        duration_s => duration_s, time_scale => time_scale, stagger_s => stagger_s,
-        startup_period_s => startup.period_s, readiness_period_s => readiness.period_s,
-        liveness_period_s => liveness.period_s, backoff_initial_s => backoff.initial_s,
-        backoff_factor => backoff.factor, backoff_cap_s => backoff.cap_s,
-        backoff_reset_s => backoff.reset_after_s, pre_stop_s => pre_stop_s, grace_s => grace_s,
-        deregister_s => server.deregister_s, warmup_s => server.warmup_s,
-        routing_delay_s => routing_delay_s, load_per_s => load_per_s, load_start_s => load_start_s,
-        liveness => server.liveness_checks_db, readiness => server.readiness_checks_db,
-        on_db_down => on_db_down, balancing => balancing, fail_open => fail_open,
-    );
-    for (value, threshold) in [
-        (args.startup_threshold, &mut p.startup.failure_threshold),
-        (args.readiness_threshold, &mut p.readiness.failure_threshold),
-        (args.liveness_threshold, &mut p.liveness.failure_threshold),
-    ] {
-        if let Some(value) = whole(value) {
-            *threshold = value;
+/// `run fleet`'s flags by the names of the fleet's parameters (`content::params::fleet`):
+/// the one resolver turns them into the run, as it does the fleet view's sliders.
+impl Values for FleetArgs {
+    fn value(&self, name: &str) -> Option<f64> {
+        let whole = |flag: Option<u64>| flag.map(|value| value as f64);
+        let switch = |flag: Option<bool>| flag.map(|on| f64::from(u8::from(on)));
+        let window = |pick: fn((f64, f64)) -> f64| self.db_window_s.map(pick);
+        match name {
+            "fleet_scenario" => self
+                .scenario
+                .and_then(|s| Scenario::ALL.iter().position(|other| *other == s))
+                .map(|index| index as f64),
+            "fleet_replicas" => whole(self.replicas),
+            "fleet_duration_s" => self.duration_s,
+            "fleet_time_scale" => self.time_scale,
+            "fleet_stagger_s" => self.stagger_s,
+            "fleet_startup_period_s" => self.startup_period_s,
+            "fleet_startup_threshold" => whole(self.startup_threshold),
+            "fleet_readiness_period_s" => self.readiness_period_s,
+            "fleet_readiness_threshold" => whole(self.readiness_threshold),
+            "fleet_liveness_period_s" => self.liveness_period_s,
+            "fleet_liveness_threshold" => whole(self.liveness_threshold),
+            "fleet_timeout_s" => self.probe_timeout_s,
+            "fleet_backoff_initial_s" => self.backoff_initial_s,
+            "fleet_backoff_factor" => self.backoff_factor,
+            "fleet_backoff_cap_s" => self.backoff_cap_s,
+            "fleet_backoff_reset_s" => self.backoff_reset_s,
+            "fleet_pre_stop_s" => self.pre_stop_s,
+            "fleet_grace_s" => self.grace_s,
+            "fleet_deregister_s" => self.deregister_s,
+            "fleet_warmup_s" => self.warmup_s,
+            "fleet_work_s" => self.work_ms.map(|ms| ms as f64 / 1e3),
+            "fleet_routing_delay_s" => self.routing_delay_s,
+            "fleet_load_per_s" => self.load_per_s,
+            "fleet_load_start_s" => self.load_start_s,
+            "fleet_liveness_db" => switch(self.liveness),
+            "fleet_readiness_db" => switch(self.readiness),
+            "fleet_on_db_down" => self.on_db_down.map(|on| f64::from(u8::from(on == OnDbDown::Fail))),
+            "fleet_balancing" => self
+                .balancing
+                .map(|b| f64::from(u8::from(b == Balancing::LeastRequests))),
+            "fleet_fail_open" => switch(self.fail_open),
+            "fleet_roll_at_s" => self.roll_at_s,
+            "fleet_black_holes" => whole(self.black_holes),
+            "fleet_db_state" => self.db.map(|state| match state {
+                DbStateArg::Up => 0.0,
+                DbStateArg::Slow => 1.0,
+                DbStateArg::Down => 2.0,
+            }),
+            "fleet_db_start_s" => window(|(start_s, _)| start_s),
+            "fleet_db_end_s" => window(|(_, end_s)| end_s),
+            "fleet_db_latency_ms" => whole(self.db_latency_ms),
+            _ => None,
         }
     }
-    if let Some(timeout_s) = args.probe_timeout_s {
-        for probe in [&mut p.startup, &mut p.readiness, &mut p.liveness] {
-            probe.timeout_s = timeout_s;
-        }
-    }
-    if let Some(work_ms) = args.work_ms {
-        p.server.work_s = work_ms as f64 / 1e3;
-    }
-    if let Some(roll_s) = args.roll_at_s {
-        p.roll_at_s = Some(roll_s);
-    }
-    if let Some(black_holes) = whole(args.black_holes) {
-        p.black_holes = black_holes;
-    }
-    apply_database(&mut p, args)?;
-    check_whole(&p)?;
-    Ok(p)
-}
-
-/// `--db`, `--db-window-s` and `--db-latency-ms` on top of the scenario's outage.
-fn apply_database(p: &mut FleetParams, args: &FleetArgs) -> Result<()> {
-    let current = p.database.first().copied();
-    let state = match args.db {
-        Some(DbStateArg::Up) => {
-            if args.db_window_s.is_some() || args.db_latency_ms.is_some() {
-                return Err(usage(
-                    "--db up has no window or latency; allowed with --db down or slow".into(),
-                ));
-            }
-            p.database.clear();
-            return Ok(());
-        }
-        Some(DbStateArg::Down) => Database::Down,
-        Some(DbStateArg::Slow) => Database::Slow {
-            latency_ms: args.db_latency_ms.unwrap_or(DEFAULT_SLOW_MS),
-        },
-        None => match (current.map(|w| w.state), args.db_latency_ms) {
-            (Some(Database::Slow { .. }), Some(latency_ms)) => Database::Slow { latency_ms },
-            (_, Some(_)) => return Err(usage("--db-latency-ms applies to --db slow only".into())),
-            (Some(state), None) => state,
-            (None, None) if args.db_window_s.is_some() => Database::Down,
-            (None, None) => return Ok(()),
-        },
-    };
-    if args.db == Some(DbStateArg::Down) && args.db_latency_ms.is_some() {
-        return Err(usage("--db-latency-ms applies to --db slow only".into()));
-    }
-    let (start_s, end_s) = args
-        .db_window_s
-        .or(current.map(|w| (w.start_s, w.end_s)))
-        .unwrap_or((30.0, 90.0));
-    p.database = vec![DbWindow { start_s, end_s, state }];
-    Ok(())
-}
-
-/// Checks that need more than one flag.
-fn check_whole(p: &FleetParams) -> Result<()> {
-    let shortest_period_s = [p.startup, p.readiness, p.liveness]
-        .iter()
-        .map(|probe| probe.period_s)
-        .fold(f64::INFINITY, f64::min);
-    let timeout_s = p.startup.timeout_s.max(p.readiness.timeout_s).max(p.liveness.timeout_s);
-    if timeout_s >= shortest_period_s {
-        return Err(usage(format!(
-            "--probe-timeout-s {timeout_s} must be below every probe period; allowed: below {shortest_period_s}"
-        )));
-    }
-    if p.black_holes > p.replicas {
-        return Err(usage(format!(
-            "--black-holes {} is more than the {} replicas; allowed: 0 to {}",
-            p.black_holes, p.replicas, p.replicas
-        )));
-    }
-    if let Some(roll_s) = p.roll_at_s
-        && roll_s >= p.duration_s
-    {
-        return Err(usage(format!(
-            "--roll-at-s {roll_s} is not within the run; allowed: below --duration-s {}",
-            p.duration_s
-        )));
-    }
-    Ok(())
-}
-
-/// Limits of a live run: its real length and rate, and the replicas' scaled settings,
-/// which `serve health` checks against Lab 1's ranges.
-fn check_live(p: &FleetParams) -> Result<()> {
-    let real_s = p.duration_s * p.time_scale;
-    if real_s > MAX_LIVE_S {
-        return Err(usage(format!(
-            "--duration-s {} at --time-scale {} takes {real_s:.0} real seconds; allowed with --live: up to {MAX_LIVE_S}",
-            p.duration_s, p.time_scale
-        )));
-    }
-    let rate = p.load_per_s / p.time_scale;
-    if rate > MAX_LIVE_RATE_PER_S {
-        return Err(usage(format!(
-            "--load-per-s {} at --time-scale {} is {rate:.0} real requests/s; allowed with --live: up to {MAX_LIVE_RATE_PER_S}",
-            p.load_per_s, p.time_scale
-        )));
-    }
-    for (flag, model_s, min, max) in [
-        ("--warmup-s", p.server.warmup_s, 0.0, 10.0),
-        ("--deregister-s", p.server.deregister_s, 0.0, 10.0),
-        (
-            "--time-scale (the replicas' 15 s drain limit)",
-            p.server.grace_s,
-            0.5,
-            60.0,
-        ),
-    ] {
-        let real = model_s * p.time_scale;
-        if !(min..=max).contains(&real) {
-            return Err(usage(format!(
-                "{flag} {model_s} at --time-scale {} is {real} real seconds; allowed with --live: {min} to {max}",
-                p.time_scale
-            )));
-        }
-    }
-    Ok(())
 }
 
 /// `run fleet`: the simulation, or the live fleet with the simulation beside it.
-pub fn run_fleet(args: &FleetArgs, out: &mut dyn Write) -> Result<ExitCode> {
-    let params = fleet_params(args)?;
+pub fn run_fleet(content: &Content, args: &FleetArgs, out: &mut dyn Write) -> Result<ExitCode> {
+    if !args.mode.live && args.time_scale.is_some() {
+        return Err(
+            UsageError("--time-scale applies to --live runs only (the simulation has no real time)".into()).into(),
+        );
+    }
+    let params = params::fleet::resolve(content.lab(LabId::Health), args, AtBound::Refuse)?;
     let sim = fleet::simulate(&params);
     if !args.mode.live {
         if args.mode.json {
@@ -193,7 +91,7 @@ pub fn run_fleet(args: &FleetArgs, out: &mut dyn Write) -> Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    check_live(&params)?;
+    params::fleet::check_live(&params)?;
     let program = std::env::current_exe().wrap_err("finding this program to start the replicas")?;
     let runtime = super::run::live_runtime()?;
     let live = runtime.block_on(crate::live::fleet::run(&program, params.clone()))?;
@@ -239,7 +137,7 @@ pub fn serve_database(args: &DatabaseArgs, out: &mut dyn Write) -> Result<ExitCo
 
 /// `serve health` with `--database-port`: the health server asking the real database.
 pub fn serve_replica(content: &Content, args: &ServeHealthArgs, out: &mut dyn Write) -> Result<ExitCode> {
-    let config = super::run::health_config(content.lab(LabId::Health), &args.server);
+    let config = params::health_config(content.lab(LabId::Health), &args.server);
     let Some(database_port) = args.database.database_port else {
         return super::serve::serve_health(content, &args.server, out);
     };

@@ -85,7 +85,7 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
                 RunLab::Breaker(args) => run::run_breaker(&content, &args, out),
                 RunLab::Health(args) => run::run_health(&content, &args, out),
                 RunLab::Overload(args) => overload::run_overload(&args, out),
-                RunLab::Fleet(args) => fleet::run_fleet(&args, out),
+                RunLab::Fleet(args) => fleet::run_fleet(&content, &args, out),
                 RunLab::Budget(args) => budget::run_budget(&args, out),
             }
         }
@@ -109,15 +109,21 @@ pub fn load_content(content_dir: Option<&Path>) -> Result<Content> {
     content_result(Content::load(content_dir))
 }
 
-/// Content problems as one usage error, a line per problem.
+/// Content problems as one usage error in one line: the first problem, and how many more
+/// there are (`check` lists them all, a line each).
 fn content_result(loaded: std::result::Result<Content, Vec<ContentError>>) -> Result<Content> {
     loaded.map_err(|errors| {
-        let lines: Vec<String> = errors.iter().map(ContentError::to_string).collect();
-        UsageError(format!(
-            "{}\n(run `resilience-lab check` for the full list)",
-            lines.join("\n")
-        ))
-        .into()
+        let first = errors
+            .first()
+            .map_or_else(|| "the content does not load".to_string(), ContentError::to_string);
+        let message = match errors.len() {
+            0 | 1 => first,
+            count => format!(
+                "{first} (and {} more: `resilience-lab check` lists them all)",
+                count - 1
+            ),
+        };
+        UsageError(message).into()
     })
 }
 

@@ -6,8 +6,9 @@ use std::process::ExitCode;
 use color_eyre::eyre::Result;
 
 use crate::cli::OverloadArgs;
+use crate::content::params::{self, AtBound, Values};
 use crate::engine::overload::metastable::{self, MetastableParams};
-use crate::engine::overload::{self, Arrivals, Dependency, OverloadParams, Scenario};
+use crate::engine::overload::{self, OverloadParams, Policy, Scenario};
 use crate::error::UsageError;
 use crate::live::overload::runner::{self, ComparedPoint};
 use crate::report::{self, OverloadReport};
@@ -40,7 +41,7 @@ pub(crate) fn run_overload(args: &OverloadArgs, out: &mut dyn Write) -> Result<E
     } else {
         scenario.params()
     };
-    let params = apply_flags(args, base)?;
+    let params = params::overload::apply(base, args, AtBound::Refuse, args.sweep && !args.mode.live)?;
     check_cost(&params, args.sweep)?;
     if args.mode.live {
         return run_live(args, scenario, params, out);
@@ -74,68 +75,32 @@ fn print(report: &OverloadReport<'_>, json: bool, out: &mut dyn Write) -> Result
     Ok(ExitCode::SUCCESS)
 }
 
-/// The scenario's settings with every flag given applied.
-fn apply_flags(args: &OverloadArgs, base: OverloadParams) -> Result<OverloadParams> {
-    let mut p = base;
-    if let Some(v) = args.offered_per_s {
-        p.offered_per_s = v;
-    }
-    if let Some(v) = args.workers {
-        p.workers = v as u32;
-    }
-    if let Some(v) = args.service_ms {
-        p.service_ms = v;
-    }
-    if let Some(v) = args.client_timeout_ms {
-        p.client_timeout_ms = v;
-    }
-    if let Some(v) = args.duration_s {
-        p.duration_s = v;
-    }
-    if let Some(v) = args.policy {
-        p.policy = v;
-    }
-    if let Some(v) = args.age_cap_ms {
-        p.age_cap_ms = v;
-    }
-    if let Some(v) = args.admission_limit {
-        p.admission_limit = v as u32;
-    }
-    if let Some(v) = args.k {
-        p.throttle_k = v;
-    }
-    if let Some(v) = args.throttle_window_s {
-        p.throttle_window_s = v;
-    }
-    if let Some(seed) = args.random_seed {
-        p.arrivals = Arrivals::Random { seed };
-    }
-    let x_given = args.x_calls_per_s.is_some()
-        || args.x_latency_ms.is_some()
-        || args.x_timeout_ms.is_some()
-        || args.x_pool.is_some();
-    if x_given {
-        let mut x = p.dependency.take().unwrap_or(Dependency {
-            calls_per_s: 100.0,
-            latency_ms: 2_000.0,
-            timeout_ms: 10_000.0,
-            pool: None,
-        });
-        if let Some(v) = args.x_calls_per_s {
-            x.calls_per_s = v;
+/// `run overload`'s flags by the names of Lab 4's parameters (`content::params::overload`).
+impl Values for OverloadArgs {
+    fn value(&self, name: &str) -> Option<f64> {
+        let whole = |flag: Option<u64>| flag.map(|value| value as f64);
+        match name {
+            "offered_per_s" => self.offered_per_s,
+            "workers" => whole(self.workers),
+            "service_ms" => self.service_ms,
+            "client_timeout_ms" => self.client_timeout_ms,
+            "duration_s" => self.duration_s,
+            "policy" => self
+                .policy
+                .and_then(|policy| Policy::ALL.iter().position(|other| *other == policy))
+                .map(|index| index as f64),
+            "age_cap_ms" => self.age_cap_ms,
+            "admission_limit" => whole(self.admission_limit),
+            "throttle_k" => self.k,
+            "throttle_window_s" => self.throttle_window_s,
+            "random_seed" => whole(self.random_seed),
+            "x_calls_per_s" => self.x_calls_per_s,
+            "x_latency_ms" => self.x_latency_ms,
+            "x_timeout_ms" => self.x_timeout_ms,
+            "x_pool" => whole(self.x_pool),
+            _ => None,
         }
-        if let Some(v) = args.x_latency_ms {
-            x.latency_ms = v;
-        }
-        if let Some(v) = args.x_timeout_ms {
-            x.timeout_ms = v;
-        }
-        if let Some(v) = args.x_pool {
-            x.pool = (v > 0).then_some(v as u32);
-        }
-        p.dependency = Some(x);
     }
-    Ok(p)
 }
 
 /// Refuses runs whose flags, each in range, multiply into too much work.
@@ -270,7 +235,6 @@ fn run_metastable(args: &OverloadArgs, out: &mut dyn Write) -> Result<ExitCode> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::overload::Policy;
 
     #[test]
     fn flags_override_the_scenario_and_costs_are_bounded() {
@@ -280,7 +244,7 @@ mod tests {
             x_pool: Some(0),
             ..OverloadArgs::default()
         };
-        let p = apply_flags(&args, Scenario::Bulkhead.params()).expect("in range");
+        let p = params::overload::apply(Scenario::Bulkhead.params(), &args, AtBound::Refuse, false).expect("in range");
         assert_eq!(p.offered_per_s, 3_000.0);
         assert_eq!(p.policy, Policy::AgeCap);
         assert_eq!(p.dependency.as_ref().and_then(|d| d.pool), None, "0 shares the pool");

@@ -9,14 +9,12 @@ use std::process::ExitCode;
 use color_eyre::eyre::{Result, WrapErr};
 
 use crate::cli::{BreakerArgs, HealthArgs, HealthServerArgs, LiveScenario, RetryArgs, RetryPolicyArg};
-use crate::content::params::{self, Values, default_of, layered_defaults};
-use crate::content::{Content, LabFile, LabId};
+use crate::content::params::{self, AtBound, Values, default_of, layered_defaults};
+use crate::content::{Content, LabId};
 use crate::engine::brownout::{self, BrownoutParams};
 use crate::engine::fault::{FaultKind, FaultSchedule};
 use crate::engine::health;
-use crate::engine::retry::{
-    self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, ATLAS_PS, Policy, ScenarioParams,
-};
+use crate::engine::retry::{self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, ATLAS_PS, Policy};
 use crate::error::UsageError;
 use crate::live::health::{child as health_child, driver as health_driver};
 use crate::live::retry::chain::{self, BackoffConfig, ChainConfig, DbCapacity, LiveChain};
@@ -52,47 +50,28 @@ impl Values for HealthServerArgs {
             "deregister_s" => self.deregister_s,
             "grace_s" => self.grace_s,
             "work_s" => self.work_s,
+            "liveness_checks_db" => Some(f64::from(u8::from(self.liveness_checks_db))),
+            "readiness_checks_db" => Some(f64::from(u8::from(self.readiness_checks_db))),
             _ => None,
         }
     }
 }
 
-/// The health server's settings: flags where given, else the lab file's defaults.
-pub fn health_config(lab: &LabFile, args: &HealthServerArgs) -> health::HealthConfig {
-    health::HealthConfig {
-        liveness_checks_db: args.liveness_checks_db,
-        readiness_checks_db: args.readiness_checks_db,
-        ..params::health_config(lab, args)
+/// The retry flags by the names of the lab's parameters (`--attempts`, a list, travels
+/// beside them).
+impl Values for RetryArgs {
+    fn value(&self, name: &str) -> Option<f64> {
+        let whole = |flag: Option<u64>| flag.map(|value| value as f64);
+        match name {
+            "p" => self.p,
+            "budget" => self.budget,
+            "actions" => whole(self.actions),
+            "seed" => whole(self.seed),
+            "backoff_base_ms" => self.backoff_base_ms,
+            "backoff_cap_ms" => self.backoff_cap_ms,
+            _ => None,
+        }
     }
-}
-
-/// The most database attempts one run may cost in the worst case (every attempt failing):
-/// about a second of simulation, and a bound on a live run's requests.
-const MAX_WORST_CASE_DB_ATTEMPTS: u64 = 1_000_000_000;
-
-/// The one scenario the flags name: unset flags take the lab's defaults, and no budget.
-///
-/// Each flag is range-checked alone, but the cost is their product: 10^6 actions of six
-/// layers of 10 attempts would be 10^12 database attempts, so that combination is refused.
-fn one_scenario(lab: &LabFile, args: &RetryArgs, layered: Vec<u32>, actions: u64, seed: u64) -> Result<ScenarioParams> {
-    let attempts = args.attempts.clone().map_or(layered, |a| a.0);
-    let per_action: u64 = attempts.iter().map(|&a| u64::from(a)).product();
-    let worst_case = per_action.saturating_mul(actions);
-    if worst_case > MAX_WORST_CASE_DB_ATTEMPTS {
-        return Err(UsageError(format!(
-            "--actions {actions} with --attempts {} could cost {worst_case} database attempts; \
-             allowed: actions x the product of attempts up to {MAX_WORST_CASE_DB_ATTEMPTS}",
-            attempts.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
-        ))
-        .into());
-    }
-    Ok(ScenarioParams {
-        p: args.p.unwrap_or(default_of(lab, "p")),
-        attempts,
-        budget: args.budget.unwrap_or(0.0),
-        actions,
-        seed,
-    })
 }
 
 pub fn run_retry(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> Result<ExitCode> {
@@ -111,11 +90,10 @@ pub fn run_retry(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> Re
         return Err(UsageError(format!("{flag} applies to --live runs only")).into());
     }
     let lab = content.lab(LabId::Retry);
-    let layered = layered_defaults(lab);
-    let actions = args.actions.unwrap_or(default_of(lab, "actions") as u64);
-    let seed = args.seed.unwrap_or(default_of(lab, "seed") as u64);
+    let settings = params::retry_settings(lab, args);
     if args.names_a_scenario() {
-        let params = one_scenario(lab, args, layered, actions, seed)?;
+        let actions = params::retry::actions(lab, args, false);
+        let params = params::retry::scenario(lab, args, args.attempts.clone().map(|a| a.0), actions)?;
         let result = retry::run_scenario(&params);
         if args.mode.json {
             writeln!(out, "{}", report::retry_scenario_json(&result, "sim"))?;
@@ -125,10 +103,10 @@ pub fn run_retry(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> Re
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let budget = default_of(lab, "budget");
+    let (layered, budget) = (layered_defaults(lab), default_of(lab, "budget"));
     let mut rows = Vec::new();
     for p in ATLAS_PS {
-        for (policy, result) in retry::compare_policies(&layered, p, budget, actions, seed) {
+        for (policy, result) in retry::compare_policies(&layered, p, budget, settings.actions, settings.seed) {
             rows.push((policy.label(&layered, budget), result));
         }
     }
@@ -140,9 +118,6 @@ pub fn run_retry(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> Re
     }
     Ok(ExitCode::SUCCESS)
 }
-
-/// Actions a live counting run makes unless --actions says otherwise.
-const LIVE_DEFAULT_ACTIONS: u64 = 1_000;
 
 /// Actions the live top client keeps in flight at once.
 const LIVE_CONCURRENCY: usize = 16;
@@ -156,26 +131,34 @@ pub fn live_runtime() -> Result<tokio::runtime::Runtime> {
         .wrap_err("starting the async runtime for a live lab")
 }
 
-/// Full Jitter from the flags: the cap defaults to 20 x the base (0 when there is no base).
-fn backoff_of(args: &RetryArgs) -> Result<BackoffConfig> {
-    let base_ms = args.backoff_base_ms.unwrap_or(0.0);
-    let cap_ms = args.backoff_cap_ms.unwrap_or(base_ms * 20.0);
-    if args.backoff_cap_ms.is_some() && base_ms > 0.0 && cap_ms < base_ms {
-        return Err(UsageError(format!(
-            "--backoff-cap-ms {cap_ms} is below --backoff-base-ms {base_ms}; allowed: a cap from {base_ms} to 60000"
-        ))
-        .into());
+/// Full Jitter as the live chain takes it.
+fn backoff_config(backoff: params::retry::Backoff) -> BackoffConfig {
+    BackoffConfig {
+        base_ms: backoff.base_ms,
+        cap_ms: backoff.cap_ms,
     }
-    Ok(BackoffConfig { base_ms, cap_ms })
+}
+
+/// A live run's time limit as the report says it, if the limit cut the run short (it is
+/// enforced inside actions too), and its comparison with the simulation, only if it is
+/// whole: a cut-off run has fewer actions than asked and its cut ones half-done.
+fn judged(
+    requested: u64,
+    result: &retry::ScenarioResult,
+    cut_off: u64,
+) -> (Option<report::RetryTimeLimit>, Option<chain::SimComparison>) {
+    let limited = (cut_off > 0 || result.params.actions < requested)
+        .then(|| report::RetryTimeLimit::new(requested, result, cut_off));
+    let comparison = limited.is_none().then(|| chain::compare_with_sim(result));
+    (limited, comparison)
 }
 
 /// `run retry --live`: the Atlas's table, one scenario, or the metastable experiment.
 fn run_retry_live(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> Result<ExitCode> {
     let lab = content.lab(LabId::Retry);
     let layered = layered_defaults(lab);
-    let backoff = backoff_of(args)?;
-    let seed = args.seed.unwrap_or(default_of(lab, "seed") as u64);
-    let runtime = live_runtime()?;
+    let backoff = params::retry::backoff(args)?;
+    let seed = params::retry_settings(lab, args).seed;
     if args.scenario == Some(LiveScenario::Metastable) {
         if let Some(flag) = [(args.p.is_some(), "--p"), (args.actions.is_some(), "--actions")]
             .into_iter()
@@ -211,9 +194,9 @@ fn run_retry_live(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> R
             after_s: m.after_s.unwrap_or(defaults.after_s),
             bucket_ms: m.bucket_ms.unwrap_or(defaults.bucket_ms),
             seed,
-            backoff,
+            backoff: backoff_config(backoff),
         };
-        let run = runtime.block_on(metastable::run_metastable(&config))?;
+        let run = live_runtime()?.block_on(metastable::run_metastable(&config))?;
         if args.mode.json {
             writeln!(out, "{}", report::metastable_json(&run))?;
         } else {
@@ -224,12 +207,18 @@ fn run_retry_live(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> R
     if let Some(flag) = args.metastable.first_given() {
         return Err(UsageError(format!("{flag} applies to --scenario metastable only")).into());
     }
-    let actions = args.actions.unwrap_or(LIVE_DEFAULT_ACTIONS);
+    let actions = params::retry::actions(lab, args, true);
     if args.names_a_scenario() {
-        let params = one_scenario(lab, args, layered, actions, seed)?;
-        let result = runtime.block_on(async {
+        let params = params::retry::scenario(lab, args, args.attempts.clone().map(|a| a.0), actions)?;
+        params::retry::check_live_time(
+            &retry::run_scenario(&params),
+            backoff,
+            LIVE_CONCURRENCY,
+            chain::RUN_ACTIONS_TIME_LIMIT.as_secs_f64(),
+        )?;
+        let result = live_runtime()?.block_on(async {
             let mut config = ChainConfig::counting(params.attempts.len(), params.p, params.seed);
-            config.backoff = backoff;
+            config.backoff = backoff_config(backoff);
             let chain = LiveChain::start(config).await?;
             let result = chain
                 .run_actions(&params.attempts, params.budget, params.actions, LIVE_CONCURRENCY)
@@ -239,12 +228,9 @@ fn run_retry_live(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> R
             Ok::<_, color_eyre::eyre::Report>((result, cut_off))
         })?;
         let (result, cut_off) = result;
-        let comparison = chain::compare_with_sim(&result);
-        // The limit is enforced inside actions too; say so whenever it cut the run short.
-        let limited = (cut_off > 0 || result.params.actions < params.actions)
-            .then(|| report::RetryTimeLimit::new(params.actions, &result, cut_off));
+        let (limited, comparison) = judged(params.actions, &result, cut_off);
         if args.mode.json {
-            let mut value = report::retry_live_value(&result, &comparison);
+            let mut value = report::retry_live_value(&result, comparison.as_ref());
             if let Some(limited) = &limited {
                 value["time_limit"] = serde_json::json!(limited);
             }
@@ -252,7 +238,7 @@ fn run_retry_live(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> R
         } else {
             let name = format!("attempts {:?}", params.attempts).replace(' ', "");
             writeln!(out, "{}", report::retry_row(&name, &result))?;
-            write!(out, "{}", report::retry_live_lines(&result, &comparison))?;
+            write!(out, "{}", report::retry_live_lines(&result, comparison.as_ref()))?;
             if let Some(limited) = &limited {
                 writeln!(out, "{}", limited.line())?;
             }
@@ -260,10 +246,10 @@ fn run_retry_live(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> R
         return Ok(ExitCode::SUCCESS);
     }
     let budget = default_of(lab, "budget");
-    let rows = runtime.block_on(async {
+    let rows = live_runtime()?.block_on(async {
         // One chain serves the whole table: the attempts travel with each request.
         let mut config = ChainConfig::counting(layered.len(), 0.0, seed);
-        config.backoff = backoff;
+        config.backoff = backoff_config(backoff);
         let chain = LiveChain::start(config).await?;
         let mut rows = Vec::new();
         for p in ATLAS_PS {
@@ -277,7 +263,7 @@ fn run_retry_live(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> R
                         LIVE_CONCURRENCY,
                     )
                     .await;
-                let comparison = chain::compare_with_sim(&result);
+                let (_, comparison) = judged(actions, &result, chain.cut_off());
                 rows.push((policy.label(&layered, budget), result, comparison));
             }
         }
@@ -290,7 +276,7 @@ fn run_retry_live(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> R
     } else {
         for (name, result, comparison) in &rows {
             writeln!(out, "{}", report::retry_row(name, result))?;
-            write!(out, "{}", report::retry_live_lines(result, comparison))?;
+            write!(out, "{}", report::retry_live_lines(result, comparison.as_ref()))?;
         }
         writeln!(out, "{}", report::jitter_line(&sleeps))?;
     }
@@ -298,26 +284,7 @@ fn run_retry_live(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> R
 }
 
 pub fn run_breaker(content: &Content, args: &BreakerArgs, out: &mut dyn Write) -> Result<ExitCode> {
-    let params = params::brownout_params(content.lab(LabId::Breaker), args)?;
-    // The app lets a learner try this (the breaker then never opens); on the command line
-    // it is almost always a typo, so it is refused with the reason.
-    if params.breaker.min_calls > params.breaker.window {
-        return Err(UsageError(format!(
-            "--min-calls {} is more than --window {}: the window never holds that many outcomes, so the breaker \
-             could never open; allowed: min-calls up to the window",
-            params.breaker.min_calls, params.breaker.window
-        ))
-        .into());
-    }
-    // A brownout after the run's end would make a run with nothing to show.
-    if params.brownout_start_s >= params.duration_s {
-        return Err(UsageError(format!(
-            "--brownout-s starts at {} s but --duration-s {} ends the run before it; allowed: a brownout that \
-             starts before the run ends",
-            params.brownout_start_s, params.duration_s
-        ))
-        .into());
-    }
+    let params = params::breaker::resolve(content.lab(LabId::Breaker), args, AtBound::Refuse)?;
     if args.mode.live {
         return run_breaker_live(params, args, out);
     }
@@ -353,7 +320,7 @@ fn run_breaker_live(params: BrownoutParams, args: &BreakerArgs, out: &mut dyn Wr
 }
 
 pub fn run_health(content: &Content, args: &HealthArgs, out: &mut dyn Write) -> Result<ExitCode> {
-    let config = health_config(content.lab(LabId::Health), &args.server);
+    let config = params::health_config(content.lab(LabId::Health), &args.server);
     let port = args.server.port;
     if !args.mode.live {
         let run = health::simulate_driver(&config, port);
@@ -411,4 +378,38 @@ pub fn run_health(content: &Content, args: &HealthArgs, out: &mut dyn Write) -> 
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::retry::ScenarioParams;
+
+    #[test]
+    fn only_a_whole_live_run_is_compared_with_the_simulation() {
+        let params = ScenarioParams {
+            p: 1.0,
+            attempts: vec![4, 4, 4],
+            budget: 0.0,
+            actions: 100,
+            seed: 42,
+        };
+        let whole = retry::run_scenario(&params);
+        let (limited, comparison) = judged(100, &whole, 0);
+        assert!(limited.is_none() && comparison.is_some(), "a whole run is compared");
+        // Cut at the limit: 40 of 100 actions ran, 4 of them cut mid-retry.
+        let cut = retry::run_scenario(&ScenarioParams { actions: 40, ..params });
+        let (limited, comparison) = judged(100, &cut, 4);
+        assert!(
+            comparison.is_none(),
+            "a cut-off run is not judged against the simulation"
+        );
+        let line = limited.expect("the limit is reported").line();
+        assert!(line.contains("40 of 100 actions ran, 4 cut off"), "{line}");
+        let lines = report::retry_live_lines(&cut, comparison.as_ref());
+        assert!(
+            !lines.contains("sampling error") && lines.contains("not compared"),
+            "{lines}"
+        );
+    }
 }

@@ -7,7 +7,8 @@ use color_eyre::eyre::{Result, WrapErr};
 use tokio::net::TcpListener;
 
 use crate::cli::HealthServerArgs;
-use crate::commands::run::{health_config, live_runtime};
+use crate::commands::run::live_runtime;
+use crate::content::params::health_config;
 use crate::content::{Content, LabId};
 use crate::live::health::{child as health_child, log_queue, server as health_server};
 use crate::live::http;

@@ -3,8 +3,8 @@
 //! view's title, a fleet check's verdict and `run fleet`'s reports all name a run through
 //! here, so none of them names a scenario the run is not, and all say it the same way.
 
-use crate::content::fleet_params::{changed_from_scenario, values_of};
 use crate::content::lab::LabFile;
+use crate::content::params::fleet::{changed_from_scenario, values_of};
 use crate::content::params::value;
 use crate::content::values::Values;
 use crate::engine::fleet::{Database, FleetParams};
@@ -139,7 +139,7 @@ mod tests {
     fn each_change_reads_whole_with_its_value() {
         let content = Content::load(None).expect("the built-in labs load");
         let lab = content.lab(LabId::Health);
-        let mut values = crate::content::fleet_params::scenario_values(Scenario::LivenessChecksDb);
+        let mut values = crate::content::params::fleet::scenario_values(Scenario::LivenessChecksDb);
         assert_eq!(slider_changes(lab, &values[..]), Vec::<String>::new());
         for (name, value) in &mut values {
             match *name {
@@ -172,7 +172,7 @@ mod tests {
         for scenario in Scenario::ALL {
             let p = FleetParams::scenario(scenario);
             assert_eq!(params_changes(&p), Vec::<String>::new(), "{scenario:?}");
-            let values = crate::content::fleet_params::scenario_values(scenario);
+            let values = crate::content::params::fleet::scenario_values(scenario);
             assert_eq!(slider_changes(lab, &values[..]), Vec::<String>::new(), "{scenario:?}");
             let live = FleetParams { time_scale: 0.01, ..p };
             assert_eq!(run_name(&live), scenario.name(), "a live time scale is not a change");

@@ -158,7 +158,7 @@ pub fn required_parameters_of(lab: LabId) -> &'static [ParameterLimit] {
         limit("grace_s", 0.0, 120.0, false),
         limit("work_s", 0.0, 60.0, false),
         limit("probe_period_s", 0.1, 10.0, false),
-        // The fleet view's (content::params::fleet_params), as `run fleet` range-checks them.
+        // The fleet view's (content::params::fleet::resolve), as `run fleet` range-checks them.
         limit("fleet_scenario", 0.0, 4.0, true),
         limit("fleet_replicas", 1.0, 10.0, true),
         limit("fleet_liveness_db", 0.0, 1.0, true),

@@ -8,7 +8,6 @@
 
 pub mod bank;
 pub mod fleet_changes;
-pub mod fleet_params;
 pub mod frame_budget;
 pub mod lab;
 pub mod lab_id;

@@ -102,11 +102,96 @@ fn every_budget_flag_is_range_checked_in_one_line() {
 
 #[test]
 fn run_without_a_lab_is_a_usage_error() {
-    let output = run(&["run"]);
-    assert_eq!(output.status.code(), Some(2));
+    // One line naming the labs, not the subcommand's 18 lines of help.
+    refused_in_one_line(&["run"], &["`run` needs one of:", "breaker", "fleet"]);
+}
+
+#[test]
+fn a_missing_flag_is_named_whole_in_one_line() {
+    refused_in_one_line(&["progress", "--yes"], &["--reset"]);
+    refused_in_one_line(&["policy", "check"], &["<FILE>"]);
+    refused_in_one_line(
+        &["run", "overload", "--scenario", "metastable", "--cut-at-s", "10"],
+        &["--cut-to-per-s"],
+    );
+}
+
+#[test]
+fn content_problems_are_one_line() {
+    for args in [&["run", "retry"][..], &["quiz"]] {
+        let mut all = vec!["--content", "/nonexistent-content-folder"];
+        all.extend_from_slice(args);
+        refused_in_one_line(&all, &["/nonexistent-content-folder", "is not a folder"]);
+    }
+}
+
+#[test]
+fn flags_a_run_would_ignore_are_refused() {
+    refused_in_one_line(
+        &["run", "fleet", "--sim", "--time-scale", "0.5"],
+        &["--time-scale applies to --live runs only"],
+    );
+    refused_in_one_line(
+        &[
+            "run",
+            "overload",
+            "--sim",
+            "--policy",
+            "admission",
+            "--age-cap-ms",
+            "100",
+        ],
+        &["--age-cap-ms applies to the age-cap policy only", "admission"],
+    );
+    refused_in_one_line(&["quiz", "--drill", "--count", "3"], &["--count", "--drill"]);
+    refused_in_one_line(
+        &[
+            "run",
+            "fleet",
+            "--sim",
+            "--backoff-initial-s",
+            "20",
+            "--backoff-cap-s",
+            "10",
+        ],
+        &["--backoff-cap-s 10 is below --backoff-initial-s 20"],
+    );
+    refused_in_one_line(
+        &[
+            "run",
+            "retry",
+            "--live",
+            "--backoff-base-ms",
+            "100",
+            "--backoff-cap-ms",
+            "50",
+        ],
+        &["--backoff-cap-ms 50 is below --backoff-base-ms 100"],
+    );
+}
+
+/// A live run that cannot finish within its 300 s limit is refused before anything starts
+/// (it used to run to the limit and then be judged against the simulation as if whole).
+#[test]
+fn a_live_retry_run_past_its_time_limit_is_refused_up_front() {
+    let started = Instant::now();
+    refused_in_one_line(
+        &[
+            "run",
+            "retry",
+            "--live",
+            "--p",
+            "1",
+            "--attempts",
+            "10,10,10,10,10,10",
+            "--actions",
+            "1000",
+        ],
+        &["cannot finish within the live run's 300 s limit", "up to 5 actions"],
+    );
     assert!(
-        String::from_utf8_lossy(&output.stderr).contains("breaker"),
-        "the help names the labs"
+        started.elapsed() < Duration::from_secs(30),
+        "refused up front, not at the limit"
     );
 }
 

@@ -1,7 +1,7 @@
 //! Lab 1's fleet checks: each is scored by the fleet simulation at its own settings, and
 //! those settings give the numbers the fleet branch worked out by hand (book, lab file).
 
-use resilience_lab::content::fleet_params as params;
+use resilience_lab::content::params::fleet as params;
 use resilience_lab::content::{Content, LabId};
 use resilience_lab::engine::fleet::{self, Scenario};
 use resilience_lab::metrics;
@@ -40,7 +40,7 @@ fn a_scenario_s_values_give_back_the_scenario() {
     let lab = content.lab(LabId::Health);
     for scenario in Scenario::ALL {
         let values = params::scenario_values(scenario);
-        let from_sliders = fleet::simulate(&params::fleet_params(lab, &values[..]));
+        let from_sliders = fleet::simulate(&params::clamped(lab, &values[..]));
         let direct = fleet::simulate(&fleet::FleetParams::scenario(scenario));
         assert_eq!(
             from_sliders.total_restarts(),

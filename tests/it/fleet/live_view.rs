@@ -12,7 +12,7 @@ use crate::common::{render, visited_app as app};
 use std::time::{Duration, Instant};
 
 use resilience_lab::content::LabId;
-use resilience_lab::content::fleet_params;
+use resilience_lab::content::params::fleet as fleet_params;
 use resilience_lab::engine::fleet::{FleetRun, Outcome, ReplicaState, simulate};
 use resilience_lab::live::fleet::FleetSample;
 use resilience_lab::live::run::{LabBody, LabEvent};
@@ -50,7 +50,7 @@ fn fleet_live(width: u16, height: u16) -> App {
 /// 0.6 s late, and 12 requests failed instead of answered while endpoints left.
 fn recorded_run(app: &App) -> FleetRun {
     let lab = app.content.lab(LabId::Health);
-    let mut params = fleet_params::fleet_params(lab, &panel(app).sliders[..]);
+    let mut params = fleet_params::clamped(lab, &panel(app).sliders[..]);
     params.time_scale = APP_TIME_SCALE;
     let mut run = simulate(&params);
     for replica in &mut run.replicas {

@@ -1,7 +1,7 @@
 //! One rule for the probe timeout, wherever the fleet's parameters come from: it must be below
 //! every probe period. The CLI refuses a timeout that breaks it; the sliders hold it just below.
 
-use resilience_lab::content::fleet_params::fleet_params;
+use resilience_lab::content::params::fleet::clamped as fleet_params;
 use resilience_lab::content::{Content, LabId};
 
 fn timeouts_s(values: &[(&str, f64)]) -> Vec<f64> {

@@ -10,7 +10,7 @@
 //! just the same), nor the chart that draws it in its own run.
 
 use crate::common::{render, visited_app};
-use resilience_lab::content::fleet_params::fleet_params;
+use resilience_lab::content::params::fleet::clamped as fleet_params;
 use resilience_lab::content::params::{self, Values};
 use resilience_lab::content::question::CheckSettings;
 use resilience_lab::content::{LabFile, LabId, Question};

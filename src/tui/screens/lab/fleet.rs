@@ -8,7 +8,7 @@ use ratatui::layout::Position;
 use tokio::sync::mpsc;
 
 use crate::content::fleet_changes;
-use crate::content::fleet_params::{self as params, scenario_of};
+use crate::content::params::fleet::{self as params, scenario_of};
 use crate::content::question::CheckSettings;
 use crate::content::{LabFile, Question};
 use crate::engine::fleet::{self, FleetRun, Scenario};
@@ -60,7 +60,7 @@ impl FleetPanel {
         if sliders.is_empty() {
             return None;
         }
-        let run = fleet::simulate(&params::fleet_params(lab, &sliders[..]));
+        let run = fleet::simulate(&params::clamped(lab, &sliders[..]));
         Some(Self {
             showing: false,
             sliders,
@@ -83,7 +83,7 @@ impl FleetPanel {
             .filter(|_| is_fleet_check(lab, check))
             .map(|own| CheckRun {
                 check_id: check.id.clone(),
-                run: fleet::simulate(&params::fleet_params(lab, own)),
+                run: fleet::simulate(&params::clamped(lab, own)),
                 changed: fleet_changes::slider_changes(lab, own),
             });
     }
@@ -179,7 +179,7 @@ impl FleetPanel {
         }
         let values_changed = self.sliders.iter().map(Slider::value).ne(before.iter().copied());
         if values_changed {
-            self.run = fleet::simulate(&params::fleet_params(lab, &self.sliders[..]));
+            self.run = fleet::simulate(&params::clamped(lab, &self.sliders[..]));
             if self.live_showing {
                 let ctx = LiveCtx {
                     lab,

@@ -20,7 +20,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use crate::content::LabId;
-use crate::content::fleet_params::{self, SLOW_DB_LATENCY_MS};
+use crate::content::params::fleet::{self as fleet_params, SLOW_DB_LATENCY_MS};
 use crate::engine::fleet::{
     self, Database, DbWindow, FleetParams, FleetRun, ReplicaRun, RequestTotals, database_timeline,
 };
@@ -242,7 +242,7 @@ impl FleetLive {
 
 impl LivePart for FleetLive {
     fn start(&mut self, ctx: &LiveCtx) -> bool {
-        let mut params = fleet_params::fleet_params(ctx.lab, ctx.sliders);
+        let mut params = fleet_params::clamped(ctx.lab, ctx.sliders);
         params.time_scale = APP_TIME_SCALE;
         self.next_run += 1;
         let Some(events) = ctx.sender(LabId::Health, self.next_run) else {

@@ -1,0 +1,236 @@
+//! Lab 4: a queueing run's parameters from the sliders, a check's settings or `run overload`'s
+//! flags, through one [`apply`] and one set of bounds ([`BOUNDS`]).
+//!
+//! The two kinds of source start from different runs: the sliders from the scenario of the
+//! chosen policy (its traffic mix and length) with the lab file's defaults for what they do
+//! not give, the command line from the scenario `--scenario` names with only the flags
+//! typed on top. Both then go through [`apply`].
+
+use crate::content::lab::LabFile;
+use crate::content::params::{AtBound, Bound, Values, value};
+use crate::engine::overload::{Arrivals, Dependency, OverloadParams, Policy, Scenario};
+use crate::error::UsageError;
+
+/// Lab 4's names that only the command line sets (no slider has them).
+pub const FLAG_ONLY: [&str; 7] = [
+    "duration_s",
+    "throttle_window_s",
+    "random_seed",
+    "x_calls_per_s",
+    "x_latency_ms",
+    "x_timeout_ms",
+    "x_pool",
+];
+
+/// The widest range of each of Lab 4's numeric parameters: `run overload`'s flags refuse a
+/// value outside it, a slider or a check's setting is held at its edge.
+#[rustfmt::skip]
+pub const BOUNDS: [Bound; 15] = [
+    Bound::new("offered_per_s",     "--offered-per-s",      1.0, 100_000.0),
+    Bound::new("workers",           "--workers",            1.0,  10_000.0),
+    Bound::new("service_ms",        "--service-ms",         0.1,  10_000.0),
+    Bound::new("client_timeout_ms", "--client-timeout-ms",  1.0, 600_000.0),
+    Bound::new("duration_s",        "--duration-s",         1.0,     600.0),
+    Bound::new("age_cap_ms",        "--age-cap-ms",         1.0,  60_000.0),
+    Bound::new("admission_limit",   "--admission-limit",    1.0, 1_000_000.0),
+    Bound::new("throttle_k",        "--k",                  1.0,      10.0),
+    Bound::new("throttle_window_s", "--throttle-window-s",  1.0,     120.0),
+    Bound::new("random_seed",       "--random-seed",        0.0, 4_294_967_295.0),
+    Bound::new("x_calls_per_s",     "--x-calls-per-s",      0.0, 100_000.0),
+    Bound::new("x_latency_ms",      "--x-latency-ms",       0.1, 1_000_000.0),
+    Bound::new("x_timeout_ms",      "--x-timeout-ms",       1.0, 1_000_000.0),
+    Bound::new("x_pool",            "--x-pool",             0.0,  10_000.0),
+    Bound::new("policy",            "--policy",             0.0,       5.0),
+];
+
+/// The bound of `name` (one of [`BOUNDS`]' names), else none.
+pub fn bound_of(name: &str) -> Bound {
+    Bound::of(&BOUNDS, name)
+}
+
+/// The policies that read each policy-specific parameter: a run of another policy ignores it.
+#[rustfmt::skip]
+const READ_BY: [(&str, &[Policy]); 4] = [
+    ("age_cap_ms",        &[Policy::AgeCap]),
+    ("admission_limit",   &[Policy::Admission, Policy::Criticality, Policy::Throttle]),
+    ("throttle_k",        &[Policy::Throttle]),
+    ("throttle_window_s", &[Policy::Throttle]),
+];
+
+/// Dependency X unless the scenario has one: 100 calls/s of 2 s each, a 10 s timeout, no pool.
+const DEFAULT_X: Dependency = Dependency {
+    calls_per_s: 100.0,
+    latency_ms: 2_000.0,
+    timeout_ms: 10_000.0,
+    pool: None,
+};
+
+/// `base` with every value `values` gives on top, held to [`BOUNDS`] as `at` says. On the
+/// command line a policy-specific value for a run whose policy does not read it is refused
+/// (unless `every_policy`: a sweep runs every policy, and the value reaches its own curve).
+pub fn apply(
+    base: OverloadParams,
+    values: &(impl Values + ?Sized),
+    at: AtBound,
+    every_policy: bool,
+) -> Result<OverloadParams, UsageError> {
+    let given = |name: &str| Bound::given(&BOUNDS, values, name, at);
+    let count = |v: f64| v.round().max(1.0) as u32;
+    let mut p = base;
+    if let Some(v) = given("policy")? {
+        p.policy = Policy::ALL[(v.round().max(0.0) as usize).min(Policy::ALL.len() - 1)];
+    }
+    macro_rules! set {
+        ($($name:literal => $field:expr, $convert:expr;)*) => {
+            $(if let Some(v) = given($name)? { $field = $convert(v); })*
+        };
+    }
+    let same = |v: f64| v;
+    set!(
+        "offered_per_s" => p.offered_per_s, same;
+        "workers" => p.workers, count;
+        "service_ms" => p.service_ms, same;
+        "client_timeout_ms" => p.client_timeout_ms, same;
+        "duration_s" => p.duration_s, same;
+        "age_cap_ms" => p.age_cap_ms, same;
+        "admission_limit" => p.admission_limit, count;
+        "throttle_k" => p.throttle_k, same;
+        "throttle_window_s" => p.throttle_window_s, same;
+    );
+    if let Some(seed) = given("random_seed")? {
+        p.arrivals = Arrivals::Random { seed: seed as u64 };
+    }
+    let x: Vec<(&str, Option<f64>)> = ["x_calls_per_s", "x_latency_ms", "x_timeout_ms", "x_pool"]
+        .into_iter()
+        .map(|name| given(name).map(|v| (name, v)))
+        .collect::<Result<_, _>>()?;
+    if x.iter().any(|(_, v)| v.is_some()) {
+        let mut dependency = p.dependency.take().unwrap_or(DEFAULT_X);
+        for (name, v) in x {
+            let Some(v) = v else { continue };
+            match name {
+                "x_calls_per_s" => dependency.calls_per_s = v,
+                "x_latency_ms" => dependency.latency_ms = v,
+                "x_timeout_ms" => dependency.timeout_ms = v,
+                // 0 shares the whole pool.
+                _ => dependency.pool = (v >= 0.5).then_some(v.round() as u32),
+            }
+        }
+        p.dependency = Some(dependency);
+    }
+    if at == AtBound::Refuse && !every_policy {
+        for (name, policies) in READ_BY {
+            if values.value(name).is_some() && !policies.contains(&p.policy) {
+                let readers: Vec<&str> = policies.iter().map(|policy| policy.name()).collect();
+                return Err(UsageError(format!(
+                    "{} applies to the {} {} only; this run's policy is {} (--policy, or --sweep for every policy's curve)",
+                    bound_of(name).flag,
+                    readers.join(", "),
+                    if readers.len() == 1 { "policy" } else { "policies" },
+                    p.policy.name()
+                )));
+            }
+        }
+    }
+    Ok(p)
+}
+
+/// The lab file's defaults under a source's values: what the sliders do not give.
+struct WithDefaults<'a, V: Values + ?Sized> {
+    lab: &'a LabFile,
+    values: &'a V,
+}
+
+impl<V: Values + ?Sized> Values for WithDefaults<'_, V> {
+    fn value(&self, name: &str) -> Option<f64> {
+        let slider = self.lab.parameters.iter().any(|spec| spec.name == name);
+        match self.values.value(name) {
+            Some(v) => Some(v),
+            None if slider => Some(value(self.lab, self.values, name)),
+            None => None,
+        }
+    }
+}
+
+/// Lab 4's run at the sliders or a check's settings: the scenario of the chosen policy (its
+/// traffic mix and length), with the eight sliders' values on top.
+pub fn overload_params(lab: &LabFile, values: &(impl Values + ?Sized)) -> OverloadParams {
+    let values = WithDefaults { lab, values };
+    let policy_index = values
+        .value("policy")
+        .unwrap_or(0.0)
+        .round()
+        .clamp(0.0, (Policy::ALL.len() - 1) as f64) as usize;
+    let policy = Policy::ALL[policy_index];
+    let scenario = Scenario::ALL
+        .into_iter()
+        .find(|scenario| scenario.policy() == policy && scenario.params().dependency.is_none())
+        .unwrap_or(Scenario::Fifo);
+    match apply(scenario.params(), &values, AtBound::Clamp, true) {
+        Ok(params) => params,
+        // Clamping holds every value inside its bound, and no rule is refused at the sliders.
+        Err(refused) => unreachable!("clamped overload parameters refuse nothing: {refused}"),
+    }
+}
+
+/// The bulkhead case at `values`: dependency X (100 calls/s, 2 s per call) beside the
+/// other traffic, with X's own pool of 40 of the workers.
+pub fn overload_bulkhead_params(lab: &LabFile, values: &(impl Values + ?Sized)) -> OverloadParams {
+    OverloadParams {
+        policy: Policy::Fifo,
+        dependency: Scenario::Bulkhead.params().dependency,
+        ..overload_params(lab, values)
+    }
+}
+
+/// A hanging dependency called 100 times a second with a 500 ms timeout and no pool of
+/// its own: the timeout alone caps the slots the calls hold.
+pub fn overload_hang_params(lab: &LabFile, values: &(impl Values + ?Sized)) -> OverloadParams {
+    OverloadParams {
+        policy: Policy::Fifo,
+        dependency: Some(Dependency {
+            calls_per_s: 100.0,
+            latency_ms: 1_000_000.0,
+            timeout_ms: 500.0,
+            pool: None,
+        }),
+        ..overload_params(lab, values)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::params::Defaults;
+    use crate::content::{Content, LabId};
+
+    #[test]
+    fn a_policys_own_value_for_another_policy_is_refused_unless_a_sweep_runs_every_policy() {
+        let age_cap: &[(&str, f64)] = &[("policy", 3.0), ("age_cap_ms", 100.0)];
+        let refused = apply(Scenario::Fifo.params(), age_cap, AtBound::Refuse, false).expect_err("ignored");
+        assert!(
+            refused
+                .0
+                .starts_with("--age-cap-ms applies to the age-cap policy only; this run's policy is admission"),
+            "{refused}"
+        );
+        assert!(apply(Scenario::Fifo.params(), age_cap, AtBound::Refuse, true).is_ok());
+        assert!(apply(Scenario::Fifo.params(), age_cap, AtBound::Clamp, false).is_ok());
+        let read: &[(&str, f64)] = &[("policy", 1.0), ("age_cap_ms", 100.0)];
+        let p = apply(Scenario::Fifo.params(), read, AtBound::Refuse, false).expect("age-cap reads it");
+        assert_eq!((p.policy, p.age_cap_ms), (Policy::AgeCap, 100.0));
+    }
+
+    #[test]
+    fn the_sliders_start_from_their_policys_scenario_and_the_lab_files_defaults() {
+        let content = Content::load(None).expect("embedded content loads");
+        let lab = content.lab(LabId::Overload);
+        let p = overload_params(lab, &Defaults);
+        assert_eq!(
+            p.offered_per_s,
+            crate::content::params::default_of(lab, "offered_per_s")
+        );
+        let held: &[(&str, f64)] = &[("workers", 0.0)];
+        assert_eq!(overload_params(lab, held).workers, 1, "held at its bound");
+    }
+}

@@ -1,0 +1,220 @@
+//! Lab 2: the retry lab's settings from the sliders, a check's settings or `run retry`'s
+//! flags, and the bounds a run is held to whatever asked for it.
+//!
+//! `actions` has one fallback, the lab file's default (10,000 as shipped, the Atlas's). A
+//! live counting run makes fewer: the app caps its own (`live::retry::runner::LIVE_ACTIONS_MAX`),
+//! `run retry --live` makes [`LIVE_DEFAULT_ACTIONS`] unless `--actions` says.
+
+use crate::content::lab::LabFile;
+use crate::content::params::{Defaults, Values, value, whole};
+use crate::engine::retry::{ScenarioParams, ScenarioResult};
+use crate::error::UsageError;
+
+/// The names of the attempts per layer, top layer first.
+pub const ATTEMPT_NAMES: [&str; 3] = ["attempts_client", "attempts_frontend", "attempts_backend"];
+
+/// Lab 2's settings: attempts per layer (the layered policy A), p, budget, actions, seed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RetrySettings {
+    /// Attempts per layer, top layer first (policies B and C use the top one).
+    pub layered: Vec<u32>,
+    pub p: f64,
+    /// The retry budget's ratio for policy C.
+    pub budget: f64,
+    pub actions: u64,
+    pub seed: u64,
+}
+
+/// The lab file's attempts per layer, top layer first: the Atlas's 4,4,4 as shipped.
+pub fn layered_defaults(lab: &LabFile) -> Vec<u32> {
+    retry_settings(lab, &Defaults).layered
+}
+
+pub fn retry_settings(lab: &LabFile, values: &(impl Values + ?Sized)) -> RetrySettings {
+    RetrySettings {
+        layered: ATTEMPT_NAMES
+            .iter()
+            .map(|name| whole(lab, values, name) as u32)
+            .collect(),
+        p: value(lab, values, "p"),
+        budget: value(lab, values, "budget"),
+        actions: whole(lab, values, "actions"),
+        seed: whole(lab, values, "seed"),
+    }
+}
+
+/// Actions a live counting run on the command line makes unless `--actions` says otherwise.
+pub const LIVE_DEFAULT_ACTIONS: u64 = 1_000;
+
+/// The most database attempts one run may cost in the worst case (every attempt failing):
+/// about a second of simulation, and a bound on a live run's requests.
+pub const MAX_WORST_CASE_DB_ATTEMPTS: u64 = 1_000_000_000;
+
+/// One scenario (not the table): `attempts` per layer (else the lab file's), `p`, `actions`
+/// and `seed` from `values` or the lab file, and no budget unless `values` names one (the
+/// lab file's budget is policy C's, a policy of the table).
+///
+/// Each value is range-checked alone, but the cost is their product: 10^6 actions of six
+/// layers of 10 attempts would be 10^12 database attempts, so that combination is refused.
+pub fn scenario(
+    lab: &LabFile,
+    values: &(impl Values + ?Sized),
+    attempts: Option<Vec<u32>>,
+    actions: u64,
+) -> Result<ScenarioParams, UsageError> {
+    let attempts = attempts.unwrap_or_else(|| layered_defaults(lab));
+    let per_action: u64 = attempts.iter().map(|&a| u64::from(a)).product();
+    let worst_case = per_action.saturating_mul(actions);
+    if worst_case > MAX_WORST_CASE_DB_ATTEMPTS {
+        return Err(UsageError(format!(
+            "--actions {actions} with --attempts {} could cost {worst_case} database attempts; \
+             allowed: actions x the product of attempts up to {MAX_WORST_CASE_DB_ATTEMPTS}",
+            attempts_text(&attempts)
+        )));
+    }
+    Ok(ScenarioParams {
+        p: value(lab, values, "p"),
+        attempts,
+        budget: values.value("budget").unwrap_or(0.0),
+        actions,
+        seed: whole(lab, values, "seed"),
+    })
+}
+
+/// Actions from `values`, else the lab file's default (sim) or [`LIVE_DEFAULT_ACTIONS`] (live).
+pub fn actions(lab: &LabFile, values: &(impl Values + ?Sized), live: bool) -> u64 {
+    match values.value("actions") {
+        Some(actions) => actions.round() as u64,
+        None if live => LIVE_DEFAULT_ACTIONS,
+        None => whole(lab, &Defaults, "actions"),
+    }
+}
+
+/// `4,4,4`, as the flag takes it.
+fn attempts_text(attempts: &[u32]) -> String {
+    attempts.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// Full Jitter between a live chain's attempts: its base and cap in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Backoff {
+    pub base_ms: f64,
+    pub cap_ms: f64,
+}
+
+/// The largest Full Jitter cap a flag takes, in milliseconds.
+pub const BACKOFF_CAP_MAX_MS: f64 = 60_000.0;
+
+/// Full Jitter from `backoff_base_ms` and `backoff_cap_ms`: the cap defaults to 20 x the base
+/// (0 when there is no base); a cap below the base is refused, as it would cut every sleep
+/// to less than the first delay it names.
+pub fn backoff(values: &(impl Values + ?Sized)) -> Result<Backoff, UsageError> {
+    let base_ms = values.value("backoff_base_ms").unwrap_or(0.0);
+    let cap_ms = values.value("backoff_cap_ms").unwrap_or(base_ms * 20.0);
+    if values.value("backoff_cap_ms").is_some() && base_ms > 0.0 && cap_ms < base_ms {
+        return Err(UsageError(format!(
+            "--backoff-cap-ms {cap_ms} is below --backoff-base-ms {base_ms}; allowed: a cap from {base_ms} to {BACKOFF_CAP_MAX_MS}"
+        )));
+    }
+    Ok(Backoff { base_ms, cap_ms })
+}
+
+/// The most requests a second the live chain is taken to serve, counting every hop: well
+/// above what it does on the lab's 2-core machine (about 1,300/s in a debug build, a few
+/// thousand optimised), so that only a run that certainly cannot finish is refused.
+pub const LIVE_MAX_REQUESTS_PER_S: f64 = 20_000.0;
+
+/// Refuses a live run that cannot finish within `limit_s`: its requests (the simulation's
+/// count at the same settings, `predicted`) at [`LIVE_MAX_REQUESTS_PER_S`], plus the Full
+/// Jitter sleeps of its retries (at least half the base each, on average), shared by
+/// `concurrency` actions in flight. Without this the run would go on to its limit and be cut
+/// off there, a run that answers nothing the learner asked.
+pub fn check_live_time(
+    predicted: &ScenarioResult,
+    backoff: Backoff,
+    concurrency: usize,
+    limit_s: f64,
+) -> Result<(), UsageError> {
+    let params = &predicted.params;
+    let requests: u64 = predicted.sends_per_layer.iter().sum();
+    let retries = requests.saturating_sub(params.actions);
+    let sleep_s = retries as f64 * backoff.base_ms.min(backoff.cap_ms) / 2.0 / 1e3 / concurrency.max(1) as f64;
+    let estimate_s = requests as f64 / LIVE_MAX_REQUESTS_PER_S + sleep_s;
+    if estimate_s <= limit_s {
+        return Ok(());
+    }
+    let per_action_s = estimate_s / params.actions.max(1) as f64;
+    let most = (limit_s / per_action_s).floor() as u64;
+    Err(UsageError(format!(
+        "--actions {} with --attempts {} at --p {} makes {requests} requests and cannot finish within the live run's \
+         {limit_s} s limit (at least {estimate_s:.0} s); allowed at these settings: up to {most} actions",
+        params.actions,
+        attempts_text(&params.attempts),
+        params.p
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::{Content, LabId};
+
+    #[test]
+    fn unnamed_values_take_the_lab_files_defaults() {
+        let content = Content::load(None).expect("embedded content loads");
+        let retry = content.lab(LabId::Retry);
+        let settings = retry_settings(retry, &Defaults);
+        assert_eq!(settings.layered, vec![4, 4, 4]);
+        assert_eq!(
+            settings.actions, 10_000,
+            "the one fallback for actions is the lab file's"
+        );
+        let named: &[(&str, f64)] = &[("p", 0.3), ("attempts_frontend", 1.0)];
+        let settings = retry_settings(retry, named);
+        assert_eq!((settings.p, settings.layered.clone()), (0.3, vec![4, 1, 4]));
+    }
+
+    #[test]
+    fn a_live_run_that_cannot_finish_in_its_limit_is_refused_up_front() {
+        let content = Content::load(None).expect("embedded content loads");
+        let lab = content.lab(LabId::Retry);
+        let run = |attempts: Vec<u32>, actions: u64| {
+            let named: &[(&str, f64)] = &[("p", 1.0)];
+            let params = scenario(lab, named, Some(attempts), actions).expect("within the sim's bound");
+            crate::engine::retry::run_scenario(&params)
+        };
+        let no_backoff = Backoff {
+            base_ms: 0.0,
+            cap_ms: 0.0,
+        };
+        // The issue's run: 10^6 database attempts an action, 1,000 actions.
+        let refused = check_live_time(&run(vec![10; 6], 1_000), no_backoff, 16, 300.0).expect_err("refused");
+        assert!(
+            refused.0.contains("cannot finish within the live run's 300 s limit")
+                && refused.0.contains("up to 5 actions"),
+            "{refused}"
+        );
+        // The Atlas's 4,4,4 at p = 1, and the default 1,000 actions: 85,000 requests, seconds.
+        assert!(check_live_time(&run(vec![4, 4, 4], 1_000), no_backoff, 16, 300.0).is_ok());
+        // Full Jitter's sleeps count: 63 retries an action of 10 s each on average.
+        let slow = Backoff {
+            base_ms: 20_000.0,
+            cap_ms: 60_000.0,
+        };
+        assert!(check_live_time(&run(vec![4, 4, 4], 1_000), slow, 16, 300.0).is_err());
+    }
+
+    #[test]
+    fn a_backoff_cap_below_its_base_is_refused() {
+        let named: &[(&str, f64)] = &[("backoff_base_ms", 100.0), ("backoff_cap_ms", 50.0)];
+        assert!(backoff(named).is_err());
+        let named: &[(&str, f64)] = &[("backoff_base_ms", 100.0)];
+        assert_eq!(
+            backoff(named).expect("a default cap"),
+            Backoff {
+                base_ms: 100.0,
+                cap_ms: 2_000.0
+            }
+        );
+    }
+}
