@@ -14,6 +14,7 @@ pub mod lab;
 pub mod lab_id;
 pub mod lint;
 pub mod location;
+pub mod moot;
 pub mod override_dir;
 pub mod parameter;
 pub mod params;
