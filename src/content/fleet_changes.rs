@@ -78,10 +78,23 @@ fn json_word(value: &impl serde::Serialize) -> String {
         .unwrap_or_default()
 }
 
+/// The database's state (0 up, 1 slow, 2 down) during its window.
+pub const DB_STATE: &str = "fleet_db_state";
+/// The database window's two ends.
+pub const DB_WINDOW: [&str; 2] = ["fleet_db_start_s", "fleet_db_end_s"];
+
+/// Whether the database window changes nothing at a database state `state` (its value, if
+/// the run has one): while the database is up, its window is no outage. The one rule for
+/// the title's words ([`slider_changes`], [`params_changes`]) and the hiding rule
+/// ([`super::moot`]).
+pub fn db_window_moot(state: Option<f64>) -> bool {
+    state.is_some_and(|state| state.round() == 0.0)
+}
+
 /// The words of the changed parameters `changed`, whose values `get` gives. The window's two
 /// ends make one change, and a window of a database that is up changes nothing.
 fn words(changed: &[&str], get: impl Fn(&str) -> f64) -> Vec<String> {
-    let db_up = get("fleet_db_state").round() as i64 == 0;
+    let window_moot = db_window_moot(Some(get(DB_STATE)));
     let mut out: Vec<String> = Vec::new();
     for &name in changed {
         let v = get(name);
@@ -91,7 +104,7 @@ fn words(changed: &[&str], get: impl Fn(&str) -> f64) -> Vec<String> {
             "fleet_liveness_db" => format!("/livez {}", if yes { "checks db" } else { "local" }),
             "fleet_readiness_db" => format!("/readyz {}", if yes { "checks db" } else { "local" }),
             "fleet_db_state" => format!("db {}", ["up", "slow", "down"][(v.round().clamp(0.0, 2.0)) as usize]),
-            "fleet_db_start_s" | "fleet_db_end_s" if db_up => continue,
+            name if window_moot && DB_WINDOW.contains(&name) => continue,
             "fleet_db_start_s" | "fleet_db_end_s" => {
                 format!("db window {}-{} s", get("fleet_db_start_s"), get("fleet_db_end_s"))
             }

@@ -13,6 +13,7 @@ pub mod lab;
 pub mod lab_id;
 pub mod lint;
 pub mod location;
+pub mod moot;
 pub mod override_dir;
 pub mod page;
 pub mod parameter;

@@ -346,11 +346,19 @@ impl LabScreen {
             && reveal::step_hides_run(lab, self.current_step(lab), &self.revealed, progress)
     }
 
-    /// The numbers the simulated run on screen must mask ([`reveal::masked_metrics`]): those
+    /// What the run on screen must not show ([`reveal::Masked`]): all of it while a prompt is
+    /// open or the step's check waits ([`LabScreen::run_hidden`]); else the numbers
+    /// ([`reveal::masked_metrics`]): those
     /// other unanswered checks ask for at the settings of the run shown (an open verdict's
     /// own, else the sliders'); none on a live page, whose predictions come before the run.
     /// `spanning` names parameters the drawing covers whole (Lab 2's p-curve: every p).
     pub fn masked(&self, lab: &LabFile, progress: &Progress, spanning: &[&str]) -> reveal::Masked {
+        if self.predict.input.is_some() {
+            return reveal::Masked::all(reveal::Why::Predicting);
+        }
+        if self.run_hidden(lab, progress) {
+            return reveal::Masked::all(reveal::Why::UntilPredicted);
+        }
         if !self.simulated() {
             return reveal::Masked::default();
         }

@@ -48,25 +48,67 @@ pub fn step_hides_run(lab: &LabFile, step: usize, revealed: &Revealed, progress:
     step_check(lab, step).is_some_and(|check| !revealed.contains(step) && !answered(progress, lab, &check.id))
 }
 
-/// The numbers a displayed run must not show yet: metric name to the step (from 0) whose
-/// unanswered check asks for it.
+/// What a displayed run must not show yet: all of it ([`Masked::whole`]: a prompt is open,
+/// or the current step's check waits for a prediction), or the numbers other steps'
+/// unanswered checks ask for (metric name to the step, from 0, whose check asks for it).
 ///
-/// The whole-panel hiding above covers the current step only; another step's check may be
+/// The whole-panel hiding covers the current step only; another step's check may be
 /// scored at the very settings on screen (step 2 of Lab 2 asks about row C of step 1's run),
-/// so without this a verdict or a step without a check would show the next answer. Each
-/// view asks [`Masked::number`] at the one place it formats a metric's number, and leaves
-/// out a chart series or marker that [`Masked::contains`] names.
+/// so without the numbers a verdict or a step without a check would show the next answer.
+/// A report row hides them by metric before it is text ([`crate::report::cells::Mask`]);
+/// a view formatting a number itself asks [`Masked::number`], and leaves out a chart series
+/// or marker that [`Masked::contains`] names, saying [`Why::text`] instead.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Masked(std::collections::BTreeMap<String, usize>);
+pub struct Masked {
+    numbers: std::collections::BTreeMap<String, usize>,
+    whole: Option<Why>,
+}
+
+/// Why numbers are hidden, in the screen's words: the one legend of hiding, for a whole
+/// panel and for a chart that waits for a masked number. One hidden number shows
+/// [`placeholder`] in its place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// A prediction prompt is open: its answer must not be on screen.
+    Predicting,
+    /// The current step's check waits for a prediction (or a reveal).
+    UntilPredicted,
+    /// Step (from 0) asks for a number this drawing shows.
+    AskedBy(usize),
+}
+
+impl Why {
+    pub fn text(self) -> String {
+        match self {
+            Why::Predicting => "hidden while you predict: the verdict shows the run".to_string(),
+            // What to press, either way.
+            Why::UntilPredicted => "hidden until you predict (p) or reveal (x)".to_string(),
+            Why::AskedBy(step) => format!("hidden until step {} is predicted (or revealed with x)", step + 1),
+        }
+    }
+}
 
 impl Masked {
+    /// Everything hidden, for `why`.
+    pub fn all(why: Why) -> Self {
+        Masked {
+            numbers: Default::default(),
+            whole: Some(why),
+        }
+    }
+
+    /// Why the whole run is hidden, if it is: its panels say so and draw nothing of it.
+    pub fn whole(&self) -> Option<Why> {
+        self.whole
+    }
+
     /// The step (from 0) that asks for `metric`, if its number is masked.
     pub fn step(&self, metric: &str) -> Option<usize> {
-        self.0.get(metric).copied()
+        self.numbers.get(metric).copied()
     }
 
     pub fn contains(&self, metric: &str) -> bool {
-        self.0.contains_key(metric)
+        self.numbers.contains_key(metric)
     }
 
     /// The first step asking for any of `metrics`: a chart drawing them waits for it.
@@ -80,7 +122,7 @@ impl Masked {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.numbers.is_empty() && self.whole.is_none()
     }
 }
 
@@ -96,14 +138,10 @@ pub fn placeholder(step: usize) -> String {
     format!("(step {})", step + 1)
 }
 
-/// The one line a chart hidden for a masked number shows instead.
-pub fn masked_why(step: usize) -> String {
-    format!("hidden until step {} is predicted (or revealed with x)", step + 1)
-}
-
 /// How many of `check`'s own settings a run at `run_values` differs from: 0 for a check on
 /// screen (its answer is whatever the sliders show). Settings in `spanning` are left out (a
-/// drawing covers every value of them: Lab 2's p-curve spans every p), and a parameter the
+/// drawing covers every value of them: Lab 2's p-curve spans every p), and so are settings
+/// moot in both runs ([`crate::content::moot`]: an up database's window); a parameter the
 /// run does not name counts as equal, as
 /// [`crate::tui::screens::lab::predict::sliders_at_settings`] compares.
 fn settings_differing(check: &crate::content::Question, run_values: &[(String, f64)], spanning: &[&str]) -> usize {
@@ -113,13 +151,16 @@ fn settings_differing(check: &crate::content::Question, run_values: &[(String, f
         .as_ref()
         .and_then(crate::content::question::CheckSettings::fixed)
         .map_or(0, |own| {
-            // With the database up in both runs, its outage window cannot change either: the
-            // rolling restart that `c` runs asks step 8's question whatever the window says.
-            let db_up = |values: &[(String, f64)]| values.value("fleet_db_state").is_some_and(|v| v.round() == 0.0);
-            let window_moot = db_up(own) && db_up(run_values);
+            // A setting moot in both runs cannot change the answer: the rolling restart that
+            // `c` runs with the database up asks step 8's question whatever the window says.
+            let run_moot = crate::content::moot::moot(run_values);
+            let moot: Vec<&str> = crate::content::moot::moot(own)
+                .into_iter()
+                .filter(|name| run_moot.contains(name))
+                .collect();
             own.iter()
                 .filter(|(name, _)| !spanning.contains(&name.as_str()))
-                .filter(|(name, _)| !(window_moot && matches!(name.as_str(), "fleet_db_start_s" | "fleet_db_end_s")))
+                .filter(|(name, _)| !moot.contains(&name.as_str()))
                 .filter(|(name, value)| run_values.value(name).is_some_and(|run| (run - value).abs() >= 1e-9))
                 .count()
         })
@@ -171,7 +212,10 @@ pub fn masked_metrics(
             masked.entry(metric).or_insert(step);
         }
     }
-    Masked(masked)
+    Masked {
+        numbers: masked,
+        whole: None,
+    }
 }
 
 #[cfg(test)]

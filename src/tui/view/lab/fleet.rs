@@ -91,7 +91,7 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
     let hidden_why = lab_view::hidden_why(view);
     let masked = view.masked();
     let width = usize::from(block.inner(layout.results).width);
-    if let Some(why) = hidden_why {
+    if let Some(why) = &hidden_why {
         lab_view::hidden(" Results ", why, theme, layout.results, buf);
     } else {
         let lines = if panel.live_showing {
@@ -114,7 +114,7 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
 
     if view.screen.show_lesson {
         lesson::render(view, layout.right, buf);
-    } else if let Some(why) = hidden_why {
+    } else if let Some(why) = &hidden_why {
         lab_view::hidden(" Fleet ", why, theme, layout.right, buf);
     } else {
         let live = &panel.live;

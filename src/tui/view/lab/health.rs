@@ -81,7 +81,7 @@ pub fn render(view: &LabView, layout: &LabLayout, buf: &mut Buffer) {
     let period_s = crate::tui::slider::value_of(&state.sliders, "probe_period_s").unwrap_or(0.5);
     // Live, only an open prompt hides the probes (nothing shows before the learner starts a server).
     if let Some(why) = crate::tui::view::lab::hidden_why(view) {
-        crate::tui::view::lab::hidden(" Probes ", why, theme, probes, buf);
+        crate::tui::view::lab::hidden(" Probes ", &why, theme, probes, buf);
     } else {
         probe_panel(live, period_s, theme, probes, buf);
     }

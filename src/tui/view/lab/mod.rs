@@ -72,7 +72,7 @@ impl LabView<'_> {
 
 /// A chart's area when a number it draws is masked: the one line saying which step asks for it.
 pub fn masked_chart(title: &str, step: usize, theme: Theme, area: Rect, buf: &mut Buffer) {
-    hidden(title, &reveal::masked_why(step), theme, area, buf);
+    hidden(title, &reveal::Why::AskedBy(step).text(), theme, area, buf);
 }
 
 /// The Results panel's title: it says so when an open verdict's run, at the check's own
@@ -124,11 +124,11 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     // While a prompt is open, or the step's check waits for one, nothing it asks about may
     // show: the results and charts wait (the lesson holds no run's numbers and stays readable).
     if let Some(why) = hidden_why(view) {
-        hidden(" Results ", why, theme, layout.results, buf);
+        hidden(" Results ", &why, theme, layout.results, buf);
         if state.show_lesson {
             lesson::render(view, layout.right, buf);
         } else {
-            hidden(" Charts ", why, theme, layout.right, buf);
+            hidden(" Charts ", &why, theme, layout.right, buf);
         }
         predict::render(view, layout.right, buf);
         if state.id == LabId::Overload && view.context == Context::Lab {
@@ -172,26 +172,10 @@ pub fn run_hidden(view: &LabView) -> bool {
     view.screen.run_hidden(view.lab, view.progress)
 }
 
-/// Why the run's panels are hidden, if they are: a prompt is open, or the current step's
-/// check is still to predict.
-pub fn hidden_why(view: &LabView) -> Option<&'static str> {
-    if predicting(view.screen) {
-        Some(WHILE_PREDICTING)
-    } else if run_hidden(view) {
-        Some(UNTIL_PREDICTED)
-    } else {
-        None
-    }
-}
-
-/// The placeholder while a prompt is open.
-const WHILE_PREDICTING: &str = "hidden while you predict: the verdict shows the run";
-/// The placeholder while the step's check waits for a prediction: what to press, either way.
-pub const UNTIL_PREDICTED: &str = "hidden until you predict (p) or reveal (x)";
-
-/// Whether a prediction prompt is open on `screen` (its answer must not be on screen).
-pub fn predicting(screen: &LabScreen) -> bool {
-    screen.predict.input.is_some()
+/// Why the run's panels are hidden, if they are ([`Masked::whole`]): a prompt is open, or
+/// the current step's check is still to predict.
+pub fn hidden_why(view: &LabView) -> Option<String> {
+    view.masked().whole().map(reveal::Why::text)
 }
 
 /// A panel whose numbers are hidden until the learner predicts, saying `why`.
