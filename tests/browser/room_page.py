@@ -59,8 +59,13 @@ def session(driver, width, height, profile):
             "--disable-background-networking", "--disable-component-update", "--disable-sync",
             f"--user-data-dir={profile}", f"--window-size={width},{height}"]
     chrome = shutil.which("chromium") or "/usr/bin/chromium"
-    caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome",
-                                              "goog:chromeOptions": {"binary": chrome, "args": args}}}}
+    options = {"binary": chrome, "args": args}
+    if width < 500:
+        # A headless window is at least 500 px wide: a phone is emulated (its viewport,
+        # pixel ratio and touch), as Chromium's device mode does.
+        options["mobileEmulation"] = {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 3.0,
+                                                        "touch": True}}
+    caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": options}}}
     return driver.call("POST", "/session", caps)["sessionId"]
 
 
@@ -93,13 +98,22 @@ def case(binary, driver, label, width, height, workdir):
             page = text_of(driver, sid)
             assert "How many database attempts" in page, f"the question is not shown: {page!r}"
             assert f"Zoë <{label}>" in page, f"the name is not shown as typed: {page!r}"
-            width_now = driver.call("POST", f"/session/{sid}/execute/sync",
-                                    {"script": "return document.documentElement.scrollWidth", "args": []})
-            assert width_now <= width, f"the page scrolls sideways: {width_now} > {width}"
+            inner, scroll = driver.call("POST", f"/session/{sid}/execute/sync", {
+                "script": "return [window.innerWidth, document.documentElement.scrollWidth]", "args": []})
+            assert inner == width, f"the viewport is {inner} px wide, not {width}"
+            assert scroll <= width, f"the page scrolls sideways: {scroll} > {width}"
+            font_px = driver.call("POST", f"/session/{sid}/execute/sync", {
+                "script": "return parseFloat(getComputedStyle(document.getElementById('value')).fontSize)",
+                "args": []})
+            assert font_px >= 16, f"the answer field's text is {font_px} px: phones zoom in below 16"
             value_box = element(driver, sid, "#value")
             driver.call("POST", f"/session/{sid}/element/{value_box}/value", {"text": "64"})
             driver.call("POST", f"/session/{sid}/element/{element(driver, sid, 'button')}/click", {})
+            deadline = time.time() + 5
             page = text_of(driver, sid)
+            while "Your answer" not in page and time.time() < deadline:
+                time.sleep(0.1)
+                page = text_of(driver, sid)
             assert "Your answer: 64 attempts" in page, f"no acknowledgement: {page!r}"
             line = host.stdout.readline().strip()
             assert line == f"answer Zoë <{label}> {CHECK} (1 counted)", f"the host did not count it: {line!r}"

@@ -21,7 +21,7 @@ use crate::tui::theme::Theme;
 use crate::tui::wrap;
 
 /// Every file of `book/src/` the summary may name.
-const FILES: [(&str, &str); 10] = [
+const FILES: [(&str, &str); 11] = [
     ("introduction.md", include_str!("../../../book/src/introduction.md")),
     ("lab1-health.md", include_str!("../../../book/src/lab1-health.md")),
     ("lab2-retry.md", include_str!("../../../book/src/lab2-retry.md")),
@@ -33,6 +33,7 @@ const FILES: [(&str, &str); 10] = [
         "facilitator-guide.md",
         include_str!("../../../book/src/facilitator-guide.md"),
     ),
+    ("room.md", include_str!("../../../book/src/room.md")),
     (
         "interview-sheet.md",
         include_str!("../../../book/src/interview-sheet.md"),
@@ -454,6 +455,7 @@ mod tests {
                 "operating.md",
                 "self-check.md",
                 "facilitator-guide.md",
+                "room.md",
                 "interview-sheet.md",
                 "glossary.md"
             ]
@@ -466,7 +468,7 @@ mod tests {
         let theme = Theme::new(ThemeName::Dark, false);
         let guide = chapter("facilitator-guide.md").expect("chapter").markdown;
         let (text, links) = render_with_links(guide, theme, 60);
-        assert_eq!(links.len(), 4, "{links:?}");
+        assert_eq!(links.len(), 5, "{links:?}");
         let self_check = chapters().iter().position(|c| c.file == "self-check.md");
         assert_eq!(links[1].target, LinkTarget::Chapter(self_check.expect("listed")));
         for link in &links {
@@ -509,7 +511,7 @@ mod tests {
         let rows = usize::from(layout::book(area).expect("fits").text.height - 2);
         assert!((usize::from(book.scroll)..usize::from(book.scroll) + rows).contains(&first.row));
         book.update(Msg::PrevLink, area);
-        assert_eq!(book.link, Some(3), "Shift+Tab from the first wraps to the last");
+        assert_eq!(book.link, Some(4), "Shift+Tab from the first wraps to the last");
         book.update(Msg::Open, area);
         assert_eq!(chapters()[book.open].file, "self-check.md");
         assert_eq!((book.selected, book.scroll, book.link), (book.open, 0, None));

@@ -13,6 +13,7 @@ pub mod lab;
 pub mod legend;
 pub mod overload;
 pub mod quiz;
+pub mod room;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};

@@ -1,0 +1,301 @@
+//! The projector view of a room: the code and URL large at the top, the open check's
+//! question, the room's answers as a histogram with a count and a countdown, and after the
+//! reveal the measured value and its tolerance band over the histogram with the share of
+//! the room within it; the class board beside it. Only styles that survive NO_COLOR
+//! (bold, reversed) are used: a projector's colours are often washed out anyway.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
+
+use crate::quiz::trim_number;
+use crate::tui::screens::room::Board;
+
+/// Bins of the histogram at most: more than a room can tell apart from the back.
+const BINS_MAX: usize = 12;
+/// Columns of the longest bar: past this a wide projector's bars only get harder to compare.
+const BAR_COLUMNS_MAX: usize = 80;
+/// Columns the class board takes at most.
+const BOARD_COLUMNS_MAX: u16 = 34;
+/// Columns a class board row needs: a name, a step and right/answered.
+const BOARD_COLUMNS_MIN: u16 = 27;
+
+/// Draws `board` over `area`.
+pub fn render(board: &Board, area: Rect, buf: &mut Buffer) {
+    let [header, body, footer] =
+        Layout::vertical([Constraint::Length(3), Constraint::Min(4), Constraint::Length(1)]).areas(area);
+    let spaced: String = board.code.chars().flat_map(|c| [c, ' ']).collect();
+    Paragraph::new(vec![
+        Line::from(vec![
+            Span::raw("Room code  "),
+            Span::styled(
+                spaced.trim_end().to_string(),
+                Style::new().add_modifier(Modifier::BOLD | Modifier::REVERSED),
+            ),
+        ]),
+        Line::from(vec![
+            Span::raw("Join at    "),
+            Span::styled(board.url.clone(), Style::new().add_modifier(Modifier::BOLD)),
+        ]),
+    ])
+    .block(Block::new().borders(Borders::BOTTOM))
+    .render(header, buf);
+    let board_width = (body.width / 3).clamp(BOARD_COLUMNS_MIN, BOARD_COLUMNS_MAX);
+    let [main, side] = Layout::horizontal([Constraint::Min(20), Constraint::Length(board_width)]).areas(body);
+    render_question(board, main, buf);
+    render_class(board, side, buf);
+    let footer_text = match (&board.check, &board.reveal) {
+        (None, _) => "no check open   n open the first check   Esc back".to_string(),
+        (Some(_), None) => format!(
+            "{} answers   {} s left   r reveal   n next check   Esc back",
+            board.values.len(),
+            board.left_s
+        ),
+        (Some(_), Some(_)) => format!("{} answers   revealed   n next check   Esc back", board.values.len()),
+    };
+    Paragraph::new(footer_text).render(footer, buf);
+}
+
+fn render_question(board: &Board, area: Rect, buf: &mut Buffer) {
+    let block = Block::new().borders(Borders::RIGHT);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let Some((_, prompt, unit)) = &board.check else {
+        Paragraph::new("Waiting: open a check (n) and its question appears on every phone.")
+            .wrap(Wrap { trim: true })
+            .render(inner, buf);
+        return;
+    };
+    let prompt_rows = Paragraph::new(prompt.as_str())
+        .wrap(Wrap { trim: true })
+        .line_count(inner.width)
+        .min(4) as u16;
+    let [question, chart, verdict] = Layout::vertical([
+        Constraint::Length(prompt_rows + 1),
+        Constraint::Min(2),
+        Constraint::Length(if board.reveal.is_some() { 2 } else { 0 }),
+    ])
+    .areas(inner);
+    Paragraph::new(prompt.as_str())
+        .style(Style::new().add_modifier(Modifier::BOLD))
+        .wrap(Wrap { trim: true })
+        .render(question, buf);
+    let lines = histogram_lines(board, chart.width as usize, chart.height as usize, unit);
+    Paragraph::new(lines).render(chart, buf);
+    if let Some(reveal) = &board.reveal {
+        let share = (100 * reveal.within).checked_div(reveal.answers).unwrap_or(0);
+        let measured = reveal.value.map_or_else(|| "no value".to_string(), trim_number);
+        Paragraph::new(vec![
+            Line::styled(
+                format!(
+                    "The run measured {measured} {unit} (right within {}).",
+                    trim_number(reveal.tolerance)
+                ),
+                Style::new().add_modifier(Modifier::BOLD),
+            ),
+            Line::from(format!(
+                "{} of {} within tolerance: {share}% of the room.",
+                reveal.within, reveal.answers
+            )),
+        ])
+        .render(verdict, buf);
+    }
+}
+
+/// Bins a person reads at a glance: a width of 1, 2, 2.5 or 5 times a power of ten, the
+/// first edge a multiple of it, at most `most` bins covering `lo` to `hi`.
+fn nice_bins(lo: f64, hi: f64, most: usize) -> (f64, f64, usize) {
+    let raw = ((hi - lo) / most as f64).max(1e-9);
+    let magnitude = 10f64.powf(raw.log10().floor());
+    let mut candidates = [1.0, 2.0, 2.5, 5.0, 10.0, 20.0].into_iter().map(|m| m * magnitude);
+    let mut step = candidates.next().unwrap_or(1.0);
+    let fits = |step: f64| (((hi - (lo / step).floor() * step) / step + 1e-9).floor() as usize) < most;
+    while !fits(step) {
+        step = candidates.next().unwrap_or(step * 2.0);
+    }
+    let first = (lo / step).floor() * step;
+    let bins = ((hi - first) / step + 1e-9).floor() as usize + 1;
+    (first, step, bins.clamp(1, most))
+}
+
+/// The histogram as text rows: `  60 to 64  ████████ 12`, the bins holding the tolerance
+/// band marked after the reveal.
+fn histogram_lines(board: &Board, width: usize, height: usize, unit: &str) -> Vec<Line<'static>> {
+    if board.values.is_empty() {
+        return vec![Line::from("No answers yet: they appear here as they arrive.")];
+    }
+    let band = board
+        .reveal
+        .as_ref()
+        .and_then(|r| r.value.map(|v| (v - r.tolerance, v + r.tolerance)));
+    let mut lo = board.values.iter().copied().fold(f64::INFINITY, f64::min);
+    let mut hi = board.values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if let Some((below, above)) = band {
+        lo = lo.min(below);
+        hi = hi.max(above);
+    }
+    let (lo, step, bins) = nice_bins(lo, hi, height.saturating_sub(1).clamp(1, BINS_MAX));
+    let mut counts = vec![0usize; bins];
+    for value in &board.values {
+        let at = (((value - lo) / step + 1e-9).floor().max(0.0) as usize).min(bins - 1);
+        counts[at] += 1;
+    }
+    // A bin holds from its lower edge up to (not including) the next one's.
+    let label = |i: usize| {
+        format!(
+            "{} to {}",
+            trim_number(lo + step * i as f64),
+            trim_number(lo + step * (i + 1) as f64)
+        )
+    };
+    let label_width = (0..bins).map(|i| label(i).chars().count()).max().unwrap_or(0);
+    let most = counts.iter().copied().max().unwrap_or(1).max(1);
+    let mark = " <- measured";
+    let bar_room = width
+        .saturating_sub(label_width + 4 + 5 + mark.len())
+        .clamp(1, BAR_COLUMNS_MAX);
+    let mut lines = vec![Line::from(format!(
+        "{:>label_width$}  answers ({unit})",
+        "",
+        unit = unit.trim()
+    ))];
+    for (i, count) in counts.iter().enumerate() {
+        let from = lo + step * i as f64;
+        let to = from + step;
+        let in_band = band.is_some_and(|(below, above)| from <= above + 1e-9 && to >= below - 1e-9);
+        let bar = "█".repeat((count * bar_room).div_ceil(most).min(bar_room));
+        let mut spans = vec![
+            Span::raw(format!("{:>label_width$}  ", label(i))),
+            Span::styled(
+                bar,
+                if in_band {
+                    Style::new().add_modifier(Modifier::REVERSED)
+                } else {
+                    Style::new()
+                },
+            ),
+            Span::raw(format!(" {count}")),
+        ];
+        if in_band {
+            spans.push(Span::styled(mark, Style::new().add_modifier(Modifier::BOLD)));
+        }
+        lines.push(Line::from(spans));
+    }
+    lines
+}
+
+fn render_class(board: &Board, area: Rect, buf: &mut Buffer) {
+    let mut lines = vec![Line::styled(
+        format!("Class ({})", board.rows.len()),
+        Style::new().add_modifier(Modifier::BOLD),
+    )];
+    let room = area.height.saturating_sub(1) as usize;
+    let shown = if board.rows.len() > room {
+        room.saturating_sub(1)
+    } else {
+        board.rows.len()
+    };
+    for row in board.rows.iter().take(shown) {
+        let step = row.step.clone().unwrap_or_else(|| "-".to_string());
+        let name: String = row.name.chars().take(10).collect();
+        lines.push(Line::from(format!(
+            " {name:<10} {step:<8} {}/{}",
+            row.right, row.answered
+        )));
+    }
+    if board.rows.len() > shown {
+        lines.push(Line::from(format!(" and {} more", board.rows.len() - shown)));
+    }
+    if let Some(error) = &board.write_error {
+        lines.push(Line::from(error.clone()));
+    }
+    Paragraph::new(lines).render(area, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::Content;
+    use crate::room::state::Room;
+
+    const CHECK: &str = "retry-predict-layered";
+
+    /// A room of five with a hostile name, the check open 30 s, answers in.
+    fn room() -> Room {
+        let content = Content::load(None).expect("the built-in labs load");
+        let mut room = Room::new(&content, None).expect("a room");
+        room.code = "K7QX2M".to_string();
+        room.open(CHECK, 0).expect("open");
+        for (i, (name, value)) in [
+            ("ada", "64"),
+            ("bob", "8"),
+            ("cy", "60"),
+            ("dee\u{1b}[2J", "12"),
+            ("eve", "64"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            room.answer("K7QX2M", name, CHECK, value, i as u64).expect("taken");
+        }
+        room.step("K7QX2M", "ada", "retry", 2, 9).expect("a step");
+        room
+    }
+
+    fn text(board: &Board, width: u16, height: u16) -> String {
+        let area = Rect::new(0, 0, width, height);
+        let mut buf = Buffer::empty(area);
+        render(board, area, &mut buf);
+        let mut out = String::new();
+        for y in 0..height {
+            let row: String = (0..width).map(|x| buf[(x, y)].symbol().to_string()).collect();
+            out.push_str(row.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+
+    fn both(width: u16, height: u16) -> (String, String) {
+        let mut room = room();
+        let url = "http://127.0.0.1:8080/";
+        let before = text(&Board::of(&room, url, 30_000), width, height);
+        room.reveal(31_000).expect("open");
+        let after = text(&Board::of(&room, url, 31_000), width, height);
+        (before, after)
+    }
+
+    #[test]
+    fn projector_100x30() {
+        let (before, after) = both(100, 30);
+        assert!(
+            before.contains("5 answers   60 s left") && !before.contains("measured"),
+            "{before}"
+        );
+        assert!(
+            !before.contains("\u{1b}"),
+            "names are shown without their control characters"
+        );
+        insta::assert_snapshot!("projector_before_100x30", before);
+        assert!(
+            after.contains("The run measured 64 attempts") && after.contains("2 of 5 within"),
+            "{after}"
+        );
+        insta::assert_snapshot!("projector_after_100x30", after);
+    }
+
+    #[test]
+    fn projector_80x24() {
+        let (before, after) = both(80, 24);
+        insta::assert_snapshot!("projector_before_80x24", before);
+        insta::assert_snapshot!("projector_after_80x24", after);
+    }
+
+    #[test]
+    fn projector_200x60() {
+        let (before, after) = both(200, 60);
+        insta::assert_snapshot!("projector_before_200x60", before);
+        insta::assert_snapshot!("projector_after_200x60", after);
+    }
+}
