@@ -1,6 +1,5 @@
 //! The plain-terminal quiz and the progress file, driven through the real binary.
 
-#[path = "common/binary.rs"]
 use crate::common::binary::run_with_input;
 
 use std::fs;
