@@ -21,7 +21,10 @@ fn stdout(args: &[&str]) -> String {
 
 #[test]
 fn default_runs_print_the_atlas_outputs_byte_for_byte() {
-    assert_eq!(stdout(&["run", "retry", "--sim"]), include_str!("../../golden/retry_sim.txt"));
+    assert_eq!(
+        stdout(&["run", "retry", "--sim"]),
+        include_str!("../../golden/retry_sim.txt")
+    );
     assert_eq!(
         stdout(&["run", "breaker", "--sim"]),
         include_str!("../../golden/breaker_sim.txt")
