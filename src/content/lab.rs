@@ -411,7 +411,15 @@ fn checked(mut lab: LabFile, text: &str, file: &str, expected: LabId) -> Result<
             ));
         }
     }
-    let pages = page::problems(&lab.pages, &lab.parameters, &lab.steps);
+    let steps: Vec<page::StepPage> = lab
+        .steps
+        .iter()
+        .map(|step| page::StepPage {
+            title: &step.title,
+            page: step.page.as_deref(),
+        })
+        .collect();
+    let pages = page::problems(&lab.pages, &lab.parameters, &steps);
     errors.extend(
         pages
             .pages

@@ -277,4 +277,16 @@ mod tests {
             "{message}"
         );
     }
+
+    #[test]
+    fn the_built_in_labs_declare_their_pages() {
+        let content = Content::load(None).expect("the built-in labs load");
+        let health = content.lab(LabId::Health);
+        let ids: Vec<&str> = health.pages.iter().map(|page| page.id.as_str()).collect();
+        assert_eq!(ids, ["server", "fleet"]);
+        assert!(health.pages[1].parameters.iter().all(|name| name.starts_with("fleet_")));
+        for lab in [LabId::Retry, LabId::Breaker, LabId::Overload] {
+            assert_eq!(content.lab(lab).pages.len(), 1, "{lab}");
+        }
+    }
 }

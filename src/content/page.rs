@@ -9,7 +9,7 @@
 
 use serde::Deserialize;
 
-use crate::content::lab::{GuidedStep, ParameterSpec};
+use crate::content::parameter::ParameterSpec;
 
 /// The page a lab file without `[[page]]` tables gets: every parameter and step on it.
 pub const DEFAULT_PAGE_ID: &str = "lab";
@@ -41,13 +41,19 @@ impl PageSpec {
     }
 }
 
+/// One guided step as the page rules see it: its title and the page it names.
+pub struct StepPage<'a> {
+    pub title: &'a str,
+    pub page: Option<&'a str>,
+}
+
 /// The problem with a file's pages: each message names what to fix. `pages` as written
 /// (possibly none), `parameters` and `steps` the file's.
-pub fn problems(pages: &[PageSpec], parameters: &[ParameterSpec], steps: &[GuidedStep]) -> PageProblems {
+pub fn problems(pages: &[PageSpec], parameters: &[ParameterSpec], steps: &[StepPage]) -> PageProblems {
     let mut found = PageProblems::default();
     if pages.is_empty() {
         for (index, step) in steps.iter().enumerate() {
-            if let Some(page) = &step.page {
+            if let Some(page) = step.page {
                 found.steps.push((
                     index,
                     format!(
@@ -109,7 +115,7 @@ pub fn problems(pages: &[PageSpec], parameters: &[ParameterSpec], steps: &[Guide
         }
     }
     for (index, step) in steps.iter().enumerate() {
-        match step.page.as_deref() {
+        match step.page {
             Some(page) if !ids.contains(&page) => found.steps.push((
                 index,
                 format!(
@@ -144,7 +150,6 @@ pub struct PageProblems {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::{Content, LabId};
 
     fn spec(name: &str) -> ParameterSpec {
         ParameterSpec {
@@ -160,13 +165,8 @@ mod tests {
         }
     }
 
-    fn step(page: Option<&str>) -> GuidedStep {
-        GuidedStep {
-            title: "Try".into(),
-            text: String::new(),
-            check: None,
-            page: page.map(str::to_string),
-        }
+    fn step(page: Option<&str>) -> StepPage<'_> {
+        StepPage { title: "Try", page }
     }
 
     fn page(id: &str, parameters: &[&str]) -> PageSpec {
@@ -199,17 +199,5 @@ mod tests {
         );
         let fine = problems(&[page("one", &["a", "b", "c"])], &parameters, &[step(None)]);
         assert!(fine.pages.is_empty() && fine.parameters.is_empty() && fine.steps.is_empty());
-    }
-
-    #[test]
-    fn the_built_in_labs_declare_their_pages() {
-        let content = Content::load(None).expect("the built-in labs load");
-        let health = content.lab(LabId::Health);
-        let ids: Vec<&str> = health.pages.iter().map(|page| page.id.as_str()).collect();
-        assert_eq!(ids, ["server", "fleet"]);
-        assert!(health.pages[1].parameters.iter().all(|name| name.starts_with("fleet_")));
-        for lab in [LabId::Retry, LabId::Breaker, LabId::Overload] {
-            assert_eq!(content.lab(lab).pages.len(), 1, "{lab}");
-        }
     }
 }
