@@ -58,8 +58,8 @@ pub enum Command {
     Serve(ServeArgs),
     /// Validate the lab files (and --content overrides); exit 2 on any problem.
     Check,
-    /// List the labs and how to run them.
-    Labs,
+    /// List the labs and how to run them; `labs export DIR` writes their files to tune.
+    Labs(LabsArgs),
     /// A quiz in the plain terminal (works with screen readers): type a letter or a number.
     Quiz(QuizArgs),
     /// Show saved progress, or erase it with --reset.
@@ -128,6 +128,22 @@ pub struct ClassJoinArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct LabsArgs {
+    #[command(subcommand)]
+    pub command: Option<LabsCommand>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LabsCommand {
+    /// Write the shipped lab files (DIR/labs/*.toml) and the Atlas's dependency register
+    /// (DIR/dependencies.json), to edit and pass back with --content DIR. Overwrites nothing.
+    Export {
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+    },
+}
+
+#[derive(Debug, Args)]
 pub struct PolicyArgs {
     #[command(subcommand)]
     pub command: PolicyCommand,
@@ -140,6 +156,9 @@ pub enum PolicyCommand {
         /// The register: a JSON file with inbound_deadline_ms and a list of dependencies.
         #[arg(value_name = "FILE")]
         file: PathBuf,
+        /// Print the findings as one JSON document: {"problems": [...], "count": N, "passed": bool}.
+        #[arg(long)]
+        json: bool,
     },
 }
 

@@ -64,13 +64,45 @@ mod tests {
     fn the_shipped_drills_parse_and_are_complete() {
         let file: DrillFile = toml::from_str(DRILLS_TOML).expect("assets/drills.toml parses");
         assert_eq!(file.format_version, 1);
-        assert!(file.drills.len() >= 3);
+        assert!(file.drills.len() >= 10, "{} drills", file.drills.len());
         for drill in &file.drills {
             assert!((1..=10).contains(&drill.minutes), "{}", drill.id);
             assert!(drill.checklist.len() >= 4, "{}", drill.id);
             assert!(drill.model_answer.len() > 200, "{}", drill.id);
         }
         assert_eq!(drills(), file.drills);
+    }
+
+    /// Wherever a drill's answer retries a write, its checklist asks for idempotency keys.
+    #[test]
+    fn a_drill_that_retries_writes_checks_for_idempotency_keys() {
+        let retried_writes: Vec<Drill> = drills()
+            .into_iter()
+            .filter(|d| d.model_answer.contains("write") && d.model_answer.contains("retr"))
+            .collect();
+        assert!(retried_writes.len() >= 2, "the retries and mesh drills at least");
+        for drill in retried_writes {
+            assert!(
+                drill.checklist.iter().any(|item| item.contains("idempotency key")),
+                "{}: no idempotency key in its checklist",
+                drill.id
+            );
+        }
+    }
+
+    /// The recommendations drill sizes its bulkhead for its own call (100 calls/s, 40 ms
+    /// healthy, 200 ms timeout), not with the Atlas's separate 50/s x 100 ms example.
+    #[test]
+    fn the_recommendations_bulkhead_is_sized_for_its_own_call() {
+        let all = drills();
+        let drill = all
+            .iter()
+            .find(|d| d.id == "drill-recommendations-hangs")
+            .expect("the drill");
+        let answer = drill.model_answer.replace('\n', " ");
+        assert!(answer.contains("100 calls/s x 40 ms = 4 in flight"), "{answer}");
+        assert!(answer.contains("100/s x 200 ms = 20"), "{answer}");
+        assert!(!answer.contains("50 calls/s"), "{answer}");
     }
 
     #[test]

@@ -49,6 +49,45 @@ pub fn breaker_metric(key: &str, field: &str) -> String {
     format!("breaker.{key}.{field}")
 }
 
+/// Lab 2's Full Jitter ceilings, one per attempt from 0, as metrics
+/// `retry.jitter.attempt_4_ceiling_s` and so on: the bound each sleep is drawn under.
+pub fn retry_jitter_metrics(ceilings_s: &[f64]) -> Vec<Metric> {
+    ceilings_s
+        .iter()
+        .enumerate()
+        .map(|(attempt, ceiling_s)| (format!("retry.jitter.attempt_{attempt}_ceiling_s"), *ceiling_s))
+        .collect()
+}
+
+/// At most about this many database attempts for the five-layer run: at p = 1 with 10
+/// attempts a layer one action costs 100,000, so the run takes fewer actions as the chain
+/// multiplies (at p = 1 the mean per action is exact whatever the count; 3 attempts a layer
+/// keeps 4,115 actions).
+const FIVE_LAYERS_ATTEMPTS_MAX: u64 = 1_000_000;
+
+/// Lab 2's chain lengthened to five layers, the depth of Amazon's example, by two more hops
+/// like the back end (browser, front end, back end, back end, back end), with no budget:
+/// metric `retry.five_layers.db_attempts_per_action`. The rows on screen stay at three.
+pub fn retry_five_layers_metrics(settings: &params::RetrySettings) -> Vec<Metric> {
+    let backend = settings.layered.last().copied().unwrap_or(1);
+    let mut attempts = settings.layered.clone();
+    attempts.extend([backend, backend]);
+    let worst_per_action: u64 = attempts.iter().map(|a| u64::from(*a)).product::<u64>().max(1);
+    let result = retry::run_scenario(&retry::ScenarioParams {
+        p: settings.p,
+        attempts,
+        budget: 0.0,
+        actions: settings
+            .actions
+            .min((FIVE_LAYERS_ATTEMPTS_MAX / worst_per_action).max(1)),
+        seed: settings.seed,
+    });
+    vec![(
+        "retry.five_layers.db_attempts_per_action".to_string(),
+        result.db_attempts_per_action,
+    )]
+}
+
 /// Both callers of Lab 3 as metrics `breaker.timeout_only.calls` and so on.
 pub fn breaker_metrics(run: &BrownoutComparison) -> Vec<Metric> {
     let mut metrics = Vec::new();
@@ -157,13 +196,16 @@ pub fn run_metrics(lab: &LabFile, values: &(impl Values + ?Sized)) -> Vec<Metric
     match lab.lab {
         LabId::Retry => {
             let settings = params::retry_settings(lab, values);
-            retry_metrics(&retry::compare_policies(
+            let mut metrics = retry_metrics(&retry::compare_policies(
                 &settings.layered,
                 settings.p,
                 settings.budget,
                 settings.actions,
                 settings.seed,
-            ))
+            ));
+            metrics.extend(retry_jitter_metrics(&retry::atlas_jitter_ceilings_s()));
+            metrics.extend(retry_five_layers_metrics(&settings));
+            metrics
         }
         // Lab files that `check` accepts make calls; a run that makes none is the Atlas's.
         LabId::Breaker => breaker_metrics(&brownout::compare(
@@ -317,4 +359,64 @@ pub fn overload_metastable_metrics(run: &crate::engine::overload::metastable::Me
         ),
         ("overload.metastable.retry_room_per_s".to_string(), run.retry_room_per_s),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each check of Labs 2 and 3 at its own settings gives the Atlas's printed number
+    /// (`retry_lab.py`, `breaker_lab.py` and their exercises), computed by the simulation.
+    #[rustfmt::skip]
+    const ATLAS_ANSWERS: [(LabId, &str, f64, f64); 14] = [
+        // lab           check                                  Atlas    within
+        (LabId::Retry,   "retry-predict-layered",               64.0,    0.005),
+        (LabId::Retry,   "retry-predict-one-layer",             4.0,     0.005),
+        (LabId::Retry,   "retry-predict-budget",                1.11,    0.005),
+        (LabId::Retry,   "retry-predict-layered-rare",          1.42,    0.005),
+        (LabId::Retry,   "retry-predict-budget-success",        0.782,   0.0005),
+        (LabId::Retry,   "retry-predict-jitter-ceiling",        1.6,     1e-9),
+        (LabId::Retry,   "retry-predict-five-layers",           243.0,   1e-9),
+        (LabId::Breaker, "breaker-predict-sick-calls",          44.0,    1e-9),
+        (LabId::Breaker, "breaker-predict-stuck-timeout",       20.0,    0.05),
+        (LabId::Breaker, "breaker-predict-p99-breaker",         40.0,    0.5),
+        (LabId::Breaker, "breaker-predict-degraded",            3133.0,  1e-9),
+        (LabId::Breaker, "breaker-predict-first-open-atlas",    10.29,   0.005),
+        (LabId::Breaker, "breaker-predict-first-open",          10.29,   0.005),
+        (LabId::Breaker, "breaker-predict-sick-calls-open-1s",  101.0,   1e-9),
+    ];
+
+    #[test]
+    fn every_check_of_labs_2_and_3_gives_the_atlas_number_at_its_settings() {
+        let content = Content::load(None).expect("the built-in labs load");
+        for (lab_id, check_id, atlas, within) in ATLAS_ANSWERS {
+            let lab = content.lab(lab_id);
+            let check = lab
+                .checks
+                .iter()
+                .find(|c| c.id == check_id)
+                .unwrap_or_else(|| panic!("{check_id}"));
+            let run = check_run(lab, check, &Defaults);
+            let value = lookup(&run, check.metric.as_deref().unwrap_or_default()).expect(check_id);
+            assert!(
+                (value - atlas).abs() <= within,
+                "{check_id}: {value} against the Atlas's {atlas}"
+            );
+        }
+        // The Atlas's exercise: a 100-call window opens at the 50th failure, at 10.69 s.
+        let lab = content.lab(LabId::Breaker);
+        let wide = [("window".to_string(), 100.0), ("min_calls".to_string(), 100.0)];
+        let first_open = lookup(&run_metrics(lab, &wide[..]), "breaker.with_breaker.first_open_s");
+        assert!(first_open.is_some_and(|t| (t - 10.69).abs() < 0.005), "{first_open:?}");
+    }
+
+    #[test]
+    fn labs_2_and_3_have_six_steps_with_checks_each() {
+        let content = Content::load(None).expect("the built-in labs load");
+        for id in [LabId::Retry, LabId::Breaker] {
+            let lab = content.lab(id);
+            let checked = lab.steps.iter().filter(|step| step.check.is_some()).count();
+            assert!(checked >= 6, "{id:?}: {checked} steps with a check");
+        }
+    }
 }

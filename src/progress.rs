@@ -598,9 +598,10 @@ mod tests {
         let content = crate::content::Content::load(None).expect("embedded content loads");
         let retry = content.lab(crate::content::LabId::Retry);
         // "q1" is no check of Lab 2: only its own step counts.
-        assert_eq!(progress.lab_fraction(retry), (1, 4));
+        // Lab 2: 7 steps and 7 checks.
+        assert_eq!(progress.lab_fraction(retry), (1, 14));
         progress.record_answer("retry-predict-layered", Some("retry"), true);
-        assert_eq!(progress.lab_fraction(retry), (2, 4));
+        assert_eq!(progress.lab_fraction(retry), (2, 14));
     }
 
     #[test]

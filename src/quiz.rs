@@ -83,6 +83,9 @@ pub fn draw(questions: &[Question], filter: &Filter, count: usize, seed: u64) ->
     let mut rng = StdRng::seed_from_u64(seed);
     let mut picked: Vec<&Question> = questions.iter().filter(|q| filter.admits(q)).collect();
     picked.shuffle(&mut rng);
+    // At most one question per fact: a second would be answered by the first's explanation.
+    let mut facts = std::collections::BTreeSet::new();
+    picked.retain(|q| q.fact.as_ref().is_none_or(|fact| facts.insert(fact.clone())));
     picked.truncate(count);
     with_shuffled_choices(picked, &mut rng)
 }
@@ -243,6 +246,7 @@ mod tests {
             metric: None,
             settings: None,
             shows: Vec::new(),
+            fact: None,
             explanation: "4 x 4 x 4".into(),
             source: "SRE book".into(),
         }
@@ -271,6 +275,55 @@ mod tests {
         assert_eq!(read_letter("D", &letters), Some('d'));
         for text in ["e", "ab", "a))", "", "()", "1"] {
             assert_eq!(read_letter(text, &letters), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_session_draws_at_most_one_question_per_fact() {
+        let bank: Vec<Question> = (0..6)
+            .map(|i| Question {
+                id: format!("q{i}"),
+                fact: (i < 4).then(|| "first-open".to_string()),
+                ..choice()
+            })
+            .collect();
+        for seed in 0..20 {
+            let drawn = draw(&bank, &Filter::default(), 6, seed);
+            let sharing = drawn.iter().filter(|a| a.question.fact.is_some()).count();
+            assert_eq!(sharing, 1, "seed {seed}: {sharing} questions of one fact");
+            assert_eq!(drawn.len(), 3, "the two without a fact and one of the four");
+        }
+    }
+
+    /// The breaker group of the bank: each pair's second question states the first's answer
+    /// in its prompt or explanation, so the two may not be drawn into one session.
+    #[rustfmt::skip]
+    const RESTATED: [(&str, &str, &str); 8] = [
+        ("breaker-lab-open-time-default",    "breaker-lab-open-time-window-100", "10.29"),
+        ("breaker-lab-open-time-default",    "breaker-long-timeout-inside",      "10.29"),
+        ("breaker-lab-open-time-window-100", "atlas-q3-lesson",                  "10.69"),
+        ("atlas-q3-fresh-breaker",           "atlas-q3-lesson",                  "100 s"),
+        ("atlas-q3-full-window",             "atlas-q3-lesson",                  "50 s"),
+        ("breaker-lab-extra-degraded",       "breaker-lab-open-s-1",             "3,133"),
+        ("breaker-lab-stuck-littles-law",    "interview-littles-law-breaker",    "20"),
+        ("breaker-lab-p99",                  "interview-breaker-and-timeout",    "200 ms"),
+    ];
+
+    #[test]
+    fn questions_that_restate_each_others_answers_share_a_fact() {
+        let content = crate::content::Content::load(None).expect("the built-in bank loads");
+        let bank = content.quiz_questions();
+        let find = |id: &str| bank.iter().find(|q| q.id == id).unwrap_or_else(|| panic!("{id}"));
+        for (asked, telling, number) in RESTATED {
+            let (asked, telling) = (find(asked), find(telling));
+            let text = format!("{} {}", telling.prompt, telling.explanation);
+            assert!(text.contains(number), "{}: no longer states {number}", telling.id);
+            assert!(
+                asked.fact.is_some() && asked.fact == telling.fact,
+                "{} states {}'s {number}: give both one fact",
+                telling.id,
+                asked.id
+            );
         }
     }
 

@@ -19,12 +19,13 @@ mod budget_live;
 pub mod check;
 pub mod class;
 mod drill;
+mod export;
 /// Lab 1 at fleet scale: `run fleet`, `serve database`, `serve health --database-port`.
 mod fleet;
 mod overload;
 /// Wrapped text for the plain quiz and drill.
 mod plain_text;
-mod policy;
+pub mod policy;
 pub mod progress;
 pub mod quiz;
 pub mod run;
@@ -36,7 +37,7 @@ use std::process::ExitCode;
 
 use color_eyre::eyre::Result;
 
-use crate::cli::{Cli, Command, RunLab, ServeLab};
+use crate::cli::{Cli, Command, LabsArgs, LabsCommand, RunLab, ServeLab};
 use crate::content::{Content, ContentError, LabId};
 use crate::error::UsageError;
 
@@ -97,7 +98,10 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
             }
         }
         // `main` opens the terminal app when there is no subcommand; the list is the fallback.
-        Some(Command::Labs) | None => {
+        Some(Command::Labs(LabsArgs {
+            command: Some(LabsCommand::Export { dir }),
+        })) => export::export(&dir, out),
+        Some(Command::Labs(LabsArgs { command: None })) | None => {
             let content = load_labs(content_dir.as_deref())?;
             list_labs(&content, out)
         }

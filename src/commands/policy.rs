@@ -29,11 +29,20 @@ const MAX_MS: u64 = 86_400_000;
 /// Runs `policy <command>`.
 pub fn run(args: &PolicyArgs, out: &mut dyn Write) -> Result<ExitCode> {
     match &args.command {
-        PolicyCommand::Check { file } => {
-            let register =
-                read_register(file).map_err(|problem| UsageError(format!("{}: {problem}", file.display())))?;
+        PolicyCommand::Check { file, json } => {
+            let register = read_register(file).map_err(|problems| {
+                // One line per invalid field, each naming the file.
+                let lines: Vec<String> = problems
+                    .iter()
+                    .map(|problem| format!("{}: {problem}", file.display()))
+                    .collect();
+                UsageError(lines.join("\n"))
+            })?;
             let problems = policy::check(&register);
-            write!(out, "{}", findings_text(&problems))?;
+            match json {
+                true => writeln!(out, "{}", findings_json(&problems))?,
+                false => write!(out, "{}", findings_text(&problems))?,
+            }
             Ok(if problems.is_empty() {
                 ExitCode::SUCCESS
             } else {
@@ -50,98 +59,165 @@ pub fn findings_text(problems: &[String]) -> String {
     text
 }
 
-/// Reads and validates a register file; the error says what is wrong, without the path.
-pub fn read_register(path: &Path) -> std::result::Result<Register, String> {
+/// The findings for scripts: `{"problems": [...], "count": N, "passed": bool}`, each problem
+/// worded as its `POLICY` line is.
+pub fn findings_json(problems: &[String]) -> String {
+    serde_json::json!({
+        "problems": problems,
+        "count": problems.len(),
+        "passed": problems.is_empty(),
+    })
+    .to_string()
+}
+
+/// Reads and validates a register file; each error says what is wrong, without the path.
+pub fn read_register(path: &Path) -> std::result::Result<Register, Vec<String>> {
     // The rule every file the user names follows: a regular file of sane size.
     let bytes = match user_file::read(path, MAX_REGISTER_BYTES) {
         Ok(Some(bytes)) => bytes,
         Ok(None) => {
-            return Err("cannot be read: there is no such file; policy check takes a JSON register file".to_string());
+            return Err(vec![
+                "cannot be read: there is no such file; policy check takes a JSON register file".to_string(),
+            ]);
         }
-        Err(refusal) => return Err(format!("{}; policy check takes a JSON register file", refusal.line())),
+        Err(refusal) => {
+            return Err(vec![format!(
+                "{}; policy check takes a JSON register file",
+                refusal.line()
+            )]);
+        }
     };
-    let text = String::from_utf8(bytes).map_err(|_| "is not UTF-8 text; a register is a JSON file".to_string())?;
-    let value: Value = serde_json::from_str(&text).map_err(|err| format!("is not JSON: {err}"))?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| vec!["is not UTF-8 text; a register is a JSON file".to_string()])?;
+    let value: Value = serde_json::from_str(&text).map_err(|err| vec![format!("is not JSON: {err}")])?;
     parse_register(&value)
 }
 
-/// A register from parsed JSON: every field the check reads must have the right type.
-pub fn parse_register(value: &Value) -> std::result::Result<Register, String> {
+/// A register from parsed JSON: every field the check reads must have the right type. Every
+/// invalid field is reported, in the file's order: one typo must not hide another
+/// dependency's real problem until the first is fixed.
+pub fn parse_register(value: &Value) -> std::result::Result<Register, Vec<String>> {
     let top = value.as_object().ok_or_else(|| {
-        format!(
+        vec![format!(
             "the register is {}; allowed: an object with inbound_deadline_ms and dependencies",
             kind_of(value)
-        )
+        )]
     })?;
+    let mut invalid = Vec::new();
     let inbound_deadline_ms = match top.get("inbound_deadline_ms") {
-        None => return Err("inbound_deadline_ms is missing; allowed: a whole number of milliseconds".to_string()),
-        Some(v) => whole(v, 0, MAX_MS).ok_or_else(|| wrong("inbound_deadline_ms", v, &ms_allowed()))?,
+        None => {
+            invalid.push("inbound_deadline_ms is missing; allowed: a whole number of milliseconds".to_string());
+            None
+        }
+        Some(v) => {
+            let ms = whole(v, 0, MAX_MS);
+            if ms.is_none() {
+                invalid.push(wrong("inbound_deadline_ms", v, &ms_allowed()));
+            }
+            ms
+        }
     };
+    let empty = Vec::new();
     let list = match top.get("dependencies") {
-        None => return Err("dependencies is missing; allowed: a list of dependency objects".to_string()),
+        None => {
+            invalid.push("dependencies is missing; allowed: a list of dependency objects".to_string());
+            &empty
+        }
         Some(Value::Array(list)) => list,
-        Some(v) => return Err(wrong("dependencies", v, "a list of dependency objects")),
+        Some(v) => {
+            invalid.push(wrong("dependencies", v, "a list of dependency objects"));
+            &empty
+        }
     };
-    let dependencies = list
-        .iter()
-        .enumerate()
-        .map(|(index, item)| {
-            let object = item
-                .as_object()
-                .ok_or_else(|| format!("dependencies[{index}] is {}; allowed: an object", kind_of(item)))?;
-            parse_dependency(object).map_err(|problem| {
+    let mut dependencies = Vec::new();
+    for (index, item) in list.iter().enumerate() {
+        let Some(object) = item.as_object() else {
+            invalid.push(format!(
+                "dependencies[{index}] is {}; allowed: an object",
+                kind_of(item)
+            ));
+            continue;
+        };
+        match parse_dependency(object) {
+            Ok(dependency) => dependencies.push(dependency),
+            Err(problems) => {
                 let name = object.get("name").and_then(Value::as_str);
                 let label = name.map(|n| format!(" ({n})")).unwrap_or_default();
-                format!("dependencies[{index}]{label}: {problem}")
-            })
-        })
-        .collect::<std::result::Result<Vec<_>, _>>()?;
-    Ok(Register {
-        inbound_deadline_ms,
-        dependencies,
-    })
+                invalid.extend(
+                    problems
+                        .into_iter()
+                        .map(|problem| format!("dependencies[{index}]{label}: {problem}")),
+                );
+            }
+        }
+    }
+    match inbound_deadline_ms {
+        Some(inbound_deadline_ms) if invalid.is_empty() => Ok(Register {
+            inbound_deadline_ms,
+            dependencies,
+        }),
+        _ => Err(invalid),
+    }
 }
 
-fn parse_dependency(object: &Map<String, Value>) -> std::result::Result<Dependency, String> {
-    let text = |field: &str| -> std::result::Result<Option<String>, String> {
-        object
-            .get(field)
-            .map(|v| v.as_str().map(str::to_string).ok_or_else(|| wrong(field, v, "text")))
-            .transpose()
+/// One dependency, or every field of it that has the wrong type or is out of range.
+fn parse_dependency(object: &Map<String, Value>) -> std::result::Result<Dependency, Vec<String>> {
+    let invalid = std::cell::RefCell::new(Vec::new());
+    let fields = Fields {
+        object,
+        invalid: &invalid,
     };
-    let flag = |field: &str| -> std::result::Result<Option<bool>, String> {
-        object
-            .get(field)
-            .map(|v| v.as_bool().ok_or_else(|| wrong(field, v, "true or false")))
-            .transpose()
-    };
-    let number = |field: &str, min: u64, max: u64, allowed: &str| -> std::result::Result<Option<u64>, String> {
-        object
-            .get(field)
-            .map(|v| whole(v, min, max).ok_or_else(|| wrong(field, v, allowed)))
-            .transpose()
-    };
+    let text = |field: &str| fields.read(field, |v| v.as_str().map(str::to_string), "text");
+    let flag = |field: &str| fields.read(field, Value::as_bool, "true or false");
+    let number = |field: &str, min: u64, max: u64, allowed: &str| fields.read(field, |v| whole(v, min, max), allowed);
     let attempts_allowed = format!("a whole number from 1 to {MAX_ATTEMPTS}, the first attempt included");
-    let criticality = match object.get("criticality") {
-        None => None,
-        Some(Value::String(s)) if s == "hard" => Some(Criticality::Hard),
-        Some(Value::String(s)) if s == "soft" => Some(Criticality::Soft),
-        Some(v) => return Err(wrong("criticality", v, "\"hard\" or \"soft\"")),
-    };
-    Ok(Dependency {
-        name: text("name")?,
+    let criticality = fields.read(
+        "criticality",
+        |v| match v.as_str() {
+            Some("hard") => Some(Criticality::Hard),
+            Some("soft") => Some(Criticality::Soft),
+            _ => None,
+        },
+        "\"hard\" or \"soft\"",
+    );
+    let dependency = Dependency {
+        name: text("name"),
         criticality,
-        timeout_ms: number("timeout_ms", 0, MAX_MS, &ms_allowed())?,
-        max_attempts: number("max_attempts", 1, MAX_ATTEMPTS, &attempts_allowed)?,
-        sdk_attempts: number("sdk_attempts", 1, MAX_ATTEMPTS, &attempts_allowed)?,
-        mesh_attempts: number("mesh_attempts", 1, MAX_ATTEMPTS, &attempts_allowed)?,
-        idempotent: flag("idempotent")?,
-        breaker: flag("breaker")?,
-        runbook: text("runbook")?,
-        sequential: flag("sequential")?.unwrap_or(false),
-        idempotency_key: flag("idempotency_key")?.unwrap_or(false),
-        degraded_behaviour: text("degraded_behaviour")?,
-    })
+        timeout_ms: number("timeout_ms", 0, MAX_MS, &ms_allowed()),
+        max_attempts: number("max_attempts", 1, MAX_ATTEMPTS, &attempts_allowed),
+        sdk_attempts: number("sdk_attempts", 1, MAX_ATTEMPTS, &attempts_allowed),
+        mesh_attempts: number("mesh_attempts", 1, MAX_ATTEMPTS, &attempts_allowed),
+        idempotent: flag("idempotent"),
+        breaker: flag("breaker"),
+        runbook: text("runbook"),
+        sequential: flag("sequential").unwrap_or(false),
+        idempotency_key: flag("idempotency_key").unwrap_or(false),
+        degraded_behaviour: text("degraded_behaviour"),
+    };
+    let invalid = invalid.into_inner();
+    if invalid.is_empty() {
+        Ok(dependency)
+    } else {
+        Err(invalid)
+    }
+}
+
+/// A dependency's fields, read one by one; each invalid one is noted and reads as absent.
+struct Fields<'a> {
+    object: &'a Map<String, Value>,
+    invalid: &'a std::cell::RefCell<Vec<String>>,
+}
+
+impl Fields<'_> {
+    /// `field` as `parse` reads it: None when absent, and when invalid (noted with `allowed`).
+    fn read<T>(&self, field: &str, parse: impl Fn(&Value) -> Option<T>, allowed: &str) -> Option<T> {
+        let value = self.object.get(field)?;
+        let parsed = parse(value);
+        if parsed.is_none() {
+            self.invalid.borrow_mut().push(wrong(field, value, allowed));
+        }
+        parsed
+    }
 }
 
 fn ms_allowed() -> String {
@@ -178,7 +254,43 @@ mod tests {
     use super::*;
 
     fn parse(text: &str) -> std::result::Result<Register, String> {
-        parse_register(&serde_json::from_str(text).expect("test JSON"))
+        parse_register(&serde_json::from_str(text).expect("test JSON")).map_err(|problems| problems.join("\n"))
+    }
+
+    #[test]
+    fn every_invalid_field_is_reported_not_only_the_first() {
+        let problems = parse(
+            r#"{"inbound_deadline_ms": "2s", "dependencies": [
+                {"name": "db", "max_attempts": 0, "breaker": "yes"},
+                {"name": "cache", "criticality": "medium"},
+                7
+            ]}"#,
+        )
+        .unwrap_err();
+        assert_eq!(
+            problems.lines().collect::<Vec<_>>(),
+            [
+                "inbound_deadline_ms is \"2s\"; allowed: a whole number of milliseconds from 0 to 86400000",
+                "dependencies[0] (db): max_attempts is 0; allowed: a whole number from 1 to 1000, the first attempt included",
+                "dependencies[0] (db): breaker is \"yes\"; allowed: true or false",
+                "dependencies[1] (cache): criticality is \"medium\"; allowed: \"hard\" or \"soft\"",
+                "dependencies[2] is a number; allowed: an object",
+            ]
+        );
+    }
+
+    #[test]
+    fn the_json_findings_name_each_problem_and_the_verdict() {
+        let register = parse(r#"{"inbound_deadline_ms": 10, "dependencies": [{"name": "db"}]}"#).expect("valid");
+        let json: Value = serde_json::from_str(&findings_json(&policy::check(&register))).expect("JSON");
+        assert_eq!(json["count"], 1);
+        assert_eq!(json["passed"], false);
+        assert!(
+            json["problems"][0]
+                .as_str()
+                .is_some_and(|p| p.starts_with("db: missing criticality"))
+        );
+        assert_eq!(findings_json(&[]), r#"{"count":0,"passed":true,"problems":[]}"#);
     }
 
     #[test]
@@ -228,8 +340,12 @@ mod tests {
             (fifo.as_path(), "is not a regular file"),
             (big.as_path(), "bytes allowed"),
         ] {
-            let problem = read_register(path).expect_err("refused");
-            assert!(problem.contains(says) && !problem.contains('\n'), "{problem}");
+            let problems = read_register(path).expect_err("refused");
+            assert_eq!(problems.len(), 1, "{problems:?}");
+            assert!(
+                problems[0].contains(says) && !problems[0].contains('\n'),
+                "{problems:?}"
+            );
         }
     }
 }

@@ -231,6 +231,8 @@ enum Place {
     Id,
     Faults,
     Parameter(usize),
+    /// One key of a parameter's table (`default`, `min`, ...): the line of the wrong value.
+    ParameterField(usize, &'static str),
     Check(usize),
     Step(usize),
     Page(usize),
@@ -240,7 +242,7 @@ enum Place {
 #[derive(Default, Deserialize)]
 struct Spans {
     #[serde(rename = "parameter", default)]
-    parameters: Vec<Spanned<IgnoredAny>>,
+    parameters: Vec<Spanned<ParameterSpans>>,
     #[serde(rename = "step", default)]
     steps: Vec<Spanned<IgnoredAny>>,
     #[serde(rename = "check", default)]
@@ -255,19 +257,49 @@ struct Spans {
     faults: Option<Spanned<IgnoredAny>>,
 }
 
+/// Where each key of one `[[parameter]]` table is written.
+#[derive(Default, Deserialize)]
+struct ParameterSpans {
+    name: Option<Spanned<IgnoredAny>>,
+    min: Option<Spanned<IgnoredAny>>,
+    max: Option<Spanned<IgnoredAny>>,
+    step: Option<Spanned<IgnoredAny>>,
+    default: Option<Spanned<IgnoredAny>>,
+    choices: Option<Spanned<IgnoredAny>>,
+}
+
+impl ParameterSpans {
+    fn of(&self, field: &str) -> Option<std::ops::Range<usize>> {
+        let key = match field {
+            "name" => &self.name,
+            "min" => &self.min,
+            "max" => &self.max,
+            "step" => &self.step,
+            "default" => &self.default,
+            "choices" => &self.choices,
+            _ => &None,
+        };
+        key.as_ref().map(Spanned::span)
+    }
+}
+
 impl Spans {
     fn of(&self, place: Place) -> Option<std::ops::Range<usize>> {
-        let entry = match place {
+        match place {
             Place::File => None,
-            Place::FormatVersion => self.format_version.as_ref(),
-            Place::Id => self.id.as_ref(),
-            Place::Faults => self.faults.as_ref(),
-            Place::Parameter(index) => self.parameters.get(index),
-            Place::Check(index) => self.checks.get(index),
-            Place::Step(index) => self.steps.get(index),
-            Place::Page(index) => self.pages.get(index),
-        };
-        entry.map(Spanned::span)
+            Place::FormatVersion => self.format_version.as_ref().map(Spanned::span),
+            Place::Id => self.id.as_ref().map(Spanned::span),
+            Place::Faults => self.faults.as_ref().map(Spanned::span),
+            Place::Parameter(index) => self.parameters.get(index).map(Spanned::span),
+            // The key's own line; the table's header when the key is not written (a default).
+            Place::ParameterField(index, field) => self
+                .parameters
+                .get(index)
+                .map(|parameter| parameter.get_ref().of(field).unwrap_or_else(|| parameter.span())),
+            Place::Check(index) => self.checks.get(index).map(Spanned::span),
+            Place::Step(index) => self.steps.get(index).map(Spanned::span),
+            Place::Page(index) => self.pages.get(index).map(Spanned::span),
+        }
     }
 }
 
@@ -322,8 +354,11 @@ fn checked(mut lab: LabFile, text: &str, file: &str, expected: LabId) -> Result<
         if lab.parameters[..index].iter().any(|earlier| earlier.name == spec.name) {
             errors.push((span, format!("parameter \"{}\" is defined twice; keep one", spec.name)));
         }
-        for problem in parameter_problems(expected_id, spec) {
-            errors.push((span, format!("parameter \"{}\": {problem}", spec.name)));
+        for (field, problem) in parameter_problems(expected_id, spec) {
+            errors.push((
+                Place::ParameterField(index, field),
+                format!("parameter \"{}\": {problem}", spec.name),
+            ));
         }
         for problem in frame_budget::step_problems(spec.min, spec.max, spec.step) {
             errors.push((span, format!("parameter \"{}\": {problem}", spec.name)));
@@ -453,30 +488,37 @@ fn checked(mut lab: LabFile, text: &str, file: &str, expected: LabId) -> Result<
         .collect())
 }
 
-/// What is wrong with one slider spec, in words that say what to fix.
-fn parameter_problems(lab_id: &str, spec: &ParameterSpec) -> Vec<String> {
+/// What is wrong with one slider spec, in words that say what to fix, each with the key whose
+/// line a message points at.
+fn parameter_problems(lab_id: &str, spec: &ParameterSpec) -> Vec<(&'static str, String)> {
     let mut problems = Vec::new();
     if spec.step.is_nan() || spec.step <= 0.0 {
-        problems.push(format!("step is {}; it must be above 0", spec.step));
+        problems.push(("step", format!("step is {}; it must be above 0", spec.step)));
     }
     if spec.min.is_nan() || spec.max.is_nan() || spec.min >= spec.max {
-        problems.push(format!("min {} must be below max {}", spec.min, spec.max));
+        problems.push(("min", format!("min {} must be below max {}", spec.min, spec.max)));
     }
     if !(spec.min <= spec.default && spec.default <= spec.max) {
-        problems.push(format!(
-            "default {} is outside min {} to max {}",
-            spec.default, spec.min, spec.max
+        problems.push((
+            "default",
+            format!(
+                "default {} is outside min {} to max {}",
+                spec.default, spec.min, spec.max
+            ),
         ));
     }
     if !spec.choices.is_empty() {
         let values = ((spec.max - spec.min) / spec.step).round() + 1.0;
         if values != spec.choices.len() as f64 {
-            problems.push(format!(
-                "{} choices for {values} values ({} to {}, step {}): name every value once",
-                spec.choices.len(),
-                spec.min,
-                spec.max,
-                spec.step
+            problems.push((
+                "choices",
+                format!(
+                    "{} choices for {values} values ({} to {}, step {}): name every value once",
+                    spec.choices.len(),
+                    spec.min,
+                    spec.max,
+                    spec.step
+                ),
             ));
         }
     }
@@ -484,21 +526,40 @@ fn parameter_problems(lab_id: &str, spec: &ParameterSpec) -> Vec<String> {
     match limits.iter().find(|limit| limit.name == spec.name) {
         None => {
             let known: Vec<&str> = limits.iter().map(|limit| limit.name).collect();
-            problems.push(format!(
-                "the {lab_id} lab has no such parameter; use one of: {}",
-                known.join(", ")
+            problems.push((
+                "name",
+                format!(
+                    "the {lab_id} lab has no such parameter; use one of: {}",
+                    known.join(", ")
+                ),
             ));
         }
         Some(limit) => {
             if spec.min < limit.min || spec.max > limit.max {
-                problems.push(format!(
-                    "range {} to {} goes beyond what the lab accepts ({} to {})",
-                    spec.min, spec.max, limit.min, limit.max
+                let field = if spec.min < limit.min { "min" } else { "max" };
+                problems.push((
+                    field,
+                    format!(
+                        "range {} to {} goes beyond what the lab accepts ({} to {})",
+                        spec.min, spec.max, limit.min, limit.max
+                    ),
                 ));
             }
             let whole = |x: f64| x.fract() == 0.0;
             if limit.integer && !(whole(spec.min) && whole(spec.max) && whole(spec.step) && whole(spec.default)) {
-                problems.push("counts take whole numbers: make min, max, step and default whole".to_string());
+                let field = [
+                    ("min", spec.min),
+                    ("max", spec.max),
+                    ("step", spec.step),
+                    ("default", spec.default),
+                ]
+                .into_iter()
+                .find(|(_, x)| !whole(*x))
+                .map_or("default", |(name, _)| name);
+                problems.push((
+                    field,
+                    "counts take whole numbers: make min, max, step and default whole".to_string(),
+                ));
             }
         }
     }

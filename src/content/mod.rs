@@ -51,6 +51,11 @@ const EMBEDDED_LABS: [(LabId, &str, &str); LabId::ALL.len()] = [
     (LabId::Overload, include_str!("../../labs/overload.toml"), include_str!(concat!(env!("OUT_DIR"), "/overload.json"))),
 ];
 
+/// Each shipped lab file as written (`labs/<id>.toml`), for `labs export`.
+pub fn shipped_lab_files() -> impl Iterator<Item = (LabId, &'static str)> {
+    EMBEDDED_LABS.iter().map(|(id, toml, _)| (*id, *toml))
+}
+
 /// All lab content, loaded and validated.
 #[derive(Clone, Debug)]
 pub struct Content {

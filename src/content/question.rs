@@ -78,6 +78,10 @@ pub struct Question {
     /// For a check at the settings on screen: the parameters its prompt shows.
     #[serde(default)]
     pub shows: Vec<String>,
+    /// A name shared by the bank's questions that give each other's answers away (one's
+    /// explanation states another's number): a session draws at most one of them.
+    #[serde(default)]
+    pub fact: Option<String>,
     /// Why the answer is right, in one to four sentences.
     pub explanation: String,
     /// Where the fact comes from.

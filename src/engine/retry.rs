@@ -321,6 +321,16 @@ pub const ATLAS_JITTER_SEED: u64 = 7;
 pub const ATLAS_JITTER_BASE_S: f64 = 0.1;
 pub const ATLAS_JITTER_CAP_S: f64 = 2.0;
 
+/// How many sleeps the Atlas's Full Jitter demonstration draws (attempts 0 to 5).
+pub const ATLAS_JITTER_ATTEMPTS: u32 = 6;
+
+/// The ceilings of the Atlas's Full Jitter sleeps, attempts 0 to 5.
+pub fn atlas_jitter_ceilings_s() -> Vec<f64> {
+    (0..ATLAS_JITTER_ATTEMPTS)
+        .map(|attempt| full_jitter_ceiling_s(attempt, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S))
+        .collect()
+}
+
 /// The Full Jitter sleeps before attempts `0..count`, rounded to milliseconds as the Atlas prints them.
 pub fn jitter_sleeps_s(seed: u64, count: u32, base_s: f64, cap_s: f64) -> Vec<f64> {
     let mut rng = PyRandom::new(u128::from(seed));

@@ -175,7 +175,7 @@ pub fn read(question: &Question, text: &str) -> Result<Reading, String> {
     };
     let suffix = rest.trim();
     if suffix.is_empty() {
-        return Ok(bare(kind, typed));
+        return in_range(kind, trimmed, bare(kind, typed));
     }
     if !suffix
         .chars()
@@ -186,7 +186,21 @@ pub fn read(question: &Question, text: &str) -> Result<Reading, String> {
             allowed(kind)
         ));
     }
-    with_unit(kind, typed, suffix).ok_or_else(|| format!("'{suffix}' is not a unit of this answer; {}", allowed(kind)))
+    let reading = with_unit(kind, typed, suffix)
+        .ok_or_else(|| format!("'{suffix}' is not a unit of this answer; {}", allowed(kind)))?;
+    in_range(kind, trimmed, reading)
+}
+
+/// `reading`, or a refusal when a share falls outside 0 to 1: `2000` read as 2000% is no share,
+/// and scoring it would only say "wrong" about a slip of the keyboard.
+fn in_range(kind: Kind, typed: &str, reading: Reading) -> Result<Reading, String> {
+    match kind {
+        Kind::Share if !(0.0..=1.0).contains(&reading.value) => Err(format!(
+            "'{typed}' is outside a share's range: 0 to 1, or 0% to 100% ({})",
+            allowed(kind)
+        )),
+        _ => Ok(reading),
+    }
 }
 
 /// The number at the start of `text` (thousands separators dropped) and what follows it.
@@ -315,6 +329,7 @@ mod tests {
             metric: Some("m".into()),
             settings: None,
             shows: Vec::new(),
+            fact: None,
             explanation: "why".into(),
             source: "src".into(),
         }
@@ -344,6 +359,18 @@ mod tests {
 
     fn value(question: &Question, text: &str) -> f64 {
         read(question, text).unwrap_or_else(|e| panic!("{text}: {e}")).value
+    }
+
+    #[test]
+    fn a_share_above_100_percent_is_refused_with_the_range() {
+        let share = asking("", "What share of the offered load is refused (0 to 1)?");
+        for text in ["2000", "101", "150%", "-0.2"] {
+            let refusal = read(&share, text).expect_err(text);
+            assert!(refusal.contains("0 to 1, or 0% to 100%"), "{text}: {refusal}");
+        }
+        for text in ["100", "100%", "0", "1", "0.5"] {
+            assert!(read(&share, text).is_ok(), "{text}");
+        }
     }
 
     #[test]

@@ -113,9 +113,10 @@ fn moving_the_timeout_slider_recomputes_lab3_like_the_cli() {
     app.update(Msg::Down);
     app.update(Msg::Down);
     app.update(Msg::Open);
-    // Steps 2 and 3 ask for the with-breaker numbers: revealed (`x` on each), they show.
-    app.labs[2].revealed.insert(1);
-    app.labs[2].revealed.insert(2);
+    // Every step asks for a with-breaker number: revealed (`x` on each), they show.
+    for step in 0..app.content.labs[2].steps.len() {
+        app.labs[2].revealed.insert(step);
+    }
     // Rate, duration, then the timeout.
     app.update(Msg::NextSlider);
     app.update(Msg::NextSlider);
@@ -138,10 +139,12 @@ fn lab2_rows_follow_p() {
     let mut app = app();
     app.update(Msg::Down);
     app.update(Msg::Open);
-    // Step 1's check is unanswered: its rows show once revealed; row C waits for step 2's
-    // (its 1.11 at any p is the answer there), so that one is revealed too.
+    // Step 1's check is unanswered: its rows show once revealed; the other steps ask for
+    // rows B and C and for p = 0.3's numbers, so they are revealed too.
     app.update(Msg::Reveal);
-    app.labs[1].revealed.insert(1);
+    for step in 1..app.content.labs[1].steps.len() {
+        app.labs[1].revealed.insert(step);
+    }
     assert!(text(&app).contains("A: 4 attempts at 3 layers    p=1.0  db attempts/action= 64.00  success=  0.0%"));
     // p from 1.0 down 14 steps of 0.05 is 0.3.
     app.update(Msg::Step(-10));
@@ -208,8 +211,10 @@ fn page_keys_scroll_the_transition_log_and_the_lesson() {
     app.update(Msg::Down);
     app.update(Msg::Down);
     app.update(Msg::Open);
-    // Step 3 asks when the breaker first opens (the log's first line): revealed, it shows.
-    app.labs[2].revealed.insert(2);
+    // Steps 6 and 7 ask when the breaker first opens (the log's first line): revealed, it shows.
+    for step in 0..app.content.labs[2].steps.len() {
+        app.labs[2].revealed.insert(step);
+    }
     // At 80x24 one row of the log shows: two transitions.
     assert!(text(&app).contains("t=10.29s closed -> open"));
     app.update(Msg::ScrollDown);
@@ -359,18 +364,19 @@ fn a_prediction_in_a_lab_is_scored_against_the_sliders_run_and_saved() {
     let saved = progress::load(&path).expect("saved").progress;
     assert_eq!(saved.labs["retry"].steps_done, ["Layered retries"]);
     assert_eq!(saved.labs["retry"].checks_passed, ["retry-predict-layered"]);
-    // Enter moves on to step 2; its check is scored against the sliders as they are now.
+    // Enter moves on to step 2 (one retrying layer, 4 attempts).
     app.update(Msg::Open);
     assert_eq!(app.labs[1].predict.step, 1);
     app.update(Msg::Predict);
-    for c in "1.1".chars() {
+    for c in "4".chars() {
         app.update(Msg::Type(c));
     }
     app.update(Msg::Open);
     assert!(app.labs[1].predict.observed.as_ref().expect("outcome").verdict.right);
     app.update(Msg::Back);
     app.update(Msg::Back);
-    assert!(text(&app).contains("4 of 4 steps and checks"), "{}", text(&app));
+    // Lab 2 has 7 steps and 7 checks.
+    assert!(text(&app).contains("4 of 14 steps and checks"), "{}", text(&app));
 }
 
 #[test]
@@ -710,7 +716,7 @@ fn run_on_progress(path: &std::path::Path, args: &[&str], input: &str) -> String
 fn a_prediction_in_a_lab_counts_in_the_lab_not_on_the_quiz_row() {
     let dir = tempfile::tempdir().expect("temp dir");
     let app = lab2_predicted_in_the_lab(&dir.path().join("progress.toml"));
-    assert_eq!(app.home_marker(1), "2 of 4 steps and checks");
+    assert_eq!(app.home_marker(1), "2 of 14 steps and checks");
     let quiz_row = app.home_marker(app.content.labs.len());
     assert!(quiz_row.starts_with("answered 0 of "), "{quiz_row}");
     assert!(quiz_row.ends_with("right at the last try 0"), "{quiz_row}");
@@ -723,7 +729,7 @@ fn the_progress_command_counts_a_lab_prediction_in_the_lab_only() {
     lab2_predicted_in_the_lab(&path);
     let stdout = run_on_progress(&path, &["progress"], "");
     let lab2 = stdout.lines().find(|l| l.contains("Retry")).expect("Lab 2's row");
-    assert!(lab2.ends_with("2 of 4 steps and checks"), "{stdout}");
+    assert!(lab2.ends_with("2 of 14 steps and checks"), "{stdout}");
     assert!(stdout.contains("questions answered: 0 of "), "{stdout}");
 }
 

@@ -66,22 +66,21 @@ fn an_unknown_field_is_rejected_with_its_location() {
 }
 
 #[test]
-fn a_default_outside_its_range_is_located_at_its_parameter() {
+fn a_default_outside_its_range_is_located_at_its_value_not_its_table() {
     let shipped = include_str!("../../../labs/breaker.toml");
-    let broken = shipped.replacen("default = 200", "default = 5000", 1);
-    let (_dir, output) = override_with("breaker.toml", &broken);
-    assert_eq!(output.status.code(), Some(2));
-    let report = stdout(&output);
-    let table_line = shipped
+    let broken = shipped.replacen("default = 200\n", "default = 5000\n", 1);
+    let line = broken
         .lines()
-        .position(|l| l.contains("name = \"timeout_ms\""))
-        .expect("timeout slider");
-    assert!(
-        report.contains(&format!(
-            "breaker.toml:{table_line}:1: parameter \"timeout_ms\": default 5000 is outside min 10 to max 2000"
-        )),
-        "{report}"
+        .position(|l| l == "default = 5000")
+        .expect("changed line")
+        + 1;
+    let (dir, output) = override_with("breaker.toml", &broken);
+    assert_eq!(output.status.code(), Some(2));
+    let expected = format!(
+        "{}:{line}:11: parameter \"timeout_ms\": default 5000 is outside min 10 to max 2000",
+        dir.path().join("labs/breaker.toml").display()
     );
+    assert!(stdout(&output).contains(&expected), "{}", stdout(&output));
 }
 
 #[test]

@@ -136,8 +136,9 @@ fn lab1_live_asks_before_the_action_and_a_probe_decides() {
 fn progress_counts_only_what_was_done_in_the_lab() {
     let mut app = app();
     // A quiz answer tagged with Lab 3 and right: the lab's count does not move.
+    // Lab 3: 8 steps and 7 checks.
     app.progress.record_answer("breaker-predict-sick-calls", None, true);
-    assert_eq!(app.home_marker(2), "0 of 5 steps and checks");
+    assert_eq!(app.home_marker(2), "0 of 15 steps and checks");
     app.progress
         .labs
         .entry("breaker".into())
@@ -146,7 +147,7 @@ fn progress_counts_only_what_was_done_in_the_lab() {
         .push("breaker-q1".into());
     assert_eq!(
         app.home_marker(2),
-        "0 of 5 steps and checks",
+        "0 of 15 steps and checks",
         "a bank id is not a check of the lab"
     );
 
@@ -187,7 +188,7 @@ fn progress_counts_only_what_was_done_in_the_lab() {
         1
     );
     assert_eq!(app.progress.questions["breaker-predict-sick-calls"].answered, 1);
-    assert_eq!(app.home_marker(2), "1 of 5 steps and checks");
+    assert_eq!(app.home_marker(2), "1 of 15 steps and checks");
 }
 
 /// A verdict scored at the check's own settings shows that run, not the sliders': Lab 3's

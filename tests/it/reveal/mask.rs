@@ -70,8 +70,21 @@ fn drawn_forms(lab: &LabFile, check: &Question, value: f64, values: &[(String, f
     let metric = check.metric.as_deref().unwrap_or_default();
     let requests = metric.strip_prefix("fleet.requests.");
     match metric {
-        m if m.starts_with("retry.") && m.ends_with(".db_attempts_per_action") => vec![format!("{value:.2}")],
+        // After `=` in a row, or a bar's label on its own (`4.00` is also the end of `64.00`).
+        m if m.starts_with("retry.") && m.ends_with(".db_attempts_per_action") => {
+            vec![format!("={value:.2}"), format!(" {value:.2}"), format!("█{value:.2}")]
+        }
+        "retry.c.success_ratio" => vec![format!("success={:.1}%", value * 100.0)],
+        // The jitter chart's ceiling line, which it leaves out and names the step instead.
+        "retry.jitter.attempt_4_ceiling_s" => ["─ ceiling ─", "─ ceiling ┐", "─ cap ─", "─ cap ┐"]
+            .map(|legend| format!("chart:{legend}"))
+            .to_vec(),
+        // No view draws the five-layer chain (the rows stay at three layers): its verdict only.
+        "retry.five_layers.db_attempts_per_action" => Vec::new(),
         "breaker.with_breaker.sick_calls" => vec![format!("sick={value:.0} ")],
+        "breaker.timeout_only.stuck" => vec![format!("stuck={value:.1}"), format!("peak {value:.1}")],
+        "breaker.with_breaker.p99_wait_ms" => vec![format!("wait={value:.0} ms"), format!("p99={value:.0} ms")],
+        "breaker.with_breaker.degraded" => vec![format!("degraded={value:.0}"), format!("degr={value:.0}")],
         "breaker.with_breaker.first_open_s" => vec![format!("t={value:.2}s")],
         m if m.starts_with("health.readyz_") => {
             let run = health::simulate_driver(&params::health_config(lab, values), 18080);
@@ -375,18 +388,43 @@ fn type_prediction(app: &mut App, typed: &str) {
 }
 
 #[test]
-fn lab_2_step_1s_verdict_masks_row_c_for_step_2() {
+fn lab_2_step_1s_verdict_masks_rows_b_and_c_for_steps_2_and_3() {
     for (width, height) in SIZES {
         let mut app = open_at(width, height, LabId::Retry, 0);
         type_prediction(&mut app, "64");
         let screen = render(&app);
         assert!(screen.contains("64.00"), "its own answer shows: {screen}");
-        assert!(!screen.contains("1.11") && screen.contains("(step 2)"), "{screen}");
-        // Answered, step 2's number shows (its verdict, then its run).
+        assert!(!screen.contains("1.11") && screen.contains("(step 3)"), "{screen}");
+        assert!(
+            !squeezed(&screen).contains("=4.00") && screen.contains("(step 2)"),
+            "{screen}"
+        );
+        // Answered, steps 2's and 3's numbers show (their verdicts, then their run).
+        app.update(Msg::Open);
+        type_prediction(&mut app, "4");
+        assert!(squeezed(&render(&app)).contains("=4.00"), "{}", render(&app));
         app.update(Msg::Open);
         type_prediction(&mut app, "1.1");
         assert!(render(&app).contains("1.11"), "{}", render(&app));
     }
+}
+
+#[test]
+fn lab_2s_jitter_ceiling_waits_for_its_step() {
+    let mut app = open_at(100, 30, LabId::Retry, 0);
+    type_prediction(&mut app, "64");
+    let screen = render(&app);
+    assert!(
+        screen.contains("ceiling (step 6)") || screen.contains("cap (step 6)"),
+        "{screen}"
+    );
+    let mut app = open_at(100, 30, LabId::Retry, 5);
+    type_prediction(&mut app, "1.6");
+    let screen = render(&app);
+    assert!(
+        screen.contains("─ ceiling ") && !screen.contains("(step 6)"),
+        "{screen}"
+    );
 }
 
 #[test]

@@ -9,9 +9,7 @@ use crate::content::{LabFile, LabId};
 use crate::engine::brownout::{self, BrownoutComparison, BrownoutParams};
 use crate::engine::health::{self, DriverRun};
 use crate::engine::overload::{self, OverloadRun, Recompute};
-use crate::engine::retry::{
-    self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, Policy, ScenarioResult, full_jitter_ceiling_s,
-};
+use crate::engine::retry::{self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, Policy, ScenarioResult};
 use crate::metrics::SlotsCase;
 use crate::tui::slider::Slider;
 
@@ -27,7 +25,7 @@ pub const CURVE_POINTS: usize = 21;
 pub const CURVE_ACTIONS_MAX: u64 = 5_000;
 
 /// Full Jitter attempts shown (0 to 5), as in the Atlas.
-pub const JITTER_ATTEMPTS: u32 = 6;
+pub const JITTER_ATTEMPTS: u32 = retry::ATLAS_JITTER_ATTEMPTS;
 
 /// Lab 2's results at the sliders' values.
 #[derive(Clone, Debug, PartialEq)]
@@ -232,8 +230,6 @@ pub fn compute_retry_after(
             ATLAS_JITTER_BASE_S,
             ATLAS_JITTER_CAP_S,
         ),
-        ceilings_s: (0..JITTER_ATTEMPTS)
-            .map(|attempt| full_jitter_ceiling_s(attempt, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S))
-            .collect(),
+        ceilings_s: retry::atlas_jitter_ceilings_s(),
     }
 }

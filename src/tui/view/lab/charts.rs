@@ -116,14 +116,23 @@ fn retry_charts(
         .max(log_bar(top_value))
         .render(bars_area, buf);
 
-    // Full Jitter: each sleep under its ceiling.
+    // Full Jitter: each sleep under its ceiling. The ceiling line is left out while a check
+    // asks for one of its points (the sleeps alone do not give a ceiling away).
     let sleeps: Vec<(f64, f64)> = retry.sleeps_s.iter().enumerate().map(|(i, s)| (i as f64, *s)).collect();
-    let ceilings: Vec<(f64, f64)> = retry
-        .ceilings_s
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (i as f64, *c))
-        .collect();
+    let ceiling_step = masked.first_step(
+        metrics::retry_jitter_metrics(&retry.ceilings_s)
+            .iter()
+            .map(|(name, _)| name.as_str()),
+    );
+    let ceilings: Vec<(f64, f64)> = match ceiling_step {
+        Some(_) => Vec::new(),
+        None => retry
+            .ceilings_s
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (i as f64, *c))
+            .collect(),
+    };
     let last_attempt = (retry.sleeps_s.len().max(2) - 1) as f64;
     let top_s = retry.ceilings_s.iter().copied().fold(0.1, f64::max);
     Chart::new(vec![
@@ -143,7 +152,7 @@ fn retry_charts(
     .block(
         Block::bordered()
             .border_style(theme.border())
-            .title(jitter_title(jitter_area.width.saturating_sub(2), theme))
+            .title(jitter_title(jitter_area.width.saturating_sub(2), ceiling_step, theme))
             // Axis titles would be drawn over the plot: the units go on the border instead.
             .title_bottom(Line::from(Span::styled(" attempt → ", theme.dim())).right_aligned()),
     )
@@ -229,8 +238,14 @@ fn retry_charts(
 }
 
 /// The jitter chart's title, the longest that `room` columns hold whole.
-fn jitter_title(room: u16, theme: Theme) -> Line<'static> {
+/// The jitter chart's title; while `ceiling_step` asks for a ceiling its line is not drawn
+/// and the legend names that step instead (`─ ceiling (step 6)`).
+fn jitter_title(room: u16, ceiling_step: Option<usize>, theme: Theme) -> Line<'static> {
     let title = |name: &'static str, ceiling: &'static str| {
+        let ceiling = match ceiling_step {
+            Some(step) => format!("{} {} ", ceiling.trim_end(), placeholder(step)),
+            None => ceiling.to_string(),
+        };
         Line::from(vec![
             Span::styled(name, theme.accent()),
             Span::styled("• sleep", theme.series(3)),
@@ -349,10 +364,12 @@ fn caller_column(
     let under_plot = |rect: Rect| Rect::new(rect.x + indent, rect.y, rect.width - indent, rect.height);
     let (waiting_area, band_area) = (under_plot(waiting_area), under_plot(band_area));
     // Waiting calls, in tenths so that 0.3 still shows.
+    // The peak of a steady hang is the calls stuck at any moment that a check asks for.
     let peak = caller.per_second.iter().map(|s| s.waiting).fold(0.0, f64::max);
+    let peak_text = masked.number(&format!("breaker.{metric_name}.stuck"), || format!("{peak:.1}"));
     Line::from(vec![
         Span::raw("waiting, "),
-        Span::styled(format!("peak {peak:.1}"), theme.dim()),
+        Span::styled(format!("peak {peak_text}"), theme.dim()),
     ])
     .render(waiting_label, buf);
     let tenths: Vec<u64> = caller
