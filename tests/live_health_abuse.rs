@@ -13,9 +13,9 @@ use http_body_util::{BodyExt, Empty};
 use hyper_util::rt::TokioIo;
 use resilience_lab::engine::health::HealthConfig;
 use resilience_lab::live::health::child::{HealthChild, Stream, parse_listening, serve_args};
-use resilience_lab::live::health::conn_guard::{HEADER_READ_TIMEOUT, cut_line};
 use resilience_lab::live::health::log_queue::dropped_line;
 use resilience_lab::live::http::GetOutcome;
+use resilience_lab::live::http::conn_guard::{HEADER_READ_TIMEOUT, cut_line};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 use tokio::process::{Child, ChildStderr, Command};
@@ -380,4 +380,261 @@ fn answered_up() -> GetOutcome {
         code: 200,
         body: "database up\n".into(),
     }
+}
+
+// The same abuse against every server of the labs: each runs `live::http::serve_until`, so
+// each must pass. A new server joins by one line in `every_server`.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use resilience_lab::engine::fault::{FaultKind, FaultSchedule};
+use resilience_lab::engine::fleet::FleetParams;
+use resilience_lab::engine::overload::ServerPolicy;
+use resilience_lab::live::fleet::database::{self, DatabaseSwitch};
+use resilience_lab::live::fleet::recorder::Endpoint;
+use resilience_lab::live::http::conn_guard::MAX_CONNECTIONS;
+use resilience_lab::live::retry::chain::{ChainConfig, LiveChain};
+use tokio::sync::watch;
+
+/// A server under test: where it listens, and what stops it (dropped at the test's end).
+struct Running {
+    name: &'static str,
+    addr: SocketAddr,
+    /// Whether it answers a client that half-closes after its request (all but the breaker's
+    /// dependency, whose `hang` fault must see a caller hang up: `ConnLimits::answer_half_closed`).
+    answers_half_closed: bool,
+    /// Kept alive while the server is tested: the stop senders, the chain, the child...
+    _keep: Box<dyn std::any::Any + Send>,
+}
+
+type Starting = Pin<Box<dyn Future<Output = Running> + Send>>;
+
+/// Every server of the labs, each started on port 0.
+fn every_server() -> Vec<Starting> {
+    vec![
+        Box::pin(serve_health()),
+        Box::pin(serve_database()),
+        Box::pin(retry_hops()),
+        Box::pin(breaker_dependency()),
+        Box::pin(overload_service()),
+        Box::pin(fleet_service()),
+    ]
+}
+
+async fn serve_health() -> Running {
+    let child = start(&config(0.0, 3.0)).await;
+    Running {
+        name: "serve health",
+        addr: child.addr(),
+        answers_half_closed: true,
+        _keep: Box::new(child),
+    }
+}
+
+/// The database on a port of its own, and what stops it.
+async fn database_on_port_0() -> (SocketAddr, watch::Sender<bool>) {
+    let listener = resilience_lab::live::http::bind_loopback(0).await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let (stop, mut stopped) = watch::channel(false);
+    tokio::spawn(database::serve(
+        listener,
+        Arc::new(DatabaseSwitch::default()),
+        async move {
+            let _ = stopped.wait_for(|s| *s).await;
+        },
+    ));
+    (addr, stop)
+}
+
+async fn serve_database() -> Running {
+    let (addr, stop) = database_on_port_0().await;
+    Running {
+        name: "serve database",
+        addr,
+        answers_half_closed: true,
+        _keep: Box::new(stop),
+    }
+}
+
+async fn retry_hops() -> Running {
+    let chain = LiveChain::start(ChainConfig::counting(3, 0.0, 1)).await.expect("chain");
+    Running {
+        name: "retry hops (front end)",
+        addr: chain.addrs()[0],
+        answers_half_closed: true,
+        _keep: Box::new(chain),
+    }
+}
+
+async fn breaker_dependency() -> Running {
+    // A schedule whose fault never comes: the dependency stays healthy.
+    let (faults, schedule) = watch::channel(FaultSchedule::window(FaultKind::Errors, 1e9, 1e9 + 1.0));
+    let dependency = resilience_lab::live::breaker::dependency::Dependency::start(
+        Instant::now(),
+        Duration::from_millis(1),
+        schedule,
+    )
+    .await
+    .expect("dependency");
+    Running {
+        name: "breaker dependency",
+        addr: dependency.addr,
+        answers_half_closed: false,
+        _keep: Box::new((dependency, faults)),
+    }
+}
+
+async fn overload_service() -> Running {
+    let server =
+        resilience_lab::live::overload::server::LiveServer::start(4, Duration::from_millis(1), ServerPolicy::default())
+            .await
+            .expect("overload server");
+    Running {
+        name: "overload service",
+        addr: server.addr,
+        answers_half_closed: true,
+        _keep: Box::new(server),
+    }
+}
+
+async fn fleet_service() -> Running {
+    // One ready endpoint (the database stands in for a replica: any answer is an answer).
+    let (backend, backend_stop) = database_on_port_0().await;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("a free port")
+        .local_addr()
+        .expect("addr")
+        .port();
+    let (view_tx, view) = watch::channel(vec![Endpoint {
+        addr: Some(backend),
+        ready: true,
+    }]);
+    let (stop, stopped) = watch::channel(false);
+    tokio::spawn(resilience_lab::live::fleet::service::serve(
+        port,
+        Arc::new(FleetParams::atlas()),
+        view,
+        stopped,
+    ));
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    // The Service binds once it has seen the view.
+    for _ in 0..200 {
+        if TcpStream::connect(addr).await.is_ok() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    Running {
+        name: "fleet Service",
+        addr,
+        answers_half_closed: true,
+        _keep: Box::new((stop, view_tx, backend_stop)),
+    }
+}
+
+/// Whether a raw exchange got an HTTP answer.
+fn answered(reply: &str) -> bool {
+    reply.starts_with("HTTP/1.1 ")
+}
+
+/// Slowloris, idle, half-closed and foreign-origin clients against one server; the problems found.
+async fn abuse_without_hogs(server: &Running) -> Vec<String> {
+    let name = server.name;
+    let mut problems = Vec::new();
+    let mut slow = TcpStream::connect(server.addr).await.expect("connect");
+    slow.write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        .await
+        .expect("half a head");
+    let mut idle = TcpStream::connect(server.addr).await.expect("connect");
+    let limit = HEADER_READ_TIMEOUT + Duration::from_secs(3);
+    let half_closed = async {
+        let request = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+        let mut unanswered = 0;
+        for _ in 0..50 {
+            if !answered(&exchange(server.addr, request, true).await) {
+                unanswered += 1;
+            }
+        }
+        unanswered
+    };
+    let foreign = async {
+        let port = server.addr.port();
+        let mut let_through = Vec::new();
+        for (host, origin) in [
+            ("evil.example".to_string(), None),
+            (format!("127.0.0.1:{port}"), Some("http://evil.example")),
+        ] {
+            let origin_line = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
+            for path in ["/admin/down", "/admin/database/down", "/"] {
+                let request = format!(
+                    "POST {path} HTTP/1.1\r\nHost: {host}\r\n{origin_line}Content-Length: 0\r\nConnection: close\r\n\r\n"
+                );
+                let reply = exchange(server.addr, &request, false).await;
+                if !reply.starts_with("HTTP/1.1 403") {
+                    let_through.push(format!("POST {path} Host {host} Origin {origin:?}"));
+                }
+            }
+        }
+        let_through
+    };
+    let (slow_after, idle_after, unanswered, let_through) = tokio::join!(
+        time_until_closed(&mut slow, limit),
+        time_until_closed(&mut idle, limit),
+        half_closed,
+        foreign
+    );
+    for (what, after) in [("slowloris", slow_after), ("idle", idle_after)] {
+        if after.is_none() {
+            problems.push(format!("{name}: a {what} connection was still open after {limit:?}"));
+        }
+    }
+    if unanswered > 0 && server.answers_half_closed {
+        problems.push(format!("{name}: {unanswered} of 50 half-closed clients got no answer"));
+    }
+    if !let_through.is_empty() {
+        problems.push(format!("{name}: foreign requests not refused: {let_through:?}"));
+    }
+    problems
+}
+
+/// More idle connections than the cap, then a request: it must be answered.
+async fn abuse_with_hogs(server: &Running) -> Vec<String> {
+    let mut hogs = Vec::new();
+    for _ in 0..MAX_CONNECTIONS + 64 {
+        match timeout(Duration::from_secs(5), TcpStream::connect(server.addr)).await {
+            Ok(Ok(hog)) => hogs.push(hog),
+            _ => return vec![format!("{}: a connect hung past the cap", server.name)],
+        }
+    }
+    let request = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+    let reply = timeout(Duration::from_secs(5), exchange(server.addr, request, false)).await;
+    drop(hogs);
+    match reply {
+        Ok(reply) if answered(&reply) => Vec::new(),
+        _ => vec![format!(
+            "{}: no answer with {} idle connections open",
+            server.name,
+            MAX_CONNECTIONS + 64
+        )],
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_server_survives_the_same_abuse() {
+    let mut servers = Vec::new();
+    for starting in every_server() {
+        servers.push(timeout(STEP, starting).await.expect("server starts in time"));
+    }
+    // The slow part (waiting out the header timeout) runs on all servers at once.
+    let mut problems: Vec<String> = futures::future::join_all(servers.iter().map(abuse_without_hogs))
+        .await
+        .into_iter()
+        .flatten()
+        .collect();
+    for server in &servers {
+        problems.extend(abuse_with_hogs(server).await);
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
 }
