@@ -1,48 +1,27 @@
-//! Loopback HTTP plumbing the live labs share: the one accept loop, one-off requests, a
-//! pooled client.
+//! Loopback HTTP plumbing the live labs share: bind, serve with a graceful drain, GET.
 //!
-//! Every lab server (`serve health`, `serve database`, the retry hops, the breaker's
-//! dependency, the overload service, the fleet's Service, and any new one) runs
-//! [`serve_until`], so each rule below holds for all of them at once:
-//!
-//! - a header timeout that is also the idle timeout of a keep-alive connection, a cap on
-//!   open connections below the process's file limit, and an answer to a client that
-//!   half-closes after its request ([`conn_guard`]);
-//! - a request with a method that may change state (anything but GET, HEAD, OPTIONS and
-//!   TRACE, RFC 9110 section 9.2.1) is answered 403 unless its Host, and Origin if sent,
-//!   name this machine: a web page must not flip a learner's database ([`loopback_guard`]);
-//! - closing the listener and draining open connections are two steps, in that order, as
-//!   Lab 1 teaches: [`serve_until`] returns when its `stop` completes, [`drain`] follows.
-//!
-//! A new server needs only this:
-//!
-//! ```ignore
-//! let listener = http::bind_loopback(0).await?;
-//! let open = http::serve_until(listener, service, stop).await; // service: a hyper Service
-//! http::drain(open, Duration::from_secs(1)).await;
-//! ```
-
-pub mod conn_guard;
-pub mod loopback_guard;
+//! Servers are HTTP/1.1 with keep-alive, each connection watched by hyper-util's
+//! [`GracefulShutdown`] so that closing the listener and draining in-flight requests are
+//! two separate steps, in that order, as Lab 1 teaches. The accept loop is written once
+//! ([`serve_admitted`]); what differs per server (limits, timeouts) is its [`Admission`].
 
 use std::convert::Infallible;
 use std::future::Future;
 use std::io;
 use std::net::{Ipv4Addr, SocketAddr};
-use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Empty, Full};
 use hyper::body::Incoming;
+use hyper::server::conn::http1;
 use hyper::service::Service;
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::{TcpListener, TcpStream};
-
-pub use conn_guard::{ConnLimits, Connections};
 
 /// The body every lab server answers with.
 pub type TextBody = Full<Bytes>;
@@ -63,37 +42,67 @@ pub fn text(code: StatusCode, body: impl Into<Bytes>) -> Response<TextBody> {
     response
 }
 
-/// Accepts connections on `listener` and serves each with `service` until `stop`
-/// completes, within [`ConnLimits::for_this_process`]; then drops the listener (new
-/// connections are refused from that moment) and returns the connections still open, to
-/// [`drain`] them. Every lab server runs this one loop (see the module's comment).
-pub async fn serve_until<S>(listener: TcpListener, service: S, stop: impl Future<Output = ()>) -> Arc<Connections>
-where
-    S: Service<Request<Incoming>, Response = Response<TextBody>, Error = Infallible> + Clone + Send + 'static,
-    S::Future: Send + 'static,
-{
-    serve_with_limits(listener, service, stop, ConnLimits::for_this_process()).await
+/// How the one accept loop ([`serve_admitted`]) takes in and serves each connection: the
+/// plain servers watch every connection for a graceful drain ([`GracefulShutdown`]); the
+/// health server adds limits and timeouts (`live::health::conn_guard`).
+pub trait Admission {
+    /// Completes once another connection may be accepted (at once when nothing is limited).
+    fn room(&self) -> impl Future<Output = ()> + Send;
+
+    /// Serves one accepted connection with `service` on a task of its own.
+    fn serve<S>(&self, stream: TcpStream, service: S)
+    where
+        S: Service<Request<Incoming>, Response = Response<TextBody>, Error = Infallible> + Send + 'static,
+        S::Future: Send + 'static;
 }
 
-/// [`serve_until`] with limits of the caller's (a test's shorter header timeout, a lower cap).
-pub async fn serve_with_limits<S>(
-    listener: TcpListener,
-    service: S,
-    stop: impl Future<Output = ()>,
-    limits: ConnLimits,
-) -> Arc<Connections>
+impl Admission for GracefulShutdown {
+    fn room(&self) -> impl Future<Output = ()> + Send {
+        std::future::ready(())
+    }
+
+    fn serve<S>(&self, stream: TcpStream, service: S)
+    where
+        S: Service<Request<Incoming>, Response = Response<TextBody>, Error = Infallible> + Send + 'static,
+        S::Future: Send + 'static,
+    {
+        let connection = http1::Builder::new().serve_connection(TokioIo::new(stream), service);
+        let watched = self.watch(connection);
+        tokio::spawn(async move {
+            // A client that hangs up mid-request is not the server's failure.
+            let _ = watched.await;
+        });
+    }
+}
+
+/// Accepts connections on `listener` and serves each with `service` until `stop`
+/// completes; then drops the listener (new connections are refused from that moment)
+/// and returns the watcher of the connections still open, to drain them.
+pub async fn serve_until<S>(listener: TcpListener, service: S, stop: impl Future<Output = ()>) -> GracefulShutdown
 where
     S: Service<Request<Incoming>, Response = Response<TextBody>, Error = Infallible> + Clone + Send + 'static,
     S::Future: Send + 'static,
 {
-    let connections = Arc::new(Connections::new(limits));
+    serve_admitted(listener, service, stop, GracefulShutdown::new()).await
+}
+
+/// The accept loop every lab server runs: waits for `admission`'s room, accepts, and hands
+/// the connection to `admission` with a clone of `service`, until `stop` completes; then
+/// drops the listener (new connections are refused from that moment) and returns
+/// `admission`, which holds the connections still open, to drain them.
+pub async fn serve_admitted<S, A>(listener: TcpListener, service: S, stop: impl Future<Output = ()>, admission: A) -> A
+where
+    S: Service<Request<Incoming>, Response = Response<TextBody>, Error = Infallible> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+    A: Admission,
+{
     let mut stop = std::pin::pin!(stop);
     loop {
         tokio::select! {
             // Checked first: once stop is due, no further connection is taken.
             biased;
             () = stop.as_mut() => break,
-            () = connections.room() => {}
+            () = admission.room() => {}
         }
         tokio::select! {
             biased;
@@ -105,18 +114,17 @@ where
                     continue;
                 };
                 let _ = stream.set_nodelay(true);
-                conn_guard::spawn_connection(&connections, stream, service.clone());
+                admission.serve(stream, service.clone());
             }
         }
     }
     drop(listener);
-    connections
+    admission
 }
 
-/// Closes every connection [`serve_until`] left open (idle ones at once, requests in a
-/// handler after their answer) and waits up to `deadline`; false if time ran out.
-pub async fn drain(connections: Arc<Connections>, deadline: Duration) -> bool {
-    connections.drain(deadline).await
+/// Waits up to `deadline` for the watched connections to finish; false if time ran out.
+pub async fn drain(graceful: GracefulShutdown, deadline: Duration) -> bool {
+    tokio::time::timeout(deadline, graceful.shutdown()).await.is_ok()
 }
 
 /// What a one-off GET saw.
@@ -234,8 +242,8 @@ mod tests {
             }
         );
         stop_tx.send(()).expect("server is running");
-        let open = server.await.expect("server task");
-        assert!(drain(open, Duration::from_secs(1)).await);
+        let graceful = server.await.expect("server task");
+        assert!(drain(graceful, Duration::from_secs(1)).await);
         assert_eq!(get_once(addr, "/").await, GetOutcome::Refused);
     }
 }

@@ -21,7 +21,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use crate::engine::fault::{FaultKind, FaultSchedule};
-use crate::live::http::{ConnLimits, TextBody, bind_loopback, drain, serve_with_limits, text};
+use crate::live::http::{TextBody, bind_loopback, drain, serve_until, text};
 
 /// How often the accept loop looks at the schedule again for the `refuse` fault.
 const FAULT_POLL: Duration = Duration::from_millis(5);
@@ -175,23 +175,11 @@ async fn serve_with_faults(first: TcpListener, addr: SocketAddr, state: Arc<Depe
             async move { Ok::<_, Infallible>(state.answer().await) }
         });
         let watch_state = Arc::clone(&state);
-        // The `hang` fault holds a request until its caller hangs up (Lab 3 counts what is
-        // held), which a server that answers half-closed clients cannot see: this one server
-        // treats a client's end of sending as its hang-up.
-        let limits = ConnLimits {
-            answer_half_closed: false,
-            ..ConnLimits::for_this_process()
-        };
-        let graceful = serve_with_limits(
-            current,
-            service,
-            async move {
-                while !watch_state.stopping() && watch_state.fault_now() != Some(FaultKind::Refuse) {
-                    tokio::time::sleep(FAULT_POLL).await;
-                }
-            },
-            limits,
-        )
+        let graceful = serve_until(current, service, async move {
+            while !watch_state.stopping() && watch_state.fault_now() != Some(FaultKind::Refuse) {
+                tokio::time::sleep(FAULT_POLL).await;
+            }
+        })
         .await;
         // Listener dropped: new connections are refused. Keep-alive connections close too,
         // or a pooled caller would never see the refusal.

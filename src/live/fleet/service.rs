@@ -11,7 +11,9 @@ use std::time::Duration;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Empty};
 use hyper::body::Incoming;
+use hyper::server::conn::http1;
 use hyper::{Request, Response, StatusCode};
+use hyper_util::rt::TokioIo;
 use tokio::sync::watch;
 use tokio::time::Instant;
 
@@ -151,34 +153,31 @@ pub async fn serve(
                 continue;
             }
         };
-        let service = {
-            let proxy = Arc::clone(&proxy);
-            hyper::service::service_fn(move |_request: Request<Incoming>| {
-                let proxy = Arc::clone(&proxy);
-                async move { Ok::<_, Infallible>(forward(proxy).await) }
-            })
-        };
-        let (mut stop_here, mut view_here, fail_open) = (stop.clone(), view.clone(), params.fail_open);
-        let unroutable_or_stopped = async move {
-            let unroutable = async {
-                // A closed view (the runner gone) ends the Service as a stop does.
-                while view_here.changed().await.is_ok() {
-                    if !routable(&view_here.borrow_and_update(), fail_open) {
+        loop {
+            tokio::select! {
+                biased;
+                () = until_stopped(&mut stop) => return,
+                changed = view.changed() => {
+                    if changed.is_err() {
                         return;
                     }
+                    if !routable(&view.borrow_and_update(), params.fail_open) {
+                        break;
+                    }
                 }
-            };
-            tokio::select! {
-                () = until_stopped(&mut stop_here) => {}
-                () = unroutable => {}
+                accepted = listener.accept() => {
+                    let Ok((stream, _)) = accepted else { continue };
+                    let _ = stream.set_nodelay(true);
+                    let proxy = Arc::clone(&proxy);
+                    let service = hyper::service::service_fn(move |_request: Request<Incoming>| {
+                        let proxy = Arc::clone(&proxy);
+                        async move { Ok::<_, Infallible>(forward(proxy).await) }
+                    });
+                    tokio::spawn(async move {
+                        let _ = http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
+                    });
+                }
             }
-        };
-        // The one accept loop of every server; connections open when the listener closes
-        // finish on their own tasks (their answer says no endpoint is left).
-        let _open = http::serve_until(listener, service, unroutable_or_stopped).await;
-        let ended = view.has_changed().is_err() || stop.has_changed().is_err() || *stop.borrow();
-        if ended {
-            return;
         }
     }
 }

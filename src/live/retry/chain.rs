@@ -57,7 +57,7 @@ pub const RUN_ACTIONS_TIME_LIMIT: Duration = Duration::from_secs(300);
 /// A server task and its address.
 struct RunningServer {
     addr: SocketAddr,
-    task: JoinHandle<Arc<http::Connections>>,
+    task: JoinHandle<hyper_util::server::graceful::GracefulShutdown>,
 }
 
 async fn spawn_server<F, Fut>(handler: F, stop: watch::Receiver<bool>) -> Result<RunningServer>
