@@ -39,6 +39,15 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "FILE")]
     pub log: Option<PathBuf>,
 
+    /// The app joins a workshop's room: every prediction is also sent to it (URL and CODE
+    /// as `class host` printed them; give --name too).
+    #[arg(long, num_args = 2, value_names = ["URL", "CODE"], value_parser = clap::builder::NonEmptyStringValueParser::new(), requires = "name")]
+    pub join: Option<Vec<String>>,
+
+    /// The name the room's projector shows for you (with --join).
+    #[arg(long, value_name = "NICK", requires = "join")]
+    pub name: Option<String>,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }

@@ -67,6 +67,8 @@ pub struct App {
     pub events: Option<mpsc::Sender<Event>>,
     /// The signal that stopped the app, if one did: the exit code says so (128 + its number).
     pub stopped_by_signal: Option<i32>,
+    /// With `--join`: the room every prediction is also sent to.
+    pub room_link: Option<crate::tui::room_link::RoomLink>,
 }
 
 impl App {
@@ -90,6 +92,7 @@ impl App {
             book: BookState::default(),
             events: None,
             stopped_by_signal: None,
+            room_link: None,
         }
     }
 
@@ -337,12 +340,31 @@ impl App {
                 step_title,
             } => {
                 self.progress.record_answer(&check_id, Some(lab.name()), right);
+                self.send_to_room(lab, &check_id);
                 if let Some(title) = step_title {
                     self.progress.mark_step(lab.name(), &title);
                 }
                 self.save_progress();
                 true
             }
+        }
+    }
+
+    /// With `--join`, the prediction just recorded goes to the room too; the room's last
+    /// word (sent, or not sent and resending) shows under the home list.
+    fn send_to_room(&mut self, lab: LabId, check_id: &str) {
+        let Some(link) = &self.room_link else { return };
+        let predicted = self
+            .lab(lab)
+            .predict
+            .observed
+            .as_ref()
+            .map(|observed| observed.predicted);
+        if let Some(value) = predicted {
+            link.send(check_id, value);
+        }
+        if let Some(said) = link.status.lock().ok().and_then(|status| status.clone()) {
+            self.status = Some(said);
         }
     }
 

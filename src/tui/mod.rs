@@ -21,6 +21,7 @@ pub mod layout;
 pub mod learning;
 pub mod log;
 pub mod msg;
+pub mod room_link;
 pub mod screens;
 pub mod slider;
 pub mod theme;
@@ -125,6 +126,14 @@ pub fn run(cli: &Cli, content: Content) -> Result<ExitCode> {
     if let Some(path) = &cli.log {
         log::open(path)?;
     }
+    // A wrong room URL is the user's bad input (exit 2), said before anything starts.
+    let join = match cli.join.as_deref() {
+        Some([url, code]) => Some((
+            crate::live::room_server::parse_room_url(url).map_err(crate::error::UsageError)?,
+            code.clone(),
+        )),
+        _ => None,
+    };
     if !(stdout().is_terminal() && std::io::stdin().is_terminal()) {
         bail!(
             "the terminal app needs a terminal on stdin and stdout; \
@@ -164,6 +173,14 @@ pub fn run(cli: &Cli, content: Content) -> Result<ExitCode> {
     let size = terminal.size().wrap_err("reading the terminal size")?;
     let mut app = App::new(content, theme, Rect::new(0, 0, size.width, size.height));
     app.use_progress(progress_path, loaded);
+    if let Some((addr, code)) = join {
+        let _runtime = runtime.enter();
+        app.room_link = Some(room_link::RoomLink::spawn(
+            addr,
+            code,
+            cli.name.clone().unwrap_or_default(),
+        ));
+    }
     // A different quiz each session; tests keep App::new's fixed seed.
     app.quiz.seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
