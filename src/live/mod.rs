@@ -20,6 +20,7 @@
 //!   paced client with timeouts and the throttle, and the runner the app starts.
 
 pub mod breaker;
+pub mod budget;
 pub mod database_client;
 pub mod fleet;
 pub mod health;
