@@ -1,25 +1,71 @@
-//! `run budget --live`: Lab 5 on real sockets (added with `live::budget`).
+//! `run budget --live`: Lab 5 on 127.0.0.1, reported beside the simulation at the same
+//! settings. Live runs have their own bounds, so that a run stays short on a small machine.
 
 use std::io::Write;
 use std::process::ExitCode;
 
-use color_eyre::eyre::Result;
+use color_eyre::eyre::{Result, WrapErr};
 
 use crate::cli::BudgetArgs;
 use crate::engine::budget::{BudgetParams, BudgetRun, Scenario};
 use crate::error::UsageError;
+use crate::live::budget::runner;
+use crate::report::BudgetReport;
+
+/// A live run's limits: calls in the retry-after runs, orders, seconds of real time.
+const LIVE_MAX_CALLS: u64 = 2_000;
+const LIVE_MAX_ORDERS: u64 = 5_000;
+const LIVE_MAX_DURATION_MS: u64 = 10_000;
+
+fn usage(message: String) -> color_eyre::Report {
+    UsageError(message).into()
+}
+
+fn check_live_bounds(scenario: Scenario, p: &BudgetParams) -> Result<()> {
+    if !runner::has_live(scenario) {
+        return Err(usage(format!(
+            "--live runs deadline, register, retry-after and duplicates; {} is --sim only",
+            scenario.name()
+        )));
+    }
+    let ra = &p.retry_after;
+    let calls = u64::from(ra.clients) * ra.rate_per_s * ra.duration_ms / 1_000;
+    if scenario == Scenario::RetryAfter && (calls > LIVE_MAX_CALLS || ra.duration_ms > LIVE_MAX_DURATION_MS) {
+        return Err(usage(format!(
+            "--clients {} x --rate-per-s {} for --duration-ms {} is {calls} calls with --live; allowed: up to {LIVE_MAX_CALLS} calls and {LIVE_MAX_DURATION_MS} ms",
+            ra.clients, ra.rate_per_s, ra.duration_ms
+        )));
+    }
+    if scenario == Scenario::Duplicates && p.duplicates.requests > LIVE_MAX_ORDERS {
+        return Err(usage(format!(
+            "--requests {} with --live; allowed: 1 to {LIVE_MAX_ORDERS}",
+            p.duplicates.requests
+        )));
+    }
+    Ok(())
+}
 
 pub(crate) fn run_live(
-    _args: &BudgetArgs,
+    args: &BudgetArgs,
     scenario: Scenario,
-    _params: &BudgetParams,
-    _shown: &[(&'static str, f64)],
-    _sim: &BudgetRun,
-    _out: &mut dyn Write,
+    params: &BudgetParams,
+    shown: &[(&'static str, f64)],
+    sim: &BudgetRun,
+    out: &mut dyn Write,
 ) -> Result<ExitCode> {
-    Err(UsageError(format!(
-        "--live for --scenario {} is not built yet; use --sim",
-        scenario.name()
-    ))
-    .into())
+    check_live_bounds(scenario, params)?;
+    let runtime = super::run::live_runtime()?;
+    let live = runtime
+        .block_on(runner::run(scenario, params))
+        .wrap_err("running Lab 5 live on 127.0.0.1")?
+        .ok_or_else(|| usage(format!("--scenario {} has no live run", scenario.name())))?;
+    let report = BudgetReport {
+        scenario,
+        mode: "live",
+        params: shown,
+        run: &live.run,
+        sim_beside: Some(sim),
+        notes: &live.notes,
+    };
+    super::budget::print(&report, args.mode.json, out)
 }

@@ -21,6 +21,7 @@
 //! - [`room_server`]: a workshop room's server (the participants' page and answers).
 
 pub mod breaker;
+pub mod budget;
 pub mod database_client;
 pub mod fleet;
 pub mod health;

@@ -149,34 +149,11 @@ fn empty_run(scenario: Scenario, metrics: Vec<(&'static str, MetricValue)>) -> B
 /// Runs `scenario` at `p`.
 pub fn run(scenario: Scenario, p: &BudgetParams) -> BudgetRun {
     match scenario {
-        Scenario::Deadline => run_deadline(&p.deadline),
-        Scenario::Register => run_register(&p.register),
+        Scenario::Deadline => from_deadline(deadline::run(&p.deadline)),
+        Scenario::Register => from_register(p.register.deadline_ms, register::run(&p.register)),
         Scenario::RetryAfter => run_retry_after(&p.retry_after, &p.bucket),
-        Scenario::Duplicates => {
-            let r = duplicates::run(&p.duplicates);
-            empty_run(
-                scenario,
-                vec![
-                    count("requests", r.requests),
-                    count("dropped_after_commit", r.dropped_after_commit),
-                    count("duplicates", r.duplicates),
-                    count("charges", r.charges),
-                    count("attempts", r.attempts),
-                ],
-            )
-        }
-        Scenario::Status => {
-            let r = status::run(&p.status);
-            empty_run(
-                scenario,
-                vec![
-                    count("attempts", r.attempts),
-                    num("attempts_per_request", r.attempts_per_request),
-                    count("pointless_attempts", r.pointless_attempts),
-                    num("backoff_ms_per_request", r.backoff_ms_per_request),
-                ],
-            )
-        }
+        Scenario::Duplicates => from_duplicates(&duplicates::run(&p.duplicates)),
+        Scenario::Status => from_status(&status::run(&p.status)),
         Scenario::Herd => {
             let runs: Vec<herd::HerdRun> = Sleep::ALL.iter().map(|&s| herd::run(&p.herd, s)).collect();
             let chosen = runs
@@ -219,8 +196,35 @@ pub fn run(scenario: Scenario, p: &BudgetParams) -> BudgetRun {
     }
 }
 
-fn run_deadline(p: &deadline::DeadlineParams) -> BudgetRun {
-    let r = deadline::run(p);
+/// Scenario `duplicates`'s named numbers, simulated or counted live.
+pub fn from_duplicates(r: &duplicates::DuplicatesRun) -> BudgetRun {
+    empty_run(
+        Scenario::Duplicates,
+        vec![
+            count("requests", r.requests),
+            count("dropped_after_commit", r.dropped_after_commit),
+            count("duplicates", r.duplicates),
+            count("charges", r.charges),
+            count("attempts", r.attempts),
+        ],
+    )
+}
+
+/// Scenario `status`'s named numbers, simulated or counted live.
+pub fn from_status(r: &status::StatusRun) -> BudgetRun {
+    empty_run(
+        Scenario::Status,
+        vec![
+            count("attempts", r.attempts),
+            num("attempts_per_request", r.attempts_per_request),
+            count("pointless_attempts", r.pointless_attempts),
+            num("backoff_ms_per_request", r.backoff_ms_per_request),
+        ],
+    )
+}
+
+/// Scenario `deadline`'s named numbers and waterfall, simulated or measured live.
+pub fn from_deadline(r: deadline::DeadlineRun) -> BudgetRun {
     let hop_value = |f: fn(&deadline::HopRow) -> Option<u64>| -> Vec<Option<f64>> {
         deadline::HOPS
             .iter()
@@ -256,11 +260,11 @@ fn run_deadline(p: &deadline::DeadlineParams) -> BudgetRun {
     }
 }
 
-fn run_register(p: &register::RegisterParams) -> BudgetRun {
-    let r = register::run(p);
+/// Scenario `register`'s named numbers and timeline, simulated or measured live.
+pub fn from_register(deadline_ms: u64, r: register::RegisterRun) -> BudgetRun {
     let metrics = vec![
         count("worst_case_ms", r.worst_case_ms),
-        count("deadline_ms", p.deadline_ms),
+        count("deadline_ms", deadline_ms),
         count("within_deadline", r.within_deadline),
         count("attempts_after_deadline", r.attempts_after_deadline),
         count("policy_flags_worst_case", r.policy_flags_worst_case),
@@ -275,21 +279,30 @@ fn run_register(p: &register::RegisterParams) -> BudgetRun {
 
 fn run_retry_after(p: &retry_after::RetryAfterParams, b: &bucket::BucketParams) -> BudgetRun {
     let at = |honour| retry_after::run(&retry_after::RetryAfterParams { honour, ..p.clone() });
-    let (ignoring, honouring) = (at(false), at(true));
-    let chosen = if p.honour { &honouring } else { &ignoring };
-    let cut = if ignoring.arrivals_in_window == 0 {
-        0.0
-    } else {
-        1.0 - honouring.arrivals_in_window as f64 / ignoring.arrivals_in_window as f64
-    };
     let with = |token_bucket| {
         bucket::run(&bucket::BucketParams {
             token_bucket,
             ..b.clone()
         })
     };
-    let (without_bucket, with_bucket) = (with(false), with(true));
-    let chosen_bucket = if b.token_bucket { &with_bucket } else { &without_bucket };
+    from_retry_after(p, b, [&at(false), &at(true)], [&with(false), &with(true)])
+}
+
+/// Scenario `retry-after`'s named numbers from its four runs (ignoring and honouring the
+/// header; without and with the client's bucket), simulated or measured live.
+pub fn from_retry_after(
+    p: &retry_after::RetryAfterParams,
+    b: &bucket::BucketParams,
+    [ignoring, honouring]: [&retry_after::RetryAfterRun; 2],
+    [without_bucket, with_bucket]: [&bucket::BucketRun; 2],
+) -> BudgetRun {
+    let chosen = if p.honour { honouring } else { ignoring };
+    let cut = if ignoring.arrivals_in_window == 0 {
+        0.0
+    } else {
+        1.0 - honouring.arrivals_in_window as f64 / ignoring.arrivals_in_window as f64
+    };
+    let chosen_bucket = if b.token_bucket { with_bucket } else { without_bucket };
     let metrics = vec![
         count("calls", chosen.calls),
         count("arrivals_in_window", chosen.arrivals_in_window),
