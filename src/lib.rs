@@ -8,13 +8,17 @@
 //! - [`engine`]: the policies (breaker, retry budget, Full Jitter, health model) and the
 //!   deterministic simulations; pure, no clock, no I/O.
 //! - [`content`]: the lab files (`labs/*.toml`), embedded and overridable, their validation,
-//!   [`content::LabId`] (a lab as a type, never a string) and [`content::params`], the one
-//!   map from a slider's or flag's name to the engine's parameters.
+//!   [`content::LabId`] (a lab as a type, never a string), [`content::page`] (a lab's pages:
+//!   which sliders and guided steps each has, as its file says) and [`content::params`], the
+//!   one map from a slider's or flag's name to the engine's parameters.
 //! - [`live`]: the live labs on 127.0.0.1 (tokio + hyper), calling the engine's policies;
 //!   one folder per lab, each with a `runner.rs` whose `spawn` returns the one handle shape
 //!   [`live::run::LiveRun`] and sends its samples into the app's event queue.
-//! - [`tui`]: the terminal app (ratatui): `App` routes to one screen; a lab screen owns
-//!   everything of its lab; views draw from the screens; `keys.rs` is the one key table.
+//! - [`tui`]: the terminal app (ratatui): `App` routes to one screen; the lab screen
+//!   (`tui/screens/lab/`) and its drawing (`tui/view/lab/`) match on no lab: what differs
+//!   between labs is one row of the registry [`tui::labs::LABS`] (its simulation, live part,
+//!   results rows, live drawing and keys), which the app reads and hands the screen; views
+//!   draw from the screens; `keys.rs` is the one key table.
 //! - [`cli`]: the command line (clap), with [`cli_values`] (negative numbers and allowed choices,
 //!   in one line); [`commands`]: what each subcommand does, one file each;
 //!   [`report`]: the headless text and JSON reports; [`signals`]: the signals that end a
@@ -27,9 +31,11 @@
 //!   a regular file of sane size), [`room`] (a workshop's room: its state, rules, page and
 //!   session file; its server is `live::room_server`).
 //!
-//! A new lab is an engine module, a content file and its [`content::LabId`] variant, a
-//! `live/<lab>/` folder, a `tui/screens/lab/<lab>.rs` and a `tui/view/lab/<lab>.rs`; the
-//! compiler lists every `match` on `LabId` that must handle it. `tests/it/architecture.rs`
+//! A new lab is an engine module, a content file (with its `[[page]]`s) and its
+//! [`content::LabId`] variant, a `live/<lab>/` folder, a `tui/screens/lab/<lab>.rs` and a
+//! `tui/view/lab/<lab>.rs`, and its row in [`tui::labs::LABS`] (whose test fails while a
+//! `LabId` has none). Outside the TUI the compiler still lists the `match`es on `LabId` that
+//! must handle it (`content::lab`'s limits, `metrics`, `commands`). `tests/it/architecture.rs`
 //! keeps the layers apart and finds any two modules that import each other in a loop.
 
 pub mod cli;

@@ -73,7 +73,11 @@ pub struct App {
 
 impl App {
     pub fn new(content: Content, theme: Theme, area: Rect) -> Self {
-        let labs = content.labs.iter().map(LabScreen::new).collect();
+        let labs = content
+            .labs
+            .iter()
+            .map(|lab| LabScreen::new(lab, crate::tui::labs::entry(lab.lab).parts))
+            .collect();
         let quiz = QuizScreen::new(&content);
         Self {
             content,

@@ -5,7 +5,6 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use crate::content::LabId;
 use crate::tui::msg::FleetMsg;
 use crate::tui::msg::LiveMsg;
 use crate::tui::msg::Msg;
@@ -357,18 +356,6 @@ pub fn help_rows_if(context: Context, keep: impl Fn(Msg) -> bool) -> Vec<(&'stat
         .filter(|b| !b.label.is_empty() && b.contexts.contains(&context) && keep(b.msg))
         .map(|b| (b.label, b.help))
         .collect()
-}
-
-/// Whether the lab screen of `lab` takes `msg`: each lab's help lists its own live keys,
-/// not the other labs' (Lab 3's faults on Lab 1's screen would only mislead).
-pub fn lab_takes(lab: LabId, msg: Msg) -> bool {
-    match msg {
-        Msg::Live(LiveMsg::BrownOut | LiveMsg::CycleFault) => lab == LabId::Breaker,
-        Msg::Live(LiveMsg::ToggleView) => matches!(lab, LabId::Retry | LabId::Overload),
-        Msg::Live(_) => lab == LabId::Retry,
-        Msg::ToggleFleet => lab == LabId::Health,
-        _ => true,
-    }
 }
 
 /// Whether the fleet view takes the lab screen's `msg`: it has its own `m`, `s` and `F`,

@@ -6,8 +6,6 @@
 use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::widgets::Block;
 
-use crate::content::LabId;
-
 /// The smallest terminal the layouts are designed for.
 pub const MIN_WIDTH: u16 = 80;
 pub const MIN_HEIGHT: u16 = 24;
@@ -131,27 +129,34 @@ pub struct LabLayout {
     pub footer: Rect,
 }
 
-/// The layout of lab `lab_id` in `area`, sim or `live`, or `None` when the terminal is too small.
-pub fn lab(area: Rect, lab_id: LabId, live: bool) -> Option<LabLayout> {
+/// How many rows a lab's Results panel takes (its registry row says, sim and live).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResultsRows {
+    Fixed(u16),
+    /// Two summary rows, then as much of a log as the height allows (Lab 3's transitions),
+    /// and at least this many.
+    Log {
+        at_least: u16,
+    },
+}
+
+impl ResultsRows {
+    /// The rows in a terminal `height` rows tall.
+    pub fn at(self, height: u16) -> u16 {
+        match self {
+            ResultsRows::Fixed(rows) => rows,
+            ResultsRows::Log { at_least } => (4 + height.saturating_sub(26).clamp(1, 4)).max(at_least),
+        }
+    }
+}
+
+/// The layout of a lab whose Results take `rows` (sim, live) in `area`, sim or `live`, or
+/// `None` when the terminal is too small.
+pub fn lab(area: Rect, rows: (ResultsRows, ResultsRows), live: bool) -> Option<LabLayout> {
     if is_too_small(area) {
         return None;
     }
-    let sim_breaker = 4 + area.height.saturating_sub(26).clamp(1, 4);
-    let results_height = match (lab_id, live) {
-        // A, B and C, and the jitter line.
-        (LabId::Retry, false) => 6,
-        // The status, two counter lines, the measured line and what the sim compares.
-        (LabId::Retry, true) => 7,
-        // Two summary rows, then as much of the transition log as the height allows.
-        (LabId::Breaker, false) => sim_breaker,
-        // The status, the two live rows or the per-caller notes, and the two sim rows.
-        (LabId::Breaker, true) => sim_breaker.max(7),
-        (LabId::Health, _) => 5,
-        // The run's numbers in three lines.
-        (LabId::Overload, false) => 5,
-        // The settings, the live scale, and a table of the live run against the sim.
-        (LabId::Overload, true) => 7,
-    };
+    let results_height = if live { rows.1 } else { rows.0 }.at(area.height);
     let [title, results, body, footer] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(results_height),

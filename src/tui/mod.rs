@@ -17,6 +17,7 @@
 pub mod app;
 pub mod event;
 pub mod keys;
+pub mod labs;
 pub mod layout;
 pub mod learning;
 pub mod log;

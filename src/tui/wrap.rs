@@ -105,6 +105,26 @@ pub fn fit_or_wrap(candidates: Vec<Line<'static>>, width: usize) -> Vec<Line<'st
     first_that_fits(candidates, width).map_or_else(Vec::new, |line| wrap_line(line, width, 0))
 }
 
+/// Splits `text` into lines of at most `width` characters at spaces (a word longer than
+/// the width gets a line of its own).
+pub fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,5 +162,12 @@ mod tests {
         assert_eq!(plain(&fit_or_wrap(candidates(), 30)), ["measured 1.41 of 100.0%"]);
         assert_eq!(plain(&fit_or_wrap(candidates(), 12)), ["1.41, 100.0%"]);
         assert_eq!(plain(&fit_or_wrap(candidates(), 8)), ["1.41,", "100.0%"]);
+    }
+
+    #[test]
+    fn words_wrap_at_spaces() {
+        assert_eq!(wrap_words("a bb ccc dddd", 6), ["a bb", "ccc", "dddd"]);
+        assert_eq!(wrap_words("", 6), [""]);
+        assert_eq!(wrap_words("longerthanwidth x", 4), ["longerthanwidth", "x"]);
     }
 }

@@ -26,9 +26,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             keys::fleet_takes(msg) && takes_reveal(msg)
         }));
     } else if let (Context::Lab, Screen::Lab(index)) = (context, app.screen) {
-        let lab = app.labs[index].id;
+        let lab = &app.content.labs[index];
         rows.extend(keys::help_rows_if(context, |msg| {
-            keys::lab_takes(lab, msg) && takes_reveal(msg)
+            crate::tui::labs::lab_takes(lab, msg) && takes_reveal(msg)
         }));
     } else {
         rows.extend(keys::help_rows(context));

@@ -43,7 +43,7 @@ impl Widget for &App {
                     progress: &self.progress,
                     context: self.context(),
                 };
-                lab::render(&view, area, buf);
+                lab::render(&view, &crate::tui::labs::entry(view.screen.id).draw, area, buf);
             }
             Screen::Quiz => quiz::render(self, area, buf),
             Screen::Book => book::render(self, area, buf),

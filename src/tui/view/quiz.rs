@@ -30,6 +30,7 @@ use crate::tui::screens::quiz::{QuizScreen, Stage};
 use crate::tui::theme::Theme;
 use crate::tui::view::footer;
 use crate::tui::widgets::panel::panel;
+use crate::tui::wrap::wrap_words;
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
@@ -330,36 +331,4 @@ fn review(quiz: &QuizScreen, theme: Theme, area: Rect, buf: &mut Buffer) {
         .scroll((scroll, 0))
         .block(block)
         .render(area, buf);
-}
-
-/// Splits `text` into lines of at most `width` characters at spaces (a word longer than
-/// the width gets a line of its own).
-pub(crate) fn wrap_words(text: &str, width: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    if !line.is_empty() || lines.is_empty() {
-        lines.push(line);
-    }
-    lines
-}
-
-#[cfg(test)]
-mod tests {
-    use super::wrap_words;
-
-    #[test]
-    fn words_wrap_at_spaces() {
-        assert_eq!(wrap_words("a bb ccc dddd", 6), ["a bb", "ccc", "dddd"]);
-        assert_eq!(wrap_words("", 6), [""]);
-        assert_eq!(wrap_words("longerthanwidth x", 4), ["longerthanwidth", "x"]);
-    }
 }

@@ -136,7 +136,7 @@ impl FleetPanel {
         &mut self,
         msg: Msg,
         lab: &LabFile,
-        area: ratatui::layout::Rect,
+        (area, rows): (ratatui::layout::Rect, (layout::ResultsRows, layout::ResultsRows)),
         events: Option<&mpsc::Sender<Event>>,
     ) -> Option<bool> {
         if let Some(changed) = self.update_live(msg, lab, events) {
@@ -153,9 +153,9 @@ impl FleetPanel {
             Msg::SliderMax => self.sliders[self.focus].to_max(),
             Msg::SliderReset => self.sliders[self.focus].reset(),
             Msg::Fleet(key) => self.key(key),
-            Msg::Click(x, y) => self.click(area, Position::new(x, y)),
+            Msg::Click(x, y) => self.click((area, rows), Position::new(x, y)),
             Msg::Drag(x, _) if self.dragging => {
-                if let Some(fraction) = self.hit_fraction(area, x) {
+                if let Some(fraction) = self.hit_fraction((area, rows), x) {
                     self.sliders[self.focus].set_fraction(fraction);
                 }
             }
@@ -255,16 +255,24 @@ impl FleetPanel {
     }
 
     /// The panel's sliders as the params renderer lays them out: a window around the focus.
-    fn window(&self, area: ratatui::layout::Rect) -> Option<(layout::LabLayout, usize)> {
-        let layout = layout::lab(area, crate::content::LabId::Health, false)?;
+    fn window(
+        &self,
+        area: ratatui::layout::Rect,
+        rows: (layout::ResultsRows, layout::ResultsRows),
+    ) -> Option<(layout::LabLayout, usize)> {
+        let layout = layout::lab(area, rows, false)?;
         let rows = usize::from(layout.params.height.saturating_sub(6));
         let first = self.first_shown(rows);
         Some((layout, first))
     }
 
-    fn click(&mut self, area: ratatui::layout::Rect, at: Position) {
+    fn click(
+        &mut self,
+        (area, rows): (ratatui::layout::Rect, (layout::ResultsRows, layout::ResultsRows)),
+        at: Position,
+    ) {
         self.dragging = false;
-        let Some((layout, first)) = self.window(area) else {
+        let Some((layout, first)) = self.window(area, rows) else {
             return;
         };
         let rows = usize::from(layout.params.height.saturating_sub(6)).max(1);
@@ -279,8 +287,12 @@ impl FleetPanel {
         }
     }
 
-    fn hit_fraction(&self, area: ratatui::layout::Rect, x: u16) -> Option<f64> {
-        let (layout, first) = self.window(area)?;
+    fn hit_fraction(
+        &self,
+        (area, rows): (ratatui::layout::Rect, (layout::ResultsRows, layout::ResultsRows)),
+        x: u16,
+    ) -> Option<f64> {
+        let (layout, first) = self.window(area, rows)?;
         let rows = usize::from(layout.params.height.saturating_sub(6)).max(1);
         layout::bar_fraction(&layout, (self.sliders.len() - first).min(rows), self.focus - first, x)
     }
@@ -295,7 +307,10 @@ mod tests {
     fn keys_set_the_sliders_and_the_run_follows() {
         let content = Content::load(None).expect("the built-in labs load");
         let lab = content.lab(LabId::Health);
-        let area = ratatui::layout::Rect::new(0, 0, 100, 30);
+        let area = (
+            ratatui::layout::Rect::new(0, 0, 100, 30),
+            (layout::ResultsRows::Fixed(5), layout::ResultsRows::Fixed(5)),
+        );
         let mut panel = FleetPanel::new(lab).expect("Lab 1 has fleet parameters");
         assert_eq!(panel.scenario(), Scenario::LivenessChecksDb);
         assert_eq!(

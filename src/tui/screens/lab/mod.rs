@@ -2,7 +2,9 @@
 //! the mode, the live part), with `update(Msg) -> LabOutcome` and `on_event(LabEvent)`.
 //!
 //! The app routes messages and events here and applies the [`LabOutcome`]; it knows nothing
-//! of a lab's insides. The parts:
+//! of a lab's insides. What differs between labs arrives as [`LabParts`], from the lab's row
+//! of the registry (`tui::labs::LABS`): the screen matches on no `LabId`. Which page a slider
+//! or guided step is on is the lab file's (`content::page`). The parts:
 //!
 //! - [`sim`]: the engines run on the sliders' values (the simulated clock).
 //! - [`predict`]: the guided steps and predict-then-observe checks.
@@ -32,7 +34,7 @@ use crate::metrics::{self, Metric};
 use crate::progress::Progress;
 use crate::tui::event::Event;
 use crate::tui::keys::Context;
-use crate::tui::layout::{self, SliderHit};
+use crate::tui::layout::{self, ResultsRows, SliderHit};
 use crate::tui::msg::{LiveMsg, Msg};
 use crate::tui::slider::Slider;
 use crate::tui::widgets::number_input::NumberInput;
@@ -55,6 +57,20 @@ pub enum Mode {
     Live,
 }
 
+/// What a lab screen needs of its lab's registry row (`tui::labs::LABS`), handed to
+/// [`LabScreen::new`] by the app: the screen matches on no lab.
+#[derive(Clone, Copy, Debug)]
+pub struct LabParts {
+    /// The Results panel's rows, simulated and live (the layout and the mouse share them).
+    pub rows: (ResultsRows, ResultsRows),
+    /// The key context the live screen consults before the lab's (Lab 1's live keys).
+    pub live_context: Option<Context>,
+    pub new_live: fn() -> LabLive,
+    /// The simulation at the sliders, and again reusing what a change cannot have moved.
+    pub compute: fn(&LabFile, &[Slider]) -> LabResults,
+    pub recompute: fn(&LabFile, &[Slider], &LabResults) -> LabResults,
+}
+
 /// Each lab's live part, one variant per lab: a new lab is one more variant here, and the
 /// compiler lists the matches below.
 #[derive(Debug)]
@@ -66,15 +82,6 @@ pub enum LabLive {
 }
 
 impl LabLive {
-    pub fn new(id: LabId) -> Self {
-        match id {
-            LabId::Health => LabLive::Health(LiveHealth::default()),
-            LabId::Retry => LabLive::Retry(RetryLive::default()),
-            LabId::Breaker => LabLive::Breaker(BreakerLive::default()),
-            LabId::Overload => LabLive::Overload(OverloadLive::default()),
-        }
-    }
-
     pub fn part(&mut self) -> &mut dyn LivePart {
         match self {
             LabLive::Health(part) => part,
@@ -215,6 +222,8 @@ pub struct ScreenCtx<'a> {
 #[derive(Debug)]
 pub struct LabScreen {
     pub id: LabId,
+    /// What differs between labs, from the lab's registry row.
+    pub parts: LabParts,
     pub sliders: Vec<Slider>,
     pub focus: usize,
     pub show_lesson: bool,
@@ -261,12 +270,13 @@ fn fixed_answer(lab: &LabFile, check: &crate::content::Question) -> Option<f64> 
 }
 
 impl LabScreen {
-    pub fn new(lab: &LabFile) -> Self {
+    pub fn new(lab: &LabFile, parts: LabParts) -> Self {
         // The first page's parameters are its sliders (Lab 1: not the fleet view's).
         let sliders: Vec<Slider> = lab.page_parameters(0).into_iter().map(Slider::new).collect();
-        let results = sim::compute(lab, &sliders);
+        let results = (parts.compute)(lab, &sliders);
         Self {
             id: lab.lab,
+            parts,
             sliders,
             focus: 0,
             show_lesson: false,
@@ -278,7 +288,7 @@ impl LabScreen {
             results_stale: false,
             predict: PredictState::default(),
             mode: Mode::Sim,
-            live: LabLive::new(lab.lab),
+            live: (parts.new_live)(),
             dragging: false,
             fleet: FleetPanel::new(lab),
             outcome: None,
@@ -461,10 +471,10 @@ impl LabScreen {
 
     /// The extra key context of the live screen, consulted before [`Context::Lab`].
     pub fn live_context(&self) -> Option<Context> {
-        match self.id {
-            LabId::Health if self.fleet_showing() => Some(Context::Fleet),
-            LabId::Health if self.live_showing() => Some(Context::LiveHealth),
-            _ => None,
+        if self.fleet_showing() {
+            Some(Context::Fleet)
+        } else {
+            self.parts.live_context.filter(|_| self.live_showing())
         }
     }
 
@@ -509,7 +519,7 @@ impl LabScreen {
             let lesson = matches!(msg, Msg::ToggleLesson | Msg::ScrollUp | Msg::ScrollDown);
             if panel.showing
                 && !lesson
-                && let Some(changed) = panel.update(msg, ctx.lab, ctx.area, ctx.events)
+                && let Some(changed) = panel.update(msg, ctx.lab, (ctx.area, self.parts.rows), ctx.events)
             {
                 return LabOutcome::changed(changed);
             }
@@ -525,10 +535,8 @@ impl LabScreen {
                 return LabOutcome::Changed;
             }
             // Lab 4's views (curves, outcomes, bulkhead) switch in both modes.
-            Msg::Live(LiveMsg::ToggleView) if self.id == LabId::Overload => {
-                if let LabLive::Overload(part) = &mut self.live {
-                    part.view = part.view.next();
-                }
+            Msg::Live(LiveMsg::ToggleView) if let LabLive::Overload(part) = &mut self.live => {
+                part.view = part.view.next();
                 return LabOutcome::Changed;
             }
             Msg::StartStop | Msg::Live(_) if self.mode == Mode::Sim => return LabOutcome::Unchanged,
@@ -583,14 +591,14 @@ impl LabScreen {
         if !self.results_stale {
             return false;
         }
-        self.results = sim::recompute(lab, &self.sliders, &self.results);
+        self.results = (self.parts.recompute)(lab, &self.sliders, &self.results);
         self.results_stale = false;
         true
     }
 
     /// Sliders, lesson, scrolling and the mouse.
     fn update_view(&mut self, msg: Msg, ctx: &ScreenCtx) -> LabOutcome {
-        let layout = layout::lab(ctx.area, self.id, self.mode == Mode::Live);
+        let layout = layout::lab(ctx.area, self.parts.rows, self.mode == Mode::Live);
         let count = self.sliders.len();
         let before: Vec<f64> = self.sliders.iter().map(Slider::value).collect();
         let view_before = (self.focus, self.show_lesson, self.lesson_scroll, self.log_scroll);
@@ -765,7 +773,8 @@ impl LabScreen {
                             .then(|| predict::sliders_for_check(&check, &self.sliders))
                             .flatten()
                             .map(|at_check| {
-                                let results = sim::compute_for_check(lab, &at_check, check.metric.as_deref());
+                                let results =
+                                    sim::compute_for_check(self.parts.compute, lab, &at_check, check.metric.as_deref());
                                 (check.id.clone(), results)
                             });
                         return self.record_prediction(lab, observed);
@@ -910,7 +919,15 @@ mod tests {
     fn keys_without_a_server_say_why_and_flags_wait_for_the_next_start() {
         let content = Content::load(None).expect("the built-in labs load");
         let lab = content.lab(LabId::Health);
-        let mut screen = LabScreen::new(lab);
+        // Lab 1's parts, as its registry row has them (the row is the app's to read).
+        let parts = LabParts {
+            rows: (ResultsRows::Fixed(5), ResultsRows::Fixed(5)),
+            live_context: Some(Context::LiveHealth),
+            new_live: || LabLive::Health(LiveHealth::default()),
+            compute: sim::compute_health,
+            recompute: sim::recompute_health,
+        };
+        let mut screen = LabScreen::new(lab, parts);
         let ctx = ScreenCtx {
             lab,
             area: ratatui::layout::Rect::new(0, 0, 100, 30),

@@ -211,7 +211,6 @@ mod tests {
     use super::*;
     use crate::content::Content;
     use crate::content::LabId;
-    use crate::tui::screens::lab::sim as runs;
 
     fn sliders(lab: &LabFile) -> Vec<Slider> {
         lab.parameters.iter().cloned().map(Slider::new).collect()
@@ -314,30 +313,5 @@ mod tests {
         let observed = observe(lab, &check, 45.0, &sliders, Some(live_run));
         assert!(!observed.live);
         assert_eq!(observed.measured, Some(44.0));
-    }
-
-    #[test]
-    fn every_lab_check_has_a_metric_in_its_screens_run() {
-        let content = Content::load(None).expect("content");
-        for lab in &content.labs {
-            let mut run = lab_metrics(&runs::compute(lab, &sliders(lab)));
-            // Lab 1's fleet view shows the fleet simulation: its checks' metrics are there.
-            if let Some(panel) = crate::tui::screens::lab::fleet::FleetPanel::new(lab) {
-                run.extend(metrics::fleet_metrics(&panel.run));
-            }
-            for check in &lab.checks {
-                // Lab 4's checks ask about cases beside the screen's run (a hanging
-                // dependency, the throttle at 3x, the metastable model): at their settings.
-                let metric = check.metric.as_deref().expect("a predict check names a metric");
-                // Lab 2's five-layer chain is not on screen either (the rows have three).
-                let run = match (lab.lab, metric) {
-                    (LabId::Overload, _) | (_, "retry.five_layers.db_attempts_per_action") => {
-                        metrics::check_run(lab, check, &sliders(lab)[..])
-                    }
-                    _ => run.clone(),
-                };
-                assert!(metrics::lookup(&run, metric).is_some(), "{}: {metric}", lab.id);
-            }
-        }
     }
 }

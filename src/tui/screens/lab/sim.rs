@@ -4,8 +4,8 @@
 //! p-curve only when something other than p moved (the curve spans every p already), so a
 //! step of p costs the three rows, well under a frame (see `benches/render.rs`).
 
+use crate::content::LabFile;
 use crate::content::params::{self, RetrySettings};
-use crate::content::{LabFile, LabId};
 use crate::engine::brownout::{self, BrownoutComparison, BrownoutParams};
 use crate::engine::health::{self, DriverRun};
 use crate::engine::overload::{self, OverloadRun, Recompute};
@@ -76,31 +76,56 @@ pub struct OverloadResults {
     pub slots_case: SlotsCase,
 }
 
-/// Runs the lab `lab` on the sliders' values.
-pub fn compute(lab: &LabFile, sliders: &[Slider]) -> LabResults {
-    match lab.lab {
-        LabId::Retry => LabResults::Retry(compute_retry(lab, sliders, CURVE_ACTIONS_MAX)),
-        LabId::Breaker => LabResults::Breaker(brownout::compare(&breaker_params(lab, sliders))),
-        LabId::Health => LabResults::Health(health::simulate_driver(
-            &params::health_config(lab, sliders),
-            health::SIM_DRIVER_PORT,
-        )),
-        LabId::Overload => LabResults::Overload(Box::new(compute_overload(lab, sliders, None))),
+/// Lab 1's simulated driver at the sliders.
+pub fn compute_health(lab: &LabFile, sliders: &[Slider]) -> LabResults {
+    LabResults::Health(health::simulate_driver(
+        &params::health_config(lab, sliders),
+        health::SIM_DRIVER_PORT,
+    ))
+}
+
+/// Lab 1 keeps nothing between runs: it runs again.
+pub fn recompute_health(lab: &LabFile, sliders: &[Slider], _previous: &LabResults) -> LabResults {
+    compute_health(lab, sliders)
+}
+
+/// Lab 2's three policies and its p-curve at the sliders.
+pub fn compute_retry_results(lab: &LabFile, sliders: &[Slider]) -> LabResults {
+    LabResults::Retry(compute_retry(lab, sliders, CURVE_ACTIONS_MAX))
+}
+
+/// Lab 2, keeping the p-curve of `previous` while only p moved.
+pub fn recompute_retry(lab: &LabFile, sliders: &[Slider], previous: &LabResults) -> LabResults {
+    match previous {
+        LabResults::Retry(previous) => {
+            LabResults::Retry(compute_retry_after(lab, sliders, CURVE_ACTIONS_MAX, Some(previous)))
+        }
+        _ => compute_retry_results(lab, sliders),
     }
 }
 
-/// Runs the lab `lab` on the sliders' values, reusing what of `previous` the change cannot
-/// have affected (Lab 2's p-curve while only p moves; Lab 4's curves while only the offered
-/// load or the policy moves).
-pub fn recompute(lab: &LabFile, sliders: &[Slider], previous: &LabResults) -> LabResults {
-    match (lab.lab, previous) {
-        (LabId::Retry, LabResults::Retry(previous)) => {
-            LabResults::Retry(compute_retry_after(lab, sliders, CURVE_ACTIONS_MAX, Some(previous)))
-        }
-        (LabId::Overload, LabResults::Overload(previous)) => {
+/// Lab 3's two runs (timeout only, with the breaker) at the sliders.
+pub fn compute_breaker(lab: &LabFile, sliders: &[Slider]) -> LabResults {
+    LabResults::Breaker(brownout::compare(&breaker_params(lab, sliders)))
+}
+
+/// Lab 3 keeps nothing between runs: it runs again.
+pub fn recompute_breaker(lab: &LabFile, sliders: &[Slider], _previous: &LabResults) -> LabResults {
+    compute_breaker(lab, sliders)
+}
+
+/// Lab 4's run, curves and bulkhead case at the sliders.
+pub fn compute_overload_results(lab: &LabFile, sliders: &[Slider]) -> LabResults {
+    LabResults::Overload(Box::new(compute_overload(lab, sliders, None)))
+}
+
+/// Lab 4, keeping the curves of `previous` while only the offered load or the policy moved.
+pub fn recompute_overload(lab: &LabFile, sliders: &[Slider], previous: &LabResults) -> LabResults {
+    match previous {
+        LabResults::Overload(previous) => {
             LabResults::Overload(Box::new(compute_overload(lab, sliders, Some(previous))))
         }
-        _ => compute(lab, sliders),
+        _ => compute_overload_results(lab, sliders),
     }
 }
 
@@ -122,9 +147,14 @@ pub fn compute_overload(lab: &LabFile, sliders: &[Slider], previous: Option<&Ove
 }
 
 /// The run a verdict on a check with `metric` scored, at `sliders` (the check's settings):
-/// as [`compute`], except that a Lab 4 check on the hanging dependency (`overload.hang.*`)
+/// as the lab's `compute` (its registry row's), except that a Lab 4 check on the hanging dependency (`overload.hang.*`)
 /// puts its hang case where the slots view reads, so the slots it counts are on screen.
-pub fn compute_for_check(lab: &LabFile, sliders: &[Slider], metric: Option<&str>) -> LabResults {
+pub fn compute_for_check(
+    compute: fn(&LabFile, &[Slider]) -> LabResults,
+    lab: &LabFile,
+    sliders: &[Slider],
+    metric: Option<&str>,
+) -> LabResults {
     let mut results = compute(lab, sliders);
     if let LabResults::Overload(overload_results) = &mut results
         && metric.and_then(SlotsCase::of_metric) == Some(SlotsCase::Hang)

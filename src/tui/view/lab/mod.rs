@@ -23,7 +23,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
-use crate::content::{LabFile, LabId};
+use crate::content::LabFile;
 use crate::progress::Progress;
 use crate::tui::keys::{self, Context};
 use crate::tui::layout;
@@ -44,6 +44,29 @@ pub mod params;
 pub mod predict;
 pub mod results;
 pub mod retry;
+
+/// A drawing of one region of the lab screen.
+pub type Draw = fn(&LabView, Rect, &mut Buffer);
+
+/// How a lab's live mode is drawn.
+#[derive(Clone, Copy)]
+pub enum LiveScreen {
+    /// The frame's title, parameters and footer around the lab's own results and charts.
+    Frame { results: Draw, charts: Draw },
+    /// A whole screen of the lab's own (Lab 1's server, probes and timeline).
+    Own(fn(&LabView, &layout::LabLayout, &mut Buffer)),
+}
+
+/// What the frame draws of a lab's own, from its registry row (`tui::labs::LABS`).
+#[derive(Clone, Copy)]
+pub struct LabDraw {
+    /// The right end of the title in sim mode, wide and narrow (the clock's name gives way
+    /// on a narrow screen rather than the keys).
+    pub sim_title: (&'static str, &'static str),
+    pub live_screen: LiveScreen,
+    /// The lab's own footer in the lab context, if not the frame's.
+    pub footer: Option<Draw>,
+}
 
 /// What a lab view draws from: the lab's screen, its file, and what the app lends it.
 pub struct LabView<'a> {
@@ -85,32 +108,28 @@ pub fn results_title(screen: &LabScreen) -> &'static str {
     }
 }
 
-pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
+pub fn render(view: &LabView, draw: &LabDraw, area: Rect, buf: &mut Buffer) {
     let theme = view.theme;
     let lab = view.lab;
     let state = view.screen;
-    let Some(layout) = layout::lab(area, state.id, state.mode == Mode::Live) else {
+    let Some(layout) = layout::lab(area, state.parts.rows, state.mode == Mode::Live) else {
         return;
     };
     if let Some(panel) = state.fleet.as_ref().filter(|f| f.showing) {
         return fleet::render(view, panel, &layout, buf);
     }
-    if state.id == LabId::Health && state.mode == Mode::Live {
-        return health::render(view, &layout, buf);
-    }
+    let live = state.mode == Mode::Live;
+    let live_frame = match draw.live_screen {
+        LiveScreen::Own(draw) if live => return draw(view, &layout, buf),
+        LiveScreen::Frame { results, charts } if live => Some((results, charts)),
+        _ => None,
+    };
     let left = format!(" Lab {} · {}", view.number, lab.title);
-    // Lab 1's title names no mode: its live screen has a title of its own.
-    let has_live_title = matches!(state.id, LabId::Retry | LabId::Breaker | LabId::Overload);
-    let live = state.mode == Mode::Live && has_live_title;
-    let right = match (live, has_live_title) {
-        (true, _) => "live · 127.0.0.1 · m sim ",
-        (false, true) => "simulated clock · m live ",
-        // Lab 1's sim screen names both ways on: live (m) and the fleet view (F); the clock's
-        // name gives way on a narrow screen rather than the keys.
-        (false, false) if left.chars().count() + 36 <= layout.title.width as usize => {
-            "simulated clock · m live · F fleet "
-        }
-        (false, false) => "m live · F fleet ",
+    let (wide, narrow) = draw.sim_title;
+    let right = match live_frame {
+        Some(_) => "live · 127.0.0.1 · m sim ",
+        None if left.chars().count() + wide.chars().count() < layout.title.width as usize => wide,
+        None => narrow,
     };
     let gap = (layout.title.width as usize).saturating_sub(left.chars().count() + right.len());
     Line::from(vec![
@@ -119,7 +138,6 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         Span::styled(right, theme.dim()),
     ])
     .render(layout.title, buf);
-    let live_id = if live { Some(state.id) } else { None };
     params::render(view, layout.params, buf);
     // While a prompt is open, or the step's check waits for one, nothing it asks about may
     // show: the results and charts wait (the lesson holds no run's numbers and stays readable).
@@ -130,30 +148,20 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         } else {
             hidden(" Charts ", &why, theme, layout.right, buf);
         }
-        predict::render(view, layout.right, buf);
-        if state.id == LabId::Overload && view.context == Context::Lab {
-            return overload::render_footer(view, layout.footer, buf);
+    } else {
+        let (results, charts): (Draw, Draw) = live_frame.unwrap_or((results::render, charts::render));
+        results(view, layout.results, buf);
+        if state.show_lesson {
+            lesson::render(view, layout.right, buf);
+        } else {
+            charts(view, layout.right, buf);
         }
-        return render_footer(view, layout.footer, buf);
-    }
-    match live_id {
-        Some(LabId::Breaker) => breaker::render_results(view, layout.results, buf),
-        Some(LabId::Retry) => retry::render_results(view, layout.results, buf),
-        Some(LabId::Overload) => overload::render_results(view, layout.results, buf),
-        Some(LabId::Health) | None => results::render(view, layout.results, buf),
-    }
-    match (state.show_lesson, live_id) {
-        (true, _) => lesson::render(view, layout.right, buf),
-        (false, Some(LabId::Breaker)) => breaker::render_charts(view, layout.right, buf),
-        (false, Some(LabId::Retry)) => retry::render_charts(view, layout.right, buf),
-        (false, Some(LabId::Overload)) => overload::render_charts(view, layout.right, buf),
-        (false, Some(LabId::Health) | None) => charts::render(view, layout.right, buf),
     }
     predict::render(view, layout.right, buf);
-    if state.id == LabId::Overload && view.context == Context::Lab {
-        return overload::render_footer(view, layout.footer, buf);
+    match draw.footer {
+        Some(footer) if view.context == Context::Lab => footer(view, layout.footer, buf),
+        _ => render_footer(view, layout.footer, buf),
     }
-    render_footer(view, layout.footer, buf);
 }
 
 /// The lab screen's footer: its context's keys, the reveal key only while it reveals something.
