@@ -32,7 +32,7 @@ pub fn retry_row(name: &str, result: &ScenarioResult) -> String {
 /// [`retry_row`] as fields; its numbers name their metrics when the row is `policy`'s (the
 /// app's A, B and C rows), so the app can hide them.
 pub fn retry_cells(policy: Option<Policy>, name: &str, result: &ScenarioResult) -> Row {
-    let metric = |field: &str| policy.map(|policy| crate::metrics::retry_metric(policy, field));
+    let metric = |field: &str| policy.map(|policy| crate::learning::metrics::retry_metric(policy, field));
     let number = |row: Row, field: &str, text: String| match metric(field) {
         Some(metric) => row.number(metric, text),
         None => row.text(text),
@@ -54,9 +54,9 @@ pub fn retry_cells(policy: Option<Policy>, name: &str, result: &ScenarioResult) 
 }
 
 /// One caller's Atlas line of Lab 3, e.g. `with breaker  calls= 2911 to sick=   44 ...`:
-/// `label` as printed, `key` its metrics' (`breaker.<key>.calls`, [`crate::metrics::BREAKER_CALLERS`]).
+/// `label` as printed, `key` its metrics' (`breaker.<key>.calls`, [`crate::learning::metrics::BREAKER_CALLERS`]).
 pub fn caller_row(summary: &CallerSummary, (label, key): (&str, &str)) -> Row {
-    let metric = |field: &str| crate::metrics::breaker_metric(key, field);
+    let metric = |field: &str| crate::learning::metrics::breaker_metric(key, field);
     Row::of(format!("{label:<13} calls="))
         .number(metric("calls"), format!("{:5}", summary.calls))
         .text(" to sick=")
@@ -71,7 +71,7 @@ pub fn caller_row(summary: &CallerSummary, (label, key): (&str, &str)) -> Row {
 
 /// Both callers' rows of `run`, timeout only first.
 pub fn breaker_rows(run: &BrownoutComparison) -> [Row; 2] {
-    let [timeout_only, with_breaker] = crate::metrics::BREAKER_CALLERS;
+    let [timeout_only, with_breaker] = crate::learning::metrics::BREAKER_CALLERS;
     [
         caller_row(&run.timeout_only.summary, timeout_only),
         caller_row(&run.with_breaker.summary, with_breaker),
@@ -86,11 +86,13 @@ pub fn health_rows(run: &DriverRun) -> Vec<Row> {
     for (index, (label, outcome)) in labels.iter().zip(&run.work).enumerate() {
         let row = Row::of(format!("{label}: "));
         rows.push(match index {
-            1 => row.number(crate::metrics::HEALTH_LATE_REQUEST_DONE, outcome.word()),
+            1 => row.number(crate::learning::metrics::HEALTH_LATE_REQUEST_DONE, outcome.word()),
             _ => row.text(outcome.word()),
         });
     }
-    rows.push(Row::of("server exit code: ").number(crate::metrics::HEALTH_EXIT_CODE, run.exit_code.to_string()));
+    rows.push(
+        Row::of("server exit code: ").number(crate::learning::metrics::HEALTH_EXIT_CODE, run.exit_code.to_string()),
+    );
     rows
 }
 

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{app, render};
-use resilience_lab::progress;
+use resilience_lab::learning::progress;
 use resilience_lab::tui::app::{App, Screen};
 use resilience_lab::tui::msg::Msg;
 

@@ -14,7 +14,7 @@ use crate::error::UsageError;
 pub fn progress_path(flag: Option<&Path>) -> Result<std::path::PathBuf> {
     match flag {
         Some(path) => Ok(path.to_path_buf()),
-        None => crate::progress::default_path()
+        None => crate::learning::progress::default_path()
             .ok_or_else(|| UsageError("no data directory is known here; pass --progress FILE".to_string()).into()),
     }
 }
@@ -46,11 +46,11 @@ pub fn run_progress(
                 return Ok(ExitCode::SUCCESS);
             }
         }
-        crate::progress::erase(progress_file)?;
+        crate::learning::progress::erase(progress_file)?;
         writeln!(out, "progress erased: {}", progress_file.display())?;
         return Ok(ExitCode::SUCCESS);
     }
-    let loaded = crate::progress::load(progress_file)?;
+    let loaded = crate::learning::progress::load(progress_file)?;
     if let Some(notice) = &loaded.notice {
         writeln!(out, "note: {notice}")?;
     }

@@ -10,7 +10,7 @@
 /// One part of a report row: its text, and the metric it prints, if it prints one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Field {
-    /// The named number this text shows ([`crate::metrics`]'s names); `None` for a label,
+    /// The named number this text shows ([`crate::learning::metrics`]'s names); `None` for a label,
     /// padding or a number no check asks for.
     pub metric: Option<String>,
     pub text: String,
