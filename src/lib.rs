@@ -23,11 +23,11 @@
 //!   in one line); [`commands`]: what each subcommand does, one file each;
 //!   [`report`]: the headless text and JSON reports; [`signals`]: the signals that end a
 //!   headless live run, and the exit code after one.
-//! - Beside them: [`error`] (the usage error, exit code 2), [`metrics`] (named numbers of a
-//!   run, for predict-then-observe checks), [`progress`] (the progress file), [`quiz`]
-//!   (drawing and grading questions), [`review`] (spaced repetition for `quiz --review`),
-//!   [`drill`] (interview drills for `quiz --drill`), [`output`] (stdout and stderr whose reader
-//!   may be gone: `| head -1`), [`user_file`] (the one rule for reading a file the user names:
+//! - [`learning`]: what the app and the command line share about a learner, above the
+//!   content: the progress file, the quiz, review and drills, the one map of a run's named
+//!   numbers (scoring and the screen).
+//! - Beside them: [`error`] (the usage error, exit code 2), [`output`] (stdout and stderr
+//!   whose reader may be gone: `| head -1`), [`user_file`] (the one rule for reading a file the user names:
 //!   a regular file of sane size), [`room`] (a workshop's room: its state, rules, page and
 //!   session file; its server is `live::room_server`).
 //!
@@ -42,16 +42,12 @@ pub mod cli;
 pub mod cli_values;
 pub mod commands;
 pub mod content;
-pub mod drill;
 pub mod engine;
 pub mod error;
+pub mod learning;
 pub mod live;
-pub mod metrics;
 pub mod output;
-pub mod progress;
-pub mod quiz;
 pub mod report;
-pub mod review;
 pub mod room;
 pub mod signals;
 pub mod tui;

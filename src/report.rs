@@ -34,7 +34,7 @@ pub fn retry_row(name: &str, result: &ScenarioResult) -> String {
 /// [`retry_row`] as fields; its numbers name their metrics when the row is `policy`'s (the
 /// app's A, B and C rows), so the app can hide them.
 pub fn retry_cells(policy: Option<Policy>, name: &str, result: &ScenarioResult) -> Row {
-    let metric = |field: &str| policy.map(|policy| crate::metrics::retry_metric(policy, field));
+    let metric = |field: &str| policy.map(|policy| crate::learning::metrics::retry_metric(policy, field));
     let number = |row: Row, field: &str, text: String| match metric(field) {
         Some(metric) => row.number(metric, text),
         None => row.text(text),
@@ -56,9 +56,9 @@ pub fn retry_cells(policy: Option<Policy>, name: &str, result: &ScenarioResult) 
 }
 
 /// One caller's Atlas line of Lab 3, e.g. `with breaker  calls= 2911 to sick=   44 ...`:
-/// `label` as printed, `key` its metrics' (`breaker.<key>.calls`, [`crate::metrics::BREAKER_CALLERS`]).
+/// `label` as printed, `key` its metrics' (`breaker.<key>.calls`, [`crate::learning::metrics::BREAKER_CALLERS`]).
 pub fn caller_row(summary: &CallerSummary, (label, key): (&str, &str)) -> Row {
-    let metric = |field: &str| crate::metrics::breaker_metric(key, field);
+    let metric = |field: &str| crate::learning::metrics::breaker_metric(key, field);
     Row::of(format!("{label:<13} calls="))
         .number(metric("calls"), format!("{:5}", summary.calls))
         .text(" to sick=")
@@ -73,7 +73,7 @@ pub fn caller_row(summary: &CallerSummary, (label, key): (&str, &str)) -> Row {
 
 /// Both callers' rows of `run`, timeout only first.
 pub fn breaker_rows(run: &BrownoutComparison) -> [Row; 2] {
-    let [timeout_only, with_breaker] = crate::metrics::BREAKER_CALLERS;
+    let [timeout_only, with_breaker] = crate::learning::metrics::BREAKER_CALLERS;
     [
         caller_row(&run.timeout_only.summary, timeout_only),
         caller_row(&run.with_breaker.summary, with_breaker),
@@ -88,28 +88,12 @@ pub fn health_rows(run: &DriverRun) -> Vec<Row> {
     for (index, (label, outcome)) in labels.iter().zip(&run.work).enumerate() {
         let row = Row::of(format!("{label}: "));
         rows.push(match index {
-            1 => row.number(crate::metrics::HEALTH_LATE_REQUEST_DONE, outcome.word()),
+            1 => row.number(crate::learning::metrics::HEALTH_LATE_REQUEST_DONE, outcome.word()),
             _ => row.text(outcome.word()),
         });
     }
-    rows.push(Row::of("server exit code: ").number(crate::metrics::HEALTH_EXIT_CODE, run.exit_code.to_string()));
-    rows
-}
-
-/// A row of every printer at the Atlas's defaults, for tests over all of them.
-#[cfg(test)]
-pub fn sample_rows() -> Vec<Row> {
-    use crate::engine::{brownout, health, retry};
-    let mut rows: Vec<Row> = retry::compare_policies(&[4, 4, 4], 1.0, 0.1, 1000, 7)
-        .into_iter()
-        .map(|(policy, result)| retry_cells(Some(policy), policy.label(&[4, 4, 4], 0.1).as_str(), &result))
-        .collect();
-    rows.extend(breaker_rows(&brownout::compare(&brownout::BrownoutParams::default())));
-    let run = health::simulate_driver(&health::HealthConfig::default(), health::SIM_DRIVER_PORT);
-    rows.extend(
-        health_rows(&run)
-            .into_iter()
-            .filter(|row| row.fields().iter().any(|f| f.metric.is_some())),
+    rows.push(
+        Row::of("server exit code: ").number(crate::learning::metrics::HEALTH_EXIT_CODE, run.exit_code.to_string()),
     );
     rows
 }
@@ -536,7 +520,111 @@ impl RetryTimeLimit {
 mod tests {
     use super::*;
     use crate::engine::retry::{ScenarioParams, run_scenario};
+    use crate::engine::{brownout, health};
     use crate::live::retry::chain::compare_with_sim;
+
+    /// Hides every metric, each with its own placeholder.
+    struct HideAll;
+
+    impl cells::Mask for HideAll {
+        fn hidden(&self, metric: &str) -> Option<String> {
+            Some(format!("<{metric}>"))
+        }
+    }
+
+    /// A row of every printer at the Atlas's defaults, for tests over all of them.
+    fn sample_rows() -> Vec<Row> {
+        use crate::engine::retry;
+        let mut rows: Vec<Row> = retry::compare_policies(&[4, 4, 4], 1.0, 0.1, 1000, 7)
+            .into_iter()
+            .map(|(policy, result)| retry_cells(Some(policy), policy.label(&[4, 4, 4], 0.1).as_str(), &result))
+            .collect();
+        rows.extend(breaker_rows(&brownout::compare(&brownout::BrownoutParams::default())));
+        let run = health::simulate_driver(&health::HealthConfig::default(), health::SIM_DRIVER_PORT);
+        rows.extend(
+            health_rows(&run)
+                .into_iter()
+                .filter(|row| row.fields().iter().any(|f| f.metric.is_some())),
+        );
+        rows
+    }
+
+    /// The property the replace-based masking lacked: whatever a printer's labels and widths
+    /// are, a hidden number's text is not in the row. Every printer's rows, with their labels
+    /// and number widths changed, hide each number they name.
+    #[test]
+    fn changing_a_printers_label_or_width_cannot_unhide_a_number() {
+        for row in sample_rows() {
+            assert!(
+                row.fields().iter().any(|f| f.metric.is_some()),
+                "{row:?} names no metric"
+            );
+            for relabel in [
+                |text: &str| text.to_string(),
+                |text: &str| format!("{} ", text.to_uppercase()),
+                |text: &str| text.trim().replace('=', ": "),
+            ] {
+                for widen in [0, 3] {
+                    let changed = row
+                        .fields()
+                        .iter()
+                        .fold(Row::default(), |changed, field| match &field.metric {
+                            Some(metric) => {
+                                changed.number(metric.clone(), format!("{}{}", " ".repeat(widen), field.text))
+                            }
+                            None => changed.text(relabel(&field.text)),
+                        });
+                    let hidden = changed.fit(60, &HideAll);
+                    for field in changed.fields() {
+                        if let Some(metric) = &field.metric {
+                            assert!(
+                                hidden.contains(&format!("<{metric}>")),
+                                "{metric} not hidden in {hidden}"
+                            );
+                        }
+                    }
+                    // Without the placeholders, what is left is the labels' digits and no others.
+                    let mut rest = hidden.clone();
+                    for metric in changed.fields().iter().filter_map(|f| f.metric.as_deref()) {
+                        rest = rest.replacen(&format!("<{metric}>"), "", 1);
+                    }
+                    let labels: String = changed
+                        .fields()
+                        .iter()
+                        .filter(|f| f.metric.is_none())
+                        .map(|f| f.text.as_str())
+                        .collect();
+                    let digits = |text: &str| text.chars().filter(char::is_ascii_digit).count();
+                    assert_eq!(
+                        digits(&rest),
+                        digits(&labels),
+                        "a hidden number's digits show: {hidden}"
+                    );
+                }
+            }
+        }
+    }
+    #[test]
+    fn the_atlas_defaults_print_the_published_lines() {
+        let run = brownout::compare(&brownout::BrownoutParams::default());
+        assert_eq!(
+            breaker_rows(&run).map(|row| row.line()),
+            [
+                "timeout only  calls= 6000 to sick= 3000 degraded= 3000 p99 wait=200 ms stuck=20.0",
+                "with breaker  calls= 2911 to sick=   44 degraded= 3133 p99 wait= 40 ms stuck= 0.3",
+            ]
+        );
+        let run = health::simulate_driver(&health::HealthConfig::default(), health::SIM_DRIVER_PORT);
+        let lines: Vec<String> = health_rows(&run).iter().map(Row::line).collect();
+        assert_eq!(
+            lines[lines.len() - 3..],
+            [
+                "request sent before SIGTERM: done",
+                "request sent after SIGTERM: done",
+                "server exit code: 0",
+            ]
+        );
+    }
 
     #[test]
     fn servers_are_named_by_their_place_in_the_chain() {

@@ -8,7 +8,7 @@ use color_eyre::eyre::{Result, WrapErr};
 
 use crate::content::params::Defaults;
 use crate::content::{Content, lint};
-use crate::metrics;
+use crate::learning::metrics;
 
 pub fn check(content_dir: Option<&Path>, out: &mut dyn Write) -> Result<ExitCode> {
     let content = match Content::load(content_dir) {

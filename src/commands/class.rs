@@ -172,12 +172,12 @@ fn control(room: &mut Room, line: &str) -> Control {
 pub fn reveal_line(reveal: &RevealRecord) -> String {
     let value = reveal
         .value
-        .map_or_else(|| "no value".to_string(), crate::quiz::trim_number);
+        .map_or_else(|| "no value".to_string(), crate::learning::quiz::trim_number);
     let share = (100 * reveal.within).checked_div(reveal.answers).unwrap_or(0);
     format!(
         "reveal {}: measured {value} (right within {}); {} of {} within ({share}%)",
         reveal.check,
-        crate::quiz::trim_number(reveal.tolerance),
+        crate::learning::quiz::trim_number(reveal.tolerance),
         reveal.within,
         reveal.answers
     )

@@ -10,8 +10,8 @@ use std::time::Instant;
 use color_eyre::eyre::Result;
 
 use crate::commands::plain_text::{fit, read_answer};
-use crate::drill;
 use crate::error::UsageError;
+use crate::learning::drill;
 
 /// Runs the drill `seed` picks, reading Enter and y/n from `input`, wrapped at `width` columns
 /// (a terminal's; `None` for a pipe).

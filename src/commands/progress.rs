@@ -14,7 +14,7 @@ use crate::error::UsageError;
 pub fn progress_path(flag: Option<&Path>) -> Result<std::path::PathBuf> {
     match flag {
         Some(path) => Ok(path.to_path_buf()),
-        None => crate::progress::default_path()
+        None => crate::learning::progress::default_path()
             .ok_or_else(|| UsageError("no data directory is known here; pass --progress FILE".to_string()).into()),
     }
 }
@@ -29,7 +29,7 @@ pub fn run_progress(
 ) -> Result<ExitCode> {
     if args.reset {
         // Refused before anything is asked: only this app's progress may be erased.
-        if !crate::progress::erasable(progress_file)? {
+        if !crate::learning::progress::erasable(progress_file)? {
             writeln!(out, "nothing to reset: {} does not exist", progress_file.display())?;
             return Ok(ExitCode::SUCCESS);
         }
@@ -48,11 +48,11 @@ pub fn run_progress(
                 return Ok(ExitCode::SUCCESS);
             }
         }
-        crate::progress::erase(progress_file)?;
+        crate::learning::progress::erase(progress_file)?;
         writeln!(out, "progress erased: {}", progress_file.display())?;
         return Ok(ExitCode::SUCCESS);
     }
-    let loaded = crate::progress::load(progress_file)?;
+    let loaded = crate::learning::progress::load(progress_file)?;
     // On stderr: stdout is the report, which a script may read.
     if let Some(notice) = &loaded.notice {
         crate::output::error_line(&format!("note: {notice}"));

@@ -11,7 +11,7 @@ use crate::commands::drill;
 use crate::commands::plain_text::{fit, read_answer, terminal_width, was_not_text};
 use crate::content::{Content, QuestionKind};
 use crate::error::UsageError;
-use crate::{progress, quiz, review};
+use crate::learning::{progress, quiz, review};
 
 /// Asks a quiz in the plain terminal: one question at a time, answers typed on stdin.
 pub fn run_quiz(

@@ -287,15 +287,11 @@ mod tests {
     #[test]
     fn atlas_defaults_give_the_published_rows() {
         let run = compare(&BrownoutParams::default());
-        let [timeout_only, with_breaker] = crate::report::breaker_rows(&run).map(|row| row.line());
-        assert_eq!(
-            timeout_only,
-            "timeout only  calls= 6000 to sick= 3000 degraded= 3000 p99 wait=200 ms stuck=20.0"
-        );
-        assert_eq!(
-            with_breaker,
-            "with breaker  calls= 2911 to sick=   44 degraded= 3133 p99 wait= 40 ms stuck= 0.3"
-        );
+        let [t, b] = [&run.timeout_only.summary, &run.with_breaker.summary];
+        assert_eq!((t.calls, t.sick_calls, t.degraded), (6000, 3000, 3000));
+        assert_eq!((t.p99_wait_ms.round(), (t.stuck * 10.0).round()), (200.0, 200.0));
+        assert_eq!((b.calls, b.sick_calls, b.degraded), (2911, 44, 3133));
+        assert_eq!((b.p99_wait_ms.round(), (b.stuck * 10.0).round()), (40.0, 3.0));
         assert_eq!(run.with_breaker.transitions.len(), 13);
     }
 

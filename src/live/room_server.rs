@@ -230,7 +230,10 @@ fn answer_response(
                 });
             }
             if text_reply {
-                return plain(StatusCode::OK, format!("taken {}\n", crate::quiz::trim_number(value)));
+                return plain(
+                    StatusCode::OK,
+                    format!("taken {}\n", crate::learning::quiz::trim_number(value)),
+                );
             }
             // Post/Redirect/Get: a reload of the page after it does not send the answer again.
             let mut response = html(StatusCode::SEE_OTHER, String::new());

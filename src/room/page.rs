@@ -92,8 +92,8 @@ pub fn room_page(room: &Room, visitor: &Visitor, error: Option<&str>, change: bo
         .find(|(who, _)| *who == name)
         .map(|(_, value)| value);
     let with_unit = |value: f64| match unit {
-        Some(unit) => format!("{} {}", crate::quiz::trim_number(value), unit),
-        None => crate::quiz::trim_number(value),
+        Some(unit) => format!("{} {}", crate::learning::quiz::trim_number(value), unit),
+        None => crate::learning::quiz::trim_number(value),
     };
     if let Some(reveal) = room.reveal_of(&check.id) {
         let measured = reveal.value.map_or_else(|| "no value".to_string(), with_unit);
@@ -109,7 +109,7 @@ pub fn room_page(room: &Room, visitor: &Visitor, error: Option<&str>, change: bo
                 "{header}{prompt}<p>The run measured <b>{}</b> (right within {}).</p><p>{yours}</p>\
 <p>{} of {} in the room ({share}%) were within.</p><p class=\"note\">The next question appears here by itself.</p>",
                 escape_html(&measured),
-                escape_html(&crate::quiz::trim_number(reveal.tolerance)),
+                escape_html(&crate::learning::quiz::trim_number(reveal.tolerance)),
                 reveal.within,
                 reveal.answers
             ),

@@ -5,8 +5,8 @@
 
 use crate::content::params::Defaults;
 use crate::content::{LabFile, Question};
-use crate::metrics::{self, Metric};
-use crate::quiz::{self, Asked, Reading, Response};
+use crate::learning::metrics::{self, Metric};
+use crate::learning::quiz::{self, Asked, Reading, Response};
 
 /// A check's run and the value it measured.
 pub struct Measured {

@@ -215,7 +215,7 @@ impl Room {
     }
 
     /// A participant's answer: `text` read by the same reader as the app's prompt
-    /// ([`crate::quiz::answer::read`]). Refused unless the code is the room's, the name is
+    /// ([`crate::learning::quiz::answer::read`]). Refused unless the code is the room's, the name is
     /// something once cleaned, the check exists and is not revealed, and the participant's
     /// allowance has room. A second answer to the same check replaces the first.
     pub fn answer(&mut self, code: &str, name: &str, check: &str, text: &str, now_ms: u64) -> Result<f64, Refusal> {
@@ -224,7 +224,7 @@ impl Room {
             return Err(Refusal::UnknownCheck);
         };
         let text: String = text.chars().take(rules::ANSWER_MAX_CHARS).collect();
-        let reading = crate::quiz::answer::read(&asked.check, &text).map_err(Refusal::BadAnswer)?;
+        let reading = crate::learning::quiz::answer::read(&asked.check, &text).map_err(Refusal::BadAnswer)?;
         if self.revealed(check) {
             return Err(Refusal::Revealed);
         }

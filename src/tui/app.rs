@@ -13,8 +13,8 @@ use ratatui::layout::Rect;
 use tokio::sync::mpsc;
 
 use crate::content::{Content, LabId};
+use crate::learning::progress::{self, Loaded, Progress};
 use crate::live::run::{self, LabEvent};
-use crate::progress::{self, Loaded, Progress};
 use crate::tui::event::Event;
 use crate::tui::keys::{self, Context};
 use crate::tui::layout;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use color_eyre::eyre::Result;
 
-use crate::progress::{self, Loaded, Progress};
+use crate::learning::progress::{self, Loaded, Progress};
 
 /// Where progress lives and what was in it, read before the terminal is taken so that a
 /// file from a newer version stops the app with a one-line error and is never overwritten.

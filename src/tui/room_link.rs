@@ -80,7 +80,9 @@ impl RoomLink {
 
     /// Queues a prediction of `check` for the room.
     pub fn send(&self, check: &str, value: f64) {
-        let _ = self.tx.send((check.to_string(), crate::quiz::trim_number(value)));
+        let _ = self
+            .tx
+            .send((check.to_string(), crate::learning::quiz::trim_number(value)));
     }
 }
 

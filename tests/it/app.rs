@@ -236,7 +236,7 @@ fn page_keys_scroll_the_transition_log_and_the_lesson() {
 
 // Learning: the quiz, predictions and progress, through the app's messages.
 
-use resilience_lab::progress;
+use resilience_lab::learning::progress;
 use resilience_lab::tui::screens::quiz::Stage;
 
 /// Opens the quiz from home and starts it with the default pick (all questions).

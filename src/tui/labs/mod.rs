@@ -127,7 +127,7 @@ pub fn lab_takes(lab: &LabFile, msg: Msg) -> bool {
 mod tests {
     use super::*;
     use crate::content::Content;
-    use crate::metrics;
+    use crate::learning::metrics;
     use crate::tui::screens::lab::fleet::FleetPanel;
     use crate::tui::screens::lab::predict;
     use crate::tui::slider::Slider;

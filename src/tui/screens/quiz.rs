@@ -7,11 +7,11 @@
 //!   +--- Enter --------+---------------------+-------------------------------- +
 //! ```
 //!
-//! Drawing, grading and scoring live elsewhere (`view/quiz.rs`, `crate::quiz`); this module
+//! Drawing, grading and scoring live elsewhere (`view/quiz.rs`, `crate::learning::quiz`); this module
 //! only moves between stages and says what the app must record ([`QuizOutcome::Answered`]).
 
 use crate::content::{Content, Question, QuestionKind};
-use crate::quiz::{self, Asked, Filter, Response, Score, Verdict};
+use crate::learning::quiz::{self, Asked, Filter, Response, Score, Verdict};
 use crate::tui::keys::Context;
 use crate::tui::msg::Msg;
 use crate::tui::widgets::number_input::NumberInput;

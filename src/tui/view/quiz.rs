@@ -22,7 +22,7 @@ use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Padding, Paragraph, Widget, Wrap};
 
 use crate::content::QuestionKind;
-use crate::quiz::trim_number;
+use crate::learning::quiz::trim_number;
 use crate::tui::app::App;
 use crate::tui::keys;
 use crate::tui::screens::book::wrapped_rows;
@@ -46,7 +46,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let mut left = format!(" Quiz · {pick}");
     let right = match quiz.stage {
         // How many answered questions are not yet learned (`quiz --review` asks them first).
-        Stage::Setup => match crate::review::due_count(&app.content.quiz_questions(), &app.progress) {
+        Stage::Setup => match crate::learning::review::due_count(&app.content.quiz_questions(), &app.progress) {
             0 => String::new(),
             due => format!("{due} due for review (quiz --review) "),
         },

@@ -10,7 +10,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 
-use crate::quiz::trim_number;
+use crate::learning::quiz::trim_number;
 use crate::tui::screens::room::Board;
 
 /// Bins of the histogram at most: more than a room can tell apart from the back.

@@ -1,7 +1,7 @@
 //! A number being typed: the quiz's number questions and a lab's prediction prompt.
 
 use crate::content::Question;
-use crate::quiz::answer::{self, Reading};
+use crate::learning::quiz::answer::{self, Reading};
 
 /// Longest typed answer, in characters: enough for `-1,234,567.891` or `10690 ms`.
 pub const MAX_INPUT_CHARS: usize = 20;

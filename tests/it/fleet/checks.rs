@@ -4,7 +4,7 @@
 use resilience_lab::content::params::fleet as params;
 use resilience_lab::content::{Content, LabId};
 use resilience_lab::engine::fleet::{self, Scenario};
-use resilience_lab::metrics;
+use resilience_lab::learning::metrics;
 
 #[test]
 fn each_fleet_check_is_scored_at_its_own_settings() {

@@ -4,7 +4,7 @@
 use resilience_lab::content::params::Defaults;
 use resilience_lab::content::question::CheckSettings;
 use resilience_lab::content::{LabId, lab};
-use resilience_lab::metrics::{self, lookup};
+use resilience_lab::learning::metrics::{self, lookup};
 
 const FILE: &str = include_str!("../../../labs/overload.toml");
 

@@ -16,7 +16,7 @@ use resilience_lab::content::question::CheckSettings;
 use resilience_lab::content::{LabFile, LabId, Question};
 use resilience_lab::engine::fleet;
 use resilience_lab::engine::health;
-use resilience_lab::metrics;
+use resilience_lab::learning::metrics;
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::msg::Msg;
 use resilience_lab::tui::screens::lab::first_visit::step_page;

@@ -5,7 +5,7 @@
 
 use resilience_lab::content::question::CheckSettings;
 use resilience_lab::content::{Content, LabFile, Question};
-use resilience_lab::metrics;
+use resilience_lab::learning::metrics;
 
 /// The numbers written in `text`, thousands separators dropped; `20%` also counts as 0.2.
 fn numbers(text: &str) -> Vec<f64> {

@@ -3,7 +3,7 @@
 
 use resilience_lab::content::question::CheckSettings;
 use resilience_lab::content::{Content, LabFile, ParameterSpec};
-use resilience_lab::metrics;
+use resilience_lab::learning::metrics;
 
 /// Up to `count` values on `spec`'s grid from its min to its max, both ends included.
 fn grid(spec: &ParameterSpec, count: u64) -> Vec<f64> {

@@ -3,7 +3,7 @@
 //! per page, remembered in the progress file; later visits open to the lab.
 
 use crate::common::{app, render};
-use resilience_lab::progress;
+use resilience_lab::learning::progress;
 use resilience_lab::tui::app::{App, Screen};
 use resilience_lab::tui::msg::Msg;
 

@@ -3,7 +3,7 @@
 //! go on.
 //!
 //! Each page of a lab screen (the lab itself, Lab 1's fleet view) has a first visit of its
-//! own, remembered per lab in the progress file ([`crate::progress::LabProgress::visited`]):
+//! own, remembered per lab in the progress file ([`crate::learning::progress::LabProgress::visited`]):
 //! the lesson opens once per page, later visits open to the lab, and `L` shows the lesson
 //! whenever asked.
 

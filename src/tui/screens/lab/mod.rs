@@ -29,9 +29,9 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use crate::content::{LabFile, LabId};
+use crate::learning::metrics::{self, Metric};
+use crate::learning::progress::Progress;
 use crate::live::run::{LabBody, LabEvent};
-use crate::metrics::{self, Metric};
-use crate::progress::Progress;
 use crate::tui::event::Event;
 use crate::tui::keys::Context;
 use crate::tui::layout::{self, ResultsRows, SliderHit};

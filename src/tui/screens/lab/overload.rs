@@ -47,7 +47,7 @@ impl OverloadView {
     /// The view that draws what a check's `metric` counts, when the curves do not: a verdict
     /// switches to it, so the run it scored is on screen (the 160 free threads, not goodput).
     pub fn showing(metric: &str) -> Option<Self> {
-        if crate::metrics::SlotsCase::of_metric(metric).is_some() {
+        if crate::learning::metrics::SlotsCase::of_metric(metric).is_some() {
             Some(OverloadView::Bulkhead)
         } else if metric.starts_with("overload.throttle") {
             Some(OverloadView::Outcomes)

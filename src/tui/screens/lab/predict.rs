@@ -10,8 +10,8 @@ use crate::content::params::Values;
 use crate::content::question::CheckSettings;
 use crate::content::{LabFile, Question};
 use crate::engine::retry::Policy;
-use crate::metrics::{self, Metric};
-use crate::quiz::{self, Asked, Response, Verdict};
+use crate::learning::metrics::{self, Metric};
+use crate::learning::quiz::{self, Asked, Response, Verdict};
 use crate::tui::screens::lab::sim::LabResults;
 use crate::tui::slider::Slider;
 use crate::tui::widgets::number_input::NumberInput;
@@ -77,7 +77,7 @@ pub fn step_check(lab: &LabFile, step: usize) -> Option<Question> {
     })
 }
 
-/// The named numbers of the run a lab screen shows ([`crate::metrics`]'s map, which scores
+/// The named numbers of the run a lab screen shows ([`crate::learning::metrics`]'s map, which scores
 /// checks too): Lab 4's with its slots case.
 pub fn lab_metrics(results: &LabResults) -> Vec<Metric> {
     match results {

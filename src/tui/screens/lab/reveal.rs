@@ -11,7 +11,7 @@
 use std::collections::BTreeSet;
 
 use crate::content::LabFile;
-use crate::progress::Progress;
+use crate::learning::progress::Progress;
 use crate::tui::screens::lab::predict::step_check;
 
 /// The steps whose run the learner chose to see without predicting: kept in the screen for
@@ -170,8 +170,8 @@ fn settings_differing(check: &crate::content::Question, run_values: &[(String, f
 pub struct ShownRun<'a> {
     /// Every parameter's value in that run.
     pub values: &'a [(String, f64)],
-    /// Its named numbers ([`crate::metrics`]).
-    pub metrics: &'a [crate::metrics::Metric],
+    /// Its named numbers ([`crate::learning::metrics`]).
+    pub metrics: &'a [crate::learning::metrics::Metric],
 }
 
 /// The metrics a run must mask: those of every check of `lab` on a guided step that is
@@ -197,7 +197,8 @@ pub fn masked_metrics(
             continue;
         }
         // A run without the check's number (a breaker that never opens) has nothing to hide.
-        let Some(number) = crate::metrics::lookup(shown.metrics, check.metric.as_deref().unwrap_or_default()) else {
+        let Some(number) = crate::learning::metrics::lookup(shown.metrics, check.metric.as_deref().unwrap_or_default())
+        else {
             continue;
         };
         let shows_answer = match settings_differing(&check, shown.values, spanning) {

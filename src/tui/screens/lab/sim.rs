@@ -10,7 +10,7 @@ use crate::engine::brownout::{self, BrownoutComparison, BrownoutParams};
 use crate::engine::health::{self, DriverRun};
 use crate::engine::overload::{self, OverloadRun, Recompute};
 use crate::engine::retry::{self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, Policy, ScenarioResult};
-use crate::metrics::SlotsCase;
+use crate::learning::metrics::SlotsCase;
 use crate::tui::slider::Slider;
 
 /// Points of the amplification curve: p = 0, 0.05, ..., 1.

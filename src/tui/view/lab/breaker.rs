@@ -25,7 +25,7 @@ use ratatui::widgets::{Paragraph, Sparkline, Widget, Wrap};
 
 use crate::engine::breaker::BreakerState;
 use crate::engine::fault::{FaultKind, ManualOverride};
-use crate::metrics::BREAKER_CALLERS;
+use crate::learning::metrics::BREAKER_CALLERS;
 use crate::report::caller_row;
 use crate::report::cells::fit_width;
 use crate::tui::screens::lab::breaker::BreakerLive;

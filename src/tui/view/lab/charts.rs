@@ -11,7 +11,7 @@ use ratatui::widgets::{Axis, Bar, BarChart, BarGroup, Block, Chart, Dataset, Gra
 
 use crate::engine::brownout::{BrownoutComparison, CallerRun};
 use crate::engine::health::DriverRun;
-use crate::metrics;
+use crate::learning::metrics;
 use crate::tui::screens::lab::reveal::{Masked, placeholder};
 use crate::tui::screens::lab::sim::{LabResults, RetryResults};
 use crate::tui::theme::Theme;

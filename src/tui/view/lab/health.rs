@@ -89,7 +89,12 @@ pub fn render(view: &LabView, layout: &LabLayout, buf: &mut Buffer) {
     // starts at the sliders); else the simulation does, as the prompt says.
     let moment = step_check(view.lab, state.predict.step)
         .filter(|check| sliders_at_settings(check, &state.sliders))
-        .and_then(|check| check.metric.as_deref().and_then(crate::metrics::readyz_moment));
+        .and_then(|check| {
+            check
+                .metric
+                .as_deref()
+                .and_then(crate::learning::metrics::readyz_moment)
+        });
     next_panel(live, &step_note(view), moment, theme, next, buf);
     log_panel(live, theme, log, buf);
     // A guided step's prompt and verdict, over the right panel as on every lab screen.

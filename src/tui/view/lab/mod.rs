@@ -24,7 +24,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use crate::content::LabFile;
-use crate::progress::Progress;
+use crate::learning::progress::Progress;
 use crate::tui::keys::{self, Context};
 use crate::tui::layout;
 use crate::tui::msg::Msg;

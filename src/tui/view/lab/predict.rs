@@ -16,8 +16,8 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
 use crate::content::question::CheckSettings;
 use crate::content::{LabId, Question};
-use crate::metrics::readyz_moment;
-use crate::quiz::trim_number;
+use crate::learning::metrics::readyz_moment;
+use crate::learning::quiz::trim_number;
 use crate::tui::screens::book::wrapped_rows;
 use crate::tui::screens::lab::done_note;
 use crate::tui::screens::lab::first_visit;

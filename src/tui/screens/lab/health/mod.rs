@@ -18,11 +18,11 @@ use tokio::time::Instant;
 
 use crate::content::{LabId, Question};
 use crate::engine::health::{HealthConfig, Phase};
+use crate::learning::quiz::{self, Asked, Response};
 use crate::live::health::child::Stream;
 use crate::live::health::runner::{self, HealthControl, HealthParams};
 use crate::live::http::GetOutcome;
 use crate::live::run::{HealthEvent, LabBody, LabEvent, LiveRun};
-use crate::quiz::{self, Asked, Response};
 use crate::tui::msg::Msg;
 use crate::tui::screens::lab::live::{LiveCtx, LivePart};
 use crate::tui::screens::lab::predict::Observed;

@@ -148,7 +148,7 @@ pub fn seen(outcome: &GetOutcome) -> String {
 /// after start", "0.2 s after SIGTERM"), taken from the Atlas schedule the simulation runs;
 /// `None` for a metric only the simulation measures.
 pub fn live_moment(metric: &str) -> Option<ProbeMoment> {
-    crate::metrics::readyz_moment(metric)
+    crate::learning::metrics::readyz_moment(metric)
 }
 
 #[cfg(test)]
@@ -181,7 +181,7 @@ mod tests {
             .filter(|p| p.path == "/readyz")
             .map(|p| p.t_s)
             .collect();
-        let metrics = crate::metrics::health_metrics(&run);
+        let metrics = crate::learning::metrics::health_metrics(&run);
         let names: Vec<&str> = metrics
             .iter()
             .map(|(name, _)| name.as_str())

@@ -8,7 +8,7 @@
 use serde::Deserialize;
 
 /// The drills as shipped.
-const DRILLS_TOML: &str = include_str!("../assets/drills.toml");
+const DRILLS_TOML: &str = include_str!("../../assets/drills.toml");
 
 /// One drill.
 #[derive(Clone, Debug, Deserialize, PartialEq)]

@@ -8,7 +8,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
 use crate::content::question::{Answer, Question, QuestionKind};
-use crate::metrics::{self, Metric};
+use crate::learning::metrics::{self, Metric};
 
 pub mod answer;
 

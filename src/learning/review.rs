@@ -13,7 +13,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
 use crate::content::question::Question;
-use crate::progress::{Progress, QuestionProgress};
+use crate::learning::progress::{Progress, QuestionProgress};
 
 /// Right answers in a row after which a question is learned and no longer due.
 pub const LEARNED_STREAK: u32 = 3;

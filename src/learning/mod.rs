@@ -1,0 +1,11 @@
+//! What the app and the command line share about a learner: [`progress`] (the progress
+//! file), [`quiz`] (drawing and grading questions, and reading a typed answer), [`review`]
+//! (spaced repetition for `quiz --review`), [`drill`] (interview drills for `quiz --drill`)
+//! and [`metrics`] (the one map of a run's named numbers, for scoring a check and for the
+//! screen alike).
+
+pub mod drill;
+pub mod metrics;
+pub mod progress;
+pub mod quiz;
+pub mod review;
