@@ -31,7 +31,7 @@ use crate::tui::screens::lab::sim::LabResults;
 use crate::tui::theme::Theme;
 use crate::tui::view::lab::LabView;
 use crate::tui::view::lab::charts::{calls_chart, resample};
-use crate::tui::view::lab::results::fit_width;
+use crate::tui::view::lab::fit::fit_width;
 use crate::tui::widgets::panel::panel;
 use crate::tui::widgets::state_band::StateBand;
 

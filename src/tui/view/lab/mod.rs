@@ -36,6 +36,7 @@ use crate::tui::widgets::panel::panel;
 
 pub mod breaker;
 pub mod charts;
+pub mod fit;
 pub mod fleet;
 pub mod health;
 pub mod lesson;

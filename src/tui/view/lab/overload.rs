@@ -26,7 +26,7 @@ use crate::tui::screens::lab::overload::{LiveRecord, LiveScale, OverloadLive, Ov
 use crate::tui::screens::lab::reveal::{Masked, placeholder};
 use crate::tui::screens::lab::sim::{LabResults, OverloadResults};
 use crate::tui::view::footer;
-use crate::tui::view::lab::results::fit_width;
+use crate::tui::view::lab::fit::fit_width;
 use crate::tui::view::lab::{LabView, masked_chart};
 use crate::tui::view::overload::{bulkhead_view, goodput_curves, outcomes_per_second, queue_over_time, throttle_view};
 use crate::tui::widgets::panel::panel;

@@ -17,6 +17,7 @@ use crate::tui::screens::lab::reveal::{Masked, placeholder};
 use crate::tui::screens::lab::sim::LabResults;
 use crate::tui::theme::Theme;
 use crate::tui::view::lab::LabView;
+use crate::tui::view::lab::fit::fit_width;
 
 /// Width of one column of the transition log (`t=15.49s half_open -> open` and a gap).
 const LOG_COLUMN_WIDTH: u16 = 30;
@@ -76,33 +77,6 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         }
     };
     Paragraph::new(lines).block(block).render(area, buf);
-}
-
-/// The Atlas's line as printed when it fits; else without its alignment padding, then with
-/// shorter labels, so that every number still shows at 80 columns (`calls= 6000` becomes
-/// `calls=6000`, `p99 wait=` becomes `p99=`): a clipped `stuck=100.0` would read as 10.
-pub fn fit_width(line: String, width: usize) -> String {
-    if line.chars().count() <= width {
-        return line;
-    }
-    let mut squeezed = line.replace("  ", " ");
-    while squeezed.contains("= ") {
-        squeezed = squeezed.replace("= ", "=");
-    }
-    const SHORTER: [(&str, &str); 5] = [
-        ("p99 wait=", "p99="),
-        ("degraded=", "degr="),
-        (" to sick=", " sick="),
-        ("timeout only", "timeout"),
-        ("with breaker", "breaker"),
-    ];
-    for (long, short) in SHORTER {
-        if squeezed.chars().count() <= width {
-            break;
-        }
-        squeezed = squeezed.replace(long, short);
-    }
-    squeezed
 }
 
 /// Lab 2's row `index` (A, B, C in `Policy::ALL` order) with the numbers of `masked` metrics
@@ -215,25 +189,4 @@ fn breaker_lines<'a>(
         lines.push(Line::from(Span::styled(text, theme.dim())));
     }
     lines
-}
-
-#[cfg(test)]
-mod tests {
-    use super::fit_width;
-
-    #[test]
-    fn every_number_survives_at_80_columns() {
-        let line = "timeout only  calls=30000 to sick=15000 degraded=15000 p99 wait=200 ms stuck=100.0".to_string();
-        let fitted = fit_width(line, 76);
-        assert!(fitted.chars().count() <= 76, "{fitted}");
-        for number in ["30000", "15000", "200", "100.0"] {
-            assert!(fitted.contains(number), "{fitted}");
-        }
-        let short = "with breaker  calls= 2911".to_string();
-        assert_eq!(
-            fit_width(short.clone(), 80),
-            short,
-            "a line that fits is left as printed"
-        );
-    }
 }
