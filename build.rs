@@ -10,12 +10,25 @@
 
 use std::path::Path;
 
-const LAB_FILES: [&str; 4] = ["health", "retry", "breaker", "overload"];
-
 fn main() {
     let out_dir = std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR for build scripts");
     let package = std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR for build scripts");
-    for name in LAB_FILES {
+    // Every lab file in the folder, so a new lab is a new file here and no list to keep
+    // (tests/it/architecture.rs holds the folder to `LabId::ALL`).
+    let labs = Path::new(&package).join("labs");
+    println!("cargo::rerun-if-changed=labs");
+    let mut names: Vec<String> = std::fs::read_dir(&labs)
+        .unwrap_or_else(|err| panic!("cannot read {}: {err}", labs.display()))
+        .filter_map(|entry| {
+            let path = entry.ok()?.path();
+            if path.extension()? != "toml" {
+                return None;
+            }
+            path.file_stem()?.to_str().map(String::from)
+        })
+        .collect();
+    names.sort();
+    for name in names {
         let source = format!("labs/{name}.toml");
         println!("cargo::rerun-if-changed={source}");
         let text = std::fs::read_to_string(Path::new(&package).join(&source)).unwrap_or_default();

@@ -6,11 +6,14 @@
 //! - the terminal app names neither the subcommands nor clap's argument structs;
 //! - no two modules of the crate depend on each other in a loop. A module depends on another
 //!   when its file names a `crate::` path into it (in a `use` line or inline) or `use`s a
-//!   child module by its relative name; a `mod` declaration alone is no dependency.
+//!   child module by its relative name; a `mod` declaration alone is no dependency;
+//! - `build.rs` embeds every file of `labs/`, and those files are the labs of `LabId::ALL`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
+
+use resilience_lab::content::LabId;
 
 const FORBIDDEN: [&str; 4] = ["tokio", "hyper", "ratatui", "crossterm"];
 
@@ -258,4 +261,28 @@ fn use_trees_expand_to_every_path() {
         expand("crate::a::{b, c::{d, e as f}, self}"),
         vec!["crate::a::b", "crate::a::c::d", "crate::a::c::e", "crate::a"]
     );
+}
+
+#[test]
+fn build_rs_embeds_the_labs_folder_which_holds_the_labs_of_lab_id_all() {
+    let package = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let build = code_of(&package.join("build.rs"));
+    assert!(
+        build.contains("read_dir(") && !build.contains("\"health\""),
+        "build.rs reads the labs/ folder, not a list of its own"
+    );
+    let mut in_folder: Vec<String> = fs::read_dir(package.join("labs"))
+        .expect("the labs folder")
+        .filter_map(|entry| {
+            let path = entry.ok()?.path();
+            if path.extension()? != "toml" {
+                return None;
+            }
+            path.file_stem()?.to_str().map(String::from)
+        })
+        .collect();
+    in_folder.sort();
+    let mut labs: Vec<String> = LabId::ALL.into_iter().map(|lab| lab.name().to_string()).collect();
+    labs.sort();
+    assert_eq!(in_folder, labs, "labs/*.toml and LabId::ALL name the same labs");
 }

@@ -12,6 +12,7 @@ mod common;
 mod app;
 mod breaker;
 mod fleet;
+mod fleet_children;
 mod health;
 mod health_abuse;
 mod overload;

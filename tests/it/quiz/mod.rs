@@ -4,3 +4,4 @@
 mod answers;
 mod bank_fairness;
 mod cli;
+mod letters;
