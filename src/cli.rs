@@ -10,7 +10,9 @@ use clap::{Args, Parser, Subcommand};
 
 /// Lab 5's flags, built from its parameter table.
 mod budget;
+mod mode;
 pub use budget::BudgetArgs;
+pub use mode::ModeArgs;
 
 use crate::content::lab::required_parameters;
 use crate::engine::fault::FaultKind;
@@ -338,20 +340,6 @@ pub fn allow_negative_values(command: clap::Command) -> clap::Command {
     names.into_iter().fold(command, |command, name| {
         command.mut_subcommand(name, allow_negative_values)
     })
-}
-
-/// How to run and how to print.
-#[derive(Debug, Args, Clone, Copy, Default)]
-pub struct ModeArgs {
-    /// Simulate on a virtual clock (the default): instant and exact.
-    #[arg(long, conflicts_with = "live")]
-    pub sim: bool,
-    /// Run for real on 127.0.0.1.
-    #[arg(long)]
-    pub live: bool,
-    /// Print one JSON document instead of text.
-    #[arg(long)]
-    pub json: bool,
 }
 
 #[derive(Debug, Args)]

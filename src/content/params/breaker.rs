@@ -2,7 +2,8 @@
 //! `run breaker`'s flags, and the rules that hold between them.
 
 use crate::content::lab::LabFile;
-use crate::content::params::{AtBound, Values, default_of, value, whole};
+use crate::content::params::bound::{AtBound, default_of, value, whole};
+use crate::content::values::Values;
 use crate::engine::breaker::BreakerConfig;
 use crate::engine::brownout::BrownoutParams;
 use crate::error::UsageError;
@@ -79,7 +80,7 @@ pub fn resolve(lab: &LabFile, values: &(impl Values + ?Sized), at: AtBound) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::params::Defaults;
+    use crate::content::values::Defaults;
     use crate::content::{Content, LabId};
 
     #[test]

@@ -2,7 +2,7 @@
 //! from named values (flags, a check's settings, sliders) to [`BudgetParams`].
 //!
 //! The command line builds its `run budget` flags from [`PARAMETERS`], range-checks each
-//! value with [`parse_value`], and resolves through [`budget_params`]; `labs/budget.toml`'s
+//! value with [`parse_value`], and resolves through [`budget_params`]; `labs/staged/budget.toml`'s
 //! parameters must carry these names, ranges and defaults (a test holds it to them). A
 //! switch (`--propagate yes|no`, `--idempotency-key`) is a 0/1 parameter; a choice
 //! (`--herd-sleep fixed|jitter25|full`) is the index of its name.
@@ -324,7 +324,7 @@ mod tests {
 
 #[cfg(test)]
 mod lab_file_tests {
-    //! `labs/budget.toml` is not loaded by the app yet (Lab 5 has no `LabId` variant until its
+    //! `labs/staged/budget.toml` is not loaded by the app yet (Lab 5 has no `LabId` variant until its
     //! page exists), so this holds it to what the content checker would: the table's names,
     //! ranges and defaults, every check at settings for every parameter, a metric its run
     //! names, and steps that point at checks.
@@ -333,7 +333,7 @@ mod lab_file_tests {
     use crate::content::question::CheckSettings;
     use crate::engine::budget::{self, MetricValue};
 
-    const FILE: &str = include_str!("../../../labs/budget.toml");
+    const FILE: &str = include_str!("../../../labs/staged/budget.toml");
 
     #[test]
     fn the_lab_file_keeps_to_the_table_and_its_checks_are_scored() {

@@ -15,7 +15,8 @@
 //! so a source that gives nothing runs the same whether it falls back to either.
 
 use crate::content::lab::LabFile;
-use crate::content::params::{AtBound, Bound, Values, value};
+use crate::content::params::bound::{AtBound, Bound, value};
+use crate::content::values::Values;
 use crate::engine::fleet::{Balancing, Database, DbWindow, FleetParams, OnDbDown, Scenario};
 use crate::error::UsageError;
 
@@ -413,15 +414,15 @@ mod tests {
     fn the_lab_files_fleet_defaults_are_the_default_scenarios_values() {
         let content = Content::load(None).expect("the built-in labs load");
         let lab = content.lab(LabId::Health);
-        let scenario = scenario_of(crate::content::params::default_of(lab, "fleet_scenario"));
+        let scenario = scenario_of(crate::content::params::bound::default_of(lab, "fleet_scenario"));
         for (name, expected) in scenario_values(scenario) {
-            let default = crate::content::params::default_of(lab, name);
+            let default = crate::content::params::bound::default_of(lab, name);
             assert!(
                 (default - expected).abs() < 1e-9,
                 "{name}: lab file {default}, {scenario:?} {expected}"
             );
         }
-        let defaults = resolve(lab, &crate::content::params::Defaults, AtBound::Refuse).expect("the defaults run");
+        let defaults = resolve(lab, &crate::content::values::Defaults, AtBound::Refuse).expect("the defaults run");
         assert_eq!(defaults, FleetParams::scenario(scenario));
     }
 

@@ -2,7 +2,8 @@
 //! probe period, from the sliders, a check's settings or `run health` / `serve health`'s flags.
 
 use crate::content::lab::LabFile;
-use crate::content::params::{Values, value};
+use crate::content::params::bound::value;
+use crate::content::values::Values;
 use crate::engine::health::HealthConfig;
 
 /// The health server's settings. The database switches (`liveness_checks_db` and

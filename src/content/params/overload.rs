@@ -7,7 +7,8 @@
 //! typed on top. Both then go through [`apply`].
 
 use crate::content::lab::LabFile;
-use crate::content::params::{AtBound, Bound, Values, value};
+use crate::content::params::bound::{AtBound, Bound, value};
+use crate::content::values::Values;
 use crate::engine::overload::{Arrivals, Dependency, OverloadParams, Policy, Scenario};
 use crate::error::UsageError;
 
@@ -201,7 +202,7 @@ pub fn overload_hang_params(lab: &LabFile, values: &(impl Values + ?Sized)) -> O
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::params::Defaults;
+    use crate::content::values::Defaults;
     use crate::content::{Content, LabId};
 
     #[test]
@@ -228,7 +229,7 @@ mod tests {
         let p = overload_params(lab, &Defaults);
         assert_eq!(
             p.offered_per_s,
-            crate::content::params::default_of(lab, "offered_per_s")
+            crate::content::params::bound::default_of(lab, "offered_per_s")
         );
         let held: &[(&str, f64)] = &[("workers", 0.0)];
         assert_eq!(overload_params(lab, held).workers, 1, "held at its bound");

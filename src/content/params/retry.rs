@@ -6,7 +6,8 @@
 //! `run retry --live` makes [`LIVE_DEFAULT_ACTIONS`] unless `--actions` says.
 
 use crate::content::lab::LabFile;
-use crate::content::params::{Defaults, Values, value, whole};
+use crate::content::params::bound::{value, whole};
+use crate::content::values::{Defaults, Values};
 use crate::engine::retry::{ScenarioParams, ScenarioResult};
 use crate::error::UsageError;
 

@@ -237,28 +237,37 @@ fn retry_charts(
         .render(bottom, buf);
 }
 
-/// The jitter chart's title, the longest that `room` columns hold whole.
-/// The jitter chart's title; while `ceiling_step` asks for a ceiling its line is not drawn
-/// and the legend names that step instead (`─ ceiling (step 6)`).
+/// The jitter chart's title, the longest that `room` columns hold whole. While `ceiling_step`
+/// asks for a ceiling its line is not drawn and the legend names that step instead
+/// (`─ ceiling (step 6)`); where even the short form with the step does not fit, the legend
+/// names only what is drawn (`• sleep`), never a cut word.
 fn jitter_title(room: u16, ceiling_step: Option<usize>, theme: Theme) -> Line<'static> {
-    let title = |name: &'static str, ceiling: &'static str| {
-        let ceiling = match ceiling_step {
-            Some(step) => format!("{} {} ", ceiling.trim_end(), placeholder(step)),
-            None => ceiling.to_string(),
+    let title = |name: &'static str, ceiling: Option<&'static str>| {
+        let ceiling = match (ceiling, ceiling_step) {
+            (None, _) => String::new(),
+            (Some(ceiling), Some(step)) => format!("{} {} ", ceiling.trim_end(), placeholder(step)),
+            (Some(ceiling), None) => ceiling.to_string(),
         };
+        let sleep = if ceiling.is_empty() { "• sleep " } else { "• sleep" };
         Line::from(vec![
             Span::styled(name, theme.accent()),
-            Span::styled("• sleep", theme.series(3)),
+            Span::styled(sleep, theme.series(3)),
             Span::styled(ceiling, theme.dim()),
         ])
     };
-    [
-        title(" Full Jitter (s): ", " ─ ceiling "),
-        title(" Jitter (s): ", " ─ ceiling "),
-    ]
-    .into_iter()
-    .find(|line| line.width() <= usize::from(room))
-    .unwrap_or_else(|| title(" Jitter s: ", " ─ cap "))
+    let mut candidates = vec![
+        title(" Full Jitter (s): ", Some(" ─ ceiling ")),
+        title(" Jitter (s): ", Some(" ─ ceiling ")),
+        title(" Jitter s: ", Some(" ─ cap ")),
+    ];
+    if ceiling_step.is_some() {
+        candidates.push(title(" Jitter s: ", None));
+    }
+    let shortest = candidates.last().cloned().unwrap_or_default();
+    candidates
+        .into_iter()
+        .find(|line| line.width() <= usize::from(room))
+        .unwrap_or(shortest)
 }
 
 fn breaker_charts(run: &BrownoutComparison, masked: &Masked, theme: Theme, area: Rect, buf: &mut Buffer) {
