@@ -125,12 +125,19 @@ check "first visit: Lab 3's lesson opens by itself" "wait_for 'First visit: L or
 keys Escape
 check "Esc closes the first visit's lesson and stays on the lab" \
     "! screen | grep -qF 'First visit' && screen | grep -qF 'Lab 3 · A breaker'"
-# Steps 2 and 3 ask for the with-breaker row's calls to the sick dependency and its first
-# opening: answered first (44, 10.29), the row and the log show them.
+# Steps 2 to 6 ask for the default row's numbers (calls to the sick dependency, the calls
+# stuck with the timeout alone, the breaker's p99, its degraded answers) and the first
+# opening: answered first (44, 20, 40, 3133, 10.29), the row and the log show them.
 keys ']' p 4 4 Enter
-check "Lab 3: step 2's verdict" "wait_for 'Step 2 of 3'"
+check "Lab 3: step 2's verdict" "wait_for 'Step 2 of 8'"
+keys Escape ']' p 2 0 Enter
+check "Lab 3: step 3's verdict" "wait_for 'Step 3 of 8'"
+keys Escape ']' p 4 0 Enter
+check "Lab 3: step 4's verdict" "wait_for 'Step 4 of 8'"
+keys Escape ']' p 3 1 3 3 Enter
+check "Lab 3: step 5's verdict" "wait_for 'Step 5 of 8'"
 keys Escape ']' p 1 0 . 2 9 Enter
-check "Lab 3: step 3's verdict" "wait_for 'Step 3 of 3'"
+check "Lab 3: step 6's verdict" "wait_for 'Step 6 of 8'"
 keys Escape
 check "Lab 3 shows the Atlas's default row" \
     "wait_for 'with breaker  calls= 2911 to sick=   44 degraded= 3133 p99 wait= 40 ms stuck= 0.3'"
@@ -261,7 +268,7 @@ check "p is at 0.30" "wait_for 'Failure probability            0.30'"
 keys p
 check "the prompt says it is scored at the check's own settings" "wait_for \"Scored at the check's own\""
 keys 6 4 Enter
-check "64 is marked right whatever the p slider says" "wait_for 'Right · Step 1 of 2'"
+check "64 is marked right whatever the p slider says" "wait_for 'Right · Step 1 of 7'"
 check "the run measured 64" "screen | grep -qF 'the run measured 64 attempts'"
 keys Escape Escape q
 restored "quit after Lab 2's check" 0
