@@ -277,7 +277,7 @@ fn run_value(run: &OverloadRun) -> Value {
     })
 }
 
-/// The JSON report (see the README's schema).
+/// The JSON report (its schema is in the book's command-line reference).
 pub fn overload_json(report: &OverloadReport<'_>) -> String {
     let mut value = run_value(report.run);
     value["lab"] = json!("overload");

@@ -93,3 +93,36 @@ fn every_chapter_link_inside_the_book_resolves() {
         }
     }
 }
+
+/// The README is a newcomer's page: what the project is, the two set-up commands, one screen
+/// of use and links; every flag, schema and measurement lives in the book's reference part,
+/// which it links, and each of its links resolves.
+#[test]
+fn the_readme_is_short_and_links_to_the_reference() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = fs::read_to_string(root.join("README.md")).expect("README.md");
+    let lines = readme.lines().count();
+    assert!(
+        lines <= 160,
+        "README.md has {lines} lines: move detail into book/src/reference/"
+    );
+    for command in ["cargo run --release", "cargo test"] {
+        assert!(
+            readme.contains(command),
+            "README.md lost the set-up command `{command}`"
+        );
+    }
+    let targets = links(&readme);
+    for chapter in ["app", "command-line", "lab-files", "accuracy", "performance", "layout"] {
+        let target = format!("book/src/reference/{chapter}.md");
+        assert!(targets.contains(&target), "README.md does not link {target}");
+    }
+    for target in targets {
+        assert!(root.join(&target).is_file(), "README.md links to missing {target}");
+    }
+    let summary = fs::read_to_string(book_src().join("SUMMARY.md")).expect("book/src/SUMMARY.md");
+    assert!(
+        summary.contains("(reference/command-line.md)"),
+        "the reference is in the book's summary"
+    );
+}
