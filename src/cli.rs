@@ -190,9 +190,10 @@ pub struct QuizArgs {
     /// Ask the questions due for review first: missed ones, then those not yet right 3 times in a row.
     #[arg(long, conflicts_with = "drill")]
     pub review: bool,
-    /// An interview drill instead: an open design prompt, a time limit, a model answer and a checklist.
-    #[arg(long, conflicts_with_all = ["lab", "topic"])]
-    pub drill: bool,
+    /// An interview drill instead: an open design prompt, a time limit, a model answer and a
+    /// checklist. `--drill NAME` picks one by its id; `--drill` alone lets the seed pick.
+    #[arg(long, value_name = "NAME", num_args = 0..=1, default_missing_value = "", conflicts_with_all = ["lab", "topic"])]
+    pub drill: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -326,7 +327,10 @@ fn keep_description(cmd: clap::Command, define: fn(clap::Command) -> clap::Comma
 /// (`crate::cli_values::command`). Deferred subcommands get it when they are defined.
 pub fn allow_negative_values(command: clap::Command) -> clap::Command {
     let command = command.mut_args(|arg| {
-        if arg.get_action().takes_values() {
+        // A flag whose value may be left out (`quiz --drill [NAME]`) must not take the next
+        // flag as its value: `--drill --seed 0` is two flags.
+        let value_optional = arg.get_num_args().is_some_and(|range| range.min_values() == 0);
+        if arg.get_action().takes_values() && !value_optional {
             // Lists (`--brownout-s -5,10`, `--attempts -1,2`) are not numbers: they need hyphen values.
             arg.allow_negative_numbers(true).allow_hyphen_values(true)
         } else {

@@ -2,8 +2,12 @@
 //! limit, a clock that runs until Enter, then the model answer and the checklist, one
 //! point at a time (y or n), and the score. Word-wrapped at a terminal's width as the plain
 //! quiz is (`plain_text::fit`); a pipe gets each paragraph on one line.
+//!
+//! A drill graded to its end is saved in progress (the points missed), and the next run of
+//! the same drill shows them before the prompt: practice that remembers what to work on.
 
 use std::io::{BufRead, Write};
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -12,20 +16,66 @@ use color_eyre::eyre::Result;
 use crate::commands::plain_text::{fit, read_answer};
 use crate::error::UsageError;
 use crate::learning::drill;
+use crate::learning::progress::{self, Progress};
 
-/// Runs the drill `seed` picks, reading Enter and y/n from `input`, wrapped at `width` columns
-/// (a terminal's; `None` for a pipe).
-pub fn run(seed: u64, width: Option<usize>, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<ExitCode> {
+/// Runs the drill named `name` (its id), or the one `seed` picks, reading Enter and y/n
+/// from `input`, wrapped at `width` columns (a terminal's; `None` for a pipe). A drill graded
+/// to its end is saved to `progress_file`.
+pub fn run(
+    name: Option<&str>,
+    seed: u64,
+    progress: &mut Progress,
+    progress_file: &Path,
+    width: Option<usize>,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<ExitCode> {
     let drills = drill::drills();
-    let Some(chosen) = drill::pick(&drills, seed) else {
-        return Err(UsageError("no interview drills are built in".to_string()).into());
+    let chosen = match name {
+        Some(name) => drills.iter().find(|d| d.id == name).ok_or_else(|| {
+            let ids: Vec<&str> = drills.iter().map(|d| d.id.as_str()).collect();
+            UsageError(format!("--drill {name} is no drill; allowed: {}", ids.join(", ")))
+        })?,
+        None => drill::pick(&drills, seed).ok_or_else(|| UsageError("no interview drills are built in".to_string()))?,
+    };
+    let again = match name {
+        Some(_) => format!("--drill {} asks it again", chosen.id),
+        None => format!("seed {seed}; --drill {} asks it again", chosen.id),
     };
     let heading = format!(
-        "resilience-lab interview drill {} of {}, seed {seed} (--seed {seed} asks it again)",
+        "resilience-lab interview drill {} of {} ({again})",
         drills.iter().position(|d| d.id == chosen.id).map_or(1, |i| i + 1),
         drills.len()
     );
     writeln!(out, "{}\n", fit(&heading, width, 0))?;
+    if let Some(last) = progress.drills.get(&chosen.id) {
+        let times = if last.graded == 1 {
+            "once".to_string()
+        } else {
+            format!("{} times", last.graded)
+        };
+        if last.missed_last.is_empty() {
+            writeln!(
+                out,
+                "{}\n",
+                fit(
+                    &format!("Graded {times} before; last time you covered every point."),
+                    width,
+                    0
+                )
+            )?;
+        } else {
+            writeln!(
+                out,
+                "{}",
+                fit(&format!("Graded {times} before; last time you missed:"), width, 0)
+            )?;
+            for point in &last.missed_last {
+                writeln!(out, "{}", fit(&format!("  - {point}"), width, 4))?;
+            }
+            writeln!(out)?;
+        }
+    }
     writeln!(out, "{}\n", fit(&chosen.prompt, width, 0))?;
     let limit = format!(
         "You have {} minutes. Answer aloud or on paper, then press Enter (q to stop).",
@@ -101,7 +151,32 @@ pub fn run(seed: u64, width: Option<usize>, input: &mut dyn BufRead, out: &mut d
         }
     }
     if asked < chosen.checklist.len() {
-        writeln!(out, "(stopped after {asked} of {} points)", chosen.checklist.len())?;
+        writeln!(
+            out,
+            "(stopped after {asked} of {} points; not saved)",
+            chosen.checklist.len()
+        )?;
+    } else {
+        let missed: Vec<String> = chosen
+            .checklist
+            .iter()
+            .zip(&covered)
+            .filter(|(_, c)| !**c)
+            .map(|(point, _)| point.clone())
+            .collect();
+        progress.record_drill(&chosen.id, &missed);
+        match progress::save(progress_file, progress) {
+            Ok(()) => writeln!(
+                out,
+                "{}",
+                fit(
+                    "Saved in progress: the next run of this drill shows what you missed.",
+                    width,
+                    0
+                )
+            )?,
+            Err(error) => writeln!(out, "note: the grade was not saved ({error:#})")?,
+        }
     }
     writeln!(out, "{}", fit(&format!("Source: {}", chosen.source), width, 8))?;
     Ok(ExitCode::SUCCESS)
@@ -115,7 +190,10 @@ mod tests {
     fn rows_at(seed: u64, width: Option<usize>) -> String {
         let mut input: &[u8] = b"\ny\ny\ny\ny\ny\ny\ny\ny\ny\ny\n";
         let mut out = Vec::new();
-        run(seed, width, &mut input, &mut out).expect("the drill runs");
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut progress = crate::learning::progress::Progress::new();
+        let file = dir.path().join("progress.toml");
+        run(None, seed, &mut progress, &file, width, &mut input, &mut out).expect("the drill runs");
         String::from_utf8(out).expect("UTF-8")
     }
 

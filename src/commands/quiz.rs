@@ -11,7 +11,7 @@ use crate::commands::drill;
 use crate::commands::plain_text::{fit, read_answer, terminal_width, was_not_text};
 use crate::content::{Content, QuestionKind};
 use crate::error::UsageError;
-use crate::learning::{progress, quiz, review};
+use crate::learning::{progress, quiz, review, schedule};
 
 /// Asks a quiz in the plain terminal: one question at a time, answers typed on stdin.
 pub fn run_quiz(
@@ -47,17 +47,27 @@ pub fn run_quiz(
         lab: args.lab.clone(),
         topic: args.topic.clone(),
     };
-    if args.drill {
-        return drill::run(seed, terminal_width(), input, out);
+    if let Some(name) = &args.drill {
+        let name = (!name.is_empty()).then_some(name.as_str());
+        return drill::run(
+            name,
+            seed,
+            &mut loaded.progress,
+            progress_file,
+            terminal_width(),
+            input,
+            out,
+        );
     }
     let drawn = if args.review {
         let admitted: Vec<crate::content::Question> = questions.iter().filter(|q| filter.admits(q)).cloned().collect();
-        let due = review::due_count(&admitted, &loaded.progress);
+        let today = schedule::today_utc_day();
+        let due = review::due_count(&admitted, &loaded.progress, today);
         writeln!(
             out,
-            "{due} question(s) due for review; they come first, then new ones, then learned ones"
+            "{due} question(s) due for review today; they come first, then new ones, then those waiting for their day"
         )?;
-        let ordered = review::order(&admitted, &loaded.progress, seed);
+        let ordered = review::order(&admitted, &loaded.progress, seed, today);
         quiz::ask_in_order(&ordered[..ordered.len().min(usize::from(args.count))], seed)
     } else {
         quiz::draw(&questions, &filter, usize::from(args.count), seed)

@@ -1,6 +1,6 @@
 //! What the app and the command line share about a learner: [`progress`] (the progress
 //! file), [`quiz`] (drawing and grading questions, and reading a typed answer), [`review`]
-//! (spaced repetition for `quiz --review`), [`drill`] (interview drills for `quiz --drill`)
+//! (spaced repetition for `quiz --review`, on [`schedule`]'s Leitner boxes), [`drill`] (interview drills for `quiz --drill`)
 //! and [`metrics`] (the one map of a run's named numbers, for scoring a check and for the
 //! screen alike).
 
@@ -9,3 +9,4 @@ pub mod metrics;
 pub mod progress;
 pub mod quiz;
 pub mod review;
+pub mod schedule;

@@ -23,10 +23,17 @@ use serde::{Deserialize, Serialize};
 
 use crate::content::{LabFile, Question};
 use crate::error::UsageError;
+use crate::learning::schedule::{self, Slot};
 use crate::user_file;
 
-/// The `format_version` this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// The `format_version` this build writes. It reads 1 too: version 2 added each quiz
+/// question's Leitner slot and the drills' self-grades, and a version 1 file is upgraded as it
+/// is read (see [`Progress::upgrade`]). A build that knows only version 1 refuses a version 2
+/// file rather than move it aside, so an older binary cannot lose what a newer one saved.
+pub const FORMAT_VERSION: u32 = 2;
+
+/// Version 1's rule: right answers in a row after which a question was learned.
+const VERSION_1_LEARNED_STREAK: u32 = 3;
 
 /// What a learner has done.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -45,6 +52,10 @@ pub struct Progress {
     /// quiz; the lab's `checks_passed` still counts them in the lab as before.
     #[serde(default)]
     pub questions: BTreeMap<String, QuestionProgress>,
+    /// Interview drills graded (`quiz --drill`), per drill id: how often, and the checklist
+    /// points missed the last time, which the next run of that drill shows first.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub drills: BTreeMap<String, DrillProgress>,
     /// What was recorded here since the file was last read or written: the next save
     /// replays it onto the file's current content. Not saved itself.
     #[serde(skip)]
@@ -58,6 +69,12 @@ enum Change {
         question_id: String,
         lab: Option<String>,
         right: bool,
+        /// The UTC day it was given on (the schedule's day, not the save's).
+        day: u32,
+    },
+    Drill {
+        drill_id: String,
+        missed: Vec<String>,
     },
     Step {
         lab: String,
@@ -109,11 +126,22 @@ pub struct QuestionProgress {
     pub right: u32,
     /// Right answers in a row, up to the latest.
     pub streak: u32,
+    /// The question's Leitner box ([`schedule`]); absent (0) in version 1 files until upgraded.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub box_level: u32,
+    /// The UTC day it is due again (0: due now).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub due_day: u32,
+}
+
+fn is_zero(value: &u32) -> bool {
+    *value == 0
 }
 
 impl QuestionProgress {
-    /// One more answer: a right one extends the streak, a wrong one ends it.
-    fn record(&mut self, right: bool) {
+    /// One more answer on `day`: a right one extends the streak, a wrong one ends it, and the
+    /// schedule moves the question's box and due day.
+    fn record(&mut self, right: bool, day: u32) {
         self.answered += 1;
         if right {
             self.right += 1;
@@ -121,7 +149,29 @@ impl QuestionProgress {
         } else {
             self.streak = 0;
         }
+        let slot = self.slot().after_answer(right, day);
+        self.box_level = slot.box_level;
+        self.due_day = slot.due_day;
     }
+
+    /// Where the question stands in the review schedule.
+    pub fn slot(&self) -> Slot {
+        Slot {
+            box_level: self.box_level,
+            due_day: self.due_day,
+        }
+    }
+}
+
+/// An interview drill's self-grades.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DrillProgress {
+    /// How many times it was graded to the end.
+    pub graded: u32,
+    /// The checklist points answered "no" the last time, as the checklist words them.
+    #[serde(default)]
+    pub missed_last: Vec<String>,
 }
 
 /// What the quiz's counts say: questions answered in the quiz, of them those right at the
@@ -145,24 +195,72 @@ impl Progress {
     /// there (it counts in that lab only); `None` is the quiz (it counts in the quiz only,
     /// a lab's check asked by the quiz included).
     pub fn record_answer(&mut self, question_id: &str, lab: Option<&str>, right: bool) {
+        self.record_answer_on(question_id, lab, right, schedule::today_utc_day());
+    }
+
+    /// [`Progress::record_answer`] on a given UTC day (the schedule's tests walk the calendar).
+    pub fn record_answer_on(&mut self, question_id: &str, lab: Option<&str>, right: bool, day: u32) {
         self.unsaved.0.push(Change::Answer {
             question_id: question_id.to_string(),
             lab: lab.map(str::to_string),
             right,
+            day,
         });
-        self.apply_answer(question_id, lab, right);
+        self.apply_answer(question_id, lab, right, day);
     }
 
-    fn apply_answer(&mut self, question_id: &str, lab: Option<&str>, right: bool) {
+    /// Records a drill graded to its end: the checklist points the learner did not cover.
+    pub fn record_drill(&mut self, drill_id: &str, missed: &[String]) {
+        self.unsaved.0.push(Change::Drill {
+            drill_id: drill_id.to_string(),
+            missed: missed.to_vec(),
+        });
+        self.apply_drill(drill_id, missed);
+    }
+
+    fn apply_drill(&mut self, drill_id: &str, missed: &[String]) {
+        let drill = self.drills.entry(drill_id.to_string()).or_default();
+        drill.graded += 1;
+        drill.missed_last = missed.to_vec();
+    }
+
+    /// A version 1 file's questions get the Leitner box their streak of right answers earned
+    /// under version 1's rule: three in a row was learned, so it is learned here too, due again
+    /// one learned interval after the upgrade (the days of its answers were not kept); a
+    /// shorter streak is its box, due now. The file is then this build's version. Only
+    /// version 1 needs it: in version 2 a question with a streak has a box of at least 1, since
+    /// a box 0 question is always due and its first right answer moves it up.
+    fn upgrade(&mut self) {
+        if self.format_version < 2 {
+            let today = schedule::today_utc_day();
+            for question in self.questions.values_mut() {
+                if question.box_level != 0 || question.streak == 0 {
+                    continue;
+                }
+                if question.streak >= VERSION_1_LEARNED_STREAK {
+                    question.box_level = schedule::LEARNED_BOX;
+                    question.due_day = today + schedule::INTERVALS_DAYS[schedule::LEARNED_BOX as usize];
+                } else {
+                    question.box_level = question.streak;
+                }
+            }
+        }
+        self.format_version = FORMAT_VERSION;
+    }
+
+    fn apply_answer(&mut self, question_id: &str, lab: Option<&str>, right: bool, day: u32) {
         let Some(lab) = lab else {
-            self.questions.entry(question_id.to_string()).or_default().record(right);
+            self.questions
+                .entry(question_id.to_string())
+                .or_default()
+                .record(right, day);
             return;
         };
         let lab = self.labs.entry(lab.to_string()).or_default();
         lab.check_answers
             .entry(question_id.to_string())
             .or_default()
-            .record(right);
+            .record(right, day);
         if right && !lab.checks_passed.iter().any(|id| id == question_id) {
             lab.checks_passed.push(question_id.to_string());
         }
@@ -364,7 +462,10 @@ fn read_locked_from(path: &Path, read: Read) -> Result<Loaded> {
             progress: Progress::new(),
             notice: None,
         }),
-        Read::Parsed(progress) => Ok(Loaded { progress, notice: None }),
+        Read::Parsed(mut progress) => {
+            progress.upgrade();
+            Ok(Loaded { progress, notice: None })
+        }
         Read::Unreadable(reason) => move_aside(path, &reason),
     }
 }
@@ -481,7 +582,9 @@ pub fn save(path: &Path, progress: &mut Progress) -> Result<()> {
                 question_id,
                 lab,
                 right,
-            } => merged.apply_answer(question_id, lab.as_deref(), *right),
+                day,
+            } => merged.apply_answer(question_id, lab.as_deref(), *right, *day),
+            Change::Drill { drill_id, missed } => merged.apply_drill(drill_id, missed),
             Change::Step { lab, title } => merged.apply_step(lab, title),
             Change::Visit { lab, page } => merged.apply_visit(lab, page),
         }

@@ -46,7 +46,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let mut left = format!(" Quiz · {pick}");
     let right = match quiz.stage {
         // How many answered questions are not yet learned (`quiz --review` asks them first).
-        Stage::Setup => match crate::learning::review::due_count(&app.content.quiz_questions(), &app.progress) {
+        Stage::Setup => match crate::learning::review::due_count(
+            &app.content.quiz_questions(),
+            &app.progress,
+            crate::learning::schedule::today_utc_day(),
+        ) {
             0 => String::new(),
             due => format!("{due} due for review (quiz --review) "),
         },

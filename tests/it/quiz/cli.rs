@@ -32,7 +32,7 @@ fn a_quiz_scores_answers_explains_misses_and_saves_progress() {
     assert!(out.contains("Score: ") && out.contains(" of 2 right"), "{out}");
     assert!(out.contains("Source: "), "{out}");
     let saved = fs::read_to_string(&progress).expect("progress saved");
-    assert!(saved.contains("format_version = 1"));
+    assert!(saved.contains("format_version = 2"), "{saved}");
     assert_eq!(saved.matches("answered = 1").count(), 2, "{saved}");
 }
 
@@ -167,7 +167,7 @@ fn review_asks_the_missed_question_first() {
     );
     let out = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{out}");
-    assert!(out.contains("2 question(s) due for review"), "{out}");
+    assert!(out.contains("2 question(s) due for review today"), "{out}");
     let first = out
         .find("default termination grace period")
         .expect("the missed question is asked");
@@ -182,9 +182,22 @@ fn review_asks_the_missed_question_first() {
     assert!(out.contains("Score: 2 of 2 right"), "{out}");
     let saved = fs::read_to_string(&progress).expect("saved");
     assert!(
-        saved.contains("[questions.shutdown-default-grace]\nanswered = 3\nright = 2\nstreak = 1"),
+        saved.contains(
+            "[questions.shutdown-default-grace]\nanswered = 3\nright = 2\nstreak = 1\nbox_level = 1\ndue_day = "
+        ),
+        "a right answer after the miss is due again tomorrow: {saved}"
+    );
+    // The version 1 file's learned question keeps its standing, now as the learned box.
+    assert!(
+        saved
+            .contains("[questions.retry-three-layers]\nanswered = 3\nright = 3\nstreak = 3\nbox_level = 4\ndue_day = "),
         "{saved}"
     );
+    // Asked again the same day, the two questions answered right are not due: a review that
+    // asks for two gets the questions never asked.
+    let again = run_with_input(&progress, &["quiz", "--review", "--count", "1", "--seed", "3"], "x\n");
+    let again = String::from_utf8_lossy(&again.stdout);
+    assert!(again.contains("0 question(s) due for review today"), "{again}");
 }
 
 #[test]
@@ -209,7 +222,39 @@ fn a_drill_times_the_answer_then_grades_the_checklist() {
         out.contains("To work on:\n  - Gave the call a timeout from measured latency"),
         "{out}"
     );
-    assert!(!progress.exists(), "a drill saves nothing");
+    let saved = fs::read_to_string(&progress).expect("a graded drill is saved");
+    assert!(
+        saved.contains("[drills.drill-recommendations-hangs]\ngraded = 1\nmissed_last = [\"Gave the call a timeout from measured latency"),
+        "{saved}"
+    );
+    // The next run of the same drill, by its name, starts with what was missed.
+    let output = run_with_input(
+        &progress,
+        &["quiz", "--drill", "drill-recommendations-hangs"],
+        "\ny\ny\ny\ny\ny\ny\ny\ny\n",
+    );
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{out}");
+    let missed = out
+        .find("last time you missed:\n  - Gave the call a timeout")
+        .expect("missed points shown");
+    assert!(missed < out.find("You have 3 minutes").expect("the prompt"), "{out}");
+    assert!(out.contains("Covered 8 of 8 points."), "{out}");
+    let saved = fs::read_to_string(&progress).expect("saved");
+    assert!(saved.contains("graded = 2\nmissed_last = []"), "{saved}");
+}
+
+#[test]
+fn a_drill_name_that_is_no_drill_is_refused_with_the_names() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = run_with_input(&dir.path().join("p.toml"), &["quiz", "--drill", "nope"], "");
+    assert_eq!(output.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("--drill nope is no drill; allowed: ") && err.contains("drill-recommendations-hangs"),
+        "{err}"
+    );
 }
 
 #[test]
