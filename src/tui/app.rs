@@ -384,7 +384,7 @@ impl App {
             }
             other => other,
         };
-        match self.quiz.update(msg, &self.content) {
+        match self.quiz.update(msg, &self.content, &self.progress) {
             QuizOutcome::Unchanged => false,
             QuizOutcome::Changed => true,
             QuizOutcome::Answered {

@@ -659,11 +659,7 @@ fn the_quiz_setup_says_how_many_questions_are_due() {
     app.progress.record_answer("retry-three-layers", None, false);
     app.progress.record_answer("overload-capacity", None, true);
     // The miss is due again today; the right answer only tomorrow (the review schedule).
-    assert!(
-        text(&app).contains("1 due for review (quiz --review)"),
-        "{}",
-        text(&app)
-    );
+    assert!(text(&app).contains("1 due for review today"), "{}", text(&app));
 }
 
 // A lab's checks predicted in the lab count in the lab; the quiz's counts and review come

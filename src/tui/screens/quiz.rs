@@ -11,7 +11,9 @@
 //! only moves between stages and says what the app must record ([`QuizOutcome::Answered`]).
 
 use crate::content::{Content, Question, QuestionKind};
+use crate::learning::progress::Progress;
 use crate::learning::quiz::{self, Asked, Filter, Response, Score, Verdict};
+use crate::learning::{review, schedule};
 use crate::tui::keys::Context;
 use crate::tui::msg::Msg;
 use crate::tui::widgets::number_input::NumberInput;
@@ -29,6 +31,9 @@ pub struct Pick {
     pub filter: Filter,
     /// Questions the filter admits, shown beside the label.
     pub available: usize,
+    /// A review: the questions in the review schedule's order (due today first, lowest box
+    /// first, then new ones), as `quiz --review` asks them, instead of a random draw.
+    pub review: bool,
 }
 
 /// Where the quiz is.
@@ -95,6 +100,8 @@ impl QuizScreen {
         let questions = content.quiz_questions();
         let count_of = |filter: &Filter| questions.iter().filter(|q| filter.admits(q)).count();
         let mut filters = vec![("All questions".to_string(), Filter::default())];
+        let review_label = "Review: what is due today first";
+        filters.push((review_label.to_string(), Filter::default()));
         for (number, lab) in content.labs.iter().enumerate() {
             let filter = Filter {
                 lab: Some(lab.id.clone()),
@@ -116,6 +123,7 @@ impl QuizScreen {
             .into_iter()
             .map(|(label, filter)| Pick {
                 available: count_of(&filter),
+                review: label == review_label,
                 label,
                 filter,
             })
@@ -171,12 +179,18 @@ impl QuizScreen {
         self.hint = None;
     }
 
-    /// Draws the questions and asks the first.
-    pub fn start(&mut self, content: &Content) -> QuizOutcome {
+    /// Draws the questions (or takes a review's, from `progress`) and asks the first.
+    pub fn start(&mut self, content: &Content, progress: &Progress) -> QuizOutcome {
         let Some(pick) = self.picks.get(self.picked) else {
             return QuizOutcome::Unchanged;
         };
-        let asked = quiz::draw(&content.quiz_questions(), &pick.filter, self.count, self.seed);
+        let questions = content.quiz_questions();
+        let asked = if pick.review {
+            let ordered = review::order(&questions, progress, self.seed, schedule::today_utc_day());
+            quiz::ask_in_order(&ordered[..ordered.len().min(self.count)], self.seed)
+        } else {
+            quiz::draw(&questions, &pick.filter, self.count, self.seed)
+        };
         if asked.is_empty() {
             self.hint = Some("no questions here: choose another lab or topic".to_string());
             return QuizOutcome::Changed;
@@ -195,9 +209,9 @@ impl QuizScreen {
     }
 
     /// Applies one message.
-    pub fn update(&mut self, msg: Msg, content: &Content) -> QuizOutcome {
+    pub fn update(&mut self, msg: Msg, content: &Content, progress: &Progress) -> QuizOutcome {
         match self.stage {
-            Stage::Setup => self.update_setup(msg, content),
+            Stage::Setup => self.update_setup(msg, content, progress),
             Stage::Question => self.update_question(msg),
             Stage::Feedback => match msg {
                 Msg::Open => self.next(),
@@ -208,7 +222,7 @@ impl QuizScreen {
         }
     }
 
-    fn update_setup(&mut self, msg: Msg, content: &Content) -> QuizOutcome {
+    fn update_setup(&mut self, msg: Msg, content: &Content, progress: &Progress) -> QuizOutcome {
         let before = (self.picked, self.count);
         match msg {
             Msg::Up => self.picked = self.picked.saturating_sub(1),
@@ -217,7 +231,7 @@ impl QuizScreen {
                 let count = self.count as i64 + i64::from(delta);
                 self.count = count.clamp(1, MAX_COUNT as i64) as usize;
             }
-            Msg::Open => return self.start(content),
+            Msg::Open => return self.start(content, progress),
             Msg::Back => return QuizOutcome::Home,
             _ => {}
         }
@@ -390,14 +404,38 @@ mod tests {
     }
 
     #[test]
-    fn the_picker_lists_all_labs_then_topics() {
-        let screen = QuizScreen::new(&content());
+    fn the_picker_lists_all_a_review_labs_then_topics() {
+        let content = content();
+        let screen = QuizScreen::new(&content);
         assert_eq!(screen.picks[0].label, "All questions");
-        assert!(screen.picks[1].label.starts_with("Lab 1 · "));
-        assert!(screen.picks[3].label.starts_with("Lab 3 · "));
-        assert!(screen.picks[4].label.starts_with("Lab 4 · "));
-        assert!(screen.picks[5].label.starts_with("Topic: "));
+        assert!(screen.picks[1].review && screen.picks[1].label.starts_with("Review: "));
+        let labs = content.labs.len();
+        for lab in 0..labs {
+            assert!(screen.picks[2 + lab].label.starts_with(&format!("Lab {} · ", lab + 1)));
+        }
+        assert!(screen.picks[2 + labs].label.starts_with("Topic: "));
+        assert_eq!(screen.picks.iter().filter(|p| p.review).count(), 1);
         assert!(screen.picks.iter().all(|p| p.available > 0));
+    }
+
+    /// The app's review asks what `quiz --review` asks: the questions due today first.
+    #[test]
+    fn the_review_pick_asks_the_due_questions_first() {
+        let content = content();
+        let mut progress = Progress::new();
+        progress.record_answer("retry-three-layers", None, false);
+        progress.record_answer("overload-capacity", None, true);
+        let mut screen = QuizScreen::new(&content);
+        screen.picked = 1;
+        screen.count = 3;
+        assert_eq!(screen.update(Msg::Open, &content, &progress), QuizOutcome::Changed);
+        let ids: Vec<&str> = screen.asked.iter().map(|a| a.question.id.as_str()).collect();
+        assert_eq!(ids.len(), 3);
+        assert_eq!(ids[0], "retry-three-layers", "the miss is due today: {ids:?}");
+        assert!(
+            !ids.contains(&"overload-capacity"),
+            "answered right today, it waits for tomorrow: {ids:?}"
+        );
     }
 
     #[test]
@@ -405,9 +443,12 @@ mod tests {
         let content = content();
         let mut screen = QuizScreen::new(&content);
         assert_eq!(screen.context(), Context::QuizSetup);
-        screen.update(Msg::Step(-8), &content);
+        screen.update(Msg::Step(-8), &content, &Progress::new());
         assert_eq!(screen.count, 2);
-        assert_eq!(screen.update(Msg::Open, &content), QuizOutcome::Changed);
+        assert_eq!(
+            screen.update(Msg::Open, &content, &Progress::new()),
+            QuizOutcome::Changed
+        );
         assert_eq!(screen.stage, Stage::Question);
         assert_eq!(screen.asked.len(), 2);
         for number in 0..2 {
@@ -418,16 +459,16 @@ mod tests {
                     // Arrow to the right choice, then Enter.
                     let target = (right as u8 - b'a') as usize;
                     for _ in 0..target {
-                        screen.update(Msg::Down, &content);
+                        screen.update(Msg::Down, &content, &Progress::new());
                     }
-                    screen.update(Msg::Open, &content)
+                    screen.update(Msg::Open, &content, &Progress::new())
                 }
                 _ => {
                     // A wrong number: the review must list it.
                     for c in "-1".chars() {
-                        screen.update(Msg::Type(c), &content);
+                        screen.update(Msg::Type(c), &content, &Progress::new());
                     }
-                    screen.update(Msg::Open, &content)
+                    screen.update(Msg::Open, &content, &Progress::new())
                 }
             };
             let QuizOutcome::Answered { question_id, .. } = outcome else {
@@ -436,12 +477,12 @@ mod tests {
             assert_eq!(question_id, asked.question.id);
             assert_eq!(screen.stage, Stage::Feedback);
             assert!(screen.feedback.is_some());
-            screen.update(Msg::Open, &content);
+            screen.update(Msg::Open, &content, &Progress::new());
         }
         assert_eq!(screen.stage, Stage::Review);
         assert_eq!(screen.score.asked, 2);
         assert_eq!(screen.score.asked - screen.score.right, screen.score.missed.len());
-        assert_eq!(screen.update(Msg::Back, &content), QuizOutcome::Home);
+        assert_eq!(screen.update(Msg::Back, &content, &Progress::new()), QuizOutcome::Home);
         assert_eq!(screen.stage, Stage::Setup);
     }
 
@@ -450,7 +491,7 @@ mod tests {
         let mut screen = QuizScreen::new(content);
         screen.count = MAX_COUNT;
         screen.reset();
-        screen.start(content);
+        screen.start(content, &Progress::new());
         screen
     }
 
@@ -465,7 +506,10 @@ mod tests {
             .position(|a| a.question.kind == QuestionKind::Choice && a.choice_order.len() == 4)
             .expect("a four-choice question");
         screen.current = four;
-        assert_eq!(screen.update(Msg::Answer(4), &content), QuizOutcome::Changed);
+        assert_eq!(
+            screen.update(Msg::Answer(4), &content, &Progress::new()),
+            QuizOutcome::Changed
+        );
         assert_eq!(screen.hint.as_deref(), Some("this question has choices a to d"));
         assert_eq!(screen.stage, Stage::Question, "not answered");
         assert_eq!(screen.score.asked, 0);
@@ -484,7 +528,7 @@ mod tests {
         screen.current = choice;
         let right = screen.asked[choice].right_letter().expect("right letter");
         let wrong = if right == 'a' { 1 } else { 0 };
-        let outcome = screen.update(Msg::Answer(wrong), &content);
+        let outcome = screen.update(Msg::Answer(wrong), &content, &Progress::new());
         assert!(matches!(outcome, QuizOutcome::Answered { right: false, .. }));
         assert_eq!(screen.score.missed.len(), 1);
         let number = screen
@@ -494,7 +538,10 @@ mod tests {
             .expect("a typed question");
         screen.current = number;
         screen.stage = Stage::Question;
-        assert_eq!(screen.update(Msg::Open, &content), QuizOutcome::Changed);
+        assert_eq!(
+            screen.update(Msg::Open, &content, &Progress::new()),
+            QuizOutcome::Changed
+        );
         assert!(screen.hint.is_some());
         assert_eq!(screen.stage, Stage::Question);
     }
@@ -512,7 +559,7 @@ mod tests {
         screen.count = MAX_COUNT;
         for pick in 0..screen.picks.len() {
             screen.picked = pick;
-            screen.start(&content);
+            screen.start(&content, &Progress::new());
             for asked in &screen.asked {
                 assert!(
                     !checks.contains(&asked.question.id.as_str()),

@@ -43,16 +43,21 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     ])
     .areas(area);
     let pick = quiz.picks.get(quiz.picked).map_or("", |p| p.label.as_str());
-    let mut left = format!(" Quiz · {pick}");
-    let right = match quiz.stage {
-        // How many answered questions are not yet learned (`quiz --review` asks them first).
-        Stage::Setup => match crate::learning::review::due_count(
+    // Questions due today in the review schedule: the title's count and the Review pick's.
+    let due = match quiz.stage {
+        Stage::Setup => crate::learning::review::due_count(
             &app.content.quiz_questions(),
             &app.progress,
             crate::learning::schedule::today_utc_day(),
-        ) {
+        ),
+        _ => 0,
+    };
+    let mut left = format!(" Quiz · {pick}");
+    let right = match quiz.stage {
+        // How many answered questions are due today (the Review pick asks them first).
+        Stage::Setup => match due {
             0 => String::new(),
-            due => format!("{due} due for review (quiz --review) "),
+            due => format!("{due} due for review today "),
         },
         Stage::Review => format!("score {} of {} ", quiz.score.right, quiz.score.asked),
         _ => format!(
@@ -76,7 +81,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     ])
     .render(title, buf);
     match quiz.stage {
-        Stage::Setup => setup(quiz, theme, body, buf),
+        Stage::Setup => setup(quiz, due, theme, body, buf),
         Stage::Question | Stage::Feedback => question(quiz, theme, body, buf),
         Stage::Review => review(quiz, theme, body, buf),
     }
@@ -98,7 +103,8 @@ fn padded_panel(title: String, theme: Theme) -> Block<'static> {
     panel(title, theme).padding(Padding::horizontal(1))
 }
 
-fn setup(quiz: &QuizScreen, theme: Theme, area: Rect, buf: &mut Buffer) {
+/// The picker; `due` is how many questions the Review pick has due today.
+fn setup(quiz: &QuizScreen, due: usize, theme: Theme, area: Rect, buf: &mut Buffer) {
     let block = padded_panel(" Choose a lab or topic ".to_string(), theme);
     let inner = block.inner(area);
     block.render(area, buf);
@@ -125,7 +131,12 @@ fn setup(quiz: &QuizScreen, theme: Theme, area: Rect, buf: &mut Buffer) {
             let selected = index == quiz.picked;
             let pointer = if selected { "▸ " } else { "  " };
             let label: String = pick.label.chars().take(label_width).collect();
-            let text = format!("{pointer}{label:<label_width$} {:>4} questions ", pick.available);
+            // "due today" is as wide as "questions", so the column stays aligned.
+            let text = if pick.review {
+                format!("{pointer}{label:<label_width$} {due:>4} due today ")
+            } else {
+                format!("{pointer}{label:<label_width$} {:>4} questions ", pick.available)
+            };
             let style = if selected { theme.selected() } else { theme.text() };
             Line::from(Span::styled(text, style))
         })
