@@ -25,6 +25,7 @@ use crate::tui::screens::home::{EXTRA_ENTRIES, HomeOutcome, HomeScreen};
 use crate::tui::screens::lab::live::SHUTDOWN_DEADLINE;
 use crate::tui::screens::lab::{LabOutcome, LabScreen, ScreenCtx};
 use crate::tui::screens::quiz::{QuizOutcome, QuizScreen};
+use crate::tui::screens::room::RoomHost;
 use crate::tui::theme::Theme;
 
 /// More rows than any help overlay has: the bound of its scroll.
@@ -38,6 +39,8 @@ pub enum Screen {
     Lab(usize),
     Quiz,
     Book,
+    /// The projector's view of the room this app hosts.
+    Room,
 }
 
 /// The whole app.
@@ -69,6 +72,8 @@ pub struct App {
     pub stopped_by_signal: Option<i32>,
     /// With `--join`: the room every prediction is also sent to.
     pub room_link: Option<crate::tui::room_link::RoomLink>,
+    /// The room this app hosts since `C` was pressed: its state and its server.
+    pub room_host: Option<RoomHost>,
 }
 
 impl App {
@@ -97,6 +102,7 @@ impl App {
             events: None,
             stopped_by_signal: None,
             room_link: None,
+            room_host: None,
         }
     }
 
@@ -140,9 +146,12 @@ impl App {
 
     /// The frame tick: clocks that move without events (Lab 1's warm-up); true if the screen changed.
     pub fn tick(&mut self) -> bool {
-        self.labs
+        let labs = self
+            .labs
             .iter_mut()
-            .fold(false, |changed, screen| screen.tick() | changed)
+            .fold(false, |changed, screen| screen.tick() | changed);
+        // The room's answers arrive on the server's tasks and its countdown runs: redraw.
+        labs || self.screen == Screen::Room
     }
 
     /// An event of a live run: to its lab's screen.
@@ -171,6 +180,7 @@ impl App {
             Screen::Lab(index) => self.labs[index].context(),
             Screen::Quiz => self.quiz.context(),
             Screen::Book => Context::Book,
+            Screen::Room => Context::Room,
         }
     }
 
@@ -242,8 +252,10 @@ impl App {
                 .min(HELP_SCROLL_MAX);
                 self.help_scroll != before
             }
+            Msg::OpenRoom => self.open_room(),
             _ => match self.screen {
                 Screen::Home => self.update_home(msg),
+                Screen::Room => self.update_room(msg),
                 Screen::Lab(index) => self.update_lab(index, msg),
                 Screen::Quiz => self.update_quiz(msg),
                 Screen::Book => match self.book.update(msg, self.area) {
@@ -255,6 +267,38 @@ impl App {
                 },
             },
         }
+    }
+
+    /// Shows the room, hosting it first if this app hosts none yet: on 127.0.0.1 at a port
+    /// the system picks (a room for the class's network is `class host --lan`). The room
+    /// lives until the app ends, so Esc and `C` again find the same answers.
+    fn open_room(&mut self) -> bool {
+        if self.room_host.is_none() {
+            match RoomHost::start(&self.content) {
+                Ok(host) => self.room_host = Some(host),
+                Err(why) => {
+                    self.status = Some(format!("no room: {why}"));
+                    return true;
+                }
+            }
+        }
+        self.screen = Screen::Room;
+        self.status = None;
+        true
+    }
+
+    fn update_room(&mut self, msg: Msg) -> bool {
+        let Some(host) = &self.room_host else {
+            self.screen = Screen::Home;
+            return true;
+        };
+        match msg {
+            Msg::RoomNext => host.screen.open_next(),
+            Msg::RoomReveal => host.screen.reveal(),
+            Msg::Back => self.screen = Screen::Home,
+            _ => return false,
+        }
+        true
     }
 
     fn update_home(&mut self, msg: Msg) -> bool {
@@ -449,6 +493,9 @@ impl App {
 
     /// Stops every live run and waits (bounded) until their servers and tasks are gone.
     pub async fn shutdown_live(&mut self) {
+        if let Some(host) = self.room_host.as_mut() {
+            host.stop(SHUTDOWN_DEADLINE).await;
+        }
         let tasks: Vec<_> = self.labs.iter_mut().flat_map(LabScreen::shutdown).collect();
         if tasks.is_empty() {
             return;

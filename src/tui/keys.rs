@@ -38,6 +38,8 @@ pub enum Context {
     LiveHealth,
     /// Lab 1's fleet view; its keys come before the lab screen's.
     Fleet,
+    /// The projector's view of a room this app hosts (`C` on home).
+    Room,
 }
 
 impl Context {
@@ -55,6 +57,7 @@ impl Context {
             Context::Book => " Keys: book ",
             Context::LiveHealth => " Keys: Lab 1 live ",
             Context::Fleet => " Keys: Lab 1 fleet ",
+            Context::Room => " Keys: workshop room ",
         }
     }
 }
@@ -80,6 +83,7 @@ const LAB: &[Context] = &[Context::Lab];
 const HELP: &[Context] = &[Context::Help];
 const LIVE_HEALTH: &[Context] = &[Context::LiveHealth];
 const FLEET: &[Context] = &[Context::Fleet];
+const ROOM: &[Context] = &[Context::Room];
 const SCREENS: &[Context] = &[
     Context::Home,
     Context::Lab,
@@ -92,6 +96,7 @@ const SCREENS: &[Context] = &[
     Context::Predict,
     Context::Observed,
     Context::Note,
+    Context::Room,
 ];
 const EVERYWHERE: &[Context] = &[
     Context::Home,
@@ -106,6 +111,7 @@ const EVERYWHERE: &[Context] = &[
     Context::Predict,
     Context::Observed,
     Context::Note,
+    Context::Room,
 ];
 const SETUP: &[Context] = &[Context::QuizSetup];
 const CHOICE: &[Context] = &[Context::QuizChoice];
@@ -155,6 +161,13 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Enter,     NONE,  HOME,         Msg::Open,                                   "Enter",         "open the selected entry",                                      "Enter open"),
     bind(KeyCode::Char('q'), NONE,  HOME,         Msg::Quit,                                   "q",             "quit",                                                         "q quit"),
     bind(KeyCode::Esc,       NONE,  HOME,         Msg::Back,                                   "",              "",                                                             ""),
+    // Listed in the help only: the home footer is a newcomer's, and a room is a facilitator's.
+    bind(KeyCode::Char('C'), NONE,  HOME,         Msg::OpenRoom,                               "C",             "host a workshop room on 127.0.0.1 and show it for a projector", ""),
+    // The projector's room.
+    bind(KeyCode::Char('n'), NONE,  ROOM,         Msg::RoomNext,                               "n",             "open the next check for the room to answer",                   "n next check"),
+    bind(KeyCode::Char('r'), NONE,  ROOM,         Msg::RoomReveal,                             "r",             "reveal: run the check and draw its value over the answers",    "r reveal"),
+    bind(KeyCode::Esc,       NONE,  ROOM,         Msg::Back,                                   "Esc/q",         "back to the home screen (the room stays open)",                "Esc back"),
+    bind(KeyCode::Char('q'), NONE,  ROOM,         Msg::Back,                                   "",              "",                                                             ""),
     bind(KeyCode::Tab,       NONE,  LAB,          Msg::NextSlider,                             "Tab/↓/j",       "focus the next slider",                                        "Tab focus"),
     bind(KeyCode::Down,      NONE,  LAB,          Msg::NextSlider,                             "",              "",                                                             ""),
     bind(KeyCode::Char('j'), NONE,  LAB,          Msg::NextSlider,                             "",              "",                                                             ""),

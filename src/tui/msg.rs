@@ -8,6 +8,12 @@
 pub enum Msg {
     Quit,
     Back,
+    /// Host a workshop room and show its projector view (`C` on home).
+    OpenRoom,
+    /// The room: open the next check.
+    RoomNext,
+    /// The room: reveal the open check.
+    RoomReveal,
     Open,
     Up,
     Down,

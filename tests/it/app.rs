@@ -747,3 +747,64 @@ fn a_missed_prediction_in_a_lab_is_not_due_for_quiz_review() {
     let stdout = run_on_progress(&path, &["quiz", "--review", "--count", "1", "--seed", "1"], "q\n");
     assert!(stdout.contains("0 question(s) due for review"), "{stdout}");
 }
+
+/// `C` on home hosts a room on 127.0.0.1 and shows the projector: a participant's answer
+/// to the check `n` opened lands on the histogram, `r` reveals it, Esc leaves the room
+/// running, and the app's shutdown stops its server.
+#[tokio::test]
+async fn c_hosts_a_room_that_counts_answers_and_stops_with_the_app() {
+    use resilience_lab::live::room_server::{self, Sent};
+    let none = KeyModifiers::NONE;
+    assert_eq!(
+        keys::msg_for(Context::Home, &key(KeyCode::Char('C'), none)),
+        Some(Msg::OpenRoom)
+    );
+    let mut app = app();
+    assert!(app.update(Msg::OpenRoom));
+    assert_eq!(app.screen, Screen::Room);
+    assert_eq!(app.context(), Context::Room);
+    assert_eq!(
+        keys::msg_for(Context::Room, &key(KeyCode::Char('r'), none)),
+        Some(Msg::RoomReveal)
+    );
+    app.update(Msg::RoomNext);
+    let host = app.room_host.as_ref().expect("a room is hosted");
+    let board = host.screen.board().expect("the board");
+    let addr = room_server::parse_room_url(&board.url).expect("the room's URL");
+    assert!(addr.ip().is_loopback(), "{addr}");
+    let (check, _, _) = board.check.clone().expect("n opened a check");
+    assert!(text(&app).contains(&board.url), "the projector shows where to join");
+    let form = room_server::answer_form(&board.code, "ada", &check, "503");
+    match room_server::send_form(addr, "/answer", &form).await {
+        Sent::Answered { code, line } => assert_eq!(code, 200, "{line}"),
+        Sent::Unreachable(why) => panic!("the room is unreachable: {why}"),
+    }
+    let board = app
+        .room_host
+        .as_ref()
+        .and_then(|h| h.screen.board())
+        .expect("the board");
+    assert_eq!(board.values, [503.0]);
+    assert!(board.reveal.is_none(), "nothing is revealed before r");
+    app.update(Msg::RoomReveal);
+    let board = app
+        .room_host
+        .as_ref()
+        .and_then(|h| h.screen.board())
+        .expect("the board");
+    assert!(board.reveal.is_some(), "r revealed the check");
+    app.update(Msg::Back);
+    assert_eq!(app.screen, Screen::Home);
+    app.update(Msg::OpenRoom);
+    let again = app
+        .room_host
+        .as_ref()
+        .and_then(|h| h.screen.board())
+        .expect("the board");
+    assert_eq!(again.code, board.code, "C again shows the same room");
+    app.shutdown_live().await;
+    assert!(
+        tokio::net::TcpStream::connect(addr).await.is_err(),
+        "the room's server stopped with the app"
+    );
+}

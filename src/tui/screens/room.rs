@@ -2,6 +2,11 @@
 //! at each frame ([`Board::of`]), and the host's controls (open the next check, reveal,
 //! close), which only this process can call.
 
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use crate::content::Content;
+use crate::live::room_server::{self, RoomServer};
 use crate::room::SharedRoom;
 use crate::room::session::RevealRecord;
 use crate::room::state::{COUNTDOWN_S, Room};
@@ -70,6 +75,46 @@ impl Board {
             reveal,
             rows,
             write_error: room.write_error.clone(),
+        }
+    }
+}
+
+/// A room the app hosts (`C` on home): the projector's hold on it and the server the class
+/// reaches.
+pub struct RoomHost {
+    pub screen: RoomScreen,
+    /// Taken when the app stops it.
+    server: Option<RoomServer>,
+}
+
+impl RoomHost {
+    /// Hosts a room of `content`'s checks on 127.0.0.1, at a port the system picks: the app
+    /// binds loopback only (a room on the class's network is `class host --lan`). The room is
+    /// kept in memory; `class host --session FILE` is the host that writes one. Needs the
+    /// app's tokio runtime, which the event loop runs in.
+    pub fn start(content: &Content) -> Result<RoomHost, String> {
+        let runtime =
+            tokio::runtime::Handle::try_current().map_err(|_| "the app's runtime is not running".to_string())?;
+        let room = crate::room::state::Room::new(content, None)?;
+        let listener = std::net::TcpListener::bind(("127.0.0.1", 0))
+            .and_then(|listener| listener.set_nonblocking(true).map(|()| listener))
+            .map_err(|err| format!("cannot listen on 127.0.0.1: {err}"))?;
+        let _entered = runtime.enter();
+        let listener =
+            tokio::net::TcpListener::from_std(listener).map_err(|err| format!("cannot listen on 127.0.0.1: {err}"))?;
+        let room: SharedRoom = Arc::new(Mutex::new(room));
+        let server = room_server::start(room.clone(), listener, None);
+        let url = format!("http://{}/", server.addr);
+        Ok(RoomHost {
+            screen: RoomScreen { room, url },
+            server: Some(server),
+        })
+    }
+
+    /// Stops the server, waiting up to `deadline` for open connections.
+    pub async fn stop(&mut self, deadline: Duration) {
+        if let Some(server) = self.server.take() {
+            server.stop(deadline).await;
         }
     }
 }

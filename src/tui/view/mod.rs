@@ -47,6 +47,11 @@ impl Widget for &App {
             }
             Screen::Quiz => quiz::render(self, area, buf),
             Screen::Book => book::render(self, area, buf),
+            Screen::Room => {
+                if let Some(board) = self.room_host.as_ref().and_then(|host| host.screen.board()) {
+                    room::render(&board, area, buf);
+                }
+            }
         }
         if self.show_help {
             // Above the bottom row: the footer stays in sight (at 80x24 the overlay's border
