@@ -1,4 +1,4 @@
-//! The projector view of a room: the code and URL large at the top, the open check's
+//! The projector view of a room: the code in big letters and the URL at the top, the open check's
 //! question, the room's answers as a histogram with a count and a countdown, and after the
 //! reveal the measured value and its tolerance band over the histogram with the share of
 //! the room within it; the class board beside it. Only styles that survive NO_COLOR
@@ -9,6 +9,8 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
+
+use tui_big_text::{BigText, PixelSize};
 
 use crate::learning::quiz::trim_number;
 use crate::tui::screens::room::Board;
@@ -22,26 +24,19 @@ const BOARD_COLUMNS_MAX: u16 = 34;
 /// Columns a class board row needs: a name, a step and right/answered.
 const BOARD_COLUMNS_MIN: u16 = 27;
 
+/// Rows of the header: the code in big letters (four rows: 8x8 glyphs drawn with quadrant
+/// blocks), the address, and a rule under them.
+const HEADER_ROWS: u16 = 6;
+
 /// Draws `board` over `area`.
 pub fn render(board: &Board, area: Rect, buf: &mut Buffer) {
-    let [header, body, footer] =
-        Layout::vertical([Constraint::Length(3), Constraint::Min(4), Constraint::Length(1)]).areas(area);
-    let spaced: String = board.code.chars().flat_map(|c| [c, ' ']).collect();
-    Paragraph::new(vec![
-        Line::from(vec![
-            Span::raw("Room code  "),
-            Span::styled(
-                spaced.trim_end().to_string(),
-                Style::new().add_modifier(Modifier::BOLD | Modifier::REVERSED),
-            ),
-        ]),
-        Line::from(vec![
-            Span::raw("Join at    "),
-            Span::styled(board.url.clone(), Style::new().add_modifier(Modifier::BOLD)),
-        ]),
+    let [header, body, footer] = Layout::vertical([
+        Constraint::Length(HEADER_ROWS),
+        Constraint::Min(4),
+        Constraint::Length(1),
     ])
-    .block(Block::new().borders(Borders::BOTTOM))
-    .render(header, buf);
+    .areas(area);
+    render_header(board, header, buf);
     let board_width = (body.width / 3).clamp(BOARD_COLUMNS_MIN, BOARD_COLUMNS_MAX);
     let [main, side] = Layout::horizontal([Constraint::Min(20), Constraint::Length(board_width)]).areas(body);
     render_question(board, main, buf);
@@ -56,6 +51,47 @@ pub fn render(board: &Board, area: Rect, buf: &mut Buffer) {
         (Some(_), Some(_)) => format!("{} answers   revealed   n next check   Esc back", board.values.len()),
     };
     Paragraph::new(footer_text).render(footer, buf);
+}
+
+/// The code large enough to read from the back of a room, and where to join. The code is
+/// also written in plain letters beside it: a screen reader, a copy from the terminal and a
+/// projector too blurry for block glyphs still get it.
+fn render_header(board: &Board, area: Rect, buf: &mut Buffer) {
+    let block = Block::new().borders(Borders::BOTTOM);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let [big_rows, url_row] = Layout::vertical([Constraint::Length(4), Constraint::Length(1)]).areas(inner);
+    let spaced: String = board.code.chars().flat_map(|c| [c, ' ']).collect();
+    let label_columns = spaced.trim_end().chars().count().max("Room code".len()) as u16 + 2;
+    let [label_area, big_area] =
+        Layout::horizontal([Constraint::Length(label_columns), Constraint::Min(0)]).areas(big_rows);
+    Paragraph::new(vec![
+        Line::raw("Room code"),
+        Line::from(Span::styled(
+            spaced.trim_end().to_string(),
+            Style::new().add_modifier(Modifier::BOLD | Modifier::REVERSED),
+        )),
+    ])
+    .render(label_area, buf);
+    // Half-height pixels (a glyph 8 columns wide) read best; quadrants (4 wide) where the
+    // code would not fit.
+    let half_height_columns = board.code.chars().count() as u16 * 8;
+    let pixels = if half_height_columns <= big_area.width {
+        PixelSize::HalfHeight
+    } else {
+        PixelSize::Quadrant
+    };
+    BigText::builder()
+        .pixel_size(pixels)
+        .style(Style::new().add_modifier(Modifier::BOLD))
+        .lines(vec![Line::raw(board.code.clone())])
+        .build()
+        .render(big_area, buf);
+    Line::from(vec![
+        Span::raw("Join at    "),
+        Span::styled(board.url.clone(), Style::new().add_modifier(Modifier::BOLD)),
+    ])
+    .render(url_row, buf);
 }
 
 fn render_question(board: &Board, area: Rect, buf: &mut Buffer) {
