@@ -60,8 +60,7 @@ pub fn run_progress(
     let progress = &loaded.progress;
     writeln!(out, "progress file: {}", progress_file.display())?;
     for lab in &content.labs {
-        let (done, total) = progress.lab_fraction(lab);
-        writeln!(out, "  {:<40} {done} of {total} steps and checks", lab.title)?;
+        writeln!(out, "  {:<40} {}", lab.title, progress.lab_summary(lab))?;
     }
     // The quiz's own answers: a lab's predictions are in its row above.
     let quiz = progress.quiz_counts(&content.quiz_questions());

@@ -132,6 +132,12 @@ pub struct QuestionProgress {
     /// The UTC day it is due again (0: due now).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub due_day: u32,
+    /// Whether the first answer ever given was right. A right answer typed after a verdict
+    /// showed the run's number is recall, not a prediction: the lab counts it as done but
+    /// says "after a miss". Version 1 files did not keep it; they are upgraded from their
+    /// counts (never missed: right the first time).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub first_try_right: bool,
 }
 
 fn is_zero(value: &u32) -> bool {
@@ -142,6 +148,9 @@ impl QuestionProgress {
     /// One more answer on `day`: a right one extends the streak, a wrong one ends it, and the
     /// schedule moves the question's box and due day.
     fn record(&mut self, right: bool, day: u32) {
+        if self.answered == 0 {
+            self.first_try_right = right;
+        }
         self.answered += 1;
         if right {
             self.right += 1;
@@ -232,8 +241,15 @@ impl Progress {
     /// a box 0 question is always due and its first right answer moves it up.
     fn upgrade(&mut self) {
         if self.format_version < 2 {
+            let never_missed = |answers: &QuestionProgress| answers.answered > 0 && answers.answered == answers.right;
+            for lab in self.labs.values_mut() {
+                for answers in lab.check_answers.values_mut() {
+                    answers.first_try_right = never_missed(answers);
+                }
+            }
             let today = schedule::today_utc_day();
             for question in self.questions.values_mut() {
+                question.first_try_right = never_missed(question);
                 if question.box_level != 0 || question.streak == 0 {
                     continue;
                 }
@@ -335,6 +351,28 @@ impl Progress {
             .filter(|check| saved.checks_passed.contains(&check.id))
             .count();
         (steps + checks, total)
+    }
+
+    /// How many of `lab`'s checks counted as passed were right only after a miss: the verdict
+    /// had shown the run's number before the right answer was typed.
+    pub fn lab_right_after_a_miss(&self, lab: &LabFile) -> usize {
+        let Some(saved) = self.labs.get(&lab.id) else {
+            return 0;
+        };
+        lab.checks
+            .iter()
+            .filter(|check| saved.checks_passed.contains(&check.id))
+            .filter(|check| saved.check_answers.get(&check.id).is_some_and(|a| !a.first_try_right))
+            .count()
+    }
+
+    /// "4 of 14 steps and checks", and ", 1 right after a miss" when a passed check was.
+    pub fn lab_summary(&self, lab: &LabFile) -> String {
+        let (done, total) = self.lab_fraction(lab);
+        match self.lab_right_after_a_miss(lab) {
+            0 => format!("{done} of {total} steps and checks"),
+            after => format!("{done} of {total} steps and checks, {after} right after a miss"),
+        }
     }
 }
 

@@ -470,8 +470,7 @@ impl App {
     pub fn home_marker(&self, entry: usize) -> String {
         let labs = self.content.labs.len();
         if let Some(lab) = self.content.labs.get(entry) {
-            let (done, total) = self.progress.lab_fraction(lab);
-            return format!("{done} of {total} steps and checks");
+            return self.progress.lab_summary(lab);
         }
         match entry - labs {
             0 => {

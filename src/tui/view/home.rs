@@ -59,7 +59,13 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         let [head, body] = Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(rect);
         let pointer = if selected { "▸ " } else { "  " };
         let style = if selected { theme.selected() } else { theme.text() };
-        let left = format!("{pointer}{name:<6} {heading}");
+        let mut left = format!("{pointer}{name:<6} {heading}");
+        // A long marker ("..., 1 right after a miss") takes what it needs from the heading,
+        // which gives way with an ellipsis rather than run into it; one column stays between.
+        let room = (head.width as usize).saturating_sub(marker.chars().count() + 2);
+        if left.chars().count() > room {
+            left = left.chars().take(room.saturating_sub(1)).collect::<String>() + "…";
+        }
         let gap = (head.width as usize).saturating_sub(left.chars().count() + marker.chars().count() + 1);
         Line::from(format!("{left}{}{marker} ", " ".repeat(gap)))
             .style(style)

@@ -229,3 +229,22 @@ fn a_verdict_at_the_checks_settings_shows_the_checks_run() {
         "{after}"
     );
 }
+
+/// A right answer typed after a verdict showed the run's number is counted as done, but the
+/// lab says it came after a miss: the home row and `progress` tell first-try predictions apart.
+#[test]
+fn a_right_answer_after_a_miss_is_said_so_on_home() {
+    let mut app = app();
+    app.area = ratatui::layout::Rect::new(0, 0, 80, 24);
+    app.progress
+        .record_answer("breaker-predict-sick-calls", Some("breaker"), false);
+    app.progress
+        .record_answer("breaker-predict-sick-calls", Some("breaker"), true);
+    assert_eq!(app.home_marker(2), "1 of 15 steps and checks, 1 right after a miss");
+    // A check right the first time is only counted.
+    app.progress
+        .record_answer("breaker-predict-stuck-timeout", Some("breaker"), true);
+    assert_eq!(app.home_marker(2), "2 of 15 steps and checks, 1 right after a miss");
+    let home = text(&app);
+    assert!(home.contains("1 right after a miss"), "{home}");
+}
