@@ -4,7 +4,7 @@
 //! `retry-after` (real time, its four runs side by side, 4 s) and `duplicates`. The
 //! others (`status`, `herd`, `half-open`) are simulated only for now.
 
-use crate::engine::budget::{self, BudgetParams, BudgetRun, Scenario};
+use crate::engine::budget::{self, BudgetParams, BudgetRun, BudgetScenario};
 use crate::live::budget::{api, chain, payments};
 
 /// Model ms per real ms in the live `deadline` scenario: 30 s run in 1.5 s.
@@ -17,17 +17,17 @@ pub struct LiveBudget {
 }
 
 /// Whether `scenario` has a live run.
-pub fn has_live(scenario: Scenario) -> bool {
+pub fn has_live(scenario: BudgetScenario) -> bool {
     matches!(
         scenario,
-        Scenario::Deadline | Scenario::Register | Scenario::RetryAfter | Scenario::Duplicates
+        BudgetScenario::Deadline | BudgetScenario::Register | BudgetScenario::RetryAfter | BudgetScenario::Duplicates
     )
 }
 
 /// Runs `scenario` live at `p`; `None` for a scenario without a live run.
-pub async fn run(scenario: Scenario, p: &BudgetParams) -> std::io::Result<Option<LiveBudget>> {
+pub async fn run(scenario: BudgetScenario, p: &BudgetParams) -> std::io::Result<Option<LiveBudget>> {
     let live = match scenario {
-        Scenario::Deadline => LiveBudget {
+        BudgetScenario::Deadline => LiveBudget {
             run: budget::from_deadline(chain::run_deadline(&p.deadline, DEADLINE_SCALE).await?),
             notes: vec![format!(
                 "time scaled 1:{DEADLINE_SCALE}: {} ms of model time ran in {} real ms; numbers are model ms",
@@ -35,11 +35,11 @@ pub async fn run(scenario: Scenario, p: &BudgetParams) -> std::io::Result<Option
                 p.deadline.inbound_ms as f64 / DEADLINE_SCALE
             )],
         },
-        Scenario::Register => LiveBudget {
+        BudgetScenario::Register => LiveBudget {
             run: budget::from_register(p.register.deadline_ms, chain::run_register(&p.register).await?),
             notes: vec!["real time, unscaled: every attempt waits its whole timeout".to_string()],
         },
-        Scenario::RetryAfter => {
+        BudgetScenario::RetryAfter => {
             let ignoring = budget::retry_after::RetryAfterParams {
                 honour: false,
                 ..p.retry_after.clone()
@@ -71,11 +71,11 @@ pub async fn run(scenario: Scenario, p: &BudgetParams) -> std::io::Result<Option
                 ],
             }
         }
-        Scenario::Duplicates => LiveBudget {
+        BudgetScenario::Duplicates => LiveBudget {
             run: budget::from_duplicates(&payments::run_duplicates(&p.duplicates).await?),
             notes: vec!["the orders that meet commit-then-drop are the seeded plan the simulation counts".to_string()],
         },
-        Scenario::Status | Scenario::Herd | Scenario::HalfOpen => return Ok(None),
+        BudgetScenario::Status | BudgetScenario::Herd | BudgetScenario::HalfOpen => return Ok(None),
     };
     Ok(Some(live))
 }
