@@ -24,7 +24,7 @@ fn usage(message: String) -> color_eyre::Report {
 fn check_live_bounds(scenario: BudgetScenario, p: &BudgetParams) -> Result<()> {
     if !runner::has_live(scenario) {
         return Err(usage(format!(
-            "--live runs deadline, register, retry-after and duplicates; {} is --sim only",
+            "--live runs deadline, register, retry-after, duplicates and status; {} is --sim only",
             scenario.name()
         )));
     }
@@ -36,9 +36,11 @@ fn check_live_bounds(scenario: BudgetScenario, p: &BudgetParams) -> Result<()> {
             ra.clients, ra.rate_per_s, ra.duration_ms
         )));
     }
-    if scenario == BudgetScenario::Duplicates && p.duplicates.requests > LIVE_MAX_ORDERS {
+    if matches!(scenario, BudgetScenario::Duplicates | BudgetScenario::Status)
+        && p.duplicates.requests > LIVE_MAX_ORDERS
+    {
         return Err(usage(format!(
-            "--requests {} with --live; allowed: 1 to {LIVE_MAX_ORDERS}",
+            "--requests {} with --live; allowed: 10 to {LIVE_MAX_ORDERS}",
             p.duplicates.requests
         )));
     }

@@ -32,3 +32,25 @@ async fn each_hop_receives_the_simulations_budget_within_5_ms() {
         }
     }
 }
+
+/// The note's client on a live API that answers one status: a 400 is tried once when it
+/// classifies and three times when it retries everything, a 503 three times; the attempts
+/// the server counts are the simulation's within 2% (in fact exactly).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn attempts_on_a_status_are_the_simulations() {
+    use resilience_lab::engine::budget::status::{self, StatusParams};
+    use resilience_lab::live::budget::status::run_status;
+    for (code, retry_client_errors) in [(400, false), (400, true), (503, false)] {
+        let p = StatusParams {
+            status: code,
+            retry_client_errors,
+            ..StatusParams::default()
+        };
+        let sim = status::run(&p);
+        let live = run_status(&p).await.expect("the API runs");
+        eprintln!("status {code} retry everything {retry_client_errors}: live {live:?}, sim {sim:?}");
+        let gap = (live.attempts as f64 - sim.attempts as f64).abs() / sim.attempts as f64;
+        assert!(gap <= 0.02, "{code}: {} against {}", live.attempts, sim.attempts);
+        assert!((live.backoff_ms_per_request - sim.backoff_ms_per_request).abs() < 1e-6);
+    }
+}

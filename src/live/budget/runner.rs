@@ -1,11 +1,12 @@
 //! Runs one Lab 5 scenario live to its end and measures the simulation's named numbers.
 //!
 //! Live: `deadline` (time scaled, [`DEADLINE_SCALE`]), `register` (real time, 2 s),
-//! `retry-after` (real time, its four runs side by side, 4 s) and `duplicates`. The
-//! others (`status`, `herd`, `half-open`) are simulated only for now.
+//! `retry-after` (real time, its four runs side by side, 4 s), `duplicates` and `status`
+//! (its backoff time scaled, `status::STATUS_SCALE`). `herd` and `half-open` are simulated
+//! only for now.
 
 use crate::engine::budget::{self, BudgetParams, BudgetRun, BudgetScenario};
-use crate::live::budget::{api, chain, payments};
+use crate::live::budget::{api, chain, payments, status};
 
 /// Model ms per real ms in the live `deadline` scenario: 30 s run in 1.5 s.
 pub const DEADLINE_SCALE: f64 = 20.0;
@@ -20,7 +21,11 @@ pub struct LiveBudget {
 pub fn has_live(scenario: BudgetScenario) -> bool {
     matches!(
         scenario,
-        BudgetScenario::Deadline | BudgetScenario::Register | BudgetScenario::RetryAfter | BudgetScenario::Duplicates
+        BudgetScenario::Deadline
+            | BudgetScenario::Register
+            | BudgetScenario::RetryAfter
+            | BudgetScenario::Duplicates
+            | BudgetScenario::Status
     )
 }
 
@@ -75,7 +80,14 @@ pub async fn run(scenario: BudgetScenario, p: &BudgetParams) -> std::io::Result<
             run: budget::from_duplicates(&payments::run_duplicates(&p.duplicates).await?),
             notes: vec!["the orders that meet commit-then-drop are the seeded plan the simulation counts".to_string()],
         },
-        BudgetScenario::Status | BudgetScenario::Herd | BudgetScenario::HalfOpen => return Ok(None),
+        BudgetScenario::Status => LiveBudget {
+            run: budget::from_status(&status::run_status(&p.status).await?),
+            notes: vec![format!(
+                "the backoff sleeps are time scaled 1:{}: the counts are the server's, the backoff in model ms",
+                status::STATUS_SCALE
+            )],
+        },
+        BudgetScenario::Herd | BudgetScenario::HalfOpen => return Ok(None),
     };
     Ok(Some(live))
 }

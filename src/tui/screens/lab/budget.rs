@@ -153,7 +153,8 @@ pub fn live_note(scenario: BudgetScenario) -> &'static str {
         BudgetScenario::Register => "real time: every attempt waits its whole timeout",
         BudgetScenario::RetryAfter => "real time (Retry-After counts whole seconds): four API servers side by side",
         BudgetScenario::Duplicates => "the seeded plan decides which orders meet commit-then-drop",
-        BudgetScenario::Status | BudgetScenario::Herd | BudgetScenario::HalfOpen => "simulated only for now",
+        BudgetScenario::Status => "backoff sleeps time scaled 1:10: the server counts the attempts",
+        BudgetScenario::Herd | BudgetScenario::HalfOpen => "simulated only for now",
     }
 }
 
