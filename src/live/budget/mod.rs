@@ -18,3 +18,4 @@ pub mod chain;
 pub mod payments;
 pub mod runner;
 pub mod server;
+pub mod status;

@@ -1,11 +1,12 @@
 //! Runs one Lab 5 scenario live to its end and measures the simulation's named numbers.
 //!
 //! Live: `deadline` (time scaled, [`DEADLINE_SCALE`]), `register` (real time, 2 s),
-//! `retry-after` (real time, its four runs side by side, 4 s) and `duplicates`. The
-//! others (`status`, `herd`, `half-open`) are simulated only for now.
+//! `retry-after` (real time, its four runs side by side, 4 s), `duplicates` and `status`
+//! (its backoff time scaled, `status::STATUS_SCALE`). `herd` and `half-open` are simulated
+//! only for now.
 
-use crate::engine::budget::{self, BudgetParams, BudgetRun, Scenario};
-use crate::live::budget::{api, chain, payments};
+use crate::engine::budget::{self, BudgetParams, BudgetRun, BudgetScenario};
+use crate::live::budget::{api, chain, payments, status};
 
 /// Model ms per real ms in the live `deadline` scenario: 30 s run in 1.5 s.
 pub const DEADLINE_SCALE: f64 = 20.0;
@@ -17,17 +18,21 @@ pub struct LiveBudget {
 }
 
 /// Whether `scenario` has a live run.
-pub fn has_live(scenario: Scenario) -> bool {
+pub fn has_live(scenario: BudgetScenario) -> bool {
     matches!(
         scenario,
-        Scenario::Deadline | Scenario::Register | Scenario::RetryAfter | Scenario::Duplicates
+        BudgetScenario::Deadline
+            | BudgetScenario::Register
+            | BudgetScenario::RetryAfter
+            | BudgetScenario::Duplicates
+            | BudgetScenario::Status
     )
 }
 
 /// Runs `scenario` live at `p`; `None` for a scenario without a live run.
-pub async fn run(scenario: Scenario, p: &BudgetParams) -> std::io::Result<Option<LiveBudget>> {
+pub async fn run(scenario: BudgetScenario, p: &BudgetParams) -> std::io::Result<Option<LiveBudget>> {
     let live = match scenario {
-        Scenario::Deadline => LiveBudget {
+        BudgetScenario::Deadline => LiveBudget {
             run: budget::from_deadline(chain::run_deadline(&p.deadline, DEADLINE_SCALE).await?),
             notes: vec![format!(
                 "time scaled 1:{DEADLINE_SCALE}: {} ms of model time ran in {} real ms; numbers are model ms",
@@ -35,11 +40,11 @@ pub async fn run(scenario: Scenario, p: &BudgetParams) -> std::io::Result<Option
                 p.deadline.inbound_ms as f64 / DEADLINE_SCALE
             )],
         },
-        Scenario::Register => LiveBudget {
+        BudgetScenario::Register => LiveBudget {
             run: budget::from_register(p.register.deadline_ms, chain::run_register(&p.register).await?),
             notes: vec!["real time, unscaled: every attempt waits its whole timeout".to_string()],
         },
-        Scenario::RetryAfter => {
+        BudgetScenario::RetryAfter => {
             let ignoring = budget::retry_after::RetryAfterParams {
                 honour: false,
                 ..p.retry_after.clone()
@@ -71,11 +76,18 @@ pub async fn run(scenario: Scenario, p: &BudgetParams) -> std::io::Result<Option
                 ],
             }
         }
-        Scenario::Duplicates => LiveBudget {
+        BudgetScenario::Duplicates => LiveBudget {
             run: budget::from_duplicates(&payments::run_duplicates(&p.duplicates).await?),
             notes: vec!["the orders that meet commit-then-drop are the seeded plan the simulation counts".to_string()],
         },
-        Scenario::Status | Scenario::Herd | Scenario::HalfOpen => return Ok(None),
+        BudgetScenario::Status => LiveBudget {
+            run: budget::from_status(&status::run_status(&p.status).await?),
+            notes: vec![format!(
+                "the backoff sleeps are time scaled 1:{}: the counts are the server's, the backoff in model ms",
+                status::STATUS_SCALE
+            )],
+        },
+        BudgetScenario::Herd | BudgetScenario::HalfOpen => return Ok(None),
     };
     Ok(Some(live))
 }

@@ -1,0 +1,56 @@
+//! Lab 5 live on 127.0.0.1:0 against the simulation: each hop's received budget on the
+//! time-scaled deadline chain, in real milliseconds.
+
+use resilience_lab::engine::budget::deadline::{self, DeadlineParams};
+use resilience_lab::live::budget::chain::run_deadline;
+use resilience_lab::live::budget::runner::DEADLINE_SCALE;
+
+/// Real milliseconds each hop's received budget may differ from the simulation's (the
+/// issue's "within 5 ms, scaled": 5 real ms are 100 model ms at 1:20).
+const HOP_TOLERANCE_REAL_MS: f64 = 5.0;
+
+/// Five runs of the default chain: every hop receives the simulation's budget within
+/// [`HOP_TOLERANCE_REAL_MS`]; the worst gap of each run is printed (`--nocapture`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_hop_receives_the_simulations_budget_within_5_ms() {
+    let params = DeadlineParams::default();
+    let sim = deadline::run(&params);
+    for run in 0..5 {
+        let live = run_deadline(&params, DEADLINE_SCALE).await.expect("the chain runs");
+        let gaps: Vec<f64> = live
+            .hops
+            .iter()
+            .zip(&sim.hops)
+            .map(|(l, s)| {
+                let (l, s) = (l.received_ms.expect("propagated"), s.received_ms.expect("propagated"));
+                (l as f64 - s as f64).abs() / DEADLINE_SCALE
+            })
+            .collect();
+        eprintln!("run {run}: received gap per hop, real ms: {gaps:?}");
+        for gap in gaps {
+            assert!(gap <= HOP_TOLERANCE_REAL_MS, "run {run}: {gap} real ms: {live:?}");
+        }
+    }
+}
+
+/// The note's client on a live API that answers one status: a 400 is tried once when it
+/// classifies and three times when it retries everything, a 503 three times; the attempts
+/// the server counts are the simulation's within 2% (in fact exactly).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn attempts_on_a_status_are_the_simulations() {
+    use resilience_lab::engine::budget::status::{self, StatusParams};
+    use resilience_lab::live::budget::status::run_status;
+    for (code, retry_client_errors) in [(400, false), (400, true), (503, false)] {
+        let p = StatusParams {
+            status: code,
+            retry_client_errors,
+            ..StatusParams::default()
+        };
+        let sim = status::run(&p);
+        let live = run_status(&p).await.expect("the API runs");
+        eprintln!("status {code} retry everything {retry_client_errors}: live {live:?}, sim {sim:?}");
+        let gap = (live.attempts as f64 - sim.attempts as f64).abs() / sim.attempts as f64;
+        assert!(gap <= 0.02, "{code}: {} against {}", live.attempts, sim.attempts);
+        assert!((live.backoff_ms_per_request - sim.backoff_ms_per_request).abs() < 1e-6);
+    }
+}
