@@ -24,7 +24,7 @@ fn usage(message: String) -> color_eyre::Report {
 fn check_live_bounds(scenario: BudgetScenario, p: &BudgetParams) -> Result<()> {
     if !runner::has_live(scenario) {
         return Err(usage(format!(
-            "--live runs deadline, register, retry-after, duplicates and status; {} is --sim only",
+            "--live runs deadline, register, retry-after, duplicates, status and half-open; {} is --sim only",
             scenario.name()
         )));
     }

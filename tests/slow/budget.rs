@@ -54,3 +54,32 @@ async fn attempts_on_a_status_are_the_simulations() {
         assert!((live.backoff_ms_per_request - sim.backoff_ms_per_request).abs() < 1e-6);
     }
 }
+
+/// The half-open second live through the project's breaker: the note's admits every call
+/// until the first timeout (the simulation's 20, live 20 or 21: a call due at the very
+/// instant the first timeout ends goes in when the timer fires a millisecond or two late,
+/// where the simulation records the failure first), and one probe admits exactly 1.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_half_open_second_lets_the_simulations_calls_through() {
+    use resilience_lab::engine::budget::half_open::{self, HalfOpenParams};
+    use resilience_lab::live::budget::half_open::run_half_open;
+    /// Calls the live count may differ by: the one boundary call.
+    const BOUNDARY_CALLS: u64 = 1;
+    for limit in [0, 1] {
+        let p = HalfOpenParams {
+            half_open_limit: limit,
+            ..HalfOpenParams::default()
+        };
+        let sim = half_open::run(&p);
+        let live = run_half_open(&p).await.expect("the dependency runs");
+        eprintln!("half-open limit {limit}: live {live:?}, sim {sim:?}");
+        assert!(
+            live.half_open_calls_first_s.abs_diff(sim.half_open_calls_first_s) <= BOUNDARY_CALLS,
+            "limit {limit}: {live:?} against {sim:?}"
+        );
+        if limit == 1 {
+            assert_eq!(live.half_open_calls_first_s, 1, "one probe is one call");
+        }
+        assert_eq!(live.calls_first_s, sim.calls_first_s);
+    }
+}

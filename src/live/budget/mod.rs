@@ -15,6 +15,7 @@
 
 pub mod api;
 pub mod chain;
+pub mod half_open;
 pub mod payments;
 pub mod runner;
 pub mod server;

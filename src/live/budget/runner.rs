@@ -2,11 +2,11 @@
 //!
 //! Live: `deadline` (time scaled, [`DEADLINE_SCALE`]), `register` (real time, 2 s),
 //! `retry-after` (real time, its four runs side by side, 4 s), `duplicates` and `status`
-//! (its backoff time scaled, `status::STATUS_SCALE`). `herd` and `half-open` are simulated
-//! only for now.
+//! (its backoff time scaled, `status::STATUS_SCALE`) and `half-open` (time shifted to the
+//! cooldown's end, `half_open::LEAD_S`). `herd` is simulated only for now.
 
 use crate::engine::budget::{self, BudgetParams, BudgetRun, BudgetScenario};
-use crate::live::budget::{api, chain, payments, status};
+use crate::live::budget::{api, chain, half_open, payments, status};
 
 /// Model ms per real ms in the live `deadline` scenario: 30 s run in 1.5 s.
 pub const DEADLINE_SCALE: f64 = 20.0;
@@ -26,6 +26,7 @@ pub fn has_live(scenario: BudgetScenario) -> bool {
             | BudgetScenario::RetryAfter
             | BudgetScenario::Duplicates
             | BudgetScenario::Status
+            | BudgetScenario::HalfOpen
     )
 }
 
@@ -87,7 +88,28 @@ pub async fn run(scenario: BudgetScenario, p: &BudgetParams) -> std::io::Result<
                 status::STATUS_SCALE
             )],
         },
-        BudgetScenario::Herd | BudgetScenario::HalfOpen => return Ok(None),
+        BudgetScenario::HalfOpen => {
+            let chosen = half_open::run_half_open(&p.half_open).await?;
+            let mut run = budget::run(BudgetScenario::HalfOpen, p);
+            // The live run measures the chosen breaker; its two comparisons stay the simulation's.
+            for (name, value) in &mut run.metrics {
+                let measured = match *name {
+                    "half_open_calls_first_s" => chosen.half_open_calls_first_s as f64,
+                    "calls_first_s" => chosen.calls_first_s as f64,
+                    "reopened_at_s" => chosen.reopened_at_s.unwrap_or(0.0),
+                    _ => continue,
+                };
+                *value = budget::MetricValue::Number(measured);
+            }
+            LiveBudget {
+                run,
+                notes: vec![format!(
+                    "time shifted, not scaled: the breaker's clock starts {} s before its cooldown ends, then runs in real time                      (the note's and the one-probe comparisons are the simulation's)",
+                    half_open::LEAD_S
+                )],
+            }
+        }
+        BudgetScenario::Herd => return Ok(None),
     };
     Ok(Some(live))
 }
