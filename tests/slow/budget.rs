@@ -83,3 +83,30 @@ async fn the_half_open_second_lets_the_simulations_calls_through() {
         assert_eq!(live.calls_first_s, sim.calls_first_s);
     }
 }
+
+/// The herd live, each sleep on its own run: every client comes back after the outage.
+/// The peaks are printed, not held to the simulation's: on the 2-core machine (debug
+/// build) the live peaks per 10 ms were fixed 79, 51 and 42, ±25% 35, 41 and 46, full 52,
+/// 60 and 42 in three runs, against the simulation's 1,000, 22 and 15. A spike of 1,000 calls due at
+/// one instant lands only as fast as 127.0.0.1 accepts new connections (the pool keeps 64
+/// idle), and the jittered clients' retries during the outage queue and land in bunches;
+/// the live run does not yet separate the policy's shape from the machine's (open).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_herd_client_comes_back_live() {
+    use resilience_lab::engine::budget::backoff::Sleep;
+    use resilience_lab::engine::budget::herd::{self, HerdParams};
+    use resilience_lab::live::budget::herd::run_herd;
+    let p = HerdParams::default();
+    for sleep in Sleep::ALL {
+        let live = run_herd(&p, sleep).await.expect("the dependency runs");
+        let sim = herd::run(&p, sleep);
+        eprintln!(
+            "herd {}: live peak {} per 10 ms, sim {}",
+            sleep.name(),
+            live.peak_per_10ms,
+            sim.peak_per_10ms
+        );
+        assert_eq!(live.gave_up, sim.gave_up);
+        assert!(live.landed_ms.len() >= p.clients as usize, "every client came back");
+    }
+}

@@ -3,10 +3,12 @@
 //! Live: `deadline` (time scaled, [`DEADLINE_SCALE`]), `register` (real time, 2 s),
 //! `retry-after` (real time, its four runs side by side, 4 s), `duplicates` and `status`
 //! (its backoff time scaled, `status::STATUS_SCALE`) and `half-open` (time shifted to the
-//! cooldown's end, `half_open::LEAD_S`). `herd` is simulated only for now.
+//! cooldown's end, `half_open::LEAD_S`) and `herd` (real time, the sleep chosen; the
+//! other two sleeps' peaks stay the simulation's).
 
+use crate::engine::budget::backoff::Sleep;
 use crate::engine::budget::{self, BudgetParams, BudgetRun, BudgetScenario};
-use crate::live::budget::{api, chain, half_open, payments, status};
+use crate::live::budget::{api, chain, half_open, herd, payments, status};
 
 /// Model ms per real ms in the live `deadline` scenario: 30 s run in 1.5 s.
 pub const DEADLINE_SCALE: f64 = 20.0;
@@ -27,6 +29,7 @@ pub fn has_live(scenario: BudgetScenario) -> bool {
             | BudgetScenario::Duplicates
             | BudgetScenario::Status
             | BudgetScenario::HalfOpen
+            | BudgetScenario::Herd
     )
 }
 
@@ -109,7 +112,30 @@ pub async fn run(scenario: BudgetScenario, p: &BudgetParams) -> std::io::Result<
                 )],
             }
         }
-        BudgetScenario::Herd => return Ok(None),
+        BudgetScenario::Herd => {
+            let sleep = p.herd_sleep.0;
+            let chosen = herd::run_herd(&p.herd, sleep).await?;
+            let companion = match sleep {
+                Sleep::FixedSecond => "peak_per_10ms_fixed",
+                Sleep::PlusMinus25 => "peak_per_10ms_jitter25",
+                Sleep::Full => "peak_per_10ms_full",
+            };
+            let mut run = budget::run(BudgetScenario::Herd, p);
+            for (name, value) in &mut run.metrics {
+                if *name == "peak_per_10ms" || *name == companion {
+                    *value = budget::MetricValue::Number(chosen.peak_per_10ms as f64);
+                }
+            }
+            LiveBudget {
+                run,
+                notes: vec![format!(
+                    "real time, unscaled: {} clients with the {} sleep on one dependency; the live peak is the machine's \
+                     (new connections on 127.0.0.1 spread a spike and queue retries), the other sleeps' peaks are the simulation's",
+                    p.herd.clients,
+                    sleep.name()
+                )],
+            }
+        }
     };
     Ok(Some(live))
 }

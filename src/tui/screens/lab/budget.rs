@@ -155,7 +155,7 @@ pub fn live_note(scenario: BudgetScenario) -> &'static str {
         BudgetScenario::Duplicates => "the seeded plan decides which orders meet commit-then-drop",
         BudgetScenario::Status => "backoff sleeps time scaled 1:10: the server counts the attempts",
         BudgetScenario::HalfOpen => "time shifted to the cooldown's end, then real time",
-        BudgetScenario::Herd => "simulated only for now",
+        BudgetScenario::Herd => "real time: the herd sleep slider's sleep, 1,000 clients on one dependency",
     }
 }
 
