@@ -110,3 +110,106 @@ async fn every_herd_client_comes_back_live() {
         assert!(live.landed_ms.len() >= p.clients as usize, "every client came back");
     }
 }
+
+/// `run budget --live` ended by SIGTERM or Ctrl-C (SIGINT) part way through a 4 s run: the
+/// process ends within 3 s, and it started no child (its servers are its own tasks, so they
+/// end with it: no listener outlives it).
+#[test]
+fn run_budget_live_ends_on_sigterm_and_ctrl_c() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    for signal in [libc::SIGTERM, libc::SIGINT] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_resilience-lab"))
+            .args(["run", "budget", "--live", "--scenario", "retry-after"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the binary starts");
+        std::thread::sleep(Duration::from_millis(1_000));
+        let pid = child.id();
+        assert!(
+            crate::common::procs::children_of(pid, crate::common::procs::Which::Any).is_empty(),
+            "no child process"
+        );
+        // SAFETY: kill with a pid this test spawned and has not reaped.
+        assert_eq!(unsafe { libc::kill(pid as libc::pid_t, signal) }, 0);
+        let sent = Instant::now();
+        loop {
+            if child.try_wait().expect("waitable").is_some() {
+                break;
+            }
+            assert!(
+                sent.elapsed() < Duration::from_secs(3),
+                "signal {signal}: still running"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// Lab 5 live from the app: `s` runs the deadline scenario to its end (the frame tick picks
+/// the result up); a second run quit part way (the app's shutdown, as on `q`, Ctrl-C or
+/// SIGTERM) leaves no task behind: no server, no client.
+#[test]
+fn lab5_live_runs_from_the_app_and_quitting_leaves_no_task() {
+    use resilience_lab::content::Content;
+    use resilience_lab::tui::app::App;
+    use resilience_lab::tui::event::CHANNEL_CAPACITY;
+    use resilience_lab::tui::msg::Msg;
+    use std::time::Duration;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let content = Content::load(None).expect("the built-in labs load");
+        let theme = resilience_lab::tui::theme::Theme::new(resilience_lab::cli::ThemeName::Dark, false);
+        let mut app = App::new(content, theme, ratatui::layout::Rect::new(0, 0, 100, 30));
+        app.mark_all_visited();
+        let (events, _received) = tokio::sync::mpsc::channel(CHANNEL_CAPACITY);
+        app.use_events(events);
+        for msg in [
+            Msg::Down,
+            Msg::Down,
+            Msg::Down,
+            Msg::Down,
+            Msg::Open,
+            Msg::ToggleMode,
+            Msg::StartStop,
+        ] {
+            app.update(msg);
+        }
+        let live = |app: &App| {
+            app.lab(resilience_lab::content::LabId::Budget)
+                .live
+                .budget()
+                .expect("Lab 5's live part")
+                .measured
+                .clone()
+        };
+        let mut measured = None;
+        for _ in 0..200 {
+            app.tick();
+            measured = live(&app);
+            if measured.is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let measured = measured.expect("the deadline run ended within 10 s");
+        assert_eq!(measured.number("edge_budget_ms"), Some(30_000.0));
+        // Again, and quit while it runs.
+        app.update(Msg::StartStop);
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        app.shutdown_live().await;
+        let metrics = tokio::runtime::Handle::current().metrics();
+        for _ in 0..60 {
+            if metrics.num_alive_tasks() == 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(metrics.num_alive_tasks(), 0, "quitting left no task");
+    });
+}
