@@ -24,7 +24,7 @@ fn usage(message: String) -> color_eyre::Report {
 fn check_live_bounds(scenario: BudgetScenario, p: &BudgetParams) -> Result<()> {
     if !runner::has_live(scenario) {
         return Err(usage(format!(
-            "--live runs deadline, register, retry-after, duplicates and status; {} is --sim only",
+            "--live runs every scenario; {} has no live run",
             scenario.name()
         )));
     }
@@ -34,6 +34,12 @@ fn check_live_bounds(scenario: BudgetScenario, p: &BudgetParams) -> Result<()> {
         return Err(usage(format!(
             "--clients {} x --rate-per-s {} for --duration-ms {} is {calls} calls with --live; allowed: up to {LIVE_MAX_CALLS} calls and {LIVE_MAX_DURATION_MS} ms",
             ra.clients, ra.rate_per_s, ra.duration_ms
+        )));
+    }
+    if scenario == BudgetScenario::Herd && u64::from(p.herd.clients) > LIVE_MAX_ORDERS {
+        return Err(usage(format!(
+            "--herd-clients {} with --live; allowed: 10 to {LIVE_MAX_ORDERS}",
+            p.herd.clients
         )));
     }
     if matches!(scenario, BudgetScenario::Duplicates | BudgetScenario::Status)

@@ -2,11 +2,13 @@
 //!
 //! Live: `deadline` (time scaled, [`DEADLINE_SCALE`]), `register` (real time, 2 s),
 //! `retry-after` (real time, its four runs side by side, 4 s), `duplicates` and `status`
-//! (its backoff time scaled, `status::STATUS_SCALE`). `herd` and `half-open` are simulated
-//! only for now.
+//! (its backoff time scaled, `status::STATUS_SCALE`) and `half-open` (time shifted to the
+//! cooldown's end, `half_open::LEAD_S`) and `herd` (real time, the sleep chosen; the
+//! other two sleeps' peaks stay the simulation's).
 
+use crate::engine::budget::backoff::Sleep;
 use crate::engine::budget::{self, BudgetParams, BudgetRun, BudgetScenario};
-use crate::live::budget::{api, chain, payments, status};
+use crate::live::budget::{api, chain, half_open, herd, payments, status};
 
 /// Model ms per real ms in the live `deadline` scenario: 30 s run in 1.5 s.
 pub const DEADLINE_SCALE: f64 = 20.0;
@@ -26,6 +28,8 @@ pub fn has_live(scenario: BudgetScenario) -> bool {
             | BudgetScenario::RetryAfter
             | BudgetScenario::Duplicates
             | BudgetScenario::Status
+            | BudgetScenario::HalfOpen
+            | BudgetScenario::Herd
     )
 }
 
@@ -87,7 +91,51 @@ pub async fn run(scenario: BudgetScenario, p: &BudgetParams) -> std::io::Result<
                 status::STATUS_SCALE
             )],
         },
-        BudgetScenario::Herd | BudgetScenario::HalfOpen => return Ok(None),
+        BudgetScenario::HalfOpen => {
+            let chosen = half_open::run_half_open(&p.half_open).await?;
+            let mut run = budget::run(BudgetScenario::HalfOpen, p);
+            // The live run measures the chosen breaker; its two comparisons stay the simulation's.
+            for (name, value) in &mut run.metrics {
+                let measured = match *name {
+                    "half_open_calls_first_s" => chosen.half_open_calls_first_s as f64,
+                    "calls_first_s" => chosen.calls_first_s as f64,
+                    "reopened_at_s" => chosen.reopened_at_s.unwrap_or(0.0),
+                    _ => continue,
+                };
+                *value = budget::MetricValue::Number(measured);
+            }
+            LiveBudget {
+                run,
+                notes: vec![format!(
+                    "time shifted, not scaled: the breaker's clock starts {} s before its cooldown ends, then runs in real time                      (the note's and the one-probe comparisons are the simulation's)",
+                    half_open::LEAD_S
+                )],
+            }
+        }
+        BudgetScenario::Herd => {
+            let sleep = p.herd_sleep.0;
+            let chosen = herd::run_herd(&p.herd, sleep).await?;
+            let companion = match sleep {
+                Sleep::FixedSecond => "peak_per_10ms_fixed",
+                Sleep::PlusMinus25 => "peak_per_10ms_jitter25",
+                Sleep::Full => "peak_per_10ms_full",
+            };
+            let mut run = budget::run(BudgetScenario::Herd, p);
+            for (name, value) in &mut run.metrics {
+                if *name == "peak_per_10ms" || *name == companion {
+                    *value = budget::MetricValue::Number(chosen.peak_per_10ms as f64);
+                }
+            }
+            LiveBudget {
+                run,
+                notes: vec![format!(
+                    "real time, unscaled: {} clients with the {} sleep on one dependency; the live peak is the machine's \
+                     (new connections on 127.0.0.1 spread a spike and queue retries), the other sleeps' peaks are the simulation's",
+                    p.herd.clients,
+                    sleep.name()
+                )],
+            }
+        }
     };
     Ok(Some(live))
 }

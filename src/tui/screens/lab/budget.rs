@@ -154,7 +154,8 @@ pub fn live_note(scenario: BudgetScenario) -> &'static str {
         BudgetScenario::RetryAfter => "real time (Retry-After counts whole seconds): four API servers side by side",
         BudgetScenario::Duplicates => "the seeded plan decides which orders meet commit-then-drop",
         BudgetScenario::Status => "backoff sleeps time scaled 1:10: the server counts the attempts",
-        BudgetScenario::Herd | BudgetScenario::HalfOpen => "simulated only for now",
+        BudgetScenario::HalfOpen => "time shifted to the cooldown's end, then real time",
+        BudgetScenario::Herd => "real time: the herd sleep slider's sleep, 1,000 clients on one dependency",
     }
 }
 

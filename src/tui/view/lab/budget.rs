@@ -74,10 +74,10 @@ pub fn scenario_line(scenario: BudgetScenario) -> String {
     let what = match scenario {
         BudgetScenario::Deadline => "one deadline passed down the chain, hop by hop",
         BudgetScenario::Register => "every attempt times out: timeouts times attempts",
-        BudgetScenario::RetryAfter => "429s with Retry-After, and a token bucket under the limit",
-        BudgetScenario::Duplicates => "commit, then drop the answer: retried with or without a key",
+        BudgetScenario::RetryAfter => "Retry-After on 429s; a bucket under the limit",
+        BudgetScenario::Duplicates => "commit, then drop: retried with or without a key",
         BudgetScenario::Status => "answers that will not change, retried or not",
-        BudgetScenario::Herd => "clients that failed together come back: fixed sleep or jitter",
+        BudgetScenario::Herd => "clients failed together come back: fixed sleep or jitter",
         BudgetScenario::HalfOpen => "after the cooldown: every call, or one probe",
     };
     format!("scenario {index}/7 {} · {what}", scenario.name())
@@ -569,4 +569,25 @@ fn bars(run: &BudgetRun, items: &[(&str, &str)], note: &str, theme: Theme, area:
     lines.push(Line::default());
     lines.push(Line::from(Span::styled(note.to_string(), theme.dim())));
     Paragraph::new(lines).wrap(Wrap { trim: true }).render(area, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::budget::{self, BudgetParams};
+
+    /// At 80 columns the Results panel has 78: every scenario's lines fit whole at the
+    /// defaults, so `fit_width` never has to cut one.
+    #[test]
+    fn every_scenarios_lines_fit_80_columns() {
+        let runs = budget::run_all(&BudgetParams::default());
+        for (scenario, run) in BudgetScenario::ALL.iter().zip(&runs) {
+            let line = scenario_line(*scenario);
+            assert!(line.chars().count() <= 78, "{line}");
+            for row in budget_rows(run) {
+                let text = row.line();
+                assert!(text.chars().count() <= 78, "{}: {text}", scenario.name());
+            }
+        }
+    }
 }
