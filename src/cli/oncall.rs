@@ -33,6 +33,9 @@ pub struct OncallArgs {
     /// The levers as T:LEVER,... in drill seconds, or `runbook` for the incident's runbook.
     #[arg(long, value_name = "T:LEVER,...", value_parser = parse_levers, allow_hyphen_values = true)]
     pub levers: Option<LeverScript>,
+    /// Prints on-call's dashboard every S drill seconds before the summary (1 to 420).
+    #[arg(long, value_name = "S", value_parser = parse_every)]
+    pub dashboard_every: Option<usize>,
     /// Saves the debrief (Markdown and JSON) beside the progress file, never over an older one.
     #[arg(long)]
     pub debrief: bool,
@@ -55,6 +58,14 @@ fn parse_seed(text: &str) -> Result<u64, String> {
     match text.trim().parse::<u64>() {
         Ok(seed) if seed <= MAX_ONCALL_SEED => Ok(seed),
         _ => Err(format!("allowed: a whole number from 0 to {MAX_ONCALL_SEED}")),
+    }
+}
+
+fn parse_every(text: &str) -> Result<usize, String> {
+    let last = crate::engine::oncall::sim::DRILL_S;
+    match text.trim().parse::<usize>() {
+        Ok(every) if (1..=last).contains(&every) => Ok(every),
+        _ => Err(format!("allowed: a whole number of drill seconds from 1 to {last}")),
     }
 }
 

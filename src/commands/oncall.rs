@@ -14,7 +14,9 @@ use crate::engine::oncall::{
     DrillRun, DrillScore, DrillSetup, IncidentSpec, LeverPull, builtin_incidents, run_drill, score_drill,
 };
 use crate::error::UsageError;
-use crate::report::oncall::{DecisionEntry, debrief_json, debrief_markdown, expected_effect, oncall_json, oncall_text};
+use crate::report::oncall::{
+    DecisionEntry, debrief_json, debrief_markdown, expected_effect, oncall_dashboard, oncall_json, oncall_text,
+};
 
 /// The seed when none is given.
 pub const DEFAULT_ONCALL_SEED: u64 = 1;
@@ -147,6 +149,11 @@ pub(crate) fn run_oncall(args: &OncallArgs, progress_file: Option<&Path>, out: &
     let seed = args.seed.unwrap_or(DEFAULT_ONCALL_SEED);
     let script = args.levers.clone().unwrap_or(LeverScript::Pulls(Vec::new()));
     let (run, score) = play(&incident, seed, &script);
+    if let Some(every) = args.dashboard_every.filter(|_| !args.mode.json) {
+        for second in run.seconds.iter().step_by(every) {
+            writeln!(out, "{}", oncall_dashboard(second))?;
+        }
+    }
     print(&run, &score, args.mode.json, out)?;
     if args.debrief {
         let progress = super::progress::progress_path(progress_file)?;

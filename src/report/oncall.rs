@@ -252,3 +252,42 @@ pub fn debrief_markdown(run: &DrillRun, score: &DrillScore, decisions: &[Decisio
     ));
     md
 }
+
+/// What on-call sees for one drill second, and nothing more: the service's and each
+/// dependency's signals, the breakers, the alerts firing. Every dependency has its row in
+/// every second, so that the screen's shape does not point at the incident; the
+/// incident's name, its mode and its hidden settings are never in it (the hiding rule:
+/// tests/it/oncall/hiding.rs).
+pub fn oncall_dashboard(second: &DrillSecond) -> String {
+    let mut text = format!(
+        "t={:>3}s goodput {:>3}/s attempts/req {:.2} workers {:>2}/{} shed {:>2} away {:>3} p99 {:>4.0}ms\n",
+        second.t_s,
+        second.goodput,
+        second.attempts_per_request(),
+        second.workers_busy,
+        crate::engine::oncall::sim::WORKERS,
+        second.shed,
+        second.rejected,
+        second.p99_ms,
+    );
+    text.push_str("  dependency       attempts  errors  p99 ms  saturation  breaker      refused\n");
+    for dep in &second.deps {
+        text.push_str(&format!(
+            "  {:<15} {:>9} {:>7} {:>7.0} {:>10.0}%  {:<12} {:>7}\n",
+            dep.dep.name(),
+            dep.attempts,
+            dep.errors,
+            dep.p99_ms,
+            dep.saturation * 100.0,
+            dep.breaker,
+            dep.not_permitted,
+        ));
+    }
+    if second.alerts.is_empty() {
+        text.push_str("  alerts (windows time-scaled x10): none\n");
+    }
+    for alert in &second.alerts {
+        text.push_str(&format!("  alert firing: {alert}\n"));
+    }
+    text
+}

@@ -6,3 +6,4 @@
 mod cli;
 mod debrief;
 mod drill;
+mod hiding;
