@@ -270,15 +270,20 @@ pub fn oncall_dashboard(second: &DrillSecond) -> String {
         second.rejected,
         second.p99_ms,
     );
-    text.push_str("  dependency       attempts  errors  p99 ms  saturation  breaker      refused\n");
+    text.push_str("  dependency       attempts errors p99 ms  satur. att/call breaker      refused\n");
     for dep in &second.deps {
         text.push_str(&format!(
-            "  {:<15} {:>9} {:>7} {:>7.0} {:>10.0}%  {:<12} {:>7}\n",
+            "  {:<15} {:>9} {:>6} {:>6.0} {:>6.0}% {:>8.2} {:<12} {:>7}\n",
             dep.dep.name(),
             dep.attempts,
             dep.errors,
             dep.p99_ms,
             dep.saturation * 100.0,
+            if dep.calls == 0 {
+                0.0
+            } else {
+                f64::from(dep.attempts) / f64::from(dep.calls)
+            },
             dep.breaker,
             dep.not_permitted,
         ));
