@@ -24,8 +24,9 @@ pub enum LeverScript {
 pub struct OncallArgs {
     #[command(flatten)]
     pub mode: ModeArgs,
-    /// The incident, by its file's name (e.g. inventory-brownout).
-    #[arg(long, value_name = "NAME", value_parser = parse_incident_name, required_unless_present = "replay")]
+    /// The incident, by its file's name (e.g. inventory-brownout); without it the seed
+    /// picks one and the summary reveals it at the end, as a drill does.
+    #[arg(long, value_name = "NAME", value_parser = parse_incident_name)]
     pub incident: Option<String>,
     /// Picks the dependency and the moment (0 to 4294967295; default 1).
     #[arg(long, value_name = "S", value_parser = parse_seed)]

@@ -11,7 +11,8 @@ use color_eyre::eyre::{Result, WrapErr, eyre};
 
 use crate::cli::{LeverScript, OncallArgs};
 use crate::engine::oncall::{
-    DrillRun, DrillScore, DrillSetup, IncidentSpec, LeverPull, builtin_incidents, run_drill, score_drill,
+    DrillRun, DrillScore, DrillSetup, IncidentSpec, LeverPull, builtin_incidents, choose_incident, run_drill,
+    score_drill,
 };
 use crate::error::UsageError;
 use crate::report::oncall::{
@@ -141,12 +142,16 @@ pub(crate) fn run_oncall(args: &OncallArgs, progress_file: Option<&Path>, out: &
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let name = args
-        .incident
-        .as_deref()
-        .ok_or_else(|| usage("--incident NAME is needed"))?;
-    let incident = incident_named(name)?;
     let seed = args.seed.unwrap_or(DEFAULT_ONCALL_SEED);
+    let incident = match args.incident.as_deref() {
+        Some(name) => incident_named(name)?,
+        None => {
+            let incidents = builtin_incidents().map_err(|e| eyre!("{e}"))?;
+            choose_incident(&incidents, seed)
+                .cloned()
+                .ok_or_else(|| eyre!("no incidents are shipped"))?
+        }
+    };
     let script = args.levers.clone().unwrap_or(LeverScript::Pulls(Vec::new()));
     let (run, score) = play(&incident, seed, &script);
     if let Some(every) = args.dashboard_every.filter(|_| !args.mode.json) {

@@ -184,7 +184,7 @@ fn p99(values: &mut [f64]) -> f64 {
     values[rank.clamp(1, values.len()) - 1]
 }
 
-struct Drill<'a> {
+struct OncallDrillState<'a> {
     setup: &'a DrillSetup,
     rng: PyRandom,
     deps: Vec<DepState>,
@@ -196,7 +196,7 @@ struct CallEnd {
     elapsed_ms: f64,
 }
 
-impl Drill<'_> {
+impl OncallDrillState<'_> {
     fn fault_active(&self, dep: OncallDep, t_s: f64) -> bool {
         let setup = self.setup;
         dep == setup.dependency && t_s >= setup.onset_s && t_s < setup.onset_s + setup.incident.duration_s
@@ -372,7 +372,7 @@ impl Drill<'_> {
 pub fn run_drill(setup: &DrillSetup, levers: &[LeverPull]) -> DrillRun {
     let mut levers_sorted = levers.to_vec();
     levers_sorted.sort_by(|a, b| a.t_s.total_cmp(&b.t_s));
-    let mut drill = Drill {
+    let mut drill = OncallDrillState {
         setup,
         // The traffic's stream differs from the setup's, which drew the dependency and moment.
         rng: PyRandom::new(u128::from(setup.seed) * 2 + 1),

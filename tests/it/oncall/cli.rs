@@ -98,3 +98,15 @@ fn bad_flags_are_one_line_and_exit_2() {
         assert!(err.contains(says), "{full:?}: {err}");
     }
 }
+
+#[test]
+fn without_an_incident_the_seed_picks_one() {
+    let incidents = resilience_lab::engine::oncall::builtin_incidents().unwrap();
+    for seed in [1u64, 5, 9] {
+        let out = run(&["run", "oncall", "--seed", &seed.to_string(), "--json"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let chosen = resilience_lab::engine::oncall::choose_incident(&incidents, seed).unwrap();
+        assert_eq!(doc["incident"], chosen.name.as_str());
+    }
+}
