@@ -11,8 +11,10 @@ use clap::{Args, Parser, Subcommand};
 /// Lab 5's flags, built from its parameter table.
 mod budget;
 mod mode;
+mod oncall;
 pub use budget::BudgetArgs;
 pub use mode::ModeArgs;
+pub use oncall::{LeverScript, OncallArgs};
 
 use crate::content::lab::required_parameters;
 use crate::engine::fault::FaultKind;
@@ -232,6 +234,8 @@ pub enum RunLab {
     /// Retry-After and a token bucket, idempotency keys, what not to retry, the retry herd,
     /// the half-open herd). Each flag belongs to one scenario; `--json` names every number.
     Budget(Box<Deferred<BudgetArgs>>),
+    /// The on-call drill: checkout-api, a hidden incident, the Atlas's levers, a score.
+    Oncall(Box<Deferred<OncallArgs>>),
 }
 
 #[derive(Debug, Args)]

@@ -6,6 +6,7 @@
 use serde_json::{Value, json};
 
 mod budget;
+pub mod oncall;
 mod overload;
 pub use budget::{BudgetReport, budget_json, budget_rows, budget_text};
 pub use overload::{

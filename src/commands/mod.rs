@@ -22,6 +22,8 @@ mod drill;
 mod export;
 /// Lab 1 at fleet scale: `run fleet`, `serve database`, `serve health --database-port`.
 mod fleet;
+/// `run oncall`: the on-call drill headless, its debrief and its replay.
+pub mod oncall;
 mod overload;
 /// Wrapped text for the plain quiz and drill.
 mod plain_text;
@@ -73,12 +75,17 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
             if let RunLab::Budget(args) = &run.lab {
                 return budget::run_budget(args, out);
             }
+            // The drill's incidents are its own files, not a lab file.
+            if let RunLab::Oncall(args) = &run.lab {
+                return oncall::run_oncall(args, cli.progress.as_deref(), out);
+            }
             let id = match run.lab {
                 RunLab::Retry(_) => LabId::Retry,
                 RunLab::Breaker(_) => LabId::Breaker,
                 RunLab::Health(_) | RunLab::Fleet(_) => LabId::Health,
                 RunLab::Overload(_) => LabId::Overload,
                 RunLab::Budget(_) => unreachable!("run budget returned above"),
+                RunLab::Oncall(_) => unreachable!("run oncall returned above"),
             };
             let content = content_result(Content::load_lab(content_dir.as_deref(), id))?;
             match run.lab {
@@ -88,6 +95,7 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
                 RunLab::Overload(args) => overload::run_overload(&args, out),
                 RunLab::Fleet(args) => fleet::run_fleet(&content, &args, out),
                 RunLab::Budget(args) => budget::run_budget(&args, out),
+                RunLab::Oncall(args) => oncall::run_oncall(&args, cli.progress.as_deref(), out),
             }
         }
         Some(Command::Serve(serve)) => {

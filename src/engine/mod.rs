@@ -14,6 +14,7 @@ pub mod budget;
 pub mod fault;
 pub mod fleet;
 pub mod health;
+pub mod oncall;
 pub mod overload;
 pub mod policy;
 pub mod pyfmt;

@@ -18,6 +18,7 @@ mod fit80;
 mod fleet;
 mod learning_loop;
 mod live;
+mod oncall;
 mod overload;
 mod quiz;
 mod retry;

@@ -1,0 +1,188 @@
+//! `run oncall`: the on-call drill headless. Plays an incident with a scripted lever
+//! sequence on the virtual clock, prints the score, saves a debrief if asked, and
+//! replays a saved debrief to check that its score still holds.
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use color_eyre::eyre::{Result, WrapErr, eyre};
+
+use crate::cli::{LeverScript, OncallArgs};
+use crate::engine::oncall::{
+    DrillRun, DrillScore, DrillSetup, IncidentSpec, LeverPull, builtin_incidents, choose_incident, run_drill,
+    score_drill,
+};
+use crate::error::UsageError;
+use crate::report::oncall::{
+    DecisionEntry, debrief_json, debrief_markdown, expected_effect, oncall_dashboard, oncall_json, oncall_text,
+};
+
+/// The seed when none is given.
+pub const DEFAULT_ONCALL_SEED: u64 = 1;
+
+fn usage(message: impl Into<String>) -> color_eyre::Report {
+    UsageError(message.into()).into()
+}
+
+/// The shipped incident of that name.
+fn incident_named(name: &str) -> Result<IncidentSpec> {
+    let incidents = builtin_incidents().map_err(|e| eyre!("{e}"))?;
+    let names: Vec<String> = incidents.iter().map(|i| i.name.clone()).collect();
+    incidents
+        .into_iter()
+        .find(|i| i.name == name)
+        .ok_or_else(|| usage(format!("no incident {name:?} (allowed: {})", names.join(", "))))
+}
+
+/// Plays one drill and scores it.
+pub fn play(incident: &IncidentSpec, seed: u64, script: &LeverScript) -> (DrillRun, DrillScore) {
+    let setup = DrillSetup::new(incident, seed);
+    let levers = match script {
+        LeverScript::Runbook => setup.runbook(),
+        LeverScript::Pulls(pulls) => pulls.clone(),
+    };
+    let run = run_drill(&setup, &levers);
+    let score = score_drill(&run);
+    (run, score)
+}
+
+/// The decision log of a headless run: no reason written, the lever's documented effect.
+fn scripted_decisions(levers: &[LeverPull]) -> Vec<DecisionEntry> {
+    levers
+        .iter()
+        .map(|pull| DecisionEntry {
+            pull: *pull,
+            why: "scripted (--levers)".to_string(),
+            expected: expected_effect(pull.lever).to_string(),
+        })
+        .collect()
+}
+
+/// Where debriefs go: a folder beside the progress file.
+pub fn debrief_dir(progress_file: &Path) -> PathBuf {
+    progress_file.parent().unwrap_or(Path::new(".")).join("oncall-debriefs")
+}
+
+/// Writes the debrief's two files under a stem no earlier debrief uses; returns the JSON's path.
+pub fn save_debrief(dir: &Path, stem: &str, json: &str, markdown: &str) -> Result<PathBuf> {
+    std::fs::create_dir_all(dir).wrap_err_with(|| format!("creating {}", dir.display()))?;
+    for n in 1..10_000 {
+        let name = if n == 1 {
+            stem.to_string()
+        } else {
+            format!("{stem}-{n}")
+        };
+        let json_path = dir.join(format!("{name}.json"));
+        let md_path = dir.join(format!("{name}.md"));
+        if md_path.exists() {
+            continue;
+        }
+        // create_new: a file that appeared since the check is never overwritten.
+        let mut file = match OpenOptions::new().write(true).create_new(true).open(&json_path) {
+            Ok(file) => file,
+            Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(err) => return Err(err).wrap_err_with(|| format!("writing {}", json_path.display())),
+        };
+        file.write_all(json.as_bytes())?;
+        let mut md = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&md_path)
+            .wrap_err_with(|| format!("writing {}", md_path.display()))?;
+        md.write_all(markdown.as_bytes())?;
+        return Ok(json_path);
+    }
+    Err(eyre!("{}: too many debriefs named {stem}", dir.display()))
+}
+
+/// A saved debrief's incident, seed, levers and score, read back.
+pub fn read_debrief(path: &Path) -> Result<(IncidentSpec, u64, Vec<LeverPull>, u32)> {
+    let text = std::fs::read_to_string(path).map_err(|e| usage(format!("{}: {e}", path.display())))?;
+    let doc: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| usage(format!("{}: not JSON: {e}", path.display())))?;
+    let bad = |what: &str| {
+        usage(format!(
+            "{}: {what} (see the book's on-call chapter for the schema)",
+            path.display()
+        ))
+    };
+    if doc["schema"] != crate::report::oncall::DEBRIEF_SCHEMA {
+        return Err(bad("not an on-call debrief"));
+    }
+    let incident = incident_named(doc["incident"].as_str().ok_or_else(|| bad("no incident"))?)?;
+    let seed = doc["seed"].as_u64().ok_or_else(|| bad("no seed"))?;
+    let levers = doc["levers"]
+        .as_array()
+        .ok_or_else(|| bad("no levers"))?
+        .iter()
+        .map(|v| LeverPull::parse(v.as_str().unwrap_or("")))
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(|e| bad(&e))?;
+    let score = doc["score"]["score"].as_u64().ok_or_else(|| bad("no score.score"))? as u32;
+    Ok((incident, seed, levers, score))
+}
+
+/// Runs `run oncall`.
+pub(crate) fn run_oncall(args: &OncallArgs, progress_file: Option<&Path>, out: &mut dyn Write) -> Result<ExitCode> {
+    if args.mode.live {
+        return Err(usage("run oncall --live is not built yet: use --sim"));
+    }
+    if let Some(path) = &args.replay {
+        let (incident, seed, levers, saved_score) = read_debrief(path)?;
+        let (run, score) = play(&incident, seed, &LeverScript::Pulls(levers));
+        print(&run, &score, args.mode.json, out)?;
+        if score.score != saved_score {
+            return Err(eyre!(
+                "{}: replayed score {} differs from the saved {saved_score}",
+                path.display(),
+                score.score
+            ));
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let seed = args.seed.unwrap_or(DEFAULT_ONCALL_SEED);
+    let incident = match args.incident.as_deref() {
+        Some(name) => incident_named(name)?,
+        None => {
+            let incidents = builtin_incidents().map_err(|e| eyre!("{e}"))?;
+            choose_incident(&incidents, seed)
+                .cloned()
+                .ok_or_else(|| eyre!("no incidents are shipped"))?
+        }
+    };
+    let script = args.levers.clone().unwrap_or(LeverScript::Pulls(Vec::new()));
+    let (run, score) = play(&incident, seed, &script);
+    if let Some(every) = args.dashboard_every.filter(|_| !args.mode.json) {
+        for second in run.seconds.iter().step_by(every) {
+            writeln!(out, "{}", oncall_dashboard(second))?;
+        }
+    }
+    print(&run, &score, args.mode.json, out)?;
+    if args.debrief {
+        let progress = super::progress::progress_path(progress_file)?;
+        let decisions = scripted_decisions(&run.levers);
+        let json = serde_json::to_string_pretty(&debrief_json(&run, &score, &decisions))?;
+        let md = debrief_markdown(&run, &score, &decisions);
+        let path = save_debrief(
+            &debrief_dir(&progress),
+            &format!("{}-seed{seed}", incident.name),
+            &json,
+            &md,
+        )?;
+        if !args.mode.json {
+            writeln!(out, "debrief saved: {} (and .md)", path.display())?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print(run: &DrillRun, score: &DrillScore, json: bool, out: &mut dyn Write) -> Result<()> {
+    if json {
+        writeln!(out, "{}", oncall_json("sim", run, score))?;
+    } else {
+        write!(out, "{}", oncall_text("sim", run, score))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,20 @@
+//! The on-call drill: checkout-api, its dependency register, a hidden incident, the
+//! Atlas's levers and alerts, and a score, on a virtual clock.
+//!
+//! - [`register`]: the four dependencies as the Atlas's register records them.
+//! - [`lever`]: the levers (`inventory.retries=0`, `shed=on`, ...) and a timed pull.
+//! - [`incident`]: incident files, checked, and the seed's dependency and moment.
+//! - [`sim`]: the drill second by second, with the golden signals and the two alerts.
+//! - [`score`]: what a drill scores and why.
+
+pub mod incident;
+pub mod lever;
+pub mod register;
+pub mod score;
+pub mod sim;
+
+pub use incident::{DrillSetup, IncidentFileError, IncidentSpec, builtin_incidents, choose_incident, parse_incident};
+pub use lever::{LeverPull, OncallLever};
+pub use register::OncallDep;
+pub use score::{DrillScore, score_drill};
+pub use sim::{DrillRun, DrillSecond, run_drill};

@@ -1,0 +1,145 @@
+//! How a drill is scored: the time until goodput is back, the amplification two minutes
+//! after the right lever, the order the levers came back in, and the wrong levers.
+//!
+//! Points (100 in all): 50 for goodput back to 95% of its baseline within 60 s of the
+//! onset, falling evenly to 0 at 300 s; 20 for attempts per request at most 1.05 in the
+//! ten seconds before 120 s after the right lever; 20 for every lever restored by the end,
+//! in the runbook's order, retries last; 10, less 5 for each wrong lever.
+
+use serde::Serialize;
+
+use super::lever::{LeverKnob, LeverPull};
+use super::sim::DrillRun;
+
+/// Goodput must come back to this share of its baseline.
+pub const RESTORED_SHARE: f64 = 0.95;
+/// Attempts per request allowed two minutes after the right lever.
+pub const ATTEMPTS_LIMIT: f64 = 1.05;
+/// How long after the right lever the attempts are measured.
+pub const ATTEMPTS_AFTER_S: f64 = 120.0;
+/// A dip is a 5 s mean below the bar; a recovery, a 10 s mean at or above it.
+const DIP_WINDOW_S: usize = 5;
+const RESTORED_WINDOW_S: usize = 10;
+
+/// What the score counted, every part named.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DrillScore {
+    /// Interactive checkouts a second before the onset.
+    pub baseline_goodput: f64,
+    /// The second goodput was lost (None: never).
+    pub goodput_lost_s: Option<f64>,
+    /// The second goodput was back (None: never), in drill seconds.
+    pub goodput_restored_s: Option<f64>,
+    /// When the right lever (or an equivalent) was first pulled.
+    pub right_lever_s: Option<f64>,
+    pub attempts_per_request_after: f64,
+    pub restored_in_order: bool,
+    pub wrong_levers: Vec<LeverPull>,
+    pub score: u32,
+}
+
+fn mean(values: &[u32]) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    f64::from(values.iter().sum::<u32>()) / values.len() as f64
+}
+
+/// The levers' text that counts as right for this run: the runbook's and the equivalents.
+fn right_levers(run: &DrillRun) -> Vec<String> {
+    let setup = &run.setup;
+    let mut right: Vec<String> = setup.runbook().iter().map(|p| p.lever.to_string()).collect();
+    right.extend(setup.incident.also_right.iter().map(|l| setup.resolve(l)));
+    right
+}
+
+/// Whether the learner's restores come in the runbook's order, retries last, and leave
+/// every lever as it was.
+fn restored_in_order(run: &DrillRun) -> bool {
+    use std::collections::HashMap;
+    let mut pulled: HashMap<LeverKnob, bool> = HashMap::new();
+    let mut restores: Vec<LeverKnob> = Vec::new();
+    for pull in &run.levers {
+        pulled.insert(pull.lever.knob(), pull.lever.is_pull());
+        if !pull.lever.is_pull() {
+            restores.push(pull.lever.knob());
+        }
+    }
+    if pulled.values().any(|still_pulled| *still_pulled) {
+        return false;
+    }
+    let is_retries = |knob: &LeverKnob| matches!(knob, LeverKnob::Retries(_));
+    if let Some(first_retries) = restores.iter().position(is_retries)
+        && restores[first_retries..].iter().any(|k| !is_retries(k))
+    {
+        return false;
+    }
+    let runbook_order: Vec<LeverKnob> = run
+        .setup
+        .runbook()
+        .iter()
+        .filter(|p| !p.lever.is_pull())
+        .map(|p| p.lever.knob())
+        .collect();
+    let learner_order: Vec<&LeverKnob> = restores.iter().filter(|k| runbook_order.contains(k)).collect();
+    let expected: Vec<&LeverKnob> = runbook_order.iter().filter(|k| learner_order.contains(k)).collect();
+    learner_order == expected
+}
+
+/// Scores a finished drill.
+pub fn score_drill(run: &DrillRun) -> DrillScore {
+    let onset = run.setup.onset_s as usize;
+    let goodput: Vec<u32> = run.seconds.iter().map(|s| s.goodput).collect();
+    let baseline_goodput = mean(&goodput[10.min(onset)..onset]);
+    let bar = RESTORED_SHARE * baseline_goodput;
+    let lost = (onset..goodput.len().saturating_sub(DIP_WINDOW_S)).find(|&s| mean(&goodput[s..s + DIP_WINDOW_S]) < bar);
+    let restored = match lost {
+        None => Some(onset),
+        Some(lost) => (lost + 1..=goodput.len().saturating_sub(RESTORED_WINDOW_S))
+            .find(|&s| mean(&goodput[s..s + RESTORED_WINDOW_S]) >= bar),
+    };
+    let right = right_levers(run);
+    let right_lever_s = run
+        .levers
+        .iter()
+        .find(|p| p.lever.is_pull() && right.contains(&p.lever.to_string()))
+        .map(|p| p.t_s);
+    let end = run.seconds.len();
+    let window_end = right_lever_s.map_or(end, |t| ((t + ATTEMPTS_AFTER_S) as usize).min(end));
+    let window = &run.seconds[window_end.saturating_sub(10)..window_end];
+    let attempts: u32 = window.iter().flat_map(|s| &s.deps).map(|d| d.attempts).sum();
+    let calls: u32 = window.iter().flat_map(|s| &s.deps).map(|d| d.calls).sum();
+    let attempts_per_request_after = if calls == 0 {
+        1.0
+    } else {
+        f64::from(attempts) / f64::from(calls)
+    };
+    let wrong_levers: Vec<LeverPull> = run
+        .levers
+        .iter()
+        .filter(|p| p.lever.is_pull() && !right.contains(&p.lever.to_string()))
+        .copied()
+        .collect();
+    let in_order = restored_in_order(run);
+    let time_points = restored.map_or(0.0, |s| {
+        let after_onset = s.saturating_sub(onset) as f64;
+        (50.0 * (1.0 - (after_onset - 60.0).max(0.0) / 240.0)).max(0.0)
+    });
+    let attempts_points = if attempts_per_request_after <= ATTEMPTS_LIMIT {
+        20.0
+    } else {
+        0.0
+    };
+    let order_points = if in_order && !run.levers.is_empty() { 20.0 } else { 0.0 };
+    let wrong_points = (10.0 - 5.0 * wrong_levers.len() as f64).max(0.0);
+    DrillScore {
+        baseline_goodput,
+        goodput_lost_s: lost.map(|s| s as f64),
+        goodput_restored_s: restored.map(|s| s as f64),
+        right_lever_s,
+        attempts_per_request_after,
+        restored_in_order: in_order,
+        wrong_levers,
+        score: (time_points + attempts_points + order_points + wrong_points).round() as u32,
+    }
+}

@@ -1,0 +1,455 @@
+//! The drill on a virtual clock: checkout-api under steady load, its four dependencies,
+//! their retry layers and breakers, the incident, the levers, one row of signals a second.
+//!
+//! Load is steady on purpose: a request every 10 ms, three in ten sheddable (scheduled
+//! renewals and saved-cart reminders, which come back in the night's batch), so that the
+//! baseline has no noise and a dip in goodput is the incident's, not the arrivals'.
+//! Each request's calls see its dependencies as they stand when it arrives; the breakers
+//! are fed that moment too, so that their clock only moves forward.
+//!
+//! A dependency past its capacity queues its callers beyond their timeouts: every attempt
+//! over the limit fails slowly, and beyond 1.25 times the limit they all do (congestion
+//! collapse). That is what makes layered retries dangerous: a short dip in capacity
+//! multiplies the attempts, the attempts keep the dependency past its limit, and the
+//! overload outlives the fault that started it.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use serde::Serialize;
+
+use super::incident::{DrillSetup, FaultMode};
+use super::lever::{LeverPull, OncallLever};
+use super::register::{INBOUND_DEADLINE_MS, OncallDep};
+use crate::engine::breaker::{Breaker, BreakerConfig};
+use crate::engine::pyrandom::PyRandom;
+
+/// The drill's length in drill seconds.
+pub const DRILL_S: usize = 420;
+/// Requests a drill second, one every 10 ms.
+pub const REQUESTS_PER_S: usize = 100;
+/// Of every ten requests, this many are sheddable.
+pub const SHEDDABLE_OF_TEN: usize = 3;
+/// checkout-api's request workers: a request past them gets a 503 at once.
+pub const WORKERS: usize = 64;
+/// Connections in each dependency's client pool; saturation is busy connections over this.
+pub const POOL_CONNECTIONS: f64 = 32.0;
+/// The alerts' `for` windows run ten times faster than the Atlas's: 5 minutes is 30 drill
+/// seconds, 15 minutes is 90, so that a drill takes minutes.
+pub const ALERT_TIME_SCALE: f64 = 10.0;
+/// How steeply failures rise past capacity: 25% over the limit and every attempt times out.
+const COLLAPSE_SLOPE: f64 = 4.0;
+/// How fast a 503 from a rate limit comes back.
+const REJECT_MS: f64 = 10.0;
+
+/// The Atlas's two alert rules, with their windows time-scaled.
+pub const BREAKER_NOT_CLOSED: &str = "DependencyBreakerNotClosed";
+pub const CALLS_REJECTED: &str = "DependencyCallsRejected";
+const NOT_CLOSED_FOR_S: usize = (300.0 / ALERT_TIME_SCALE) as usize;
+const REJECTED_RATE_WINDOW_S: usize = (300.0 / ALERT_TIME_SCALE) as usize;
+const REJECTED_FOR_S: usize = (900.0 / ALERT_TIME_SCALE) as usize;
+const REJECTED_PER_S: f64 = 5.0;
+
+/// A dependency's golden signals for one drill second, as on-call sees them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DepSignals {
+    pub dep: OncallDep,
+    /// Attempts made this second, every retry layer counted.
+    pub attempts: u32,
+    /// Calls the requests wanted; attempts over calls is the amplification.
+    pub calls: u32,
+    /// Attempts that failed (timeouts and 503s).
+    pub errors: u32,
+    pub p99_ms: f64,
+    /// Busy connections over the pool's size.
+    pub saturation: f64,
+    /// `closed`, `open`, `half_open`, `forced_open`, `off` or `none` (no breaker).
+    pub breaker: &'static str,
+    /// Calls the breaker refused (open, half-open full, or forced).
+    pub not_permitted: u32,
+}
+
+/// checkout-api's own signals for one drill second, and its dependencies'.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DrillSecond {
+    pub t_s: usize,
+    pub requests: u32,
+    /// Interactive checkouts answered well within the deadline: the goodput.
+    pub goodput: u32,
+    pub shed: u32,
+    /// Turned away because every worker was busy.
+    pub rejected: u32,
+    /// Served but failed (a hard dependency failed, or the deadline passed).
+    pub failed: u32,
+    pub p99_ms: f64,
+    pub workers_busy: u32,
+    pub deps: Vec<DepSignals>,
+    /// Alerts firing at the end of the second, as `Rule{name=dep}`.
+    pub alerts: Vec<String>,
+}
+
+impl DrillSecond {
+    /// Attempts over calls, all dependencies together (1.0 when nothing was called).
+    pub fn attempts_per_request(&self) -> f64 {
+        let attempts: u32 = self.deps.iter().map(|d| d.attempts).sum();
+        let calls: u32 = self.deps.iter().map(|d| d.calls).sum();
+        if calls == 0 {
+            1.0
+        } else {
+            f64::from(attempts) / f64::from(calls)
+        }
+    }
+}
+
+/// An alert's firing, from the second it fired to the second it stopped.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AlertSpan {
+    pub alert: &'static str,
+    pub dep: OncallDep,
+    pub from_s: usize,
+    /// None while still firing at the drill's end.
+    pub to_s: Option<usize>,
+}
+
+/// A whole drill: the timeline of signals and the alerts' spans.
+#[derive(Clone, Debug)]
+pub struct DrillRun {
+    pub setup: DrillSetup,
+    pub levers: Vec<LeverPull>,
+    pub seconds: Vec<DrillSecond>,
+    pub alerts: Vec<AlertSpan>,
+}
+
+/// One dependency's state as the drill runs.
+struct DepState {
+    dep: OncallDep,
+    breaker: Option<Breaker>,
+    retries_zero: bool,
+    off: bool,
+    forced_open: bool,
+    /// Attempts made in the last whole second: the load the dependency is under now.
+    offered_per_s: f64,
+    // This second's counters.
+    attempts: u32,
+    calls: u32,
+    errors: u32,
+    not_permitted: u32,
+    latencies_ms: Vec<f64>,
+    busy_ms: f64,
+    // The alerts' memory.
+    not_closed_streak: usize,
+    not_permitted_history: Vec<u32>,
+    rejected_streak: usize,
+}
+
+impl DepState {
+    fn new(dep: OncallDep) -> Self {
+        Self {
+            dep,
+            breaker: dep.row().breaker.then(|| Breaker::new(BreakerConfig::default())),
+            retries_zero: false,
+            off: false,
+            forced_open: false,
+            offered_per_s: 0.0,
+            attempts: 0,
+            calls: 0,
+            errors: 0,
+            not_permitted: 0,
+            latencies_ms: Vec::new(),
+            busy_ms: 0.0,
+            not_closed_streak: 0,
+            not_permitted_history: Vec::new(),
+            rejected_streak: 0,
+        }
+    }
+
+    fn breaker_word(&self) -> &'static str {
+        if self.off {
+            "off"
+        } else if self.forced_open {
+            "forced_open"
+        } else {
+            self.breaker.as_ref().map_or("none", |b| b.state().name())
+        }
+    }
+}
+
+/// The value at the 99th percentile (nearest rank), 0 for no values.
+fn p99(values: &mut [f64]) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort_by(f64::total_cmp);
+    let rank = ((values.len() as f64) * 0.99).ceil() as usize;
+    values[rank.clamp(1, values.len()) - 1]
+}
+
+struct OncallDrillState<'a> {
+    setup: &'a DrillSetup,
+    rng: PyRandom,
+    deps: Vec<DepState>,
+}
+
+/// How one call to a dependency ended.
+struct CallEnd {
+    ok: bool,
+    elapsed_ms: f64,
+}
+
+impl OncallDrillState<'_> {
+    fn fault_active(&self, dep: OncallDep, t_s: f64) -> bool {
+        let setup = self.setup;
+        dep == setup.dependency && t_s >= setup.onset_s && t_s < setup.onset_s + setup.incident.duration_s
+    }
+
+    /// The mesh's attempts per library attempt: the register's, or the incident's hidden
+    /// layer from its onset on.
+    fn mesh_attempts(&self, dep: OncallDep, t_s: f64) -> u32 {
+        match self.setup.incident.mesh_attempts {
+            Some(mesh) if dep == self.setup.dependency && t_s >= self.setup.onset_s => mesh,
+            _ => dep.row().mesh_attempts,
+        }
+    }
+
+    /// One attempt's outcome and duration.
+    fn attempt(&mut self, dep: OncallDep, t_s: f64) -> (bool, f64) {
+        let row = dep.row();
+        let fault = self.fault_active(dep, t_s);
+        let mode = self.setup.incident.mode;
+        let offered = self.deps[dep.index()].offered_per_s;
+        if fault && mode == FaultMode::Hang {
+            return (true, self.setup.incident.hang_ms);
+        }
+        if fault && mode == FaultMode::Slow {
+            return (false, row.timeout_ms);
+        }
+        let capacity = if fault {
+            self.setup.incident.capacity_per_s
+        } else {
+            row.capacity_per_s
+        };
+        let (fail_share, fail_ms) = if fault && mode == FaultMode::Reject503 {
+            ((1.0 - capacity / offered).max(0.0), REJECT_MS)
+        } else if offered > capacity {
+            (((offered / capacity - 1.0) * COLLAPSE_SLOPE).min(1.0), row.timeout_ms)
+        } else {
+            (0.0, 0.0)
+        };
+        if fail_share > 0.0 && self.rng.random() < fail_share {
+            return (false, fail_ms);
+        }
+        (true, row.usual_ms * (0.6 + 0.8 * self.rng.random()))
+    }
+
+    /// One call with its retry layers, within `budget_ms`; None when switched off.
+    fn call(&mut self, dep: OncallDep, t_s: f64, budget_ms: f64) -> Option<CallEnd> {
+        let row = dep.row();
+        let state = &self.deps[dep.index()];
+        if state.off {
+            return None;
+        }
+        let (app_attempts, layers) = if state.retries_zero {
+            (1, 1)
+        } else {
+            (row.max_attempts, row.sdk_attempts * self.mesh_attempts(dep, t_s))
+        };
+        self.deps[dep.index()].calls += 1;
+        // Hard dependencies get the request's deadline (Lab 5's propagation); a soft
+        // dependency's client gets none, so its retries run on after the request stopped
+        // waiting: abandoned work that still loads the dependency.
+        let budget_ms = if row.hard { budget_ms } else { f64::INFINITY };
+        let mut elapsed_ms = 0.0;
+        for _ in 0..app_attempts {
+            if elapsed_ms >= budget_ms {
+                break;
+            }
+            let state = &mut self.deps[dep.index()];
+            let permitted = !state.forced_open && state.breaker.as_mut().is_none_or(|b| b.allow(t_s));
+            if !permitted {
+                state.not_permitted += 1;
+                return Some(CallEnd { ok: false, elapsed_ms });
+            }
+            let mut ok = false;
+            for _ in 0..layers {
+                if elapsed_ms >= budget_ms {
+                    break;
+                }
+                let (attempt_ok, took_ms) = self.attempt(dep, t_s);
+                let took_ms = took_ms.min(budget_ms - elapsed_ms);
+                let state = &mut self.deps[dep.index()];
+                state.attempts += 1;
+                state.errors += u32::from(!attempt_ok);
+                state.latencies_ms.push(took_ms);
+                state.busy_ms += took_ms;
+                elapsed_ms += took_ms;
+                if attempt_ok {
+                    ok = true;
+                    break;
+                }
+            }
+            if let Some(breaker) = self.deps[dep.index()].breaker.as_mut() {
+                breaker.record(t_s, ok);
+            }
+            if ok {
+                return Some(CallEnd { ok: true, elapsed_ms });
+            }
+        }
+        Some(CallEnd { ok: false, elapsed_ms })
+    }
+
+    fn pull(&mut self, lever: OncallLever) {
+        match lever {
+            OncallLever::RetriesZero(dep, on) => self.deps[dep.index()].retries_zero = on,
+            OncallLever::SwitchedOff(dep, on) => self.deps[dep.index()].off = on,
+            OncallLever::BreakerForced(dep, on) => self.deps[dep.index()].forced_open = on,
+            OncallLever::Shed(_) => {}
+        }
+    }
+
+    /// Closes a second: the signals, the alerts' memory, the load for the next second.
+    fn close_second(&mut self, t_s: usize, alerts: &mut Vec<AlertSpan>) -> (Vec<DepSignals>, Vec<String>) {
+        let mut signals = Vec::new();
+        let mut firing = Vec::new();
+        for state in &mut self.deps {
+            let word = state.breaker_word();
+            signals.push(DepSignals {
+                dep: state.dep,
+                attempts: state.attempts,
+                calls: state.calls,
+                errors: state.errors,
+                p99_ms: p99(&mut state.latencies_ms),
+                saturation: state.busy_ms / 1_000.0 / POOL_CONNECTIONS,
+                breaker: word,
+                not_permitted: state.not_permitted,
+            });
+            // The breaker metric exists only where a breaker does; switched off, its
+            // breaker sees no calls and stays as it was.
+            let not_closed = state.breaker.is_some() && matches!(word, "open" | "half_open" | "forced_open");
+            state.not_closed_streak = if not_closed { state.not_closed_streak + 1 } else { 0 };
+            state.not_permitted_history.push(state.not_permitted);
+            let window = &state.not_permitted_history
+                [state.not_permitted_history.len().saturating_sub(REJECTED_RATE_WINDOW_S)..];
+            let rate = f64::from(window.iter().sum::<u32>()) / REJECTED_RATE_WINDOW_S as f64;
+            state.rejected_streak = if rate > REJECTED_PER_S {
+                state.rejected_streak + 1
+            } else {
+                0
+            };
+            for (rule, on) in [
+                (BREAKER_NOT_CLOSED, state.not_closed_streak >= NOT_CLOSED_FOR_S),
+                (CALLS_REJECTED, state.rejected_streak >= REJECTED_FOR_S),
+            ] {
+                let open_span = alerts
+                    .iter_mut()
+                    .find(|a| a.alert == rule && a.dep == state.dep && a.to_s.is_none());
+                match (on, open_span) {
+                    (true, None) => alerts.push(AlertSpan {
+                        alert: rule,
+                        dep: state.dep,
+                        from_s: t_s,
+                        to_s: None,
+                    }),
+                    (false, Some(span)) => span.to_s = Some(t_s),
+                    _ => {}
+                }
+                if on {
+                    firing.push(format!("{rule}{{name={}}}", state.dep.name()));
+                }
+            }
+            state.offered_per_s = f64::from(state.attempts);
+            state.attempts = 0;
+            state.calls = 0;
+            state.errors = 0;
+            state.not_permitted = 0;
+            state.latencies_ms.clear();
+            state.busy_ms = 0.0;
+        }
+        (signals, firing)
+    }
+}
+
+/// Plays the drill: the setup's incident at its onset, the levers at their times.
+pub fn run_drill(setup: &DrillSetup, levers: &[LeverPull]) -> DrillRun {
+    let mut levers_sorted = levers.to_vec();
+    levers_sorted.sort_by(|a, b| a.t_s.total_cmp(&b.t_s));
+    let mut drill = OncallDrillState {
+        setup,
+        // The traffic's stream differs from the setup's, which drew the dependency and moment.
+        rng: PyRandom::new(u128::from(setup.seed) * 2 + 1),
+        deps: OncallDep::ALL.into_iter().map(DepState::new).collect(),
+    };
+    let mut shed_on = false;
+    let mut next_lever = 0;
+    let mut workers: BinaryHeap<Reverse<u64>> = BinaryHeap::new();
+    let mut seconds = Vec::with_capacity(DRILL_S);
+    let mut alerts = Vec::new();
+    for t_s in 0..DRILL_S {
+        let (mut requests, mut goodput, mut shed, mut rejected, mut failed) = (0, 0, 0, 0, 0);
+        let mut latencies_ms = Vec::with_capacity(REQUESTS_PER_S);
+        for slot in 0..REQUESTS_PER_S {
+            let now_s = t_s as f64 + slot as f64 / REQUESTS_PER_S as f64;
+            while next_lever < levers_sorted.len() && levers_sorted[next_lever].t_s <= now_s {
+                let lever = levers_sorted[next_lever].lever;
+                if let OncallLever::Shed(on) = lever {
+                    shed_on = on;
+                }
+                drill.pull(lever);
+                next_lever += 1;
+            }
+            requests += 1;
+            let sheddable = slot % 10 < SHEDDABLE_OF_TEN;
+            if shed_on && sheddable {
+                shed += 1;
+                continue;
+            }
+            let now_us = (now_s * 1e6) as u64;
+            while workers.peek().is_some_and(|Reverse(end)| *end <= now_us) {
+                workers.pop();
+            }
+            if workers.len() >= WORKERS {
+                rejected += 1;
+                continue;
+            }
+            let inventory = drill.call(OncallDep::Inventory, now_s, INBOUND_DEADLINE_MS);
+            let (mut hard_ok, mut hard_ms) = inventory.map_or((true, 0.0), |c| (c.ok, c.elapsed_ms));
+            if hard_ok && let Some(payments) = drill.call(OncallDep::Payments, now_s, INBOUND_DEADLINE_MS - hard_ms) {
+                hard_ok = payments.ok;
+                hard_ms += payments.elapsed_ms;
+            }
+            let mut total_ms = hard_ms;
+            for soft in [OncallDep::Recommendations, OncallDep::ReceiptStore] {
+                if let Some(end) = drill.call(soft, now_s, INBOUND_DEADLINE_MS) {
+                    total_ms = total_ms.max(end.elapsed_ms.min(INBOUND_DEADLINE_MS));
+                }
+            }
+            let ok = hard_ok && total_ms < INBOUND_DEADLINE_MS;
+            let held_ms = total_ms.max(1.0);
+            workers.push(Reverse(now_us + (held_ms * 1_000.0) as u64));
+            latencies_ms.push(total_ms);
+            match (ok, sheddable) {
+                (true, false) => goodput += 1,
+                (true, true) => {}
+                (false, _) => failed += 1,
+            }
+        }
+        let (deps, firing) = drill.close_second(t_s, &mut alerts);
+        seconds.push(DrillSecond {
+            t_s,
+            requests,
+            goodput,
+            shed,
+            rejected,
+            failed,
+            p99_ms: p99(&mut latencies_ms),
+            workers_busy: workers.len() as u32,
+            deps,
+            alerts: firing,
+        });
+    }
+    DrillRun {
+        setup: setup.clone(),
+        levers: levers_sorted,
+        seconds,
+        alerts,
+    }
+}
