@@ -13,9 +13,9 @@ use http_body_util::{BodyExt, Empty};
 use hyper_util::rt::TokioIo;
 use resilience_lab::engine::health::HealthConfig;
 use resilience_lab::live::health::child::{HealthChild, Stream, parse_listening, serve_args};
-use resilience_lab::live::health::conn_guard::{HEADER_READ_TIMEOUT, cut_line};
 use resilience_lab::live::health::log_queue::dropped_line;
 use resilience_lab::live::http::GetOutcome;
+use resilience_lab::live::http::conn_guard::{HEADER_READ_TIMEOUT, cut_line};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 use tokio::process::{Child, ChildStderr, Command};
@@ -26,7 +26,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_resilience-lab");
 /// The most any single step below may take before the test fails instead of hanging.
 const STEP: Duration = Duration::from_secs(10);
 
-fn config(deregister_s: f64, grace_s: f64) -> HealthConfig {
+pub(crate) fn config(deregister_s: f64, grace_s: f64) -> HealthConfig {
     HealthConfig {
         warmup_s: 0.0,
         deregister_s,
@@ -193,7 +193,7 @@ async fn a_stderr_nobody_reads_does_not_silence_100000_requests() {
     unread_stderr(100_000).await;
 }
 
-async fn start(config: &HealthConfig) -> HealthChild {
+pub(crate) async fn start(config: &HealthConfig) -> HealthChild {
     timeout(STEP, HealthChild::start_program(Path::new(BIN), config, 0))
         .await
         .expect("server starts in time")
@@ -245,7 +245,7 @@ async fn slowloris_connections_are_cut_at_shutdown_and_reported() {
 }
 
 /// Reads until the peer closes; the time it took.
-async fn time_until_closed(stream: &mut TcpStream, limit: Duration) -> Option<Duration> {
+pub(crate) async fn time_until_closed(stream: &mut TcpStream, limit: Duration) -> Option<Duration> {
     let started = Instant::now();
     let mut buffer = [0u8; 1024];
     timeout(limit, async {
@@ -311,7 +311,7 @@ async fn probes_get_through_when_clients_open_more_connections_than_the_file_lim
 }
 
 /// Sends `request` as raw bytes, shuts the sending side if asked, and reads the reply.
-async fn exchange(addr: SocketAddr, request: &str, half_close: bool) -> String {
+pub(crate) async fn exchange(addr: SocketAddr, request: &str, half_close: bool) -> String {
     let mut stream = TcpStream::connect(addr).await.expect("connect");
     stream.write_all(request.as_bytes()).await.expect("request");
     if half_close {
