@@ -157,7 +157,8 @@ pub fn serve_replica(content: &Content, args: &ServeHealthArgs, out: &mut dyn Wr
         let log = health_server::RequestLog::start(crate::live::health::log_queue::QUEUE_LINES, writer)
             .wrap_err("starting the request log's writer")?;
         let database = DatabaseClient::new(database_port, on_down, api_work);
-        health_server::serve_with_database(config, listener, out, log, Some(database)).await
+        let mut lines = super::serve::lifecycle_stdout()?;
+        health_server::serve_with_database(config, listener, &mut lines, log, Some(database)).await
     })?;
     runtime.shutdown_background();
     Ok(ExitCode::from(u8::try_from(outcome.exit_code).unwrap_or(1)))
