@@ -101,8 +101,29 @@ pub fn run_fleet(content: &Content, args: &FleetArgs, out: &mut dyn Write) -> Re
     } else {
         write!(out, "{}", report::fleet_text(&live, "live"))?;
         write!(out, "{}", report::fleet_comparison_text(&comparison, params.time_scale))?;
+        write!(out, "{}", exits_text(&live))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What died during a live run, one line each, and what that means for the comparison
+/// above (nothing when no process died).
+pub fn exits_text(live: &fleet::FleetRun) -> String {
+    if live.exits.is_empty() {
+        return String::new();
+    }
+    let mut text = String::new();
+    for exit in &live.exits {
+        let how = match exit.exit_code {
+            code if code > 128 => format!("killed by signal {}", code - 128),
+            code => format!("exit code {code}"),
+        };
+        text.push_str(&format!("died: {} at {:.1} s ({how})\n", exit.process, exit.t_s));
+    }
+    text.push_str(
+        "the comparison with the simulation no longer holds: the simulation has no process that dies unasked\n",
+    );
+    text
 }
 
 /// `serve database`: the shared database in the foreground until SIGTERM or Ctrl-C.
