@@ -63,9 +63,15 @@ async fn start_bare(next: Option<SocketAddr>, stop: watch::Receiver<bool>) -> So
     });
     let mut stop = stop;
     tokio::spawn(async move {
-        let graceful = http::serve_until(listener, service, async move {
-            let _ = stop.wait_for(|s| *s).await;
-        })
+        let graceful = http::serve_until(
+            listener,
+            service,
+            async move {
+                let _ = stop.wait_for(|s| *s).await;
+            },
+            // As Lab 2's hops do (`live::retry::chain::ANSWERS_HALF_CLOSED`).
+            http::ConnLimits::for_this_process(false),
+        )
         .await;
         http::drain(graceful, Duration::from_secs(3)).await;
     });

@@ -101,8 +101,29 @@ pub fn run_fleet(content: &Content, args: &FleetArgs, out: &mut dyn Write) -> Re
     } else {
         write!(out, "{}", report::fleet_text(&live, "live"))?;
         write!(out, "{}", report::fleet_comparison_text(&comparison, params.time_scale))?;
+        write!(out, "{}", exits_text(&live))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What died during a live run, one line each, and what that means for the comparison
+/// above (nothing when no process died).
+pub fn exits_text(live: &fleet::FleetRun) -> String {
+    if live.exits.is_empty() {
+        return String::new();
+    }
+    let mut text = String::new();
+    for exit in &live.exits {
+        let how = match exit.exit_code {
+            code if code > 128 => format!("killed by signal {}", code - 128),
+            code => format!("exit code {code}"),
+        };
+        text.push_str(&format!("died: {} at {:.1} s ({how})\n", exit.process, exit.t_s));
+    }
+    text.push_str(
+        "the comparison with the simulation no longer holds: the simulation has no process that dies unasked\n",
+    );
+    text
 }
 
 /// `serve database`: the shared database in the foreground until SIGTERM or Ctrl-C.
@@ -157,7 +178,8 @@ pub fn serve_replica(content: &Content, args: &ServeHealthArgs, out: &mut dyn Wr
         let log = health_server::RequestLog::start(crate::live::health::log_queue::QUEUE_LINES, writer)
             .wrap_err("starting the request log's writer")?;
         let database = DatabaseClient::new(database_port, on_down, api_work);
-        health_server::serve_with_database(config, listener, out, log, Some(database)).await
+        let mut lines = super::serve::lifecycle_stdout()?;
+        health_server::serve_with_database(config, listener, &mut lines, log, Some(database)).await
     })?;
     runtime.shutdown_background();
     Ok(ExitCode::from(u8::try_from(outcome.exit_code).unwrap_or(1)))

@@ -627,6 +627,18 @@ impl RequestTotals {
     }
 }
 
+/// A process of a live run that exited when nothing had asked it to (`kill -9`, a crash):
+/// the simulation has no such event, so a run with one is no longer its like.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ProcessExit {
+    /// Model seconds from the start.
+    pub t_s: f64,
+    /// `fleet-N` for a replica, `database` for the shared database.
+    pub process: String,
+    /// As a shell shows it: 128 + N for a death by signal N.
+    pub exit_code: i32,
+}
+
 /// A fleet run: per replica, per second, and in total.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FleetRun {
@@ -643,6 +655,10 @@ pub struct FleetRun {
     pub endpoints: Vec<(f64, u32)>,
     /// The database over time: (t_s, state) at each change.
     pub database: Vec<(f64, Database)>,
+    /// Live runs only: processes that died on their own, in order (left out of the JSON
+    /// when none did, so a whole run reads as before).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub exits: Vec<ProcessExit>,
 }
 
 impl FleetRun {
@@ -1190,6 +1206,7 @@ pub fn simulate(params: &FleetParams) -> FleetRun {
         no_endpoint_windows: sim.windows,
         endpoints: sim.endpoints,
         database: database_timeline(params),
+        exits: Vec::new(),
     }
 }
 

@@ -1,108 +1,84 @@
-//! Loopback HTTP plumbing the live labs share: bind, serve with a graceful drain, GET.
+//! Loopback HTTP plumbing the live labs share: the one accept loop, one-off requests, a
+//! pooled client.
 //!
-//! Servers are HTTP/1.1 with keep-alive, each connection watched by hyper-util's
-//! [`GracefulShutdown`] so that closing the listener and draining in-flight requests are
-//! two separate steps, in that order, as Lab 1 teaches. The accept loop is written once
-//! ([`serve_admitted`]); what differs per server (limits, timeouts) is its [`Admission`].
+//! Every lab server (`serve health`, `serve database`, the retry hops, the breaker's
+//! dependency, the overload service, the fleet's Service, Lab 5's servers, the room, and
+//! any new one) runs [`serve_until`], so each rule below holds for all of them at once:
+//!
+//! - a header timeout that is also the idle timeout of a keep-alive connection and a cap on
+//!   open connections below the process's file limit ([`conn_guard`]);
+//! - whether a client that half-closes after its request is answered or taken for gone is
+//!   the one thing each server chooses ([`ConnLimits::answer_half_closed`], with the reason
+//!   written at the call);
+//! - a request with a method that may change state (anything but GET, HEAD, OPTIONS and
+//!   TRACE, RFC 9110 section 9.2.1) is answered 403 unless its Host, and Origin if sent,
+//!   name this machine: a web page must not flip a learner's database ([`loopback_guard`];
+//!   the room, served to a LAN, brings its own rule: [`WriteGuard::Own`]);
+//! - closing the listener and draining open connections are two steps, in that order, as
+//!   Lab 1 teaches: [`serve_until`] returns when its `stop` completes, [`drain`] follows.
+//!
+//! A new server needs only this:
+//!
+//! ```ignore
+//! let listener = http::bind_loopback(0).await?;
+//! // Answer half-closed clients: nothing here counts work done after a caller has gone.
+//! let limits = http::ConnLimits::for_this_process(true);
+//! let open = http::serve_until(listener, service, stop, limits).await; // a hyper Service
+//! http::drain(open, Duration::from_secs(1)).await;
+//! ```
+
+pub mod body;
+pub mod conn_guard;
+pub mod loopback_guard;
 
 use std::convert::Infallible;
 use std::future::Future;
 use std::io;
 use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use http_body_util::{BodyExt, Empty, Full};
+use http_body_util::{BodyExt, Empty};
 use hyper::body::Incoming;
-use hyper::server::conn::http1;
 use hyper::service::Service;
-use hyper::{Method, Request, Response, StatusCode};
+use hyper::{Method, Request, Response};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::{TokioExecutor, TokioIo};
-use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::{TcpListener, TcpStream};
 
-/// The body every lab server answers with.
-pub type TextBody = Full<Bytes>;
+pub use body::{TextBody, text};
+pub use conn_guard::{ConnLimits, Connections, WriteGuard};
 
 /// Binds `127.0.0.1:port`; port 0 picks a free port (read it back with `local_addr`).
 pub async fn bind_loopback(port: u16) -> io::Result<TcpListener> {
     TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port))).await
 }
 
-/// A plain-text response with a status code.
-pub fn text(code: StatusCode, body: impl Into<Bytes>) -> Response<TextBody> {
-    let mut response = Response::new(Full::new(body.into()));
-    *response.status_mut() = code;
-    response.headers_mut().insert(
-        hyper::header::CONTENT_TYPE,
-        hyper::header::HeaderValue::from_static("text/plain"),
-    );
-    response
-}
-
-/// How the one accept loop ([`serve_admitted`]) takes in and serves each connection: the
-/// plain servers watch every connection for a graceful drain ([`GracefulShutdown`]); the
-/// health server adds limits and timeouts (`live::health::conn_guard`).
-pub trait Admission {
-    /// Completes once another connection may be accepted (at once when nothing is limited).
-    fn room(&self) -> impl Future<Output = ()> + Send;
-
-    /// Serves one accepted connection with `service` on a task of its own.
-    fn serve<S>(&self, stream: TcpStream, service: S)
-    where
-        S: Service<Request<Incoming>, Response = Response<TextBody>, Error = Infallible> + Send + 'static,
-        S::Future: Send + 'static;
-}
-
-impl Admission for GracefulShutdown {
-    fn room(&self) -> impl Future<Output = ()> + Send {
-        std::future::ready(())
-    }
-
-    fn serve<S>(&self, stream: TcpStream, service: S)
-    where
-        S: Service<Request<Incoming>, Response = Response<TextBody>, Error = Infallible> + Send + 'static,
-        S::Future: Send + 'static,
-    {
-        let connection = http1::Builder::new().serve_connection(TokioIo::new(stream), service);
-        let watched = self.watch(connection);
-        tokio::spawn(async move {
-            // A client that hangs up mid-request is not the server's failure.
-            let _ = watched.await;
-        });
-    }
-}
-
-/// Accepts connections on `listener` and serves each with `service` until `stop`
-/// completes; then drops the listener (new connections are refused from that moment)
-/// and returns the watcher of the connections still open, to drain them.
-pub async fn serve_until<S>(listener: TcpListener, service: S, stop: impl Future<Output = ()>) -> GracefulShutdown
+/// Accepts connections on `listener` and serves each with `service` within `limits` until
+/// `stop` completes; then drops the listener (new connections are refused from that
+/// moment) and returns the connections still open, to [`drain`] them. Every lab server
+/// runs this one loop (see the module's comment); `limits` is where it says how it treats
+/// a half-closed client and why.
+pub async fn serve_until<S>(
+    listener: TcpListener,
+    service: S,
+    stop: impl Future<Output = ()>,
+    limits: ConnLimits,
+) -> Arc<Connections>
 where
     S: Service<Request<Incoming>, Response = Response<TextBody>, Error = Infallible> + Clone + Send + 'static,
     S::Future: Send + 'static,
 {
-    serve_admitted(listener, service, stop, GracefulShutdown::new()).await
-}
-
-/// The accept loop every lab server runs: waits for `admission`'s room, accepts, and hands
-/// the connection to `admission` with a clone of `service`, until `stop` completes; then
-/// drops the listener (new connections are refused from that moment) and returns
-/// `admission`, which holds the connections still open, to drain them.
-pub async fn serve_admitted<S, A>(listener: TcpListener, service: S, stop: impl Future<Output = ()>, admission: A) -> A
-where
-    S: Service<Request<Incoming>, Response = Response<TextBody>, Error = Infallible> + Clone + Send + 'static,
-    S::Future: Send + 'static,
-    A: Admission,
-{
+    let connections = Arc::new(Connections::new(limits));
     let mut stop = std::pin::pin!(stop);
     loop {
         tokio::select! {
             // Checked first: once stop is due, no further connection is taken.
             biased;
             () = stop.as_mut() => break,
-            () = admission.room() => {}
+            () = connections.room() => {}
         }
         tokio::select! {
             biased;
@@ -114,17 +90,18 @@ where
                     continue;
                 };
                 let _ = stream.set_nodelay(true);
-                admission.serve(stream, service.clone());
+                conn_guard::spawn_connection(&connections, stream, service.clone());
             }
         }
     }
     drop(listener);
-    admission
+    connections
 }
 
-/// Waits up to `deadline` for the watched connections to finish; false if time ran out.
-pub async fn drain(graceful: GracefulShutdown, deadline: Duration) -> bool {
-    tokio::time::timeout(deadline, graceful.shutdown()).await.is_ok()
+/// Closes every connection [`serve_until`] left open (idle ones at once, requests in a
+/// handler after their answer) and waits up to `deadline`; false if time ran out.
+pub async fn drain(connections: Arc<Connections>, deadline: Duration) -> bool {
+    connections.drain(deadline).await
 }
 
 /// What a one-off GET saw.
@@ -205,6 +182,12 @@ const POOL_MAX_IDLE_PER_HOST: usize = 64;
 /// whole, in more reads.
 const CLIENT_READ_BUF_BYTES: usize = 1_024;
 
+/// How long a pooled connection may sit idle before the client stops reusing it: well below
+/// the servers' idle timeout ([`conn_guard::HEADER_READ_TIMEOUT`], 5 s), so the client never
+/// sends on a connection the server is closing at that moment (a request lost to a race,
+/// not to the lab's fault). hyper-util checks it at checkout, no timer needed.
+pub const POOL_IDLE_TIMEOUT: Duration = Duration::from_secs(2);
+
 /// A keep-alive client for load: connections to each hop are pooled and reused.
 pub type PooledClient = Client<HttpConnector, Empty<Bytes>>;
 
@@ -215,6 +198,7 @@ pub fn pooled_client() -> PooledClient {
     // Idle connections keep their buffers; after a burst, keeping a few is enough.
     Client::builder(TokioExecutor::new())
         .pool_max_idle_per_host(POOL_MAX_IDLE_PER_HOST)
+        .pool_idle_timeout(POOL_IDLE_TIMEOUT)
         .http1_read_buf_exact_size(CLIENT_READ_BUF_BYTES)
         .build(connector)
 }
@@ -222,6 +206,7 @@ pub fn pooled_client() -> PooledClient {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hyper::StatusCode;
 
     #[tokio::test]
     async fn serves_until_stopped_then_refuses() {
@@ -231,9 +216,14 @@ mod tests {
         let service = hyper::service::service_fn(|_request: Request<Incoming>| async {
             Ok::<_, Infallible>(text(StatusCode::OK, "hello\n"))
         });
-        let server = tokio::spawn(serve_until(listener, service, async {
-            let _ = stop_rx.await;
-        }));
+        let server = tokio::spawn(serve_until(
+            listener,
+            service,
+            async {
+                let _ = stop_rx.await;
+            },
+            ConnLimits::for_this_process(true),
+        ));
         assert_eq!(
             get_once(addr, "/").await,
             GetOutcome::Answered {
@@ -242,8 +232,8 @@ mod tests {
             }
         );
         stop_tx.send(()).expect("server is running");
-        let graceful = server.await.expect("server task");
-        assert!(drain(graceful, Duration::from_secs(1)).await);
+        let open = server.await.expect("server task");
+        assert!(drain(open, Duration::from_secs(1)).await);
         assert_eq!(get_once(addr, "/").await, GetOutcome::Refused);
     }
 }

@@ -81,7 +81,7 @@ impl Reach {
 pub struct RoomServer {
     pub addr: SocketAddr,
     stop: Option<oneshot::Sender<()>>,
-    task: JoinHandle<hyper_util::server::graceful::GracefulShutdown>,
+    task: JoinHandle<std::sync::Arc<http::Connections>>,
 }
 
 impl RoomServer {
@@ -96,22 +96,47 @@ impl RoomServer {
     }
 }
 
+/// The room answers half-closed clients: nothing it does for a participant is counted
+/// once they have gone, and a scripted `nc -N` answer should see its reply.
+pub const ANSWERS_HALF_CLOSED: bool = true;
+
+/// The 403 body of a write from anywhere but the room's own page or a non-browser client.
+pub const FOREIGN_WRITE: &str = "refused: writes come only from the room's own page";
+
+/// The accept loop's write rule for the room: [`Reach::allows`], on every state-changing
+/// method (a `--lan` room is reached at a LAN address, which the loopback rule refuses).
+fn write_guard(reach: Reach) -> http::WriteGuard {
+    http::WriteGuard::Own(std::sync::Arc::new(move |headers: &hyper::HeaderMap| {
+        let text = |name| headers.get(name).and_then(|v: &HeaderValue| v.to_str().ok());
+        if reach.allows(text(header::ORIGIN), text(header::HOST)) {
+            Ok(())
+        } else {
+            Err(FOREIGN_WRITE)
+        }
+    }))
+}
+
 /// Serves `room` on `listener`; each answer taken goes to `arrivals` when given.
 pub fn start(room: SharedRoom, listener: TcpListener, arrivals: Option<mpsc::UnboundedSender<Arrival>>) -> RoomServer {
     let addr = listener
         .local_addr()
         .unwrap_or_else(|_| SocketAddr::from(([127, 0, 0, 1], 0)));
     let reach = Reach::of(addr);
+    let limits = http::ConnLimits::for_this_process(ANSWERS_HALF_CLOSED).with_writes(write_guard(reach));
     let service = hyper::service::service_fn(move |request: Request<Incoming>| {
         let room = room.clone();
-        let reach = reach.clone();
         let arrivals = arrivals.clone();
-        async move { Ok::<_, Infallible>(respond(request, &room, &reach, arrivals.as_ref()).await) }
+        async move { Ok::<_, Infallible>(respond(request, &room, arrivals.as_ref()).await) }
     });
     let (stop_tx, stop_rx) = oneshot::channel::<()>();
-    let task = tokio::spawn(http::serve_until(listener, service, async {
-        let _ = stop_rx.await;
-    }));
+    let task = tokio::spawn(http::serve_until(
+        listener,
+        service,
+        async {
+            let _ = stop_rx.await;
+        },
+        limits,
+    ));
     RoomServer {
         addr,
         stop: Some(stop_tx),
@@ -122,7 +147,6 @@ pub fn start(room: SharedRoom, listener: TcpListener, arrivals: Option<mpsc::Unb
 async fn respond(
     request: Request<Incoming>,
     room: &SharedRoom,
-    reach: &Reach,
     arrivals: Option<&mpsc::UnboundedSender<Arrival>>,
 ) -> Response<TextBody> {
     let path = request.uri().path().to_string();
@@ -130,13 +154,8 @@ async fn respond(
     match (request.method().clone(), path.as_str()) {
         (Method::GET, "/") => page_response(room, &rules::form_fields(&query)),
         (Method::POST, "/answer" | "/step") => {
-            let header_text = |name| request.headers().get(name).and_then(|v: &HeaderValue| v.to_str().ok());
-            if !reach.allows(header_text(header::ORIGIN), header_text(header::HOST)) {
-                return plain(
-                    StatusCode::FORBIDDEN,
-                    "refused: writes come only from the room's own page\n",
-                );
-            }
+            // A write from a foreign page never gets here: the accept loop's guard
+            // ([`write_guard`]) answers it 403 before this handler is called.
             let body = match read_body(request).await {
                 Ok(body) => body,
                 Err(response) => return response,

@@ -177,3 +177,72 @@ fn a_cli_run_that_ends_by_itself_reaps_every_child() {
     // Reaped by the CLI itself: not even zombies remain as its children.
     wait_gone(&children);
 }
+
+/// Whether `pid`'s command line names `word` (`database` for the shared database).
+fn cmdline_has(pid: u32, word: &str) -> bool {
+    std::fs::read(format!("/proc/{pid}/cmdline"))
+        .is_ok_and(|line| line.split(|&b| b == 0).any(|arg| arg == word.as_bytes()))
+}
+
+#[test]
+fn a_killed_replica_and_a_killed_database_are_noticed_and_reported() {
+    // Issue 27 item 7: kill -9 was seen only through failed probes, the database's never.
+    let child = Command::new(BIN)
+        .args([
+            "run",
+            "fleet",
+            "--live",
+            "--scenario",
+            "process-local",
+            "--time-scale",
+            "0.05",
+            "--duration-s",
+            "120",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start run fleet --live");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut children = children_of(child.id(), Which::Running);
+    while children.len() < 4 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+        children = children_of(child.id(), Which::Running);
+    }
+    assert_eq!(children.len(), 4, "a database and three replicas: {children:?}");
+    let database = *children
+        .iter()
+        .find(|&&pid| cmdline_has(pid, "database"))
+        .expect("the database");
+    let replica = *children.iter().find(|&&pid| pid != database).expect("a replica");
+    for pid in [replica, database] {
+        // SAFETY: kill with the pid of a child of the run this test started.
+        assert_eq!(unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) }, 0);
+    }
+    // The replica is restarted at once (the back-off's first restart has no wait).
+    let deadline = Instant::now() + Duration::from_secs(2);
+    let mut restarted = false;
+    while !restarted && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+        restarted = children_of(child.id(), Which::Running).len() == 3
+            && !children_of(child.id(), Which::Running).contains(&replica);
+    }
+    assert!(restarted, "the killed replica was not replaced within 2 s");
+    let output = child.wait_with_output().expect("the run ends");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let died: Vec<&str> = text.lines().filter(|line| line.starts_with("died: ")).collect();
+    assert_eq!(died.len(), 2, "{text}");
+    assert!(
+        died.iter().any(|line| line.starts_with("died: database at ")),
+        "{died:?}"
+    );
+    assert!(died.iter().any(|line| line.starts_with("died: fleet-")), "{died:?}");
+    assert!(
+        died.iter().all(|line| line.ends_with("(killed by signal 9)")),
+        "{died:?}"
+    );
+    assert!(
+        text.contains("the comparison with the simulation no longer holds"),
+        "{text}"
+    );
+}

@@ -13,9 +13,9 @@ use http_body_util::{BodyExt, Empty};
 use hyper_util::rt::TokioIo;
 use resilience_lab::engine::health::HealthConfig;
 use resilience_lab::live::health::child::{HealthChild, Stream, parse_listening, serve_args};
-use resilience_lab::live::health::conn_guard::{HEADER_READ_TIMEOUT, cut_line};
 use resilience_lab::live::health::log_queue::dropped_line;
 use resilience_lab::live::http::GetOutcome;
+use resilience_lab::live::http::conn_guard::{HEADER_READ_TIMEOUT, cut_line};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 use tokio::process::{Child, ChildStderr, Command};
@@ -26,7 +26,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_resilience-lab");
 /// The most any single step below may take before the test fails instead of hanging.
 const STEP: Duration = Duration::from_secs(10);
 
-fn config(deregister_s: f64, grace_s: f64) -> HealthConfig {
+pub(crate) fn config(deregister_s: f64, grace_s: f64) -> HealthConfig {
     HealthConfig {
         warmup_s: 0.0,
         deregister_s,
@@ -193,7 +193,7 @@ async fn a_stderr_nobody_reads_does_not_silence_100000_requests() {
     unread_stderr(100_000).await;
 }
 
-async fn start(config: &HealthConfig) -> HealthChild {
+pub(crate) async fn start(config: &HealthConfig) -> HealthChild {
     timeout(STEP, HealthChild::start_program(Path::new(BIN), config, 0))
         .await
         .expect("server starts in time")
@@ -245,7 +245,7 @@ async fn slowloris_connections_are_cut_at_shutdown_and_reported() {
 }
 
 /// Reads until the peer closes; the time it took.
-async fn time_until_closed(stream: &mut TcpStream, limit: Duration) -> Option<Duration> {
+pub(crate) async fn time_until_closed(stream: &mut TcpStream, limit: Duration) -> Option<Duration> {
     let started = Instant::now();
     let mut buffer = [0u8; 1024];
     timeout(limit, async {
@@ -311,7 +311,7 @@ async fn probes_get_through_when_clients_open_more_connections_than_the_file_lim
 }
 
 /// Sends `request` as raw bytes, shuts the sending side if asked, and reads the reply.
-async fn exchange(addr: SocketAddr, request: &str, half_close: bool) -> String {
+pub(crate) async fn exchange(addr: SocketAddr, request: &str, half_close: bool) -> String {
     let mut stream = TcpStream::connect(addr).await.expect("connect");
     stream.write_all(request.as_bytes()).await.expect("request");
     if half_close {
@@ -380,4 +380,69 @@ fn answered_up() -> GetOutcome {
         code: 200,
         body: "database up\n".into(),
     }
+}
+
+/// A pipe whose buffer is already full and whose read end is never read: every write to
+/// it blocks, as to a terminal paused with Ctrl-S. Returns (read end, write end).
+fn full_pipe() -> (std::os::fd::OwnedFd, std::os::fd::OwnedFd) {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let mut fds = [0; 2];
+    // SAFETY: pipe writes two new descriptors into the array it is given.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: both descriptors were just created and are owned here alone.
+    let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    // SAFETY: fcntl and write on a descriptor this function owns.
+    unsafe {
+        let flags = libc::fcntl(fds[1], libc::F_GETFL);
+        libc::fcntl(fds[1], libc::F_SETFL, flags | libc::O_NONBLOCK);
+        let chunk = [b'x'; 4096];
+        while libc::write(fds[1], chunk.as_ptr().cast(), chunk.len()) > 0 {}
+        // Blocking again for the child, which would block on its first byte.
+        libc::fcntl(fds[1], libc::F_SETFL, flags);
+    }
+    (read, write)
+}
+
+#[tokio::test]
+async fn a_stdout_nobody_reads_does_not_hold_sigterm_past_the_grace_deadline() {
+    // Issue 27 item 6: the lifecycle lines blocked on stdout, so SIGTERM never finished.
+    let grace_s = 1.0;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("a free port")
+        .local_addr()
+        .expect("addr")
+        .port();
+    let (_read_end, write_end) = full_pipe();
+    let mut child = Command::new(BIN)
+        .args(serve_args(&config(0.0, grace_s), port))
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(write_end))
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("server starts");
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    let answered = timeout(STEP, async {
+        loop {
+            if resilience_lab::live::http::get_once(addr, "/livez").await.code() == 200 {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    assert!(answered.is_ok(), "/livez was not answered with stdout blocked");
+    let pid = child.id().expect("running") as libc::pid_t;
+    let signalled = Instant::now();
+    // SAFETY: kill with a pid this test spawned and has not reaped.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+    let waited = timeout(STEP, child.wait()).await;
+    let took = signalled.elapsed();
+    assert!(
+        waited.is_ok(),
+        "still running {STEP:?} after SIGTERM with stdout blocked"
+    );
+    // The grace period, the last lines' 100 ms, and room for a loaded machine.
+    let limit = Duration::from_secs_f64(grace_s) + Duration::from_millis(900);
+    assert!(took <= limit, "SIGTERM took {took:?}, past {limit:?}");
 }

@@ -12,6 +12,7 @@ mod common;
 mod app;
 mod breaker;
 mod budget;
+mod every_server;
 mod fleet;
 mod fleet_children;
 mod health;

@@ -278,6 +278,18 @@ const MAX_LIVE_S: f64 = 600.0;
 /// The most requests per real second a live run may send.
 const MAX_LIVE_RATE_PER_S: f64 = 2_000.0;
 
+/// The fewest real milliseconds between requests for a live run with a fast-failing
+/// replica behind least-requests balancing (issue 27 item 13). The simulation's fast fail
+/// takes 1 model ms ([`crate::engine::fleet::FAST_FAIL_MS`]), so at every arrival the
+/// black hole is idle and draws the request; live, the round trip through the Service to
+/// it took 1 to 2.5 real ms (debug build, the shared 2-core machine), and when requests
+/// come closer than that it is seldom idle, the healthy replicas take the rest and live
+/// reports far more ok: 10 replicas, `--load-per-s 200 --time-scale 0.1` (0.5 ms apart)
+/// gave live ok 3,694 to 5,499 against the simulation's 1,736, which the simulation
+/// itself gives with a fast fail of 10 to 20 model ms (1 to 2 real ms): live was the wrong
+/// side. The scenario's own 30/s at 0.1 is 3.3 ms apart.
+pub const BLACK_HOLE_GAP_MIN_MS: f64 = 3.0;
+
 /// Limits of a live run: its real length and rate, and the replicas' scaled settings,
 /// which `serve health` checks against Lab 1's ranges.
 pub fn check_live(p: &FleetParams) -> Result<(), UsageError> {
@@ -292,6 +304,14 @@ pub fn check_live(p: &FleetParams) -> Result<(), UsageError> {
     if rate > MAX_LIVE_RATE_PER_S {
         return Err(UsageError(format!(
             "--load-per-s {} at --time-scale {} is {rate:.0} real requests/s; allowed with --live: up to {MAX_LIVE_RATE_PER_S}",
+            p.load_per_s, p.time_scale
+        )));
+    }
+    let gap_ms = p.time_scale / p.load_per_s * 1e3;
+    if p.black_holes > 0 && p.balancing == Balancing::LeastRequests && gap_ms < BLACK_HOLE_GAP_MIN_MS {
+        let most = p.time_scale * 1e3 / BLACK_HOLE_GAP_MIN_MS;
+        return Err(UsageError(format!(
+            "--load-per-s {} at --time-scale {} sends requests {gap_ms:.2} real ms apart, closer than a live round trip to the fast-failing replica, so the run could not be compared with the simulation; allowed with --live: at least {BLACK_HOLE_GAP_MIN_MS} ms apart (--load-per-s up to {most:.0} at this --time-scale)",
             p.load_per_s, p.time_scale
         )));
     }
@@ -380,6 +400,19 @@ pub fn changed_from_scenario(lab: &LabFile, values: &(impl Values + ?Sized)) -> 
 mod tests {
     use super::*;
     use crate::content::{Content, LabId};
+
+    #[test]
+    fn a_black_hole_run_faster_than_a_live_round_trip_is_refused() {
+        let mut p = FleetParams::scenario(Scenario::BlackHole);
+        assert!(check_live(&p).is_ok(), "the scenario's own 30/s at 0.1 (3.3 ms apart)");
+        (p.replicas, p.load_per_s) = (10, 200.0);
+        let refused = check_live(&p).expect_err("0.5 ms apart").0;
+        assert!(refused.contains("0.50 real ms apart"), "{refused}");
+        assert!(refused.contains("--load-per-s up to 33"), "{refused}");
+        // Round robin sends to the black hole by turn, not by how idle it looks.
+        p.balancing = Balancing::RoundRobin;
+        assert!(check_live(&p).is_ok());
+    }
 
     /// Every scenario's values are ones its sliders can show (in range, on a step), so a
     /// scenario applied to the sliders reads back as that scenario, unchanged (else its

@@ -21,7 +21,12 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use crate::engine::fault::{FaultKind, FaultSchedule};
-use crate::live::http::{TextBody, bind_loopback, drain, serve_until, text};
+use crate::live::http::{ConnLimits, TextBody, bind_loopback, drain, serve_until, text};
+
+/// The dependency takes a half-close for a hang-up: its `hang` fault holds a request until
+/// the caller gives up, and Lab 3 counts what is held; a server that answered half-closed
+/// clients could not see the caller go.
+pub const ANSWERS_HALF_CLOSED: bool = false;
 
 /// How often the accept loop looks at the schedule again for the `refuse` fault.
 const FAULT_POLL: Duration = Duration::from_millis(5);
@@ -175,11 +180,17 @@ async fn serve_with_faults(first: TcpListener, addr: SocketAddr, state: Arc<Depe
             async move { Ok::<_, Infallible>(state.answer().await) }
         });
         let watch_state = Arc::clone(&state);
-        let graceful = serve_until(current, service, async move {
-            while !watch_state.stopping() && watch_state.fault_now() != Some(FaultKind::Refuse) {
-                tokio::time::sleep(FAULT_POLL).await;
-            }
-        })
+        let limits = ConnLimits::for_this_process(ANSWERS_HALF_CLOSED);
+        let graceful = serve_until(
+            current,
+            service,
+            async move {
+                while !watch_state.stopping() && watch_state.fault_now() != Some(FaultKind::Refuse) {
+                    tokio::time::sleep(FAULT_POLL).await;
+                }
+            },
+            limits,
+        )
         .await;
         // Listener dropped: new connections are refused. Keep-alive connections close too,
         // or a pooled caller would never see the refusal.

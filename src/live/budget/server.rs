@@ -24,8 +24,13 @@ const DRAIN: Duration = Duration::from_millis(200);
 pub struct Served {
     pub addr: SocketAddr,
     stop: oneshot::Sender<()>,
-    task: JoinHandle<hyper_util::server::graceful::GracefulShutdown>,
+    task: JoinHandle<std::sync::Arc<http::Connections>>,
 }
+
+/// Lab 5's servers take a half-close for a hang-up: the lab counts wasted work (a hop
+/// still working for a caller whose deadline has passed), which needs a handler dropped
+/// when its caller goes.
+pub const ANSWERS_HALF_CLOSED: bool = false;
 
 /// Serves `handle` on a free loopback port until [`Served::stop`].
 pub async fn serve<F, Fut>(handle: F) -> io::Result<Served>
@@ -40,9 +45,14 @@ where
         let answer = handle(request);
         async move { Ok::<_, Infallible>(answer.await) }
     });
-    let task = tokio::spawn(http::serve_until(listener, service, async {
-        let _ = stopped.await;
-    }));
+    let task = tokio::spawn(http::serve_until(
+        listener,
+        service,
+        async {
+            let _ = stopped.await;
+        },
+        http::ConnLimits::for_this_process(ANSWERS_HALF_CLOSED),
+    ));
     Ok(Served { addr, stop, task })
 }
 

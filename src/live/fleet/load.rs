@@ -1,5 +1,10 @@
-//! The clients: requests to the Service at the model's steady rate, each on a fresh
-//! connection (so a closed Service is a refused connection), bounded in count and time.
+//! The clients: requests to the Service at the model's steady rate, bounded in count and
+//! time, on pooled keep-alive connections ([`http::pooled_client`]), as a real client
+//! library sends them. A fresh connection per request cost 571 us of CPU against 206 us
+//! pooled (issue 27 item 13): at `--load-per-s 200 --time-scale 0.1` (2,000 real requests/s)
+//! that alone used more than one of the machine's cores, and the replicas' probes timed out
+//! for want of CPU. What a closed Service means to a client is kept: a refused connect is
+//! `refused`, and a kept connection's answer that no endpoint is left is `refused` too.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -12,7 +17,7 @@ use crate::engine::fleet::{FleetParams, Outcome};
 use crate::live::database_client::API_PATH;
 use crate::live::fleet::recorder::Recorder;
 use crate::live::fleet::service::NO_ENDPOINT_BODY;
-use crate::live::http::{self, GetOutcome};
+use crate::live::http::{self, GetOutcome, PooledClient};
 
 /// The longest a client waits for one answer (real time): a bound, not a lesson.
 const CLIENT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -51,8 +56,32 @@ fn classify(answer: Option<GetOutcome>) -> Outcome {
     }
 }
 
+/// One GET of the API through the pool: a connect the Service refused reads as `Refused`,
+/// as a fresh connection's would.
+async fn get_pooled(client: &PooledClient, service: SocketAddr) -> GetOutcome {
+    use http_body_util::BodyExt;
+    let Ok(uri) = format!("http://{service}{API_PATH}").parse::<hyper::Uri>() else {
+        return GetOutcome::Failed("bad Service address".into());
+    };
+    match client.get(uri).await {
+        Ok(response) => {
+            let code = response.status().as_u16();
+            match response.into_body().collect().await {
+                Ok(body) => GetOutcome::Answered {
+                    code,
+                    body: String::from_utf8_lossy(&body.to_bytes()).into_owned(),
+                },
+                Err(err) => GetOutcome::Failed(err.to_string()),
+            }
+        }
+        Err(err) if err.is_connect() => GetOutcome::Refused,
+        Err(err) => GetOutcome::Failed(err.to_string()),
+    }
+}
+
 /// Sends the run's requests to `service`, then waits for the last answers.
 pub async fn run(service: SocketAddr, params: Arc<FleetParams>, recorder: Arc<Recorder>, stop: watch::Receiver<bool>) {
+    let client = http::pooled_client();
     let mut requests = JoinSet::new();
     for index in 0..request_count(&params) {
         let sent_s = send_time_s(&params, index);
@@ -68,8 +97,9 @@ pub async fn run(service: SocketAddr, params: Arc<FleetParams>, recorder: Arc<Re
             continue;
         }
         let recorder = Arc::clone(&recorder);
+        let client = client.clone();
         requests.spawn(async move {
-            let answer = tokio::time::timeout(CLIENT_TIMEOUT, http::get_once(service, API_PATH)).await;
+            let answer = tokio::time::timeout(CLIENT_TIMEOUT, get_pooled(&client, service)).await;
             recorder.request(sent_s, classify(answer.ok()));
         });
     }
@@ -91,6 +121,65 @@ mod tests {
                 "{scenario:?}"
             );
         }
+    }
+
+    #[tokio::test]
+    async fn the_load_reuses_its_connections_and_still_counts_refusals() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        // A Service stand-in that counts the connections it accepts and answers "ok".
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let service = listener.local_addr().expect("addr");
+        let accepted = Arc::new(AtomicUsize::new(0));
+        let counting = Arc::clone(&accepted);
+        let server = tokio::spawn(async move {
+            while let Ok((stream, _)) = listener.accept().await {
+                counting.fetch_add(1, Ordering::SeqCst);
+                let answer = hyper::service::service_fn(|_request| async {
+                    Ok::<_, std::convert::Infallible>(http::text(hyper::StatusCode::OK, "ok\n"))
+                });
+                tokio::spawn(
+                    hyper::server::conn::http1::Builder::new()
+                        .serve_connection(hyper_util::rt::TokioIo::new(stream), answer),
+                );
+            }
+        });
+        let mut params = FleetParams::atlas();
+        // 100 requests, 2 ms apart in real time.
+        (
+            params.load_start_s,
+            params.load_per_s,
+            params.duration_s,
+            params.time_scale,
+        ) = (0.0, 50.0, 2.0, 0.1);
+        let clock = crate::live::fleet::replica::Clock {
+            started: tokio::time::Instant::now(),
+            scale: params.time_scale,
+        };
+        let recorder = Arc::new(Recorder::new(&params, clock, None));
+        let (_stop, stopped) = watch::channel(false);
+        run(service, Arc::new(params.clone()), Arc::clone(&recorder), stopped).await;
+        let requests = recorder.finish(&params).requests;
+        assert_eq!(requests.ok, 100, "{requests:?}");
+        // A connection per request was 100; a pool needs one per request in flight at once.
+        let connections = accepted.load(Ordering::SeqCst);
+        assert!(connections <= 10, "{connections} connections for 100 requests");
+        server.abort();
+        // A Service whose listener is closed is still a refusal through the pool.
+        let (_stop, stopped) = watch::channel(false);
+        let recorder = Arc::new(Recorder::new(
+            &params,
+            crate::live::fleet::replica::Clock {
+                started: tokio::time::Instant::now(),
+                scale: params.time_scale,
+            },
+            None,
+        ));
+        let closed = std::net::TcpListener::bind("127.0.0.1:0")
+            .expect("bind")
+            .local_addr()
+            .expect("addr");
+        run(closed, Arc::new(params.clone()), Arc::clone(&recorder), stopped).await;
+        assert_eq!(recorder.finish(&params).requests.refused, 100);
     }
 
     #[test]

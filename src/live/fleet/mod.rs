@@ -21,7 +21,7 @@ pub mod recorder;
 mod replica;
 mod restarter;
 mod runner;
-mod service;
+pub mod service;
 
 pub use recorder::FleetSample;
 pub use runner::{FleetControl, FleetHandle, run, spawn, spawn_program};

@@ -10,7 +10,8 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use tokio::sync::{mpsc, watch};
 
 use crate::engine::fleet::{
-    Database, FleetParams, FleetRun, Outcome, ReplicaRun, ReplicaState, RequestTotals, StateChange, StopReason,
+    Database, FleetParams, FleetRun, Outcome, ProcessExit, ReplicaRun, ReplicaState, RequestTotals, StateChange,
+    StopReason,
 };
 use crate::live::fleet::replica::Clock;
 
@@ -57,6 +58,7 @@ struct Inner {
     windows: Vec<(f64, f64)>,
     /// The database's switches as they happened (the schedule's, or a learner's keys).
     database: Vec<(f64, Database)>,
+    exits: Vec<ProcessExit>,
 }
 
 /// The run's shared record.
@@ -91,6 +93,7 @@ impl Recorder {
                 no_endpoint_since_s: None,
                 windows: Vec::new(),
                 database: vec![(0.0, Database::Up)],
+                exits: Vec::new(),
             }),
             table,
             samples,
@@ -155,6 +158,16 @@ impl Recorder {
     pub fn stop(&self, replica: usize, reason: StopReason) {
         let t_s = self.clock.now_s();
         self.inner().replicas[replica].stops.push((t_s, reason));
+    }
+
+    /// A child process that exited unasked (`fleet-N` or `database`), noticed as it was reaped.
+    pub fn exited(&self, process: String, exit_code: i32) {
+        let t_s = self.clock.now_s();
+        self.inner().exits.push(ProcessExit {
+            t_s,
+            process,
+            exit_code,
+        });
     }
 
     /// The slot's process address and readiness; keeps the no-endpoint windows.
@@ -237,6 +250,7 @@ impl Recorder {
             no_endpoint_windows: inner.windows.clone(),
             endpoints: inner.endpoints.clone(),
             database: inner.database.clone(),
+            exits: inner.exits.clone(),
         }
     }
 

@@ -2,6 +2,13 @@
 //! HTTP on the probes' ticks with their timeout, stop it (preStop, SIGTERM, SIGKILL at
 //! the grace period) when a probe says so or the rollout replaces it, and restart it
 //! after the back-off. The decisions are the engine's `ProbeState` and `BackoffSpec`.
+//!
+//! A container that exits on its own (`kill -9`, a crash) is seen the moment it is reaped,
+//! not through probes failing later, and restarted at once with the same back-off, as the
+//! kubelet restarts an exited container under `restartPolicy: Always`: no wait the first
+//! time, then 10 s doubling to a 5 min cap, reset after 10 min of running (Kubernetes'
+//! documentation, "Pod Lifecycle", container restarts:
+//! <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#restart-policy>).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -154,6 +161,8 @@ pub async fn run_replica(
 
         let mut probes = ProbeState::default();
         let mut ticks = Ticks::new(container_start);
+        let mut run_over = false;
+        let mut exited_unasked = None;
         let reason = loop {
             let kinds: &[ProbeKind] = if probes.startup_done {
                 &[ProbeKind::Liveness, ProbeKind::Readiness]
@@ -167,8 +176,12 @@ pub async fn run_replica(
                 () = tokio::time::sleep_until(at) => {}
                 Some(Control::Replace) = control.recv() => break StopReason::Rolling,
                 () = until_stopped(&mut stop) => {
-                    child.shutdown(END_OF_RUN_DEADLINE).await?;
-                    return Ok(());
+                    run_over = true;
+                    break StopReason::Liveness;
+                }
+                code = child.wait_exit() => {
+                    exited_unasked = Some(code?);
+                    break StopReason::Liveness;
                 }
             }
             ticks.next[kind as usize] += 1;
@@ -183,6 +196,38 @@ pub async fn run_replica(
             }
         };
 
+        if run_over {
+            child.shutdown(END_OF_RUN_DEADLINE).await?;
+            return Ok(());
+        }
+        if let Some(code) = exited_unasked {
+            // Gone already: out of the endpoints at once, no stop sequence, and restarted
+            // after the back-off like any container that ended (the kubelet's restart).
+            recorder.exited(format!("fleet-{}", plan.slot), code);
+            recorder.endpoint(
+                plan.slot,
+                Endpoint {
+                    addr: None,
+                    ready: false,
+                },
+            );
+            if *stop.borrow() {
+                return Ok(());
+            }
+            let ran_s = container_start.elapsed().as_secs_f64() / recorder.clock.scale;
+            streak = params.backoff.streak_after(streak, ran_s);
+            let delay_s = params.backoff.delay_s(streak);
+            streak += 1;
+            if delay_s > 0.0 {
+                recorder.state(plan.slot, ReplicaState::BackOff, false);
+                tokio::select! {
+                    () = tokio::time::sleep(recorder.clock.real(delay_s)) => {}
+                    () = until_stopped(&mut stop) => return Ok(()),
+                }
+            }
+            restarted = true;
+            continue;
+        }
         recorder.stop(plan.slot, reason);
         // A deleted pod leaves the ready endpoints as its termination begins; a container
         // the kubelet restarts stays in them while its readiness passes (engine::fleet's `//!`).

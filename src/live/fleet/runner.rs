@@ -117,7 +117,29 @@ async fn run_inner(
         .await
         .wrap_err("starting the shared database")?;
     drop(database.take_lines());
-    let outcome = run_fleet(&program, &params, events, stop, database.addr(), manual).await;
+    // The database is reaped the moment it exits, and the run goes on without it (the
+    // replicas' checks fail as they would); the report names the death.
+    let (database_exit, database_exited) = watch::channel(None);
+    let fleet = run_fleet(
+        &program,
+        &params,
+        events,
+        stop,
+        database.addr(),
+        manual,
+        database_exited,
+    );
+    let mut fleet = std::pin::pin!(fleet);
+    let mut reaped = false;
+    let outcome = loop {
+        tokio::select! {
+            outcome = fleet.as_mut() => break outcome,
+            code = database.wait_exit(), if !reaped => {
+                reaped = true;
+                let _ = database_exit.send(Some(code.unwrap_or(-1)));
+            }
+        }
+    };
     database.shutdown(DATABASE_STOP).await?;
     outcome
 }
@@ -129,6 +151,7 @@ async fn run_fleet(
     mut stop: watch::Receiver<bool>,
     database: SocketAddr,
     manual: Option<watch::Receiver<FleetControl>>,
+    mut database_exited: watch::Receiver<Option<i32>>,
 ) -> Result<FleetRun> {
     let service_port = dead_port()?;
     let broken_port = dead_port()?;
@@ -140,6 +163,16 @@ async fn run_fleet(
     let (end_tx, end_rx) = watch::channel(false);
     let mut tasks = JoinSet::new();
 
+    {
+        let recorder = Arc::clone(&recorder);
+        tasks.spawn(async move {
+            if let Ok(code) = database_exited.wait_for(Option::is_some).await
+                && let Some(code) = *code
+            {
+                recorder.exited("database".into(), code);
+            }
+        });
+    }
     let (view_tx, view_rx) = watch::channel(recorder.table.borrow().clone());
     tasks.spawn(service::route_with_delay(
         recorder.table.subscribe(),

@@ -11,9 +11,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Empty};
 use hyper::body::Incoming;
-use hyper::server::conn::http1;
 use hyper::{Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
 use tokio::sync::watch;
 use tokio::time::Instant;
 
@@ -123,6 +121,11 @@ fn routable(view: &[Endpoint], fail_open: bool) -> bool {
     !candidates(view, fail_open).is_empty()
 }
 
+/// The Service takes a half-close for a hang-up: a load client that gave up must cancel
+/// the request the Service forwards, as a caller's timeout frees the replica in the
+/// simulation, or a black-holed replica would hold forwarded requests the model has freed.
+pub const ANSWERS_HALF_CLOSED: bool = false;
+
 /// Serves the Service on 127.0.0.1:`port` (fixed, so clients keep one address) until
 /// `stop`: the listener exists only while an endpoint can take traffic.
 pub async fn serve(
@@ -153,31 +156,35 @@ pub async fn serve(
                 continue;
             }
         };
-        loop {
-            tokio::select! {
-                biased;
-                () = until_stopped(&mut stop) => return,
-                changed = view.changed() => {
-                    if changed.is_err() {
+        let service = {
+            let proxy = Arc::clone(&proxy);
+            hyper::service::service_fn(move |_request: Request<Incoming>| {
+                let proxy = Arc::clone(&proxy);
+                async move { Ok::<_, Infallible>(forward(proxy).await) }
+            })
+        };
+        let (mut stop_here, mut view_here, fail_open) = (stop.clone(), view.clone(), params.fail_open);
+        let unroutable_or_stopped = async move {
+            let unroutable = async {
+                // A closed view (the runner gone) ends the Service as a stop does.
+                while view_here.changed().await.is_ok() {
+                    if !routable(&view_here.borrow_and_update(), fail_open) {
                         return;
                     }
-                    if !routable(&view.borrow_and_update(), params.fail_open) {
-                        break;
-                    }
                 }
-                accepted = listener.accept() => {
-                    let Ok((stream, _)) = accepted else { continue };
-                    let _ = stream.set_nodelay(true);
-                    let proxy = Arc::clone(&proxy);
-                    let service = hyper::service::service_fn(move |_request: Request<Incoming>| {
-                        let proxy = Arc::clone(&proxy);
-                        async move { Ok::<_, Infallible>(forward(proxy).await) }
-                    });
-                    tokio::spawn(async move {
-                        let _ = http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
-                    });
-                }
+            };
+            tokio::select! {
+                () = until_stopped(&mut stop_here) => {}
+                () = unroutable => {}
             }
+        };
+        // The one accept loop of every server; connections open when the listener closes
+        // finish on their own tasks (their answer says no endpoint is left).
+        let limits = http::ConnLimits::for_this_process(ANSWERS_HALF_CLOSED);
+        let _open = http::serve_until(listener, service, unroutable_or_stopped, limits).await;
+        let ended = view.has_changed().is_err() || stop.has_changed().is_err() || *stop.borrow();
+        if ended {
+            return;
         }
     }
 }

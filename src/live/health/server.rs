@@ -7,7 +7,6 @@
 //! the listener closes and in-flight work drains until `grace_s` after the SIGTERM.
 
 use std::convert::Infallible;
-use std::io::Write;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -21,10 +20,16 @@ use tokio::time::Instant;
 
 use crate::engine::health::{HealthConfig, HealthModel, Reply, abandon_line};
 use crate::live::database_client::{self, DatabaseClient};
-use crate::live::health::conn_guard::{self, ConnLimits};
+use crate::live::health::lifecycle_out::LifecycleOut;
 use crate::live::health::log_queue::{self, LogQueue};
-use crate::live::health::loopback_guard;
+use crate::live::http::ConnLimits;
+use crate::live::http::conn_guard;
 use crate::live::http::{self, TextBody};
+
+/// `serve health` answers a client that half-closes after its request (`nc -N`), as the
+/// Atlas's Python server does: Lab 1 counts in-flight requests at shutdown, not work done
+/// for a caller that gave up, and a learner's shell tools must get their answer.
+pub const ANSWERS_HALF_CLOSED: bool = true;
 
 /// Where the server writes one line per request (`GET /livez`), as the Python server's
 /// `log_message` does on stderr: a queue that never blocks a handler.
@@ -87,12 +92,9 @@ fn model_reply(answer: Reply) -> Response<TextBody> {
 async fn handle(shared: Arc<Shared>, request: Request<Incoming>) -> Response<TextBody> {
     let target = request.uri().path_and_query().map_or("/", |p| p.as_str()).to_string();
     shared.log.push(format!("{} {}", request.method(), target));
+    // A POST from a foreign Host or Origin never gets here: every server's accept loop
+    // refuses it (`live::http::loopback_guard`).
     let path = request.uri().path();
-    if matches!(path, DATABASE_DOWN_PATH | DATABASE_UP_PATH)
-        && let Err(reason) = loopback_guard::check_admin(request.headers())
-    {
-        return reply(403, reason);
-    }
     match (request.method(), path) {
         (&Method::POST, DATABASE_DOWN_PATH) => {
             shared.model().set_database_up(false);
@@ -138,11 +140,13 @@ pub struct ServeOutcome {
     pub abandoned: u32,
 }
 
-/// Writes one stdout line and flushes it at once, as the Python server's `print(..., flush=True)`.
-/// A closed stdout (the reader went away) must not stop the drain, so write errors are ignored.
-fn say(out: &mut dyn Write, line: &str) {
-    let _ = writeln!(out, "{line}");
-    let _ = out.flush();
+/// How long past the exit deadline the last lines may take to be written: they are said at
+/// the deadline itself when the grace period ran out; a stdout that takes longer loses them.
+const LAST_LINES_WAIT: Duration = Duration::from_millis(100);
+
+/// Hands one lifecycle line to its writer thread: a blocked stdout must not hold the drain.
+fn say(out: &mut LifecycleOut, line: &str) {
+    out.say(line);
 }
 
 /// Binds 127.0.0.1:`port` for the server; a port in use is the caller's mistake to fix with `--port`.
@@ -152,11 +156,12 @@ pub async fn bind(port: u16) -> std::io::Result<TcpListener> {
 
 /// Serves `listener` until SIGTERM and the ordered shutdown after it, writing the
 /// server's lines (`listening on ...`, `stopped listening`, `drained, exiting` or the
-/// abandon line) to `out`. Returns the exit code the process should end with.
+/// abandon line) to `out`, which never waits on its reader. Returns the exit code the
+/// process should end with, by the exit deadline whatever stdout does.
 pub async fn serve(
     config: HealthConfig,
     listener: TcpListener,
-    out: &mut dyn Write,
+    out: &mut LifecycleOut,
     log: RequestLog,
 ) -> Result<ServeOutcome> {
     serve_with_database(config, listener, out, log, None).await
@@ -166,7 +171,7 @@ pub async fn serve(
 pub async fn serve_with_database(
     config: HealthConfig,
     listener: TcpListener,
-    out: &mut dyn Write,
+    out: &mut LifecycleOut,
     log: RequestLog,
     database: Option<DatabaseClient>,
 ) -> Result<ServeOutcome> {
@@ -215,7 +220,13 @@ pub async fn serve_with_database(
     };
 
     say(out, &format!("listening on 127.0.0.1:{port}"));
-    let connections = conn_guard::serve_until(listener, service, stop, ConnLimits::for_this_process()).await;
+    let connections = http::serve_until(
+        listener,
+        service,
+        stop,
+        ConnLimits::for_this_process(ANSWERS_HALF_CLOSED),
+    )
+    .await;
     say(out, "stopped listening");
 
     let exit_deadline = deadline_rx.await.unwrap_or_else(|_| Instant::now());
@@ -232,17 +243,21 @@ pub async fn serve_with_database(
     if dropped > 0 {
         say(out, &log_queue::dropped_line(dropped));
     }
-    if drained || abandoned == 0 {
+    let outcome = if drained || abandoned == 0 {
         say(out, "drained, exiting");
-        Ok(ServeOutcome {
+        ServeOutcome {
             exit_code: 0,
             abandoned: 0,
-        })
+        }
     } else {
         say(out, &abandon_line(abandoned));
-        Ok(ServeOutcome {
+        ServeOutcome {
             exit_code: 1,
             abandoned,
-        })
-    }
+        }
+    };
+    // The lines get what is left of the grace period (and a moment for the last one), no more.
+    out.written_by(exit_deadline.max(Instant::now()) + LAST_LINES_WAIT)
+        .await;
+    Ok(outcome)
 }

@@ -57,8 +57,14 @@ pub const RUN_ACTIONS_TIME_LIMIT: Duration = Duration::from_secs(300);
 /// A server task and its address.
 struct RunningServer {
     addr: SocketAddr,
-    task: JoinHandle<hyper_util::server::graceful::GracefulShutdown>,
+    task: JoinHandle<Arc<http::Connections>>,
 }
+
+/// The hops take a half-close for a hang-up: a hop whose caller gave up must stop
+/// retrying downstream, or Lab 2's time limit cannot drain the chain and its counts of
+/// work per layer grow past the simulation's (b255998: `the_time_limit_cuts_off_an_action_
+/// still_retrying` and the layered-retries comparison failed while hops answered them).
+pub const ANSWERS_HALF_CLOSED: bool = false;
 
 async fn spawn_server<F, Fut>(handler: F, stop: watch::Receiver<bool>) -> Result<RunningServer>
 where
@@ -74,9 +80,14 @@ where
         async move { Ok::<_, Infallible>(reply.await) }
     });
     let mut stop = stop;
-    let task = tokio::spawn(http::serve_until(listener, service, async move {
-        let _ = stop.wait_for(|stopped| *stopped).await;
-    }));
+    let task = tokio::spawn(http::serve_until(
+        listener,
+        service,
+        async move {
+            let _ = stop.wait_for(|stopped| *stopped).await;
+        },
+        http::ConnLimits::for_this_process(ANSWERS_HALF_CLOSED),
+    ));
     Ok(RunningServer { addr, task })
 }
 

@@ -82,6 +82,7 @@ fn empty_record(params: &FleetParams) -> FleetRun {
         no_endpoint_windows: Vec::new(),
         endpoints: vec![(0.0, 0)],
         database: vec![(0.0, Database::Up)],
+        exits: Vec::new(),
     }
 }
 
