@@ -7,6 +7,11 @@
 //! own values, deserialized into the same types and checked by the same code. A file that does
 //! not parse here gets an empty JSON file, so the binary parses its TOML and reports the
 //! mistake with its line, as it does for a class's own file.
+//!
+//! It also lists every chapter of `book/src/` for the app's book (`book_files.rs`, a table of
+//! `include_str!`s): a new chapter is a new file and a line in `SUMMARY.md`, with no list in
+//! the code to forget (Lab 5's and the on-call drill's chapters were left out of the app by
+//! the hand-kept list this replaces).
 
 use std::path::Path;
 
@@ -39,4 +44,47 @@ fn main() {
         let target = Path::new(&out_dir).join(format!("{name}.json"));
         std::fs::write(&target, json).unwrap_or_else(|err| panic!("cannot write {}: {err}", target.display()));
     }
+    write_book_files(Path::new(&package), Path::new(&out_dir));
+}
+
+/// Writes `book_files.rs`: `(path under book/src, its text)` for every Markdown file there
+/// but the summary, sorted, so the app embeds exactly the book the mdBook builds.
+fn write_book_files(package: &Path, out_dir: &Path) {
+    let book = package.join("book/src");
+    println!("cargo::rerun-if-changed=book/src");
+    let mut files = Vec::new();
+    let mut folders = vec![book.clone()];
+    while let Some(folder) = folders.pop() {
+        println!("cargo::rerun-if-changed={}", folder.display());
+        let entries =
+            std::fs::read_dir(&folder).unwrap_or_else(|err| panic!("cannot read {}: {err}", folder.display()));
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "md") && path.file_name().is_some_and(|n| n != "SUMMARY.md")
+            {
+                let name = path
+                    .strip_prefix(&book)
+                    .expect("under book/src")
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                files.push((name, path));
+            }
+        }
+    }
+    files.sort();
+    let mut table =
+        String::from("/// Every chapter file of `book/src/` (its path there, its text), written by build.rs.\n");
+    table.push_str("pub const BOOK_FILES: &[(&str, &str)] = &[\n");
+    for (name, path) in &files {
+        println!("cargo::rerun-if-changed={}", path.display());
+        table.push_str(&format!(
+            "    ({name:?}, include_str!({:?})),\n",
+            path.display().to_string()
+        ));
+    }
+    table.push_str("];\n");
+    let target = out_dir.join("book_files.rs");
+    std::fs::write(&target, table).unwrap_or_else(|err| panic!("cannot write {}: {err}", target.display()));
 }

@@ -20,26 +20,9 @@ use crate::tui::screens::table_links::{Cell, TableRows, is_table_line};
 use crate::tui::theme::Theme;
 use crate::tui::wrap;
 
-/// Every file of `book/src/` the summary may name.
-const FILES: [(&str, &str); 11] = [
-    ("introduction.md", include_str!("../../../book/src/introduction.md")),
-    ("lab1-health.md", include_str!("../../../book/src/lab1-health.md")),
-    ("lab2-retry.md", include_str!("../../../book/src/lab2-retry.md")),
-    ("lab3-breaker.md", include_str!("../../../book/src/lab3-breaker.md")),
-    ("lab4-overload.md", include_str!("../../../book/src/lab4-overload.md")),
-    ("operating.md", include_str!("../../../book/src/operating.md")),
-    ("self-check.md", include_str!("../../../book/src/self-check.md")),
-    (
-        "facilitator-guide.md",
-        include_str!("../../../book/src/facilitator-guide.md"),
-    ),
-    ("room.md", include_str!("../../../book/src/room.md")),
-    (
-        "interview-sheet.md",
-        include_str!("../../../book/src/interview-sheet.md"),
-    ),
-    ("glossary.md", include_str!("../../../book/src/glossary.md")),
-];
+// Every file of `book/src/` the summary may name, listed by build.rs from the folder.
+include!(concat!(env!("OUT_DIR"), "/book_files.rs"));
+const FILES: &[(&str, &str)] = BOOK_FILES;
 
 const SUMMARY: &str = include_str!("../../../book/src/SUMMARY.md");
 
@@ -54,7 +37,8 @@ pub struct Chapter {
 }
 
 /// The chapters in the summary's order (`[Title](file.md)` lines); a file the summary
-/// names but the build did not embed is left out (tests/it/book/summary.rs keeps the two in step).
+/// names but the build did not embed is left out (tests/it/book/summary.rs keeps the two in step;
+/// build.rs embeds every file of the folder).
 pub fn chapters() -> Vec<Chapter> {
     SUMMARY
         .lines()

@@ -126,3 +126,22 @@ fn the_readme_is_short_and_links_to_the_reference() {
         "the reference is in the book's summary"
     );
 }
+
+/// The app's book has every chapter the summary names: the build embeds the whole folder, so
+/// a chapter added to the summary cannot be missing from the app (Lab 5's and the on-call
+/// drill's were, while the app kept its own list).
+#[test]
+fn the_apps_book_has_every_chapter_of_the_summary() {
+    let summary = fs::read_to_string(book_src().join("SUMMARY.md")).expect("book/src/SUMMARY.md");
+    let files: Vec<&str> = resilience_lab::tui::screens::book::chapters()
+        .iter()
+        .map(|chapter| chapter.file)
+        .collect();
+    for target in links(&summary) {
+        assert!(files.contains(&target.as_str()), "the app's book lacks {target}");
+    }
+    assert!(
+        files.contains(&"lab5-budget.md") && files.contains(&"oncall.md"),
+        "{files:?}"
+    );
+}
