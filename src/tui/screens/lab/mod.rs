@@ -8,7 +8,8 @@
 //!
 //! - [`sim`]: the engines run on the sliders' values (the simulated clock).
 //! - [`predict`]: the guided steps and predict-then-observe checks.
-//! - [`reveal`]: the run a step's unanswered check asks about waits for a prediction (or `x`).
+//! - [`crate::learning::reveal`] (in `learning`, which knows no terminal): the run a
+//!   step's unanswered check asks about waits for a prediction (or `x`).
 //! - [`live`]: the shape every lab's live part has ([`live::LivePart`]).
 //! - [`health`], [`retry`], [`breaker`]: each lab's live part and the pure series it draws.
 
