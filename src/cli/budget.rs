@@ -7,13 +7,13 @@ use clap::{Arg, ArgAction, ArgMatches, FromArgMatches};
 use crate::cli::mode::ModeArgs;
 use crate::content::params::budget::{self, FlagKind};
 use crate::content::values::Values;
-use crate::engine::budget::Scenario;
+use crate::engine::budget::BudgetScenario;
 
 /// `run budget`: a scenario (default deadline) and the flags given, by parameter name.
 #[derive(Debug, Clone, Default)]
 pub struct BudgetArgs {
     pub mode: ModeArgs,
-    pub scenario: Option<Scenario>,
+    pub scenario: Option<BudgetScenario>,
     /// Every parameter flag given, as (parameter name, value), in table order.
     pub values: Vec<(&'static str, f64)>,
 }
@@ -24,9 +24,9 @@ impl Values for BudgetArgs {
     }
 }
 
-fn parse_scenario(text: &str) -> Result<Scenario, String> {
-    Scenario::from_name(text.trim()).ok_or_else(|| {
-        let names: Vec<&str> = Scenario::ALL.iter().map(|s| s.name()).collect();
+fn parse_scenario(text: &str) -> Result<BudgetScenario, String> {
+    BudgetScenario::from_name(text.trim()).ok_or_else(|| {
+        let names: Vec<&str> = BudgetScenario::ALL.iter().map(|s| s.name()).collect();
         format!("allowed: {}", names.join(", "))
     })
 }
@@ -100,7 +100,7 @@ impl FromArgMatches for BudgetArgs {
         }
         Ok(BudgetArgs {
             mode: ModeArgs::from_arg_matches(matches)?,
-            scenario: matches.get_one::<Scenario>("scenario").copied(),
+            scenario: matches.get_one::<BudgetScenario>("scenario").copied(),
             values,
         })
     }

@@ -8,7 +8,7 @@ use color_eyre::eyre::Result;
 use crate::cli::BudgetArgs;
 use crate::content::params::budget::{self as params, budget_params, combination_problem};
 use crate::content::values::Values;
-use crate::engine::budget::{self, Scenario};
+use crate::engine::budget::{self, BudgetScenario};
 use crate::error::UsageError;
 use crate::report::{self, BudgetReport};
 
@@ -17,7 +17,7 @@ fn usage(message: String) -> color_eyre::Report {
 }
 
 /// The first flag given that does not belong to `scenario`, as one line.
-fn foreign_flag(args: &BudgetArgs, scenario: Scenario) -> Option<String> {
+fn foreign_flag(args: &BudgetArgs, scenario: BudgetScenario) -> Option<String> {
     args.values.iter().find_map(|(name, _)| {
         let spec = params::parameter(name)?;
         (!spec.scenarios.contains(&scenario)).then(|| {
@@ -33,7 +33,7 @@ fn foreign_flag(args: &BudgetArgs, scenario: Scenario) -> Option<String> {
 }
 
 /// The scenario's parameters by name as resolved: the flags given, else the defaults.
-pub(crate) fn scenario_params(args: &impl Values, scenario: Scenario) -> Vec<(&'static str, f64)> {
+pub(crate) fn scenario_params(args: &impl Values, scenario: BudgetScenario) -> Vec<(&'static str, f64)> {
     params::all()
         .filter(|spec| spec.scenarios.contains(&scenario))
         .map(|spec| (spec.name, args.value(spec.name).unwrap_or(spec.default)))
@@ -79,7 +79,7 @@ pub(crate) fn print(report: &BudgetReport<'_>, json: bool, out: &mut dyn Write) 
 mod tests {
     use super::*;
 
-    fn args(scenario: Scenario, values: Vec<(&'static str, f64)>) -> BudgetArgs {
+    fn args(scenario: BudgetScenario, values: Vec<(&'static str, f64)>) -> BudgetArgs {
         BudgetArgs {
             scenario: Some(scenario),
             values,
@@ -89,13 +89,19 @@ mod tests {
 
     #[test]
     fn a_flag_of_another_scenario_is_refused() {
-        let problem = foreign_flag(&args(Scenario::Deadline, vec![("drop_share", 0.1)]), Scenario::Deadline);
+        let problem = foreign_flag(
+            &args(BudgetScenario::Deadline, vec![("drop_share", 0.1)]),
+            BudgetScenario::Deadline,
+        );
         assert_eq!(
             problem.as_deref(),
             Some("--drop-share applies to --scenario duplicates only, not deadline")
         );
         assert_eq!(
-            foreign_flag(&args(Scenario::Status, vec![("requests", 10.0)]), Scenario::Status),
+            foreign_flag(
+                &args(BudgetScenario::Status, vec![("requests", 10.0)]),
+                BudgetScenario::Status
+            ),
             None
         );
     }
@@ -103,8 +109,8 @@ mod tests {
     #[test]
     fn params_show_the_scenarios_own_settings() {
         let shown = scenario_params(
-            &args(Scenario::Register, vec![("inventory_attempts", 2.0)]),
-            Scenario::Register,
+            &args(BudgetScenario::Register, vec![("inventory_attempts", 2.0)]),
+            BudgetScenario::Register,
         );
         assert_eq!(shown.len(), 5);
         assert!(shown.contains(&("inventory_attempts", 2.0)));

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use color_eyre::eyre::{Result, WrapErr};
 
 use crate::cli::BudgetArgs;
-use crate::engine::budget::{BudgetParams, BudgetRun, Scenario};
+use crate::engine::budget::{BudgetParams, BudgetRun, BudgetScenario};
 use crate::error::UsageError;
 use crate::live::budget::runner;
 use crate::report::BudgetReport;
@@ -21,24 +21,32 @@ fn usage(message: String) -> color_eyre::Report {
     UsageError(message).into()
 }
 
-fn check_live_bounds(scenario: Scenario, p: &BudgetParams) -> Result<()> {
+fn check_live_bounds(scenario: BudgetScenario, p: &BudgetParams) -> Result<()> {
     if !runner::has_live(scenario) {
         return Err(usage(format!(
-            "--live runs deadline, register, retry-after and duplicates; {} is --sim only",
+            "--live runs every scenario; {} has no live run",
             scenario.name()
         )));
     }
     let ra = &p.retry_after;
     let calls = u64::from(ra.clients) * ra.rate_per_s * ra.duration_ms / 1_000;
-    if scenario == Scenario::RetryAfter && (calls > LIVE_MAX_CALLS || ra.duration_ms > LIVE_MAX_DURATION_MS) {
+    if scenario == BudgetScenario::RetryAfter && (calls > LIVE_MAX_CALLS || ra.duration_ms > LIVE_MAX_DURATION_MS) {
         return Err(usage(format!(
             "--clients {} x --rate-per-s {} for --duration-ms {} is {calls} calls with --live; allowed: up to {LIVE_MAX_CALLS} calls and {LIVE_MAX_DURATION_MS} ms",
             ra.clients, ra.rate_per_s, ra.duration_ms
         )));
     }
-    if scenario == Scenario::Duplicates && p.duplicates.requests > LIVE_MAX_ORDERS {
+    if scenario == BudgetScenario::Herd && u64::from(p.herd.clients) > LIVE_MAX_ORDERS {
         return Err(usage(format!(
-            "--requests {} with --live; allowed: 1 to {LIVE_MAX_ORDERS}",
+            "--herd-clients {} with --live; allowed: 10 to {LIVE_MAX_ORDERS}",
+            p.herd.clients
+        )));
+    }
+    if matches!(scenario, BudgetScenario::Duplicates | BudgetScenario::Status)
+        && p.duplicates.requests > LIVE_MAX_ORDERS
+    {
+        return Err(usage(format!(
+            "--requests {} with --live; allowed: 10 to {LIVE_MAX_ORDERS}",
             p.duplicates.requests
         )));
     }
@@ -47,7 +55,7 @@ fn check_live_bounds(scenario: Scenario, p: &BudgetParams) -> Result<()> {
 
 pub(crate) fn run_live(
     args: &BudgetArgs,
-    scenario: Scenario,
+    scenario: BudgetScenario,
     params: &BudgetParams,
     shown: &[(&'static str, f64)],
     sim: &BudgetRun,

@@ -15,11 +15,19 @@ pub enum LabId {
     Breaker,
     /// Lab 4: overload, goodput and load shedding.
     Overload,
+    /// Lab 5: a request's budget (deadlines, Retry-After, idempotency keys, what not to retry).
+    Budget,
 }
 
 impl LabId {
     /// Every lab, in the order the home screen lists them.
-    pub const ALL: [LabId; 4] = [LabId::Health, LabId::Retry, LabId::Breaker, LabId::Overload];
+    pub const ALL: [LabId; 5] = [
+        LabId::Health,
+        LabId::Retry,
+        LabId::Breaker,
+        LabId::Overload,
+        LabId::Budget,
+    ];
 
     /// The id in lab files, file names (`labs/<name>.toml`) and on the command line.
     #[rustfmt::skip]
@@ -29,6 +37,7 @@ impl LabId {
             LabId::Retry   => "retry",
             LabId::Breaker => "breaker",
             LabId::Overload => "overload",
+            LabId::Budget  => "budget",
         }
     }
 
@@ -40,6 +49,7 @@ impl LabId {
             LabId::Retry   => 2,
             LabId::Breaker => 3,
             LabId::Overload => 4,
+            LabId::Budget  => 5,
         }
     }
 

@@ -49,6 +49,7 @@ const EMBEDDED_LABS: [(LabId, &str, &str); LabId::ALL.len()] = [
     (LabId::Retry,    include_str!("../../labs/retry.toml"),    include_str!(concat!(env!("OUT_DIR"), "/retry.json"))),
     (LabId::Breaker,  include_str!("../../labs/breaker.toml"),  include_str!(concat!(env!("OUT_DIR"), "/breaker.json"))),
     (LabId::Overload, include_str!("../../labs/overload.toml"), include_str!(concat!(env!("OUT_DIR"), "/overload.json"))),
+    (LabId::Budget,   include_str!("../../labs/budget.toml"),   include_str!(concat!(env!("OUT_DIR"), "/budget.json"))),
 ];
 
 /// Each shipped lab file as written (`labs/<id>.toml`), for `labs export`.

@@ -9,6 +9,7 @@ use crate::content::params::{self, Defaults, Values};
 use crate::content::question::CheckSettings;
 use crate::content::{Content, LabFile, LabId, Question};
 use crate::engine::brownout::{self, BrownoutComparison};
+use crate::engine::budget;
 use crate::engine::fleet::{self, FleetRun};
 use crate::engine::health::{self, DriverRun, WorkOutcome};
 use crate::engine::retry::{self, Policy, ScenarioResult};
@@ -220,7 +221,36 @@ pub fn run_metrics(lab: &LabFile, values: &(impl Values + ?Sized)) -> Vec<Metric
             metrics
         }
         LabId::Overload => overload_all_metrics(lab, values),
+        LabId::Budget => {
+            let params = params::budget::budget_params(values);
+            budget_metrics(&budget::run_all(&params))
+        }
     }
+}
+
+/// The name of Lab 5's number `name`: `budget.worst_case_ms`, as `run budget --json` calls
+/// it with the lab's prefix.
+pub fn budget_metric(name: &str) -> String {
+    format!("budget.{name}")
+}
+
+/// Lab 5's named numbers of `runs` (one per scenario): each scenario's single numbers under
+/// [`budget_metric`]; a name two scenarios share (`attempts`) is the first one's. The lists
+/// (`hop_budget_ms`) are named hop by hop already (`checkout_budget_ms`).
+pub fn budget_metrics(runs: &[budget::BudgetRun]) -> Vec<Metric> {
+    let mut all: Vec<Metric> = Vec::new();
+    for run in runs {
+        for (name, value) in &run.metrics {
+            let budget::MetricValue::Number(value) = value else {
+                continue;
+            };
+            let name = budget_metric(name);
+            if !all.iter().any(|(known, _)| *known == name) {
+                all.push((name, *value));
+            }
+        }
+    }
+    all
 }
 
 /// Lab 4 at `values`: the run, the bulkhead case (`overload.bulkhead.*`), the hanging

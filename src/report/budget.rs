@@ -6,11 +6,12 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::engine::budget::{BudgetRun, MetricValue, Scenario};
+use crate::engine::budget::{BudgetRun, BudgetScenario, MetricValue};
+use crate::report::cells::Row;
 
 /// What one `run budget` printed.
 pub struct BudgetReport<'a> {
-    pub scenario: Scenario,
+    pub scenario: BudgetScenario,
     /// "sim" or "live".
     pub mode: &'static str,
     /// The scenario's parameters by name, as resolved (flags, else defaults).
@@ -157,6 +158,77 @@ pub fn budget_text(report: &BudgetReport<'_>) -> String {
     text
 }
 
+/// One line of the app's results panel: each cell a label and the name of the number after it.
+type PanelLine = &'static [(&'static str, &'static str)];
+
+/// What the app's results panel shows of each scenario, line by line.
+#[rustfmt::skip]
+const PANEL_LINES: [(BudgetScenario, &[PanelLine]); 7] = [
+    (BudgetScenario::Deadline, &[
+        &[("received: edge ", "edge_budget_ms"), (" · checkout ", "checkout_budget_ms"), (" · payments ", "payments_budget_ms")],
+        &[("wasted ", "wasted_ms"), (" · early rejections ", "early_rejections"), (" · answered at ", "answered_at_ms")],
+    ]),
+    (BudgetScenario::Register, &[
+        &[("worst case ", "worst_case_ms"), (" against a deadline of ", "deadline_ms"), (" · within ", "within_deadline")],
+        &[("attempts after the deadline ", "attempts_after_deadline"), (" · policy check problems ", "policy_problems")],
+    ]),
+    (BudgetScenario::RetryAfter, &[
+        &[("in the 429 window: ignoring ", "arrivals_in_window_ignoring"), (" · honouring ", "arrivals_in_window_honouring"), (" · cut ", "window_arrivals_cut")],
+        &[("this client: calls ", "calls"), (" · in window ", "arrivals_in_window"), (" · ok ", "succeeded"), (" · gave up ", "gave_up_for_deadline")],
+        &[("429s: no bucket ", "api_429s_without_bucket"), (" · bucket ", "api_429s_with_bucket"), (" · held back ", "local_rejections")],
+    ]),
+    (BudgetScenario::Duplicates, &[
+        &[("orders ", "requests"), (" · dropped after commit ", "dropped_after_commit"), (" · duplicates ", "duplicates")],
+        &[("charges ", "charges"), (" · attempts ", "attempts")],
+    ]),
+    (BudgetScenario::Status, &[
+        &[("attempts per request ", "attempts_per_request"), (" · attempts ", "attempts"), (" · pointless ", "pointless_attempts")],
+        &[("backoff per request ", "backoff_ms_per_request")],
+    ]),
+    (BudgetScenario::Herd, &[
+        &[("peak per 10 ms with this sleep ", "peak_per_10ms"), (" · gave up ", "gave_up")],
+        &[("fixed 1 s ", "peak_per_10ms_fixed"), (" · ±25% ", "peak_per_10ms_jitter25"), (" · full jitter ", "peak_per_10ms_full")],
+    ]),
+    (BudgetScenario::HalfOpen, &[
+        &[("calls to the sick dependency in the first second: ", "half_open_calls_first_s")],
+        &[("the note's breaker ", "half_open_calls_first_s_note"), (" · one probe ", "half_open_calls_first_s_one_probe"), (" · reopened at ", "reopened_at_s")],
+    ]),
+];
+
+/// The unit printed after number `name`.
+fn unit_of(name: &str) -> &'static str {
+    if name.ends_with("_ms") || name == "backoff_ms_per_request" {
+        " ms"
+    } else if name.ends_with("_at_s") {
+        " s"
+    } else {
+        ""
+    }
+}
+
+/// The app's results lines of `run` as cells, each number named `budget.NAME` (so the app's
+/// hiding rule leaves a number out before it is text). A number the run lacks prints `-`.
+pub fn budget_rows(run: &BudgetRun) -> Vec<Row> {
+    let lines = PANEL_LINES
+        .iter()
+        .find(|(scenario, _)| *scenario == run.scenario)
+        .map_or(&[][..], |(_, lines)| *lines);
+    lines
+        .iter()
+        .map(|cells| {
+            cells.iter().fold(Row::default(), |row, (label, name)| {
+                let value = run.metrics.iter().find(|(n, _)| n == name).map(|(_, v)| v);
+                let text = value.map_or_else(
+                    || "-".to_string(),
+                    |v| format!("{}{}", text_value(name, v), unit_of(name)),
+                );
+                row.text(*label)
+                    .number(crate::learning::metrics::budget_metric(name), text)
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,9 +236,9 @@ mod tests {
 
     #[test]
     fn json_names_the_lab_mode_scenario_params_and_metrics() {
-        let run = budget::run(Scenario::Deadline, &BudgetParams::default());
+        let run = budget::run(BudgetScenario::Deadline, &BudgetParams::default());
         let doc: Value = serde_json::from_str(&budget_json(&BudgetReport {
-            scenario: Scenario::Deadline,
+            scenario: BudgetScenario::Deadline,
             mode: "sim",
             params: &[("inbound_ms", 30_000.0)],
             run: &run,
@@ -184,9 +256,9 @@ mod tests {
 
     #[test]
     fn text_draws_the_waterfall() {
-        let run = budget::run(Scenario::Deadline, &BudgetParams::default());
+        let run = budget::run(BudgetScenario::Deadline, &BudgetParams::default());
         let text = budget_text(&BudgetReport {
-            scenario: Scenario::Deadline,
+            scenario: BudgetScenario::Deadline,
             mode: "sim",
             params: &[],
             run: &run,

@@ -202,11 +202,19 @@ pub fn slider_hit(layout: &LabLayout, count: usize, focus: usize, at: Position) 
     {
         return bar_fraction(layout, count, focus, at.x).map(SliderHit::Bar);
     }
-    rows.labels.iter().position(|row| row.contains(at)).map(SliderHit::Row)
+    rows.labels
+        .iter()
+        .position(|row| row.contains(at))
+        .map(|index| SliderHit::Row(rows.first + index))
 }
+
+/// Rows a scrolled slider list leaves below itself for the focused slider's help.
+const SCROLLED_HELP_ROWS: usize = 4;
 
 /// Where the rows and the focused slider's bar go inside the panel.
 pub struct Rows {
+    /// The slider `labels[0]` is the row of: 0 unless the focused one would be below the panel.
+    pub first: usize,
     pub labels: Vec<Rect>,
     pub bar: Option<Rect>,
     /// What is left below, for the help text.
@@ -214,12 +222,29 @@ pub struct Rows {
 }
 
 /// The panel's geometry for `count` sliders with `focus` focused.
+///
+/// A lab with more sliders than the panel has rows (Lab 5 has 40) scrolls them: while the
+/// focused slider's row and bar fit unscrolled nothing moves (every lab whose sliders fit
+/// draws as before); past that the list starts where the focused one's bar lands above
+/// [`SCROLLED_HELP_ROWS`] kept for its help.
 pub fn rows(inner: Rect, count: usize, focus: usize) -> Rows {
+    let height = usize::from(inner.height);
+    let (first, bottom) = if focus + 2 <= height {
+        (0, inner.bottom())
+    } else {
+        let help = if height > 2 * SCROLLED_HELP_ROWS {
+            SCROLLED_HELP_ROWS
+        } else {
+            0
+        };
+        let first = (focus + 2 + help).saturating_sub(height).min(focus);
+        (first, inner.bottom().saturating_sub(help as u16))
+    };
     let mut y = inner.y;
     let mut labels = Vec::with_capacity(count);
     let mut bar = None;
-    for index in 0..count {
-        if y >= inner.bottom() {
+    for index in first..count {
+        if y >= bottom {
             break;
         }
         labels.push(Rect::new(inner.x, y, inner.width, 1));
@@ -232,6 +257,7 @@ pub fn rows(inner: Rect, count: usize, focus: usize) -> Rows {
     // One blank line, then the help.
     let help_y = (y + 1).min(inner.bottom());
     Rows {
+        first,
         labels,
         bar,
         help: Rect::new(inner.x, help_y, inner.width, inner.bottom() - help_y),

@@ -89,7 +89,7 @@ fn home_navigation_opens_labs_quiz_and_book() {
     for _ in 0..10 {
         app.update(Msg::Down);
     }
-    assert_eq!(app.home.selected, 5, "stops at Book");
+    assert_eq!(app.home.selected, 6, "stops at Book");
     app.update(Msg::Open);
     assert_eq!(app.screen, Screen::Book);
     app.update(Msg::Back);
@@ -100,7 +100,7 @@ fn home_navigation_opens_labs_quiz_and_book() {
     assert_eq!(app.screen, Screen::Home);
     app.update(Msg::Up);
     app.update(Msg::Open);
-    assert_eq!(app.screen, Screen::Lab(3), "Lab 4");
+    assert_eq!(app.screen, Screen::Lab(4), "Lab 5");
     app.update(Msg::Back);
     assert_eq!(app.screen, Screen::Home);
     app.update(Msg::Quit);
@@ -241,7 +241,7 @@ use resilience_lab::tui::screens::quiz::Stage;
 
 /// Opens the quiz from home and starts it with the default pick (all questions).
 fn start_quiz(app: &mut App) {
-    for _ in 0..4 {
+    for _ in 0..5 {
         app.update(Msg::Down);
     }
     app.update(Msg::Open);
@@ -442,7 +442,7 @@ fn a_progress_notice_shows_once_on_the_home_screen() {
 #[test]
 fn the_book_opens_chapters_and_scrolls() {
     let mut app = app();
-    for _ in 0..5 {
+    for _ in 0..6 {
         app.update(Msg::Down);
     }
     app.update(Msg::Open);

@@ -11,6 +11,7 @@ mod common;
 
 mod app;
 mod breaker;
+mod budget;
 mod fleet;
 mod fleet_children;
 mod health;

@@ -2,14 +2,14 @@
 //! from named values (flags, a check's settings, sliders) to [`BudgetParams`].
 //!
 //! The command line builds its `run budget` flags from [`PARAMETERS`], range-checks each
-//! value with [`parse_value`], and resolves through [`budget_params`]; `labs/staged/budget.toml`'s
+//! value with [`parse_value`], and resolves through [`budget_params`]; `labs/budget.toml`'s
 //! parameters must carry these names, ranges and defaults (a test holds it to them). A
 //! switch (`--propagate yes|no`, `--idempotency-key`) is a 0/1 parameter; a choice
 //! (`--herd-sleep fixed|jitter25|full`) is the index of its name.
 
 use crate::content::values::Values;
 use crate::engine::budget::backoff::Sleep;
-use crate::engine::budget::{BudgetParams, HerdSleep, Scenario};
+use crate::engine::budget::{BudgetParams, BudgetScenario, HerdSleep};
 
 /// How a parameter is written on the command line.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -30,7 +30,7 @@ pub struct BudgetParameter {
     /// The flag, without its dashes.
     pub flag: &'static str,
     /// The scenarios it changes; a flag for another scenario is refused.
-    pub scenarios: &'static [Scenario],
+    pub scenarios: &'static [BudgetScenario],
     pub min: f64,
     pub max: f64,
     pub integer: bool,
@@ -38,8 +38,10 @@ pub struct BudgetParameter {
     pub kind: FlagKind,
 }
 
+use BudgetScenario::{
+    Deadline as D, Duplicates as U, HalfOpen as H, Herd as R, Register as G, RetryAfter as A, Status as S,
+};
 use FlagKind::{Choice, Number, Switch};
-use Scenario::{Deadline as D, Duplicates as U, HalfOpen as H, Herd as R, Register as G, RetryAfter as A, Status as S};
 
 const YES_NO: &[(&str, f64)] = &[("yes", 1.0), ("no", 0.0)];
 const ON_OFF: &[(&str, f64)] = &[("on", 1.0), ("off", 0.0)];
@@ -59,7 +61,7 @@ const STATUSES: &[(&str, f64)] = &[
 const fn p(
     name: &'static str,
     flag: &'static str,
-    scenarios: &'static [Scenario],
+    scenarios: &'static [BudgetScenario],
     (min, max, integer): (f64, f64, bool),
     default: f64,
     kind: FlagKind,
@@ -86,7 +88,7 @@ pub const PARAMETERS: [BudgetParameter; 38] = [
     p("edge_work_ms",         "edge-work-ms",         &[D], (0.0, 60_000.0, INT),      7_000.0,  Number),
     p("checkout_work_ms",     "checkout-work-ms",     &[D], (0.0, 60_000.0, INT),      4_000.0,  Number),
     p("payments_work_ms",     "payments-work-ms",     &[D], (0.0, 60_000.0, INT),      1_000.0,  Number),
-    p("hard_timeout_ms",      "hard-timeout-ms",      &[D], (1.0, 120_000.0, INT),     20_000.0, Number),
+    p("hard_timeout_ms",      "hard-timeout-ms",      &[D], (100.0, 120_000.0, INT),     20_000.0, Number),
     p("propagate",            "propagate",            &[D], (0.0, 1.0, INT),           1.0,      Choice(YES_NO)),
     p("early_reject",         "early-reject",         &[D], (0.0, 1.0, INT),           1.0,      Choice(YES_NO)),
     p("deadline_ms",          "deadline-ms",          &[G], (100.0, 60_000.0, INT),    2_000.0,  Number),
@@ -100,7 +102,7 @@ pub const PARAMETERS: [BudgetParameter; 38] = [
     p("duration_ms",          "duration-ms",          &[A], (1_000.0, 60_000.0, INT),  4_000.0,  Number),
     p("window_start_ms",      "window-start-ms",      &[A], (0.0, 60_000.0, INT),      1_000.0,  Number),
     p("window_end_ms",        "window-end-ms",        &[A], (0.0, 60_000.0, INT),      3_000.0,  Number),
-    p("request_deadline_ms",  "request-deadline-ms",  &[A], (1.0, 60_000.0, INT),      1_000.0,  Number),
+    p("request_deadline_ms",  "request-deadline-ms",  &[A], (10.0, 60_000.0, INT),      1_000.0,  Number),
     p("api_latency_ms",       "api-latency-ms",       &[A], (0.0, 1_000.0, INT),       5.0,      Number),
     p("token_bucket",         "token-bucket",         &[A], (0.0, 1.0, INT),           1.0,      Choice(ON_OFF)),
     p("bucket_rate_per_s",    "bucket-rate-per-s",    &[A], (1.0, 1_000.0, INT),       10.0,     Number),
@@ -108,12 +110,12 @@ pub const PARAMETERS: [BudgetParameter; 38] = [
     p("api_limit_per_s",      "api-limit-per-s",      &[A], (1.0, 1_000.0, INT),       15.0,     Number),
     p("api_burst",            "api-burst",            &[A], (1.0, 1_000.0, INT),       20.0,     Number),
     p("demand_per_s",         "demand-per-s",         &[A], (1.0, 1_000.0, INT),       30.0,     Number),
-    p("requests",             "requests",             &[U, S], (1.0, 100_000.0, INT),  1_000.0,  Number),
+    p("requests",             "requests",             &[U, S], (10.0, 100_000.0, INT),  1_000.0,  Number),
     p("drop_share",           "drop-share",           &[U], (0.0, 1.0, REAL),          0.05,     Number),
     p("idempotency_key",      "idempotency-key",      &[U], (0.0, 1.0, INT),           0.0,      Switch),
     p("status",               "status",               &[S], (400.0, 504.0, INT),       400.0,    Choice(STATUSES)),
     p("retry_client_errors",  "retry-client-errors",  &[S], (0.0, 1.0, INT),           0.0,      Switch),
-    p("herd_clients",         "herd-clients",         &[R], (1.0, 100_000.0, INT),     1_000.0,  Number),
+    p("herd_clients",         "herd-clients",         &[R], (10.0, 100_000.0, INT),     1_000.0,  Number),
     p("outage_ms",            "outage-ms",            &[R], (0.0, 60_000.0, INT),      2_000.0,  Number),
     p("herd_sleep",           "herd-sleep",           &[R], (0.0, 2.0, INT),           0.0,      Choice(SLEEPS)),
     p("half_open_limit",      "half-open-limit",      &[H], (0.0, 100.0, INT),         0.0,      Number),
@@ -126,7 +128,7 @@ pub const PARAMETERS: [BudgetParameter; 38] = [
 /// shared (the seed) or the note's fixed choice (3 successes) shown as a parameter.
 #[rustfmt::skip]
 pub const SHARED: [BudgetParameter; 2] = [
-    p("seed",              "seed",              &[A, U, S, R], (0.0, 4_294_967_295.0, INT), 42.0, Number),
+    p("seed",              "seed",              &[A, U, S, R], (0.0, 10_000.0, INT),        42.0, Number),
     p("success_threshold", "success-threshold", &[H],          (1.0, 20.0, INT),            3.0,  Number),
 ];
 
@@ -324,16 +326,16 @@ mod tests {
 
 #[cfg(test)]
 mod lab_file_tests {
-    //! `labs/staged/budget.toml` is not loaded by the app yet (Lab 5 has no `LabId` variant until its
+    //! `labs/budget.toml` is not loaded by the app yet (Lab 5 has no `LabId` variant until its
     //! page exists), so this holds it to what the content checker would: the table's names,
     //! ranges and defaults, every check at settings for every parameter, a metric its run
     //! names, and steps that point at checks.
     use super::*;
-    use crate::content::lab::LabFile;
+    use crate::content::LabFile;
     use crate::content::question::CheckSettings;
     use crate::engine::budget::{self, MetricValue};
 
-    const FILE: &str = include_str!("../../../labs/staged/budget.toml");
+    const FILE: &str = include_str!("../../../labs/budget.toml");
 
     #[test]
     fn the_lab_file_keeps_to_the_table_and_its_checks_are_scored() {
@@ -363,7 +365,7 @@ mod lab_file_tests {
                 .as_deref()
                 .and_then(|m| m.strip_prefix("budget."))
                 .expect("budget.NAME");
-            let found = budget::Scenario::ALL.iter().any(|&scenario| {
+            let found = budget::BudgetScenario::ALL.iter().any(|&scenario| {
                 budget::run(scenario, &values)
                     .metrics
                     .iter()
@@ -375,6 +377,16 @@ mod lab_file_tests {
             let id = step.check.as_deref().expect("every step has a check");
             assert!(lab.checks.iter().any(|c| c.id == id), "step points at {id}");
         }
+    }
+
+    #[test]
+    fn the_content_checker_holds_the_lab_file_to_the_table() {
+        let required = crate::content::lab::required_parameters_of(crate::content::LabId::Budget);
+        let table: Vec<_> = all()
+            .map(|spec| (spec.name, spec.min, spec.max, spec.integer))
+            .collect();
+        let checked: Vec<_> = required.iter().map(|l| (l.name, l.min, l.max, l.integer)).collect();
+        assert_eq!(checked, table);
     }
 
     #[test]
@@ -393,7 +405,7 @@ mod lab_file_tests {
                 .and_then(|m| m.strip_prefix("budget."))
                 .expect("metric");
             let values = budget_params(own);
-            budget::Scenario::ALL
+            budget::BudgetScenario::ALL
                 .iter()
                 .find_map(|&s| budget::run(s, &values).number(metric))
                 .expect("a value")

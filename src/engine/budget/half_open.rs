@@ -61,8 +61,9 @@ pub fn admission(half_open_limit: u32) -> HalfOpenAdmission {
     }
 }
 
-/// A breaker open at time 0 with the note's cooldown and success threshold.
-fn opened_breaker(p: &HalfOpenParams) -> Breaker {
+/// A breaker open at time 0 with the note's cooldown and success threshold (the live run
+/// starts from the same one).
+pub fn opened_breaker(p: &HalfOpenParams) -> Breaker {
     let config = BreakerConfig {
         window: 5,
         min_calls: 5,

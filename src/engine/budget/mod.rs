@@ -26,7 +26,7 @@ use backoff::Sleep;
 /// The lab's seven scenarios.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Scenario {
+pub enum BudgetScenario {
     #[default]
     Deadline,
     Register,
@@ -37,33 +37,33 @@ pub enum Scenario {
     HalfOpen,
 }
 
-impl Scenario {
-    pub const ALL: [Scenario; 7] = [
-        Scenario::Deadline,
-        Scenario::Register,
-        Scenario::RetryAfter,
-        Scenario::Duplicates,
-        Scenario::Status,
-        Scenario::Herd,
-        Scenario::HalfOpen,
+impl BudgetScenario {
+    pub const ALL: [BudgetScenario; 7] = [
+        BudgetScenario::Deadline,
+        BudgetScenario::Register,
+        BudgetScenario::RetryAfter,
+        BudgetScenario::Duplicates,
+        BudgetScenario::Status,
+        BudgetScenario::Herd,
+        BudgetScenario::HalfOpen,
     ];
 
     /// The name on the command line and in the JSON.
     #[rustfmt::skip]
     pub fn name(self) -> &'static str {
         match self {
-            Scenario::Deadline   => "deadline",
-            Scenario::Register   => "register",
-            Scenario::RetryAfter => "retry-after",
-            Scenario::Duplicates => "duplicates",
-            Scenario::Status     => "status",
-            Scenario::Herd       => "herd",
-            Scenario::HalfOpen   => "half-open",
+            BudgetScenario::Deadline   => "deadline",
+            BudgetScenario::Register   => "register",
+            BudgetScenario::RetryAfter => "retry-after",
+            BudgetScenario::Duplicates => "duplicates",
+            BudgetScenario::Status     => "status",
+            BudgetScenario::Herd       => "herd",
+            BudgetScenario::HalfOpen   => "half-open",
         }
     }
 
-    pub fn from_name(name: &str) -> Option<Scenario> {
-        Scenario::ALL.into_iter().find(|s| s.name() == name)
+    pub fn from_name(name: &str) -> Option<BudgetScenario> {
+        BudgetScenario::ALL.into_iter().find(|s| s.name() == name)
     }
 }
 
@@ -107,7 +107,7 @@ pub enum MetricValue {
 /// What one scenario's run gives.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BudgetRun {
-    pub scenario: Scenario,
+    pub scenario: BudgetScenario,
     /// The scenario's named numbers, in the order the report prints them.
     pub metrics: Vec<(&'static str, MetricValue)>,
     /// The deadline's waterfall (scenario `deadline`), else empty.
@@ -136,7 +136,7 @@ fn count(name: &'static str, value: u64) -> (&'static str, MetricValue) {
     (name, MetricValue::Number(value as f64))
 }
 
-fn empty_run(scenario: Scenario, metrics: Vec<(&'static str, MetricValue)>) -> BudgetRun {
+fn empty_run(scenario: BudgetScenario, metrics: Vec<(&'static str, MetricValue)>) -> BudgetRun {
     BudgetRun {
         scenario,
         metrics,
@@ -147,14 +147,14 @@ fn empty_run(scenario: Scenario, metrics: Vec<(&'static str, MetricValue)>) -> B
 }
 
 /// Runs `scenario` at `p`.
-pub fn run(scenario: Scenario, p: &BudgetParams) -> BudgetRun {
+pub fn run(scenario: BudgetScenario, p: &BudgetParams) -> BudgetRun {
     match scenario {
-        Scenario::Deadline => from_deadline(deadline::run(&p.deadline)),
-        Scenario::Register => from_register(p.register.deadline_ms, register::run(&p.register)),
-        Scenario::RetryAfter => run_retry_after(&p.retry_after, &p.bucket),
-        Scenario::Duplicates => from_duplicates(&duplicates::run(&p.duplicates)),
-        Scenario::Status => from_status(&status::run(&p.status)),
-        Scenario::Herd => {
+        BudgetScenario::Deadline => from_deadline(deadline::run(&p.deadline)),
+        BudgetScenario::Register => from_register(p.register.deadline_ms, register::run(&p.register)),
+        BudgetScenario::RetryAfter => run_retry_after(&p.retry_after, &p.bucket),
+        BudgetScenario::Duplicates => from_duplicates(&duplicates::run(&p.duplicates)),
+        BudgetScenario::Status => from_status(&status::run(&p.status)),
+        BudgetScenario::Herd => {
             let runs: Vec<herd::HerdRun> = Sleep::ALL.iter().map(|&s| herd::run(&p.herd, s)).collect();
             let chosen = runs
                 .iter()
@@ -172,7 +172,7 @@ pub fn run(scenario: Scenario, p: &BudgetParams) -> BudgetRun {
                 ],
             )
         }
-        Scenario::HalfOpen => {
+        BudgetScenario::HalfOpen => {
             let chosen = half_open::run(&p.half_open);
             let note = half_open::run(&half_open::HalfOpenParams {
                 half_open_limit: 0,
@@ -196,10 +196,74 @@ pub fn run(scenario: Scenario, p: &BudgetParams) -> BudgetRun {
     }
 }
 
+/// What one scenario's run depends on: its own part of [`BudgetParams`], so that two
+/// settings that differ only elsewhere share the run.
+#[derive(Clone, Debug, PartialEq)]
+enum RunInputs {
+    Deadline(deadline::DeadlineParams),
+    Register(register::RegisterParams),
+    RetryAfter(retry_after::RetryAfterParams, bucket::BucketParams),
+    Duplicates(duplicates::DuplicatesParams),
+    Status(status::StatusParams),
+    Herd(herd::HerdParams, HerdSleep),
+    HalfOpen(half_open::HalfOpenParams),
+}
+
+fn inputs(scenario: BudgetScenario, p: &BudgetParams) -> RunInputs {
+    match scenario {
+        BudgetScenario::Deadline => RunInputs::Deadline(p.deadline.clone()),
+        BudgetScenario::Register => RunInputs::Register(p.register.clone()),
+        BudgetScenario::RetryAfter => RunInputs::RetryAfter(p.retry_after.clone(), p.bucket.clone()),
+        BudgetScenario::Duplicates => RunInputs::Duplicates(p.duplicates.clone()),
+        BudgetScenario::Status => RunInputs::Status(p.status.clone()),
+        BudgetScenario::Herd => RunInputs::Herd(p.herd.clone(), p.herd_sleep),
+        BudgetScenario::HalfOpen => RunInputs::HalfOpen(p.half_open.clone()),
+    }
+}
+
+/// Runs a memo keeps: a few settings' worth of every scenario.
+const MEMO_RUNS: usize = 64;
+
+thread_local! {
+    /// The latest runs by their inputs. Why: a check names one number, but its run is all
+    /// seven scenarios (its settings do not say which one), and a lab's 13 checks differ
+    /// from the defaults in one setting each; the herd and the status scenarios seed a
+    /// generator per client, 0.25 s for the seven in a debug build. Runs are pure, so a
+    /// kept run is the run.
+    static MEMO: std::cell::RefCell<Vec<(RunInputs, BudgetRun)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Every scenario at `p`, in [`BudgetScenario::ALL`]'s order (each the same as [`run`]'s).
+pub fn run_all(p: &BudgetParams) -> Vec<BudgetRun> {
+    BudgetScenario::ALL
+        .iter()
+        .map(|&scenario| {
+            let key = inputs(scenario, p);
+            let kept = MEMO.with(|memo| {
+                memo.borrow()
+                    .iter()
+                    .find(|(inputs, _)| *inputs == key)
+                    .map(|(_, run)| run.clone())
+            });
+            kept.unwrap_or_else(|| {
+                let fresh = run(scenario, p);
+                MEMO.with(|memo| {
+                    let mut memo = memo.borrow_mut();
+                    if memo.len() >= MEMO_RUNS {
+                        memo.remove(0);
+                    }
+                    memo.push((key, fresh.clone()));
+                });
+                fresh
+            })
+        })
+        .collect()
+}
+
 /// Scenario `duplicates`'s named numbers, simulated or counted live.
 pub fn from_duplicates(r: &duplicates::DuplicatesRun) -> BudgetRun {
     empty_run(
-        Scenario::Duplicates,
+        BudgetScenario::Duplicates,
         vec![
             count("requests", r.requests),
             count("dropped_after_commit", r.dropped_after_commit),
@@ -213,7 +277,7 @@ pub fn from_duplicates(r: &duplicates::DuplicatesRun) -> BudgetRun {
 /// Scenario `status`'s named numbers, simulated or counted live.
 pub fn from_status(r: &status::StatusRun) -> BudgetRun {
     empty_run(
-        Scenario::Status,
+        BudgetScenario::Status,
         vec![
             count("attempts", r.attempts),
             num("attempts_per_request", r.attempts_per_request),
@@ -256,7 +320,7 @@ pub fn from_deadline(r: deadline::DeadlineRun) -> BudgetRun {
     ]);
     BudgetRun {
         hops: r.hops,
-        ..empty_run(Scenario::Deadline, metrics)
+        ..empty_run(BudgetScenario::Deadline, metrics)
     }
 }
 
@@ -273,7 +337,7 @@ pub fn from_register(deadline_ms: u64, r: register::RegisterRun) -> BudgetRun {
     BudgetRun {
         attempts: r.attempts,
         policy_problems: r.policy_problems,
-        ..empty_run(Scenario::Register, metrics)
+        ..empty_run(BudgetScenario::Register, metrics)
     }
 }
 
@@ -322,7 +386,7 @@ pub fn from_retry_after(
             b.bucket_rate_per_s as f64 / b.api_limit_per_s.max(1) as f64,
         ),
     ];
-    empty_run(Scenario::RetryAfter, metrics)
+    empty_run(BudgetScenario::RetryAfter, metrics)
 }
 
 #[cfg(test)]
@@ -330,30 +394,45 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_round_trip() {
-        for scenario in Scenario::ALL {
-            assert_eq!(Scenario::from_name(scenario.name()), Some(scenario));
+    fn run_all_is_each_run() {
+        let mut p = BudgetParams::default();
+        for _ in 0..2 {
+            let all = run_all(&p);
+            for (scenario, kept) in BudgetScenario::ALL.iter().zip(&all) {
+                assert_eq!(*kept, run(*scenario, &p), "{}", scenario.name());
+            }
+            p.register.inventory_attempts = 2;
         }
-        assert_eq!(Scenario::from_name("deadlines"), None);
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for scenario in BudgetScenario::ALL {
+            assert_eq!(BudgetScenario::from_name(scenario.name()), Some(scenario));
+        }
+        assert_eq!(BudgetScenario::from_name("deadlines"), None);
     }
 
     #[test]
     fn every_scenario_names_its_numbers() {
         let p = BudgetParams::default();
-        let deadline = run(Scenario::Deadline, &p);
+        let deadline = run(BudgetScenario::Deadline, &p);
         assert_eq!(
             deadline.metrics[0].1,
             MetricValue::List(vec![Some(30_000.0), Some(23_000.0), Some(19_000.0)])
         );
         assert_eq!(deadline.number("checkout_budget_ms"), Some(23_000.0));
-        assert_eq!(run(Scenario::Register, &p).number("worst_case_ms"), Some(2_050.0));
-        assert_eq!(run(Scenario::Status, &p).number("attempts_per_request"), Some(1.0));
+        assert_eq!(run(BudgetScenario::Register, &p).number("worst_case_ms"), Some(2_050.0));
         assert_eq!(
-            run(Scenario::HalfOpen, &p).number("half_open_calls_first_s"),
+            run(BudgetScenario::Status, &p).number("attempts_per_request"),
+            Some(1.0)
+        );
+        assert_eq!(
+            run(BudgetScenario::HalfOpen, &p).number("half_open_calls_first_s"),
             Some(20.0)
         );
-        assert_eq!(run(Scenario::Herd, &p).number("peak_per_10ms"), Some(1_000.0));
-        let ra = run(Scenario::RetryAfter, &p);
+        assert_eq!(run(BudgetScenario::Herd, &p).number("peak_per_10ms"), Some(1_000.0));
+        let ra = run(BudgetScenario::RetryAfter, &p);
         assert_eq!(ra.number("api_429s_with_bucket"), Some(0.0));
         assert!(ra.number("window_arrivals_cut").is_some_and(|cut| cut >= 0.9));
     }

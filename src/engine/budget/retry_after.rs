@@ -84,7 +84,7 @@ pub fn call_at_ms(p: &RetryAfterParams, client: u32, index: u64) -> f64 {
 }
 
 #[derive(Clone, Copy, Debug)]
-enum Event {
+enum RetryAfterEvent {
     Begin {
         call: usize,
     },
@@ -102,7 +102,7 @@ enum Event {
 struct Scheduled {
     at_ms: f64,
     seq: u64,
-    event: Event,
+    event: RetryAfterEvent,
 }
 
 impl PartialEq for Scheduled {
@@ -134,11 +134,13 @@ struct Client<'a> {
     gate_ms: f64,
     /// Each call's start.
     begun_ms: Vec<f64>,
+    /// When each attempt reached the API, for the app's chart.
+    arrivals_ms: Vec<f64>,
     run: RetryAfterRun,
 }
 
 impl Client<'_> {
-    fn schedule(&mut self, at_ms: f64, event: Event) {
+    fn schedule(&mut self, at_ms: f64, event: RetryAfterEvent) {
         self.seq += 1;
         self.queue.push(Scheduled {
             at_ms,
@@ -150,30 +152,31 @@ impl Client<'_> {
     /// Sends `attempt` of `call` at `earliest_ms`, behind the gate if it honours, or gives up.
     fn try_send(&mut self, call: usize, attempt: u32, earliest_ms: f64) {
         if !self.p.honour {
-            self.schedule(earliest_ms, Event::Send { call, attempt });
+            self.schedule(earliest_ms, RetryAfterEvent::Send { call, attempt });
             return;
         }
         let send_ms = earliest_ms.max(self.gate_ms);
         if send_ms > self.begun_ms[call] + self.p.deadline_ms as f64 {
             self.run.gave_up_for_deadline += 1;
         } else {
-            self.schedule(send_ms, Event::Send { call, attempt });
+            self.schedule(send_ms, RetryAfterEvent::Send { call, attempt });
         }
     }
 
-    fn handle(&mut self, now_ms: f64, event: Event) {
+    fn handle(&mut self, now_ms: f64, event: RetryAfterEvent) {
         match event {
-            Event::Begin { call } => {
+            RetryAfterEvent::Begin { call } => {
                 self.run.calls += 1;
                 self.try_send(call, 0, now_ms);
             }
-            Event::Send { call, attempt } => {
+            RetryAfterEvent::Send { call, attempt } => {
                 // The gate may have moved since this send was scheduled.
                 if self.p.honour && self.gate_ms > now_ms {
                     self.try_send(call, attempt, now_ms);
                     return;
                 }
                 self.run.arrivals += 1;
+                self.arrivals_ms.push(now_ms);
                 let retry_after_s = retry_after_s(now_ms, self.p.window_start_ms, self.p.window_end_ms);
                 if retry_after_s.is_some() {
                     self.run.arrivals_in_window += 1;
@@ -181,14 +184,14 @@ impl Client<'_> {
                 let answer_ms = now_ms + self.p.api_latency_ms as f64;
                 self.schedule(
                     answer_ms,
-                    Event::Answer {
+                    RetryAfterEvent::Answer {
                         call,
                         attempt,
                         retry_after_s,
                     },
                 );
             }
-            Event::Answer {
+            RetryAfterEvent::Answer {
                 call,
                 attempt,
                 retry_after_s,
@@ -212,7 +215,7 @@ impl Client<'_> {
     }
 }
 
-fn run_client(p: &RetryAfterParams, client: u32) -> RetryAfterRun {
+fn run_client(p: &RetryAfterParams, client: u32) -> (RetryAfterRun, Vec<f64>) {
     let mut c = Client {
         p,
         retry: NoteRetry::default(),
@@ -221,6 +224,7 @@ fn run_client(p: &RetryAfterParams, client: u32) -> RetryAfterRun {
         seq: 0,
         gate_ms: 0.0,
         begun_ms: Vec::new(),
+        arrivals_ms: Vec::new(),
         run: RetryAfterRun::default(),
     };
     for index in 0.. {
@@ -229,19 +233,27 @@ fn run_client(p: &RetryAfterParams, client: u32) -> RetryAfterRun {
             break;
         }
         c.begun_ms.push(at_ms);
-        c.schedule(at_ms, Event::Begin { call: index as usize });
+        c.schedule(at_ms, RetryAfterEvent::Begin { call: index as usize });
     }
     while let Some(next) = c.queue.pop() {
         c.handle(next.at_ms, next.event);
     }
-    c.run
+    (c.run, c.arrivals_ms)
 }
 
 /// Every client's calls; the clients share nothing but the API's window.
 pub fn run(p: &RetryAfterParams) -> RetryAfterRun {
+    run_with_arrivals(p).0
+}
+
+/// [`run`], and when each attempt reached the API (every client's, in no order), which the
+/// app's chart counts per time slot.
+pub fn run_with_arrivals(p: &RetryAfterParams) -> (RetryAfterRun, Vec<f64>) {
     let mut total = RetryAfterRun::default();
+    let mut arrivals_ms = Vec::new();
     for client in 0..p.clients {
-        let r = run_client(p, client);
+        let (r, arrived_ms) = run_client(p, client);
+        arrivals_ms.extend(arrived_ms);
         total.calls += r.calls;
         total.arrivals += r.arrivals;
         total.arrivals_in_window += r.arrivals_in_window;
@@ -250,7 +262,7 @@ pub fn run(p: &RetryAfterParams) -> RetryAfterRun {
         total.gave_up_for_deadline += r.gave_up_for_deadline;
         total.exhausted += r.exhausted;
     }
-    total
+    (total, arrivals_ms)
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ use crate::engine::budget::backoff::{NoteRetry, stream};
 use crate::engine::budget::bucket::{self, BucketParams, BucketRun, TokenBucket};
 use crate::engine::budget::retry_after::{self, RetryAfterParams, RetryAfterRun, retry_after_s};
 use crate::engine::pyrandom::PyRandom;
-use crate::live::budget::server::{self, Answer, Served};
+use crate::live::budget::server::{self, CallAnswer, Served};
 use crate::live::http::{self, PooledClient};
 
 /// What the API counted.
@@ -83,7 +83,7 @@ struct ClientState {
 
 /// The client-side tallies of a window run.
 #[derive(Debug, Default)]
-struct Tally {
+struct WindowTally {
     calls: AtomicU64,
     succeeded: AtomicU64,
     gave_up: AtomicU64,
@@ -105,7 +105,7 @@ async fn one_call(
     client: &PooledClient,
     state: &Mutex<ClientState>,
     epoch: Instant,
-    tally: &Tally,
+    tally: &WindowTally,
 ) -> Option<f64> {
     let retry = NoteRetry::default();
     let begun_ms = since_ms(epoch);
@@ -132,11 +132,11 @@ async fn one_call(
         let answer = server::call(client, api, Method::GET, "/", &[], Duration::from_secs(5)).await;
         let now_ms = since_ms(epoch);
         match answer {
-            Answer::Whole { status: 200, .. } => {
+            CallAnswer::Whole { status: 200, .. } => {
                 tally.succeeded.fetch_add(1, Ordering::Relaxed);
                 return Some(now_ms - begun_ms);
             }
-            Answer::Whole {
+            CallAnswer::Whole {
                 status: 429,
                 retry_after_s,
                 ..
@@ -171,7 +171,7 @@ pub async fn run_window(p: &RetryAfterParams) -> std::io::Result<(RetryAfterRun,
         limit: None,
     };
     let api = serve_api(rules, epoch, counts.clone()).await?;
-    let tally = Arc::new(Tally::default());
+    let tally = Arc::new(WindowTally::default());
     let params = Arc::new(p.clone());
     let mut tasks = Vec::new();
     for c in 0..p.clients {
@@ -252,8 +252,8 @@ pub async fn run_bucket(p: &BucketParams) -> std::io::Result<BucketRun> {
     }
     for task in tasks {
         match task.await {
-            Ok(Answer::Whole { status: 200, .. }) => run.answered_200 += 1,
-            Ok(Answer::Whole { status: 429, .. }) => run.api_429s += 1,
+            Ok(CallAnswer::Whole { status: 200, .. }) => run.answered_200 += 1,
+            Ok(CallAnswer::Whole { status: 429, .. }) => run.api_429s += 1,
             _ => {}
         }
     }

@@ -15,6 +15,9 @@
 
 pub mod api;
 pub mod chain;
+pub mod half_open;
+pub mod herd;
 pub mod payments;
 pub mod runner;
 pub mod server;
+pub mod status;

@@ -14,7 +14,7 @@ use hyper::{Method, Request, StatusCode};
 
 use crate::engine::budget::backoff::{NoteRetry, stream};
 use crate::engine::budget::duplicates::{DuplicatesParams, DuplicatesRun, Ledger, idempotency_key, planned_drops};
-use crate::live::budget::server::{self, Answer};
+use crate::live::budget::server::{self, CallAnswer};
 use crate::live::http;
 
 /// The header a client sends its key in (the IETF draft's name, as Stripe and others use).
@@ -83,7 +83,7 @@ pub async fn run_duplicates(p: &DuplicatesParams) -> std::io::Result<DuplicatesR
             for attempt in 0..retry.max_attempts {
                 let path = format!("/charge?order={order}");
                 let answer = server::call(&client, addr, Method::POST, &path, &headers, server::ATTEMPT_LIMIT).await;
-                if matches!(answer, Answer::Whole { status: 200, .. }) {
+                if matches!(answer, CallAnswer::Whole { status: 200, .. }) {
                     return;
                 }
                 tokio::time::sleep(Duration::from_secs_f64(retry.delay_ms(&mut rng, attempt) / 1_000.0)).await;

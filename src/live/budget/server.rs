@@ -58,7 +58,7 @@ impl Served {
 
 /// What a client saw of one call.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Answer {
+pub enum CallAnswer {
     /// A whole answer: status, `Retry-After` in seconds if any, body.
     Whole {
         status: u16,
@@ -79,13 +79,13 @@ pub async fn call(
     path: &str,
     headers: &[(&str, String)],
     limit: Duration,
-) -> Answer {
+) -> CallAnswer {
     let mut builder = Request::builder().method(method).uri(format!("http://{addr}{path}"));
     for (name, value) in headers {
         builder = builder.header(*name, value.as_str());
     }
     let Ok(request) = builder.body(Empty::<Bytes>::new()) else {
-        return Answer::Broken;
+        return CallAnswer::Broken;
     };
     let exchange = async {
         let response = client.request(request).await.map_err(|_| ())?;
@@ -96,7 +96,7 @@ pub async fn call(
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<u64>().ok());
         let body = response.into_body().collect().await.map_err(|_| ())?.to_bytes();
-        Ok::<_, ()>(Answer::Whole {
+        Ok::<_, ()>(CallAnswer::Whole {
             status,
             retry_after_s,
             body: String::from_utf8_lossy(&body).into_owned(),
@@ -104,8 +104,8 @@ pub async fn call(
     };
     match tokio::time::timeout(limit, exchange).await {
         Ok(Ok(answer)) => answer,
-        Ok(Err(())) => Answer::Broken,
-        Err(_) => Answer::TimedOut,
+        Ok(Err(())) => CallAnswer::Broken,
+        Err(_) => CallAnswer::TimedOut,
     }
 }
 
@@ -157,11 +157,11 @@ mod tests {
         let get = hyper::Method::GET;
         assert_eq!(
             call(&client, served.addr, get.clone(), "/drop", &[], ATTEMPT_LIMIT).await,
-            Answer::TimedOut
+            CallAnswer::TimedOut
         );
         assert_eq!(
             call(&client, served.addr, get, "/ok?a=1", &[], limit).await,
-            Answer::Whole {
+            CallAnswer::Whole {
                 status: 200,
                 retry_after_s: None,
                 body: "ok".into()

@@ -12,12 +12,13 @@ use crate::tui::keys::Context;
 use crate::tui::layout::ResultsRows;
 use crate::tui::msg::{LiveMsg, Msg};
 use crate::tui::screens::lab::breaker::BreakerLive;
+use crate::tui::screens::lab::budget::BudgetLive;
 use crate::tui::screens::lab::health::LiveHealth;
 use crate::tui::screens::lab::overload::OverloadLive;
 use crate::tui::screens::lab::retry::RetryLive;
 use crate::tui::screens::lab::sim;
 use crate::tui::screens::lab::{LabLive, LabParts};
-use crate::tui::view::lab::{LabDraw, LiveScreen, breaker, health, overload, retry};
+use crate::tui::view::lab::{LabDraw, LiveScreen, breaker, budget, health, overload, retry};
 
 /// What the frame needs of one lab: its screen's parts, its drawing's, and its keys. The
 /// parts' types are the frame's own (`LabParts` in the screen, `LabDraw` in the view), so the
@@ -99,6 +100,23 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             footer: Some(overload::render_footer),
         },
         live_keys: &[LiveMsg::ToggleView],
+    },
+    LabEntry {
+        lab: LabId::Budget,
+        parts: LabParts {
+            // The scenario's line and up to three of its numbers; live: the status, a note,
+            // and the measured lines each above the simulation's.
+            rows: (ResultsRows::Fixed(6), ResultsRows::Fixed(8)),
+            live_context: None,
+            new_live: || LabLive::Budget(BudgetLive::default()),
+            compute: sim::compute_budget, recompute: sim::recompute_budget,
+        },
+        draw: LabDraw {
+            sim_title: ("simulated clock · [ ] scenario · m live ", "[ ] scenario · m live "),
+            live_screen: LiveScreen::Frame { results: budget::render_live_results, charts: budget::render_charts },
+            footer: None,
+        },
+        live_keys: &[],
     },
 ];
 

@@ -396,7 +396,8 @@ mod tests {
         assert!(screen.picks[1].label.starts_with("Lab 1 · "));
         assert!(screen.picks[3].label.starts_with("Lab 3 · "));
         assert!(screen.picks[4].label.starts_with("Lab 4 · "));
-        assert!(screen.picks[5].label.starts_with("Topic: "));
+        assert!(screen.picks[5].label.starts_with("Lab 5 · "));
+        assert!(screen.picks[6].label.starts_with("Topic: "));
         assert!(screen.picks.iter().all(|p| p.available > 0));
     }
 

@@ -175,7 +175,7 @@ fn every_help_overlay_is_whole_at_80x24_and_100x30() {
         assert_help_whole(fleet(width, height, &[]), "fleet");
         assert_help_whole(fleet(width, height, &[Msg::ToggleMode]), "fleet live");
         assert_help_whole(visited_app(width, height), "home");
-        for lab in 0..4 {
+        for lab in 0..5 {
             let mut open = vec![Msg::Down; lab];
             open.push(Msg::Open);
             assert_help_whole(run(visited_app(width, height), &open), &format!("lab {}", lab + 1));

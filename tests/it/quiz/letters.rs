@@ -17,7 +17,7 @@ fn footer(screen: &str) -> String {
 /// The app on the quiz's first question, a choice question with `choices` choices.
 fn quiz_with_choices(choices: usize) -> App {
     let mut app = crate::common::visited_app(80, 24);
-    for msg in [Msg::Down, Msg::Down, Msg::Down, Msg::Down, Msg::Open] {
+    for msg in [Msg::Down, Msg::Down, Msg::Down, Msg::Down, Msg::Down, Msg::Open] {
         app.update(msg);
     }
     for seed in 1..400 {

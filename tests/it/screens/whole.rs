@@ -114,7 +114,7 @@ fn resizing_to_too_small_and_back_redraws_the_lab() {
 
 // The learning screens: quiz, book, lesson with the chapter, predictions.
 
-const QUIZ: &[Msg] = &[Msg::Down, Msg::Down, Msg::Down, Msg::Down, Msg::Open];
+const QUIZ: &[Msg] = &[Msg::Down, Msg::Down, Msg::Down, Msg::Down, Msg::Down, Msg::Open];
 
 /// The app on the quiz's first question, with a seed whose first question is a choice.
 fn quiz_on_a_choice(width: u16, height: u16) -> App {
@@ -202,6 +202,7 @@ fn book_100x30() {
             Msg::Down,
             Msg::Down,
             Msg::Down,
+            Msg::Down,
             Msg::Open,
             Msg::NextItem,
             Msg::NextItem,
@@ -216,7 +217,15 @@ fn book_80x24() {
     insta::assert_snapshot!(screen(
         80,
         24,
-        &[Msg::Down, Msg::Down, Msg::Down, Msg::Down, Msg::Down, Msg::Open]
+        &[
+            Msg::Down,
+            Msg::Down,
+            Msg::Down,
+            Msg::Down,
+            Msg::Down,
+            Msg::Down,
+            Msg::Open
+        ]
     ));
 }
 
@@ -627,8 +636,16 @@ fn lab3_live_healed_by_hand_with_a_slow_fault_80x24() {
 #[test]
 fn book_code_blocks_keep_their_gutter_80x24() {
     let mut app = app(80, 24);
-    // Home lists four labs, the quiz, then the book.
-    for msg in [Msg::Down, Msg::Down, Msg::Down, Msg::Down, Msg::Down, Msg::Open] {
+    // Home lists five labs, the quiz, then the book.
+    for msg in [
+        Msg::Down,
+        Msg::Down,
+        Msg::Down,
+        Msg::Down,
+        Msg::Down,
+        Msg::Down,
+        Msg::Open,
+    ] {
         app.update(msg);
     }
     // Scroll a line at a time until both headless code blocks are on screen, wherever the

@@ -184,6 +184,8 @@ impl FleetPanel {
                 let ctx = LiveCtx {
                     lab,
                     sliders: &self.sliders,
+                    // The fleet's live part reads no step.
+                    step: 0,
                     events,
                 };
                 self.live.retune(&ctx);
@@ -197,6 +199,7 @@ impl FleetPanel {
         let ctx = LiveCtx {
             lab,
             sliders: &self.sliders,
+            step: 0,
             events,
         };
         match msg {

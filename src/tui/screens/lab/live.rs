@@ -28,6 +28,8 @@ pub const SHUTDOWN_DEADLINE: Duration = Duration::from_secs(10);
 pub struct LiveCtx<'a> {
     pub lab: &'a LabFile,
     pub sliders: &'a [Slider],
+    /// The guided step the screen is at (Lab 5 runs the scenario that step is about).
+    pub step: usize,
     /// The app's event queue; `None` without an async runtime (unit tests of the views).
     pub events: Option<&'a mpsc::Sender<Event>>,
 }

@@ -14,6 +14,7 @@
 //! - [`health`], [`retry`], [`breaker`]: each lab's live part and the pure series it draws.
 
 pub mod breaker;
+pub mod budget;
 pub mod first_visit;
 pub mod fleet;
 pub mod fleet_live;
@@ -79,6 +80,7 @@ pub enum LabLive {
     Retry(RetryLive),
     Breaker(BreakerLive),
     Overload(OverloadLive),
+    Budget(budget::BudgetLive),
 }
 
 impl LabLive {
@@ -88,6 +90,7 @@ impl LabLive {
             LabLive::Retry(part) => part,
             LabLive::Breaker(part) => part,
             LabLive::Overload(part) => part,
+            LabLive::Budget(part) => part,
         }
     }
 
@@ -97,6 +100,7 @@ impl LabLive {
             LabLive::Retry(part) => part,
             LabLive::Breaker(part) => part,
             LabLive::Overload(part) => part,
+            LabLive::Budget(part) => part,
         }
     }
 
@@ -149,6 +153,13 @@ impl LabLive {
         }
     }
 
+    pub fn budget(&self) -> Option<&budget::BudgetLive> {
+        match self {
+            LabLive::Budget(part) => Some(part),
+            _ => None,
+        }
+    }
+
     pub fn breaker_mut(&mut self) -> Option<&mut BreakerLive> {
         match self {
             LabLive::Breaker(part) => Some(part),
@@ -173,6 +184,7 @@ impl LabLive {
                 .lesson_run()
                 .as_ref()
                 .map(metrics::overload_metrics),
+            LabLive::Budget(part) => part.run_metrics(),
             LabLive::Health(_) => None,
         }
     }
@@ -544,6 +556,7 @@ impl LabScreen {
                 let live_ctx = LiveCtx {
                     lab: ctx.lab,
                     sliders: &self.sliders,
+                    step: self.current_step(ctx.lab),
                     events: ctx.events,
                 };
                 let part = self.live.part();
@@ -563,6 +576,7 @@ impl LabScreen {
             let live_ctx = LiveCtx {
                 lab: ctx.lab,
                 sliders: &self.sliders,
+                step: self.current_step(ctx.lab),
                 events: ctx.events,
             };
             if let Some(changed) = self.live.part().key(msg, &live_ctx) {
@@ -579,6 +593,7 @@ impl LabScreen {
             let live_ctx = LiveCtx {
                 lab: ctx.lab,
                 sliders: &self.sliders,
+                step: self.current_step(ctx.lab),
                 events: ctx.events,
             };
             self.live.part().retune(&live_ctx);

@@ -32,6 +32,7 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         LabResults::Breaker(run) => breaker_charts(run, &masked, theme, area, buf),
         LabResults::Health(run) => health_timeline(run, &masked, state.log_scroll, theme, area, buf),
         LabResults::Overload(_) => super::overload::render_charts(view, area, buf),
+        LabResults::Budget(_) => super::budget::render_charts(view, area, buf),
     }
 }
 

@@ -35,6 +35,7 @@ use crate::tui::view::footer;
 use crate::tui::widgets::panel::panel;
 
 pub mod breaker;
+pub mod budget;
 pub mod charts;
 pub mod fleet;
 pub mod health;

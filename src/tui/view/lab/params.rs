@@ -42,7 +42,8 @@ pub fn render_sliders(
     let inner = block.inner(area);
     block.render(area, buf);
     let geometry = layout::rows(inner, sliders.len(), focus);
-    for (index, (slider, row)) in sliders.iter().zip(&geometry.labels).enumerate() {
+    let shown = sliders.iter().enumerate().skip(geometry.first);
+    for ((index, slider), row) in shown.zip(&geometry.labels) {
         let focused = index == focus;
         let pointer = if focused { "▸ " } else { "  " };
         let value = slider.display();

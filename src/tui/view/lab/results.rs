@@ -55,6 +55,7 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
             lines
         }
         LabResults::Overload(_) => return super::overload::render_results(view, area, buf),
+        LabResults::Budget(_) => return super::budget::render_results(view, area, buf),
         LabResults::Breaker(run) => {
             let inner = block.inner(area);
             let count = masked.number("breaker.with_breaker.transitions", || {

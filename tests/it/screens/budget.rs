@@ -1,0 +1,119 @@
+//! Lab 5's page as whole screens at 100x30 and 80x24, without colour (what a learner reads
+//! with NO_COLOR): one scenario per guided step, its run hidden until predicted or revealed,
+//! and a chart per scenario.
+
+use crate::common::{render, visited_app as app};
+use resilience_lab::tui::app::App;
+use resilience_lab::tui::msg::Msg;
+
+/// From home: Lab 5 opened.
+const LAB5: &[Msg] = &[Msg::Down, Msg::Down, Msg::Down, Msg::Down, Msg::Open];
+
+/// Lab 5 at `width`x`height`, at guided step `step` (from 0), revealed with `x` if `reveal`.
+fn lab5(width: u16, height: u16, step: usize, reveal: bool) -> App {
+    let mut app = app(width, height);
+    for msg in LAB5 {
+        app.update(*msg);
+    }
+    for _ in 0..step {
+        app.update(Msg::NextStep);
+        // A step without a check would say it is done; these all have one.
+    }
+    if reveal {
+        app.update(Msg::Reveal);
+    }
+    app
+}
+
+#[test]
+fn lab5_deadline_100x30() {
+    insta::assert_snapshot!(render(&lab5(100, 30, 0, true)));
+}
+
+#[test]
+fn lab5_deadline_80x24() {
+    insta::assert_snapshot!(render(&lab5(80, 24, 0, true)));
+}
+
+/// As opened: step 1's check is unanswered, so the run waits for a prediction.
+#[test]
+fn lab5_as_opened_80x24() {
+    insta::assert_snapshot!(render(&lab5(80, 24, 0, false)));
+}
+
+#[test]
+fn lab5_register_80x24() {
+    insta::assert_snapshot!(render(&lab5(80, 24, 4, true)));
+}
+
+#[test]
+fn lab5_retry_after_100x30() {
+    insta::assert_snapshot!(render(&lab5(100, 30, 6, true)));
+}
+
+#[test]
+fn lab5_retry_after_80x24() {
+    insta::assert_snapshot!(render(&lab5(80, 24, 6, true)));
+}
+
+#[test]
+fn lab5_duplicates_80x24() {
+    insta::assert_snapshot!(render(&lab5(80, 24, 8, true)));
+}
+
+#[test]
+fn lab5_herd_100x30() {
+    insta::assert_snapshot!(render(&lab5(100, 30, 11, true)));
+}
+
+#[test]
+fn lab5_half_open_80x24() {
+    insta::assert_snapshot!(render(&lab5(80, 24, 12, true)));
+}
+
+/// Step 1 predicted right: the verdict, and the run it scored.
+#[test]
+fn lab5_prediction_observed_80x24() {
+    let mut app = lab5(80, 24, 0, false);
+    for msg in [
+        Msg::Predict,
+        Msg::Type('2'),
+        Msg::Type('3'),
+        Msg::Type('0'),
+        Msg::Type('0'),
+        Msg::Type('0'),
+        Msg::Open,
+    ] {
+        app.update(msg);
+    }
+    let text = render(&app);
+    assert!(text.contains("✓ Right"), "{text}");
+    // Its own number shows now; step 2's, the next check's, still waits.
+    assert!(text.contains("checkout 23000 ms · payments (step 2)"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+/// Lab 5 has 40 sliders: focusing the 31st scrolls the panel so it, its bar and its help show.
+#[test]
+fn the_slider_panel_scrolls_to_the_focused_slider_80x24() {
+    let mut app = lab5(80, 24, 0, true);
+    for _ in 0..30 {
+        app.update(Msg::NextSlider);
+    }
+    let text = render(&app);
+    assert!(text.contains("▸ Retry client errors"), "{text}");
+    assert!(text.contains("retry_client_errors."), "its help: {text}");
+    assert!(!text.contains("Inbound ms"), "the list scrolled: {text}");
+}
+
+/// Without colour the two series of the Retry-After chart keep their own glyphs.
+#[test]
+fn without_colour_the_retry_after_series_differ_by_glyph() {
+    let text = render(&lab5(100, 30, 6, true));
+    assert!(text.contains('•'), "honouring is dotted: {text}");
+    assert!(
+        text.chars().any(|c| ('\u{2801}'..='\u{28ff}').contains(&c)),
+        "ignoring is braille: {text}"
+    );
+    assert!(text.contains("━ignoring") && text.contains("•honouring"), "{text}");
+}
