@@ -25,7 +25,8 @@
 //!   headless live run, and the exit code after one.
 //! - [`learning`]: what the app and the command line share about a learner, above the
 //!   content: the progress file, the quiz, review and drills, the one map of a run's named
-//!   numbers (scoring and the screen).
+//!   numbers (scoring and the screen), and the hiding rule ([`learning::reveal`]: which of
+//!   those numbers a screen must not show yet, and the one placeholder standing in for them).
 //! - Beside them: [`error`] (the usage error, exit code 2), [`output`] (stdout and stderr
 //!   whose reader may be gone: `| head -1`), [`user_file`] (the one rule for reading a file the user names:
 //!   a regular file of sane size), [`room`] (a workshop's room: its state, rules, page and

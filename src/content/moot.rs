@@ -1,5 +1,5 @@
 //! Parameters whose value changes nothing at the others' values: a database window while
-//! the database is up. The hiding rule ([`crate::tui::screens::lab::reveal`]) asks here
+//! the database is up. The hiding rule ([`crate::learning::reveal`]) asks here
 //! whether two runs differ in a setting, so no lab's parameter names sit in that generic
 //! rule; each lab's own predicate (the fleet's in [`super::fleet_changes`]) is also what its
 //! title's words use, so both agree on what a change is.

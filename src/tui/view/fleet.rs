@@ -28,7 +28,7 @@ use ratatui::text::Span;
 use ratatui::widgets::{Block, Widget};
 
 use crate::engine::fleet::{Database, FleetRun, ReplicaState, RequestTotals};
-use crate::tui::screens::lab::reveal::{Masked, placeholder};
+use crate::learning::reveal::{Masked, placeholder};
 use crate::tui::theme::Theme;
 use crate::tui::view::legend::{self, Item};
 use crate::tui::widgets::state_band::band_cells;

@@ -115,8 +115,8 @@ fn a_fleet_prompt_compares_the_fleet_sliders_and_hides_the_run() {
     let mut app = fleet(100, 30, &[Msg::Predict]);
     let screen = render(&app);
     let panel = app.lab(LabId::Health).fleet.as_ref().expect("Lab 1's fleet view");
-    let check = resilience_lab::tui::screens::lab::predict::step_check(app.content.lab(LabId::Health), 3)
-        .expect("step 4 has a check");
+    let check =
+        resilience_lab::learning::reveal::step_check(app.content.lab(LabId::Health), 3).expect("step 4 has a check");
     let shown = resilience_lab::tui::screens::lab::predict::conditions(
         app.content.lab(LabId::Health),
         &check,

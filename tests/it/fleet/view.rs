@@ -14,7 +14,7 @@ fn screen(run: &FleetRun, width: u16, height: u16, theme: Theme) -> String {
         run,
         mode: "sim",
         until_s: None,
-        masked: &resilience_lab::tui::screens::lab::reveal::Masked::default(),
+        masked: &resilience_lab::learning::reveal::Masked::default(),
     };
     terminal
         .draw(|frame| draw(frame, frame.area(), &view, &theme))

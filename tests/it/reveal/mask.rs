@@ -17,12 +17,12 @@ use resilience_lab::content::{LabFile, LabId, Question};
 use resilience_lab::engine::fleet;
 use resilience_lab::engine::health;
 use resilience_lab::learning::metrics;
+use resilience_lab::learning::reveal;
+use resilience_lab::learning::reveal::step_check;
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::msg::Msg;
 use resilience_lab::tui::screens::lab::first_visit::step_page;
 use resilience_lab::tui::screens::lab::overload::OverloadView;
-use resilience_lab::tui::screens::lab::predict::step_check;
-use resilience_lab::tui::screens::lab::reveal;
 
 const SIZES: [(u16, u16); 2] = [(100, 30), (80, 24)];
 

@@ -8,7 +8,8 @@
 //!
 //! - [`sim`]: the engines run on the sliders' values (the simulated clock).
 //! - [`predict`]: the guided steps and predict-then-observe checks.
-//! - [`reveal`]: the run a step's unanswered check asks about waits for a prediction (or `x`).
+//! - [`crate::learning::reveal`] (in `learning`, which knows no terminal): the run a
+//!   step's unanswered check asks about waits for a prediction (or `x`).
 //! - [`live`]: the shape every lab's live part has ([`live::LivePart`]).
 //! - [`health`], [`retry`], [`breaker`]: each lab's live part and the pure series it draws.
 
@@ -22,7 +23,6 @@ pub mod live;
 pub mod overload;
 pub mod predict;
 pub mod retry;
-pub mod reveal;
 pub mod sim;
 
 use ratatui::layout::{Position, Rect};
@@ -32,6 +32,7 @@ use tokio::task::JoinHandle;
 use crate::content::{LabFile, LabId};
 use crate::learning::metrics::{self, Metric};
 use crate::learning::progress::Progress;
+use crate::learning::reveal::{self, Revealed};
 use crate::live::run::{LabBody, LabEvent};
 use crate::tui::event::Event;
 use crate::tui::keys::Context;
@@ -47,7 +48,6 @@ use live::{LiveCtx, LivePart};
 use overload::OverloadLive;
 use predict::{Observed, PredictState};
 use retry::RetryLive;
-use reveal::Revealed;
 use sim::LabResults;
 
 /// Whether a lab screen shows the simulation or the live lab.
@@ -447,7 +447,7 @@ impl LabScreen {
     /// the page showing is simulated.
     fn revealable(&self, lab: &LabFile) -> Option<usize> {
         let step = self.current_step(lab);
-        (self.simulated() && predict::step_check(lab, step).is_some()).then_some(step)
+        (self.simulated() && reveal::step_check(lab, step).is_some()).then_some(step)
     }
 
     /// The page showing, for its first visit.
@@ -742,15 +742,15 @@ impl LabScreen {
                 Msg::Type(c) => {
                     // A key the input does not take says so rather than vanish (`4^3` is not `43`).
                     // Letters that begin no unit of the answer say so at once, not at Enter.
-                    let check = predict::step_check(lab, state.step);
+                    let check = reveal::step_check(lab, state.step);
                     state.hint = input.push(c).err().or_else(|| check.and_then(|q| input.hint(&q)));
                 }
                 Msg::Erase => {
                     input.erase();
-                    state.hint = predict::step_check(lab, state.step).and_then(|q| input.hint(&q));
+                    state.hint = reveal::step_check(lab, state.step).and_then(|q| input.hint(&q));
                 }
                 Msg::Back => state.close(),
-                Msg::Open => match predict::step_check(lab, state.step).map(|check| (input.read(&check), check)) {
+                Msg::Open => match reveal::step_check(lab, state.step).map(|check| (input.read(&check), check)) {
                     Some((Err(refusal), _)) => state.hint = Some(refusal),
                     Some((Ok(reading), check)) => {
                         let value = reading.value;

@@ -12,6 +12,8 @@ use crate::content::{LabFile, Question};
 use crate::engine::retry::Policy;
 use crate::learning::metrics::{self, Metric};
 use crate::learning::quiz::{self, Asked, Response, Verdict};
+#[cfg(test)]
+use crate::learning::reveal::step_check;
 use crate::tui::screens::lab::sim::LabResults;
 use crate::tui::slider::Slider;
 use crate::tui::widgets::number_input::NumberInput;
@@ -66,15 +68,6 @@ impl PredictState {
         self.elsewhere_note = false;
         self.verdict_end = false;
     }
-}
-
-/// The check of step `step` of `lab`, tagged with its lab, if the step has one.
-pub fn step_check(lab: &LabFile, step: usize) -> Option<Question> {
-    let id = lab.steps.get(step)?.check.as_deref()?;
-    lab.checks.iter().find(|check| check.id == id).map(|check| Question {
-        lab: Some(lab.id.clone()),
-        ..check.clone()
-    })
 }
 
 /// The named numbers of the run a lab screen shows ([`crate::learning::metrics`]'s map, which scores

@@ -27,10 +27,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Paragraph, Widget, Wrap};
 
 use crate::engine::budget::{BudgetRun, BudgetScenario, MetricValue};
+use crate::learning::reveal::Masked;
 use crate::report::budget_rows;
 use crate::report::cells::Mask;
 use crate::tui::screens::lab::budget::{ARRIVAL_SLOT_MS, BudgetLive, BudgetResults, HERD_SLOT_MS, scenario_at_step};
-use crate::tui::screens::lab::reveal::Masked;
 use crate::tui::screens::lab::sim::LabResults;
 use crate::tui::theme::Theme;
 use crate::tui::view::lab::LabView;

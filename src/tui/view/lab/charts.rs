@@ -12,7 +12,7 @@ use ratatui::widgets::{Axis, Bar, BarChart, BarGroup, Block, Chart, Dataset, Gra
 use crate::engine::brownout::{BrownoutComparison, CallerRun};
 use crate::engine::health::DriverRun;
 use crate::learning::metrics;
-use crate::tui::screens::lab::reveal::{Masked, placeholder};
+use crate::learning::reveal::{Masked, placeholder};
 use crate::tui::screens::lab::sim::{LabResults, RetryResults};
 use crate::tui::theme::Theme;
 use crate::tui::view::lab::LabView;

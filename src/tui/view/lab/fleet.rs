@@ -29,12 +29,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
 use crate::engine::fleet::{FleetComparison, FleetRun};
+use crate::learning::reveal::Masked;
 use crate::tui::keys::{self, Context};
 use crate::tui::layout::LabLayout;
 use crate::tui::msg::Msg;
 use crate::tui::screens::lab::fleet::FleetPanel;
 use crate::tui::screens::lab::fleet_live::{APP_TIME_SCALE, FleetLive};
-use crate::tui::screens::lab::reveal::Masked;
 use crate::tui::view::fleet::{self as fleet_view, FleetView};
 use crate::tui::view::footer;
 use crate::tui::view::lab::{self as lab_view, LabView, lesson, params, predict};

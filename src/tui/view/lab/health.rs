@@ -33,12 +33,13 @@ use ratatui::widgets::{Paragraph, Sparkline, Widget, Wrap};
 
 use crate::engine::health::Phase;
 use crate::engine::health::ProbeMoment;
+use crate::learning::reveal::step_check;
 use crate::live::health::child::Stream;
 use crate::tui::keys::{self, Context};
 use crate::tui::layout::LabLayout;
 use crate::tui::screens::lab::first_visit;
 use crate::tui::screens::lab::health::{Cell, LiveHealth, LivePhase, PREFERRED_PORT, Round, Session};
-use crate::tui::screens::lab::predict::{sliders_at_settings, step_check};
+use crate::tui::screens::lab::predict::sliders_at_settings;
 use crate::tui::theme::Theme;
 use crate::tui::view::footer;
 use crate::tui::view::lab::{LabView, lesson, params};

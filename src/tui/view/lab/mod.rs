@@ -25,10 +25,10 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use crate::content::LabFile;
 use crate::learning::progress::Progress;
+use crate::learning::reveal::{self, Masked};
 use crate::tui::keys::{self, Context};
 use crate::tui::layout;
 use crate::tui::msg::Msg;
-use crate::tui::screens::lab::reveal::{self, Masked};
 use crate::tui::screens::lab::{LabScreen, Mode};
 use crate::tui::theme::Theme;
 use crate::tui::view::footer;

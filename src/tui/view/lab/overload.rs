@@ -21,10 +21,10 @@ use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget};
 
 use crate::engine::overload::{CurvePoint, OverloadParams, OverloadRun, Second};
+use crate::learning::reveal::{Masked, placeholder};
 use crate::report::cells::fit_width;
 use crate::tui::screens::lab::Mode;
 use crate::tui::screens::lab::overload::{LiveRecord, LiveScale, OverloadLive, OverloadView, live_scaled};
-use crate::tui::screens::lab::reveal::{Masked, placeholder};
 use crate::tui::screens::lab::sim::{LabResults, OverloadResults};
 use crate::tui::view::footer;
 use crate::tui::view::lab::{LabView, masked_chart};

@@ -18,10 +18,11 @@ use crate::content::question::CheckSettings;
 use crate::content::{LabId, Question};
 use crate::learning::metrics::readyz_moment;
 use crate::learning::quiz::trim_number;
+use crate::learning::reveal::step_check;
 use crate::tui::screens::book::wrapped_rows;
 use crate::tui::screens::lab::done_note;
 use crate::tui::screens::lab::first_visit;
-use crate::tui::screens::lab::predict::{conditions, sliders_at_settings, step_check};
+use crate::tui::screens::lab::predict::{conditions, sliders_at_settings};
 use crate::tui::view::lab::LabView;
 
 pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {

@@ -11,12 +11,20 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 
 use crate::engine::brownout::BrownoutComparison;
 use crate::engine::retry::Policy;
+use crate::learning::reveal::{Masked, placeholder};
 use crate::report;
 use crate::report::cells::fit_width;
-use crate::tui::screens::lab::reveal::{Masked, placeholder};
 use crate::tui::screens::lab::sim::LabResults;
 use crate::tui::theme::Theme;
 use crate::tui::view::lab::LabView;
+
+/// A report row hides the numbers masked by the hiding rule, by their metric, before it is
+/// text: the rule lives in `learning`, the cells in `report`, and the app is where both meet.
+impl crate::report::cells::Mask for Masked {
+    fn hidden(&self, metric: &str) -> Option<String> {
+        self.step(metric).map(placeholder)
+    }
+}
 
 /// Width of one column of the transition log (`t=15.49s half_open -> open` and a gap).
 const LOG_COLUMN_WIDTH: u16 = 30;

@@ -10,9 +10,17 @@
 
 use std::collections::BTreeSet;
 
-use crate::content::LabFile;
+use crate::content::{LabFile, Question};
 use crate::learning::progress::Progress;
-use crate::tui::screens::lab::predict::step_check;
+
+/// The check of step `step` of `lab`, tagged with its lab, if the step has one.
+pub fn step_check(lab: &LabFile, step: usize) -> Option<Question> {
+    let id = lab.steps.get(step)?.check.as_deref()?;
+    lab.checks.iter().find(|check| check.id == id).map(|check| Question {
+        lab: Some(lab.id.clone()),
+        ..check.clone()
+    })
+}
 
 /// The steps whose run the learner chose to see without predicting: kept in the screen for
 /// the session, never saved (revealing is not answering).
@@ -55,7 +63,7 @@ pub fn step_hides_run(lab: &LabFile, step: usize, revealed: &Revealed, progress:
 /// The whole-panel hiding covers the current step only; another step's check may be
 /// scored at the very settings on screen (step 2 of Lab 2 asks about row C of step 1's run),
 /// so without the numbers a verdict or a step without a check would show the next answer.
-/// A report row hides them by metric before it is text ([`crate::report::cells::Mask`]);
+/// A report row hides them by metric before it is text (the report's cells ask [`Masked::step`]);
 /// a view formatting a number itself asks [`Masked::number`], and leaves out a chart series
 /// or marker that [`Masked::contains`] names, saying [`Why::text`] instead.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -126,13 +134,6 @@ impl Masked {
     }
 }
 
-/// A report row hides the numbers masked here, by their metric, before it is text.
-impl crate::report::cells::Mask for Masked {
-    fn hidden(&self, metric: &str) -> Option<String> {
-        self.step(metric).map(placeholder)
-    }
-}
-
 /// What stands in for a masked number, everywhere: the step that asks for it.
 pub fn placeholder(step: usize) -> String {
     format!("(step {})", step + 1)
@@ -143,7 +144,7 @@ pub fn placeholder(step: usize) -> String {
 /// drawing covers every value of them: Lab 2's p-curve spans every p), and so are settings
 /// moot in both runs ([`crate::content::moot`]: an up database's window); a parameter the
 /// run does not name counts as equal, as
-/// [`crate::tui::screens::lab::predict::sliders_at_settings`] compares.
+/// the lab screen's `sliders_at_settings` compares.
 fn settings_differing(check: &crate::content::Question, run_values: &[(String, f64)], spanning: &[&str]) -> usize {
     use crate::content::params::Values;
     check
