@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 mod budget;
 mod overload;
-pub use budget::{BudgetReport, budget_json, budget_text};
+pub use budget::{BudgetReport, budget_json, budget_text, write_budget};
 pub use overload::{
     OverloadReport, last_second_outcomes, metastable_sim_json, metastable_sim_text, overload_json, overload_text,
 };
