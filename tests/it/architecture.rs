@@ -549,7 +549,6 @@ const STILL_TWICE: &[&str] = &[
     "Dependency",
     "Entry",
     "Event",
-    "InFlight",
     "MetastableRun",
     "Outcome",
     "Policy",
@@ -557,7 +556,6 @@ const STILL_TWICE: &[&str] = &[
     "Scenario",
     "Session",
     "Shared",
-    "Stream",
     "Tally",
     "Verdict",
 ];
