@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 mod budget;
 pub mod oncall;
 mod overload;
-pub use budget::{BudgetReport, budget_json, budget_rows, budget_text};
+pub use budget::{BudgetReport, budget_json, budget_rows, budget_text, write_budget};
 pub use overload::{
     OverloadReport, last_second_outcomes, metastable_sim_json, metastable_sim_text, overload_json, overload_text,
 };

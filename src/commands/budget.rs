@@ -63,15 +63,7 @@ pub(crate) fn run_budget(args: &BudgetArgs, out: &mut dyn Write) -> Result<ExitC
         sim_beside: None,
         notes: &[],
     };
-    print(&report, args.mode.json, out)
-}
-
-pub(crate) fn print(report: &BudgetReport<'_>, json: bool, out: &mut dyn Write) -> Result<ExitCode> {
-    if json {
-        writeln!(out, "{}", report::budget_json(report))?;
-    } else {
-        write!(out, "{}", report::budget_text(report))?;
-    }
+    report::write_budget(&report, args.mode.json, out)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -10,7 +10,7 @@ use crate::cli::BudgetArgs;
 use crate::engine::budget::{BudgetParams, BudgetRun, BudgetScenario};
 use crate::error::UsageError;
 use crate::live::budget::runner;
-use crate::report::BudgetReport;
+use crate::report::{self, BudgetReport};
 
 /// A live run's limits: calls in the retry-after runs, orders, seconds of real time.
 const LIVE_MAX_CALLS: u64 = 2_000;
@@ -75,5 +75,6 @@ pub(crate) fn run_live(
         sim_beside: Some(sim),
         notes: &live.notes,
     };
-    super::budget::print(&report, args.mode.json, out)
+    report::write_budget(&report, args.mode.json, out)?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -711,7 +711,7 @@ fn secs(ms: u64) -> f64 {
 /// What happens next on the virtual clock. At equal times: starts, then the stopping
 /// steps, then probes (startup, liveness, readiness), then the roll, then requests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Event {
+enum FleetEvent {
     Start {
         replica: usize,
         restart: bool,
@@ -739,14 +739,14 @@ enum Event {
     },
 }
 
-impl Event {
+impl FleetEvent {
     fn class(self) -> u8 {
         match self {
-            Event::Start { .. } => 0,
-            Event::SigTerm { .. } | Event::Close { .. } | Event::Exit { .. } => 1,
-            Event::Probe { kind, .. } => 2 + kind as u8,
-            Event::Roll => 5,
-            Event::Request { .. } => 6,
+            FleetEvent::Start { .. } => 0,
+            FleetEvent::SigTerm { .. } | FleetEvent::Close { .. } | FleetEvent::Exit { .. } => 1,
+            FleetEvent::Probe { kind, .. } => 2 + kind as u8,
+            FleetEvent::Roll => 5,
+            FleetEvent::Request { .. } => 6,
         }
     }
 }
@@ -819,7 +819,7 @@ impl Replica {
 struct Sim<'a> {
     params: &'a FleetParams,
     end_ms: u64,
-    queue: BinaryHeap<Reverse<(u64, u8, u64, Event)>>,
+    queue: BinaryHeap<Reverse<(u64, u8, u64, FleetEvent)>>,
     sequence: u64,
     replicas: Vec<Replica>,
     turn: u64,
@@ -835,7 +835,7 @@ struct Sim<'a> {
 }
 
 impl Sim<'_> {
-    fn push(&mut self, t_ms: u64, event: Event) {
+    fn push(&mut self, t_ms: u64, event: FleetEvent) {
         if t_ms <= self.end_ms {
             self.sequence += 1;
             self.queue.push(Reverse((t_ms, event.class(), self.sequence, event)));
@@ -906,7 +906,7 @@ impl Sim<'_> {
             let period_ms = ms(kind.spec(params).period_s).max(1);
             self.push(
                 now_ms + period_ms,
-                Event::Probe {
+                FleetEvent::Probe {
                     replica,
                     generation,
                     kind,
@@ -934,7 +934,7 @@ impl Sim<'_> {
             self.set_ready(replica, false, now_ms);
         }
         let sigterm_ms = now_ms + ms(params.pre_stop_s.min(params.grace_s));
-        self.push(sigterm_ms, Event::SigTerm { replica, generation });
+        self.push(sigterm_ms, FleetEvent::SigTerm { replica, generation });
         self.note_state(replica, now_ms);
     }
 
@@ -945,7 +945,7 @@ impl Sim<'_> {
         let kill_at = r.stopping.map_or(now_ms, |s| s.kill_at_ms);
         let close_ms = (r.container_start_ms + ms(close_rel)).clamp(now_ms, kill_at.max(now_ms));
         let generation = r.generation;
-        self.push(close_ms, Event::Close { replica, generation });
+        self.push(close_ms, FleetEvent::Close { replica, generation });
     }
 
     fn close(&mut self, replica: usize, now_ms: u64) {
@@ -958,7 +958,7 @@ impl Sim<'_> {
             .min(app_deadline.max(now_ms))
             .min(kill_at.max(now_ms));
         let generation = r.generation;
-        self.push(exit_ms, Event::Exit { replica, generation });
+        self.push(exit_ms, FleetEvent::Exit { replica, generation });
     }
 
     fn exit(&mut self, replica: usize, now_ms: u64) {
@@ -983,7 +983,7 @@ impl Sim<'_> {
             r.pod += 1;
             self.push(
                 now_ms,
-                Event::Start {
+                FleetEvent::Start {
                     replica,
                     restart: false,
                 },
@@ -998,14 +998,14 @@ impl Sim<'_> {
             r.backing_off = true;
             self.note_state(replica, now_ms);
         }
-        self.push(now_ms + delay_ms, Event::Start { replica, restart: true });
+        self.push(now_ms + delay_ms, FleetEvent::Start { replica, restart: true });
     }
 
     fn probe(&mut self, replica: usize, kind: ProbeKind, now_ms: u64) {
         let params = self.params;
         let spec = kind.spec(params);
         let generation = self.replicas[replica].generation;
-        let next = Event::Probe {
+        let next = FleetEvent::Probe {
             replica,
             generation,
             kind,
@@ -1094,7 +1094,7 @@ impl Sim<'_> {
         self.per_second[bucket].add(outcome, 1);
         let next_ms = ms(params.load_start_s + (index + 1) as f64 / params.load_per_s);
         if next_ms < self.end_ms {
-            self.push(next_ms, Event::Request { index: index + 1 });
+            self.push(next_ms, FleetEvent::Request { index: index + 1 });
         }
     }
 
@@ -1159,37 +1159,39 @@ pub fn simulate(params: &FleetParams) -> FleetRun {
     for replica in 0..count {
         sim.push(
             ms(params.stagger_s * replica as f64),
-            Event::Start {
+            FleetEvent::Start {
                 replica,
                 restart: false,
             },
         );
     }
     if params.load_per_s > 0.0 {
-        sim.push(ms(params.load_start_s), Event::Request { index: 0 });
+        sim.push(ms(params.load_start_s), FleetEvent::Request { index: 0 });
     }
     if let Some(roll_s) = params.roll_at_s {
-        sim.push(ms(roll_s), Event::Roll);
+        sim.push(ms(roll_s), FleetEvent::Roll);
     }
     while let Some(Reverse((now_ms, _, _, event))) = sim.queue.pop() {
         let current = |sim: &Sim, replica: usize, generation: u32| sim.replicas[replica].generation == generation;
         match event {
-            Event::Start { replica, restart } => sim.start(replica, restart, now_ms),
-            Event::SigTerm { replica, generation } if current(&sim, replica, generation) => {
+            FleetEvent::Start { replica, restart } => sim.start(replica, restart, now_ms),
+            FleetEvent::SigTerm { replica, generation } if current(&sim, replica, generation) => {
                 sim.sigterm(replica, now_ms)
             }
-            Event::Close { replica, generation } if current(&sim, replica, generation) => sim.close(replica, now_ms),
-            Event::Exit { replica, generation } if current(&sim, replica, generation) => sim.exit(replica, now_ms),
-            Event::Probe {
+            FleetEvent::Close { replica, generation } if current(&sim, replica, generation) => {
+                sim.close(replica, now_ms)
+            }
+            FleetEvent::Exit { replica, generation } if current(&sim, replica, generation) => sim.exit(replica, now_ms),
+            FleetEvent::Probe {
                 replica,
                 generation,
                 kind,
             } if current(&sim, replica, generation) && sim.replicas[replica].alive => sim.probe(replica, kind, now_ms),
-            Event::Roll => {
+            FleetEvent::Roll => {
                 sim.rolling = Some(0);
                 sim.stop(0, StopReason::Rolling, now_ms);
             }
-            Event::Request { index } => sim.request(index, now_ms),
+            FleetEvent::Request { index } => sim.request(index, now_ms),
             _ => {}
         }
     }

@@ -87,7 +87,7 @@ pub struct ScenarioResult {
 }
 
 /// Counters a simulated call tree updates.
-struct Tally {
+struct CallTreeTally {
     db_attempts: u64,
     sends_per_layer: Vec<u64>,
 }
@@ -124,7 +124,7 @@ impl CertainSubtree {
         })
     }
 
-    fn add_to(&self, tally: &mut Tally) -> bool {
+    fn add_to(&self, tally: &mut CallTreeTally) -> bool {
         tally.db_attempts += self.db_attempts;
         for (total, sends) in tally.sends_per_layer.iter_mut().zip(&self.sends_per_layer) {
             *total += sends;
@@ -137,7 +137,7 @@ impl CertainSubtree {
 fn call_top_over_certain(
     attempts: &[u32],
     subtree: &CertainSubtree,
-    tally: &mut Tally,
+    tally: &mut CallTreeTally,
     budget: &mut Option<Budget>,
 ) -> bool {
     for attempt_index in 0..attempts[0] {
@@ -160,7 +160,7 @@ fn call(
     attempts: &[u32],
     rng: &mut PyRandom,
     p: f64,
-    tally: &mut Tally,
+    tally: &mut CallTreeTally,
     budget: &mut Option<Budget>,
 ) -> bool {
     for attempt_index in 0..attempts[layer] {
@@ -203,7 +203,7 @@ fn attempt_succeeds(rng: &mut PyRandom, p: f64) -> bool {
 /// Runs `actions` user actions through the layers, as the Atlas's `run()` does.
 pub fn run_scenario(params: &ScenarioParams) -> ScenarioResult {
     let mut rng = PyRandom::new(u128::from(params.seed));
-    let mut tally = Tally {
+    let mut tally = CallTreeTally {
         db_attempts: 0,
         sends_per_layer: vec![0; params.attempts.len()],
     };
@@ -410,7 +410,7 @@ mod tests {
                     };
                     // The attempt-by-attempt walk, as before the closed form.
                     let mut rng = PyRandom::new(42);
-                    let mut tally = Tally {
+                    let mut tally = CallTreeTally {
                         db_attempts: 0,
                         sends_per_layer: vec![0; attempts.len()],
                     };

@@ -12,7 +12,7 @@ use crate::learning::metrics::{self, Metric};
 
 pub mod answer;
 
-pub use answer::Reading;
+pub use answer::{Reading, trim_number};
 
 /// Which questions to draw from.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -192,17 +192,6 @@ pub fn grade(asked: &Asked, response: &Response, run: &[Metric]) -> Verdict {
             expected: "an answer of the other kind".to_string(),
             reading: None,
         },
-    }
-}
-
-/// A number without float noise: `64`, `1.1111`, `0.5`.
-pub fn trim_number(value: f64) -> String {
-    let text = format!("{value:.4}");
-    let text = text.trim_end_matches('0').trim_end_matches('.');
-    if text == "-0" {
-        "0".to_string()
-    } else {
-        text.to_string()
     }
 }
 

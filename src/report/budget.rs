@@ -109,6 +109,15 @@ fn ms(value: Option<u64>) -> String {
     value.map_or_else(|| "-".to_string(), |v| v.to_string())
 }
 
+/// Writes the report as the command line prints it: JSON on one line, or the text.
+pub fn write_budget(report: &BudgetReport<'_>, json: bool, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    if json {
+        writeln!(out, "{}", budget_json(report))
+    } else {
+        write!(out, "{}", budget_text(report))
+    }
+}
+
 /// The report as text: the scenario's picture, then every named number.
 pub fn budget_text(report: &BudgetReport<'_>) -> String {
     let run = report.run;

@@ -148,14 +148,14 @@ struct Busy {
 }
 
 /// An arrival stream: evenly spaced or Poisson.
-struct Stream {
+struct ArrivalStream {
     rate_per_s: f64,
     index: u64,
     next_ns: Option<u64>,
     random_s: f64,
 }
 
-impl Stream {
+impl ArrivalStream {
     /// The first arrival is at 0 for even spacing, after one random gap for Poisson.
     fn new(rate_per_s: f64, rng: Option<&mut PyRandom>) -> Self {
         let random_s = rng.map_or(0.0, |rng| -(1.0 - rng.random()).ln() / rate_per_s.max(1e-9));
@@ -235,9 +235,9 @@ pub fn run(params: &OverloadParams) -> OverloadRun {
     let mut picker = ClassPicker::new(weights);
     // One class only (the usual case): no pick per arrival.
     let single_class = weights.iter().position(|w| *w >= 1.0).map(|i| Criticality::ALL[i]);
-    let mut main = Stream::new(params.offered_per_s, arrival_rng.as_mut());
-    let mut health = Stream::new(params.health_checks_per_s, None);
-    let mut x_stream = Stream::new(params.dependency.as_ref().map_or(0.0, |d| d.calls_per_s), None);
+    let mut main = ArrivalStream::new(params.offered_per_s, arrival_rng.as_mut());
+    let mut health = ArrivalStream::new(params.health_checks_per_s, None);
+    let mut x_stream = ArrivalStream::new(params.dependency.as_ref().map_or(0.0, |d| d.calls_per_s), None);
     // In service, one list per hold time; each stays sorted by completion.
     let mut in_service: [std::collections::VecDeque<Busy>; 2] = Default::default();
     let mut totals = Totals::default();

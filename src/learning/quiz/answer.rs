@@ -305,8 +305,19 @@ fn allowed(kind: Kind) -> String {
     }
 }
 
+/// A number (as an answer is read back or a tolerance shown) without float noise: `64`, `1.1111`, `0.5`.
+pub fn trim_number(value: f64) -> String {
+    let text = format!("{value:.4}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".to_string()
+    } else {
+        text.to_string()
+    }
+}
+
 fn trim(value: f64) -> String {
-    super::trim_number(value)
+    trim_number(value)
 }
 
 #[cfg(test)]

@@ -75,9 +75,9 @@ struct Proxy {
 }
 
 /// Counts a forwarded request in its endpoint's in-flight total however it ends.
-struct InFlight<'a>(&'a AtomicUsize);
+struct InFlightGuard<'a>(&'a AtomicUsize);
 
-impl Drop for InFlight<'_> {
+impl Drop for InFlightGuard<'_> {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::SeqCst);
     }
@@ -101,7 +101,7 @@ async fn forward(proxy: Arc<Proxy>) -> Response<TextBody> {
             None => return http::text(StatusCode::SERVICE_UNAVAILABLE, NO_ENDPOINT_BODY),
         }
     };
-    let _counted = InFlight(&proxy.in_flight[slot]);
+    let _counted = InFlightGuard(&proxy.in_flight[slot]);
     let Ok(request) = Request::get(format!("http://{addr}{API_PATH}")).body(Empty::<Bytes>::new()) else {
         return http::text(StatusCode::BAD_GATEWAY, "failed: bad endpoint\n");
     };

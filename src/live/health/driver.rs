@@ -32,7 +32,7 @@ pub struct LiveDriverRun {
 }
 
 /// Something that happened during the run, in arrival order.
-enum Event {
+enum HealthRunEvent {
     /// A line the server printed on stdout or stderr.
     Server {
         stream: Stream,
@@ -83,13 +83,13 @@ async fn drive(child: &mut HealthChild, config: &HealthConfig, on_line: &mut dyn
     let mut child_lines = child
         .take_lines()
         .ok_or_else(|| eyre!("the server's output was already taken"))?;
-    let (events_tx, mut events_rx) = mpsc::unbounded_channel::<Event>();
+    let (events_tx, mut events_rx) = mpsc::unbounded_channel::<HealthRunEvent>();
 
     // The child's lines join the same queue as the probe lines, so one loop sees both in order.
     let forward_tx = events_tx.clone();
     let forwarder = tokio::spawn(async move {
         while let Some(line) = child_lines.recv().await {
-            let _ = forward_tx.send(Event::Server {
+            let _ = forward_tx.send(HealthRunEvent::Server {
                 stream: line.stream,
                 line: line.line,
                 at: line.at,
@@ -108,7 +108,7 @@ async fn drive(child: &mut HealthChild, config: &HealthConfig, on_line: &mut dyn
                 DriverStep::Probe(path) => {
                     let sent_at = Instant::now();
                     let code = child_ref.probe(path).await.code();
-                    let _ = events_tx.send(Event::Probe(ProbeResult {
+                    let _ = events_tx.send(HealthRunEvent::Probe(ProbeResult {
                         t_s: seconds_since(t0, sent_at),
                         path: path.to_string(),
                         code,
@@ -138,13 +138,13 @@ async fn drive(child: &mut HealthChild, config: &HealthConfig, on_line: &mut dyn
             tokio::select! {
                 event = events_rx.recv() => match event {
                     None => return Ok(()),
-                    Some(Event::Server { stream: Stream::Stderr, line, .. }) => server_log.push(line),
-                    Some(Event::Server { stream: Stream::Stdout, line, at }) => {
+                    Some(HealthRunEvent::Server { stream: Stream::Stderr, line, .. }) => server_log.push(line),
+                    Some(HealthRunEvent::Server { stream: Stream::Stdout, line, at }) => {
                         on_line(&line);
                         abandoned = abandoned_in(&line).unwrap_or(abandoned);
                         timeline.push(TimedLine { t_s: seconds_since(t0, at), line });
                     }
-                    Some(Event::Probe(probe)) => {
+                    Some(HealthRunEvent::Probe(probe)) => {
                         let line = probe.line();
                         on_line(&line);
                         timeline.push(TimedLine { t_s: probe.t_s, line });
