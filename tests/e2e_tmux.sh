@@ -229,8 +229,9 @@ done
 # 5. The quiz: one question answered, the feedback shown, the home screen counts it.
 rm -f "$WORK/progress.toml"
 start_app
-keys Down Down Down Down Enter
+keys Down Down Down Down Down Enter
 check "the quiz opens on its picker" "wait_for 'Choose a lab or topic'"
+check "the quiz offers the review of what is due" "screen | grep -qF 'Review: what is due today first'"
 keys Enter
 check "the first question shows" "wait_for 'Question 1 of 10'"
 # The seed follows the clock: a choice question shows its letters in the footer (`a–d answer`
@@ -247,6 +248,21 @@ keys q
 restored "quit after the quiz" 0
 check "resilience-lab progress reads the app's file" \
     "\"$BIN\" --progress $WORK/progress.toml progress | grep -qF 'questions answered: 1 of'"
+
+# 5b. Lab 5 from home, and the workshop room the app hosts with C (quit stops its server).
+start_app
+keys Down Down Down Down Enter
+check "Lab 5 opens from home" "wait_for \"Lab 5 · A request's budget\""
+keys Escape Escape
+keys C
+check "C shows the room's projector" "wait_for 'Join at    http://127.0.0.1:'"
+room_url=$(screen | sed -n 's/^Join at *//p' | tr -d ' ')
+keys n
+check "n opens a check for the room" "wait_for 'No answers yet'"
+check "the room's page answers on 127.0.0.1" "curl -sf \"$room_url\" | grep -qF 'Join the room'"
+keys Escape q
+restored "quit with a room hosted" 0
+check "the room's server stopped with the app" "! curl -sf --max-time 2 \"$room_url\" >/dev/null"
 
 # 6. A progress file from a newer version: a one-line error before the terminal is taken.
 printf 'format_version = 99\n' > "$WORK/newer.toml"
