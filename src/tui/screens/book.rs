@@ -436,12 +436,20 @@ mod tests {
                 "lab2-retry.md",
                 "lab3-breaker.md",
                 "lab4-overload.md",
+                "lab5-budget.md",
                 "operating.md",
+                "oncall.md",
                 "self-check.md",
                 "facilitator-guide.md",
                 "room.md",
                 "interview-sheet.md",
-                "glossary.md"
+                "glossary.md",
+                "reference/app.md",
+                "reference/command-line.md",
+                "reference/lab-files.md",
+                "reference/accuracy.md",
+                "reference/performance.md",
+                "reference/layout.md"
             ]
         );
         assert_eq!(chapters()[2].title, "Lab 2: Retry amplification");
