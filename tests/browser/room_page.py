@@ -95,7 +95,13 @@ def case(binary, driver, label, width, height, workdir):
             code_box = element(driver, sid, "#code")
             driver.call("POST", f"/session/{sid}/element/{code_box}/value", {"text": code.lower()})
             driver.call("POST", f"/session/{sid}/element/{element(driver, sid, 'button')}/click", {})
+            # A click under phone emulation (touch) may return before the next page has loaded:
+            # wait for it, bounded, as for the acknowledgement below.
+            deadline = time.time() + 5
             page = text_of(driver, sid)
+            while "How many database attempts" not in page and time.time() < deadline:
+                time.sleep(0.1)
+                page = text_of(driver, sid)
             assert "How many database attempts" in page, f"the question is not shown: {page!r}"
             assert f"Zoë <{label}>" in page, f"the name is not shown as typed: {page!r}"
             inner, scroll = driver.call("POST", f"/session/{sid}/execute/sync", {
