@@ -41,25 +41,24 @@ fn squeezed(screen: &str) -> String {
     out
 }
 
-/// The check's answer at its own settings (at `on_screen` for a check on screen). The runs
-/// at fixed settings are kept: the same few are asked for on every screen.
+/// The check's answer at its own settings (at `on_screen` for a check on screen). Each run
+/// is kept by the settings it ran at: the screens below ask for the same few many times, and
+/// a run is a pure function of its lab, check and settings.
 fn answer(lab: &LabFile, check: &Question, on_screen: &[(String, f64)]) -> Option<f64> {
     thread_local! {
-        static FIXED: std::cell::RefCell<std::collections::HashMap<String, Option<f64>>> = Default::default();
+        static KNOWN: std::cell::RefCell<std::collections::HashMap<String, Option<f64>>> = Default::default();
     }
-    let compute = || {
-        let run = metrics::check_run(lab, check, on_screen);
-        metrics::lookup(&run, check.metric.as_deref()?)
+    let key = match check.settings.as_ref().and_then(CheckSettings::fixed) {
+        Some(_) => format!("{}/{}", lab.id, check.id),
+        // `{:?}` of an f64 is its shortest exact form: equal keys are equal settings.
+        None => format!("{}/{}/{on_screen:?}", lab.id, check.id),
     };
-    if check.settings.as_ref().and_then(CheckSettings::fixed).is_none() {
-        return compute();
-    }
-    let key = format!("{}/{}", lab.id, check.id);
-    if let Some(known) = FIXED.with(|fixed| fixed.borrow().get(&key).copied()) {
+    if let Some(known) = KNOWN.with(|known| known.borrow().get(&key).copied()) {
         return known;
     }
-    let value = compute();
-    FIXED.with(|fixed| fixed.borrow_mut().insert(key, value));
+    let run = metrics::check_run(lab, check, on_screen);
+    let value = check.metric.as_deref().and_then(|metric| metrics::lookup(&run, metric));
+    KNOWN.with(|known| known.borrow_mut().insert(key, value));
     value
 }
 
@@ -301,29 +300,41 @@ fn sliders_at_step(app: &mut App, index: usize, step: usize) {
     }
 }
 
+/// Moves every slider (the fleet's too) back to its default, and reruns.
+fn sliders_at_defaults(app: &mut App, index: usize) {
+    let screen = &app.labs[index];
+    let defaults: Vec<(String, f64)> = screen
+        .sliders
+        .iter()
+        .chain(screen.fleet.iter().flat_map(|panel| &panel.sliders))
+        .map(|slider| (slider.spec.name.clone(), slider.spec.default))
+        .collect();
+    set_sliders(app, index, &defaults);
+}
+
+/// Every step's screens, in two walks per size. The first keeps every check unanswered and
+/// visits each step at its check's settings. The second answers the steps in order: after
+/// each answer, with its verdict open, then at the next step with the sliders at their
+/// defaults and at that step's check settings. Each walk is one app, and the sliders go back
+/// to their defaults before the next step, so every screen is the one a learner who opened
+/// the lab and answered the earlier steps would see, and each answer is run once (not once
+/// per later step: these walks were the slowest tests of the suite).
 fn every_step_of(id: LabId) -> Vec<String> {
     let mut failures = Vec::new();
     for (width, height) in SIZES {
-        let steps = open_at(width, height, id, 0).content.lab(id).steps.len();
+        let mut app = open_at(width, height, id, 0);
+        let index = lab_index(&app, id);
+        let steps = app.content.lab(id).steps.len();
         for step in 0..steps {
-            // Every check unanswered.
-            let mut app = open_at(width, height, id, step);
-            let index = lab_index(&app, id);
+            sliders_at_defaults(&mut app, index);
+            go_to(&mut app, index, step);
             sliders_at_step(&mut app, index, step);
             check_screen(&mut app, index, &format!("step {} unanswered", step + 1), &mut failures);
-            if step == 0 {
-                continue;
-            }
-            // The earlier steps answered, the previous one's verdict open, then closed.
-            let mut app = open_at(width, height, id, 0);
-            for earlier in 0..step {
-                predict_right(&mut app, index, earlier);
-                if earlier + 1 < step && app.labs[index].predict.observed.is_some() {
-                    app.update(Msg::Back);
-                }
-            }
-            let verdict = app.labs[index].predict.observed.is_some();
-            if verdict {
+        }
+        let mut app = open_at(width, height, id, 0);
+        for step in 1..steps {
+            predict_right(&mut app, index, step - 1);
+            if app.labs[index].predict.observed.is_some() {
                 let what = format!("step {} verdict open", step);
                 check_screen(&mut app, index, &what, &mut failures);
                 app.update(Msg::Back);
@@ -342,6 +353,7 @@ fn every_step_of(id: LabId) -> Vec<String> {
                 &format!("step {} after steps 1-{step} answered", step + 1),
                 &mut failures,
             );
+            sliders_at_defaults(&mut app, index);
         }
     }
     failures
