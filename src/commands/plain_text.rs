@@ -20,7 +20,7 @@ pub fn fit(text: &str, width: Option<usize>, indent: usize) -> String {
     let Some(width) = width else {
         return text.to_string();
     };
-    crate::tui::wrap::wrap_line(ratatui::text::Line::from(text.to_string()), width, indent)
+    crate::wrap::wrap_line(ratatui::text::Line::from(text.to_string()), width, indent)
         .iter()
         .map(ToString::to_string)
         .collect::<Vec<_>>()

@@ -28,7 +28,6 @@ pub mod slider;
 pub mod theme;
 pub mod view;
 pub mod widgets;
-pub mod wrap;
 
 use std::io::{IsTerminal, stdout};
 use std::process::ExitCode;

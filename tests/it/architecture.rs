@@ -3,7 +3,8 @@
 //! - the engine stays pure: no file under src/engine/ names an async runtime, an HTTP
 //!   library or a terminal library, so the simulations can never wait on a clock or a socket;
 //! - the live labs name neither the terminal app nor the command line;
-//! - the terminal app names neither the subcommands nor clap's argument structs;
+//! - the terminal app names neither the subcommands nor clap's argument structs, and the
+//!   subcommands name no part of the terminal app;
 //! - no two modules of the crate depend on each other in a loop, however long. A module
 //!   depends on another when its file names a path into it: `crate::`, `self::` or `super::`
 //!   (in a `use` tree, braces expanded, or inline), or a child module by its relative name;
@@ -167,6 +168,18 @@ fn tui_names_neither_the_subcommands_nor_clap_argument_structs() {
                 file.display()
             );
         }
+    }
+}
+
+#[test]
+fn commands_name_no_helper_of_the_terminal_app() {
+    // A subcommand that borrowed a `tui::` helper (text wrapping was one) would tie the
+    // headless half to the app's modules; what both need lives where both reach.
+    let files = files_under("commands");
+    assert!(files.len() >= 10, "expected the subcommands, found {files:?}");
+    for file in files {
+        let code = code_of(&file);
+        assert!(!code.contains("crate::tui"), "{} names crate::tui", file.display());
     }
 }
 

@@ -18,7 +18,7 @@ use crate::tui::layout;
 use crate::tui::msg::Msg;
 use crate::tui::screens::table_links::{Cell, TableRows, is_table_line};
 use crate::tui::theme::Theme;
-use crate::tui::wrap;
+use crate::wrap;
 
 // Every file of `book/src/` the summary may name, listed by build.rs from the folder.
 include!(concat!(env!("OUT_DIR"), "/book_files.rs"));

@@ -21,7 +21,7 @@ use crate::tui::app::App;
 use crate::tui::layout;
 use crate::tui::screens::book::{self, LinkTarget, focus_link, render_with_links, wrapped_rows};
 use crate::tui::view::footer;
-use crate::tui::wrap;
+use crate::wrap;
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;

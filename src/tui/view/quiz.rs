@@ -30,7 +30,7 @@ use crate::tui::screens::quiz::{QuizScreen, Stage};
 use crate::tui::theme::Theme;
 use crate::tui::view::footer;
 use crate::tui::widgets::panel::panel;
-use crate::tui::wrap::wrap_words;
+use crate::wrap::wrap_words;
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;

@@ -18,7 +18,7 @@ use crate::tui::theme::Theme;
 use crate::tui::view::lab::LabView;
 use crate::tui::widgets::panel::panel;
 use crate::tui::widgets::state_band::StateBand;
-use crate::tui::wrap::wrap_line;
+use crate::wrap::wrap_line;
 
 pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     let (theme, state) = (view.theme, view.screen);

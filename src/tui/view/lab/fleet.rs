@@ -38,7 +38,7 @@ use crate::tui::screens::lab::fleet_live::{APP_TIME_SCALE, FleetLive};
 use crate::tui::view::fleet::{self as fleet_view, FleetView};
 use crate::tui::view::footer;
 use crate::tui::view::lab::{self as lab_view, LabView, lesson, params, predict};
-use crate::tui::wrap;
+use crate::wrap;
 
 pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut Buffer) {
     let theme = view.theme;

@@ -44,7 +44,7 @@ use crate::tui::theme::Theme;
 use crate::tui::view::footer;
 use crate::tui::view::lab::{LabView, lesson, params};
 use crate::tui::widgets::panel::panel;
-use crate::tui::wrap::wrap_line;
+use crate::wrap::wrap_line;
 
 /// Width of the row labels left of the timeline (` /readyz 503 `).
 const LABEL_WIDTH: u16 = 13;

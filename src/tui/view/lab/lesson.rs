@@ -13,7 +13,7 @@ use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 use crate::tui::screens::book::{self, render_markdown, wrapped_rows};
 use crate::tui::screens::lab::first_visit;
 use crate::tui::view::lab::LabView;
-use crate::tui::wrap::wrap_words;
+use crate::wrap::wrap_words;
 
 pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     let (theme, lab, state) = (view.theme, view.lab, view.screen);

@@ -30,7 +30,7 @@ use crate::tui::view::footer;
 use crate::tui::view::lab::{LabView, masked_chart};
 use crate::tui::view::overload::{bulkhead_view, goodput_curves, outcomes_per_second, queue_over_time, throttle_view};
 use crate::tui::widgets::panel::panel;
-use crate::tui::wrap::first_that_fits;
+use crate::wrap::first_that_fits;
 
 fn parts<'a>(view: &'a LabView) -> Option<(&'a OverloadResults, Option<&'a OverloadLive>)> {
     let LabResults::Overload(results) = &view.screen.shown_results() else {

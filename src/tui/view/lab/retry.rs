@@ -26,7 +26,7 @@ use crate::tui::slider::value_of;
 use crate::tui::theme::Theme;
 use crate::tui::view::lab::LabView;
 use crate::tui::widgets::panel::panel;
-use crate::tui::wrap::{fit_or_wrap, wrap_line};
+use crate::wrap::{fit_or_wrap, wrap_line};
 
 /// A rate as it fits on an arrow: `840/s`, `12k/s`.
 pub fn short_rate(per_s: f64) -> String {
