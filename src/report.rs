@@ -13,12 +13,12 @@ pub use overload::{
     OverloadReport, last_second_outcomes, metastable_sim_json, metastable_sim_text, overload_json, overload_text,
 };
 
+use crate::engine::brownout::BrownoutRun;
 use crate::engine::brownout::{BrownoutComparison, CallerRun, CallerSummary};
 use crate::engine::health::DriverRun;
 use crate::engine::pyfmt::{float_repr, percent};
+use crate::engine::retry::SimComparison;
 use crate::engine::retry::{Policy, ScenarioResult};
-use crate::live::breaker::brownout::BrownoutRun;
-use crate::live::retry::chain::SimComparison;
 use crate::live::retry::metastable::MetastableRun;
 
 /// The fleet lab's reports (Lab 1 at fleet scale).
@@ -271,7 +271,7 @@ pub fn metastable_text(run: &MetastableRun) -> String {
     if run.db_refused > 0 {
         text.push_str(&format!(
             "database backlog full ({} requests queued or in service): {} requests refused at once\n",
-            crate::live::retry::hops::DB_BACKLOG,
+            crate::engine::retry::DB_BACKLOG,
             run.db_refused
         ));
     }
@@ -378,7 +378,7 @@ pub fn breaker_live_text(run: &BrownoutRun) -> String {
     if run.timeout_only.not_sent + run.with_breaker.not_sent > 0 {
         text.push_str(&format!(
             "calls not sent ({} out at once per caller, the bound on memory): {}/{}, degraded at once\n",
-            crate::live::breaker::checkout::MAX_CALLS_IN_FLIGHT,
+            crate::engine::brownout::MAX_CALLS_IN_FLIGHT,
             run.timeout_only.not_sent,
             run.with_breaker.not_sent
         ));
@@ -502,7 +502,7 @@ pub struct RetryTimeLimit {
 impl RetryTimeLimit {
     pub fn new(requested: u64, result: &ScenarioResult, cut_off: u64) -> Self {
         Self {
-            limit_s: crate::live::retry::chain::RUN_ACTIONS_TIME_LIMIT.as_secs(),
+            limit_s: crate::engine::retry::RUN_ACTIONS_TIME_LIMIT.as_secs(),
             actions_requested: requested,
             actions_ran: result.params.actions,
             cut_off,
@@ -520,9 +520,9 @@ impl RetryTimeLimit {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::retry::compare_with_sim;
     use crate::engine::retry::{ScenarioParams, run_scenario};
     use crate::engine::{brownout, health};
-    use crate::live::retry::chain::compare_with_sim;
 
     /// Hides every metric, each with its own placeholder.
     struct HideAll;

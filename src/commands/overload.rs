@@ -7,10 +7,11 @@ use color_eyre::eyre::Result;
 
 use crate::cli::OverloadArgs;
 use crate::content::params::{self, AtBound, Values};
+use crate::engine::overload::ComparedPoint;
 use crate::engine::overload::metastable::{self, MetastableParams};
 use crate::engine::overload::{self, OverloadParams, Policy, Scenario};
 use crate::error::UsageError;
-use crate::live::overload::runner::{self, ComparedPoint};
+use crate::live::overload::runner;
 use crate::report::{self, OverloadReport};
 
 /// Most arrivals one run may simulate (about a second of work): offered x duration.

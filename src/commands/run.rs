@@ -17,7 +17,7 @@ use crate::engine::health;
 use crate::engine::retry::{self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, ATLAS_PS, Policy};
 use crate::error::UsageError;
 use crate::live::health::{child as health_child, driver as health_driver};
-use crate::live::retry::chain::{self, BackoffConfig, ChainConfig, DbCapacity, LiveChain};
+use crate::live::retry::chain::{BackoffConfig, ChainConfig, DbCapacity, LiveChain};
 use crate::live::retry::metastable::{self, MetastableConfig};
 use crate::{live, report};
 
@@ -146,10 +146,10 @@ fn judged(
     requested: u64,
     result: &retry::ScenarioResult,
     cut_off: u64,
-) -> (Option<report::RetryTimeLimit>, Option<chain::SimComparison>) {
+) -> (Option<report::RetryTimeLimit>, Option<retry::SimComparison>) {
     let limited = (cut_off > 0 || result.params.actions < requested)
         .then(|| report::RetryTimeLimit::new(requested, result, cut_off));
-    let comparison = limited.is_none().then(|| chain::compare_with_sim(result));
+    let comparison = limited.is_none().then(|| retry::compare_with_sim(result));
     (limited, comparison)
 }
 
@@ -214,7 +214,7 @@ fn run_retry_live(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> R
             &retry::run_scenario(&params),
             backoff,
             LIVE_CONCURRENCY,
-            chain::RUN_ACTIONS_TIME_LIMIT.as_secs_f64(),
+            retry::RUN_ACTIONS_TIME_LIMIT.as_secs_f64(),
         )?;
         let result = live_runtime()?.block_on(async {
             let mut config = ChainConfig::counting(params.attempts.len(), params.p, params.seed);

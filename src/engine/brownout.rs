@@ -266,6 +266,48 @@ pub fn state_at(transitions: &[Transition], t_s: f64) -> BreakerState {
         .map_or(BreakerState::Closed, |transition| transition.to)
 }
 
+// ---- A live run's result (live/breaker/brownout.rs makes it; the printer reads it) ----
+
+/// Most calls one caller keeps out at once, like a page's connection pool: a call due
+/// beyond it is not sent and degrades at once (counted in `Tally::not_sent` of `live/breaker/checkout.rs`). Each call
+/// out holds a connection, whose client and server ends both live in this process (about
+/// 50 KB, `benches/memory.sh`). The lesson's 100 calls/s x 200 ms keeps 20 out; the
+/// sliders' widest, 500/s x 2 s, would keep 1,000 per caller (70 MB for the run); the
+/// flags' widest, 10,000/s x 60 s, 600,000. At 256 a caller, the worst run stays near
+/// 40 MB.
+pub const MAX_CALLS_IN_FLIGHT: usize = 256;
+
+/// What only a live run has: how well the clock kept time.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LiveCaller {
+    pub p50_wait_ms: f64,
+    /// Sends per second between the first and the last send.
+    pub achieved_rate: f64,
+    pub late_sends: u64,
+    /// p99 and worst of how far behind its slot a send went out.
+    pub late_p99_ms: f64,
+    pub late_max_ms: f64,
+    /// Average of the sampled in-flight gauge while the dependency was sick.
+    pub in_flight_sick_avg: f64,
+    pub timed_out: u64,
+    /// p99 of `wait - timeout` over the calls that timed out (0 if none did).
+    pub timeout_overshoot_p99_ms: f64,
+    pub error_answers: u64,
+    pub connect_failures: u64,
+    /// Calls not sent because [`MAX_CALLS_IN_FLIGHT`] were out (degraded at once).
+    pub not_sent: u64,
+}
+
+/// A finished live run: the simulation's report shapes plus the live-only numbers.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BrownoutRun {
+    pub comparison: BrownoutComparison,
+    pub timeout_only: LiveCaller,
+    pub with_breaker: LiveCaller,
+    /// Requests the dependency received from both callers.
+    pub dependency_requests: u64,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -339,6 +339,73 @@ pub fn jitter_sleeps_s(seed: u64, count: u32, base_s: f64, cap_s: f64) -> Vec<f6
         .collect()
 }
 
+// ---- The live chain's limits and its comparison with the simulation ------------------
+// (live/retry/ runs the chain; the printer and the command line read these.)
+
+/// The longest a counting run keeps starting actions: bounded in time as well as count.
+pub const RUN_ACTIONS_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// Requests the database holds at once, queued or in service, in the metastable mode.
+/// A real server has such a limit (a listen backlog, a connection pool, a queue); beyond
+/// it a request is refused at once with a 503 and counted in the live chain's `ChainCounters::db_refused`.
+/// 512 is 1.3 s of work at the default 400 requests/s, far past the back end's 100 ms
+/// timeout, so the queue still fills with work nobody waits for and the lesson holds,
+/// while memory stays bounded whatever the load and the duration (each queued request
+/// also holds its connection's buffers until its work is done).
+pub const DB_BACKLOG: u64 = 512;
+
+/// A live result set against the sim at the same settings.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SimComparison {
+    pub sim_db_attempts_per_action: f64,
+    pub sim_success_ratio: f64,
+    /// Live minus sim, database attempts per action.
+    pub difference: f64,
+    /// Half-width of the 95% interval of that difference between two independent runs.
+    pub margin_95: f64,
+    pub success_difference: f64,
+    pub success_margin_95: f64,
+    pub within: bool,
+}
+
+/// Seeds the sampling spread is estimated from.
+const SPREAD_SEEDS: u64 = 20;
+
+/// Compares a live run with the engine's sim at the same settings. The sampling error is
+/// the spread of the sim over 20 other seeds at the same number of actions; the difference
+/// of two independent runs has sqrt(2) times that spread.
+pub fn compare_with_sim(live: &ScenarioResult) -> SimComparison {
+    let sim = run_scenario(&live.params);
+    let spread: Vec<(f64, f64)> = (1..=SPREAD_SEEDS)
+        .map(|k| {
+            let mut params = live.params.clone();
+            params.seed = live.params.seed.wrapping_add(k * 7_919);
+            let run = run_scenario(&params);
+            (run.db_attempts_per_action, run.success_ratio)
+        })
+        .collect();
+    let sd = |pick: fn(&(f64, f64)) -> f64| {
+        let n = spread.len() as f64;
+        let mean = spread.iter().map(pick).sum::<f64>() / n;
+        (spread.iter().map(|x| (pick(x) - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
+    };
+    let margin_95 = 1.96 * std::f64::consts::SQRT_2 * sd(|x| x.0);
+    let success_margin_95 = 1.96 * std::f64::consts::SQRT_2 * sd(|x| x.1);
+    let difference = live.db_attempts_per_action - sim.db_attempts_per_action;
+    let success_difference = live.success_ratio - sim.success_ratio;
+    // A hair of slack for the two-decimal rounding both numbers are printed with.
+    let within = difference.abs() <= margin_95 + 0.005 && success_difference.abs() <= success_margin_95 + 0.0005;
+    SimComparison {
+        sim_db_attempts_per_action: sim.db_attempts_per_action,
+        sim_success_ratio: sim.success_ratio,
+        difference,
+        margin_95,
+        success_difference,
+        success_margin_95,
+        within,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,9 +2,9 @@
 
 use serde_json::{Value, json};
 
+use crate::engine::overload::ComparedPoint;
 use crate::engine::overload::metastable::MetastableRun;
 use crate::engine::overload::{Criticality, Curve, OverloadRun, Policy, Scenario, Second};
-use crate::live::overload::runner::ComparedPoint;
 
 /// What one `run overload` printed, gathered for the text and the JSON forms.
 pub struct OverloadReport<'a> {

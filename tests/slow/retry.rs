@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
+use resilience_lab::engine::retry::DB_BACKLOG;
 use resilience_lab::engine::retry::{Policy, ScenarioParams, run_scenario};
 use resilience_lab::live::retry::chain::{BackoffConfig, ChainConfig, DbCapacity, LiveChain};
-use resilience_lab::live::retry::hops::DB_BACKLOG;
 use resilience_lab::live::retry::metastable::{MetastableConfig, run_metastable};
 
 /// The live tests of this file run one at a time: each paces hundreds of requests a second

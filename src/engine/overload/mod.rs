@@ -75,6 +75,15 @@ pub fn sweep_at(params: &OverloadParams, policy: Policy, offered: &[f64]) -> Cur
     Curve { policy, points }
 }
 
+/// One point of the live goodput curve (live/overload/runner.rs measures it) with the
+/// simulation at the same settings.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct ComparedPoint {
+    pub offered_per_s: f64,
+    pub live_goodput_per_s: f64,
+    pub sim_goodput_per_s: f64,
+}
+
 /// The goodput curve of every policy in [`Policy::ALL`] at these settings.
 pub fn sweep(params: &OverloadParams) -> Vec<Curve> {
     let offered = sweep_offered(params);

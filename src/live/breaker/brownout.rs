@@ -28,7 +28,9 @@ use tokio::task::JoinHandle;
 use tokio::time::{Instant, MissedTickBehavior};
 
 use crate::engine::breaker::{BreakerConfig, BreakerState};
-use crate::engine::brownout::{BrownoutComparison, BrownoutParams, CallerRun, CallerSummary, SecondStats};
+use crate::engine::brownout::{
+    BrownoutComparison, BrownoutParams, BrownoutRun, CallerRun, CallerSummary, LiveCaller, SecondStats,
+};
 use crate::engine::fault::{FaultKind, FaultSchedule, ManualOverride};
 use crate::live::breaker::checkout::{self, Caller, Schedule, Tally, lock};
 use crate::live::breaker::dependency::Dependency;
@@ -66,37 +68,6 @@ pub struct LiveSample {
     pub sick: bool,
     pub timeout_only: CallerSample,
     pub with_breaker: CallerSample,
-}
-
-/// What only a live run has: how well the clock kept time.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct LiveCaller {
-    pub p50_wait_ms: f64,
-    /// Sends per second between the first and the last send.
-    pub achieved_rate: f64,
-    pub late_sends: u64,
-    /// p99 and worst of how far behind its slot a send went out.
-    pub late_p99_ms: f64,
-    pub late_max_ms: f64,
-    /// Average of the sampled in-flight gauge while the dependency was sick.
-    pub in_flight_sick_avg: f64,
-    pub timed_out: u64,
-    /// p99 of `wait - timeout` over the calls that timed out (0 if none did).
-    pub timeout_overshoot_p99_ms: f64,
-    pub error_answers: u64,
-    pub connect_failures: u64,
-    /// Calls not sent because `checkout::MAX_CALLS_IN_FLIGHT` were out (degraded at once).
-    pub not_sent: u64,
-}
-
-/// A finished live run: the simulation's report shapes plus the live-only numbers.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct BrownoutRun {
-    pub comparison: BrownoutComparison,
-    pub timeout_only: LiveCaller,
-    pub with_breaker: LiveCaller,
-    /// Requests the dependency received from both callers.
-    pub dependency_requests: u64,
 }
 
 /// The sampler's running sums for the in-flight average while sick.

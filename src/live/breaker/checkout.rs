@@ -17,7 +17,7 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 use crate::engine::breaker::{Breaker, BreakerConfig};
-use crate::engine::brownout::SecondStats;
+use crate::engine::brownout::{MAX_CALLS_IN_FLIGHT, SecondStats};
 use crate::engine::fault::FaultSchedule;
 use crate::live::breaker::wait_histogram::WaitHistogram;
 use crate::live::http::{PooledClient, pooled_client};
@@ -26,14 +26,6 @@ use crate::live::http::{PooledClient, pooled_client};
 pub const LATE_AFTER: Duration = Duration::from_millis(2);
 /// Extra time allowed for calls still out when the caller stops, beyond their timeout.
 const FINISH_SLACK: Duration = Duration::from_secs(1);
-/// Most calls one caller keeps out at once, like a page's connection pool: a call due
-/// beyond it is not sent and degrades at once (counted in [`Tally::not_sent`]). Each call
-/// out holds a connection, whose client and server ends both live in this process (about
-/// 50 KB, `benches/memory.sh`). The lesson's 100 calls/s x 200 ms keeps 20 out; the
-/// sliders' widest, 500/s x 2 s, would keep 1,000 per caller (70 MB for the run); the
-/// flags' widest, 10,000/s x 60 s, 600,000. At 256 a caller, the worst run stays near
-/// 40 MB.
-pub const MAX_CALLS_IN_FLIGHT: usize = 256;
 /// Most waits kept for the next sample (the TUI's rolling p99). The sampler takes them once
 /// a second's calls have all ended, up to a timeout later, and a reader that lags (or none,
 /// on the command line) leaves up to 64 samples queued: at 10,000 page views/s and 60 s

@@ -9,7 +9,7 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 
 use crate::content::LabId;
-use crate::engine::overload::{self, OverloadParams, OverloadRun, Scenario, Second, Totals};
+use crate::engine::overload::{self, ComparedPoint, OverloadParams, OverloadRun, Scenario, Second, Totals};
 use crate::live::overload::client::{ClientSettings, LiveClient};
 use crate::live::overload::server::LiveServer;
 use crate::live::run::{self, LabEvent, LabSender, LiveRun, OverloadEvent, RunInbox};
@@ -181,14 +181,6 @@ pub async fn run_to_end(params: OverloadParams) -> Result<LiveSummary> {
     let (_control, control) = watch::channel(OverloadControl { params: params.clone() });
     let (_stop, stop) = watch::channel(false);
     drive(params, RunInbox { control, stop }, |_| {}).await
-}
-
-/// One point of the live goodput curve with the simulation at the same settings.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-pub struct ComparedPoint {
-    pub offered_per_s: f64,
-    pub live_goodput_per_s: f64,
-    pub sim_goodput_per_s: f64,
 }
 
 /// Live against sim at each offered load (one short live run per point).

@@ -34,13 +34,12 @@ use std::time::Duration;
 use color_eyre::eyre::{Result, WrapErr, eyre};
 use hyper::body::Incoming;
 use hyper::{Request, Uri};
-use serde::Serialize;
 use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use crate::engine::pyrandom::PyRandom;
-use crate::engine::retry::{ScenarioParams, ScenarioResult};
+use crate::engine::retry::{RUN_ACTIONS_TIME_LIMIT, ScenarioParams, ScenarioResult};
 use crate::live::http::{self, TextBody};
 pub use crate::live::retry::config::{
     BackoffConfig, BackoffSleep, ChainConfig, ChainCounters, ChainSnapshot, DbCapacity,
@@ -50,9 +49,6 @@ use crate::live::retry::hops::{Backoff, Database, Forwarder, TopClient, WorkTrac
 
 /// How long a stopping server waits for its open connections before giving up on them.
 const DRAIN_DEADLINE: Duration = Duration::from_secs(3);
-
-/// The longest a counting run keeps starting actions: bounded in time as well as count.
-pub const RUN_ACTIONS_TIME_LIMIT: Duration = Duration::from_secs(300);
 
 /// A server task and its address.
 struct RunningServer {
@@ -332,58 +328,6 @@ pub async fn run_scenario_live(params: &ScenarioParams, concurrency: usize) -> R
         .await;
     chain.shutdown().await?;
     Ok(result)
-}
-
-/// A live result set against the sim at the same settings.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SimComparison {
-    pub sim_db_attempts_per_action: f64,
-    pub sim_success_ratio: f64,
-    /// Live minus sim, database attempts per action.
-    pub difference: f64,
-    /// Half-width of the 95% interval of that difference between two independent runs.
-    pub margin_95: f64,
-    pub success_difference: f64,
-    pub success_margin_95: f64,
-    pub within: bool,
-}
-
-/// Seeds the sampling spread is estimated from.
-const SPREAD_SEEDS: u64 = 20;
-
-/// Compares a live run with the engine's sim at the same settings. The sampling error is
-/// the spread of the sim over 20 other seeds at the same number of actions; the difference
-/// of two independent runs has sqrt(2) times that spread.
-pub fn compare_with_sim(live: &ScenarioResult) -> SimComparison {
-    let sim = crate::engine::retry::run_scenario(&live.params);
-    let spread: Vec<(f64, f64)> = (1..=SPREAD_SEEDS)
-        .map(|k| {
-            let mut params = live.params.clone();
-            params.seed = live.params.seed.wrapping_add(k * 7_919);
-            let run = crate::engine::retry::run_scenario(&params);
-            (run.db_attempts_per_action, run.success_ratio)
-        })
-        .collect();
-    let sd = |pick: fn(&(f64, f64)) -> f64| {
-        let n = spread.len() as f64;
-        let mean = spread.iter().map(pick).sum::<f64>() / n;
-        (spread.iter().map(|x| (pick(x) - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
-    };
-    let margin_95 = 1.96 * std::f64::consts::SQRT_2 * sd(|x| x.0);
-    let success_margin_95 = 1.96 * std::f64::consts::SQRT_2 * sd(|x| x.1);
-    let difference = live.db_attempts_per_action - sim.db_attempts_per_action;
-    let success_difference = live.success_ratio - sim.success_ratio;
-    // A hair of slack for the two-decimal rounding both numbers are printed with.
-    let within = difference.abs() <= margin_95 + 0.005 && success_difference.abs() <= success_margin_95 + 0.0005;
-    SimComparison {
-        sim_db_attempts_per_action: sim.db_attempts_per_action,
-        sim_success_ratio: sim.success_ratio,
-        difference,
-        margin_95,
-        success_difference,
-        success_margin_95,
-        within,
-    }
 }
 
 #[cfg(test)]

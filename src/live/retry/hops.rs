@@ -19,7 +19,7 @@ use tokio::sync::{Notify, Semaphore};
 use tokio::time::Instant;
 
 use crate::engine::pyrandom::PyRandom;
-use crate::engine::retry::{Budget, full_jitter_ceiling_s, full_jitter_s};
+use crate::engine::retry::{Budget, DB_BACKLOG, full_jitter_ceiling_s, full_jitter_s};
 use crate::live::http::{self, PooledClient, TextBody};
 use crate::live::retry::config::{BackoffConfig, BackoffSleep, ChainCounters};
 
@@ -248,15 +248,6 @@ impl Drop for WorkGuard {
         }
     }
 }
-
-/// Requests the database holds at once, queued or in service, in the metastable mode.
-/// A real server has such a limit (a listen backlog, a connection pool, a queue); beyond
-/// it a request is refused at once with a 503 and counted in `ChainCounters::db_refused`.
-/// 512 is 1.3 s of work at the default 400 requests/s, far past the back end's 100 ms
-/// timeout, so the queue still fills with work nobody waits for and the lesson holds,
-/// while memory stays bounded whatever the load and the duration (each queued request
-/// also holds its connection's buffers until its work is done).
-pub const DB_BACKLOG: u64 = 512;
 
 /// The database: fails each attempt with probability `p`, or every attempt in an outage.
 pub(crate) struct Database {

@@ -4,9 +4,9 @@
 
 use resilience_lab::engine::breaker::BreakerConfig;
 use resilience_lab::engine::brownout::BrownoutParams;
+use resilience_lab::engine::brownout::MAX_CALLS_IN_FLIGHT;
 use resilience_lab::engine::fault::{FaultKind, FaultSchedule};
 use resilience_lab::live::breaker::brownout;
-use resilience_lab::live::breaker::checkout::MAX_CALLS_IN_FLIGHT;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hung_dependency_holds_no_more_calls_than_the_callers_pool() {
