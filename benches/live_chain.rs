@@ -14,8 +14,9 @@ use bytes::Bytes;
 use http_body_util::{BodyExt, Empty};
 use hyper::body::Incoming;
 use hyper::{Request, StatusCode, Uri};
+use resilience_lab::engine::retry_chain::ChainConfig;
 use resilience_lab::live::http::{self, PooledClient};
-use resilience_lab::live::retry::chain::{ChainConfig, LiveChain};
+use resilience_lab::live::retry::chain::LiveChain;
 use tokio::sync::watch;
 
 /// Requests in flight at once, from the load's side.

@@ -19,7 +19,7 @@ use crate::engine::health::DriverRun;
 use crate::engine::pyfmt::{float_repr, percent};
 use crate::engine::retry::SimComparison;
 use crate::engine::retry::{Policy, ScenarioResult};
-use crate::live::retry::metastable::MetastableRun;
+use crate::engine::retry_chain::LiveMetastableRun;
 
 /// The fleet lab's reports (Lab 1 at fleet scale).
 pub mod fleet;
@@ -225,7 +225,7 @@ pub fn retry_live_table_json(rows: &[(String, ScenarioResult, Option<SimComparis
 }
 
 /// The metastable experiment as text: the timeline, then goodput before, during and after.
-pub fn metastable_text(run: &MetastableRun) -> String {
+pub fn metastable_text(run: &LiveMetastableRun) -> String {
     let c = &run.config;
     let attempts: Vec<String> = run.attempts.iter().map(u32::to_string).collect();
     let budget = if run.budget > 0.0 {
@@ -293,7 +293,7 @@ fn policy_word(policy: Policy) -> &'static str {
 }
 
 /// The metastable experiment as JSON.
-pub fn metastable_json(run: &MetastableRun) -> String {
+pub fn metastable_json(run: &LiveMetastableRun) -> String {
     let mut value = json!(run);
     value["lab"] = json!("retry");
     value["mode"] = json!("live");

@@ -15,10 +15,11 @@ use crate::engine::brownout::{self, BrownoutParams};
 use crate::engine::fault::{FaultKind, FaultSchedule};
 use crate::engine::health;
 use crate::engine::retry::{self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, ATLAS_PS, Policy};
+use crate::engine::retry_chain::{BackoffConfig, ChainConfig, DbCapacity, MetastableConfig};
 use crate::error::UsageError;
 use crate::live::health::{child as health_child, driver as health_driver};
-use crate::live::retry::chain::{BackoffConfig, ChainConfig, DbCapacity, LiveChain};
-use crate::live::retry::metastable::{self, MetastableConfig};
+use crate::live::retry::chain::LiveChain;
+use crate::live::retry::metastable;
 use crate::{live, report};
 
 /// The breaker flags by the names of the lab's parameters.

@@ -20,4 +20,5 @@ pub mod policy;
 pub mod pyfmt;
 pub mod pyrandom;
 pub mod retry;
+pub mod retry_chain;
 pub mod stats;

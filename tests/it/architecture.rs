@@ -185,11 +185,6 @@ fn commands_name_no_helper_of_the_terminal_app() {
     }
 }
 
-/// The live types a printer still reads, until they move beside the engine's like the
-/// others (Lab 2's live metastable run is built of the live chain's settings). This list
-/// may only shrink.
-const REPORT_STILL_READS_LIVE: &[&str] = &["crate::live::retry::metastable::MetastableRun"];
-
 #[test]
 fn report_reads_the_results_of_live_runs_from_beside_the_engine() {
     // A printer that names `live::` pulls the servers into every headless report and lets
@@ -204,9 +199,7 @@ fn report_reads_the_results_of_live_runs_from_beside_the_engine() {
                 .chars()
                 .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
                 .collect();
-            if !REPORT_STILL_READS_LIVE.contains(&path.as_str()) {
-                found.push(format!("{}: {path}", file.display()));
-            }
+            found.push(format!("{}: {path}", file.display()));
         }
     }
     assert!(found.is_empty(), "the printer names live types:\n{}", found.join("\n"));
@@ -591,7 +584,6 @@ const STILL_TWICE: &[&str] = &[
     "Dependency",
     "Entry",
     "Event",
-    "MetastableRun",
     "Outcome",
     "Policy",
     "Refusal",

@@ -5,8 +5,9 @@ use std::time::Duration;
 
 use resilience_lab::engine::retry::DB_BACKLOG;
 use resilience_lab::engine::retry::{Policy, ScenarioParams, run_scenario};
-use resilience_lab::live::retry::chain::{BackoffConfig, ChainConfig, DbCapacity, LiveChain};
-use resilience_lab::live::retry::metastable::{MetastableConfig, run_metastable};
+use resilience_lab::engine::retry_chain::{BackoffConfig, ChainConfig, DbCapacity, MetastableConfig};
+use resilience_lab::live::retry::chain::LiveChain;
+use resilience_lab::live::retry::metastable::run_metastable;
 
 /// The live tests of this file run one at a time: each paces hundreds of requests a second
 /// through real sockets, and on a 2-core machine two at once starve each other's timers

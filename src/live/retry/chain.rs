@@ -40,10 +40,9 @@ use tokio::time::Instant;
 
 use crate::engine::pyrandom::PyRandom;
 use crate::engine::retry::{RUN_ACTIONS_TIME_LIMIT, ScenarioParams, ScenarioResult};
+use crate::engine::retry_chain::ChainConfig;
 use crate::live::http::{self, TextBody};
-pub use crate::live::retry::config::{
-    BackoffConfig, BackoffSleep, ChainConfig, ChainCounters, ChainSnapshot, DbCapacity,
-};
+pub use crate::live::retry::config::{BackoffSleep, ChainCounters, ChainSnapshot};
 pub use crate::live::retry::hops::ATTEMPTS_HEADER;
 use crate::live::retry::hops::{Backoff, Database, Forwarder, TopClient, WorkTracker};
 

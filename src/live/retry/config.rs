@@ -1,5 +1,6 @@
-//! What a retry chain is built with and what it counts: [`ChainConfig`] and its parts,
-//! the live [`ChainCounters`] and their [`ChainSnapshot`].
+//! What a live retry chain counts: the [`ChainCounters`] and their [`ChainSnapshot`], and
+//! each backoff sleep as drawn. What the chain is built with is plain data beside the
+//! engine's (`engine::retry_chain`).
 //!
 //! A file of its own so that the hops (which count) and the chain (which wires the hops)
 //! both import it and neither imports the other.
@@ -8,52 +9,6 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::Serialize;
-
-/// The database as a finite resource, for the metastable mode.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct DbCapacity {
-    /// Requests the database serves at full speed at once (semaphore slots).
-    pub concurrency: usize,
-    /// Time one request holds a slot, success or failure: a failure costs work too.
-    pub service_ms: f64,
-}
-
-/// Full Jitter between attempts; a zero base means no sleep at all (the default).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct BackoffConfig {
-    pub base_ms: f64,
-    pub cap_ms: f64,
-}
-
-/// What the chain is built with; attempts and budget are chosen per action instead.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ChainConfig {
-    /// Retrying layers including the top client: 3 builds front end, back end, database.
-    pub layers: usize,
-    /// Failure probability of each database attempt.
-    pub p: f64,
-    /// Seed of the database's failure draws and of each layer's jitter draws.
-    pub seed: u64,
-    /// None: the database answers at once (the counting lab).
-    pub capacity: Option<DbCapacity>,
-    /// The back end's timeout on each database call; None waits forever.
-    pub db_timeout_ms: Option<u64>,
-    pub backoff: BackoffConfig,
-}
-
-impl ChainConfig {
-    /// The counting lab's chain: instant database, no timeouts, no backoff.
-    pub fn counting(layers: usize, p: f64, seed: u64) -> Self {
-        Self {
-            layers,
-            p,
-            seed,
-            capacity: None,
-            db_timeout_ms: None,
-            backoff: BackoffConfig::default(),
-        }
-    }
-}
 
 /// One backoff sleep as drawn: which retry, how long, and the Full Jitter ceiling.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]

@@ -20,8 +20,9 @@ use tokio::time::Instant;
 
 use crate::engine::pyrandom::PyRandom;
 use crate::engine::retry::{Budget, DB_BACKLOG, full_jitter_ceiling_s, full_jitter_s};
+use crate::engine::retry_chain::BackoffConfig;
 use crate::live::http::{self, PooledClient, TextBody};
-use crate::live::retry::config::{BackoffConfig, BackoffSleep, ChainCounters};
+use crate::live::retry::config::{BackoffSleep, ChainCounters};
 
 /// The header that carries the attempts of this layer and the ones below, e.g. `4,4`.
 pub const ATTEMPTS_HEADER: &str = "x-attempts";

@@ -14,8 +14,9 @@ use tokio::time::{Instant, MissedTickBehavior};
 
 use crate::content::LabId;
 use crate::engine::retry::Policy;
-use crate::live::retry::chain::{ChainConfig, LiveChain};
-use crate::live::retry::metastable::{LoadSettings, MetastableConfig, SteadyLoad};
+use crate::engine::retry_chain::{ChainConfig, MetastableConfig};
+use crate::live::retry::chain::LiveChain;
+use crate::live::retry::metastable::{LoadSettings, SteadyLoad};
 use crate::live::run::{self, LabEvent, LabSender, LiveRun, RetryEvent, RunInbox};
 
 /// Most actions a live counting run makes: at p = 1 with 4 x 4 x 4 attempts an action is

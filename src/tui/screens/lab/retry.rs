@@ -11,8 +11,8 @@ use tokio::time::Instant;
 use crate::content::LabId;
 use crate::content::params::{self, RetrySettings};
 use crate::engine::retry::{Policy, ScenarioResult};
+use crate::engine::retry_chain::MetastableConfig;
 use crate::live::retry::chain::ChainSnapshot;
-use crate::live::retry::metastable::MetastableConfig;
 use crate::live::retry::runner::{
     self, LIVE_ACTIONS_MAX, LOAD_MAX_PER_S, LOAD_STEP_PER_S, RetryControl, RetryParams, TRIGGER_LENGTH,
 };
