@@ -101,8 +101,8 @@ fn host(args: &ClassHostArgs, content_dir: Option<&Path>, out: &mut dyn Write) -
                     let Some(line) = line else { continue };
                     let mut room = room.lock().map_err(|_| color_eyre::eyre::eyre!("the room's lock"))?;
                     match control(&mut room, line.trim()) {
-                        Control::Say(said) => writeln!(out, "{said}")?,
-                        Control::Quit => break ExitCode::SUCCESS,
+                        HostCommand::Say(said) => writeln!(out, "{said}")?,
+                        HostCommand::Quit => break ExitCode::SUCCESS,
                     }
                     out.flush()?;
                 }
@@ -135,16 +135,16 @@ fn stdin_lines() -> tokio::sync::mpsc::UnboundedReceiver<String> {
     rx
 }
 
-enum Control {
+enum HostCommand {
     Say(String),
     Quit,
 }
 
 /// One typed control of the host.
-fn control(room: &mut Room, line: &str) -> Control {
+fn control(room: &mut Room, line: &str) -> HostCommand {
     let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
-    Control::Say(match word {
-        "" => return Control::Say(String::new()),
+    HostCommand::Say(match word {
+        "" => return HostCommand::Say(String::new()),
         "open" => match room.open(rest.trim(), unix_ms()) {
             Ok(()) => format!("open {}", rest.trim()),
             Err(why) => why,
@@ -163,7 +163,7 @@ fn control(room: &mut Room, line: &str) -> Control {
             .map(|c| c.check.id.as_str())
             .collect::<Vec<_>>()
             .join(" "),
-        "quit" => return Control::Quit,
+        "quit" => return HostCommand::Quit,
         other => format!("{other:?}: the host's controls are open CHECK, reveal, close, checks, quit"),
     })
 }
@@ -286,8 +286,8 @@ mod tests {
         let content = crate::content::Content::load(None).expect("the built-in labs load");
         let mut room = Room::new(&content, None).expect("a room");
         let say = |room: &mut Room, line: &str| match control(room, line) {
-            Control::Say(said) => said,
-            Control::Quit => "quit".to_string(),
+            HostCommand::Say(said) => said,
+            HostCommand::Quit => "quit".to_string(),
         };
         assert_eq!(say(&mut room, "reveal"), "no check is open: open CHECK first");
         assert!(say(&mut room, "open nope").starts_with("no check \"nope\""));

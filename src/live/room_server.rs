@@ -23,7 +23,7 @@ use crate::live::http::{self, TextBody};
 use crate::room::SharedRoom;
 use crate::room::page::{self, Visitor};
 use crate::room::rules::{self, BODY_MAX_BYTES};
-use crate::room::state::{Refusal, unix_ms};
+use crate::room::state::{WriteRefusal, unix_ms};
 
 /// An answer the room took, for the host's log line.
 #[derive(Clone, Debug, PartialEq)]
@@ -214,11 +214,11 @@ fn page_response(room: &SharedRoom, fields: &std::collections::HashMap<String, S
         return html(StatusCode::OK, page::join_page(None));
     }
     if !rules::code_matches(&room.code, code) {
-        let (_, line) = Refusal::WrongCode.status_and_line();
+        let (_, line) = WriteRefusal::WrongCode.status_and_line();
         return html(StatusCode::FORBIDDEN, page::join_page(Some(&line)));
     }
     if rules::clean_name(name).is_none() {
-        let (_, line) = Refusal::NoName.status_and_line();
+        let (_, line) = WriteRefusal::NoName.status_and_line();
         return html(StatusCode::BAD_REQUEST, page::join_page(Some(&line)));
     }
     let visitor = Visitor { name, code };
@@ -269,13 +269,13 @@ fn answer_response(
         Err(refusal) => {
             let (code_number, line) = refusal.status_and_line();
             let status = StatusCode::from_u16(code_number).unwrap_or(StatusCode::BAD_REQUEST);
-            let mut response = if text_reply || matches!(refusal, Refusal::WrongCode | Refusal::NoName) {
+            let mut response = if text_reply || matches!(refusal, WriteRefusal::WrongCode | WriteRefusal::NoName) {
                 plain(status, format!("{line}\n"))
             } else {
                 let visitor = Visitor { name, code };
                 html(status, page::room_page(&room, &visitor, Some(&line), true))
             };
-            if let Refusal::TooFast(ms) = refusal {
+            if let WriteRefusal::TooFast(ms) = refusal {
                 // RFC 9110 section 10.2.3: Retry-After in whole seconds.
                 if let Ok(value) = HeaderValue::from_str(&ms.div_ceil(1000).to_string()) {
                     response.headers_mut().insert(header::RETRY_AFTER, value);

@@ -27,7 +27,7 @@ pub struct RoomCheck {
 
 /// Why a participant's write was not taken: each maps to one HTTP status.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Refusal {
+pub enum WriteRefusal {
     /// No such room: the code is wrong (403).
     WrongCode,
     /// The name is empty once cleaned (400).
@@ -44,17 +44,17 @@ pub enum Refusal {
     Full,
 }
 
-impl Refusal {
+impl WriteRefusal {
     /// The HTTP status and one line saying what was wrong and what is allowed.
     pub fn status_and_line(&self) -> (u16, String) {
         match self {
-            Refusal::WrongCode => (403, "wrong room code: type the code the projector shows".into()),
-            Refusal::NoName => (400, "a name is needed: letters or digits, up to 24".into()),
-            Refusal::BadAnswer(why) => (400, format!("answer not taken: {why}")),
-            Refusal::UnknownCheck => (404, "no such check in this room".into()),
-            Refusal::Revealed => (409, "this check is revealed: answers no longer count".into()),
-            Refusal::TooFast(ms) => (429, format!("too many answers: wait {} s", ms.div_ceil(1000))),
-            Refusal::Full => (503, format!("the room is full ({PARTICIPANTS_MAX} people)")),
+            WriteRefusal::WrongCode => (403, "wrong room code: type the code the projector shows".into()),
+            WriteRefusal::NoName => (400, "a name is needed: letters or digits, up to 24".into()),
+            WriteRefusal::BadAnswer(why) => (400, format!("answer not taken: {why}")),
+            WriteRefusal::UnknownCheck => (404, "no such check in this room".into()),
+            WriteRefusal::Revealed => (409, "this check is revealed: answers no longer count".into()),
+            WriteRefusal::TooFast(ms) => (429, format!("too many answers: wait {} s", ms.div_ceil(1000))),
+            WriteRefusal::Full => (503, format!("the room is full ({PARTICIPANTS_MAX} people)")),
         }
     }
 }
@@ -218,17 +218,24 @@ impl Room {
     /// ([`crate::learning::quiz::answer::read`]). Refused unless the code is the room's, the name is
     /// something once cleaned, the check exists and is not revealed, and the participant's
     /// allowance has room. A second answer to the same check replaces the first.
-    pub fn answer(&mut self, code: &str, name: &str, check: &str, text: &str, now_ms: u64) -> Result<f64, Refusal> {
+    pub fn answer(
+        &mut self,
+        code: &str,
+        name: &str,
+        check: &str,
+        text: &str,
+        now_ms: u64,
+    ) -> Result<f64, WriteRefusal> {
         let name = self.admit(code, name)?;
         let Some(asked) = self.find(check) else {
-            return Err(Refusal::UnknownCheck);
+            return Err(WriteRefusal::UnknownCheck);
         };
         let text: String = text.chars().take(rules::ANSWER_MAX_CHARS).collect();
-        let reading = crate::learning::quiz::answer::read(&asked.check, &text).map_err(Refusal::BadAnswer)?;
+        let reading = crate::learning::quiz::answer::read(&asked.check, &text).map_err(WriteRefusal::BadAnswer)?;
         if self.revealed(check) {
-            return Err(Refusal::Revealed);
+            return Err(WriteRefusal::Revealed);
         }
-        self.rate.take(&name, now_ms).map_err(Refusal::TooFast)?;
+        self.rate.take(&name, now_ms).map_err(WriteRefusal::TooFast)?;
         self.participants.entry(name.clone()).or_default();
         self.latest.insert((check.to_string(), name.clone()), reading.value);
         self.session.answers.push(AnswerRecord {
@@ -242,12 +249,12 @@ impl Room {
     }
 
     /// A joined app's step: `name` is on `step` (from 1) of `lab`.
-    pub fn step(&mut self, code: &str, name: &str, lab: &str, step: u32, now_ms: u64) -> Result<(), Refusal> {
+    pub fn step(&mut self, code: &str, name: &str, lab: &str, step: u32, now_ms: u64) -> Result<(), WriteRefusal> {
         let name = self.admit(code, name)?;
         if !self.checks.iter().any(|c| c.lab.id == lab) {
-            return Err(Refusal::UnknownCheck);
+            return Err(WriteRefusal::UnknownCheck);
         }
-        self.rate.take(&name, now_ms).map_err(Refusal::TooFast)?;
+        self.rate.take(&name, now_ms).map_err(WriteRefusal::TooFast)?;
         let lab: String = lab.chars().take(rules::NAME_MAX_CHARS).collect();
         self.participants.entry(name.clone()).or_default().step = Some((lab.clone(), step));
         self.session.steps.push(StepRecord {
@@ -261,13 +268,13 @@ impl Room {
     }
 
     /// The code checked and the name cleaned; a new name only while the room has space.
-    fn admit(&self, code: &str, name: &str) -> Result<String, Refusal> {
+    fn admit(&self, code: &str, name: &str) -> Result<String, WriteRefusal> {
         if !rules::code_matches(&self.code, code) {
-            return Err(Refusal::WrongCode);
+            return Err(WriteRefusal::WrongCode);
         }
-        let name = rules::clean_name(name).ok_or(Refusal::NoName)?;
+        let name = rules::clean_name(name).ok_or(WriteRefusal::NoName)?;
         if !self.participants.contains_key(&name) && self.participants.len() >= PARTICIPANTS_MAX {
-            return Err(Refusal::Full);
+            return Err(WriteRefusal::Full);
         }
         Ok(name)
     }
@@ -376,7 +383,7 @@ mod tests {
         room.open(CHECK, 3).expect("open");
         let reveal = room.reveal(4).expect("a check is open");
         assert_eq!((reveal.value, reveal.answers, reveal.within), (Some(64.0), 2, 1));
-        assert_eq!(room.answer(&code, "ada", CHECK, "8", 5), Err(Refusal::Revealed));
+        assert_eq!(room.answer(&code, "ada", CHECK, "8", 5), Err(WriteRefusal::Revealed));
         assert_eq!(room.participants["ada"].right, 1);
         assert_eq!(
             room.participants["bob"],
@@ -392,12 +399,21 @@ mod tests {
     fn writes_are_refused_without_the_code_a_name_a_number_or_allowance() {
         let mut room = room(None);
         let code = room.code.clone();
-        assert_eq!(room.answer("WRONG1", "ada", CHECK, "64", 0), Err(Refusal::WrongCode));
-        assert_eq!(room.answer(&code, "\u{1b}\u{7}", CHECK, "64", 0), Err(Refusal::NoName));
-        assert_eq!(room.answer(&code, "ada", "nope", "64", 0), Err(Refusal::UnknownCheck));
+        assert_eq!(
+            room.answer("WRONG1", "ada", CHECK, "64", 0),
+            Err(WriteRefusal::WrongCode)
+        );
+        assert_eq!(
+            room.answer(&code, "\u{1b}\u{7}", CHECK, "64", 0),
+            Err(WriteRefusal::NoName)
+        );
+        assert_eq!(
+            room.answer(&code, "ada", "nope", "64", 0),
+            Err(WriteRefusal::UnknownCheck)
+        );
         assert!(matches!(
             room.answer(&code, "ada", CHECK, "lots", 0),
-            Err(Refusal::BadAnswer(_))
+            Err(WriteRefusal::BadAnswer(_))
         ));
         for t in 0..rules::RATE_BURST {
             room.answer(&code, "ada", CHECK, "64", u64::from(t))
@@ -405,7 +421,7 @@ mod tests {
         }
         assert!(matches!(
             room.answer(&code, "ada", CHECK, "64", 10),
-            Err(Refusal::TooFast(_))
+            Err(WriteRefusal::TooFast(_))
         ));
         assert!(room.log().iter().all(|a| a.name == "ada"));
     }

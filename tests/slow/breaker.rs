@@ -9,7 +9,7 @@ use resilience_lab::engine::breaker::{BreakerConfig, BreakerState};
 use resilience_lab::engine::brownout::BrownoutParams;
 use resilience_lab::engine::fault::{FaultKind, FaultSchedule, ManualOverride};
 use resilience_lab::live::breaker::brownout::{self, LiveBrownout};
-use resilience_lab::live::breaker::dependency::Dependency;
+use resilience_lab::live::breaker::dependency::DependencyServer;
 use resilience_lab::live::http::{GetOutcome, get_once};
 use tokio::sync::watch;
 use tokio::time::Instant;
@@ -116,7 +116,7 @@ async fn breaker_opens_half_opens_reopens_and_closes_after_healing() {
 async fn each_fault_kind_fails_its_own_way() {
     let _one_at_a_time = ONE_AT_A_TIME.lock().await;
     let (faults_tx, faults_rx) = watch::channel(FaultSchedule::window(FaultKind::Hang, 0.0, 0.0));
-    let dependency = Dependency::start(Instant::now(), HEALTHY, faults_rx)
+    let dependency = DependencyServer::start(Instant::now(), HEALTHY, faults_rx)
         .await
         .expect("dependency");
     let addr = dependency.addr;

@@ -117,9 +117,10 @@ async fn retry_hops() -> Running {
 async fn breaker_dependency() -> Running {
     // A schedule whose fault never comes: the dependency stays healthy.
     let (faults, schedule) = watch::channel(FaultSchedule::window(FaultKind::Errors, 1e9, 1e9 + 1.0));
-    let dependency = live::breaker::dependency::Dependency::start(Instant::now(), Duration::from_millis(1), schedule)
-        .await
-        .expect("dependency");
+    let dependency =
+        live::breaker::dependency::DependencyServer::start(Instant::now(), Duration::from_millis(1), schedule)
+            .await
+            .expect("dependency");
     Running {
         name: "breaker dependency",
         addr: dependency.addr,

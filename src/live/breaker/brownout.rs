@@ -33,7 +33,7 @@ use crate::engine::brownout::{
 };
 use crate::engine::fault::{FaultKind, FaultSchedule, ManualOverride};
 use crate::live::breaker::checkout::{self, Caller, Schedule, Tally, lock};
-use crate::live::breaker::dependency::Dependency;
+use crate::live::breaker::dependency::DependencyServer;
 
 /// How often the calls in flight are sampled.
 const SAMPLE_INTERVAL: Duration = Duration::from_millis(10);
@@ -89,7 +89,7 @@ pub struct LiveBrownout {
     callers: [Arc<Caller>; 2],
     caller_tasks: Vec<JoinHandle<()>>,
     sampler: JoinHandle<SickGauge>,
-    dependency: Dependency,
+    dependency: DependencyServer,
 }
 
 impl LiveBrownout {
@@ -101,7 +101,7 @@ impl LiveBrownout {
         let (stop_tx, stop_rx) = watch::channel(false);
         let (done_tx, done_rx) = watch::channel(0u8);
         let (samples_tx, samples_rx) = mpsc::channel(SAMPLE_QUEUE);
-        let dependency = Dependency::start(
+        let dependency = DependencyServer::start(
             start,
             Duration::from_secs_f64(params.healthy_s().max(0.0)),
             faults_rx.clone(),

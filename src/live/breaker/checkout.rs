@@ -135,7 +135,7 @@ pub struct Schedule {
 
 /// How a single call ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Outcome {
+enum CallEnding {
     Ok,
     ErrorAnswer,
     ConnectFailure,
@@ -230,28 +230,28 @@ pub async fn run(
 /// One call: GET under the timeout, then the wait, the outcome and the breaker's record.
 async fn call(caller: Arc<Caller>, client: PooledClient, uri: Uri, timeout: Duration, start: Instant, sent: Instant) {
     let exchange = async {
-        let response = client.get(uri).await.map_err(|_| Outcome::ConnectFailure)?;
+        let response = client.get(uri).await.map_err(|_| CallEnding::ConnectFailure)?;
         let status = response.status();
         // The page has its answer once the whole body is in.
         response
             .into_body()
             .collect()
             .await
-            .map_err(|_| Outcome::ConnectFailure)?;
+            .map_err(|_| CallEnding::ConnectFailure)?;
         if status == StatusCode::OK {
             Ok(())
         } else {
-            Err(Outcome::ErrorAnswer)
+            Err(CallEnding::ErrorAnswer)
         }
     };
     let outcome = match tokio::time::timeout(timeout, exchange).await {
-        Ok(Ok(())) => Outcome::Ok,
+        Ok(Ok(())) => CallEnding::Ok,
         Ok(Err(outcome)) => outcome,
-        Err(_elapsed) => Outcome::TimedOut,
+        Err(_elapsed) => CallEnding::TimedOut,
     };
     let done = Instant::now();
     let wait_s = (done - sent).as_secs_f64();
-    let ok = outcome == Outcome::Ok;
+    let ok = outcome == CallEnding::Ok;
     if let Some(breaker) = &caller.breaker {
         lock(breaker).record((done - start).as_secs_f64(), ok);
     }
@@ -259,10 +259,10 @@ async fn call(caller: Arc<Caller>, client: PooledClient, uri: Uri, timeout: Dura
     let mut tally = lock(&caller.tally);
     tally.record_wait_s(wait_s);
     match outcome {
-        Outcome::Ok => {}
-        Outcome::ErrorAnswer => tally.error_answers += 1,
-        Outcome::ConnectFailure => tally.connect_failures += 1,
-        Outcome::TimedOut => {
+        CallEnding::Ok => {}
+        CallEnding::ErrorAnswer => tally.error_answers += 1,
+        CallEnding::ConnectFailure => tally.connect_failures += 1,
+        CallEnding::TimedOut => {
             tally.timed_out += 1;
             tally.timeout_overshoot.record_s(wait_s - timeout.as_secs_f64());
         }

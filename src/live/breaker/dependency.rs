@@ -61,7 +61,7 @@ impl DependencyState {
         self.faults.borrow().fault_at(self.elapsed_s())
     }
 
-    /// Told to stop, or the [`Dependency`] was dropped without `shutdown`: stop either way.
+    /// Told to stop, or the [`DependencyServer`] was dropped without `shutdown`: stop either way.
     fn stopping(&self) -> bool {
         *self.stop.borrow() || self.stop.has_changed().is_err()
     }
@@ -116,21 +116,21 @@ impl Drop for HeldGuard<'_> {
 }
 
 /// A running dependency server.
-pub struct Dependency {
+pub struct DependencyServer {
     pub addr: SocketAddr,
     pub state: Arc<DependencyState>,
     stop: watch::Sender<bool>,
     task: JoinHandle<Result<()>>,
 }
 
-impl Dependency {
-    /// Binds 127.0.0.1 on an ephemeral port and serves until [`Dependency::shutdown`].
+impl DependencyServer {
+    /// Binds 127.0.0.1 on an ephemeral port and serves until [`DependencyServer::shutdown`].
     /// `clock_start` is time zero of `faults`; `healthy` is the latency of a healthy answer.
     pub async fn start(
         clock_start: Instant,
         healthy: Duration,
         faults: watch::Receiver<FaultSchedule>,
-    ) -> Result<Dependency> {
+    ) -> Result<DependencyServer> {
         let listener = bind_loopback(0)
             .await
             .wrap_err("breaker lab: binding the dependency on 127.0.0.1")?;
@@ -148,7 +148,7 @@ impl Dependency {
             held: AtomicU64::new(0),
         });
         let task = tokio::spawn(serve_with_faults(listener, addr, Arc::clone(&state)));
-        Ok(Dependency {
+        Ok(DependencyServer {
             addr,
             state,
             stop: stop_tx,

@@ -30,7 +30,7 @@ const END_OF_RUN_DEADLINE: Duration = Duration::from_secs(3);
 
 /// What the rollout asks of a replica.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Control {
+pub enum ReplicaControl {
     /// Replace the pod: stop it and start a new one at a new address.
     Replace,
 }
@@ -122,7 +122,7 @@ pub type ReadyTx = mpsc::UnboundedSender<usize>;
 pub async fn run_replica(
     plan: ReplicaPlan,
     recorder: Arc<Recorder>,
-    mut control: mpsc::Receiver<Control>,
+    mut control: mpsc::Receiver<ReplicaControl>,
     ready_tx: ReadyTx,
     mut stop: watch::Receiver<bool>,
 ) -> Result<()> {
@@ -174,7 +174,7 @@ pub async fn run_replica(
             };
             tokio::select! {
                 () = tokio::time::sleep_until(at) => {}
-                Some(Control::Replace) = control.recv() => break StopReason::Rolling,
+                Some(ReplicaControl::Replace) = control.recv() => break StopReason::Rolling,
                 () = until_stopped(&mut stop) => {
                     run_over = true;
                     break StopReason::Liveness;

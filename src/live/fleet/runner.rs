@@ -25,7 +25,7 @@ use crate::live::fleet::database::admin_path;
 use crate::live::fleet::load;
 use crate::live::fleet::recorder::{FleetSample, Recorder, Samples};
 use crate::live::fleet::replica::{Clock, until_stopped};
-use crate::live::fleet::restarter::{Control, ReplicaPlan, run_replica};
+use crate::live::fleet::restarter::{ReplicaControl, ReplicaPlan, run_replica};
 use crate::live::fleet::service;
 use crate::live::health::child::HealthChild;
 use crate::live::http;
@@ -226,7 +226,7 @@ async fn run_fleet(
             tokio::time::sleep_until(at).await;
             for (slot, control) in controls.iter().enumerate() {
                 while ready_rx.try_recv().is_ok() {}
-                if control.send(Control::Replace).await.is_err() {
+                if control.send(ReplicaControl::Replace).await.is_err() {
                     return;
                 }
                 while let Some(ready) = ready_rx.recv().await {

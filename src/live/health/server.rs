@@ -40,7 +40,7 @@ pub const DATABASE_DOWN_PATH: &str = "/admin/database/down";
 pub const DATABASE_UP_PATH: &str = "/admin/database/up";
 
 /// What every connection task shares.
-struct Shared {
+struct HealthShared {
     /// The one health state machine; a mutex because SIGTERM and requests both touch it.
     model: Mutex<HealthModel>,
     /// Time zero of the model: the model speaks in seconds since start.
@@ -52,7 +52,7 @@ struct Shared {
     database: Option<DatabaseClient>,
 }
 
-impl Shared {
+impl HealthShared {
     fn now_s(&self) -> f64 {
         self.started.elapsed().as_secs_f64()
     }
@@ -89,7 +89,7 @@ fn model_reply(answer: Reply) -> Response<TextBody> {
     reply(answer.code, answer.body)
 }
 
-async fn handle(shared: Arc<Shared>, request: Request<Incoming>) -> Response<TextBody> {
+async fn handle(shared: Arc<HealthShared>, request: Request<Incoming>) -> Response<TextBody> {
     let target = request.uri().path_and_query().map_or("/", |p| p.as_str()).to_string();
     shared.log.push(format!("{} {}", request.method(), target));
     // A POST from a foreign Host or Origin never gets here: every server's accept loop
@@ -178,7 +178,7 @@ pub async fn serve_with_database(
     // Installed before "listening" goes out: a driver may send SIGTERM as soon as it reads it.
     let mut sigterm = signal(SignalKind::terminate()).wrap_err("installing the SIGTERM handler")?;
     let port = listener.local_addr().wrap_err("reading the bound address")?.port();
-    let shared = Arc::new(Shared {
+    let shared = Arc::new(HealthShared {
         model: Mutex::new(HealthModel::new(config)),
         started: Instant::now(),
         in_flight: AtomicU32::new(0),

@@ -150,7 +150,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// One open connection, as the accept loop sees it.
 #[derive(Debug)]
-struct Entry {
+struct OpenConnection {
     /// Requests in its handler right now (0 or 1 for HTTP/1.1).
     busy: Arc<AtomicU32>,
     /// Told to close to make room.
@@ -162,7 +162,7 @@ struct Entry {
 struct Registry {
     next_id: u64,
     /// By id, i.e. in accept order: the first idle one is the oldest.
-    open: BTreeMap<u64, Entry>,
+    open: BTreeMap<u64, OpenConnection>,
     evicting: usize,
 }
 
@@ -197,9 +197,9 @@ impl Drop for Open {
 
 /// Counts a request in its handler, however the handler ends; the connection's idle time
 /// starts again from its answer.
-struct Busy(Arc<AtomicU32>, Arc<Mutex<Instant>>);
+struct InHandler(Arc<AtomicU32>, Arc<Mutex<Instant>>);
 
-impl Drop for Busy {
+impl Drop for InHandler {
     fn drop(&mut self) {
         *lock(&self.1) = Instant::now();
         self.0.fetch_sub(1, Ordering::SeqCst);
@@ -264,7 +264,7 @@ impl Connections {
         let (busy, evict) = (Arc::new(AtomicU32::new(0)), Arc::new(Notify::new()));
         registry.open.insert(
             id,
-            Entry {
+            OpenConnection {
                 busy: Arc::clone(&busy),
                 evict: Arc::clone(&evict),
                 evicting: false,
@@ -342,7 +342,7 @@ where
         let writes = connections.writes.clone();
         hyper::service::service_fn(move |request: Request<Incoming>| {
             busy.fetch_add(1, Ordering::SeqCst);
-            let guard = Busy(Arc::clone(&busy), Arc::clone(&idle_since));
+            let guard = InHandler(Arc::clone(&busy), Arc::clone(&idle_since));
             // A foreign page's POST never reaches the handler: refused before it is called.
             let refused = changes_state(request.method())
                 .then(|| writes.check(request.headers()).err())

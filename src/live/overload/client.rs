@@ -56,7 +56,7 @@ pub struct ClientCounts {
     pub failed: u64,
 }
 
-struct Shared {
+struct ClientShared {
     counts: Mutex<ClientCounts>,
     throttle: Mutex<Option<(AdaptiveThrottle, PyRandom)>>,
     start: Instant,
@@ -68,7 +68,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// The running load.
 pub struct LiveClient {
-    shared: Arc<Shared>,
+    shared: Arc<ClientShared>,
     settings: watch::Sender<ClientSettings>,
     stop: watch::Sender<bool>,
     task: JoinHandle<()>,
@@ -77,7 +77,7 @@ pub struct LiveClient {
 impl LiveClient {
     /// Starts sending to `uri` on 127.0.0.1 at once.
     pub fn start(uri: Uri, settings: ClientSettings) -> LiveClient {
-        let shared = Arc::new(Shared {
+        let shared = Arc::new(ClientShared {
             counts: Mutex::new(ClientCounts::default()),
             throttle: Mutex::new(throttle_of(&settings)),
             start: Instant::now(),
@@ -134,7 +134,7 @@ fn throttle_of(settings: &ClientSettings) -> Option<(AdaptiveThrottle, PyRandom)
 }
 
 async fn load(
-    shared: Arc<Shared>,
+    shared: Arc<ClientShared>,
     uri: Uri,
     mut settings_rx: watch::Receiver<ClientSettings>,
     mut stop_rx: watch::Receiver<bool>,
@@ -200,7 +200,7 @@ async fn load(
 }
 
 /// One caller: the request under its timeout, counted by what it saw.
-async fn call(shared: Arc<Shared>, client: PooledClient, request: Request<Empty<Bytes>>, timeout: Duration) {
+async fn call(shared: Arc<ClientShared>, client: PooledClient, request: Request<Empty<Bytes>>, timeout: Duration) {
     let exchange = async {
         let response = client.request(request).await.ok()?;
         let status = response.status();

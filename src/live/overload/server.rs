@@ -47,7 +47,7 @@ pub struct ServerCounts {
 
 /// How a queued request's handler learns its fate.
 #[derive(Debug)]
-enum Verdict {
+enum QueueVerdict {
     Served,
     Shed,
 }
@@ -55,12 +55,12 @@ enum Verdict {
 /// What the core holds per request.
 #[derive(Debug)]
 struct Waiter {
-    tx: oneshot::Sender<Verdict>,
+    tx: oneshot::Sender<QueueVerdict>,
     arrived: Instant,
     timeout: Duration,
 }
 
-struct Shared {
+struct ServerShared {
     core: Mutex<ServerCore<Waiter>>,
     counts: Mutex<ServerCounts>,
     service: Duration,
@@ -72,7 +72,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-impl Shared {
+impl ServerShared {
     fn now_s(&self) -> f64 {
         self.start.elapsed().as_secs_f64()
     }
@@ -110,8 +110,8 @@ impl Shared {
             }
         }
         match rx.await {
-            Ok(Verdict::Served) => text(StatusCode::OK, "ok\n"),
-            Ok(Verdict::Shed) | Err(_) => shed(1.0),
+            Ok(QueueVerdict::Served) => text(StatusCode::OK, "ok\n"),
+            Ok(QueueVerdict::Shed) | Err(_) => shed(1.0),
         }
     }
 
@@ -134,12 +134,12 @@ impl Shared {
                 }
             }
             let class = entry.class;
-            let _ = entry.payload.tx.send(Verdict::Served);
+            let _ = entry.payload.tx.send(QueueVerdict::Served);
             let next = lock(&self.core).finish(class, self.now_s(), &mut expired);
             if !expired.is_empty() {
                 lock(&self.counts).refused += expired.len() as u64;
                 for dropped in expired.drain(..) {
-                    let _ = dropped.payload.tx.send(Verdict::Shed);
+                    let _ = dropped.payload.tx.send(QueueVerdict::Shed);
                 }
             }
             match next {
@@ -163,7 +163,7 @@ fn shed(retry_after_s: f64) -> Response<TextBody> {
 /// The running server: its address, its counters and its stop switch.
 pub struct LiveServer {
     pub addr: SocketAddr,
-    shared: Arc<Shared>,
+    shared: Arc<ServerShared>,
     stop: watch::Sender<bool>,
     task: JoinHandle<()>,
 }
@@ -173,7 +173,7 @@ impl LiveServer {
     pub async fn start(workers: u32, service: Duration, policy: ServerPolicy) -> Result<LiveServer> {
         let listener = bind_loopback(0).await.wrap_err("binding Lab 4's server on 127.0.0.1")?;
         let addr = listener.local_addr().wrap_err("reading Lab 4's server address")?;
-        let shared = Arc::new(Shared {
+        let shared = Arc::new(ServerShared {
             core: Mutex::new(ServerCore::new(workers, service.as_secs_f64(), policy)),
             counts: Mutex::new(ServerCounts::default()),
             service,
@@ -225,7 +225,7 @@ impl LiveServer {
     pub async fn shutdown(self) {
         let _ = self.stop.send(true);
         for waiting in lock(&self.shared.core).drain() {
-            let _ = waiting.payload.tx.send(Verdict::Shed);
+            let _ = waiting.payload.tx.send(QueueVerdict::Shed);
         }
         let _ = self.task.await;
     }

@@ -44,7 +44,7 @@ use crate::engine::retry_chain::ChainConfig;
 use crate::live::http::{self, TextBody};
 pub use crate::live::retry::config::{BackoffSleep, ChainCounters, ChainSnapshot};
 pub use crate::live::retry::hops::ATTEMPTS_HEADER;
-use crate::live::retry::hops::{Backoff, Database, Forwarder, TopClient, WorkTracker};
+use crate::live::retry::hops::{ChainDatabase, Forwarder, LayerBackoff, TopClient, WorkTracker};
 
 /// How long a stopping server waits for its open connections before giving up on them.
 const DRAIN_DEADLINE: Duration = Duration::from_secs(3);
@@ -97,7 +97,7 @@ pub struct LiveChain {
     config: ChainConfig,
     counters: Arc<ChainCounters>,
     top: Arc<TopClient>,
-    db: Arc<Database>,
+    db: Arc<ChainDatabase>,
     /// Front end first, database last.
     servers: Vec<RunningServer>,
     stop: watch::Sender<bool>,
@@ -112,7 +112,7 @@ impl LiveChain {
         let counters = Arc::new(ChainCounters::new(layers));
         let (stop, stop_rx) = watch::channel(false);
         let seed = u128::from(config.seed);
-        let db = Arc::new(Database {
+        let db = Arc::new(ChainDatabase {
             counters: Arc::clone(&counters),
             p_bits: AtomicU64::new(config.p.to_bits()),
             rng: Mutex::new(PyRandom::new(seed)),
@@ -145,7 +145,7 @@ impl LiveChain {
                 },
                 // Each layer draws its jitter from its own stream, seeded apart from the db's
                 // (seed) and the top client's (seed + 1).
-                backoff: Backoff::new(config.backoff, seed + 2 + index as u128, Arc::clone(&counters)),
+                backoff: LayerBackoff::new(config.backoff, seed + 2 + index as u128, Arc::clone(&counters)),
             });
             servers.insert(
                 0,
@@ -157,7 +157,7 @@ impl LiveChain {
             entry: uri_of(servers[0].addr)?,
             counters: Arc::clone(&counters),
             budget: Mutex::new(None),
-            backoff: Backoff::new(config.backoff, seed + 1, Arc::clone(&counters)),
+            backoff: LayerBackoff::new(config.backoff, seed + 1, Arc::clone(&counters)),
         });
         Ok(Self {
             config,

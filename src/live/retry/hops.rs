@@ -31,13 +31,13 @@ pub const ATTEMPTS_HEADER: &str = "x-attempts";
 const BACKOFF_LOG_LIMIT: usize = 4_096;
 
 /// One layer's Full Jitter source: the engine's formula over its own seeded stream.
-pub struct Backoff {
+pub struct LayerBackoff {
     pub(crate) config: BackoffConfig,
     pub(crate) rng: Mutex<PyRandom>,
     pub(crate) counters: Arc<ChainCounters>,
 }
 
-impl Backoff {
+impl LayerBackoff {
     pub(crate) fn new(config: BackoffConfig, seed: u128, counters: Arc<ChainCounters>) -> Self {
         Self {
             config,
@@ -76,7 +76,7 @@ impl Backoff {
 pub(crate) async fn retry_loop<Fut>(
     attempts: u32,
     mut admit: impl FnMut(u32) -> bool,
-    backoff: &Backoff,
+    backoff: &LayerBackoff,
     mut send: impl FnMut() -> Fut,
 ) -> bool
 where
@@ -196,7 +196,7 @@ pub(crate) struct Forwarder {
     pub(crate) counters: Arc<ChainCounters>,
     /// The back end's timeout on the database; None for hops that wait.
     pub(crate) timeout: Option<Duration>,
-    pub(crate) backoff: Backoff,
+    pub(crate) backoff: LayerBackoff,
 }
 
 impl Forwarder {
@@ -251,7 +251,7 @@ impl Drop for WorkGuard {
 }
 
 /// The database: fails each attempt with probability `p`, or every attempt in an outage.
-pub(crate) struct Database {
+pub(crate) struct ChainDatabase {
     pub(crate) counters: Arc<ChainCounters>,
     /// `p` as f64 bits, so a slider can move it while the chain runs.
     pub(crate) p_bits: AtomicU64,
@@ -264,7 +264,7 @@ pub(crate) struct Database {
     pub(crate) work: Arc<WorkTracker>,
 }
 
-impl Database {
+impl ChainDatabase {
     /// One failure draw, the sim's rule: fail when `random() < p` (an outage fails all).
     pub(crate) fn draw_ok(&self) -> bool {
         let p = f64::from_bits(self.p_bits.load(Ordering::Relaxed));
@@ -327,7 +327,7 @@ pub struct TopClient {
     pub(crate) counters: Arc<ChainCounters>,
     /// None: no budget. Shared by every action this client runs, as Google's budget is.
     pub(crate) budget: Mutex<Option<Budget>>,
-    pub(crate) backoff: Backoff,
+    pub(crate) backoff: LayerBackoff,
 }
 
 impl TopClient {
