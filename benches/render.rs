@@ -18,13 +18,13 @@ use criterion::{Criterion, criterion_group};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
-use resilience_lab::cli::ThemeName;
 use resilience_lab::content::{Content, LabId};
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::msg::Msg;
 use resilience_lab::tui::screens::lab::sim::{self as runs, CURVE_ACTIONS_MAX};
 use resilience_lab::tui::slider::Slider;
 use resilience_lab::tui::theme::Theme;
+use resilience_lab::tui::theme::ThemeName;
 
 const WIDTH: u16 = 200;
 const HEIGHT: u16 = 60;

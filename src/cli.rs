@@ -36,8 +36,8 @@ pub struct Cli {
     pub progress: Option<PathBuf>,
 
     /// Colours of the terminal app for a light or a dark background (NO_COLOR removes colour).
-    #[arg(long, global = true, value_enum, default_value_t = ThemeName::Dark)]
-    pub theme: ThemeName,
+    #[arg(long, global = true, value_enum, default_value_t = ThemeArg::Dark)]
+    pub theme: ThemeArg,
 
     /// Write the terminal app's diagnostics to FILE (nothing is printed over the screen).
     #[arg(long, global = true, value_name = "FILE")]
@@ -56,9 +56,9 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
-/// The terminal app's colour set.
+/// The terminal app's colour set, as `--theme` takes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ThemeName {
+pub enum ThemeArg {
     Light,
     Dark,
 }

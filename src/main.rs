@@ -31,7 +31,8 @@ fn main() -> ExitCode {
     };
     let outcome = if cli.command.is_none() {
         // No subcommand: the terminal app. It restores the terminal before returning.
-        commands::load_content(cli.content.as_deref()).and_then(|content| resilience_lab::tui::run(&cli, content))
+        commands::load_content(cli.content.as_deref())
+            .and_then(|content| resilience_lab::tui::run(&app_settings(&cli), content))
     } else {
         // `| head -1` may close stdout early: the command still runs to its end and its exit code.
         let mut out = ReaderMayLeave::new(std::io::stdout().lock());
@@ -88,5 +89,25 @@ fn report_parse_error(error: &clap::Error) -> ExitCode {
             error_line(&resilience_lab::cli_values::one_line(error, &args));
             ExitCode::from(2)
         }
+    }
+}
+
+/// The command line's settings for the terminal app, as the plain values it takes.
+fn app_settings(cli: &Cli) -> resilience_lab::tui::AppSettings {
+    use resilience_lab::cli::ThemeArg;
+    use resilience_lab::tui::theme::ThemeName;
+    resilience_lab::tui::AppSettings {
+        log: cli.log.clone(),
+        // clap takes exactly two values for --join.
+        join: cli.join.as_deref().and_then(|given| match given {
+            [url, code] => Some((url.clone(), code.clone())),
+            _ => None,
+        }),
+        name: cli.name.clone(),
+        theme: match cli.theme {
+            ThemeArg::Light => ThemeName::Light,
+            ThemeArg::Dark => ThemeName::Dark,
+        },
+        progress: cli.progress.clone(),
     }
 }

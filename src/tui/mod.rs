@@ -42,12 +42,11 @@ use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 use ratatui::{DefaultTerminal, Terminal};
 
-use crate::cli::Cli;
 use crate::content::Content;
 use crate::content::LabId;
 use crate::tui::app::App;
 use crate::tui::event::Event;
-use crate::tui::theme::Theme;
+use crate::tui::theme::{Theme, ThemeName};
 use tokio::sync::mpsc::{Receiver, Sender};
 
 /// Whether the app has the terminal (raw mode, alternate screen, mouse capture) right now.
@@ -116,23 +115,38 @@ impl Drop for TerminalGuard {
     }
 }
 
+/// What the app is started with, from the command line as plain values: the app names no
+/// clap type (`main.rs` fills this in from `Cli`).
+#[derive(Clone, Debug)]
+pub struct AppSettings {
+    /// Where the diagnostics go (`--log`); none: nowhere.
+    pub log: Option<std::path::PathBuf>,
+    /// A workshop room to join (`--join URL CODE`), as typed.
+    pub join: Option<(String, String)>,
+    /// The name the room's projector shows (`--name`).
+    pub name: Option<String>,
+    pub theme: ThemeName,
+    /// The progress file (`--progress`); none: the user's data directory.
+    pub progress: Option<std::path::PathBuf>,
+}
+
 /// Runs the terminal app until the learner quits or a signal arrives.
 ///
 /// `main` has installed color_eyre already; the hook installed here restores the terminal
 /// before color_eyre's hook prints the panic, so the report lands on the normal screen.
 /// A drawing error returns here through the guard, which restores too.
-pub fn run(cli: &Cli, content: Content) -> Result<ExitCode> {
+pub fn run(settings: &AppSettings, content: Content) -> Result<ExitCode> {
     // The log first: a bad --log path is a usage error even where there is no terminal.
-    if let Some(path) = &cli.log {
+    if let Some(path) = &settings.log {
         log::open(path)?;
     }
     // A wrong room URL is the user's bad input (exit 2), said before anything starts.
-    let join = match cli.join.as_deref() {
-        Some([url, code]) => Some((
+    let join = match &settings.join {
+        Some((url, code)) => Some((
             crate::live::room_server::parse_room_url(url).map_err(crate::error::UsageError)?,
             code.clone(),
         )),
-        _ => None,
+        None => None,
     };
     if !(stdout().is_terminal() && std::io::stdin().is_terminal()) {
         bail!(
@@ -140,9 +154,9 @@ pub fn run(cli: &Cli, content: Content) -> Result<ExitCode> {
              in scripts use `resilience-lab labs` or `resilience-lab run <lab>`"
         );
     }
-    let theme = Theme::from_env(cli.theme);
+    let theme = Theme::from_env(settings.theme);
     // Before the terminal is taken: a newer-format file is a one-line error, left untouched.
-    let (progress_path, loaded) = learning::load_progress(cli.progress.as_deref())?;
+    let (progress_path, loaded) = learning::load_progress(settings.progress.as_deref())?;
     let previous_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         restore_terminal();
@@ -178,7 +192,7 @@ pub fn run(cli: &Cli, content: Content) -> Result<ExitCode> {
         app.room_link = Some(room_link::RoomLink::spawn(
             addr,
             code,
-            cli.name.clone().unwrap_or_default(),
+            settings.name.clone().unwrap_or_default(),
         ));
     }
     // A different quiz each session; tests keep App::new's fixed seed.
@@ -304,11 +318,7 @@ mod tests {
 
     fn app() -> App {
         let content = Content::load(None).expect("built-in content");
-        App::new(
-            content,
-            Theme::from_env(crate::cli::ThemeName::Dark),
-            Rect::new(0, 0, 100, 30),
-        )
+        App::new(content, Theme::from_env(ThemeName::Dark), Rect::new(0, 0, 100, 30))
     }
 
     #[test]

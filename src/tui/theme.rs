@@ -6,7 +6,13 @@
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::symbols::Marker;
 
-use crate::cli::ThemeName;
+/// Which colour set: for a dark or a light terminal background. The command line's
+/// `--theme` arrives as this plain value (`main.rs` converts it), so the app names no clap type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThemeName {
+    Light,
+    Dark,
+}
 
 /// Styles by role.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,7 +4,6 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
-use resilience_lab::cli::ThemeName;
 use resilience_lab::content::Content;
 use resilience_lab::engine::brownout;
 use resilience_lab::tui::app::{App, Screen};
@@ -12,6 +11,7 @@ use resilience_lab::tui::keys::{self, Context};
 use resilience_lab::tui::msg::Msg;
 use resilience_lab::tui::screens::lab::sim::LabResults;
 use resilience_lab::tui::theme::Theme;
+use resilience_lab::tui::theme::ThemeName;
 
 fn app() -> App {
     let content = Content::load(None).expect("the built-in labs load");

@@ -3,7 +3,7 @@
 //! - the engine stays pure: no file under src/engine/ names an async runtime, an HTTP
 //!   library or a terminal library, so the simulations can never wait on a clock or a socket;
 //! - the live labs name neither the terminal app nor the command line;
-//! - the terminal app names neither the subcommands nor clap's argument structs, and the
+//! - the terminal app names neither the subcommands nor the command line's types, and the
 //!   subcommands name no part of the terminal app;
 //! - the printer (`report`) names no live module: the results of live runs it prints live
 //!   beside the engine's;
@@ -162,6 +162,9 @@ fn tui_names_neither_the_subcommands_nor_clap_argument_structs() {
             file.display()
         );
         assert!(!code.contains("clap"), "{} names clap", file.display());
+        // Its settings arrive as plain values (`tui::AppSettings`, `ThemeName`), so no type
+        // of the command line's reaches it.
+        assert!(!code.contains("crate::cli"), "{} names crate::cli", file.display());
         let words = code.split(|c: char| !(c.is_alphanumeric() || c == '_'));
         for word in words {
             assert!(

@@ -5,7 +5,6 @@
 use std::time::Duration;
 
 use ratatui::layout::Rect;
-use resilience_lab::cli::ThemeName;
 use resilience_lab::content::Content;
 use resilience_lab::content::LabId;
 use resilience_lab::tui::app::App;
@@ -15,6 +14,7 @@ use resilience_lab::tui::screens::lab::Mode;
 use resilience_lab::tui::screens::lab::breaker::BreakerLive;
 use resilience_lab::tui::screens::lab::retry::RetryLive;
 use resilience_lab::tui::theme::Theme;
+use resilience_lab::tui::theme::ThemeName;
 use tokio::sync::mpsc;
 
 /// Longest a test waits for a live run to end.

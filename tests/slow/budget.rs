@@ -164,7 +164,7 @@ fn lab5_live_runs_from_the_app_and_quitting_leaves_no_task() {
         .expect("runtime");
     runtime.block_on(async {
         let content = Content::load(None).expect("the built-in labs load");
-        let theme = resilience_lab::tui::theme::Theme::new(resilience_lab::cli::ThemeName::Dark, false);
+        let theme = resilience_lab::tui::theme::Theme::new(resilience_lab::tui::theme::ThemeName::Dark, false);
         let mut app = App::new(content, theme, ratatui::layout::Rect::new(0, 0, 100, 30));
         app.mark_all_visited();
         let (events, _received) = tokio::sync::mpsc::channel(CHANNEL_CAPACITY);

@@ -370,7 +370,12 @@ impl BookState {
         };
         let width = layout.map_or(60, |l| l.text.width.saturating_sub(2));
         // The rows do not depend on colours: any theme gives the same links.
-        render_with_links(chapter.markdown, Theme::new(crate::cli::ThemeName::Dark, false), width).1
+        render_with_links(
+            chapter.markdown,
+            Theme::new(crate::tui::theme::ThemeName::Dark, false),
+            width,
+        )
+        .1
     }
 
     /// Tab (or Shift+Tab): the next (or previous) link, scrolled into view.
@@ -423,7 +428,7 @@ impl BookState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::ThemeName;
+    use crate::tui::theme::ThemeName;
 
     #[test]
     fn chapters_follow_the_summary() {

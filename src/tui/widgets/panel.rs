@@ -19,7 +19,7 @@ mod tests {
     use ratatui::widgets::Widget;
 
     use super::*;
-    use crate::cli::ThemeName;
+    use crate::tui::theme::ThemeName;
 
     #[test]
     fn the_title_sits_on_the_top_border() {

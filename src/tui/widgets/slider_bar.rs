@@ -43,7 +43,7 @@ impl Widget for SliderBar {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::ThemeName;
+    use crate::tui::theme::ThemeName;
 
     fn line(fraction: f64, width: u16) -> String {
         let mut buf = Buffer::empty(Rect::new(0, 0, width, 1));

@@ -99,7 +99,7 @@ pub fn band_cells<S: Copy>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::ThemeName;
+    use crate::tui::theme::ThemeName;
 
     #[test]
     fn each_cell_shows_the_rarest_state_of_its_span() {

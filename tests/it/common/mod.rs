@@ -9,10 +9,10 @@ pub mod procs;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
-use resilience_lab::cli::ThemeName;
 use resilience_lab::content::Content;
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::theme::Theme;
+use resilience_lab::tui::theme::ThemeName;
 
 /// The app at `width`x`height` on its home screen, every lab's first visit still to come.
 pub fn app(width: u16, height: u16) -> App {

@@ -3,9 +3,9 @@
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use resilience_lab::cli::ThemeName;
 use resilience_lab::engine::fleet::{FleetParams, FleetRun, Scenario, simulate};
 use resilience_lab::tui::theme::Theme;
+use resilience_lab::tui::theme::ThemeName;
 use resilience_lab::tui::view::fleet::{FleetView, draw};
 
 fn screen(run: &FleetRun, width: u16, height: u16, theme: Theme) -> String {

@@ -5,7 +5,6 @@
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
-use resilience_lab::cli::ThemeName;
 use resilience_lab::content::{Content, LabId};
 use resilience_lab::engine::health::HealthConfig;
 use resilience_lab::live::http::GetOutcome;
@@ -15,6 +14,7 @@ use resilience_lab::tui::keys::Context;
 use resilience_lab::tui::msg::Msg;
 use resilience_lab::tui::screens::lab::LabOutcome;
 use resilience_lab::tui::theme::Theme;
+use resilience_lab::tui::theme::ThemeName;
 
 fn app() -> App {
     let content = Content::load(None).expect("the built-in labs load");

@@ -5,9 +5,9 @@ use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use resilience_lab::cli::ThemeName;
 use resilience_lab::engine::overload::{self, CurvePoint, OverloadParams, Scenario};
 use resilience_lab::tui::theme::Theme;
+use resilience_lab::tui::theme::ThemeName;
 use resilience_lab::tui::view::overload::{
     Axes, CURRENT_GLYPH, bulkhead_view, glyph_plot, goodput_curves, nice_max, queue_over_time, render_results,
     throttle_view,

@@ -2,12 +2,12 @@
 //! moves: what the screen shows is what a fresh computation at the final values gives.
 
 use ratatui::layout::Rect;
-use resilience_lab::cli::ThemeName;
 use resilience_lab::content::{Content, LabId};
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::msg::Msg;
 use resilience_lab::tui::screens::lab::sim::{self, CURVE_ACTIONS_MAX, LabResults};
 use resilience_lab::tui::theme::Theme;
+use resilience_lab::tui::theme::ThemeName;
 
 fn lab2() -> App {
     let content = Content::load(None).expect("the built-in labs load");

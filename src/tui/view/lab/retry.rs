@@ -531,7 +531,7 @@ mod tests {
 
     #[test]
     fn both_metastable_charts_mark_the_trigger_in_the_same_columns() {
-        let theme = Theme::new(crate::cli::ThemeName::Dark, true);
+        let theme = Theme::new(crate::tui::theme::ThemeName::Dark, true);
         // Goodput falls to nothing the second the trigger starts while the database rate
         // climbs past 5,000/s: two value labels of different widths ("250", "10000").
         let points = (1..=25)
