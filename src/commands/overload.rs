@@ -8,7 +8,7 @@ use color_eyre::eyre::Result;
 use crate::cli::OverloadArgs;
 use crate::content::params::{self, AtBound, Values};
 use crate::engine::overload::ComparedPoint;
-use crate::engine::overload::metastable::{self, MetastableParams};
+use crate::engine::overload::metastable;
 use crate::engine::overload::{self, OverloadParams, Policy, Scenario};
 use crate::error::UsageError;
 use crate::live::overload::runner;
@@ -99,6 +99,15 @@ impl Values for OverloadArgs {
             "x_latency_ms" => self.x_latency_ms,
             "x_timeout_ms" => self.x_timeout_ms,
             "x_pool" => whole(self.x_pool),
+            // The metastable model's own (`params::overload::metastable_params`).
+            "capacity_per_s" => self.capacity_per_s,
+            "attempts" => whole(self.attempts),
+            "retry_cap_per_s" => self.retry_cap_per_s,
+            "budget" => self.budget,
+            "trigger_s" => whole(self.trigger_s),
+            "after_s" => whole(self.after_s),
+            "cut_at_s" => whole(self.cut_at_s),
+            "cut_to_per_s" => self.cut_to_per_s,
             _ => None,
         }
     }
@@ -195,29 +204,7 @@ fn run_metastable(args: &OverloadArgs, out: &mut dyn Write) -> Result<ExitCode> 
     if let Some(flag) = args.first_queueing_flag() {
         return Err(usage(format!("{flag} does not apply to --scenario metastable")));
     }
-    let mut p = MetastableParams::default();
-    if let Some(v) = args.offered_per_s {
-        p.load_per_s = v;
-    }
-    if let Some(v) = args.capacity_per_s {
-        p.capacity_per_s = v;
-    }
-    if let Some(v) = args.attempts {
-        p.attempts = v as u32;
-    }
-    p.retry_cap_per_s = args.retry_cap_per_s;
-    if let Some(v) = args.budget {
-        p.budget_ratio = (v > 0.0).then_some(v);
-    }
-    if let Some(v) = args.trigger_s {
-        p.trigger_s = v as u32;
-    }
-    if let Some(v) = args.after_s {
-        p.after_s = v as u32;
-    }
-    if let (Some(at_s), Some(load)) = (args.cut_at_s, args.cut_to_per_s) {
-        p.load_changes = vec![(at_s as u32, load)];
-    }
+    let p = params::overload::metastable_params(args);
     let run = metastable::run(&p);
     let curve = if args.sweep {
         let loads: Vec<f64> = (1..=20).map(|i| f64::from(i) * p.capacity_per_s / 20.0).collect();

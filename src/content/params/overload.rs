@@ -9,6 +9,7 @@
 use crate::content::lab::LabFile;
 use crate::content::params::bound::{AtBound, Bound, value};
 use crate::content::values::Values;
+use crate::engine::overload::metastable::MetastableParams;
 use crate::engine::overload::{Arrivals, Dependency, OverloadParams, Policy, Scenario};
 use crate::error::UsageError;
 
@@ -199,11 +200,70 @@ pub fn overload_hang_params(lab: &LabFile, values: &(impl Values + ?Sized)) -> O
     }
 }
 
+/// The metastable model's settings (`run overload --scenario metastable`): the model's own
+/// defaults with every value `values` gives on top. Names as the flags: `offered_per_s` (the
+/// load), `capacity_per_s`, `attempts`, `retry_cap_per_s`, `budget` (0: none), `trigger_s`,
+/// `after_s`, and `cut_at_s` with `cut_to_per_s` (the load cut, both or neither). clap holds
+/// each flag to its range and type; the model takes whole seconds and attempts.
+pub fn metastable_params(values: &(impl Values + ?Sized)) -> MetastableParams {
+    let whole = |v: f64| v as u32;
+    let mut p = MetastableParams::default();
+    if let Some(v) = values.value("offered_per_s") {
+        p.load_per_s = v;
+    }
+    if let Some(v) = values.value("capacity_per_s") {
+        p.capacity_per_s = v;
+    }
+    if let Some(v) = values.value("attempts") {
+        p.attempts = whole(v);
+    }
+    p.retry_cap_per_s = values.value("retry_cap_per_s");
+    if let Some(v) = values.value("budget") {
+        p.budget_ratio = (v > 0.0).then_some(v);
+    }
+    if let Some(v) = values.value("trigger_s") {
+        p.trigger_s = whole(v);
+    }
+    if let Some(v) = values.value("after_s") {
+        p.after_s = whole(v);
+    }
+    if let (Some(at_s), Some(load)) = (values.value("cut_at_s"), values.value("cut_to_per_s")) {
+        p.load_changes = vec![(whole(at_s), load)];
+    }
+    p
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::content::values::Defaults;
     use crate::content::{Content, LabId};
+
+    #[test]
+    fn the_metastable_model_takes_each_value_by_its_flags_name() {
+        assert_eq!(metastable_params(&Defaults), MetastableParams::default());
+        let given: &[(&str, f64)] = &[
+            ("offered_per_s", 70.0),
+            ("capacity_per_s", 90.0),
+            ("attempts", 3.0),
+            ("retry_cap_per_s", 5.0),
+            ("budget", 0.0),
+            ("trigger_s", 12.0),
+            ("after_s", 40.0),
+            ("cut_at_s", 30.0),
+            ("cut_to_per_s", 20.0),
+        ];
+        let p = metastable_params(given);
+        assert_eq!((p.load_per_s, p.capacity_per_s, p.attempts), (70.0, 90.0, 3));
+        assert_eq!(
+            (p.retry_cap_per_s, p.budget_ratio),
+            (Some(5.0), None),
+            "a 0 budget is none"
+        );
+        assert_eq!((p.trigger_s, p.after_s, p.load_changes), (12, 40, vec![(30, 20.0)]));
+        let cut_without_load = metastable_params(&[("cut_at_s", 30.0)][..]);
+        assert!(cut_without_load.load_changes.is_empty(), "a cut needs its load too");
+    }
 
     #[test]
     fn a_policys_own_value_for_another_policy_is_refused_unless_a_sweep_runs_every_policy() {
