@@ -6,6 +6,7 @@
 
 use serde_json::{Value, json};
 
+pub use crate::engine::oncall::play::DecisionEntry;
 use crate::engine::oncall::sim::{DrillRun, DrillSecond};
 use crate::engine::oncall::{DrillScore, LeverPull, OncallLever};
 
@@ -97,14 +98,6 @@ pub fn expected_effect(lever: OncallLever) -> &'static str {
         OncallLever::Shed(true) => "sheddable traffic gets fast 503s with Retry-After; less load downstream",
         OncallLever::Shed(false) => "sheddable traffic served again",
     }
-}
-
-/// One entry of the learner's decision log (the Atlas's fixed fields: what, why, expected).
-#[derive(Clone, Debug, PartialEq)]
-pub struct DecisionEntry {
-    pub pull: LeverPull,
-    pub why: String,
-    pub expected: String,
 }
 
 fn seen(second: Option<&DrillSecond>) -> Value {
