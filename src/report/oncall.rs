@@ -113,7 +113,7 @@ fn seen(second: Option<&DrillSecond>) -> Value {
 }
 
 /// The timeline's entries, oldest first, as (t_s, kind, text, what was seen).
-fn timeline(run: &DrillRun, score: &DrillScore) -> Vec<(f64, &'static str, String, Value)> {
+pub fn timeline(run: &DrillRun, score: &DrillScore) -> Vec<(f64, &'static str, String, Value)> {
     let setup = &run.setup;
     let at = |t: f64| run.seconds.get(t as usize);
     let mut entries = vec![(

@@ -117,12 +117,19 @@ impl Drop for TerminalGuard {
     }
 }
 
+/// `oncall [--seed S] [--incident NAME]`: the app opens on the drill.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OncallStart {
+    pub seed: Option<u64>,
+    pub incident: Option<String>,
+}
+
 /// Runs the terminal app until the learner quits or a signal arrives.
 ///
 /// `main` has installed color_eyre already; the hook installed here restores the terminal
 /// before color_eyre's hook prints the panic, so the report lands on the normal screen.
 /// A drawing error returns here through the guard, which restores too.
-pub fn run(cli: &Cli, content: Content) -> Result<ExitCode> {
+pub fn run(cli: &Cli, content: Content, oncall: Option<OncallStart>) -> Result<ExitCode> {
     // The log first: a bad --log path is a usage error even where there is no terminal.
     if let Some(path) = &cli.log {
         log::open(path)?;
@@ -182,10 +189,17 @@ pub fn run(cli: &Cli, content: Content) -> Result<ExitCode> {
             cli.name.clone().unwrap_or_default(),
         ));
     }
-    // A different quiz each session; tests keep App::new's fixed seed.
-    app.quiz.seed = std::time::SystemTime::now()
+    // A different quiz and drill each session; tests keep App::new's fixed seeds.
+    let now_s = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(1, |d| d.as_secs());
+    app.quiz.seed = now_s;
+    app.oncall_seed = now_s % (u64::from(u32::MAX) + 1);
+    if let Some(start) = oncall {
+        app.oncall_seed = start.seed.unwrap_or(app.oncall_seed);
+        app.oncall_incident = start.incident;
+        app.open_oncall();
+    }
     let result = runtime.block_on(event_loop(&mut terminal, app, events));
     log::line(&format!("terminal app stopping: {result:?}"));
     result
