@@ -496,13 +496,21 @@ impl App {
                 let Some(screen) = self.oncall.as_mut() else {
                     return true;
                 };
+                let mut debrief = None;
                 screen.saved = Some(match &self.progress_path {
                     None => "debrief not saved: this session keeps progress in memory only".to_string(),
                     Some(path) => match screen.save(path) {
-                        Ok(saved) => format!("debrief saved: {} (and .md)", saved.display()),
+                        Ok(saved) => {
+                            debrief = Some(saved.display().to_string());
+                            format!("debrief saved: {} (and .md)", saved.display())
+                        }
                         Err(error) => format!("debrief not saved: {error:#}"),
                     },
                 });
+                if let Some(summary) = screen.summary(debrief) {
+                    self.progress.record_oncall(summary);
+                    self.save_progress();
+                }
                 // The next drill is another: a new seed picks a new incident and moment.
                 self.oncall_seed = self.oncall_seed.wrapping_add(1) % (u64::from(u32::MAX) + 1);
                 true
@@ -576,7 +584,7 @@ impl App {
                 )
             }
             1 => format!("{} chapters", book::chapters().len()),
-            _ => "not played yet".to_string(),
+            _ => self.progress.oncall_line(),
         }
     }
 

@@ -19,6 +19,7 @@ use color_eyre::eyre::Result;
 
 use crate::engine::oncall::{DrillSetup, IncidentSpec, OncallLever, OncallPlay, OncallReveal};
 use crate::learning::debrief::{debrief_dir, save_debrief};
+use crate::learning::progress::OncallSummary;
 use crate::report::oncall::{debrief_json, debrief_markdown, expected_effect};
 use crate::tui::keys::Context;
 use crate::tui::msg::{Msg, OncallMsg};
@@ -264,6 +265,20 @@ impl OncallScreen {
         }
         self.stage = OncallStage::Form(form);
         OncallOutcome::Changed
+    }
+
+    /// The ended drill's summary for progress, naming the saved debrief if there is one.
+    pub fn summary(&self, debrief: Option<String>) -> Option<OncallSummary> {
+        let reveal = self.reveal.as_ref()?;
+        let setup = &reveal.run.setup;
+        Some(OncallSummary {
+            incident: setup.incident.name.clone(),
+            seed: self.seed,
+            score: reveal.score.score,
+            restored_after_s: reveal.score.goodput_restored_s.map(|t| t - setup.onset_s),
+            wrong_levers: reveal.score.wrong_levers.len() as u32,
+            debrief,
+        })
     }
 
     /// Saves the ended drill's debrief (JSON and Markdown) beside `progress_file`, never over

@@ -155,3 +155,36 @@ fn home_offers_the_drill_and_o_opens_it() {
     assert_eq!(app.screen, Screen::Home);
     assert!(app.oncall.as_ref().unwrap().play.view().paused, "home pauses the drill");
 }
+
+#[test]
+fn the_end_saves_the_debrief_and_its_summary_in_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let progress = dir.path().join("progress.toml");
+    let mut app = drill_app(100, 30, INCIDENT, 1, onset_s() + 20);
+    app.progress_path = Some(progress.clone());
+    pull_recommendations_off(&mut app);
+    app.update(Msg::Oncall(OncallMsg::End));
+    let saved = app.oncall.as_ref().unwrap().saved.clone().unwrap();
+    assert!(saved.starts_with("debrief saved: "), "{saved}");
+    let text = std::fs::read_to_string(&progress).unwrap();
+    assert!(text.contains("format_version = 3"), "{text}");
+    assert!(
+        text.contains("[[oncall]]") && text.contains("incident = \"recommendations-hang\""),
+        "{text}"
+    );
+    let summary = app.progress.oncall[0].clone();
+    let debrief = summary.debrief.as_ref().expect("the summary names its debrief");
+    let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(debrief).unwrap()).unwrap();
+    assert_eq!(doc["score"]["score"], summary.score);
+    assert_eq!(
+        doc["decisions"][0]["why"],
+        "its p99 is near 2 s and the workers are full"
+    );
+    assert!(render(&app).contains("debrief saved: "));
+    app.update(Msg::Back);
+    assert!(render(&app).contains(&format!("played 1, last score {} / 100", summary.score)));
+    // The next drill is a new one, with the next seed.
+    app.update(Msg::OpenOncall);
+    assert_eq!(app.oncall.as_ref().unwrap().seed, 2);
+    assert!(app.oncall.as_ref().unwrap().reveal.is_none());
+}
