@@ -14,7 +14,7 @@ mod mode;
 mod oncall;
 pub use budget::BudgetArgs;
 pub use mode::ModeArgs;
-pub use oncall::{LeverScript, OncallArgs};
+pub use oncall::{LeverScript, OncallArgs, OncallScreenArgs};
 
 use crate::content::lab::required_parameters;
 use crate::engine::fault::FaultKind;
@@ -81,6 +81,9 @@ pub enum Command {
     Policy(PolicyArgs),
     /// A room for a workshop: host it, join it from a script, merge rooms' session files.
     Class(ClassArgs),
+    /// The on-call drill in the terminal app: checkout-api, a hidden incident, the Atlas's
+    /// levers, a scored debrief (`run oncall` plays it headless).
+    Oncall(OncallScreenArgs),
 }
 
 #[derive(Debug, Args)]

@@ -5,10 +5,11 @@ use std::process::ExitCode;
 
 use clap::FromArgMatches;
 use clap::error::ErrorKind;
-use resilience_lab::cli::Cli;
+use resilience_lab::cli::{Cli, Command};
 use resilience_lab::commands;
 use resilience_lab::error::UsageError;
 use resilience_lab::output::{ReaderMayLeave, error_line};
+use resilience_lab::tui::OncallStart;
 
 fn main() -> ExitCode {
     one_malloc_arena();
@@ -29,10 +30,10 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => return report_parse_error(&error),
     };
-    let outcome = if cli.command.is_none() {
-        // No subcommand: the terminal app. It restores the terminal before returning.
+    let outcome = if let Some(start) = app_start(&cli) {
+        // No subcommand, or `oncall`: the terminal app. It restores the terminal before returning.
         commands::load_content(cli.content.as_deref())
-            .and_then(|content| resilience_lab::tui::run(&app_settings(&cli), content))
+            .and_then(|content| resilience_lab::tui::run(&app_settings(&cli, start), content))
     } else {
         // `| head -1` may close stdout early: the command still runs to its end and its exit code.
         let mut out = ReaderMayLeave::new(std::io::stdout().lock());
@@ -46,6 +47,19 @@ fn main() -> ExitCode {
             error_line(&format!("error: {error:#}"));
             if usage { ExitCode::from(2) } else { ExitCode::FAILURE }
         }
+    }
+}
+
+/// Whether the command line opens the terminal app, and on which screen: `Some(None)` for
+/// the home screen, `Some(Some(..))` for the on-call drill.
+fn app_start(cli: &Cli) -> Option<Option<OncallStart>> {
+    match &cli.command {
+        None => Some(None),
+        Some(Command::Oncall(args)) => Some(Some(OncallStart {
+            seed: args.seed,
+            incident: args.incident.clone(),
+        })),
+        Some(_) => None,
     }
 }
 
@@ -93,7 +107,7 @@ fn report_parse_error(error: &clap::Error) -> ExitCode {
 }
 
 /// The command line's settings for the terminal app, as the plain values it takes.
-fn app_settings(cli: &Cli) -> resilience_lab::tui::AppSettings {
+fn app_settings(cli: &Cli, oncall: Option<OncallStart>) -> resilience_lab::tui::AppSettings {
     use resilience_lab::cli::ThemeArg;
     use resilience_lab::tui::theme::ThemeName;
     resilience_lab::tui::AppSettings {
@@ -109,5 +123,6 @@ fn app_settings(cli: &Cli) -> resilience_lab::tui::AppSettings {
             ThemeArg::Dark => ThemeName::Dark,
         },
         progress: cli.progress.clone(),
+        oncall,
     }
 }

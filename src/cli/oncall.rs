@@ -45,6 +45,19 @@ pub struct OncallArgs {
     pub replay: Option<PathBuf>,
 }
 
+/// `oncall`: the drill in the terminal app, on its own screen.
+#[derive(Debug, Clone, Args)]
+pub struct OncallScreenArgs {
+    /// The incident, by its file's name (e.g. inventory-brownout); without it the seed picks
+    /// one, and the screen never says which until the drill ends.
+    #[arg(long, value_name = "NAME", value_parser = parse_incident_name)]
+    pub incident: Option<String>,
+    /// Picks the incident, its dependency and its moment (0 to 4294967295; default: a new
+    /// one each session).
+    #[arg(long, value_name = "S", value_parser = parse_seed)]
+    pub seed: Option<u64>,
+}
+
 fn parse_incident_name(text: &str) -> Result<String, String> {
     let incidents = builtin_incidents().map_err(|e| e.to_string())?;
     let names: Vec<&str> = incidents.iter().map(|i| i.name.as_str()).collect();

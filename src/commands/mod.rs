@@ -70,6 +70,10 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
         Some(Command::Check) => check::check(content_dir.as_deref(), out),
         Some(Command::Policy(args)) => policy::run(&args, out),
         Some(Command::Class(args)) => class::run(&args.command, content_dir.as_deref(), out),
+        // `main` opens the terminal app for it; a caller that dispatches it gets one line.
+        Some(Command::Oncall(_)) => {
+            Err(UsageError("oncall opens the terminal app; headless, use `run oncall`".to_string()).into())
+        }
         Some(Command::Run(run)) => {
             // Lab 5 reads its defaults from its parameter table, not from a loaded lab file.
             if let RunLab::Budget(args) = &run.lab {

@@ -26,11 +26,16 @@ use crate::error::UsageError;
 use crate::learning::schedule::{self, Slot};
 use crate::user_file;
 
-/// The `format_version` this build writes. It reads 1 too: version 2 added each quiz
-/// question's Leitner slot and the drills' self-grades, and a version 1 file is upgraded as it
-/// is read (see [`Progress::upgrade`]). A build that knows only version 1 refuses a version 2
-/// file rather than move it aside, so an older binary cannot lose what a newer one saved.
-pub const FORMAT_VERSION: u32 = 2;
+/// The `format_version` this build writes. It reads 1 and 2 too: version 2 added each quiz
+/// question's Leitner slot and the drills' self-grades, version 3 the on-call drills'
+/// summaries, and an older file is upgraded as it is read (see [`Progress::upgrade`]). A build
+/// that knows only an older version refuses a newer file rather than move it aside, so an
+/// older binary cannot lose what a newer one saved.
+pub const FORMAT_VERSION: u32 = 3;
+
+/// The on-call summaries kept: the latest drills, enough for an interview's "tell me about
+/// an incident" and a trend, while the file stays a few kilobytes.
+pub const ONCALL_KEPT: usize = 20;
 
 /// Version 1's rule: right answers in a row after which a question was learned.
 const VERSION_1_LEARNED_STREAK: u32 = 3;
@@ -56,6 +61,10 @@ pub struct Progress {
     /// points missed the last time, which the next run of that drill shows first.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub drills: BTreeMap<String, DrillProgress>,
+    /// On-call drills played to their end, oldest first (the last [`ONCALL_KEPT`]): each
+    /// debrief's summary and where the debrief itself was saved. Absent before version 3.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub oncall: Vec<OncallSummary>,
     /// What was recorded here since the file was last read or written: the next save
     /// replays it onto the file's current content. Not saved itself.
     #[serde(skip)]
@@ -84,6 +93,7 @@ enum Change {
         lab: String,
         page: String,
     },
+    Oncall(OncallSummary),
 }
 
 /// The changes not yet saved. Bookkeeping only: two records with the same content are
@@ -172,6 +182,24 @@ impl QuestionProgress {
     }
 }
 
+/// An on-call drill's debrief, summed up: what it was, how it went, where the whole is.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OncallSummary {
+    pub incident: String,
+    pub seed: u64,
+    /// Out of 100.
+    pub score: u32,
+    /// Drill seconds from the incident's start until goodput was back; absent: never.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restored_after_s: Option<f64>,
+    /// Levers pulled that the incident did not call for.
+    pub wrong_levers: u32,
+    /// The debrief's JSON file (its Markdown beside it); absent when it was not saved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub debrief: Option<String>,
+}
+
 /// An interview drill's self-grades.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -227,6 +255,26 @@ impl Progress {
         self.apply_drill(drill_id, missed);
     }
 
+    /// Records an on-call drill played to its end.
+    pub fn record_oncall(&mut self, summary: OncallSummary) {
+        self.unsaved.0.push(Change::Oncall(summary.clone()));
+        self.apply_oncall(summary);
+    }
+
+    fn apply_oncall(&mut self, summary: OncallSummary) {
+        self.oncall.push(summary);
+        let extra = self.oncall.len().saturating_sub(ONCALL_KEPT);
+        self.oncall.drain(..extra);
+    }
+
+    /// The home screen's line for the on-call drill.
+    pub fn oncall_line(&self) -> String {
+        match self.oncall.last() {
+            None => "not played yet".to_string(),
+            Some(last) => format!("played {}, last score {} / 100", self.oncall.len(), last.score),
+        }
+    }
+
     fn apply_drill(&mut self, drill_id: &str, missed: &[String]) {
         let drill = self.drills.entry(drill_id.to_string()).or_default();
         drill.graded += 1;
@@ -238,7 +286,8 @@ impl Progress {
     /// one learned interval after the upgrade (the days of its answers were not kept); a
     /// shorter streak is its box, due now. The file is then this build's version. Only
     /// version 1 needs it: in version 2 a question with a streak has a box of at least 1, since
-    /// a box 0 question is always due and its first right answer moves it up.
+    /// a box 0 question is always due and its first right answer moves it up. Version 3 only
+    /// added the on-call summaries, which a version 2 file has none of: its number moves on.
     fn upgrade(&mut self) {
         if self.format_version < 2 {
             let never_missed = |answers: &QuestionProgress| answers.answered > 0 && answers.answered == answers.right;
@@ -625,6 +674,7 @@ pub fn save(path: &Path, progress: &mut Progress) -> Result<()> {
             Change::Drill { drill_id, missed } => merged.apply_drill(drill_id, missed),
             Change::Step { lab, title } => merged.apply_step(lab, title),
             Change::Visit { lab, page } => merged.apply_visit(lab, page),
+            Change::Oncall(summary) => merged.apply_oncall(summary.clone()),
         }
     }
     let text = toml::to_string_pretty(&merged).wrap_err("cannot encode progress")?;
@@ -773,6 +823,62 @@ mod tests {
         let saved = load(&path).expect("load").progress;
         assert_eq!(saved.quiz_counts(&questions).answered, 1);
         assert_eq!(saved.labs["retry"].check_answers["retry-predict-budget"].answered, 1);
+    }
+
+    #[test]
+    fn a_version_2_file_upgrades_to_3_and_keeps_an_on_call_summary() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("progress.toml");
+        fs::write(
+            &path,
+            "format_version = 2\n\n[labs.retry]\nsteps_done = [\"Layered retries\"]\nchecks_passed = []\n\n\
+             [drills.retry-storm]\ngraded = 1\nmissed_last = []\n",
+        )
+        .expect("write");
+        let mut progress = load(&path).expect("a version 2 file loads").progress;
+        assert_eq!(progress.format_version, 3);
+        assert!(progress.oncall.is_empty());
+        assert_eq!(progress.oncall_line(), "not played yet");
+        // Another instance plays a drill in between: both summaries survive the merge.
+        let mut other = load(&path).expect("load").progress;
+        other.record_oncall(OncallSummary {
+            incident: "payments-503".into(),
+            seed: 2,
+            score: 60,
+            ..OncallSummary::default()
+        });
+        save(&path, &mut other).expect("save");
+        progress.record_oncall(OncallSummary {
+            incident: "recommendations-hang".into(),
+            seed: 1,
+            score: 90,
+            restored_after_s: Some(21.0),
+            wrong_levers: 0,
+            debrief: Some("oncall-debriefs/recommendations-hang-seed1.json".into()),
+        });
+        save(&path, &mut progress).expect("save");
+        let text = fs::read_to_string(&path).expect("saved");
+        assert!(text.contains("format_version = 3"), "{text}");
+        let saved = load(&path).expect("load").progress;
+        assert_eq!(saved.labs["retry"].steps_done, ["Layered retries"]);
+        assert_eq!(saved.drills["retry-storm"].graded, 1);
+        let incidents: Vec<&str> = saved.oncall.iter().map(|s| s.incident.as_str()).collect();
+        assert_eq!(incidents, ["payments-503", "recommendations-hang"]);
+        assert_eq!(saved.oncall[1].restored_after_s, Some(21.0));
+        assert_eq!(saved.oncall_line(), "played 2, last score 90 / 100");
+    }
+
+    #[test]
+    fn only_the_latest_on_call_summaries_are_kept() {
+        let mut progress = Progress::new();
+        for seed in 0..(ONCALL_KEPT as u64 + 5) {
+            progress.record_oncall(OncallSummary {
+                seed,
+                ..OncallSummary::default()
+            });
+        }
+        assert_eq!(progress.oncall.len(), ONCALL_KEPT);
+        assert_eq!(progress.oncall[0].seed, 5);
     }
 
     #[test]

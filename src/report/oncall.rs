@@ -6,6 +6,7 @@
 
 use serde_json::{Value, json};
 
+pub use crate::engine::oncall::play::DecisionEntry;
 use crate::engine::oncall::sim::{DrillRun, DrillSecond};
 use crate::engine::oncall::{DrillScore, LeverPull, OncallLever};
 
@@ -99,14 +100,6 @@ pub fn expected_effect(lever: OncallLever) -> &'static str {
     }
 }
 
-/// One entry of the learner's decision log (the Atlas's fixed fields: what, why, expected).
-#[derive(Clone, Debug, PartialEq)]
-pub struct DecisionEntry {
-    pub pull: LeverPull,
-    pub why: String,
-    pub expected: String,
-}
-
 fn seen(second: Option<&DrillSecond>) -> Value {
     second.map_or(Value::Null, |s| {
         json!({
@@ -120,7 +113,7 @@ fn seen(second: Option<&DrillSecond>) -> Value {
 }
 
 /// The timeline's entries, oldest first, as (t_s, kind, text, what was seen).
-fn timeline(run: &DrillRun, score: &DrillScore) -> Vec<(f64, &'static str, String, Value)> {
+pub fn timeline(run: &DrillRun, score: &DrillScore) -> Vec<(f64, &'static str, String, Value)> {
     let setup = &run.setup;
     let at = |t: f64| run.seconds.get(t as usize);
     let mut entries = vec![(

@@ -13,6 +13,7 @@ use ratatui::layout::Rect;
 use tokio::sync::mpsc;
 
 use crate::content::{Content, LabId};
+use crate::engine::oncall::{builtin_incidents, choose_incident};
 use crate::learning::progress::{self, Loaded, Progress};
 use crate::live::run::{self, LabEvent};
 use crate::tui::event::Event;
@@ -24,6 +25,7 @@ use crate::tui::screens::book::{self, BookState};
 use crate::tui::screens::home::{EXTRA_ENTRIES, HomeOutcome, HomeScreen};
 use crate::tui::screens::lab::live::SHUTDOWN_DEADLINE;
 use crate::tui::screens::lab::{LabOutcome, LabScreen, ScreenCtx};
+use crate::tui::screens::oncall::{OncallOutcome, OncallScreen};
 use crate::tui::screens::quiz::{QuizOutcome, QuizScreen};
 use crate::tui::screens::room::RoomHost;
 use crate::tui::theme::Theme;
@@ -41,6 +43,8 @@ pub enum Screen {
     Book,
     /// The projector's view of the room this app hosts.
     Room,
+    /// The on-call drill.
+    Oncall,
 }
 
 /// The whole app.
@@ -74,6 +78,12 @@ pub struct App {
     pub room_link: Option<crate::tui::room_link::RoomLink>,
     /// The room this app hosts since `C` was pressed: its state and its server.
     pub room_host: Option<RoomHost>,
+    /// The on-call drill under way or just ended; `None` until one is opened.
+    pub oncall: Option<OncallScreen>,
+    /// The next drill's seed (it picks the incident, its dependency and its moment).
+    pub oncall_seed: u64,
+    /// With `oncall --incident NAME`: every drill plays that incident.
+    pub oncall_incident: Option<String>,
 }
 
 impl App {
@@ -103,6 +113,9 @@ impl App {
             stopped_by_signal: None,
             room_link: None,
             room_host: None,
+            oncall: None,
+            oncall_seed: 1,
+            oncall_incident: None,
         }
     }
 
@@ -150,8 +163,20 @@ impl App {
             .labs
             .iter_mut()
             .fold(false, |changed, screen| screen.tick() | changed);
+        // The drill clock runs only while the drill shows, help closed: unseen time is no drill time.
+        let oncall = match (&mut self.oncall, self.screen) {
+            (Some(screen), Screen::Oncall) if !self.show_help => {
+                let outcome = screen.tick();
+                self.apply_oncall_outcome(outcome)
+            }
+            (Some(screen), _) => {
+                screen.leave();
+                false
+            }
+            _ => false,
+        };
         // The room's answers arrive on the server's tasks and its countdown runs: redraw.
-        labs || self.screen == Screen::Room
+        labs || oncall || self.screen == Screen::Room
     }
 
     /// An event of a live run: to its lab's screen.
@@ -181,6 +206,7 @@ impl App {
             Screen::Quiz => self.quiz.context(),
             Screen::Book => Context::Book,
             Screen::Room => Context::Room,
+            Screen::Oncall => self.oncall.as_ref().map_or(Context::Home, OncallScreen::context),
         }
     }
 
@@ -253,11 +279,13 @@ impl App {
                 self.help_scroll != before
             }
             Msg::OpenRoom => self.open_room(),
+            Msg::OpenOncall if self.screen == Screen::Home => self.open_oncall(),
             _ => match self.screen {
                 Screen::Home => self.update_home(msg),
                 Screen::Room => self.update_room(msg),
                 Screen::Lab(index) => self.update_lab(index, msg),
                 Screen::Quiz => self.update_quiz(msg),
+                Screen::Oncall => self.update_oncall(msg),
                 Screen::Book => match self.book.update(msg, self.area) {
                     Some(changed) => changed,
                     None => {
@@ -322,6 +350,9 @@ impl App {
             match *name {
                 "Quiz" => self.screen = Screen::Quiz,
                 "Book" => self.screen = Screen::Book,
+                "On-call" => {
+                    self.open_oncall();
+                }
                 _ => {}
             }
             self.status = None;
@@ -416,6 +447,77 @@ impl App {
         }
     }
 
+    /// Shows the drill under way, or starts the next one: the incident named on the command
+    /// line, else the seed's.
+    pub fn open_oncall(&mut self) -> bool {
+        let ended = self.oncall.as_ref().is_none_or(|screen| screen.reveal.is_some());
+        if ended {
+            let incidents = match builtin_incidents() {
+                Ok(incidents) => incidents,
+                Err(error) => {
+                    self.status = Some(format!("no drill: {error}"));
+                    return true;
+                }
+            };
+            let incident = match &self.oncall_incident {
+                Some(name) => incidents.iter().find(|i| &i.name == name),
+                None => choose_incident(&incidents, self.oncall_seed),
+            };
+            let Some(incident) = incident else {
+                self.status = Some("no drill: no such incident is shipped".to_string());
+                return true;
+            };
+            self.oncall = Some(OncallScreen::new(incident, self.oncall_seed));
+        }
+        self.screen = Screen::Oncall;
+        self.status = None;
+        true
+    }
+
+    fn update_oncall(&mut self, msg: Msg) -> bool {
+        let Some(screen) = self.oncall.as_mut() else {
+            self.screen = Screen::Home;
+            return true;
+        };
+        let outcome = screen.update(msg);
+        self.apply_oncall_outcome(outcome)
+    }
+
+    /// Applies what the drill did: home, or the end (the debrief saved, the summary in progress).
+    fn apply_oncall_outcome(&mut self, outcome: OncallOutcome) -> bool {
+        match outcome {
+            OncallOutcome::Unchanged => false,
+            OncallOutcome::Changed => true,
+            OncallOutcome::Home => {
+                self.screen = Screen::Home;
+                true
+            }
+            OncallOutcome::Ended => {
+                let Some(screen) = self.oncall.as_mut() else {
+                    return true;
+                };
+                let mut debrief = None;
+                screen.saved = Some(match &self.progress_path {
+                    None => "debrief not saved: this session keeps progress in memory only".to_string(),
+                    Some(path) => match screen.save(path) {
+                        Ok(saved) => {
+                            debrief = Some(saved.display().to_string());
+                            format!("debrief saved: {} (and .md)", saved.display())
+                        }
+                        Err(error) => format!("debrief not saved: {error:#}"),
+                    },
+                });
+                if let Some(summary) = screen.summary(debrief) {
+                    self.progress.record_oncall(summary);
+                    self.save_progress();
+                }
+                // The next drill is another: a new seed picks a new incident and moment.
+                self.oncall_seed = self.oncall_seed.wrapping_add(1) % (u64::from(u32::MAX) + 1);
+                true
+            }
+        }
+    }
+
     fn update_quiz(&mut self, msg: Msg) -> bool {
         let msg = match msg {
             // The wheel scrolls the review and moves through choices and picks.
@@ -481,7 +583,8 @@ impl App {
                     counts.answered, counts.total, counts.right_last
                 )
             }
-            _ => format!("{} chapters", book::chapters().len()),
+            1 => format!("{} chapters", book::chapters().len()),
+            _ => self.progress.oncall_line(),
         }
     }
 

@@ -8,6 +8,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use crate::tui::msg::FleetMsg;
 use crate::tui::msg::LiveMsg;
 use crate::tui::msg::Msg;
+use crate::tui::msg::OncallMsg;
 
 /// Where a key applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,6 +41,14 @@ pub enum Context {
     Fleet,
     /// The projector's view of a room this app hosts (`C` on home).
     Room,
+    /// The on-call drill: its clock running or paused.
+    OncallDrill,
+    /// The on-call drill's lever picker.
+    OncallPicker,
+    /// The decision log's short form before a lever is applied: every character is typed.
+    OncallForm,
+    /// The on-call drill's end: the incident revealed, the score, the debrief.
+    OncallReveal,
 }
 
 impl Context {
@@ -58,6 +67,10 @@ impl Context {
             Context::LiveHealth => " Keys: Lab 1 live ",
             Context::Fleet => " Keys: Lab 1 fleet ",
             Context::Room => " Keys: workshop room ",
+            Context::OncallDrill => " Keys: on-call drill ",
+            Context::OncallPicker => " Keys: levers ",
+            Context::OncallForm => " Keys: decision log entry ",
+            Context::OncallReveal => " Keys: on-call debrief ",
         }
     }
 }
@@ -97,6 +110,9 @@ const SCREENS: &[Context] = &[
     Context::Observed,
     Context::Note,
     Context::Room,
+    Context::OncallDrill,
+    Context::OncallPicker,
+    Context::OncallReveal,
 ];
 const EVERYWHERE: &[Context] = &[
     Context::Home,
@@ -112,6 +128,10 @@ const EVERYWHERE: &[Context] = &[
     Context::Observed,
     Context::Note,
     Context::Room,
+    Context::OncallDrill,
+    Context::OncallPicker,
+    Context::OncallForm,
+    Context::OncallReveal,
 ];
 const SETUP: &[Context] = &[Context::QuizSetup];
 const CHOICE: &[Context] = &[Context::QuizChoice];
@@ -121,6 +141,10 @@ const BOOK: &[Context] = &[Context::Book];
 const PREDICT: &[Context] = &[Context::Predict];
 const OBSERVED: &[Context] = &[Context::Observed];
 const NOTE: &[Context] = &[Context::Note];
+const ONCALL: &[Context] = &[Context::OncallDrill];
+const PICKER: &[Context] = &[Context::OncallPicker];
+const FORM: &[Context] = &[Context::OncallForm];
+const DEBRIEF: &[Context] = &[Context::OncallReveal];
 /// Where a number is typed.
 const INPUT: &[Context] = &[Context::QuizNumber, Context::Predict];
 /// The quiz while a quiz is under way: Esc or q ends it and shows the review.
@@ -162,6 +186,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Char('q'), NONE,  HOME,         Msg::Quit,                                   "q",             "quit",                                                         "q quit"),
     bind(KeyCode::Esc,       NONE,  HOME,         Msg::Back,                                   "",              "",                                                             ""),
     // Listed in the help only: the home footer is a newcomer's, and a room is a facilitator's.
+    bind(KeyCode::Char('o'), NONE,  HOME,         Msg::OpenOncall,                             "o",             "the on-call drill: checkout-api, a hidden incident, the levers", "o on-call"),
     bind(KeyCode::Char('C'), NONE,  HOME,         Msg::OpenRoom,                               "C",             "host a workshop room on 127.0.0.1 and show it for a projector", ""),
     // The projector's room.
     bind(KeyCode::Char('n'), NONE,  ROOM,         Msg::RoomNext,                               "n",             "open the next check for the room to answer",                   "n next check"),
@@ -309,6 +334,36 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Char('m'), NONE,  FLEET,        Msg::ToggleMode,                             "m",             "simulated or live (real replicas, database, Service at 10x)",  "m live"),
     bind(KeyCode::Char('s'), NONE,  FLEET,        Msg::StartStop,                              "s",             "live: start a run (it ends by itself), or stop it",            "s start/stop"),
     bind(KeyCode::Char('F'), NONE,  LAB,          Msg::ToggleFleet,                            "F",             "Lab 1: the fleet view (replicas behind a Service), or back",   ""),
+    // The on-call drill. Esc pauses the clock before it goes home, so nothing runs unseen.
+    bind(KeyCode::Char(' '), NONE,  ONCALL,       Msg::Oncall(OncallMsg::Pause),               "Space",         "pause the drill clock, or run it again",                       "Space pause"),
+    bind(KeyCode::Char('+'), NONE,  ONCALL,       Msg::Oncall(OncallMsg::Faster),              "+/-",           "drill clock faster or slower (1000 to 60 ms a drill second)",  "+/- speed"),
+    bind(KeyCode::Char('='), NONE,  ONCALL,       Msg::Oncall(OncallMsg::Faster),              "",              "",                                                             ""),
+    bind(KeyCode::Char('-'), NONE,  ONCALL,       Msg::Oncall(OncallMsg::Slower),              "",              "",                                                             ""),
+    bind(KeyCode::Char('l'), NONE,  ONCALL,       Msg::Oncall(OncallMsg::Levers),              "l/Enter",       "pick a lever to pull or restore (the clock stops meanwhile)",  "l levers"),
+    bind(KeyCode::Enter,     NONE,  ONCALL,       Msg::Oncall(OncallMsg::Levers),              "",              "",                                                             ""),
+    bind(KeyCode::Char('E'), NONE,  ONCALL,       Msg::Oncall(OncallMsg::End),                 "E",             "end the drill: reveal the incident, score, save the debrief",  "E end"),
+    bind(KeyCode::Esc,       NONE,  ONCALL,       Msg::Back,                                   "Esc/q",         "pause and go back to the home screen (o resumes)",             "Esc home"),
+    bind(KeyCode::Char('q'), NONE,  ONCALL,       Msg::Back,                                   "",              "",                                                             ""),
+    bind(KeyCode::Up,        NONE,  PICKER,       Msg::Up,                                     "↑↓/jk",         "choose a lever",                                               "↑↓ choose"),
+    bind(KeyCode::Char('k'), NONE,  PICKER,       Msg::Up,                                     "",              "",                                                             ""),
+    bind(KeyCode::Down,      NONE,  PICKER,       Msg::Down,                                   "",              "",                                                             ""),
+    bind(KeyCode::Char('j'), NONE,  PICKER,       Msg::Down,                                   "",              "",                                                             ""),
+    bind(KeyCode::Enter,     NONE,  PICKER,       Msg::Open,                                   "Enter",         "write the decision log entry for this lever",                  "Enter choose"),
+    bind(KeyCode::Esc,       NONE,  PICKER,       Msg::Back,                                   "Esc/q",         "no lever: back to the drill",                                  "Esc cancel"),
+    bind(KeyCode::Char('q'), NONE,  PICKER,       Msg::Back,                                   "",              "",                                                             ""),
+    bind(KeyCode::Tab,       NONE,  FORM,         Msg::NextItem,                               "Tab",           "the other field (why, expected effect)",                       "Tab field"),
+    bind(KeyCode::BackTab,   NONE,  FORM,         Msg::NextItem,                               "",              "",                                                             ""),
+    bind(KeyCode::Backspace, NONE,  FORM,         Msg::Erase,                                  "Backspace",     "erase the last character",                                     ""),
+    bind(KeyCode::Enter,     NONE,  FORM,         Msg::Open,                                   "Enter",         "next field; on the last, pull the lever and log it",           "Enter next/pull"),
+    bind(KeyCode::Esc,       NONE,  FORM,         Msg::Back,                                   "Esc",           "no lever: back to the drill",                                  "Esc cancel"),
+    bind(KeyCode::Up,        NONE,  DEBRIEF,      Msg::Up,                                     "↑↓/jk",         "scroll a line",                                                "↑↓ scroll"),
+    bind(KeyCode::Char('k'), NONE,  DEBRIEF,      Msg::Up,                                     "",              "",                                                             ""),
+    bind(KeyCode::Down,      NONE,  DEBRIEF,      Msg::Down,                                   "",              "",                                                             ""),
+    bind(KeyCode::Char('j'), NONE,  DEBRIEF,      Msg::Down,                                   "",              "",                                                             ""),
+    bind(KeyCode::PageUp,    NONE,  DEBRIEF,      Msg::ScrollUp,                               "PgUp/PgDn",     "scroll a page",                                                ""),
+    bind(KeyCode::PageDown,  NONE,  DEBRIEF,      Msg::ScrollDown,                             "",              "",                                                             ""),
+    bind(KeyCode::Esc,       NONE,  DEBRIEF,      Msg::Back,                                   "Esc/q",         "back to the home screen (o starts the next drill)",            "Esc home"),
+    bind(KeyCode::Char('q'), NONE,  DEBRIEF,      Msg::Back,                                   "",              "",                                                             ""),
     bind(KeyCode::Char('?'), NONE,  SCREENS,      Msg::ToggleHelp,                             "?",             "show this help",                                               "? help"),
     bind(KeyCode::Char('?'), NONE,  HELP,         Msg::ToggleHelp,                             "?/Esc/q",       "close the help",                                               "Esc close"),
     bind(KeyCode::Esc,       NONE,  HELP,         Msg::ToggleHelp,                             "",              "",                                                             ""),
@@ -350,10 +405,11 @@ pub fn msg_for(context: Context, key: &KeyEvent) -> Option<Msg> {
 
 /// Where a number is typed, any other character goes to the input too, which takes it (a
 /// unit: `20%`, `500 ms`) or says why not (`^`): a key silently dropped turned `4^3` into `43`.
+/// The on-call form takes every character: a reason is words.
 fn typed_char(context: Context, key: &KeyEvent) -> Option<Msg> {
     let KeyCode::Char(c) = key.code else { return None };
     let plain = !key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
-    (plain && INPUT.contains(&context)).then_some(Msg::Type(c))
+    (plain && (INPUT.contains(&context) || context == Context::OncallForm)).then_some(Msg::Type(c))
 }
 
 /// The rows the help overlay lists for `context`, as (keys, what they do).

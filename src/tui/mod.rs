@@ -128,6 +128,15 @@ pub struct AppSettings {
     pub theme: ThemeName,
     /// The progress file (`--progress`); none: the user's data directory.
     pub progress: Option<std::path::PathBuf>,
+    /// Opens on the on-call drill (`oncall`), not on home.
+    pub oncall: Option<OncallStart>,
+}
+
+/// `oncall [--seed S] [--incident NAME]`: the app opens on the drill.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OncallStart {
+    pub seed: Option<u64>,
+    pub incident: Option<String>,
 }
 
 /// Runs the terminal app until the learner quits or a signal arrives.
@@ -195,10 +204,17 @@ pub fn run(settings: &AppSettings, content: Content) -> Result<ExitCode> {
             settings.name.clone().unwrap_or_default(),
         ));
     }
-    // A different quiz each session; tests keep App::new's fixed seed.
-    app.quiz.seed = std::time::SystemTime::now()
+    // A different quiz and drill each session; tests keep App::new's fixed seeds.
+    let now_s = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(1, |d| d.as_secs());
+    app.quiz.seed = now_s;
+    app.oncall_seed = now_s % (u64::from(u32::MAX) + 1);
+    if let Some(start) = settings.oncall.clone() {
+        app.oncall_seed = start.seed.unwrap_or(app.oncall_seed);
+        app.oncall_incident = start.incident;
+        app.open_oncall();
+    }
     let result = runtime.block_on(event_loop(&mut terminal, app, events));
     log::line(&format!("terminal app stopping: {result:?}"));
     result

@@ -75,6 +75,24 @@ pub enum Msg {
     ToggleFleet,
     /// A key of Lab 1's fleet view.
     Fleet(FleetMsg),
+    /// Open the on-call drill (`o` on home).
+    OpenOncall,
+    /// A key of the on-call drill.
+    Oncall(OncallMsg),
+}
+
+/// The on-call drill's own keys (lists, typing and Esc use the generic messages).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OncallMsg {
+    /// Stop the drill clock, or start it again.
+    Pause,
+    /// One speed faster or slower.
+    Faster,
+    Slower,
+    /// Open the lever picker.
+    Levers,
+    /// End the drill now: the reveal, the score, the debrief.
+    End,
 }
 
 /// The keys of Lab 1's fleet view: each sets one of its `fleet_*` sliders.

@@ -89,7 +89,11 @@ fn home_navigation_opens_labs_quiz_and_book() {
     for _ in 0..10 {
         app.update(Msg::Down);
     }
-    assert_eq!(app.home.selected, 6, "stops at Book");
+    assert_eq!(app.home.selected, 7, "stops at the on-call drill");
+    app.update(Msg::Open);
+    assert_eq!(app.screen, Screen::Oncall);
+    app.update(Msg::Back);
+    app.update(Msg::Up);
     app.update(Msg::Open);
     assert_eq!(app.screen, Screen::Book);
     app.update(Msg::Back);

@@ -5,16 +5,19 @@
 //! - [`lever`]: the levers (`inventory.retries=0`, `shed=on`, ...) and a timed pull.
 //! - [`incident`]: incident files, checked, and the seed's dependency and moment.
 //! - [`sim`]: the drill second by second, with the golden signals and the two alerts.
+//! - [`play`]: the drill played by a person: its clock, its pulls, what on-call sees.
 //! - [`score`]: what a drill scores and why.
 
 pub mod incident;
 pub mod lever;
+pub mod play;
 pub mod register;
 pub mod score;
 pub mod sim;
 
 pub use incident::{DrillSetup, IncidentFileError, IncidentSpec, builtin_incidents, choose_incident, parse_incident};
 pub use lever::{LeverPull, OncallLever};
+pub use play::{DecisionEntry, OncallPlay, OncallReveal, OncallView};
 pub use register::OncallDep;
 pub use score::{DrillScore, score_drill};
 pub use sim::{DrillRun, DrillSecond, run_drill};

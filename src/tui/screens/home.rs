@@ -1,4 +1,4 @@
-//! The home screen: the labs, the quiz and the book, one entry each.
+//! The home screen: the labs, the quiz, the book and the on-call drill, one entry each.
 
 use ratatui::layout::{Position, Rect};
 
@@ -6,9 +6,13 @@ use crate::tui::layout;
 use crate::tui::msg::Msg;
 
 /// The home screen's entries after the labs.
-pub const EXTRA_ENTRIES: [(&str, &str); 2] = [
+pub const EXTRA_ENTRIES: [(&str, &str); 3] = [
     ("Quiz", "Concepts, worked arithmetic and interview drills."),
     ("Book", "The chapters behind each lab, readable here."),
+    (
+        "On-call",
+        "checkout-api under load, one hidden incident, the Atlas's levers.",
+    ),
 ];
 
 /// What a message on the home screen asks for.

@@ -4,6 +4,7 @@
 //! - [`home`]: the list of labs, the quiz and the book.
 //! - [`lab`]: one lab's screen ([`lab::LabScreen`]), sim and live.
 //! - [`quiz`]: the quiz's state machine (pick, answer, feedback, review).
+//! - [`oncall`]: the on-call drill (its clock, the lever picker, the decision log's form, the reveal).
 //! - [`room`]: a workshop room on the projector (the board it draws, the host's controls).
 //! - [`book`]: the book's chapters, embedded, rendered from Markdown ([`table_links`]: links
 //!   in its tables, whose cells wrap).
@@ -11,6 +12,7 @@
 pub mod book;
 pub mod home;
 pub mod lab;
+pub mod oncall;
 pub mod quiz;
 pub mod room;
 pub mod table_links;

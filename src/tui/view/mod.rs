@@ -11,6 +11,7 @@ pub mod help;
 pub mod home;
 pub mod lab;
 pub mod legend;
+pub mod oncall;
 pub mod overload;
 pub mod quiz;
 pub mod room;
@@ -47,6 +48,11 @@ impl Widget for &App {
             }
             Screen::Quiz => quiz::render(self, area, buf),
             Screen::Book => book::render(self, area, buf),
+            Screen::Oncall => {
+                if let Some(screen) = &self.oncall {
+                    oncall::render(screen, self.context(), self.theme, area, buf);
+                }
+            }
             Screen::Room => {
                 if let Some(board) = self.room_host.as_ref().and_then(|host| host.screen.board()) {
                     room::render(&board, area, buf);

@@ -183,18 +183,23 @@ fn every_help_overlay_is_whole_at_80x24_and_100x30() {
             assert_help_whole(run(visited_app(width, height), &open), &format!("lab {} live", lab + 1));
         }
         let app = visited_app(width, height);
-        let quiz = vec![Msg::Down; app.home_entries() - 2];
+        // Home ends with the quiz, the book and the on-call drill.
+        let quiz = vec![Msg::Down; app.home_entries() - 3];
         assert_help_whole(run(app, &[quiz.as_slice(), &[Msg::Open]].concat()), "quiz");
         let app = visited_app(width, height);
-        let book = vec![Msg::Down; app.home_entries() - 1];
+        let book = vec![Msg::Down; app.home_entries() - 2];
         assert_help_whole(run(app, &[book.as_slice(), &[Msg::Open]].concat()), "book");
+        let app = visited_app(width, height);
+        let oncall = vec![Msg::Down; app.home_entries() - 1];
+        assert_help_whole(run(app, &[oncall.as_slice(), &[Msg::Open]].concat()), "on-call");
     }
 }
 
 /// The book open on the facilitator guide.
 fn guide(width: u16, height: u16) -> App {
     let app = visited_app(width, height);
-    let mut msgs = vec![Msg::Down; app.home_entries() - 1];
+    // The book is the entry above the on-call drill, the last.
+    let mut msgs = vec![Msg::Down; app.home_entries() - 2];
     msgs.push(Msg::Open);
     let at = book::chapters()
         .iter()

@@ -110,3 +110,21 @@ fn without_an_incident_the_seed_picks_one() {
         assert_eq!(doc["incident"], chosen.name.as_str());
     }
 }
+
+#[test]
+fn the_oncall_app_refuses_bad_flags_in_one_line_with_exit_2() {
+    for (args, says) in [
+        (
+            vec!["oncall", "--seed", "x"],
+            "allowed: a whole number from 0 to 4294967295",
+        ),
+        (vec!["oncall", "--incident", "nope"], "allowed: inventory-brownout"),
+        (vec!["oncall", "--speed", "3"], "unexpected argument"),
+    ] {
+        let out = run(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+}

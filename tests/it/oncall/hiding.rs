@@ -58,3 +58,177 @@ fn the_dashboard_fits_80_columns() {
         }
     }
 }
+
+/// An incident file's name, title and hidden settings, read from the file itself, as the
+/// lines the file writes them in (`capacity_per_s = 85`).
+struct FileSecrets {
+    name: String,
+    title: String,
+    mode: String,
+    settings: Vec<String>,
+}
+
+fn file_secrets() -> Vec<FileSecrets> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/incidents");
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let line_of = |key: &str| {
+            text.lines()
+                .find(|line| line.starts_with(&format!("{key} =")))
+                .map(|line| line.trim().to_string())
+        };
+        let value_of = |key: &str| {
+            let line = line_of(key).unwrap();
+            line.split_once('=').unwrap().1.trim().trim_matches('"').to_string()
+        };
+        found.push(FileSecrets {
+            name: value_of("name"),
+            title: value_of("title"),
+            mode: value_of("mode"),
+            settings: ["mode", "duration_s", "capacity_per_s", "hang_ms", "mesh_attempts"]
+                .into_iter()
+                .filter_map(line_of)
+                .collect(),
+        });
+    }
+    assert_eq!(found.len(), 5, "five incident files");
+    found
+}
+
+/// Whether `word` stands as a word in `text` (so `hang` is not found in `change`).
+fn has_word(text: &str, word: &str) -> bool {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|w| w == word)
+}
+
+/// What the screen must not show before the reveal: every incident's name, this one's title
+/// and settings, the mode words and the words that would point at a cause.
+fn assert_hidden(screen: &str, secrets: &FileSecrets, all: &[FileSecrets], moment: &str) {
+    let lower = screen.to_lowercase();
+    for other in all {
+        assert!(
+            !lower.contains(&other.name),
+            "{moment}: {:?} on screen\n{screen}",
+            other.name
+        );
+    }
+    assert!(
+        !lower.contains(&secrets.title.to_lowercase()),
+        "{moment}: the title on screen\n{screen}"
+    );
+    for setting in &secrets.settings {
+        assert!(
+            !screen.contains(setting.as_str()),
+            "{moment}: {setting:?} on screen\n{screen}"
+        );
+    }
+    for word in [
+        "brownout",
+        "hang",
+        "reject_503",
+        "slow",
+        "storm",
+        "capacity",
+        "mesh",
+        "onset",
+        "fault",
+    ] {
+        assert!(!has_word(&lower, word), "{moment}: {word:?} on screen\n{screen}");
+    }
+    assert!(!has_word(&lower, &secrets.mode), "{moment}: the mode on screen");
+}
+
+#[test]
+fn the_drill_screen_hides_the_incident_until_the_reveal_and_shows_it_after() {
+    use super::screen::drill_app;
+    use crate::common::render;
+    use resilience_lab::engine::oncall::DrillSetup;
+    use resilience_lab::tui::msg::{Msg, OncallMsg};
+
+    let all = file_secrets();
+    let incidents = builtin_incidents().unwrap();
+    for secrets in &all {
+        let incident = incidents.iter().find(|i| i.name == secrets.name).unwrap();
+        for seed in [1, 2, 3] {
+            let setup = DrillSetup::new(incident, seed);
+            let onset = setup.onset_s as usize;
+            let first = setup.runbook()[0];
+            let at = |moment: &str| format!("{} seed {seed} {moment}", secrets.name);
+            // One drill per incident and seed, drawn at both sizes at every moment.
+            let mut app = drill_app(100, 30, &secrets.name, seed, onset - 5);
+            let both = |app: &mut resilience_lab::tui::app::App| {
+                let mut shown = Vec::new();
+                for (width, height) in [(80, 24), (100, 30)] {
+                    app.update(Msg::Resize(width, height));
+                    shown.push(render(app));
+                }
+                shown
+            };
+            let step_to = |app: &mut resilience_lab::tui::app::App, t_s: usize| {
+                let play = &mut app.oncall.as_mut().unwrap().play;
+                let now = play.t_s();
+                play.step(t_s - now);
+            };
+            for moment in [onset - 5, onset, onset + 10] {
+                step_to(&mut app, moment);
+                for screen in both(&mut app) {
+                    assert_hidden(&screen, secrets, &all, &at(&format!("t={moment}")));
+                }
+            }
+            // The runbook's first lever, through the picker and the form.
+            step_to(&mut app, first.t_s as usize);
+            app.update(Msg::Oncall(OncallMsg::Levers));
+            let row = app
+                .oncall
+                .as_ref()
+                .unwrap()
+                .play
+                .offer()
+                .iter()
+                .position(|l| *l == first.lever);
+            for _ in 0..row.expect("the runbook's lever is on offer") {
+                app.update(Msg::Down);
+            }
+            for screen in both(&mut app) {
+                assert_hidden(&screen, secrets, &all, &at("picker"));
+            }
+            app.update(Msg::Open);
+            for c in "goodput is down".chars() {
+                app.update(Msg::Type(c));
+            }
+            for screen in both(&mut app) {
+                assert_hidden(&screen, secrets, &all, &at("form"));
+            }
+            app.update(Msg::Open);
+            app.update(Msg::Open);
+            assert_eq!(app.oncall.as_ref().unwrap().play.view().decisions.len(), 1);
+            step_to(&mut app, first.t_s as usize + 40);
+            for screen in both(&mut app) {
+                assert_hidden(&screen, secrets, &all, &at("after a lever"));
+            }
+            // The reveal names it all: the title whole at 100 columns, where it fits one line.
+            app.update(Msg::Oncall(OncallMsg::End));
+            let [narrow, wide] = <[String; 2]>::try_from(both(&mut app)).unwrap();
+            for shown in [&narrow, &wide] {
+                assert!(
+                    shown.contains(&secrets.name),
+                    "{}: the name after the reveal\n{shown}",
+                    at("reveal")
+                );
+                for setting in &secrets.settings {
+                    assert!(
+                        shown.contains(setting.as_str()),
+                        "{}: {setting:?} after the reveal\n{shown}",
+                        at("reveal")
+                    );
+                }
+            }
+            assert!(
+                wide.contains(&secrets.title),
+                "{}: the title after the reveal",
+                at("reveal")
+            );
+        }
+    }
+}

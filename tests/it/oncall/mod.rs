@@ -7,3 +7,4 @@ mod cli;
 mod debrief;
 mod drill;
 mod hiding;
+mod screen;

@@ -32,7 +32,7 @@ fn a_quiz_scores_answers_explains_misses_and_saves_progress() {
     assert!(out.contains("Score: ") && out.contains(" of 2 right"), "{out}");
     assert!(out.contains("Source: "), "{out}");
     let saved = fs::read_to_string(&progress).expect("progress saved");
-    assert!(saved.contains("format_version = 2"), "{saved}");
+    assert!(saved.contains("format_version = 3"), "{saved}");
     assert_eq!(saved.matches("answered = 1").count(), 2, "{saved}");
 }
 

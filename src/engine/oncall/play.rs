@@ -1,0 +1,408 @@
+//! The drill played by a person: a drill clock with speeds, pause and end over the
+//! deterministic sim, levers pulled at the clock's moment, and [`OncallView`], the one
+//! thing a screen may draw before the reveal.
+//!
+//! The clock is advanced by the caller with real milliseconds (the engine reads no clock).
+//! Each pull re-runs the whole drill with every lever so far: the sim is deterministic and
+//! a lever at second T changes nothing before T, so the seconds already shown stay as they
+//! were and the ones to come follow from the new levers.
+//!
+//! The hiding rule is a type here: [`OncallView`] has no field for the incident, its
+//! dependency, its moment or its settings, so a screen drawn from it cannot show them. Only
+//! [`OncallPlay::reveal`], after the drill has ended, hands out the whole run and its score.
+
+use serde::Serialize;
+
+use super::incident::DrillSetup;
+use super::lever::{LeverKnob, LeverPull, OncallLever};
+use super::register::OncallDep;
+use super::score::{DrillScore, score_drill};
+use super::sim::{
+    ALERT_TIME_SCALE, BREAKER_NOT_CLOSED, CALLS_REJECTED, DRILL_S, DrillRun, DrillSecond, REQUESTS_PER_S,
+    SHEDDABLE_OF_TEN, run_drill,
+};
+
+/// Real milliseconds per drill second the learner can pick, slowest first.
+pub const SPEEDS_MS: [u64; 5] = [1_000, 500, 250, 125, 60];
+/// The default speed, 500 ms per drill second: a 420 s drill in three and a half minutes.
+pub const DEFAULT_SPEED: usize = 1;
+/// How many seconds of goodput the trend keeps: a minute, enough to see a dip and its end.
+pub const TREND_S: usize = 60;
+/// Interactive checkouts a second in calm running: the bar goodput is measured against.
+/// Fixed by the load, not measured, so that the number says nothing about the moment.
+pub const BASELINE_GOODPUT: u32 = (REQUESTS_PER_S * (10 - SHEDDABLE_OF_TEN) / 10) as u32;
+
+/// One entry of the decision log, the Atlas's fixed fields: what was pulled and when,
+/// why, and the effect expected.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DecisionEntry {
+    pub pull: LeverPull,
+    pub why: String,
+    pub expected: String,
+}
+
+/// One alert as on-call sees it: which rule, for which dependency, firing since when.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AlertLine {
+    pub alert: &'static str,
+    pub dep: OncallDep,
+    /// Drill seconds it has been firing.
+    pub firing_s: usize,
+}
+
+/// What on-call sees at this moment, and nothing more.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OncallView {
+    /// Drill seconds played so far.
+    pub t_s: usize,
+    /// The drill's length in drill seconds.
+    pub drill_s: usize,
+    /// Real milliseconds per drill second now.
+    pub speed_ms: u64,
+    pub paused: bool,
+    pub ended: bool,
+    /// The last whole second's signals (None before the first second is over).
+    pub second: Option<DrillSecond>,
+    /// Goodput of the last [`TREND_S`] seconds, oldest first.
+    pub goodput_trend: Vec<u32>,
+    pub baseline_goodput: u32,
+    /// Alerts firing at the end of the last second.
+    pub alerts: Vec<AlertLine>,
+    /// The alert windows' speed-up over the Atlas's rule file.
+    pub alert_time_scale: f64,
+    /// Levers away from normal running now.
+    pub pulled: Vec<OncallLever>,
+    /// Every lever the register allows now: each knob in its other position.
+    pub offer: Vec<OncallLever>,
+    pub decisions: Vec<DecisionEntry>,
+}
+
+/// Everything the drill hid, handed out once it has ended.
+#[derive(Clone, Debug)]
+pub struct OncallReveal {
+    pub run: DrillRun,
+    pub score: DrillScore,
+    pub decisions: Vec<DecisionEntry>,
+}
+
+/// A drill in play.
+#[derive(Clone, Debug)]
+pub struct OncallPlay {
+    /// The levers so far's run; private, since it names the incident.
+    run: DrillRun,
+    decisions: Vec<DecisionEntry>,
+    t_s: usize,
+    /// Real milliseconds gathered towards the next drill second.
+    pending_ms: u64,
+    speed: usize,
+    paused: bool,
+    ended: bool,
+}
+
+/// Every knob of the register, in the register's order, shedding last.
+fn knobs() -> Vec<LeverKnob> {
+    let mut knobs = Vec::new();
+    for dep in OncallDep::ALL {
+        knobs.push(LeverKnob::Retries(dep));
+        if !dep.row().hard {
+            knobs.push(LeverKnob::Enabled(dep));
+        }
+        if dep.row().breaker {
+            knobs.push(LeverKnob::Breaker(dep));
+        }
+    }
+    knobs.push(LeverKnob::Shed);
+    knobs
+}
+
+fn lever_of(knob: LeverKnob, pulled: bool) -> OncallLever {
+    match knob {
+        LeverKnob::Retries(dep) => OncallLever::RetriesZero(dep, pulled),
+        LeverKnob::Enabled(dep) => OncallLever::SwitchedOff(dep, pulled),
+        LeverKnob::Breaker(dep) => OncallLever::BreakerForced(dep, pulled),
+        LeverKnob::Shed => OncallLever::Shed(pulled),
+    }
+}
+
+impl OncallPlay {
+    /// A drill at second 0, at the default speed, running.
+    pub fn new(setup: &DrillSetup) -> Self {
+        Self {
+            run: run_drill(setup, &[]),
+            decisions: Vec::new(),
+            t_s: 0,
+            pending_ms: 0,
+            speed: DEFAULT_SPEED,
+            paused: false,
+            ended: false,
+        }
+    }
+
+    /// Moves the clock on by `real_ms` of real time; true when a drill second went by. The
+    /// drill ends by itself after its last second.
+    pub fn advance(&mut self, real_ms: u64) -> bool {
+        if self.paused || self.ended {
+            return false;
+        }
+        self.pending_ms += real_ms;
+        let per_s = SPEEDS_MS[self.speed];
+        let seconds = (self.pending_ms / per_s) as usize;
+        self.pending_ms %= per_s;
+        self.step(seconds)
+    }
+
+    /// Plays `seconds` drill seconds at once (pause and speed aside); true if any went by.
+    pub fn step(&mut self, seconds: usize) -> bool {
+        if self.ended || seconds == 0 {
+            return false;
+        }
+        self.t_s = (self.t_s + seconds).min(DRILL_S);
+        if self.t_s == DRILL_S {
+            self.ended = true;
+        }
+        true
+    }
+
+    pub fn toggle_pause(&mut self) {
+        self.paused = !self.paused;
+    }
+
+    /// One speed faster (`true`) or slower; the time gathered so far is kept.
+    pub fn change_speed(&mut self, faster: bool) -> bool {
+        let before = self.speed;
+        self.speed = if faster {
+            (self.speed + 1).min(SPEEDS_MS.len() - 1)
+        } else {
+            self.speed.saturating_sub(1)
+        };
+        self.speed != before
+    }
+
+    pub fn t_s(&self) -> usize {
+        self.t_s
+    }
+
+    pub fn ended(&self) -> bool {
+        self.ended
+    }
+
+    /// Ends the drill now: the rest of the timeline plays out with the levers as they are,
+    /// and the score counts the whole drill, as a real incident goes on after a shift.
+    pub fn end(&mut self) {
+        self.ended = true;
+    }
+
+    /// Levers away from normal running now, in the register's order.
+    pub fn pulled(&self) -> Vec<OncallLever> {
+        knobs()
+            .into_iter()
+            .filter(|knob| {
+                self.run
+                    .levers
+                    .iter()
+                    .rev()
+                    .find(|p| p.lever.knob() == *knob)
+                    .is_some_and(|p| p.lever.is_pull())
+            })
+            .map(|knob| lever_of(knob, true))
+            .collect()
+    }
+
+    /// Every lever on offer: each knob the register allows, in its other position.
+    pub fn offer(&self) -> Vec<OncallLever> {
+        let pulled = self.pulled();
+        knobs()
+            .into_iter()
+            .map(|knob| lever_of(knob, !pulled.contains(&lever_of(knob, true))))
+            .collect()
+    }
+
+    /// Pulls (or restores) `lever` now, with its decision-log entry, and plays the drill
+    /// again with it. Refused after the end, or when the lever is not on offer.
+    pub fn pull(&mut self, lever: OncallLever, why: &str, expected: &str) -> Result<(), String> {
+        if self.ended {
+            return Err("the drill has ended".to_string());
+        }
+        if !self.offer().contains(&lever) {
+            return Err(format!("{lever} is not on offer now"));
+        }
+        let pull = LeverPull {
+            t_s: self.t_s as f64,
+            lever,
+        };
+        let mut levers = self.run.levers.clone();
+        levers.push(pull);
+        self.run = run_drill(&self.run.setup, &levers);
+        self.decisions.push(DecisionEntry {
+            pull,
+            why: why.trim().to_string(),
+            expected: expected.trim().to_string(),
+        });
+        Ok(())
+    }
+
+    /// What on-call sees now.
+    pub fn view(&self) -> OncallView {
+        let shown = &self.run.seconds[..self.t_s.min(self.run.seconds.len())];
+        let second = shown.last().cloned();
+        let alerts = second.as_ref().map_or_else(Vec::new, |last| {
+            self.run
+                .alerts
+                .iter()
+                .filter(|span| span.from_s <= last.t_s && span.to_s.is_none_or(|to| to > last.t_s))
+                .map(|span| AlertLine {
+                    alert: span.alert,
+                    dep: span.dep,
+                    firing_s: last.t_s + 1 - span.from_s,
+                })
+                .collect()
+        });
+        OncallView {
+            t_s: self.t_s,
+            drill_s: DRILL_S,
+            speed_ms: SPEEDS_MS[self.speed],
+            paused: self.paused,
+            ended: self.ended,
+            second,
+            goodput_trend: shown[shown.len().saturating_sub(TREND_S)..]
+                .iter()
+                .map(|s| s.goodput)
+                .collect(),
+            baseline_goodput: BASELINE_GOODPUT,
+            alerts,
+            alert_time_scale: ALERT_TIME_SCALE,
+            pulled: self.pulled(),
+            offer: self.offer(),
+            decisions: self.decisions.clone(),
+        }
+    }
+
+    /// The whole run, its score and the decision log, once the drill has ended.
+    pub fn reveal(&self) -> Option<OncallReveal> {
+        self.ended.then(|| OncallReveal {
+            score: score_drill(&self.run),
+            run: self.run.clone(),
+            decisions: self.decisions.clone(),
+        })
+    }
+}
+
+/// The alert rules in the order the screen lists them.
+pub const ALERT_RULES: [&str; 2] = [BREAKER_NOT_CLOSED, CALLS_REJECTED];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::oncall::incident::builtin_incidents;
+
+    fn setup(name: &str, seed: u64) -> DrillSetup {
+        let incidents = builtin_incidents().unwrap();
+        let incident = incidents.iter().find(|i| i.name == name).unwrap();
+        DrillSetup::new(incident, seed)
+    }
+
+    #[test]
+    fn the_clock_moves_a_second_per_speed_and_stops_when_paused() {
+        let mut play = OncallPlay::new(&setup("payments-503", 1));
+        assert!(!play.advance(499));
+        assert!(play.advance(1));
+        assert_eq!(play.t_s(), 1);
+        play.change_speed(true);
+        play.advance(1_000);
+        assert_eq!(play.t_s(), 5, "250 ms a drill second");
+        play.toggle_pause();
+        assert!(!play.advance(10_000));
+        assert_eq!(play.t_s(), 5);
+        play.toggle_pause();
+        for _ in 0..10 {
+            play.change_speed(false);
+        }
+        assert_eq!(play.view().speed_ms, 1_000);
+        play.advance(2_000);
+        assert_eq!(play.t_s(), 7);
+    }
+
+    #[test]
+    fn the_drill_ends_by_itself_and_only_then_reveals() {
+        let mut play = OncallPlay::new(&setup("payments-503", 1));
+        play.step(DRILL_S - 1);
+        assert!(play.reveal().is_none());
+        play.step(5);
+        assert_eq!(play.t_s(), DRILL_S);
+        assert!(play.ended());
+        assert!(play.reveal().is_some());
+        assert!(play.pull(OncallLever::Shed(true), "late", "").is_err());
+    }
+
+    #[test]
+    fn a_pull_keeps_the_seconds_shown_and_matches_the_headless_run() {
+        let setup = setup("inventory-brownout", 2);
+        let mut play = OncallPlay::new(&setup);
+        let at = setup.onset_s as usize + 15;
+        play.step(at);
+        let before: Vec<DrillSecond> = play.run.seconds[..at].to_vec();
+        play.pull(OncallLever::Shed(true), "goodput down", "less load").unwrap();
+        assert_eq!(&play.run.seconds[..at], &before[..], "the past does not move");
+        let headless = run_drill(
+            &setup,
+            &[LeverPull {
+                t_s: at as f64,
+                lever: OncallLever::Shed(true),
+            }],
+        );
+        assert_eq!(play.run.seconds, headless.seconds, "deterministic");
+        assert_eq!(play.view().decisions[0].why, "goodput down");
+    }
+
+    #[test]
+    fn the_offer_turns_a_pulled_lever_into_its_restore() {
+        let mut play = OncallPlay::new(&setup("recommendations-hang", 1));
+        let offer = play.offer();
+        assert_eq!(
+            offer.len(),
+            10,
+            "the register's knobs: 4 retries, 2 enabled, 3 breakers, shed"
+        );
+        assert!(offer.contains(&OncallLever::SwitchedOff(OncallDep::Recommendations, true)));
+        assert!(!offer.contains(&OncallLever::SwitchedOff(OncallDep::Payments, true)));
+        play.step(10);
+        let off = OncallLever::SwitchedOff(OncallDep::Recommendations, true);
+        play.pull(off, "", "").unwrap();
+        assert_eq!(play.pulled(), vec![off]);
+        assert!(
+            play.offer()
+                .contains(&OncallLever::SwitchedOff(OncallDep::Recommendations, false))
+        );
+        assert!(play.pull(off, "", "").is_err(), "already pulled");
+    }
+
+    #[test]
+    fn the_runbook_played_by_hand_scores_as_the_headless_runbook() {
+        let setup = setup("receipt-store-slow", 3);
+        let mut play = OncallPlay::new(&setup);
+        for pull in setup.runbook() {
+            play.step(pull.t_s as usize - play.t_s());
+            play.pull(pull.lever, "runbook", "").unwrap();
+        }
+        play.end();
+        let reveal = play.reveal().unwrap();
+        assert_eq!(reveal.score, score_drill(&run_drill(&setup, &setup.runbook())));
+        assert_eq!(reveal.decisions.len(), setup.runbook().len());
+    }
+
+    #[test]
+    fn alerts_show_how_long_they_have_fired() {
+        let setup = setup("inventory-brownout", 1);
+        let mut play = OncallPlay::new(&setup);
+        let full = run_drill(&setup, &[]);
+        let span = full.alerts.first().expect("an unattended brownout fires an alert");
+        play.step(span.from_s + 10);
+        let view = play.view();
+        let line = view
+            .alerts
+            .iter()
+            .find(|a| a.alert == span.alert && a.dep == span.dep)
+            .unwrap();
+        assert_eq!(line.firing_s, 10);
+    }
+}

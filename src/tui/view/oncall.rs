@@ -1,0 +1,434 @@
+//! The on-call drill screen: what on-call sees, and after the end, the reveal.
+//!
+//! ```text
+//!  On call: checkout-api   t=123 s of 420   500 ms a drill second   running
+//! ┌ Signals, last drill second ──────────────────────────────────────────────┐
+//! │ goodput 70/s (calm 70)  attempts/request 1.00  workers 12/64  ...        │
+//! │ dependency      kind  rate/s errors  p99 ms satur. att/call breaker  ... │
+//! │ payments        hard     100      0     150    37%     1.00 closed       │
+//! │ ...                                                                      │
+//! │ goodput, last 60 s ▇▇▇▇▇▇▇▇▇▇▇▇▇▇▇▇▇▇▇▇▃▂▁▁▁▂▃▅▇                          │
+//! └──────────────────────────────────────────────────────────────────────────┘
+//! ┌ Alerts (windows time-scaled x10) ────────────────────────────────────────┐
+//! ┌ Decision log ────────────────────────────────────────────────────────────┐
+//!  Space pause  +/- speed  l levers  E end  Esc home  ? help
+//! ```
+//!
+//! Before the reveal everything drawn comes from [`OncallView`], which has no field for
+//! the incident: the hiding rule holds by construction, and tests/it/oncall/hiding.rs
+//! checks the drawn text too. The picker and the form are overlays on the same screen.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Sparkline, Widget, Wrap};
+
+use crate::engine::oncall::incident::{FaultMode, IncidentSpec};
+use crate::engine::oncall::play::ALERT_RULES;
+use crate::engine::oncall::sim::WORKERS;
+use crate::engine::oncall::{OncallReveal, OncallView};
+use crate::report::oncall::{expected_effect, timeline};
+use crate::tui::keys::Context;
+use crate::tui::screens::oncall::{FormField, LeverForm, OncallScreen, OncallStage};
+use crate::tui::theme::Theme;
+use crate::tui::view::footer;
+
+/// The Atlas's `for` window of each alert rule, in minutes, as its rule file says.
+const ATLAS_WINDOW_MIN: [u32; 2] = [5, 15];
+
+pub fn render(screen: &OncallScreen, context: Context, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let [title, body, foot] =
+        Layout::vertical([Constraint::Length(1), Constraint::Fill(1), Constraint::Length(1)]).areas(area);
+    footer::render_keys(context, theme, foot, buf);
+    if let (OncallStage::Reveal(scroll), Some(reveal)) = (&screen.stage, &screen.reveal) {
+        Line::from(Span::styled(
+            " On call: checkout-api, the drill has ended",
+            theme.accent(),
+        ))
+        .render(title, buf);
+        render_reveal(reveal, screen.saved.as_deref(), *scroll, theme, body, buf);
+        return;
+    }
+    let view = screen.play.view();
+    render_title(&view, theme, title, buf);
+    let alert_rows = alert_lines(&view).len().min(4) as u16;
+    let [signals, alerts, log] = Layout::vertical([
+        Constraint::Length(10),
+        Constraint::Length(alert_rows + 2),
+        Constraint::Fill(1),
+    ])
+    .areas(body);
+    render_signals(&view, theme, signals, buf);
+    render_alerts(&view, theme, alerts, buf);
+    render_log(&view, theme, log, buf);
+    match &screen.stage {
+        OncallStage::Picker(selected) => render_picker(&view, *selected, theme, body, buf),
+        OncallStage::Form(form) => render_form(form, theme, body, buf),
+        _ => {}
+    }
+}
+
+fn render_title(view: &OncallView, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let state = if view.paused { "paused" } else { "running" };
+    Line::from(vec![
+        Span::styled(" On call: checkout-api", theme.accent()),
+        Span::styled(
+            format!(
+                "   t={} s of {}   {} ms a drill second   {state}",
+                view.t_s, view.drill_s, view.speed_ms
+            ),
+            theme.text(),
+        ),
+    ])
+    .render(area, buf);
+}
+
+fn bordered(title: String, theme: Theme) -> Block<'static> {
+    Block::bordered()
+        .title(Span::styled(title, theme.accent()))
+        .border_style(theme.border())
+}
+
+fn render_signals(view: &OncallView, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let block = bordered(" Signals, last drill second ".to_string(), theme);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let mut lines: Vec<Line> = Vec::new();
+    match &view.second {
+        None => lines.push(Line::styled(" the first drill second is under way", theme.dim())),
+        Some(second) => {
+            lines.push(Line::from(format!(
+                " goodput {:>2}/s (calm {})   attempts/request {:.2}   p99 {:>4.0} ms",
+                second.goodput,
+                view.baseline_goodput,
+                second.attempts_per_request(),
+                second.p99_ms,
+            )));
+            lines.push(Line::from(format!(
+                " workers busy {:>2}/{WORKERS}   shed {:>2}/s   turned away {:>3}/s   failed {:>3}/s",
+                second.workers_busy, second.shed, second.rejected, second.failed,
+            )));
+        }
+    }
+    if view.second.is_none() {
+        lines.push(Line::from(""));
+    }
+    lines.push(Line::styled(
+        " dependency      kind rate/s errors p99 ms satur. att/call breaker     refused",
+        theme.dim(),
+    ));
+    for dep in crate::engine::oncall::register::OncallDep::ALL {
+        let kind = if dep.row().hard { "hard" } else { "soft" };
+        let row = view.second.as_ref().and_then(|s| s.deps.iter().find(|d| d.dep == dep));
+        let text = match row {
+            None => format!(" {:<15} {kind}      -      -      -      -        - -", dep.name()),
+            Some(d) => format!(
+                " {:<15} {kind} {:>6} {:>6} {:>6.0} {:>5.0}% {:>8.2} {:<11} {:>7}",
+                dep.name(),
+                d.attempts,
+                d.errors,
+                d.p99_ms,
+                d.saturation * 100.0,
+                if d.calls == 0 {
+                    0.0
+                } else {
+                    f64::from(d.attempts) / f64::from(d.calls)
+                },
+                d.breaker,
+                d.not_permitted,
+            ),
+        };
+        lines.push(Line::from(text));
+    }
+    Paragraph::new(lines).render(inner, buf);
+    let label = format!(" goodput, last {} s ", view.goodput_trend.len());
+    let trend_row = Rect::new(inner.x, inner.y + 7, inner.width, 1.min(inner.height.saturating_sub(7)));
+    Line::styled(label.clone(), theme.dim()).render(trend_row, buf);
+    let offset = label.chars().count() as u16;
+    let spark = Rect::new(
+        trend_row.x + offset.min(trend_row.width),
+        trend_row.y,
+        trend_row.width.saturating_sub(offset + 1),
+        trend_row.height,
+    );
+    let data: Vec<u64> = view.goodput_trend.iter().map(|g| u64::from(*g)).collect();
+    Sparkline::default()
+        .data(data)
+        .max(u64::from(view.baseline_goodput))
+        .style(theme.text())
+        .render(spark, buf);
+}
+
+/// Each rule's line: quiet with its window, or one line per dependency it fires for.
+fn alert_lines(view: &OncallView) -> Vec<(bool, String)> {
+    let scale = view.alert_time_scale;
+    let mut lines = Vec::new();
+    for (rule, window_min) in ALERT_RULES.iter().zip(ATLAS_WINDOW_MIN) {
+        let firing: Vec<_> = view.alerts.iter().filter(|a| a.alert == *rule).collect();
+        if firing.is_empty() {
+            lines.push((
+                false,
+                format!(
+                    " {rule}: quiet (its window {window_min} min, {:.0} s here)",
+                    f64::from(window_min) * 60.0 / scale
+                ),
+            ));
+        }
+        for a in firing {
+            lines.push((
+                true,
+                format!(
+                    " ! {rule}{{name={}}} for {} s (Atlas time {:.0} min)",
+                    a.dep.name(),
+                    a.firing_s,
+                    a.firing_s as f64 * scale / 60.0
+                ),
+            ));
+        }
+    }
+    lines
+}
+
+fn render_alerts(view: &OncallView, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let block = bordered(
+        format!(" Alerts (time-scaled x{}: 5 min here is 30 s) ", view.alert_time_scale),
+        theme,
+    );
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let lines: Vec<Line> = alert_lines(view)
+        .into_iter()
+        .map(|(firing, text)| {
+            let style = if firing { theme.accent() } else { theme.dim() };
+            Line::styled(truncate(&text, inner.width as usize), style)
+        })
+        .collect();
+    Paragraph::new(lines).render(inner, buf);
+}
+
+fn render_log(view: &OncallView, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let pulled = if view.pulled.is_empty() {
+        "none".to_string()
+    } else {
+        view.pulled
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let block = bordered(format!(" Decision log (pulled now: {pulled}) "), theme);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let mut lines: Vec<Line> = Vec::new();
+    if view.decisions.is_empty() {
+        lines.push(Line::styled(
+            " no lever pulled yet: l opens the levers (each asks why, and what you expect)",
+            theme.dim(),
+        ));
+    }
+    for entry in &view.decisions {
+        lines.push(Line::from(vec![
+            Span::styled(format!(" t={:>3} s ", entry.pull.t_s), theme.dim()),
+            Span::styled(entry.pull.lever.to_string(), theme.accent()),
+            Span::raw(format!("  why: {}", entry.why)),
+        ]));
+        lines.push(Line::styled(
+            format!("         expected: {}", entry.expected),
+            theme.dim(),
+        ));
+    }
+    // Long reasons wrap, and the newest entries stay in sight.
+    let paragraph = Paragraph::new(lines).wrap(Wrap { trim: false });
+    let rows = paragraph.line_count(inner.width) as u16;
+    paragraph
+        .scroll((rows.saturating_sub(inner.height), 0))
+        .render(inner, buf);
+}
+
+/// An overlay of `width` x `height` cells centred in `area`, cleared.
+fn overlay(area: Rect, width: u16, height: u16, buf: &mut Buffer) -> Rect {
+    let width = width.min(area.width);
+    let height = height.min(area.height);
+    let rect = Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    );
+    Clear.render(rect, buf);
+    rect
+}
+
+fn render_picker(view: &OncallView, selected: usize, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let rect = overlay(area, 64, view.offer.len() as u16 + 7, buf);
+    let block = bordered(" Levers: pull or restore (the clock waits) ".to_string(), theme);
+    let inner = block.inner(rect);
+    block.render(rect, buf);
+    let mut lines: Vec<Line> = view
+        .offer
+        .iter()
+        .enumerate()
+        .map(|(i, lever)| {
+            let pointer = if i == selected { "▸" } else { " " };
+            let style = if i == selected { theme.selected() } else { theme.text() };
+            Line::styled(format!("{pointer} {lever}"), style)
+        })
+        .collect();
+    // The highlighted lever's documented effect, whole, under the list.
+    if let Some(lever) = view.offer.get(selected) {
+        lines.push(Line::from(""));
+        lines.push(Line::from(format!(" effect: {}", expected_effect(*lever))));
+    }
+    lines.push(Line::styled(
+        " who may pull: on-call of team-checkout (shed=on: tell the incident lead)",
+        theme.dim(),
+    ));
+    Paragraph::new(lines).wrap(Wrap { trim: false }).render(inner, buf);
+}
+
+fn render_form(form: &LeverForm, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let rect = overlay(area, 78, 10, buf);
+    let block = bordered(" Decision log entry: what, why, expected effect ".to_string(), theme);
+    let inner = block.inner(rect);
+    block.render(rect, buf);
+    let field = |label: &str, value: &str, focused: bool| {
+        let cursor = if focused { "▏" } else { "" };
+        let style = if focused { theme.selected() } else { theme.text() };
+        Line::from(vec![
+            Span::styled(format!(" {label:<10}"), theme.dim()),
+            Span::styled(format!("{value}{cursor}"), style),
+        ])
+    };
+    let mut lines = vec![
+        Line::from(vec![
+            Span::styled(format!(" {:<10}", "what"), theme.dim()),
+            Span::styled(form.lever.to_string(), theme.accent()),
+        ]),
+        field("why", &form.why, form.field == FormField::Why),
+        field("expected", &form.expected, form.field == FormField::Expected),
+        Line::from(""),
+        Line::styled(
+            format!(
+                " left empty, expected is the documented: {}",
+                expected_effect(form.lever)
+            ),
+            theme.dim(),
+        ),
+    ];
+    if let Some(problem) = &form.problem {
+        lines.push(Line::styled(format!(" {problem}"), theme.accent()));
+    }
+    Paragraph::new(lines).wrap(Wrap { trim: false }).render(inner, buf);
+}
+
+fn truncate(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        text.to_string()
+    } else {
+        text.chars().take(width.saturating_sub(1)).collect::<String>() + "…"
+    }
+}
+
+/// The incident file's hidden settings, written as the file writes them (`capacity_per_s = 85`).
+pub fn hidden_settings(incident: &IncidentSpec) -> Vec<String> {
+    let mode = match incident.mode {
+        FaultMode::Brownout => "brownout",
+        FaultMode::Reject503 => "reject_503",
+        FaultMode::Hang => "hang",
+        FaultMode::Slow => "slow",
+    };
+    let mut settings = vec![
+        format!("mode = \"{mode}\""),
+        format!("duration_s = {}", incident.duration_s),
+        format!("capacity_per_s = {}", incident.capacity_per_s),
+    ];
+    if incident.mode == FaultMode::Hang {
+        settings.push(format!("hang_ms = {}", incident.hang_ms));
+    }
+    if let Some(mesh) = incident.mesh_attempts {
+        settings.push(format!("mesh_attempts = {mesh}"));
+    }
+    settings
+}
+
+fn or_never(value: Option<f64>) -> String {
+    value.map_or_else(|| "never".to_string(), |v| format!("{v} s"))
+}
+
+fn render_reveal(reveal: &OncallReveal, saved: Option<&str>, scroll: u16, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let setup = &reveal.run.setup;
+    let score = &reveal.score;
+    let mut lines = vec![
+        Line::from(vec![
+            Span::styled(" The incident: ", theme.dim()),
+            Span::styled(setup.incident.name.clone(), theme.accent()),
+        ]),
+        Line::from(format!(" {}", setup.incident.title)),
+        Line::from(format!(
+            " It hit {} at t={} s. Its file's hidden settings:",
+            setup.dependency.name(),
+            setup.onset_s
+        )),
+    ];
+    lines.extend(
+        hidden_settings(&setup.incident)
+            .into_iter()
+            .map(|s| Line::from(format!("   {s}"))),
+    );
+    let runbook: Vec<String> = setup.runbook().iter().map(ToString::to_string).collect();
+    let wrong: Vec<String> = score.wrong_levers.iter().map(ToString::to_string).collect();
+    lines.extend([
+        Line::from(""),
+        Line::styled(format!(" Score: {} / 100", score.score), theme.accent()),
+        Line::from(format!(
+            "   goodput back to 95% of calm at: {}",
+            or_never(score.goodput_restored_s)
+        )),
+        Line::from(format!(
+            "   attempts/request 120 s after the right lever: {:.3} (limit 1.05)",
+            score.attempts_per_request_after
+        )),
+        Line::from(format!(
+            "   levers restored in the runbook's order, retries last: {}",
+            if score.restored_in_order { "yes" } else { "no" }
+        )),
+        Line::from(format!(
+            "   wrong levers: {}",
+            if wrong.is_empty() {
+                "none".to_string()
+            } else {
+                wrong.join(", ")
+            }
+        )),
+        Line::from("   the runbook, in drill seconds:"),
+    ]);
+    lines.extend(runbook.iter().map(|pull| Line::from(format!("     {pull}"))));
+    lines.push(Line::from(""));
+    lines.push(Line::styled(" Your decision log", theme.accent()));
+    if reveal.decisions.is_empty() {
+        lines.push(Line::from("   no lever pulled"));
+    }
+    for entry in &reveal.decisions {
+        lines.push(Line::from(format!(
+            "   t={:>3} s  {}  why: {}  expected: {}",
+            entry.pull.t_s, entry.pull.lever, entry.why, entry.expected
+        )));
+    }
+    lines.extend([
+        Line::from(""),
+        Line::styled(format!(" {}", saved.unwrap_or("debrief not saved")), theme.dim()),
+        Line::from(""),
+        Line::styled(" Timeline (drill seconds)", theme.accent()),
+    ]);
+    for (t_s, kind, text, _) in timeline(&reveal.run, score) {
+        lines.push(Line::from(format!("   t={t_s:>3} s  {kind}: {text}")));
+    }
+    let block = bordered(" Reveal and debrief ".to_string(), theme);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let paragraph = Paragraph::new(lines).wrap(Wrap { trim: false });
+    // The scroll stops where the last row is at the bottom.
+    let rows = paragraph.line_count(inner.width) as u16;
+    let scroll = scroll.min(rows.saturating_sub(inner.height));
+    paragraph.scroll((scroll, 0)).render(inner, buf);
+}

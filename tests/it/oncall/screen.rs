@@ -1,0 +1,190 @@
+//! The drill's screen, whole, at 80x24 and 100x30 without colour: as opened, after the
+//! incident has started, the lever picker and the decision log's form, the log with a
+//! lever pulled, and the reveal.
+
+use crate::common::{render, visited_app};
+use resilience_lab::engine::oncall::{DrillSetup, builtin_incidents};
+use resilience_lab::tui::app::{App, Screen};
+use resilience_lab::tui::msg::{Msg, OncallMsg};
+
+/// The easiest incident (one soft dependency to switch off), seed 1.
+const INCIDENT: &str = "recommendations-hang";
+
+/// The drill's onset for `INCIDENT` and seed 1, read from the engine (the tests may know it).
+fn onset_s() -> usize {
+    let incidents = builtin_incidents().unwrap();
+    let incident = incidents.iter().find(|i| i.name == INCIDENT).unwrap();
+    DrillSetup::new(incident, 1).onset_s as usize
+}
+
+/// The app on the drill, `seconds` drill seconds in.
+pub fn drill_app(width: u16, height: u16, incident: &str, seed: u64, seconds: usize) -> App {
+    let mut app = visited_app(width, height);
+    app.oncall_seed = seed;
+    app.oncall_incident = Some(incident.to_string());
+    app.update(Msg::OpenOncall);
+    assert_eq!(app.screen, Screen::Oncall);
+    let screen = app.oncall.as_mut().unwrap();
+    screen.play.step(seconds);
+    app
+}
+
+fn typed(app: &mut App, text: &str) {
+    for c in text.chars() {
+        app.update(Msg::Type(c));
+    }
+}
+
+/// Switch recommendations off (the picker's sixth row), with a reason and an expectation.
+pub fn pull_recommendations_off(app: &mut App) {
+    app.update(Msg::Oncall(OncallMsg::Levers));
+    for _ in 0..5 {
+        app.update(Msg::Down);
+    }
+    app.update(Msg::Open);
+    typed(app, "its p99 is near 2 s and the workers are full");
+    app.update(Msg::Open);
+    typed(app, "workers free within seconds");
+    app.update(Msg::Open);
+}
+
+fn start(width: u16, height: u16) -> String {
+    render(&drill_app(width, height, INCIDENT, 1, 0))
+}
+
+fn after_start(width: u16, height: u16) -> String {
+    render(&drill_app(width, height, INCIDENT, 1, onset_s() + 20))
+}
+
+fn form(width: u16, height: u16) -> String {
+    let mut app = drill_app(width, height, INCIDENT, 1, onset_s() + 20);
+    app.update(Msg::Oncall(OncallMsg::Levers));
+    for _ in 0..5 {
+        app.update(Msg::Down);
+    }
+    app.update(Msg::Open);
+    typed(&mut app, "its p99 is near 2 s");
+    render(&app)
+}
+
+fn picker(width: u16, height: u16) -> String {
+    let mut app = drill_app(width, height, INCIDENT, 1, onset_s() + 20);
+    app.update(Msg::Oncall(OncallMsg::Levers));
+    app.update(Msg::Down);
+    render(&app)
+}
+
+fn log(width: u16, height: u16) -> String {
+    let mut app = drill_app(width, height, INCIDENT, 1, onset_s() + 20);
+    pull_recommendations_off(&mut app);
+    app.oncall.as_mut().unwrap().play.step(30);
+    render(&app)
+}
+
+fn reveal(width: u16, height: u16) -> String {
+    let mut app = drill_app(width, height, INCIDENT, 1, onset_s() + 20);
+    pull_recommendations_off(&mut app);
+    app.oncall.as_mut().unwrap().play.step(150);
+    app.update(Msg::Oncall(OncallMsg::End));
+    render(&app)
+}
+
+#[test]
+fn start_80x24() {
+    insta::assert_snapshot!(start(80, 24));
+}
+
+#[test]
+fn start_100x30() {
+    insta::assert_snapshot!(start(100, 30));
+}
+
+#[test]
+fn after_start_80x24() {
+    insta::assert_snapshot!(after_start(80, 24));
+}
+
+#[test]
+fn after_start_100x30() {
+    insta::assert_snapshot!(after_start(100, 30));
+}
+
+#[test]
+fn picker_80x24() {
+    insta::assert_snapshot!(picker(80, 24));
+}
+
+#[test]
+fn form_80x24() {
+    insta::assert_snapshot!(form(80, 24));
+}
+
+#[test]
+fn form_100x30() {
+    insta::assert_snapshot!(form(100, 30));
+}
+
+#[test]
+fn log_80x24() {
+    insta::assert_snapshot!(log(80, 24));
+}
+
+#[test]
+fn log_100x30() {
+    insta::assert_snapshot!(log(100, 30));
+}
+
+#[test]
+fn reveal_80x24() {
+    insta::assert_snapshot!(reveal(80, 24));
+}
+
+#[test]
+fn reveal_100x30() {
+    insta::assert_snapshot!(reveal(100, 30));
+}
+
+#[test]
+fn home_offers_the_drill_and_o_opens_it() {
+    let mut app = visited_app(80, 24);
+    assert!(render(&app).contains("On-call"));
+    assert!(render(&app).contains("o on-call"));
+    app.update(Msg::OpenOncall);
+    assert_eq!(app.screen, Screen::Oncall);
+    app.update(Msg::Back);
+    assert_eq!(app.screen, Screen::Home);
+    assert!(app.oncall.as_ref().unwrap().play.view().paused, "home pauses the drill");
+}
+
+#[test]
+fn the_end_saves_the_debrief_and_its_summary_in_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let progress = dir.path().join("progress.toml");
+    let mut app = drill_app(100, 30, INCIDENT, 1, onset_s() + 20);
+    app.progress_path = Some(progress.clone());
+    pull_recommendations_off(&mut app);
+    app.update(Msg::Oncall(OncallMsg::End));
+    let saved = app.oncall.as_ref().unwrap().saved.clone().unwrap();
+    assert!(saved.starts_with("debrief saved: "), "{saved}");
+    let text = std::fs::read_to_string(&progress).unwrap();
+    assert!(text.contains("format_version = 3"), "{text}");
+    assert!(
+        text.contains("[[oncall]]") && text.contains("incident = \"recommendations-hang\""),
+        "{text}"
+    );
+    let summary = app.progress.oncall[0].clone();
+    let debrief = summary.debrief.as_ref().expect("the summary names its debrief");
+    let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(debrief).unwrap()).unwrap();
+    assert_eq!(doc["score"]["score"], summary.score);
+    assert_eq!(
+        doc["decisions"][0]["why"],
+        "its p99 is near 2 s and the workers are full"
+    );
+    assert!(render(&app).contains("debrief saved: "));
+    app.update(Msg::Back);
+    assert!(render(&app).contains(&format!("played 1, last score {} / 100", summary.score)));
+    // The next drill is a new one, with the next seed.
+    app.update(Msg::OpenOncall);
+    assert_eq!(app.oncall.as_ref().unwrap().seed, 2);
+    assert!(app.oncall.as_ref().unwrap().reveal.is_none());
+}
