@@ -244,6 +244,9 @@ pub struct LabScreen {
     pub first_visit: bool,
     /// First line shown of the lesson.
     pub lesson_scroll: u16,
+    /// The last first line the lesson can show, as it was last drawn (`u16::MAX` before it
+    /// is): PgDn stops there, so PgUp from the end moves a page at once.
+    pub lesson_scroll_end: std::cell::Cell<u16>,
     /// First line shown of the transition log (Lab 3) or the timeline (Lab 1).
     pub log_scroll: u16,
     pub results: LabResults,
@@ -281,6 +284,12 @@ fn fixed_answer(lab: &LabFile, check: &crate::content::Question) -> Option<f64> 
     metrics::lookup(&metrics::run_metrics(lab, own), check.metric.as_deref()?)
 }
 
+/// How far PgUp/PgDn move the lesson drawn in `panel`: its rows inside the border less one,
+/// so the line at the foot of one page heads the next and the reader keeps their place.
+pub fn lesson_page_rows(panel: Rect) -> u16 {
+    panel.height.saturating_sub(3).max(1)
+}
+
 impl LabScreen {
     pub fn new(lab: &LabFile, parts: LabParts) -> Self {
         // The first page's parameters are its sliders (Lab 1: not the fleet view's).
@@ -294,6 +303,7 @@ impl LabScreen {
             show_lesson: false,
             first_visit: false,
             lesson_scroll: 0,
+            lesson_scroll_end: std::cell::Cell::new(u16::MAX),
             log_scroll: 0,
             results,
             verdict_results: None,
@@ -633,7 +643,14 @@ impl LabScreen {
                 self.show_lesson = !self.show_lesson;
                 self.first_visit = false;
             }
-            Msg::ScrollUp | Msg::ScrollDown => self.scroll(msg == Msg::ScrollDown, 3),
+            Msg::ScrollUp | Msg::ScrollDown => {
+                let lines = if self.show_lesson {
+                    layout.as_ref().map_or(3, |l| lesson_page_rows(l.right))
+                } else {
+                    3
+                };
+                self.scroll(msg == Msg::ScrollDown, lines);
+            }
             Msg::Click(x, y) => {
                 let at = Position::new(x, y);
                 self.dragging = false;
@@ -688,8 +705,13 @@ impl LabScreen {
         } else {
             &mut self.log_scroll
         };
+        let end = if self.show_lesson {
+            self.lesson_scroll_end.get().min(500)
+        } else {
+            500
+        };
         *target = if down {
-            target.saturating_add(lines).min(500)
+            target.saturating_add(lines).min(end)
         } else {
             target.saturating_sub(lines)
         };
