@@ -5,8 +5,9 @@
 //! The run shows again once the check is answered (right or not, in this lab's progress),
 //! or once the learner asks to see it without predicting (`x`, that step only, for this
 //! session: the check stays unanswered and can still be predicted). A step without a check
-//! hides nothing, and neither does a live screen: a live prediction is asked before the
-//! action that decides it, and live numbers come only from a run the learner starts.
+//! hides nothing. A live screen is never hidden whole (its run is the learner's to start
+//! and watch), but the numbers it draws are named like the simulation's and masked by the
+//! same rule until the verdict: a finished run's `measured 1.11` was read off and typed in.
 
 use std::collections::BTreeSet;
 
@@ -127,6 +128,18 @@ impl Masked {
     /// `shown` formatted, or the placeholder naming the step that asks for `metric`.
     pub fn number(&self, metric: &str, shown: impl FnOnce() -> String) -> String {
         self.step(metric).map_or_else(shown, placeholder)
+    }
+
+    /// The numbers either masks, each for the first step asking (a live screen draws its
+    /// run's numbers and the simulation's); the whole-panel reason of `self`, else `other`'s.
+    #[must_use]
+    pub fn union(mut self, other: Masked) -> Self {
+        for (metric, step) in other.numbers {
+            let first = self.numbers.entry(metric).or_insert(step);
+            *first = (*first).min(step);
+        }
+        self.whole = self.whole.or(other.whole);
+        self
     }
 
     pub fn is_empty(&self) -> bool {

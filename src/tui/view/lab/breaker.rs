@@ -82,18 +82,21 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
     if let Some(note) = &live.status {
         lines.push(Line::from(Span::styled(note.clone(), theme.dim())));
     }
+    // The rows' numbers are named (`breaker.with_breaker.sick_calls`, live and sim alike): a
+    // check that asks for one, unanswered, gets its placeholder.
+    let masked = view.masked();
     if let Some(measured) = live.series.as_ref().and_then(|s| s.measured.as_ref()) {
         lines.push(Line::from(fit_width(
             format!(
                 "live {}",
-                caller_row(&measured.timeout_only.summary, BREAKER_CALLERS[0]).line()
+                caller_row(&measured.timeout_only.summary, BREAKER_CALLERS[0]).join(&masked)
             ),
             width,
         )));
         lines.push(Line::from(fit_width(
             format!(
                 "live {}",
-                caller_row(&measured.with_breaker.summary, BREAKER_CALLERS[1]).line()
+                caller_row(&measured.with_breaker.summary, BREAKER_CALLERS[1]).join(&masked)
             ),
             width,
         )));
@@ -116,7 +119,7 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
             fit_width(
                 format!(
                     "sim  {}",
-                    caller_row(&sim.timeout_only.summary, BREAKER_CALLERS[0]).line()
+                    caller_row(&sim.timeout_only.summary, BREAKER_CALLERS[0]).join(&masked)
                 ),
                 width,
             ),
@@ -126,7 +129,7 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
             fit_width(
                 format!(
                     "sim  {}",
-                    caller_row(&sim.with_breaker.summary, BREAKER_CALLERS[1]).line()
+                    caller_row(&sim.with_breaker.summary, BREAKER_CALLERS[1]).join(&masked)
                 ),
                 width,
             ),
