@@ -5,8 +5,9 @@
 //! The run shows again once the check is answered (right or not, in this lab's progress),
 //! or once the learner asks to see it without predicting (`x`, that step only, for this
 //! session: the check stays unanswered and can still be predicted). A step without a check
-//! hides nothing, and neither does a live screen: a live prediction is asked before the
-//! action that decides it, and live numbers come only from a run the learner starts.
+//! hides nothing. A live screen is never hidden whole (its run is the learner's to start
+//! and watch), but the numbers it draws are named like the simulation's and masked by the
+//! same rule until the verdict: a finished run's `measured 1.11` was read off and typed in.
 
 use std::collections::BTreeSet;
 
@@ -129,14 +130,47 @@ impl Masked {
         self.step(metric).map_or_else(shown, placeholder)
     }
 
+    /// The numbers either masks, each for the first step asking (a live screen draws its
+    /// run's numbers and the simulation's); the whole-panel reason of `self`, else `other`'s.
+    #[must_use]
+    pub fn union(mut self, other: Masked) -> Self {
+        for (metric, step) in other.numbers {
+            let first = self.numbers.entry(metric).or_insert(step);
+            *first = (*first).min(step);
+        }
+        self.whole = self.whole.or(other.whole);
+        self
+    }
+
     pub fn is_empty(&self) -> bool {
         self.numbers.is_empty() && self.whole.is_none()
     }
 }
 
-/// What stands in for a masked number, everywhere: the step that asks for it.
+/// What stands in for a masked number, everywhere: `?s` and the step (from 1) that asks for
+/// it. It opens with `?` so it cannot be read as a value (`/readyz (step 2)` read as the
+/// probe's answer), and it is as narrow as most numbers, so a report row pads it to the
+/// number's column ([`crate::report::cells::Row::join`]). What it means is said once, by the
+/// lab screen's one legend ([`LEGENDS`]), wherever one is on screen.
 pub fn placeholder(step: usize) -> String {
-    format!("(step {})", step + 1)
+    format!("?s{}", step + 1)
+}
+
+/// The one legend of [`placeholder`], longest first: the screen draws the longest that fits.
+/// Its wording is [`Why::AskedBy`]'s, for any step.
+pub const LEGENDS: [&str; 3] = [
+    "?sN: hidden until step N is predicted (or revealed with x)",
+    "?sN: hidden until step N is predicted",
+    "?sN: hidden",
+];
+
+/// Whether `text` shows a [`placeholder`]: `?s` and a digit, not inside a word (the
+/// legend's own `?sN` is not one).
+pub fn shows_placeholder(text: &str) -> bool {
+    let chars: Vec<char> = text.chars().collect();
+    chars.windows(3).enumerate().any(|(at, three)| {
+        three[0] == '?' && three[1] == 's' && three[2].is_ascii_digit() && (at == 0 || !chars[at - 1].is_alphanumeric())
+    })
 }
 
 /// How many of `check`'s own settings a run at `run_values` differs from: 0 for a check on
@@ -224,6 +258,20 @@ pub fn masked_metrics(
 mod tests {
     use super::*;
     use crate::content::Content;
+
+    #[test]
+    fn a_placeholder_is_found_in_a_line_and_the_legend_is_not_one() {
+        assert!(shows_placeholder(&format!("to sick={} degraded", placeholder(1))));
+        assert!(shows_placeholder(&placeholder(11)));
+        for legend in LEGENDS {
+            assert!(!shows_placeholder(legend), "{legend}");
+        }
+        assert!(
+            !shows_placeholder("costs?s are high"),
+            "inside a word is no placeholder"
+        );
+        assert!(!shows_placeholder("what is it? s2 maybe"));
+    }
 
     /// Review 6: `c` on fleet step 8 ran the rolling restart with the database up and its
     /// window at 30-330 s, two settings from step 8's check (window 30-90 s), and showed its

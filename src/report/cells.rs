@@ -70,17 +70,22 @@ impl Row {
         self.join(&ShowAll)
     }
 
-    /// The row with the numbers `mask` hides replaced by its placeholder, at the
-    /// placeholder's own width (`(step 3)` is wider than most numbers it stands for).
+    /// The row with the numbers `mask` hides replaced by its placeholder, padded to the
+    /// number's width as the printer aligned it (right when its text starts with a space),
+    /// so the columns after it stay where they are; a wider placeholder takes its own width.
     pub fn join(&self, mask: &impl Mask) -> String {
         self.0
             .iter()
             .map(|field| {
-                field
-                    .metric
-                    .as_deref()
-                    .and_then(|metric| mask.hidden(metric))
-                    .unwrap_or_else(|| field.text.clone())
+                let Some(hidden) = field.metric.as_deref().and_then(|metric| mask.hidden(metric)) else {
+                    return field.text.clone();
+                };
+                let width = field.text.chars().count();
+                if field.text.starts_with(' ') {
+                    format!("{hidden:>width$}")
+                } else {
+                    format!("{hidden:<width$}")
+                }
             })
             .collect()
     }
@@ -96,7 +101,7 @@ impl Row {
 /// `calls=6000`, `p99 wait=` becomes `p99=`): a clipped `stuck=100.0` would read as 10.
 ///
 /// It changes only spaces and the printers' own labels, after hiding: a placeholder
-/// (`(step 3)`) holds neither a double space, `= `, nor a label, so fitting keeps it whole.
+/// (`?s3`) holds neither a double space, `= `, nor a label, so fitting keeps it whole.
 pub fn fit_width(line: String, width: usize) -> String {
     if line.chars().count() <= width {
         return line;
@@ -148,13 +153,17 @@ mod tests {
             .text(" stuck=")
             .number("a.stuck", "20.0");
         assert_eq!(row.line(), "calls=    6000 stuck=20.0");
-        struct HideCalls;
-        impl Mask for HideCalls {
+        struct Hide(&'static str, &'static str);
+        impl Mask for Hide {
             fn hidden(&self, metric: &str) -> Option<String> {
-                (metric == "a.calls").then(|| "(step 2)".to_string())
+                (metric == self.0).then(|| self.1.to_string())
             }
         }
-        assert_eq!(row.join(&HideCalls), "calls=(step 2) stuck=20.0");
+        // Padded to the number's width, aligned as the printer aligned it: the rest stays put.
+        assert_eq!(row.join(&Hide("a.calls", "?s2")), "calls=     ?s2 stuck=20.0");
+        assert_eq!(row.join(&Hide("a.stuck", "?s2")), "calls=    6000 stuck=?s2 ");
+        // A placeholder wider than the number takes its own width.
+        assert_eq!(row.join(&Hide("a.stuck", "?s12345")), "calls=    6000 stuck=?s12345");
         assert_eq!(row.join(&ShowAll), row.line());
     }
 }

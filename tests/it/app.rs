@@ -238,6 +238,77 @@ fn page_keys_scroll_the_transition_log_and_the_lesson() {
     assert!(!text(&app).contains(&start));
 }
 
+/// The lesson panel's text rows (inside its border) as drawn now.
+fn lesson_rows(app: &App, index: usize) -> Vec<String> {
+    let mut terminal = Terminal::new(TestBackend::new(app.area.width, app.area.height)).unwrap();
+    terminal.draw(|frame| frame.render_widget(app, frame.area())).unwrap();
+    let buffer = terminal.backend().buffer().clone();
+    let panel = resilience_lab::tui::layout::lab(app.area, app.labs[index].parts.rows, false)
+        .expect("room for the lab screen")
+        .right;
+    (panel.y + 1..panel.bottom() - 1)
+        .map(|y| {
+            (panel.x + 1..panel.right() - 1)
+                .map(|x| buffer[(x, y)].symbol())
+                .collect::<String>()
+        })
+        .collect()
+}
+
+#[test]
+fn page_keys_move_the_lesson_a_page_keeping_one_row() {
+    let mut app = app();
+    app.area = Rect::new(0, 0, 80, 24);
+    app.update(Msg::Down);
+    app.update(Msg::Open);
+    app.update(Msg::ToggleLesson);
+    let first = lesson_rows(&app, 1);
+    assert!(first.len() > 6, "a panel of several rows: {first:?}");
+    app.update(Msg::ScrollDown);
+    let second = lesson_rows(&app, 1);
+    // The last row of one page heads the next: a page, not three lines.
+    assert_eq!(second[0], first[first.len() - 1], "{first:#?}\n{second:#?}");
+    assert_ne!(second[1], first[first.len() - 1]);
+    app.update(Msg::ScrollUp);
+    assert_eq!(lesson_rows(&app, 1), first, "PgUp comes back a page");
+    // Past the end PgDn stops, so one PgUp from there moves at once.
+    for _ in 0..100 {
+        app.update(Msg::ScrollDown);
+    }
+    let end = lesson_rows(&app, 1);
+    app.update(Msg::ScrollUp);
+    let before_end = lesson_rows(&app, 1);
+    assert_eq!(before_end[before_end.len() - 1], end[0], "{end:#?}\n{before_end:#?}");
+}
+
+#[test]
+fn the_lesson_says_p_opens_the_current_steps_card() {
+    let mut app = app();
+    app.area = Rect::new(0, 0, 100, 30);
+    app.update(Msg::Down);
+    app.update(Msg::Open);
+    // A step with a check: the lesson under its text names the key.
+    let step = app.content.labs[1]
+        .steps
+        .iter()
+        .position(|step| step.check.is_some())
+        .expect("Lab 2 has a step with a check");
+    app.labs[1].predict.step = step;
+    app.update(Msg::ToggleLesson);
+    let mut found = false;
+    for _ in 0..10 {
+        if lesson_rows(&app, 1)
+            .iter()
+            .any(|row| row.contains("p opens this step's prediction card"))
+        {
+            found = true;
+            break;
+        }
+        app.update(Msg::ScrollDown);
+    }
+    assert!(found, "{:#?}", lesson_rows(&app, 1));
+}
+
 // Learning: the quiz, predictions and progress, through the app's messages.
 
 use resilience_lab::learning::progress;

@@ -180,7 +180,7 @@ fn lab2_slider_labels_read_whole_at_80_columns() {
 fn lab2_chart_titles_read_whole() {
     let text = render(&lab2(100, 30, false));
     // Fresh progress: step 6 asks for the ceiling, so its legend names the step (the short form).
-    assert!(text.contains("┌ Jitter s: • sleep ─ cap (step 6) ┐"), "{text}");
+    assert!(text.contains("┌ Jitter s: • sleep ─ cap ?s6 ─"), "{text}");
     assert!(text.contains("┌ attempts/action, log ┐"), "{text}");
     let text = render(&lab2(80, 24, false));
     // At 80 columns the step's name does not fit beside the cap: the legend names only what

@@ -406,9 +406,9 @@ fn lab_2_step_1s_verdict_masks_rows_b_and_c_for_steps_2_and_3() {
         type_prediction(&mut app, "64");
         let screen = render(&app);
         assert!(screen.contains("64.00"), "its own answer shows: {screen}");
-        assert!(!screen.contains("1.11") && screen.contains("(step 3)"), "{screen}");
+        assert!(!screen.contains("1.11") && screen.contains("?s3"), "{screen}");
         assert!(
-            !squeezed(&screen).contains("=4.00") && screen.contains("(step 2)"),
+            !squeezed(&screen).contains("=4.00") && screen.contains("?s2"),
             "{screen}"
         );
         // Answered, steps 2's and 3's numbers show (their verdicts, then their run).
@@ -426,17 +426,11 @@ fn lab_2s_jitter_ceiling_waits_for_its_step() {
     let mut app = open_at(100, 30, LabId::Retry, 0);
     type_prediction(&mut app, "64");
     let screen = render(&app);
-    assert!(
-        screen.contains("ceiling (step 6)") || screen.contains("cap (step 6)"),
-        "{screen}"
-    );
+    assert!(screen.contains("ceiling ?s6") || screen.contains("cap ?s6"), "{screen}");
     let mut app = open_at(100, 30, LabId::Retry, 5);
     type_prediction(&mut app, "1.6");
     let screen = render(&app);
-    assert!(
-        screen.contains("─ ceiling ") && !screen.contains("(step 6)"),
-        "{screen}"
-    );
+    assert!(screen.contains("─ ceiling ") && !screen.contains("?s6"), "{screen}");
 }
 
 #[test]
@@ -446,16 +440,13 @@ fn lab_4_verdicts_mask_the_next_steps_wait_and_refusals() {
         type_prediction(&mut app, "1000");
         let screen = render(&app);
         assert!(
-            !screen.contains("0.50 s") && screen.contains("wait at 2 s (step 2)"),
+            !screen.contains("0.50 s") && screen.contains("wait at 2 s ?s2"),
             "{screen}"
         );
         let mut app = open_at(width, height, LabId::Overload, 2);
         type_prediction(&mut app, "400");
         let screen = render(&app);
-        assert!(
-            !screen.contains("refused 500") && screen.contains("(step 4)"),
-            "{screen}"
-        );
+        assert!(!screen.contains("refused 500") && screen.contains("?s4"), "{screen}");
     }
 }
 
@@ -467,7 +458,7 @@ fn the_fleets_step_4_verdict_and_c_mask_later_steps() {
         let screen = render(&app);
         assert!(screen.contains("restarts 3 "), "its own answer shows: {screen}");
         assert!(
-            !screen.contains("first 61.0 s") && screen.contains("first (step 5)"),
+            !screen.contains("first 61.0 s") && screen.contains("first ?s5"),
             "{screen}"
         );
         // `c` to step 7's scenario: its refused count waits for step 7.
@@ -478,7 +469,7 @@ fn the_fleets_step_4_verdict_and_c_mask_later_steps() {
         let screen = render(&app);
         assert!(screen.contains("readiness-checks-db"), "{screen}");
         assert!(
-            !screen.contains("refused 530") && screen.contains("refused (step 7)"),
+            !screen.contains("refused 530") && screen.contains("refused ?s7"),
             "{screen}"
         );
     }
@@ -489,10 +480,7 @@ fn lab_3_step_1_masks_steps_2_and_3() {
     for (width, height) in SIZES {
         let screen = squeezed(&render(&open_at(width, height, LabId::Breaker, 0)));
         assert!(!screen.contains("sick=44 ") && !screen.contains("10.29"), "{screen}");
-        assert!(
-            screen.contains("sick=(step 2)") && screen.contains("(step 3)"),
-            "{screen}"
-        );
+        assert!(screen.contains("sick=?s2") && screen.contains("?s3"), "{screen}");
         assert!(screen.contains("timeout only"), "the rest of the run shows: {screen}");
     }
 }
@@ -509,6 +497,60 @@ fn lab_1_step_1s_timeline_masks_step_2s_probe() {
             "its own answer shows: {screen}"
         );
         assert!(!screen.contains("t=  2.90 s  /readyz 503"), "{screen}");
-        assert!(screen.contains("/readyz (step 2)"), "{screen}");
+        assert!(screen.contains("/readyz ?s2"), "{screen}");
+    }
+}
+
+/// The column (in characters) where `word` starts in `row`.
+fn column_of(row: &str, word: &str) -> Option<usize> {
+    row.find(word).map(|at| row[..at].chars().count())
+}
+
+#[test]
+fn lab_2s_columns_stay_aligned_around_a_placeholder() {
+    for (width, height) in SIZES {
+        let mut app = open_at(width, height, LabId::Retry, 0);
+        type_prediction(&mut app, "64");
+        let screen = render(&app);
+        let rows: Vec<&str> = screen
+            .lines()
+            .filter(|row| row.contains("db attempts/action="))
+            .collect();
+        assert_eq!(rows.len(), 3, "rows A, B and C: {screen}");
+        assert!(rows[1].contains("?s2") && rows[2].contains("?s3"), "{screen}");
+        for word in ["p=", "db attempts/action=", "success="] {
+            let columns: Vec<Option<usize>> = rows.iter().map(|row| column_of(row, word)).collect();
+            assert!(
+                columns[0].is_some() && columns.iter().all(|c| *c == columns[0]),
+                "{word} at {columns:?}:\n{screen}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_placeholder_on_screen_comes_with_the_one_legend_and_none_without() {
+    for (width, height) in SIZES {
+        // In the results' rows (Lab 3 step 1), and in the timeline only (Lab 1 after step 1's verdict).
+        let lab3 = render(&open_at(width, height, LabId::Breaker, 0));
+        let mut lab1 = open_at(width, height, LabId::Health, 0);
+        type_prediction(&mut lab1, "503");
+        lab1.update(Msg::Back);
+        let lab1 = render(&lab1);
+        for screen in [lab3, lab1] {
+            assert!(reveal::shows_placeholder(&screen), "{screen}");
+            assert_eq!(screen.matches(reveal::LEGENDS[0]).count(), 1, "{screen}");
+        }
+        // Every step revealed: nothing stands in for a number, and no legend says so.
+        let mut app = open_at(width, height, LabId::Breaker, 0);
+        let index = lab_index(&app, LabId::Breaker);
+        for step in 0..app.content.labs[index].steps.len() {
+            app.labs[index].revealed.insert(step);
+        }
+        let screen = render(&app);
+        assert!(
+            !reveal::shows_placeholder(&screen) && !screen.contains("?sN"),
+            "{screen}"
+        );
     }
 }

@@ -89,7 +89,7 @@ fn lab5_prediction_observed_80x24() {
     let text = render(&app);
     assert!(text.contains("✓ Right"), "{text}");
     // Its own number shows now; step 2's, the next check's, still waits.
-    assert!(text.contains("checkout 23000 ms · payments (step 2)"), "{text}");
+    assert!(text.contains("checkout 23000 ms · payments ?s2"), "{text}");
     insta::assert_snapshot!(text);
 }
 

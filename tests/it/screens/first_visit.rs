@@ -144,8 +144,6 @@ fn first_visit_lab1_80x24_scrolled() {
     let mut app = app(80, 24);
     open_lab(&mut app, 0);
     app.update(Msg::ScrollDown);
-    app.update(Msg::ScrollDown);
-    app.update(Msg::ScrollDown);
     insta::assert_snapshot!(render(&app));
 }
 

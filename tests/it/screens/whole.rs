@@ -109,7 +109,7 @@ fn resizing_to_too_small_and_back_redraws_the_lab() {
     assert!(render(&app).contains("terminal too small: needs 80x24, have 50x12"));
     app.update(Msg::Resize(100, 30));
     // Its 44 calls to the sick dependency are step 2's answer: masked until predicted there.
-    assert!(render(&app).contains("with breaker  calls= 2911 to sick=(step 2)"));
+    assert!(render(&app).contains("with breaker  calls= 2911 to sick=  ?s2"));
 }
 
 // The learning screens: quiz, book, lesson with the chapter, predictions.
@@ -392,6 +392,35 @@ fn lab1_live_exited_80x24() {
 #[test]
 fn lab3_live_running_100x30() {
     insta::assert_snapshot!(render(&lab3_live(100, 30, 25, false)));
+}
+
+/// Without colour the brownout is marked on the time axis, not dotted in the plot: the dots
+/// buried the calls/s line and the to-sick `•` line among them.
+#[test]
+fn lab3_live_no_colour_marks_the_brownout_on_the_axis_not_in_the_plot() {
+    for (width, height) in [(100, 30), (80, 24)] {
+        let text = render(&lab3_live(width, height, 60, true));
+        let rows: Vec<&str> = text.lines().collect();
+        let plot_top = rows
+            .iter()
+            .position(|row| row.contains("━calls"))
+            .expect("the calls chart's legend");
+        let axis = plot_top
+            + rows[plot_top..]
+                .iter()
+                .position(|row| row.contains('└'))
+                .expect("the time axis");
+        for row in &rows[plot_top + 1..axis] {
+            // Past the parameter panel: the two charts.
+            let charts: String = row.chars().skip(usize::from(width) * 2 / 5).collect();
+            assert!(!charts.contains('·'), "no dots in the plot: {row}\n{text}");
+        }
+        // The with-breaker caller's to-sick line reads at the bottom, in the window.
+        assert!(rows[axis - 1].contains("••••"), "{text}");
+        // Both charts mark the window's seconds, 10 s to 40 s of 60 s: half the plot.
+        let marks = rows[axis].matches('═').count();
+        assert!(marks >= 16, "{}\n{text}", rows[axis]);
+    }
 }
 
 #[test]

@@ -167,6 +167,24 @@ impl LabLive {
         }
     }
 
+    /// The named numbers the live screen draws now: a finished run's ([`LabLive::run_metrics`]),
+    /// or Lab 2's per-action cost so far, which closes in on the finished run's while it runs.
+    /// The hiding rule masks them as it masks the simulation's.
+    fn shown_metrics(&self) -> Vec<Metric> {
+        if let Some(finished) = self.run_metrics() {
+            return finished;
+        }
+        match self {
+            LabLive::Retry(part) => part
+                .series
+                .as_ref()
+                .and_then(|series| Some((series.policy?, series.db_per_action())))
+                .map(|(policy, so_far)| vec![(metrics::retry_metric(policy, "db_attempts_per_action"), so_far)])
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+
     /// The named numbers of a finished live run, if any: a prediction made on the live
     /// screen is scored against what really happened on 127.0.0.1.
     fn run_metrics(&self) -> Option<Vec<Metric>> {
@@ -244,6 +262,9 @@ pub struct LabScreen {
     pub first_visit: bool,
     /// First line shown of the lesson.
     pub lesson_scroll: u16,
+    /// The last first line the lesson can show, as it was last drawn (`u16::MAX` before it
+    /// is): PgDn stops there, so PgUp from the end moves a page at once.
+    pub lesson_scroll_end: std::cell::Cell<u16>,
     /// First line shown of the transition log (Lab 3) or the timeline (Lab 1).
     pub log_scroll: u16,
     pub results: LabResults,
@@ -281,6 +302,12 @@ fn fixed_answer(lab: &LabFile, check: &crate::content::Question) -> Option<f64> 
     metrics::lookup(&metrics::run_metrics(lab, own), check.metric.as_deref()?)
 }
 
+/// How far PgUp/PgDn move the lesson drawn in `panel`: its rows inside the border less one,
+/// so the line at the foot of one page heads the next and the reader keeps their place.
+pub fn lesson_page_rows(panel: Rect) -> u16 {
+    panel.height.saturating_sub(3).max(1)
+}
+
 impl LabScreen {
     pub fn new(lab: &LabFile, parts: LabParts) -> Self {
         // The first page's parameters are its sliders (Lab 1: not the fleet view's).
@@ -294,6 +321,7 @@ impl LabScreen {
             show_lesson: false,
             first_visit: false,
             lesson_scroll: 0,
+            lesson_scroll_end: std::cell::Cell::new(u16::MAX),
             log_scroll: 0,
             results,
             verdict_results: None,
@@ -371,8 +399,9 @@ impl LabScreen {
     /// What the run on screen must not show ([`reveal::Masked`]): all of it while a prompt is
     /// open or the step's check waits ([`LabScreen::run_hidden`]); else the numbers
     /// ([`reveal::masked_metrics`]): those
-    /// other unanswered checks ask for at the settings of the run shown (an open verdict's
-    /// own, else the sliders'); none on a live page, whose predictions come before the run.
+    /// unanswered checks ask for at the settings of the run shown (an open verdict's own,
+    /// else the sliders'). A live page's too: its run's numbers wait for the verdict as the
+    /// simulation's do (a finished run read off the screen was typed in and scored right).
     /// `spanning` names parameters the drawing covers whole (Lab 2's p-curve: every p).
     pub fn masked(&self, lab: &LabFile, progress: &Progress, spanning: &[&str]) -> reveal::Masked {
         if self.predict.input.is_some() {
@@ -381,13 +410,26 @@ impl LabScreen {
         if self.run_hidden(lab, progress) {
             return reveal::Masked::all(reveal::Why::UntilPredicted);
         }
-        if !self.simulated() {
-            return reveal::Masked::default();
+        let values = self.shown_values(lab);
+        let simulated = self.masked_run(lab, progress, spanning, &values, &self.shown_metrics());
+        if self.simulated() {
+            return simulated;
         }
-        let shown = reveal::ShownRun {
-            values: &self.shown_values(lab),
-            metrics: &self.shown_metrics(),
-        };
+        // A live screen draws its run's numbers, and the simulated rows beside them: both are
+        // named numbers, masked by the one rule at the sliders' settings, the live run's own.
+        simulated.union(self.masked_run(lab, progress, spanning, &values, &self.live.shown_metrics()))
+    }
+
+    /// [`reveal::masked_metrics`] of a run at `values` drawing `metrics`.
+    fn masked_run(
+        &self,
+        lab: &LabFile,
+        progress: &Progress,
+        spanning: &[&str],
+        values: &[(String, f64)],
+        metrics: &[Metric],
+    ) -> reveal::Masked {
+        let shown = reveal::ShownRun { values, metrics };
         let answers = self.check_answers.get_or_init(|| {
             lab.checks
                 .iter()
@@ -447,7 +489,8 @@ impl LabScreen {
     /// the page showing is simulated.
     fn revealable(&self, lab: &LabFile) -> Option<usize> {
         let step = self.current_step(lab);
-        (self.simulated() && reveal::step_check(lab, step).is_some()).then_some(step)
+        // Live too: a live screen masks the numbers an unanswered check asks for, as the sim does.
+        reveal::step_check(lab, step).is_some().then_some(step)
     }
 
     /// The page showing, for its first visit.
@@ -633,7 +676,14 @@ impl LabScreen {
                 self.show_lesson = !self.show_lesson;
                 self.first_visit = false;
             }
-            Msg::ScrollUp | Msg::ScrollDown => self.scroll(msg == Msg::ScrollDown, 3),
+            Msg::ScrollUp | Msg::ScrollDown => {
+                let lines = if self.show_lesson {
+                    layout.as_ref().map_or(3, |l| lesson_page_rows(l.right))
+                } else {
+                    3
+                };
+                self.scroll(msg == Msg::ScrollDown, lines);
+            }
             Msg::Click(x, y) => {
                 let at = Position::new(x, y);
                 self.dragging = false;
@@ -688,8 +738,13 @@ impl LabScreen {
         } else {
             &mut self.log_scroll
         };
+        let end = if self.show_lesson {
+            self.lesson_scroll_end.get().min(500)
+        } else {
+            500
+        };
         *target = if down {
-            target.saturating_add(lines).min(500)
+            target.saturating_add(lines).min(end)
         } else {
             target.saturating_sub(lines)
         };

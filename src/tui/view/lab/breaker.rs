@@ -82,18 +82,21 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
     if let Some(note) = &live.status {
         lines.push(Line::from(Span::styled(note.clone(), theme.dim())));
     }
+    // The rows' numbers are named (`breaker.with_breaker.sick_calls`, live and sim alike): a
+    // check that asks for one, unanswered, gets its placeholder.
+    let masked = view.masked();
     if let Some(measured) = live.series.as_ref().and_then(|s| s.measured.as_ref()) {
         lines.push(Line::from(fit_width(
             format!(
                 "live {}",
-                caller_row(&measured.timeout_only.summary, BREAKER_CALLERS[0]).line()
+                caller_row(&measured.timeout_only.summary, BREAKER_CALLERS[0]).join(&masked)
             ),
             width,
         )));
         lines.push(Line::from(fit_width(
             format!(
                 "live {}",
-                caller_row(&measured.with_breaker.summary, BREAKER_CALLERS[1]).line()
+                caller_row(&measured.with_breaker.summary, BREAKER_CALLERS[1]).join(&masked)
             ),
             width,
         )));
@@ -116,7 +119,7 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
             fit_width(
                 format!(
                     "sim  {}",
-                    caller_row(&sim.timeout_only.summary, BREAKER_CALLERS[0]).line()
+                    caller_row(&sim.timeout_only.summary, BREAKER_CALLERS[0]).join(&masked)
                 ),
                 width,
             ),
@@ -126,7 +129,7 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
             fit_width(
                 format!(
                     "sim  {}",
-                    caller_row(&sim.with_breaker.summary, BREAKER_CALLERS[1]).line()
+                    caller_row(&sim.with_breaker.summary, BREAKER_CALLERS[1]).join(&masked)
                 ),
                 width,
             ),
@@ -209,6 +212,17 @@ fn hystrix_lines(series: &BreakerSeries, caller: Side, theme: Theme, width: u16)
     ]
 }
 
+/// Marks columns `window` of the time axis in row `axis_y` as the brownout's: its `─` become
+/// `═`, the plot above left as drawn.
+fn mark_axis(buf: &mut Buffer, window: std::ops::Range<u16>, axis_y: u16) {
+    for x in window {
+        let cell = &mut buf[(x, axis_y)];
+        if cell.symbol() == "─" {
+            cell.set_symbol("═");
+        }
+    }
+}
+
 fn column(series: &BreakerSeries, caller: Side, theme: Theme, area: Rect, buf: &mut Buffer) {
     let name = match caller {
         Side::TimeoutOnly => " timeout only ",
@@ -282,16 +296,18 @@ fn column(series: &BreakerSeries, caller: Side, theme: Theme, area: Rect, buf: &
         chart_area.height.saturating_sub(2),
     ));
     let column_of = |t_s: f64| plot.x + ((t_s / duration_s).clamp(0.0, 1.0) * f64::from(plot.width)) as u16;
-    // The scheduled brownout shaded in the plot; without colour, its empty cells dotted.
-    for x in column_of(params.brownout_start_s)..column_of(params.brownout_end_s).min(plot.right()) {
-        for y in plot.top()..plot.bottom() {
-            let cell = &mut buf[(x, y)];
-            if theme.colour {
-                cell.set_bg(theme.brownout_bg());
-            } else if cell.symbol() == " " {
-                cell.set_symbol("·").set_style(theme.dim());
+    // The scheduled brownout: shaded behind the plot in colour; without colour, marked on the
+    // time axis (`═` for its seconds), since dots in the plot's empty cells buried the calls/s
+    // and to-sick lines among them.
+    let window = column_of(params.brownout_start_s)..column_of(params.brownout_end_s).min(plot.right());
+    if theme.colour {
+        for x in window {
+            for y in plot.top()..plot.bottom() {
+                buf[(x, y)].set_bg(theme.brownout_bg());
             }
         }
+    } else if chart_area.height >= 2 {
+        mark_axis(buf, window, plot.bottom());
     }
 
     // Calls in flight (measured average per second), in tenths so that 0.3 still shows.

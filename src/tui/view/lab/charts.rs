@@ -240,7 +240,7 @@ fn retry_charts(
 
 /// The jitter chart's title, the longest that `room` columns hold whole. While `ceiling_step`
 /// asks for a ceiling its line is not drawn and the legend names that step instead
-/// (`─ ceiling (step 6)`); where even the short form with the step does not fit, the legend
+/// (`─ ceiling ?s6`); where even the short form with the step does not fit, the legend
 /// names only what is drawn (`• sleep`), never a cut word.
 fn jitter_title(room: u16, ceiling_step: Option<usize>, theme: Theme) -> Line<'static> {
     let title = |name: &'static str, ceiling: Option<&'static str>| {

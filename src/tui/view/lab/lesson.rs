@@ -73,6 +73,24 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
             for part in wrap_words(&step.text, width) {
                 lines.push(Line::from(Span::styled(format!("      {part}"), theme.dim())));
             }
+            // The key to the step's check, said where the step is read.
+            if step.check.is_some() {
+                for (row, part) in wrap_words("p opens this step's prediction card.", width)
+                    .iter()
+                    .enumerate()
+                {
+                    let (key, rest) = if row == 0 {
+                        part.split_at(1)
+                    } else {
+                        ("", part.as_str())
+                    };
+                    lines.push(Line::from(vec![
+                        Span::raw("      "),
+                        Span::styled(key.to_string(), theme.key()),
+                        Span::styled(rest.to_string(), theme.dim()),
+                    ]));
+                }
+            }
         }
     }
     lines.push(Line::from(""));
@@ -82,9 +100,10 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     }
     // Stop scrolling once the last line is at the bottom: past that is only blank.
     let rows = wrapped_rows(&text, inner.width);
-    let scroll = state
-        .lesson_scroll
-        .min(rows.saturating_sub(usize::from(inner.height)) as u16);
+    let end = u16::try_from(rows.saturating_sub(usize::from(inner.height))).unwrap_or(u16::MAX);
+    // The screen's PgDn stops here too, so PgUp from the end moves at once.
+    state.lesson_scroll_end.set(end);
+    let scroll = state.lesson_scroll.min(end);
     Paragraph::new(text)
         .wrap(Wrap { trim: false })
         .block(block)

@@ -39,6 +39,7 @@ pub mod budget;
 pub mod charts;
 pub mod fleet;
 pub mod health;
+pub mod hidden_legend;
 pub mod lesson;
 pub mod overload;
 pub mod params;
@@ -109,7 +110,16 @@ pub fn results_title(screen: &LabScreen) -> &'static str {
     }
 }
 
+/// The lab screen, then the one legend of hidden numbers if any is on it.
 pub fn render(view: &LabView, draw: &LabDraw, area: Rect, buf: &mut Buffer) {
+    render_regions(view, draw, area, buf);
+    if let Some(layout) = layout::lab(area, view.screen.parts.rows, view.screen.mode == Mode::Live) {
+        hidden_legend::render(layout.results, area, view.theme, buf);
+    }
+}
+
+/// Every region of the lab screen: the fleet view's, a lab's own live screen, or the frame's.
+fn render_regions(view: &LabView, draw: &LabDraw, area: Rect, buf: &mut Buffer) {
     let theme = view.theme;
     let lab = view.lab;
     let state = view.screen;

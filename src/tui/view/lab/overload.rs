@@ -183,7 +183,7 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
             let wordings = [
                 format!("{run_s} s mean: goodput {mean}/s · queue max {queue}{wait} · v view: {name}"),
                 format!("{run_s} s mean: goodput {mean}/s · queue max {queue}{wait} · v: {name}"),
-                // A masked number's "(step N)" is wider than the number: the view key goes first.
+                // A masked number's placeholder may be wider than the number: the view key goes first.
                 format!("{run_s} s mean: goodput {mean}/s · queue max {queue}{wait}"),
                 format!("mean {mean}/s · queue max {queue}{wait} · v: {name}"),
             ];

@@ -19,6 +19,7 @@ use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph, Widget};
 
+use crate::learning::metrics::retry_metric;
 use crate::live::retry::runner::LIVE_ACTIONS_MAX;
 use crate::tui::screens::lab::live::{policy_name, sim_of};
 use crate::tui::screens::lab::retry::{RatePoint, RetrySeries, RetryView};
@@ -109,35 +110,46 @@ pub fn render_results(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
                 lines.extend(fit(candidates));
             }
             let sim = series.result.as_ref().map(|result| sim_of(&result.params));
+            // The run's numbers are its policy's row's, named as the sim screen's: a check that
+            // asks for them, unanswered, gets their placeholder (the sim of this run too).
+            let masked = lab_view.masked();
+            let metric = |field: &str| {
+                series
+                    .policy
+                    .map(|policy| retry_metric(policy, field))
+                    .unwrap_or_default()
+            };
+            let (per_action, success) = (metric("db_attempts_per_action"), metric("success_ratio"));
+            let cost = |value: f64| masked.number(&per_action, || format!("{value:.2}"));
+            let so_far = cost(series.db_per_action());
             // Success as a percentage, as the sim screen prints it.
             lines.extend(fit(match (&series.result, sim) {
                 (Some(result), Some(sim)) => {
-                    let measured = (result.db_attempts_per_action, result.success_ratio * 100.0);
-                    let simulated = (sim.db_attempts_per_action, sim.success_ratio * 100.0);
+                    let share = |ratio: f64| masked.number(&success, || format!("{:.1}", ratio * 100.0));
+                    let measured = (cost(result.db_attempts_per_action), share(result.success_ratio));
+                    let simulated = (cost(sim.db_attempts_per_action), share(sim.success_ratio));
                     vec![
                         Line::from(format!(
-                            "measured {:.2} db attempts/action, success {:.1}% · sim of this run {:.2}, {:.1}%",
+                            "measured {} db attempts/action, success {}% · sim of this run {}, {}%",
                             measured.0, measured.1, simulated.0, simulated.1
                         )),
                         Line::from(format!(
-                            "measured {:.2} db attempts/action, {:.1}% ok · sim of this run {:.2}, {:.1}%",
+                            "measured {} db attempts/action, {}% ok · sim of this run {}, {}%",
                             measured.0, measured.1, simulated.0, simulated.1
                         )),
                         Line::from(format!(
-                            "measured {:.2} db/action, {:.1}% ok · sim of this run {:.2}, {:.1}%",
+                            "measured {} db/action, {}% ok · sim of this run {}, {}%",
                             measured.0, measured.1, simulated.0, simulated.1
                         )),
                     ]
                 }
                 _ => vec![
                     Line::from(format!(
-                        "so far {:.2} db attempts per finished action · {} more for actions in flight",
-                        series.db_per_action(),
+                        "so far {so_far} db attempts per finished action · {} more for actions in flight",
                         series.db_attempts_unfinished()
                     )),
                     Line::from(format!(
-                        "so far {:.2} db attempts/finished action · {} in flight",
-                        series.db_per_action(),
+                        "so far {so_far} db attempts/finished action · {} in flight",
                         series.db_attempts_unfinished()
                     )),
                 ],
