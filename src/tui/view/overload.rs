@@ -1,6 +1,7 @@
 //! Lab 4's drawings, as standalone functions of the engine's results (not of the App):
-//! the goodput curves, the queue over time, the outcomes per second, the bulkhead and the
-//! throttle. The lab screen lays them out; tests draw them into a buffer directly.
+//! the goodput curves, the queue over time, the outcomes per second, the bulkhead, the
+//! throttle and the paper's metastable model. The lab screen lays them out; tests draw
+//! them into a buffer directly.
 //!
 //! Every series has its own glyph as well as its own colour, so the charts read under
 //! `NO_COLOR`; every chart names its glyphs in a legend and its axes' units.
@@ -21,6 +22,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
+use crate::engine::overload::metastable::MetastableRun;
 use crate::engine::overload::{CurvePoint, OverloadRun, Policy, Recompute, Second};
 use crate::tui::theme::Theme;
 use crate::tui::view::legend::{self, Item};
@@ -594,6 +596,120 @@ pub fn render_results(result: &Recompute, live_points: &[CurvePoint], theme: The
     } else {
         throttle_view(&result.run, None, theme, side, buf);
     }
+}
+
+/// The metastable model second by second (Bronson et al.'s own numbers, which no slider
+/// moves): above, the database's load against its capacity and the offered load, the
+/// outage marked; below, goodput, and the two ways out the model gives.
+pub fn metastable_view(run: &MetastableRun, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let [top, bottom] = Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(area);
+    let p = &run.params;
+    let end_s = run.seconds.last().map_or(1.0, |s| s.t_s);
+    let trigger = (f64::from(p.before_s), f64::from(p.before_s + p.trigger_s));
+    let title = format!(
+        " metastable: database load, outage {:.0}-{:.0} s ",
+        trigger.0, trigger.1
+    );
+    let block = panel(&title, theme);
+    let inner = block.inner(top);
+    block.render(top, buf);
+    if inner.height >= 4 {
+        // The backlog released when the outage ends is one tall second: the axis is sized
+        // to what follows it, and that second stands at the top.
+        let steady = run.db_load_end_per_s.max(p.capacity_per_s).max(p.load_per_s);
+        let y_max = nice_max(steady * 1.1);
+        // A point per column at most, so the line has no gaps on a wide panel.
+        let columns = inner.width.max(1);
+        let flat = |value: f64| -> Vec<(f64, f64)> {
+            (0..=columns)
+                .map(|i| (f64::from(i) * end_s / f64::from(columns), value))
+                .collect()
+        };
+        let capacity_name = format!("capacity {:.0}", p.capacity_per_s);
+        // The offered load is named, not drawn: 280 beside a capacity of 300 would share
+        // their row on any panel this short, and before the outage the database's load is it.
+        let database_name = format!("database (offered {:.0})", p.load_per_s);
+        let series = [
+            Series {
+                name: &capacity_name,
+                glyph: '-',
+                style: theme.series(0),
+                points: flat(p.capacity_per_s),
+            },
+            Series {
+                name: &database_name,
+                glyph: 'd',
+                style: theme.series(3),
+                points: run.seconds.iter().map(|s| (s.t_s, s.db_load_per_s)).collect(),
+            },
+        ];
+        let outage: Vec<(char, Style, f64, f64)> = run
+            .seconds
+            .iter()
+            .filter(|s| s.t_s > trigger.0 && s.t_s <= trigger.1)
+            .map(|s| ('x', theme.open(), s.t_s, 0.0))
+            .collect();
+        let extra = [('x', "outage", theme.open())];
+        let names = legend(&series, &extra, inner.width);
+        let rows = u16::try_from(names.len()).unwrap_or(1);
+        let [header, plot_area] = Layout::vertical([Constraint::Length(rows), Constraint::Fill(1)]).areas(inner);
+        Paragraph::new(names).render(header, buf);
+        glyph_plot(
+            &series,
+            &outage,
+            Axes {
+                x_max: end_s,
+                y_max,
+                x_unit: "s",
+            },
+            theme,
+            plot_area,
+            buf,
+        );
+    }
+    let block = panel(" goodput/s ", theme);
+    let inner = block.inner(bottom);
+    block.render(bottom, buf);
+    if inner.height < 3 {
+        return;
+    }
+    let recovered = run
+        .recovered_after_s
+        .map_or("never".to_string(), |s| format!("{s:.0} s after"));
+    let ways = vec![
+        format!(
+            "stable below {:.0}/s; or retries under {:.0}/s · recovered: {recovered}",
+            run.stable_below_per_s, run.retry_room_per_s
+        ),
+        format!(
+            "stable below {:.0}/s · retry room {:.0}/s · back: {recovered}",
+            run.stable_below_per_s, run.retry_room_per_s
+        ),
+        format!(
+            "stable below {:.0}/s · room {:.0}/s · back: {recovered}",
+            run.stable_below_per_s, run.retry_room_per_s
+        ),
+    ];
+    let [note, plot_area] = Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
+    Paragraph::new(Line::styled(first_fitting(ways, usize::from(note.width)), theme.text())).render(note, buf);
+    let goodput = [Series {
+        name: "goodput",
+        glyph: 'g',
+        style: theme.series(2),
+        points: run.seconds.iter().map(|s| (s.t_s, s.goodput_per_s)).collect(),
+    }];
+    glyph_plot(
+        &goodput,
+        &[],
+        Axes {
+            x_max: end_s,
+            y_max: nice_max(p.load_per_s.max(1.0)),
+            x_unit: "s",
+        },
+        theme,
+        plot_area,
+        buf,
+    );
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 //! │per s, lesson scale    goodput    wasted   refused timed out queue max   │
 //! │live 4 of 4 s              950      1041         0      1300      4988   │
 //! │sim, same seconds          960      1030         0      1290      5000   │
-//!  right: curves + queue | outcomes + throttle | bulkhead     (v cycles)
+//!  right: curves + queue | outcomes + throttle | bulkhead | metastable     (v cycles)
 //! ```
 
 use ratatui::buffer::Buffer;
@@ -28,7 +28,9 @@ use crate::tui::screens::lab::overload::{LiveRecord, LiveScale, OverloadLive, Ov
 use crate::tui::screens::lab::sim::{LabResults, OverloadResults};
 use crate::tui::view::footer;
 use crate::tui::view::lab::{LabView, masked_chart};
-use crate::tui::view::overload::{bulkhead_view, goodput_curves, outcomes_per_second, queue_over_time, throttle_view};
+use crate::tui::view::overload::{
+    bulkhead_view, goodput_curves, metastable_view, outcomes_per_second, queue_over_time, throttle_view,
+};
 use crate::tui::widgets::panel::panel;
 use crate::tui::wrap::first_that_fits;
 
@@ -241,7 +243,8 @@ fn live_points(live: &OverloadLive, results: &OverloadResults) -> Vec<CurvePoint
     points
 }
 
-/// The view `v` chose: the curves and queue, the outcomes and throttle, or the bulkhead.
+/// The view `v` chose: the curves and queue, the outcomes and throttle, the bulkhead, or
+/// the metastable model.
 pub fn render_charts(view: &LabView, area: Rect, buf: &mut Buffer) {
     let theme = view.theme;
     let Some((results, live)) = parts(view) else { return };
@@ -266,6 +269,7 @@ pub fn render_charts(view: &LabView, area: Rect, buf: &mut Buffer) {
     let curves_masked = waits_for(&["overload.goodput_per_s"]);
     let slots = |name: &str| results.slots_case.metric(name);
     let slots_masked = waits_for(&[&slots("free_for_rest"), &slots("x_busy_end")]);
+    let metastable_masked = waits_for(&["overload.metastable.db_load_end_per_s"]);
     let theme_of = theme;
     let or_masked =
         |step: Option<usize>, title: &str, area: Rect, buf: &mut Buffer, draw: &dyn Fn(&mut Buffer)| match step {
@@ -300,6 +304,9 @@ pub fn render_charts(view: &LabView, area: Rect, buf: &mut Buffer) {
         }
         OverloadView::Bulkhead => or_masked(slots_masked, " bulkhead: the pool's slots ", area, buf, &|buf| {
             bulkhead_view(&results.bulkhead, theme, area, buf)
+        }),
+        OverloadView::Metastable => or_masked(metastable_masked, " metastable: database load ", area, buf, &|buf| {
+            metastable_view(&results.metastable, theme, area, buf)
         }),
     }
 }
