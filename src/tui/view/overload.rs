@@ -73,6 +73,16 @@ fn panel(title: &str, theme: Theme) -> Block<'_> {
 /// The legend: each series' glyph and name in its style, on as many lines of `width` as
 /// it needs, a glyph never parted from its name.
 fn legend<'a>(series: &'a [Series<'a>], extra: &[(char, &'a str, Style)], width: u16) -> Vec<Line<'a>> {
+    legend_noted(series, extra, &[], width)
+}
+
+/// [`legend`], with `notes` (each kept whole) flowing after the glyphs' names.
+fn legend_noted<'a>(
+    series: &'a [Series<'a>],
+    extra: &[(char, &'a str, Style)],
+    notes: &[Span<'a>],
+    width: u16,
+) -> Vec<Line<'a>> {
     let mut items = Vec::new();
     for s in series {
         items.push(Item::new(vec![Span::styled(
@@ -83,6 +93,7 @@ fn legend<'a>(series: &'a [Series<'a>], extra: &[(char, &'a str, Style)], width:
     for (glyph, name, style) in extra {
         items.push(Item::new(vec![Span::styled(format!("{glyph} {name}"), *style)]));
     }
+    items.extend(notes.iter().map(|note| Item::new(vec![note.clone()])));
     legend::flow(&items, usize::from(width), 1)
 }
 
@@ -177,6 +188,32 @@ pub fn nice_max(value: f64) -> f64 {
         .unwrap_or(10.0 * power)
 }
 
+/// The curves that lie under another everywhere (`curves` in drawing order, the last on
+/// top): each curve drawn on top of others, with the policies hidden under it, so the
+/// legend can say where a glyph stands for several (A, L and M under C at the lesson's
+/// settings). Two curves coincide when every point's goodput is within `tolerance_per_s`.
+pub fn hidden_under(curves: &[&crate::engine::overload::Curve], tolerance_per_s: f64) -> Vec<(Policy, Vec<Policy>)> {
+    let same = |a: &crate::engine::overload::Curve, b: &crate::engine::overload::Curve| {
+        a.points.len() == b.points.len()
+            && a.points
+                .iter()
+                .zip(&b.points)
+                .all(|(p, q)| (p.goodput_per_s - q.goodput_per_s).abs() <= tolerance_per_s)
+    };
+    let mut groups: Vec<(Policy, Vec<Policy>)> = Vec::new();
+    for (index, curve) in curves.iter().enumerate() {
+        // The last curve drawn that coincides with this one is the glyph that shows.
+        let Some(top) = curves[index + 1..].iter().rev().find(|later| same(curve, later)) else {
+            continue;
+        };
+        match groups.iter_mut().find(|(policy, _)| *policy == top.policy) {
+            Some((_, hidden)) => hidden.push(curve.policy),
+            None => groups.push((top.policy, vec![curve.policy])),
+        }
+    }
+    groups
+}
+
 /// Goodput against offered load for each policy, the current point and the live points.
 pub fn goodput_curves(result: &Recompute, live_points: &[CurvePoint], theme: Theme, area: Rect, buf: &mut Buffer) {
     let block = panel(" goodput/s against offered/s ", theme);
@@ -188,6 +225,15 @@ pub fn goodput_curves(result: &Recompute, live_points: &[CurvePoint], theme: The
     // The policy on screen is drawn last, so where curves overlap its glyph shows.
     let mut curves: Vec<(usize, &crate::engine::overload::Curve)> = result.curves.iter().enumerate().collect();
     curves.sort_by_key(|(_, curve)| curve.policy == result.run.params.policy);
+    // Half a percent of capacity is well under a row of any chart this size: such curves overlap.
+    let drawn: Vec<&crate::engine::overload::Curve> = curves.iter().map(|(_, curve)| *curve).collect();
+    let notes: Vec<Span<'_>> = hidden_under(&drawn, result.run.capacity_per_s * 0.005)
+        .into_iter()
+        .map(|(top, hidden)| {
+            let under: Vec<String> = hidden.iter().map(|p| policy_glyph(*p).to_string()).collect();
+            Span::styled(format!("{} under {}", under.join(" "), policy_glyph(top)), theme.dim())
+        })
+        .collect();
     let series: Vec<Series<'_>> = curves
         .into_iter()
         .map(|(index, curve)| Series {
@@ -218,7 +264,14 @@ pub fn goodput_curves(result: &Recompute, live_points: &[CurvePoint], theme: The
             .iter()
             .map(|p| (LIVE_GLYPH, theme.accent(), p.offered_per_s, p.goodput_per_s)),
     );
-    let [plot_area, legend_area] = Layout::vertical([Constraint::Fill(1), Constraint::Length(2)]).areas(inner);
+    let extra = [
+        (CURRENT_GLYPH, "now", theme.selected()),
+        (LIVE_GLYPH, "live", theme.accent()),
+    ];
+    let names = legend_noted(&series, &extra, &notes, inner.width);
+    // Two rows at least, as before the note; a third only when the note needs it.
+    let rows = u16::try_from(names.len()).unwrap_or(2).clamp(2, 3);
+    let [plot_area, legend_area] = Layout::vertical([Constraint::Fill(1), Constraint::Length(rows)]).areas(inner);
     glyph_plot(
         &series,
         &marks,
@@ -231,11 +284,7 @@ pub fn goodput_curves(result: &Recompute, live_points: &[CurvePoint], theme: The
         plot_area,
         buf,
     );
-    let extra = [
-        (CURRENT_GLYPH, "now", theme.selected()),
-        (LIVE_GLYPH, "live", theme.accent()),
-    ];
-    Paragraph::new(legend(&series, &extra, legend_area.width)).render(legend_area, buf);
+    Paragraph::new(names).render(legend_area, buf);
 }
 
 /// Queue length and the wait of a new arrival over time, the client's timeout marked.
@@ -714,7 +763,22 @@ pub fn metastable_view(run: &MetastableRun, theme: Theme, area: Rect, buf: &mut 
 
 #[cfg(test)]
 mod tests {
-    use super::slot_cells;
+    use super::{hidden_under, slot_cells};
+    use crate::engine::overload::{OverloadParams, Policy, recompute};
+
+    #[test]
+    fn the_lessons_curves_say_that_a_l_and_m_lie_under_c() {
+        let result = recompute(&OverloadParams::default());
+        let drawn: Vec<_> = result.curves.iter().collect();
+        assert_eq!(
+            hidden_under(&drawn, 10.0),
+            [(
+                Policy::Criticality,
+                vec![Policy::AgeCap, Policy::Lifo, Policy::Admission]
+            )],
+            "FIFO collapses and the throttle stays below: only A, L, M and C coincide"
+        );
+    }
 
     #[test]
     fn the_bulkhead_bar_draws_a_free_cell_only_for_a_free_slot() {

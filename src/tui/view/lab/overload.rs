@@ -133,18 +133,28 @@ fn last_second_line(run: &OverloadRun, masked: &Masked, width: usize) -> Line<'s
     first_that_fits(wordings.map(Line::from).to_vec(), width).unwrap_or_default()
 }
 
-/// The live run's settings and how its numbers read back.
-fn live_scale_line(p: &OverloadParams, scale: LiveScale) -> String {
-    format!(
-        "live {} x {} ms = {:.0}/s · offered {:.0}/s · timeout {:.0} ms · {:.0} s; rates x{}",
-        p.workers,
-        p.service_ms,
-        p.capacity_per_s(),
-        p.offered_per_s,
-        p.client_timeout_ms,
-        p.duration_s,
-        scale.rate
-    )
+/// The live run's settings and how its numbers read back: its rates and its times both
+/// (a live second stands for `scale.time` of the lesson's), in the longest wording that
+/// fits `width`.
+fn live_scale_line(p: &OverloadParams, scale: LiveScale, width: usize) -> String {
+    let pool = format!("live {} x {} ms", p.workers, p.service_ms);
+    let rest = format!(
+        "offered {:.0}/s · timeout {:.0} ms · {:.0} s",
+        p.offered_per_s, p.client_timeout_ms, p.duration_s
+    );
+    let factors = format!("rates x{}, times x{}", scale.rate, scale.time);
+    let lesson_s = p.duration_s * scale.time;
+    let wordings = [
+        format!(
+            "{pool} = {:.0}/s · {rest} (the lesson's {lesson_s:.0} s); {factors}",
+            p.capacity_per_s()
+        ),
+        format!("{pool} = {:.0}/s · {rest}; {factors}", p.capacity_per_s()),
+        format!("{pool} · {rest}; {factors}"),
+    ];
+    first_that_fits(wordings.map(Line::from).to_vec(), width)
+        .map(|line| line.to_string())
+        .unwrap_or_default()
 }
 
 /// The Results panel: three lines in sim; in live the live scale and a small table of the
@@ -198,7 +208,10 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
                 Some(record) => (record.params.clone(), record.scale),
                 None => live_scaled(&run.params),
             };
-            let status = live.status.clone().unwrap_or_else(|| live_scale_line(&params, scale));
+            let status = live
+                .status
+                .clone()
+                .unwrap_or_else(|| live_scale_line(&params, scale, width));
             lines.push(Line::styled(fit(status), theme.dim()));
             lines.push(Line::styled(
                 fit(format!(
