@@ -152,12 +152,14 @@ pub fn required_parameters(lab_id: &str) -> &'static [ParameterLimit] {
 
 /// The parameters each lab must define, and the widest range the engine accepts.
 pub fn required_parameters_of(lab: LabId) -> &'static [ParameterLimit] {
-    const HEALTH: [ParameterLimit; 26] = [
+    const HEALTH: [ParameterLimit; 27] = [
         limit("warmup_s", 0.0, 60.0, false),
         limit("deregister_s", 0.0, 60.0, false),
         limit("grace_s", 0.0, 120.0, false),
         limit("work_s", 0.0, 60.0, false),
         limit("probe_period_s", 0.1, 10.0, false),
+        // The live server's (content::params::health::live_port): unprivileged ports.
+        limit("port", 1024.0, 65535.0, true),
         // The fleet view's (content::params::fleet::resolve), as `run fleet` range-checks them.
         limit("fleet_scenario", 0.0, 4.0, true),
         limit("fleet_replicas", 1.0, 10.0, true),
@@ -626,6 +628,7 @@ mod tests {
             default: 200.0,
             help: String::new(),
             choices: Vec::new(),
+            live_only: false,
         };
         assert_eq!(spec.display(200.0), "200 ms");
         let ratio = ParameterSpec {

@@ -162,6 +162,7 @@ mod tests {
             default: 0.0,
             help: String::new(),
             choices: Vec::new(),
+            live_only: false,
         }
     }
 

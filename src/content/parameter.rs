@@ -22,6 +22,10 @@ pub struct ParameterSpec {
     /// order, shown instead of the number.
     #[serde(default)]
     pub choices: Vec<String>,
+    /// A setting of the live lab only (Lab 1's port): no simulation reads it, so a check's
+    /// settings leave it out and moving it never makes the sliders differ from a check's.
+    #[serde(default)]
+    pub live_only: bool,
 }
 
 impl ParameterSpec {

@@ -192,6 +192,9 @@ pub fn problems(check: &Question, specs: &[ParameterSpec]) -> Vec<String> {
                         "settings name \"{name}\", which is no parameter of this lab; use: {}",
                         names.join(", ")
                     )),
+                    Some(spec) if spec.live_only => problems.push(format!(
+                        "settings name \"{name}\", which only the live lab reads (live_only); leave it out"
+                    )),
                     Some(spec) if !reachable(spec, *value) => problems.push(format!(
                         "settings give {name} = {value}, which its slider cannot reach: {} to {} in steps of {}",
                         spec.min, spec.max, spec.step
@@ -199,9 +202,10 @@ pub fn problems(check: &Question, specs: &[ParameterSpec]) -> Vec<String> {
                     Some(_) => {}
                 }
             }
-            let missing: Vec<&str> = names
+            let missing: Vec<&str> = specs
                 .iter()
-                .copied()
+                .filter(|spec| !spec.live_only)
+                .map(|spec| spec.name.as_str())
                 .filter(|name| !values.iter().any(|(named, _)| named == name))
                 .collect();
             if !missing.is_empty() {
@@ -381,6 +385,32 @@ mod tests {
         assert!(found.contains("settings lack seed"), "{found}");
         let (check, specs) = check_with(Lab::Retry, "How many?", None);
         assert!(problems(&check, &specs)[0].contains("needs its settings"));
+    }
+
+    /// Lab 1's port is read by its live server only: a check neither needs it nor may name it.
+    #[test]
+    fn a_live_only_parameter_stays_out_of_a_checks_settings() {
+        let values = shipped(Lab::Health, 0);
+        assert!(
+            !values.iter().any(|(name, _)| name == "port"),
+            "the shipped check leaves the port out"
+        );
+        let (check, specs) = check_with(
+            Lab::Health,
+            "What will /readyz say?",
+            Some(CheckSettings::Fixed(values.clone())),
+        );
+        assert!(specs.iter().any(|spec| spec.name == "port" && spec.live_only));
+        assert_eq!(problems(&check, &specs), Vec::<String>::new());
+        let mut with_port = values;
+        with_port.push(("port".to_string(), 18080.0));
+        let (check, specs) = check_with(
+            Lab::Health,
+            "What will /readyz say?",
+            Some(CheckSettings::Fixed(with_port)),
+        );
+        let found = problems(&check, &specs).join("\n");
+        assert!(found.contains("\"port\", which only the live lab reads"), "{found}");
     }
 
     #[test]

@@ -125,6 +125,7 @@ mod tests {
             default,
             help: String::new(),
             choices: Vec::new(),
+            live_only: false,
         }
     }
 

@@ -1,8 +1,8 @@
 //! Lab 1's server: `warmup_s`, `deregister_s`, `grace_s`, `work_s` and the live screen's
-//! probe period, from the sliders, a check's settings or `run health` / `serve health`'s flags.
+//! probe period and port, from the sliders, a check's settings or `run health` / `serve health`'s flags.
 
 use crate::content::lab::LabFile;
-use crate::content::params::bound::value;
+use crate::content::params::bound::{Bound, value};
 use crate::content::values::Values;
 use crate::engine::health::HealthConfig;
 
@@ -26,4 +26,36 @@ pub fn health_config(lab: &LabFile, values: &(impl Values + ?Sized)) -> HealthCo
 /// facilitator's lab file says.
 pub fn probe_period_s(lab: &LabFile, values: &(impl Values + ?Sized)) -> f64 {
     value(lab, values, "probe_period_s").max(0.1)
+}
+
+/// The port the live server asks for when nothing says otherwise: `serve health`'s default.
+pub const DEFAULT_PORT: u16 = 18080;
+
+/// The live screen's port: unprivileged ports only (a learner's app cannot bind below 1024),
+/// and [`DEFAULT_PORT`] for a class's lab file that predates the slider.
+const PORT: Bound = Bound::new("port", "--port", 1024.0, 65535.0);
+
+/// The port the live screen starts `serve health` on (its slider; the CLI has `--port`).
+pub fn live_port(values: &(impl Values + ?Sized)) -> u16 {
+    let asked = values.value(PORT.name).unwrap_or(f64::from(DEFAULT_PORT)).round();
+    // Held, not refused: every slider position is a start.
+    let held = PORT
+        .hold(asked, crate::content::params::bound::AtBound::Clamp)
+        .unwrap_or(asked);
+    held as u16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_live_port_comes_from_its_slider_held_to_unprivileged_ports() {
+        let none: &[(&str, f64)] = &[];
+        assert_eq!(live_port(none), DEFAULT_PORT, "no slider: serve health's default");
+        let moved: &[(&str, f64)] = &[("port", 18081.0)];
+        assert_eq!(live_port(moved), 18081);
+        let low: &[(&str, f64)] = &[("port", 80.0)];
+        assert_eq!(live_port(low), 1024);
+    }
 }

@@ -25,6 +25,6 @@ pub mod retry;
 pub use crate::content::values::{Defaults, Values};
 pub use bound::{AtBound, Bound, default_of, value};
 pub use breaker::brownout_params;
-pub use health::{health_config, probe_period_s};
+pub use health::{health_config, live_port, probe_period_s};
 pub use overload::{overload_bulkhead_params, overload_hang_params, overload_params};
 pub use retry::{ATTEMPT_NAMES, RetrySettings, layered_defaults, retry_settings};

@@ -1,6 +1,6 @@
 //! Lab 1's live run in the app: one `resilience-lab serve health` child, probed on loopback.
 //!
-//! [`spawn`] starts the child on the preferred port (or the next free one), probes `/livez`
+//! [`spawn`] starts the child on the port asked for (or the next free one), probes `/livez`
 //! and `/readyz` every period, and obeys the screen through [`HealthControl`]: each key is a
 //! count that goes up (`/work`, SIGTERM, stop) or a switch (the database), so "latest wins"
 //! loses no key press. Everything it sees goes to the app's queue as [`HealthEvent`]s. The
@@ -19,8 +19,8 @@ use crate::live::health::child::{HealthChild, next_free_port, port_is_free};
 use crate::live::http::{self, GetOutcome};
 use crate::live::run::{self, HealthEvent, LabEvent, LabSender, LiveRun, Probe, RunInbox};
 
-/// The port the server is started on when it is free (the CLI's `serve health` default).
-pub const PREFERRED_PORT: u16 = 18080;
+/// The port the server is started on when the screen asks for none (the CLI's `serve health` default).
+pub const PREFERRED_PORT: u16 = crate::content::params::health::DEFAULT_PORT;
 /// How long quitting the app waits for the server's own drain before killing it: a learner
 /// who quits should not wait out a 60 s grace period.
 pub const QUIT_DEADLINE: Duration = Duration::from_secs(3);
@@ -37,6 +37,8 @@ const PROBES_AFTER_EXIT: Duration = Duration::from_secs(2);
 pub struct HealthParams {
     pub config: HealthConfig,
     pub probe_period_s: f64,
+    /// The port asked for (the live screen's slider); taken, the next free one is used.
+    pub port: u16,
 }
 
 /// The screen's hold on a running server: counts that go up with each key, and switches.
@@ -81,7 +83,7 @@ where
     E: From<(LabId, LabEvent)> + Send + 'static,
 {
     let config = params.config;
-    let (port, note) = choose_port(PREFERRED_PORT);
+    let (port, note) = choose_port(params.port);
     let mut child = match HealthChild::start(&config, port).await {
         Ok(child) => child,
         Err(error) => {
@@ -301,6 +303,22 @@ mod tests {
         }
         rounds.sort_by_key(|(round, _)| *round);
         rounds
+    }
+
+    #[test]
+    fn the_port_asked_for_is_used_when_free_and_else_the_next_free_one() {
+        // A port the system just gave out and took back is free for a moment.
+        let free = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free port")
+            .port();
+        assert_eq!(choose_port(free), (free, None));
+        let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+        let taken_port = taken.local_addr().expect("bound").port();
+        let (port, note) = choose_port(taken_port);
+        assert_ne!(port, taken_port);
+        let note = note.expect("a fallback says so");
+        assert!(note.contains(&format!("port {taken_port} is in use")), "{note}");
     }
 
     #[tokio::test(start_paused = true)]

@@ -1,6 +1,7 @@
 //! Lab 4's drawings, as standalone functions of the engine's results (not of the App):
-//! the goodput curves, the queue over time, the outcomes per second, the bulkhead and the
-//! throttle. The lab screen lays them out; tests draw them into a buffer directly.
+//! the goodput curves, the queue over time, the outcomes per second, the bulkhead, the
+//! throttle and the paper's metastable model. The lab screen lays them out; tests draw
+//! them into a buffer directly.
 //!
 //! Every series has its own glyph as well as its own colour, so the charts read under
 //! `NO_COLOR`; every chart names its glyphs in a legend and its axes' units.
@@ -21,6 +22,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
+use crate::engine::overload::metastable::MetastableRun;
 use crate::engine::overload::{CurvePoint, OverloadRun, Policy, Recompute, Second};
 use crate::tui::theme::Theme;
 use crate::tui::view::legend::{self, Item};
@@ -71,6 +73,16 @@ fn panel(title: &str, theme: Theme) -> Block<'_> {
 /// The legend: each series' glyph and name in its style, on as many lines of `width` as
 /// it needs, a glyph never parted from its name.
 fn legend<'a>(series: &'a [Series<'a>], extra: &[(char, &'a str, Style)], width: u16) -> Vec<Line<'a>> {
+    legend_noted(series, extra, &[], width)
+}
+
+/// [`legend`], with `notes` (each kept whole) flowing after the glyphs' names.
+fn legend_noted<'a>(
+    series: &'a [Series<'a>],
+    extra: &[(char, &'a str, Style)],
+    notes: &[Span<'a>],
+    width: u16,
+) -> Vec<Line<'a>> {
     let mut items = Vec::new();
     for s in series {
         items.push(Item::new(vec![Span::styled(
@@ -81,6 +93,7 @@ fn legend<'a>(series: &'a [Series<'a>], extra: &[(char, &'a str, Style)], width:
     for (glyph, name, style) in extra {
         items.push(Item::new(vec![Span::styled(format!("{glyph} {name}"), *style)]));
     }
+    items.extend(notes.iter().map(|note| Item::new(vec![note.clone()])));
     legend::flow(&items, usize::from(width), 1)
 }
 
@@ -175,6 +188,32 @@ pub fn nice_max(value: f64) -> f64 {
         .unwrap_or(10.0 * power)
 }
 
+/// The curves that lie under another everywhere (`curves` in drawing order, the last on
+/// top): each curve drawn on top of others, with the policies hidden under it, so the
+/// legend can say where a glyph stands for several (A, L and M under C at the lesson's
+/// settings). Two curves coincide when every point's goodput is within `tolerance_per_s`.
+pub fn hidden_under(curves: &[&crate::engine::overload::Curve], tolerance_per_s: f64) -> Vec<(Policy, Vec<Policy>)> {
+    let same = |a: &crate::engine::overload::Curve, b: &crate::engine::overload::Curve| {
+        a.points.len() == b.points.len()
+            && a.points
+                .iter()
+                .zip(&b.points)
+                .all(|(p, q)| (p.goodput_per_s - q.goodput_per_s).abs() <= tolerance_per_s)
+    };
+    let mut groups: Vec<(Policy, Vec<Policy>)> = Vec::new();
+    for (index, curve) in curves.iter().enumerate() {
+        // The last curve drawn that coincides with this one is the glyph that shows.
+        let Some(top) = curves[index + 1..].iter().rev().find(|later| same(curve, later)) else {
+            continue;
+        };
+        match groups.iter_mut().find(|(policy, _)| *policy == top.policy) {
+            Some((_, hidden)) => hidden.push(curve.policy),
+            None => groups.push((top.policy, vec![curve.policy])),
+        }
+    }
+    groups
+}
+
 /// Goodput against offered load for each policy, the current point and the live points.
 pub fn goodput_curves(result: &Recompute, live_points: &[CurvePoint], theme: Theme, area: Rect, buf: &mut Buffer) {
     let block = panel(" goodput/s against offered/s ", theme);
@@ -186,6 +225,15 @@ pub fn goodput_curves(result: &Recompute, live_points: &[CurvePoint], theme: The
     // The policy on screen is drawn last, so where curves overlap its glyph shows.
     let mut curves: Vec<(usize, &crate::engine::overload::Curve)> = result.curves.iter().enumerate().collect();
     curves.sort_by_key(|(_, curve)| curve.policy == result.run.params.policy);
+    // Half a percent of capacity is well under a row of any chart this size: such curves overlap.
+    let drawn: Vec<&crate::engine::overload::Curve> = curves.iter().map(|(_, curve)| *curve).collect();
+    let notes: Vec<Span<'_>> = hidden_under(&drawn, result.run.capacity_per_s * 0.005)
+        .into_iter()
+        .map(|(top, hidden)| {
+            let under: Vec<String> = hidden.iter().map(|p| policy_glyph(*p).to_string()).collect();
+            Span::styled(format!("{} under {}", under.join(" "), policy_glyph(top)), theme.dim())
+        })
+        .collect();
     let series: Vec<Series<'_>> = curves
         .into_iter()
         .map(|(index, curve)| Series {
@@ -216,7 +264,14 @@ pub fn goodput_curves(result: &Recompute, live_points: &[CurvePoint], theme: The
             .iter()
             .map(|p| (LIVE_GLYPH, theme.accent(), p.offered_per_s, p.goodput_per_s)),
     );
-    let [plot_area, legend_area] = Layout::vertical([Constraint::Fill(1), Constraint::Length(2)]).areas(inner);
+    let extra = [
+        (CURRENT_GLYPH, "now", theme.selected()),
+        (LIVE_GLYPH, "live", theme.accent()),
+    ];
+    let names = legend_noted(&series, &extra, &notes, inner.width);
+    // Two rows at least, as before the note; a third only when the note needs it.
+    let rows = u16::try_from(names.len()).unwrap_or(2).clamp(2, 3);
+    let [plot_area, legend_area] = Layout::vertical([Constraint::Fill(1), Constraint::Length(rows)]).areas(inner);
     glyph_plot(
         &series,
         &marks,
@@ -229,11 +284,7 @@ pub fn goodput_curves(result: &Recompute, live_points: &[CurvePoint], theme: The
         plot_area,
         buf,
     );
-    let extra = [
-        (CURRENT_GLYPH, "now", theme.selected()),
-        (LIVE_GLYPH, "live", theme.accent()),
-    ];
-    Paragraph::new(legend(&series, &extra, legend_area.width)).render(legend_area, buf);
+    Paragraph::new(names).render(legend_area, buf);
 }
 
 /// Queue length and the wait of a new arrival over time, the client's timeout marked.
@@ -596,9 +647,138 @@ pub fn render_results(result: &Recompute, live_points: &[CurvePoint], theme: The
     }
 }
 
+/// The metastable model second by second (Bronson et al.'s own numbers, which no slider
+/// moves): above, the database's load against its capacity and the offered load, the
+/// outage marked; below, goodput, and the two ways out the model gives.
+pub fn metastable_view(run: &MetastableRun, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let [top, bottom] = Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(area);
+    let p = &run.params;
+    let end_s = run.seconds.last().map_or(1.0, |s| s.t_s);
+    let trigger = (f64::from(p.before_s), f64::from(p.before_s + p.trigger_s));
+    let title = format!(
+        " metastable: database load, outage {:.0}-{:.0} s ",
+        trigger.0, trigger.1
+    );
+    let block = panel(&title, theme);
+    let inner = block.inner(top);
+    block.render(top, buf);
+    if inner.height >= 4 {
+        // The backlog released when the outage ends is one tall second: the axis is sized
+        // to what follows it, and that second stands at the top.
+        let steady = run.db_load_end_per_s.max(p.capacity_per_s).max(p.load_per_s);
+        let y_max = nice_max(steady * 1.1);
+        // A point per column at most, so the line has no gaps on a wide panel.
+        let columns = inner.width.max(1);
+        let flat = |value: f64| -> Vec<(f64, f64)> {
+            (0..=columns)
+                .map(|i| (f64::from(i) * end_s / f64::from(columns), value))
+                .collect()
+        };
+        let capacity_name = format!("capacity {:.0}", p.capacity_per_s);
+        // The offered load is named, not drawn: 280 beside a capacity of 300 would share
+        // their row on any panel this short, and before the outage the database's load is it.
+        let database_name = format!("database (offered {:.0})", p.load_per_s);
+        let series = [
+            Series {
+                name: &capacity_name,
+                glyph: '-',
+                style: theme.series(0),
+                points: flat(p.capacity_per_s),
+            },
+            Series {
+                name: &database_name,
+                glyph: 'd',
+                style: theme.series(3),
+                points: run.seconds.iter().map(|s| (s.t_s, s.db_load_per_s)).collect(),
+            },
+        ];
+        let outage: Vec<(char, Style, f64, f64)> = run
+            .seconds
+            .iter()
+            .filter(|s| s.t_s > trigger.0 && s.t_s <= trigger.1)
+            .map(|s| ('x', theme.open(), s.t_s, 0.0))
+            .collect();
+        let extra = [('x', "outage", theme.open())];
+        let names = legend(&series, &extra, inner.width);
+        let rows = u16::try_from(names.len()).unwrap_or(1);
+        let [header, plot_area] = Layout::vertical([Constraint::Length(rows), Constraint::Fill(1)]).areas(inner);
+        Paragraph::new(names).render(header, buf);
+        glyph_plot(
+            &series,
+            &outage,
+            Axes {
+                x_max: end_s,
+                y_max,
+                x_unit: "s",
+            },
+            theme,
+            plot_area,
+            buf,
+        );
+    }
+    let block = panel(" goodput/s ", theme);
+    let inner = block.inner(bottom);
+    block.render(bottom, buf);
+    if inner.height < 3 {
+        return;
+    }
+    let recovered = run
+        .recovered_after_s
+        .map_or("never".to_string(), |s| format!("{s:.0} s after"));
+    let ways = vec![
+        format!(
+            "stable below {:.0}/s; or retries under {:.0}/s · recovered: {recovered}",
+            run.stable_below_per_s, run.retry_room_per_s
+        ),
+        format!(
+            "stable below {:.0}/s · retry room {:.0}/s · back: {recovered}",
+            run.stable_below_per_s, run.retry_room_per_s
+        ),
+        format!(
+            "stable below {:.0}/s · room {:.0}/s · back: {recovered}",
+            run.stable_below_per_s, run.retry_room_per_s
+        ),
+    ];
+    let [note, plot_area] = Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
+    Paragraph::new(Line::styled(first_fitting(ways, usize::from(note.width)), theme.text())).render(note, buf);
+    let goodput = [Series {
+        name: "goodput",
+        glyph: 'g',
+        style: theme.series(2),
+        points: run.seconds.iter().map(|s| (s.t_s, s.goodput_per_s)).collect(),
+    }];
+    glyph_plot(
+        &goodput,
+        &[],
+        Axes {
+            x_max: end_s,
+            y_max: nice_max(p.load_per_s.max(1.0)),
+            x_unit: "s",
+        },
+        theme,
+        plot_area,
+        buf,
+    );
+}
+
 #[cfg(test)]
 mod tests {
-    use super::slot_cells;
+    use super::{hidden_under, slot_cells};
+    use crate::engine::overload::{OverloadParams, Policy, recompute};
+
+    #[test]
+    fn the_lessons_curves_say_that_a_l_and_m_lie_under_c() {
+        let result = recompute(&OverloadParams::default());
+        let drawn: Vec<_> = result.curves.iter().collect();
+        assert_eq!(
+            hidden_under(&drawn, 10.0),
+            [(
+                Policy::Criticality,
+                vec![Policy::AgeCap, Policy::Lifo, Policy::Admission]
+            )],
+            "FIFO collapses and the throttle stays below: only A, L, M and C coincide"
+        );
+    }
 
     #[test]
     fn the_bulkhead_bar_draws_a_free_cell_only_for_a_free_slot() {

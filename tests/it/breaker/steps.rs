@@ -70,3 +70,39 @@ fn no_breaker_means_every_brownout_call_waits_the_timeout() {
     );
     assert!(run.timeout_only.transitions.is_empty());
 }
+
+/// The Atlas's question: a full 100-call window at 50%, the dependency failing every call at
+/// 2 calls/s, opens 25 s after the first failure (50 failures / 2 per second). The rate slider
+/// reaches 2 calls/s, so the app runs it: the sliders set there give that answer.
+#[test]
+fn the_sliders_reach_two_calls_a_second_and_open_after_25_s() {
+    use resilience_lab::content::{Content, LabId, params};
+    use resilience_lab::tui::slider::Slider;
+
+    let content = Content::load(None).expect("the built-in labs load");
+    let lab = content.lab(LabId::Breaker);
+    let mut sliders: Vec<Slider> = lab.parameters.iter().cloned().map(Slider::new).collect();
+    // The window fills with 120 healthy calls before the brownout, which outlasts the opening.
+    for (name, value) in [
+        ("rate", 2.0),
+        ("window", 100.0),
+        ("min_calls", 100.0),
+        ("threshold", 0.5),
+        ("duration_s", 120.0),
+        ("brownout_start_s", 60.0),
+        ("brownout_length_s", 50.0),
+    ] {
+        let slider = sliders.iter_mut().find(|s| s.spec.name == name).expect(name);
+        slider.set_value(value);
+        assert_eq!(slider.value(), value, "the {name} slider reaches {value}");
+    }
+    let run = params::brownout_params(lab, sliders.as_slice()).expect("calls");
+    let first = simulate(&run, true).transitions[0].clone();
+    assert_eq!(first.to, BreakerState::Open);
+    let after_s = first.t_s - 60.0;
+    // The 50th failing call goes out 24.5 s in and fails when its 200 ms timeout fires.
+    assert!(
+        (24.5..=25.5 + 0.2).contains(&after_s),
+        "opened {after_s} s after the first failure"
+    );
+}

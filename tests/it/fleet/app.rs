@@ -63,7 +63,11 @@ fn the_fleet_sliders_leave_the_single_server_alone() {
     assert!(!lab.fleet_showing());
     let single_after: Vec<f64> = lab.sliders.iter().map(|s| s.value()).collect();
     assert_eq!(single_before, single_after);
-    assert_eq!(lab.sliders.len(), 5, "the single-server screen keeps its five sliders");
+    assert_eq!(
+        lab.sliders.len(),
+        6,
+        "the single-server screen keeps its six sliders (the live port the sixth)"
+    );
     let panel = lab.fleet.as_ref().expect("Lab 1's fleet view");
     assert_eq!(
         panel.run.params.replicas, 4,

@@ -82,9 +82,9 @@ fn an_unanswered_check_hides_its_answer_at_the_defaults() {
         assert!(screen.contains(PLACEHOLDER), "{screen}");
 
         // Lab 4: the results and the throttle's panel (its step 7 asks the rejection
-        // probability) are hidden, in every view `v` picks.
+        // probability) are hidden, in every view `v` picks (the metastable model's too).
         let mut app = lab4(width, height);
-        for _ in 0..3 {
+        for _ in 0..4 {
             let screen = render(&app);
             for answer in ["goodput", "queue max", "throttle", "bulkhead"] {
                 assert!(!screen.contains(answer), "{answer} at {width}x{height}:\n{screen}");

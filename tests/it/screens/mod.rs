@@ -2,4 +2,5 @@
 
 mod budget;
 mod first_visit;
+mod live_port;
 mod whole;

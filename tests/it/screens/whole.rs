@@ -48,6 +48,44 @@ fn lab4_bulkhead_80x24() {
     insta::assert_snapshot!(screen(80, 24, &keys));
 }
 
+/// Step 8 revealed, then `v` three times: the metastable model its check is scored on,
+/// drawn in the app (the step needs no shell).
+const LAB4_METASTABLE: &[Msg] = &[
+    Msg::NextStep,
+    Msg::NextStep,
+    Msg::NextStep,
+    Msg::NextStep,
+    Msg::NextStep,
+    Msg::NextStep,
+    Msg::NextStep,
+    Msg::Reveal,
+    Msg::Live(LiveMsg::ToggleView),
+    Msg::Live(LiveMsg::ToggleView),
+    Msg::Live(LiveMsg::ToggleView),
+];
+
+#[test]
+fn lab4_metastable_80x24() {
+    let text = screen(80, 24, &[LAB4, LAB4_METASTABLE].concat());
+    assert!(text.contains("metastable: database load"), "{text}");
+    assert!(text.contains("back: never"), "the model's run is drawn:\n{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn lab4_metastable_100x30() {
+    insta::assert_snapshot!(screen(100, 30, &[LAB4, LAB4_METASTABLE].concat()));
+}
+
+/// Before step 8 is predicted, the metastable view waits for it: it draws step 8's answer.
+#[test]
+fn lab4_metastable_waits_for_step_8() {
+    let keys = [LAB4, &[Msg::Reveal], &[Msg::Live(LiveMsg::ToggleView); 3]].concat();
+    let text = screen(80, 24, &keys);
+    assert!(text.contains("hidden until step 8 is predicted"), "{text}");
+    assert!(!text.contains("back: never"), "{text}");
+}
+
 #[test]
 fn home_100x30() {
     insta::assert_snapshot!(screen(100, 30, &[]));

@@ -33,6 +33,8 @@ pub enum OverloadView {
     Outcomes,
     /// Dependency X with and without its own pool.
     Bulkhead,
+    /// The paper's metastable model, second by second (its own numbers: no slider moves it).
+    Metastable,
 }
 
 impl OverloadView {
@@ -40,7 +42,8 @@ impl OverloadView {
         match self {
             OverloadView::Curves => OverloadView::Outcomes,
             OverloadView::Outcomes => OverloadView::Bulkhead,
-            OverloadView::Bulkhead => OverloadView::Curves,
+            OverloadView::Bulkhead => OverloadView::Metastable,
+            OverloadView::Metastable => OverloadView::Curves,
         }
     }
 
@@ -51,6 +54,8 @@ impl OverloadView {
             Some(OverloadView::Bulkhead)
         } else if metric.starts_with("overload.throttle") {
             Some(OverloadView::Outcomes)
+        } else if metric.starts_with("overload.metastable.") {
+            Some(OverloadView::Metastable)
         } else {
             None
         }
@@ -61,6 +66,7 @@ impl OverloadView {
             OverloadView::Curves => "curves",
             OverloadView::Outcomes => "outcomes",
             OverloadView::Bulkhead => "bulkhead",
+            OverloadView::Metastable => "metastable",
         }
     }
 }
@@ -336,6 +342,20 @@ impl LivePart for OverloadLive {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn v_reaches_the_metastable_view_and_its_verdict_shows_it() {
+        let cycle: Vec<&str> = std::iter::successors(Some(OverloadView::Curves), |view| Some(view.next()))
+            .take(5)
+            .map(OverloadView::name)
+            .collect();
+        assert_eq!(cycle, ["curves", "outcomes", "bulkhead", "metastable", "curves"]);
+        assert_eq!(
+            OverloadView::showing("overload.metastable.db_load_end_per_s"),
+            Some(OverloadView::Metastable)
+        );
+        assert_eq!(OverloadView::showing("overload.goodput_per_s"), None);
+    }
 
     #[test]
     fn the_live_scale_keeps_the_lessons_ratios() {

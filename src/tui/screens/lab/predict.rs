@@ -80,6 +80,8 @@ pub fn lab_metrics(results: &LabResults) -> Vec<Metric> {
         LabResults::Overload(results) => {
             let mut shown = metrics::overload_metrics(&results.recompute.run);
             shown.extend(metrics::overload_case_metrics(results.slots_case, &results.bulkhead));
+            // The metastable view draws the model's run: its numbers are on screen too.
+            shown.extend(metrics::overload_metastable_metrics(&results.metastable));
             shown
         }
         LabResults::Retry(retry) => {

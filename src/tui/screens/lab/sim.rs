@@ -8,6 +8,7 @@ use crate::content::LabFile;
 use crate::content::params::{self, RetrySettings};
 use crate::engine::brownout::{self, BrownoutComparison, BrownoutParams};
 use crate::engine::health::{self, DriverRun};
+use crate::engine::overload::metastable::{self, MetastableParams, MetastableRun};
 use crate::engine::overload::{self, OverloadRun, Recompute};
 use crate::engine::retry::{self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, Policy, ScenarioResult};
 use crate::learning::metrics::SlotsCase;
@@ -76,6 +77,9 @@ pub struct OverloadResults {
     /// The case `bulkhead` is (the bulkhead, or the hang for a hang check's verdict), for
     /// its named numbers.
     pub slots_case: SlotsCase,
+    /// The paper's metastable model the metastable view draws: the run its check
+    /// (`overload.metastable.*`) is scored on, at the model's own numbers.
+    pub metastable: MetastableRun,
 }
 
 /// Lab 1's simulated driver at the sliders.
@@ -155,10 +159,16 @@ pub fn compute_overload(lab: &LabFile, sliders: &[Slider], previous: Option<&Ove
         Some(previous) if previous.bulkhead.params == bulkhead_params => previous.bulkhead.clone(),
         _ => overload::run(&bulkhead_params),
     };
+    // The model has its own numbers: computed once, then kept.
+    let metastable = match previous {
+        Some(previous) => previous.metastable.clone(),
+        None => metastable::run(&MetastableParams::default()),
+    };
     OverloadResults {
         recompute,
         bulkhead,
         slots_case: SlotsCase::Bulkhead,
+        metastable,
     }
 }
 

@@ -38,7 +38,7 @@ use crate::live::health::child::Stream;
 use crate::tui::keys::{self, Context};
 use crate::tui::layout::LabLayout;
 use crate::tui::screens::lab::first_visit;
-use crate::tui::screens::lab::health::{Cell, LiveHealth, LivePhase, PREFERRED_PORT, Round, Session};
+use crate::tui::screens::lab::health::{Cell, LiveHealth, LivePhase, Round, Session};
 use crate::tui::screens::lab::predict::sliders_at_settings;
 use crate::tui::theme::Theme;
 use crate::tui::view::footer;
@@ -60,7 +60,9 @@ pub fn render(view: &LabView, layout: &LabLayout, buf: &mut Buffer) {
         layout.title,
         buf,
     );
-    server_panel(live, theme, layout.results, buf);
+    // The port the next start asks for: the slider's, as `serve health --port` takes it.
+    let port = crate::content::params::live_port(state.sliders.as_slice());
+    server_panel(live, port, theme, layout.results, buf);
     params::render(view, layout.params, buf);
     // Said where the sliders are: which of them a running server sees.
     let note = Line::from(Span::styled(" period now · others next start ", theme.dim()));
@@ -137,7 +139,7 @@ fn yes_no(on: bool) -> &'static str {
     if on { "yes" } else { "no" }
 }
 
-fn server_panel(live: &LiveHealth, theme: Theme, area: Rect, buf: &mut Buffer) {
+fn server_panel(live: &LiveHealth, port: u16, theme: Theme, area: Rect, buf: &mut Buffer) {
     let phase = live.phase();
     let dot = if live.running() { "● " } else { "○ " };
     let label = live.phase_label();
@@ -176,7 +178,7 @@ fn server_panel(live: &LiveHealth, theme: Theme, area: Rect, buf: &mut Buffer) {
         }
         None if !live.starting => {
             first.push(Span::raw(format!(
-                " · s starts `resilience-lab serve health` on 127.0.0.1:{PREFERRED_PORT}"
+                " · s starts `resilience-lab serve health` on 127.0.0.1:{port}"
             )));
         }
         None => {}

@@ -12,7 +12,7 @@
 //! │per s, lesson scale    goodput    wasted   refused timed out queue max   │
 //! │live 4 of 4 s              950      1041         0      1300      4988   │
 //! │sim, same seconds          960      1030         0      1290      5000   │
-//!  right: curves + queue | outcomes + throttle | bulkhead     (v cycles)
+//!  right: curves + queue | outcomes + throttle | bulkhead | metastable     (v cycles)
 //! ```
 
 use ratatui::buffer::Buffer;
@@ -28,7 +28,9 @@ use crate::tui::screens::lab::overload::{LiveRecord, LiveScale, OverloadLive, Ov
 use crate::tui::screens::lab::sim::{LabResults, OverloadResults};
 use crate::tui::view::footer;
 use crate::tui::view::lab::{LabView, masked_chart};
-use crate::tui::view::overload::{bulkhead_view, goodput_curves, outcomes_per_second, queue_over_time, throttle_view};
+use crate::tui::view::overload::{
+    bulkhead_view, goodput_curves, metastable_view, outcomes_per_second, queue_over_time, throttle_view,
+};
 use crate::tui::widgets::panel::panel;
 use crate::wrap::first_that_fits;
 
@@ -131,18 +133,28 @@ fn last_second_line(run: &OverloadRun, masked: &Masked, width: usize) -> Line<'s
     first_that_fits(wordings.map(Line::from).to_vec(), width).unwrap_or_default()
 }
 
-/// The live run's settings and how its numbers read back.
-fn live_scale_line(p: &OverloadParams, scale: LiveScale) -> String {
-    format!(
-        "live {} x {} ms = {:.0}/s · offered {:.0}/s · timeout {:.0} ms · {:.0} s; rates x{}",
-        p.workers,
-        p.service_ms,
-        p.capacity_per_s(),
-        p.offered_per_s,
-        p.client_timeout_ms,
-        p.duration_s,
-        scale.rate
-    )
+/// The live run's settings and how its numbers read back: its rates and its times both
+/// (a live second stands for `scale.time` of the lesson's), in the longest wording that
+/// fits `width`.
+fn live_scale_line(p: &OverloadParams, scale: LiveScale, width: usize) -> String {
+    let pool = format!("live {} x {} ms", p.workers, p.service_ms);
+    let rest = format!(
+        "offered {:.0}/s · timeout {:.0} ms · {:.0} s",
+        p.offered_per_s, p.client_timeout_ms, p.duration_s
+    );
+    let factors = format!("rates x{}, times x{}", scale.rate, scale.time);
+    let lesson_s = p.duration_s * scale.time;
+    let wordings = [
+        format!(
+            "{pool} = {:.0}/s · {rest} (the lesson's {lesson_s:.0} s); {factors}",
+            p.capacity_per_s()
+        ),
+        format!("{pool} = {:.0}/s · {rest}; {factors}", p.capacity_per_s()),
+        format!("{pool} · {rest}; {factors}"),
+    ];
+    first_that_fits(wordings.map(Line::from).to_vec(), width)
+        .map(|line| line.to_string())
+        .unwrap_or_default()
 }
 
 /// The Results panel: three lines in sim; in live the live scale and a small table of the
@@ -196,7 +208,10 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
                 Some(record) => (record.params.clone(), record.scale),
                 None => live_scaled(&run.params),
             };
-            let status = live.status.clone().unwrap_or_else(|| live_scale_line(&params, scale));
+            let status = live
+                .status
+                .clone()
+                .unwrap_or_else(|| live_scale_line(&params, scale, width));
             lines.push(Line::styled(fit(status), theme.dim()));
             lines.push(Line::styled(
                 fit(format!(
@@ -241,7 +256,8 @@ fn live_points(live: &OverloadLive, results: &OverloadResults) -> Vec<CurvePoint
     points
 }
 
-/// The view `v` chose: the curves and queue, the outcomes and throttle, or the bulkhead.
+/// The view `v` chose: the curves and queue, the outcomes and throttle, the bulkhead, or
+/// the metastable model.
 pub fn render_charts(view: &LabView, area: Rect, buf: &mut Buffer) {
     let theme = view.theme;
     let Some((results, live)) = parts(view) else { return };
@@ -266,6 +282,7 @@ pub fn render_charts(view: &LabView, area: Rect, buf: &mut Buffer) {
     let curves_masked = waits_for(&["overload.goodput_per_s"]);
     let slots = |name: &str| results.slots_case.metric(name);
     let slots_masked = waits_for(&[&slots("free_for_rest"), &slots("x_busy_end")]);
+    let metastable_masked = waits_for(&["overload.metastable.db_load_end_per_s"]);
     let theme_of = theme;
     let or_masked =
         |step: Option<usize>, title: &str, area: Rect, buf: &mut Buffer, draw: &dyn Fn(&mut Buffer)| match step {
@@ -300,6 +317,9 @@ pub fn render_charts(view: &LabView, area: Rect, buf: &mut Buffer) {
         }
         OverloadView::Bulkhead => or_masked(slots_masked, " bulkhead: the pool's slots ", area, buf, &|buf| {
             bulkhead_view(&results.bulkhead, theme, area, buf)
+        }),
+        OverloadView::Metastable => or_masked(metastable_masked, " metastable: database load ", area, buf, &|buf| {
+            metastable_view(&results.metastable, theme, area, buf)
         }),
     }
 }

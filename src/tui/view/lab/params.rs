@@ -162,10 +162,11 @@ fn note(view: &LabView) -> Option<String> {
     let state = view.screen;
     let focused = state.sliders.get(state.focus).map(|s| s.spec.name.as_str());
     match state.id {
+        LabId::Health if state.mode == Mode::Sim && focused == Some("port") => {
+            Some("In sim there is no server: this is the live server's (m).".to_string())
+        }
         LabId::Health if state.mode == Mode::Sim && focused == Some("probe_period_s") => Some(
-            "In sim this changes nothing: the simulated driver sends its requests at set times. \
-             It sets the live probes' period (m)."
-                .to_string(),
+            "In sim this changes nothing: requests go at set times. It is the live probes' period (m).".to_string(),
         ),
         LabId::Breaker => {
             // Said where the sliders are; the Results panel gives the reason in full.

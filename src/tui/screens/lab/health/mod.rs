@@ -181,6 +181,9 @@ pub struct LiveHealth {
     pub log_scroll: u16,
     /// The probe period last sent to the run.
     probe_period_s: f64,
+    /// The port the current or last server was asked for (its slider), so a move says it
+    /// waits for the next start; the session's own port may differ when it was taken.
+    asked_port: Option<u16>,
     /// The current server's run; kept until it ends, so its last events still land.
     run: Option<LiveRun<HealthControl>>,
     /// Runs asked to stop (a restart, or quitting), still ending.
@@ -214,6 +217,15 @@ pub fn config_from(ctx: &LiveCtx, liveness_checks_db: bool, readiness_checks_db:
 
 fn probe_period_of(ctx: &LiveCtx) -> f64 {
     crate::content::params::probe_period_s(ctx.lab, ctx.sliders)
+}
+
+/// What the next start runs with: the sliders (port included) and the `1`/`2` flags.
+pub fn params_from(ctx: &LiveCtx, liveness_checks_db: bool, readiness_checks_db: bool) -> HealthParams {
+    HealthParams {
+        config: config_from(ctx, liveness_checks_db, readiness_checks_db),
+        probe_period_s: probe_period_of(ctx),
+        port: crate::content::params::live_port(ctx.sliders),
+    }
 }
 
 impl LiveHealth {
@@ -555,8 +567,9 @@ impl LivePart for LiveHealth {
             self.say("starting: wait for its `listening` line");
             return true;
         }
-        let config = config_from(ctx, self.next_liveness_checks_db, self.next_readiness_checks_db);
-        self.probe_period_s = probe_period_of(ctx);
+        let params = params_from(ctx, self.next_liveness_checks_db, self.next_readiness_checks_db);
+        self.probe_period_s = params.probe_period_s;
+        self.asked_port = Some(params.port);
         self.next_run += 1;
         let Some(events) = ctx.sender(LabId::Health, self.next_run) else {
             self.say("live mode needs the app's async runtime");
@@ -567,10 +580,6 @@ impl LivePart for LiveHealth {
             self.stopping.push(run.stop());
         }
         self.stopping.retain(|task| !task.is_finished());
-        let params = HealthParams {
-            config,
-            probe_period_s: self.probe_period_s,
-        };
         self.run = Some(runner::spawn(params, events));
         self.starting = true;
         self.say("starting resilience-lab serve health ...");
@@ -584,8 +593,10 @@ impl LivePart for LiveHealth {
             self.control(|c| c.probe_period_s = period_s);
             self.say(&format!("probing every {period_s} s from now"));
         } else if self.running() {
-            let next = config_from(ctx, self.next_liveness_checks_db, self.next_readiness_checks_db);
-            if self.session.as_ref().is_some_and(|s| s.config != next) {
+            let next = params_from(ctx, self.next_liveness_checks_db, self.next_readiness_checks_db);
+            if self.asked_port.is_some_and(|port| port != next.port) {
+                self.say(&format!("port {} applies on the next start (s, s)", next.port));
+            } else if self.session.as_ref().is_some_and(|s| s.config != next.config) {
                 self.say("warm-up, deregistration, grace and work apply on the next start (s, s)");
             }
         }
@@ -642,6 +653,42 @@ mod tests {
             code,
             body: format!("{body}\n"),
         }
+    }
+
+    #[test]
+    fn the_next_start_asks_for_the_port_slider() {
+        let content = crate::content::Content::load(None).expect("embedded content loads");
+        let lab = content.lab(LabId::Health);
+        let mut sliders: Vec<crate::tui::slider::Slider> = lab
+            .parameters
+            .iter()
+            .cloned()
+            .map(crate::tui::slider::Slider::new)
+            .collect();
+        let ctx = |sliders: &[crate::tui::slider::Slider]| {
+            params_from(
+                &LiveCtx {
+                    lab,
+                    sliders,
+                    step: 0,
+                    events: None,
+                },
+                false,
+                false,
+            )
+            .port
+        };
+        assert_eq!(
+            ctx(&sliders),
+            PREFERRED_PORT,
+            "the slider starts at serve health's default"
+        );
+        let port = sliders
+            .iter_mut()
+            .find(|s| s.spec.name == "port")
+            .expect("a port slider");
+        port.set_value(19000.0);
+        assert_eq!(ctx(&sliders), 19000);
     }
 
     #[test]
