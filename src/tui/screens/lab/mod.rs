@@ -12,9 +12,11 @@
 //!   step's unanswered check asks about waits for a prediction (or `x`).
 //! - [`live`]: the shape every lab's live part has ([`live::LivePart`]).
 //! - [`health`], [`retry`], [`breaker`]: each lab's live part and the pure series it draws.
+//! - [`chapter_cache`]: the lesson panel's book chapter, rendered once per width and theme.
 
 pub mod breaker;
 pub mod budget;
+pub mod chapter_cache;
 pub mod first_visit;
 pub mod fleet;
 pub mod fleet_live;
@@ -244,6 +246,8 @@ pub struct LabScreen {
     pub first_visit: bool,
     /// First line shown of the lesson.
     pub lesson_scroll: u16,
+    /// The lesson's book chapter as last drawn, so a frame does not render it again.
+    pub lesson_chapter: chapter_cache::ChapterCache,
     /// First line shown of the transition log (Lab 3) or the timeline (Lab 1).
     pub log_scroll: u16,
     pub results: LabResults,
@@ -294,6 +298,7 @@ impl LabScreen {
             show_lesson: false,
             first_visit: false,
             lesson_scroll: 0,
+            lesson_chapter: chapter_cache::ChapterCache::default(),
             log_scroll: 0,
             results,
             verdict_results: None,
