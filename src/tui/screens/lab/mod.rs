@@ -510,6 +510,7 @@ impl LabScreen {
         if self.predict.is_open() || matches!(msg, Msg::Predict | Msg::PrevStep | Msg::NextStep) {
             // A verdict reads the results: they must be those of the sliders now.
             self.settle(ctx.lab);
+            self.finish_slow_work();
             return self.update_predict(msg, ctx.lab);
         }
         // Esc closes the lesson before it leaves the lab (the first visit's lesson says so).
@@ -607,6 +608,7 @@ impl LabScreen {
     }
 
     /// Recomputes the results if a slider moved since they were computed; true if it did.
+    /// What does not fit the frame (Lab 2's p-curve) is left to [`LabScreen::finish_slow_work`].
     pub fn settle(&mut self, lab: &LabFile) -> bool {
         if !self.results_stale {
             return false;
@@ -614,6 +616,16 @@ impl LabScreen {
         self.results = (self.parts.recompute)(lab, &self.sliders, &self.results);
         self.results_stale = false;
         true
+    }
+
+    /// Whether the results wait for work [`LabScreen::settle`] left.
+    pub fn slow_work_pending(&self) -> bool {
+        sim::pending(&self.results)
+    }
+
+    /// Does the work [`LabScreen::settle`] left; true if there was some.
+    pub fn finish_slow_work(&mut self) -> bool {
+        sim::finish_pending(&mut self.results)
     }
 
     /// Sliders, lesson, scrolling and the mouse.
