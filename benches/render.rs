@@ -7,9 +7,15 @@
 //! - recomputing Lab 2 on a step of p, which reuses the p-curve (only the rows run);
 //! - key to frame on Lab 2 at 100x30: one step and its frame, and ten queued steps and their
 //!   one frame (one recompute before the frame, as the event loop does);
+//! - key to frame on Lab 2 at 100x30 for the focus key (Tab), with the lesson panel closed
+//!   and open (the open panel draws its book chapter);
+//! - key to frame on Lab 2 at 100x30 for a burst of ten queued steps of the attempts slider
+//!   (the p-curve must be recomputed), to the burst's last frame;
 //! - recomputing Lab 3 (both callers, 6,000 calls each).
 //!
-//! Before criterion's means, a percentile pass prints p50 and p99 of single frames.
+//! Before criterion's means, a percentile pass prints p50, p90 and p99 of single frames;
+//! `cargo bench --bench render -- --percentiles` stops after it (for interleaved runs of two
+//! builds side by side).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -77,8 +83,9 @@ fn percentiles(name: &str, runs: usize, mut f: impl FnMut()) {
     times.sort();
     let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
     println!(
-        "{name}: p50 {:.3} ms, p99 {:.3} ms ({runs} runs)",
+        "{name}: p50 {:.3} ms, p90 {:.3} ms, p99 {:.3} ms ({runs} runs)",
         ms(at(0.5)),
+        ms(at(0.9)),
         ms(at(0.99))
     );
 }
@@ -140,6 +147,42 @@ fn key_to_frame() {
             .draw(|frame| frame.render_widget(&app, frame.area()))
             .expect("draw");
     });
+    for lesson in ["closed", "open"] {
+        let mut app = app_on_lab_at(2, 100, 30);
+        if lesson == "open" {
+            app.update(Msg::ToggleLesson);
+        }
+        percentiles(
+            &format!("key to frame: lab 2, focus key, lesson {lesson}, 100x30"),
+            300,
+            || {
+                app.update_deferred(Msg::NextSlider);
+                app.settle();
+                terminal
+                    .draw(|frame| frame.render_widget(&app, frame.area()))
+                    .expect("draw");
+            },
+        );
+    }
+    // Focus on the first attempts slider: each burst moves it (4 -> 10 -> 1 -> 10 ...), so the
+    // p-curve must be computed again.
+    let mut app = app_on_lab_at(2, 100, 30);
+    app.update(Msg::NextSlider);
+    let mut up = true;
+    percentiles(
+        "key to last frame: lab 2, a burst of 10 attempts steps, 100x30",
+        60,
+        || {
+            for _ in 0..10 {
+                app.update_deferred(Msg::Step(if up { 1 } else { -1 }));
+            }
+            up = !up;
+            app.settle();
+            terminal
+                .draw(|frame| frame.render_widget(&app, frame.area()))
+                .expect("draw");
+        },
+    );
 }
 
 fn render(c: &mut Criterion) {
@@ -181,6 +224,9 @@ criterion_group! {
 
 fn main() {
     percentile_pass();
+    if std::env::args().any(|arg| arg == "--percentiles") {
+        return;
+    }
     benches();
     Criterion::default().configure_from_args().final_summary();
 }

@@ -237,12 +237,31 @@ impl App {
         changed
     }
 
-    /// Recomputes the simulations whose sliders moved since the last call: the event loop
-    /// calls it once before each frame, so a burst of queued steps costs one recompute.
+    /// Recomputes the simulations whose sliders moved since the last call, all of them.
     pub fn settle(&mut self) {
+        self.settle_for_frame();
+        self.finish_slow_work();
+    }
+
+    /// Recomputes what the next frame shows of the simulations whose sliders moved: the event
+    /// loop calls it once before each frame, so a burst of queued steps costs one recompute.
+    /// Work too slow for the frame (Lab 2's p-curve) is left to [`App::finish_slow_work`].
+    pub fn settle_for_frame(&mut self) {
         for (screen, lab) in self.labs.iter_mut().zip(&self.content.labs) {
             screen.settle(lab);
         }
+    }
+
+    /// Whether a recompute left work for later ([`App::finish_slow_work`]).
+    pub fn slow_work_pending(&self) -> bool {
+        self.labs.iter().any(LabScreen::slow_work_pending)
+    }
+
+    /// Does the work [`App::settle_for_frame`] left; true if the screen changed.
+    pub fn finish_slow_work(&mut self) -> bool {
+        self.labs
+            .iter_mut()
+            .fold(false, |changed, screen| screen.finish_slow_work() | changed)
     }
 
     /// Applies `msg`, leaving a recompute it needs to [`App::settle`].

@@ -32,13 +32,14 @@ pub mod widgets;
 use std::io::{IsTerminal, stdout};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use color_eyre::eyre::{Result, WrapErr, bail};
 use crossterm::cursor::Show;
 use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use crossterm::execute;
 use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
-use ratatui::backend::CrosstermBackend;
+use ratatui::backend::{Backend, CrosstermBackend};
 use ratatui::layout::Rect;
 use ratatui::{DefaultTerminal, Terminal};
 
@@ -80,7 +81,10 @@ fn take_terminal() -> Result<()> {
 
 /// SIGTSTP: gives the terminal back and stops the process the way the default action would;
 /// returns once SIGCONT (`fg`) has let it go on, with the terminal taken again.
-fn suspend(terminal: &mut DefaultTerminal) -> Result<()> {
+fn suspend<B: Backend>(terminal: &mut Terminal<B>) -> Result<()>
+where
+    B::Error: Send + Sync + 'static,
+{
     log::line("received SIGTSTP: stopping until SIGCONT");
     restore_terminal();
     // SAFETY: raise only sends a signal to this process; SIGSTOP cannot be caught.
@@ -93,7 +97,10 @@ fn suspend(terminal: &mut DefaultTerminal) -> Result<()> {
 /// Not `Terminal::clear`, which asks the terminal for the cursor position while the event
 /// task reads the input: the screen is cleared, then a blank frame makes ratatui's last
 /// frame match it, so the next draw repaints every cell.
-fn resume(terminal: &mut DefaultTerminal) -> Result<()> {
+fn resume<B: Backend>(terminal: &mut Terminal<B>) -> Result<()>
+where
+    B::Error: Send + Sync + 'static,
+{
     take_terminal()?;
     execute!(
         stdout(),
@@ -250,23 +257,42 @@ async fn event_loop(
     })
 }
 
-async fn run_loop(
-    terminal: &mut DefaultTerminal,
+/// How long the input must stay quiet before work too slow for a frame (Lab 2's p-curve)
+/// runs: a burst of steps (key repeat, a drag) draws its rows at each frame and computes the
+/// curve once, when it ends.
+pub const QUIET_BEFORE_SLOW_WORK: Duration = Duration::from_millis(16);
+
+async fn run_loop<B: Backend>(
+    terminal: &mut Terminal<B>,
     app: &mut App,
     (sender, mut events): (Sender<Event>, Receiver<Event>),
-) -> Result<()> {
+) -> Result<()>
+where
+    B::Error: Send + Sync + 'static,
+{
     app.use_events(sender);
     let mut dirty = true;
     while app.running {
         if dirty {
             // One recompute for everything the drained events changed.
-            app.settle();
+            app.settle_for_frame();
             terminal
                 .draw(|frame| frame.render_widget(&*app, frame.area()))
                 .wrap_err("drawing the screen")?;
             dirty = false;
         }
-        let Some(first) = events.recv().await else { break };
+        let first = if app.slow_work_pending() {
+            match tokio::time::timeout(QUIET_BEFORE_SLOW_WORK, events.recv()).await {
+                Ok(event) => event,
+                Err(_quiet) => {
+                    dirty = app.finish_slow_work();
+                    continue;
+                }
+            }
+        } else {
+            events.recv().await
+        };
+        let Some(first) = first else { break };
         // Drain what is already queued (a mouse drag sends many) so one frame covers it all.
         let mut next = Some(first);
         while let Some(event) = next {
@@ -354,5 +380,48 @@ mod tests {
         handle(&mut quit, Event::Terminal(q));
         assert!(!quit.running);
         assert_eq!(quit.stopped_by_signal, None, "exit code 0");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn steps_a_few_ms_apart_compute_the_p_curve_once_when_the_input_goes_quiet() {
+        use crate::tui::screens::lab::sim::{self, LabResults};
+        use ratatui::backend::TestBackend;
+        use std::time::Duration;
+
+        let mut app = app();
+        app.mark_all_visited();
+        for msg in [msg::Msg::Down, msg::Msg::Open, msg::Msg::NextSlider] {
+            app.update(msg);
+        }
+        let key = |code| Event::Terminal(crossterm::event::Event::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+        let (sender, events) = tokio::sync::mpsc::channel(64);
+        let keys = sender.clone();
+        // Key repeat: each step arrives alone, sooner than the quiet the curve waits for.
+        tokio::spawn(async move {
+            for _ in 0..10 {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+                let _ = keys.send(key(KeyCode::Left)).await;
+            }
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            let quit = Event::Signal {
+                name: "SIGTERM",
+                number: libc::SIGTERM,
+            };
+            let _ = keys.send(quit).await;
+        });
+        let before = sim::curves_computed();
+        let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("test terminal");
+        run_loop(&mut terminal, &mut app, (sender, events))
+            .await
+            .expect("the loop runs");
+        assert_eq!(sim::curves_computed() - before, 1, "one curve for the burst");
+        let screen = &app.labs[1];
+        assert_eq!(screen.sliders[1].value(), 1.0, "ten steps down from 4, clamped at 1");
+        let fresh = sim::compute_retry(&app.content.labs[1], &screen.sliders, sim::CURVE_ACTIONS_MAX);
+        assert_eq!(
+            screen.results,
+            LabResults::Retry(fresh),
+            "the last frame shows the final values"
+        );
     }
 }

@@ -67,3 +67,28 @@ fn a_prediction_right_after_queued_steps_reads_the_new_values() {
     app.update_deferred(Msg::Predict);
     assert!(!app.lab(LabId::Retry).results_stale);
 }
+
+#[test]
+fn a_burst_of_attempts_steps_shows_its_rows_first_and_the_curve_a_frame_later() {
+    let mut app = lab2();
+    // The charts show (the first step's check would hide them until a prediction).
+    app.update(Msg::Reveal);
+    let before = retry(&app).clone();
+    // The second slider, the browser's attempts: the curve's settings move with it.
+    app.update(Msg::NextSlider);
+    for _ in 0..10 {
+        app.update_deferred(Msg::Step(-1));
+    }
+    app.settle_for_frame();
+    let lab = app.content.lab(LabId::Retry);
+    let fresh = sim::compute_retry(lab, &app.lab(LabId::Retry).sliders, CURVE_ACTIONS_MAX);
+    assert_eq!(retry(&app).rows, fresh.rows, "the rows are those of the final values");
+    assert_eq!(retry(&app).curve, before.curve, "the curve waits for the next frame");
+    assert!(app.slow_work_pending());
+    let screen = crate::common::render(&app);
+    assert!(screen.contains("updating the curve"), "{screen}");
+    assert!(app.finish_slow_work());
+    assert_eq!(retry(&app), &fresh, "then the curve of the final values");
+    assert!(!app.slow_work_pending());
+    assert!(!crate::common::render(&app).contains("updating the curve"));
+}

@@ -12,9 +12,11 @@
 //!   step's unanswered check asks about waits for a prediction (or `x`).
 //! - [`live`]: the shape every lab's live part has ([`live::LivePart`]).
 //! - [`health`], [`retry`], [`breaker`]: each lab's live part and the pure series it draws.
+//! - [`chapter_cache`]: the lesson panel's book chapter, rendered once per width and theme.
 
 pub mod breaker;
 pub mod budget;
+pub mod chapter_cache;
 pub mod first_visit;
 pub mod fleet;
 pub mod fleet_live;
@@ -265,6 +267,8 @@ pub struct LabScreen {
     /// The last first line the lesson can show, as it was last drawn (`u16::MAX` before it
     /// is): PgDn stops there, so PgUp from the end moves a page at once.
     pub lesson_scroll_end: std::cell::Cell<u16>,
+    /// The lesson's book chapter as last drawn, so a frame does not render it again.
+    pub lesson_chapter: chapter_cache::ChapterCache,
     /// First line shown of the transition log (Lab 3) or the timeline (Lab 1).
     pub log_scroll: u16,
     pub results: LabResults,
@@ -322,6 +326,7 @@ impl LabScreen {
             first_visit: false,
             lesson_scroll: 0,
             lesson_scroll_end: std::cell::Cell::new(u16::MAX),
+            lesson_chapter: chapter_cache::ChapterCache::default(),
             log_scroll: 0,
             results,
             verdict_results: None,
@@ -548,6 +553,7 @@ impl LabScreen {
         if self.predict.is_open() || matches!(msg, Msg::Predict | Msg::PrevStep | Msg::NextStep) {
             // A verdict reads the results: they must be those of the sliders now.
             self.settle(ctx.lab);
+            self.finish_slow_work();
             return self.update_predict(msg, ctx.lab);
         }
         // Esc closes the lesson before it leaves the lab (the first visit's lesson says so).
@@ -645,6 +651,7 @@ impl LabScreen {
     }
 
     /// Recomputes the results if a slider moved since they were computed; true if it did.
+    /// What does not fit the frame (Lab 2's p-curve) is left to [`LabScreen::finish_slow_work`].
     pub fn settle(&mut self, lab: &LabFile) -> bool {
         if !self.results_stale {
             return false;
@@ -652,6 +659,16 @@ impl LabScreen {
         self.results = (self.parts.recompute)(lab, &self.sliders, &self.results);
         self.results_stale = false;
         true
+    }
+
+    /// Whether the results wait for work [`LabScreen::settle`] left.
+    pub fn slow_work_pending(&self) -> bool {
+        sim::pending(&self.results)
+    }
+
+    /// Does the work [`LabScreen::settle`] left; true if there was some.
+    pub fn finish_slow_work(&mut self) -> bool {
+        sim::finish_pending(&mut self.results)
     }
 
     /// Sliders, lesson, scrolling and the mouse.

@@ -3,6 +3,11 @@
 //! A slider change recomputes what it can affect: the rows at the new values, and Lab 2's
 //! p-curve only when something other than p moved (the curve spans every p already), so a
 //! step of p costs the three rows, well under a frame (see `benches/render.rs`).
+//!
+//! On screen the curve's 63 runs do not fit the frame after a step with the rows (issue 27
+//! item 12): [`recompute_retry`] gives the rows and leaves the curve to [`finish_pending`],
+//! which the event loop calls once the input has gone quiet, so a burst of steps draws its
+//! rows at once and computes the curve once, a frame later.
 
 use crate::content::LabFile;
 use crate::content::params::{self, RetrySettings};
@@ -40,6 +45,9 @@ pub struct RetryResults {
     pub curve_actions: u64,
     /// The settings the curve was computed at, to reuse it while only p changes.
     pub curve_key: CurveKey,
+    /// The settings the sliders ask the curve for, while `curve` is still an older one's:
+    /// [`finish_pending`] computes it (the screen says the curve is updating).
+    pub curve_wanted: Option<CurveKey>,
     /// Full Jitter sleeps of attempts 0..5 (seed 7, base 0.1 s, cap 2 s).
     pub sleeps_s: Vec<f64>,
     /// The ceiling of each of those sleeps.
@@ -100,14 +108,39 @@ pub fn compute_retry_results(lab: &LabFile, sliders: &[Slider]) -> LabResults {
     LabResults::Retry(compute_retry(lab, sliders, CURVE_ACTIONS_MAX))
 }
 
-/// Lab 2, keeping the p-curve of `previous` while only p moved.
+/// Lab 2 for the next frame: the rows at the sliders, the p-curve of `previous` kept while
+/// only p moved, and a curve whose settings moved left to [`finish_pending`].
 pub fn recompute_retry(lab: &LabFile, sliders: &[Slider], previous: &LabResults) -> LabResults {
-    match previous {
-        LabResults::Retry(previous) => {
-            LabResults::Retry(compute_retry_after(lab, sliders, CURVE_ACTIONS_MAX, Some(previous)))
-        }
-        _ => compute_retry_results(lab, sliders),
-    }
+    let LabResults::Retry(previous) = previous else {
+        return compute_retry_results(lab, sliders);
+    };
+    let (rows, key) = retry_rows(lab, sliders, CURVE_ACTIONS_MAX);
+    let curve_wanted = (key != previous.curve_key).then_some(key);
+    LabResults::Retry(RetryResults {
+        rows,
+        curve_wanted,
+        ..previous.clone()
+    })
+}
+
+/// Whether `results` wait for work left out of the last recompute (Lab 2's p-curve).
+pub fn pending(results: &LabResults) -> bool {
+    matches!(results, LabResults::Retry(retry) if retry.curve_wanted.is_some())
+}
+
+/// Does the work [`recompute_retry`] left (the p-curve at the settings it was asked for);
+/// true if there was some.
+pub fn finish_pending(results: &mut LabResults) -> bool {
+    let LabResults::Retry(retry) = results else {
+        return false;
+    };
+    let Some(key) = retry.curve_wanted.take() else {
+        return false;
+    };
+    retry.curve = curve_of(&key);
+    retry.curve_actions = key.actions;
+    retry.curve_key = key;
+    true
 }
 
 /// Lab 3's two runs (timeout only, with the breaker) at the sliders.
@@ -229,8 +262,22 @@ fn curve_points(layered: &[u32], budget: f64, actions: u64, seed: u64) -> Vec<(f
     points.into_iter().map(|(_, p, per_policy)| (p, per_policy)).collect()
 }
 
+#[cfg(test)]
+thread_local! {
+    /// p-curves computed on this thread: the tests count the recomputes of a burst.
+    static CURVES_COMPUTED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// p-curves computed so far on this thread.
+#[cfg(test)]
+pub(crate) fn curves_computed() -> usize {
+    CURVES_COMPUTED.with(std::cell::Cell::get)
+}
+
 /// The p-curve at `key`'s settings, one series per policy.
 fn curve_of(key: &CurveKey) -> Vec<Vec<(f64, f64)>> {
+    #[cfg(test)]
+    CURVES_COMPUTED.with(|count| count.set(count.get() + 1));
     let mut curve = vec![Vec::with_capacity(CURVE_POINTS); Policy::ALL.len()];
     for (p, per_policy) in curve_points(&key.layered, key.budget, key.actions, key.seed) {
         for (index, attempts_per_action) in per_policy.into_iter().enumerate() {
@@ -238,6 +285,29 @@ fn curve_of(key: &CurveKey) -> Vec<Vec<(f64, f64)>> {
         }
     }
     curve
+}
+
+/// Lab 2's A, B and C rows at the sliders, and the settings their p-curve is computed at
+/// (at most `curve_actions_max` actions per point).
+fn retry_rows(lab: &LabFile, sliders: &[Slider], curve_actions_max: u64) -> (Vec<(String, ScenarioResult)>, CurveKey) {
+    let RetrySettings {
+        layered,
+        p,
+        budget,
+        actions,
+        seed,
+    } = params::retry_settings(lab, sliders);
+    let rows = retry::compare_policies(&layered, p, budget, actions, seed)
+        .into_iter()
+        .map(|(policy, result)| (policy.label(&layered, budget), result))
+        .collect();
+    let key = CurveKey {
+        layered,
+        budget,
+        actions: actions.min(curve_actions_max),
+        seed,
+    };
+    (rows, key)
 }
 
 /// Lab 2's rows, curve and jitter, with at most `curve_actions_max` actions per curve point.
@@ -253,24 +323,7 @@ pub fn compute_retry_after(
     curve_actions_max: u64,
     previous: Option<&RetryResults>,
 ) -> RetryResults {
-    let RetrySettings {
-        layered,
-        p,
-        budget,
-        actions,
-        seed,
-    } = params::retry_settings(lab, sliders);
-    let rows = retry::compare_policies(&layered, p, budget, actions, seed)
-        .into_iter()
-        .map(|(policy, result)| (policy.label(&layered, budget), result))
-        .collect();
-    let curve_actions = actions.min(curve_actions_max);
-    let curve_key = CurveKey {
-        layered,
-        budget,
-        actions: curve_actions,
-        seed,
-    };
+    let (rows, curve_key) = retry_rows(lab, sliders, curve_actions_max);
     let curve = match previous.filter(|previous| previous.curve_key == curve_key) {
         Some(previous) => previous.curve.clone(),
         None => curve_of(&curve_key),
@@ -278,8 +331,9 @@ pub fn compute_retry_after(
     RetryResults {
         rows,
         curve,
-        curve_actions,
+        curve_actions: curve_key.actions,
         curve_key,
+        curve_wanted: None,
         sleeps_s: retry::jitter_sleeps_s(
             ATLAS_JITTER_SEED,
             JITTER_ATTEMPTS,

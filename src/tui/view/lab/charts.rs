@@ -216,7 +216,11 @@ fn retry_charts(
                 // Axis titles would be drawn over the curves: the x unit goes on the border.
                 .title_bottom(
                     Line::from(Span::styled(
-                        format!(" p → · {} actions/point ", retry.curve_actions),
+                        // The rows are drawn before the curve of new settings is computed.
+                        match retry.curve_wanted {
+                            Some(_) => " p → · updating the curve… ".to_string(),
+                            None => format!(" p → · {} actions/point ", retry.curve_actions),
+                        },
                         theme.dim(),
                     ))
                     .right_aligned(),

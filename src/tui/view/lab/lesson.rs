@@ -1,6 +1,7 @@
 //! The lesson panel (L): the lab file's `lesson` paragraphs, the lab's guided steps (done
 //! ones ticked, the current one marked and expanded), then its book chapter rendered from
-//! Markdown, scrollable as one text.
+//! Markdown, scrollable as one text. The chapter is rendered once per width and theme
+//! (`screens/lab/chapter_cache.rs`); a frame wraps only the lines in sight.
 //!
 //! On a page's first visit (`screens/lab/first_visit.rs`) it opens by itself, headed by a
 //! line on how to close it and go on.
@@ -10,7 +11,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
-use crate::tui::screens::book::{self, render_markdown, wrapped_rows};
+use crate::tui::screens::lab::chapter_cache::line_rows;
 use crate::tui::screens::lab::first_visit;
 use crate::tui::view::lab::LabView;
 use crate::wrap::wrap_words;
@@ -27,6 +28,46 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         .title_bottom(" L/Esc close · PgUp/PgDn · [ ] steps ")
         .border_style(theme.border());
     let inner = block.inner(area);
+    let lines = head_lines(view, inner.width);
+    // The chapter comes from the screen's cache: rendering it is most of a frame's work.
+    let width = inner.width;
+    let chapter = state.lesson_chapter.get(&lab.chapter, theme, width);
+    let head_rows: Vec<usize> = lines.iter().map(|line| line_rows(line, width)).collect();
+    let rows = head_rows.iter().sum::<usize>() + chapter.rows();
+    // Stop scrolling once the last line is at the bottom: past that is only blank.
+    let end = rows.saturating_sub(usize::from(inner.height));
+    // The screen's PgDn stops here too, so PgUp from the end moves at once.
+    state.lesson_scroll_end.set(u16::try_from(end).unwrap_or(u16::MAX));
+    let scroll = usize::from(state.lesson_scroll).min(end);
+    // Only the lines that reach the panel go to the Paragraph, scrolled within the first.
+    let bottom = scroll + usize::from(inner.height);
+    let (mut start, mut skip) = (0, 0);
+    let mut shown: Vec<Line> = Vec::new();
+    let all_rows = head_rows.iter().chain(&chapter.line_rows);
+    for (line, line_rows) in lines.iter().chain(&chapter.lines).zip(all_rows) {
+        if start >= bottom {
+            break;
+        }
+        let end = start + line_rows;
+        if end > scroll {
+            if shown.is_empty() {
+                skip = scroll - start;
+            }
+            shown.push(line.clone());
+        }
+        start = end;
+    }
+    Paragraph::new(Text::from(shown))
+        .wrap(Wrap { trim: false })
+        .block(block)
+        .scroll((u16::try_from(skip).unwrap_or(u16::MAX), 0))
+        .render(area, buf);
+}
+
+/// The lines above the chapter: the first visit's note, the lab file's paragraphs and the
+/// guided steps, the current one's text wrapped to fit `width`.
+fn head_lines(view: &LabView, width: u16) -> Vec<Line<'static>> {
+    let (theme, lab, state) = (view.theme, view.lab, view.screen);
     let current = state.predict.step;
     let done = view.progress.labs.get(&lab.id);
     let mut lines: Vec<Line> = Vec::new();
@@ -69,7 +110,7 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         )));
         if number == current {
             // The current step's text hangs under its title.
-            let width = usize::from(inner.width.saturating_sub(6)).max(10);
+            let width = usize::from(width.saturating_sub(6)).max(10);
             for part in wrap_words(&step.text, width) {
                 lines.push(Line::from(Span::styled(format!("      {part}"), theme.dim())));
             }
@@ -94,19 +135,92 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         }
     }
     lines.push(Line::from(""));
-    let mut text = Text::from(lines);
-    if let Some(chapter) = book::chapter(&lab.chapter) {
-        text.extend(render_markdown(chapter.markdown, theme, inner.width));
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::Content;
+    use crate::tui::app::App;
+    use crate::tui::keys::Context;
+    use crate::tui::msg::Msg;
+    use crate::tui::screens::book::{self, render_markdown, wrapped_rows};
+    use crate::tui::theme::Theme;
+    use crate::tui::theme::ThemeName;
+
+    /// The app on Lab 2 with its lesson open.
+    fn lab2() -> App {
+        let content = Content::load(None).expect("built-in labs");
+        let mut app = App::new(content, Theme::new(ThemeName::Dark, true), Rect::new(0, 0, 100, 30));
+        app.mark_all_visited();
+        app.update(Msg::Down);
+        app.update(Msg::Open);
+        app.update(Msg::ToggleLesson);
+        app
     }
-    // Stop scrolling once the last line is at the bottom: past that is only blank.
-    let rows = wrapped_rows(&text, inner.width);
-    let end = u16::try_from(rows.saturating_sub(usize::from(inner.height))).unwrap_or(u16::MAX);
-    // The screen's PgDn stops here too, so PgUp from the end moves at once.
-    state.lesson_scroll_end.set(end);
-    let scroll = state.lesson_scroll.min(end);
-    Paragraph::new(text)
-        .wrap(Wrap { trim: false })
-        .block(block)
-        .scroll((scroll, 0))
-        .render(area, buf);
+
+    fn view(app: &App) -> LabView<'_> {
+        LabView {
+            screen: &app.labs[1],
+            lab: &app.content.labs[1],
+            number: 2,
+            theme: app.theme,
+            progress: &app.progress,
+            context: Context::Lab,
+        }
+    }
+
+    /// The panel as it was drawn before the cache: the whole text, wrapped and scrolled.
+    fn render_whole(view: &LabView, chapter: &Text<'static>, area: Rect, buf: &mut Buffer) {
+        let block = Block::bordered()
+            .title(Span::styled(" Lesson · steps and book chapter ", view.theme.accent()))
+            .title_bottom(" L/Esc close · PgUp/PgDn · [ ] steps ")
+            .border_style(view.theme.border());
+        let inner = block.inner(area);
+        let mut text = Text::from(head_lines(view, inner.width));
+        text.extend(chapter.lines.iter().cloned());
+        let rows = wrapped_rows(&text, inner.width);
+        let scroll = view
+            .screen
+            .lesson_scroll
+            .min(rows.saturating_sub(usize::from(inner.height)) as u16);
+        Paragraph::new(text)
+            .wrap(Wrap { trim: false })
+            .block(block)
+            .scroll((scroll, 0))
+            .render(area, buf);
+    }
+
+    #[test]
+    fn the_lines_in_sight_draw_as_the_whole_text_does_at_every_scroll() {
+        let mut app = lab2();
+        let markdown = book::chapter(&app.content.labs[1].chapter)
+            .expect("Lab 2's chapter")
+            .markdown;
+        for area in [Rect::new(0, 0, 46, 25), Rect::new(3, 2, 31, 12)] {
+            let chapter = render_markdown(markdown, app.theme, area.width - 2);
+            for scroll in 0..400 {
+                app.labs[1].lesson_scroll = scroll;
+                let (mut drawn, mut whole) = (Buffer::empty(area), Buffer::empty(area));
+                render(&view(&app), area, &mut drawn);
+                render_whole(&view(&app), &chapter, area, &mut whole);
+                assert_eq!(drawn, whole, "{area:?} scrolled {scroll}");
+            }
+        }
+    }
+
+    #[test]
+    fn frames_at_one_width_render_the_chapter_once_and_a_new_width_again() {
+        let app = lab2();
+        let before = app.labs[1].lesson_chapter.renders();
+        let mut buf = Buffer::empty(Rect::new(0, 0, 46, 25));
+        for _ in 0..3 {
+            render(&view(&app), buf.area, &mut buf);
+        }
+        assert_eq!(app.labs[1].lesson_chapter.renders(), before + 1);
+        let mut wider = Buffer::empty(Rect::new(0, 0, 52, 25));
+        render(&view(&app), wider.area, &mut wider);
+        assert_eq!(app.labs[1].lesson_chapter.renders(), before + 2);
+    }
 }
