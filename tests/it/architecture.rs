@@ -10,8 +10,8 @@
 //! - no two modules of the crate depend on each other in a loop, however long. A module
 //!   depends on another when its file names a path into it: `crate::`, `self::` or `super::`
 //!   (in a `use` tree, braces expanded, or inline), or a child module by its relative name;
-//!   `super::` inside an inline `mod tests {}` is the file's own module; a `mod` declaration
-//!   alone is no dependency;
+//!   `super::` inside an inline module is the file's own module; a `#[cfg(test)]` module's
+//!   paths are the test's, not the module's; a `mod` declaration alone is no dependency;
 //! - each type name (struct, enum, union, trait, type alias) is defined once in `src/`,
 //!   test modules aside, so a name in a message or a grep means one thing;
 //! - `build.rs` embeds every file of `labs/`, and those files are the labs of `LabId::ALL`.
@@ -372,6 +372,13 @@ fn absolute(path: &str, at_module: &str, known: &BTreeMap<String, PathBuf>) -> O
 /// resolved) and inline `crate::`, `self::` and `super::` paths.
 fn named_paths(module: &str, code: &str, known: &BTreeMap<String, PathBuf>) -> Vec<String> {
     let inline = inline_modules(code);
+    // A unit test may drive its module through the whole app (`App` opening a lab to draw
+    // its lesson): that is the test's dependency, not the shipped module's.
+    let in_test = |at: usize| {
+        inline
+            .iter()
+            .any(|block| block.test_only && block.open < at && at < block.close)
+    };
     let word_before = |at: usize| {
         code[..at]
             .chars()
@@ -383,7 +390,7 @@ fn named_paths(module: &str, code: &str, known: &BTreeMap<String, PathBuf>) -> V
     while let Some(found) = code[from..].find("use ") {
         let at = from + found;
         from = at + 4;
-        if word_before(at) {
+        if word_before(at) || in_test(at) {
             continue;
         }
         let Some(end) = code[from..].find(';') else { break };
@@ -397,7 +404,7 @@ fn named_paths(module: &str, code: &str, known: &BTreeMap<String, PathBuf>) -> V
         while let Some(found) = code[from..].find(root) {
             let at = from + found;
             from = at + root.len();
-            if word_before(at) {
+            if word_before(at) || in_test(at) {
                 continue;
             }
             let tail = &code[at..];
