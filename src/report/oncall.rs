@@ -272,11 +272,7 @@ pub fn oncall_dashboard(second: &DrillSecond) -> String {
             dep.errors,
             dep.p99_ms,
             dep.saturation * 100.0,
-            if dep.calls == 0 {
-                0.0
-            } else {
-                f64::from(dep.attempts) / f64::from(dep.calls)
-            },
+            dep.attempts_per_call(),
             dep.breaker,
             dep.not_permitted,
         ));

@@ -10,6 +10,17 @@ use ratatui::widgets::Block;
 pub const MIN_WIDTH: u16 = 80;
 pub const MIN_HEIGHT: u16 = 24;
 
+/// A `width` x `height` box in the middle of `area` (cut to `area`): where an overlay goes.
+pub fn centred(area: Rect, width: u16, height: u16) -> Rect {
+    let (width, height) = (width.min(area.width), height.min(area.height));
+    Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    )
+}
+
 /// The message shown instead of a broken layout.
 pub fn too_small_message(area: Rect) -> String {
     format!(

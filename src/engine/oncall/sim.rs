@@ -88,6 +88,18 @@ pub struct DrillSecond {
     pub alerts: Vec<String>,
 }
 
+impl DepSignals {
+    /// Attempts over calls this second, the amplification (0 when nothing was called, so a
+    /// dependency nobody called shows no multiplier).
+    pub fn attempts_per_call(&self) -> f64 {
+        if self.calls == 0 {
+            0.0
+        } else {
+            f64::from(self.attempts) / f64::from(self.calls)
+        }
+    }
+}
+
 impl DrillSecond {
     /// Attempts over calls, all dependencies together (1.0 when nothing was called).
     pub fn attempts_per_request(&self) -> f64 {

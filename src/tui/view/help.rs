@@ -92,12 +92,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let rows_w = lines.iter().map(Line::width).max().unwrap_or(0) + 4;
     let titles_w = title.chars().count().max(widest_closes.chars().count()) + 2;
     let width = fit(rows_w.max(titles_w) as u16, area.width);
-    let popup = Rect::new(
-        area.x + (area.width - width) / 2,
-        area.y + (area.height - height) / 2,
-        width,
-        height,
-    );
+    let popup = crate::tui::layout::centred(area, width, height);
     Clear.render(popup, buf);
     Paragraph::new(lines)
         .scroll((scroll, 0))

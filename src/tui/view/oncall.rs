@@ -129,11 +129,7 @@ fn render_signals(view: &OncallView, theme: Theme, area: Rect, buf: &mut Buffer)
                 d.errors,
                 d.p99_ms,
                 d.saturation * 100.0,
-                if d.calls == 0 {
-                    0.0
-                } else {
-                    f64::from(d.attempts) / f64::from(d.calls)
-                },
+                d.attempts_per_call(),
                 d.breaker,
                 d.not_permitted,
             ),
@@ -247,14 +243,7 @@ fn render_log(view: &OncallView, theme: Theme, area: Rect, buf: &mut Buffer) {
 
 /// An overlay of `width` x `height` cells centred in `area`, cleared.
 fn overlay(area: Rect, width: u16, height: u16, buf: &mut Buffer) -> Rect {
-    let width = width.min(area.width);
-    let height = height.min(area.height);
-    let rect = Rect::new(
-        area.x + (area.width - width) / 2,
-        area.y + (area.height - height) / 2,
-        width,
-        height,
-    );
+    let rect = crate::tui::layout::centred(area, width, height);
     Clear.render(rect, buf);
     rect
 }
