@@ -117,10 +117,16 @@ fn breaker_lines<'a>(
         let breaker = &run.params.breaker;
         // The command line refuses this combination with the same reason (commands/run.rs).
         let why = if breaker.min_calls > breaker.window {
-            format!(
-                "the breaker can never open: the {}-call window never holds the {} outcomes min calls needs",
-                breaker.window, breaker.min_calls
-            )
+            let (window, min_calls) = (breaker.window, breaker.min_calls);
+            let whole = format!(
+                "the breaker can never open: the {window}-call window never holds the {min_calls} outcomes min calls needs"
+            );
+            // At 80 columns the whole reason is cut; the short one keeps both numbers.
+            if whole.chars().count() <= usize::from(inner.width) {
+                whole
+            } else {
+                format!("the breaker can never open: min calls {min_calls} > the {window}-call window")
+            }
         } else {
             "the breaker never opened".to_string()
         };
