@@ -3,6 +3,7 @@
 //! - [`app`]: the app: which screen shows, progress, routing to the screens (`impl App`).
 //! - [`event`]: the one event queue (terminal input, frame tick, signals, live samples).
 //! - [`facilitator_link`]: the drill's control endpoint for a facilitator (`oncall --gm`).
+//! - [`game_master`]: `oncall --gm`, the facilitator's own terminal beside a learner's drill.
 //! - [`msg`]: the messages the keys and the mouse send.
 //! - [`keys`]: the one key table.
 //! - [`layout`]: pure layouts, shared by the views and the mouse hit tests.
@@ -18,6 +19,7 @@
 pub mod app;
 pub mod event;
 pub mod facilitator_link;
+pub mod game_master;
 pub mod keys;
 pub mod labs;
 pub mod layout;
