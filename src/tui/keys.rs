@@ -52,8 +52,10 @@ pub enum Context {
     OncallReveal,
     /// A facilitator's screen (`oncall --gm`): the drill watched, its hidden incident shown.
     Facilitator,
-    /// The facilitator's pickers (a second fault, an owner's hint) and the end's confirmation.
+    /// The facilitator's pickers: a second fault, an owner's hint.
     FacilitatorPicker,
+    /// The facilitator's "end the drill?".
+    FacilitatorConfirm,
 }
 
 impl Context {
@@ -78,6 +80,7 @@ impl Context {
             Context::OncallReveal => " Keys: on-call debrief ",
             Context::Facilitator => " Keys: facilitator ",
             Context::FacilitatorPicker => " Keys: facilitator's choice ",
+            Context::FacilitatorConfirm => " Keys: end the drill? ",
         }
     }
 }
@@ -141,6 +144,7 @@ const EVERYWHERE: &[Context] = &[
     Context::OncallReveal,
     Context::Facilitator,
     Context::FacilitatorPicker,
+    Context::FacilitatorConfirm,
 ];
 const SETUP: &[Context] = &[Context::QuizSetup];
 const CHOICE: &[Context] = &[Context::QuizChoice];
@@ -156,6 +160,7 @@ const FORM: &[Context] = &[Context::OncallForm];
 const DEBRIEF: &[Context] = &[Context::OncallReveal];
 const FACILITATOR: &[Context] = &[Context::Facilitator];
 const FACILITATOR_PICKER: &[Context] = &[Context::FacilitatorPicker];
+const FACILITATOR_CONFIRM: &[Context] = &[Context::FacilitatorConfirm];
 /// Where a number is typed.
 const INPUT: &[Context] = &[Context::QuizNumber, Context::Predict];
 /// The quiz while a quiz is under way: Esc or q ends it and shows the review.
@@ -389,6 +394,9 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Enter,     NONE,  FACILITATOR_PICKER, Msg::Open,                             "Enter",         "send it to the drill",                                         "Enter send"),
     bind(KeyCode::Esc,       NONE,  FACILITATOR_PICKER, Msg::Back,                             "Esc/q",         "send nothing: back to watching",                               "Esc cancel"),
     bind(KeyCode::Char('q'), NONE,  FACILITATOR_PICKER, Msg::Back,                             "",              "",                                                             ""),
+    bind(KeyCode::Enter,     NONE,  FACILITATOR_CONFIRM, Msg::Open,                            "Enter",         "end it: on-call's screen reveals",                             "Enter end it"),
+    bind(KeyCode::Esc,       NONE,  FACILITATOR_CONFIRM, Msg::Back,                            "Esc/q",         "let it run",                                                   "Esc let it run"),
+    bind(KeyCode::Char('q'), NONE,  FACILITATOR_CONFIRM, Msg::Back,                            "",              "",                                                             ""),
     bind(KeyCode::Char('?'), NONE,  SCREENS,      Msg::ToggleHelp,                             "?",             "show this help",                                               "? help"),
     bind(KeyCode::Char('?'), NONE,  HELP,         Msg::ToggleHelp,                             "?/Esc/q",       "close the help",                                               "Esc close"),
     bind(KeyCode::Esc,       NONE,  HELP,         Msg::ToggleHelp,                             "",              "",                                                             ""),

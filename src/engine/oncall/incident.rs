@@ -264,8 +264,8 @@ pub fn parse_incident(file: &str, text: &str) -> Result<IncidentSpec, IncidentFi
     })
 }
 
-/// The longest owner hint: it is one line of the learner's decision log.
-pub const OWNER_HINT_MAX_CHARS: usize = 160;
+/// The longest owner hint: a few lines of the learner's decision log at most.
+pub const OWNER_HINT_MAX_CHARS: usize = 240;
 
 impl IncidentSpec {
     /// The file's hidden settings, written as the file writes them (`capacity_per_s = 85`),

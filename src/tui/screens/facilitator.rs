@@ -73,6 +73,7 @@ impl FacilitatorScreen {
     pub fn context(&self) -> Context {
         match self.stage {
             FacilitatorStage::Watch => Context::Facilitator,
+            FacilitatorStage::ConfirmEnd => Context::FacilitatorConfirm,
             _ => Context::FacilitatorPicker,
         }
     }

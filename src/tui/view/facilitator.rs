@@ -49,7 +49,8 @@ pub fn render(screen: &FacilitatorScreen, theme: Theme, area: Rect, buf: &mut Bu
     let hidden_rows = 3 + view.extra_faults.len().max(1) as u16;
     let [hidden, seen, log] = Layout::vertical([
         Constraint::Length(hidden_rows + 2),
-        Constraint::Length(8),
+        // The headline, a row a dependency, the alerts and the levers pulled.
+        Constraint::Length(9),
         Constraint::Fill(1),
     ])
     .areas(body);
@@ -67,7 +68,7 @@ pub fn render(screen: &FacilitatorScreen, theme: Theme, area: Rect, buf: &mut Bu
 fn render_title(view: &FacilitatorView, at: &str, theme: Theme, area: Rect, buf: &mut Buffer) {
     let state = match (view.ended, view.paused) {
         (true, _) => match view.score {
-            Some(score) => format!("ended, score {score}/100"),
+            Some(score) => format!("ended: score {score}"),
             None => "ended".to_string(),
         },
         (false, true) => "paused".to_string(),
@@ -77,7 +78,7 @@ fn render_title(view: &FacilitatorView, at: &str, theme: Theme, area: Rect, buf:
         Span::styled(" Facilitator", theme.accent()),
         Span::styled(
             format!(
-                " at {at}   t={} s of {}   {} ms a drill second   {state}",
+                " at {at}   t={} s of {}   {} ms/s   {state}",
                 view.t_s, view.drill_s, view.speed_ms
             ),
             theme.text(),
@@ -125,7 +126,7 @@ fn render_seen(view: &FacilitatorView, theme: Theme, area: Rect, buf: &mut Buffe
     match &view.signals {
         None => lines.push(Line::styled(" the first drill second is under way", theme.dim())),
         Some(s) => lines.push(Line::from(format!(
-            " goodput {:>2}/s (calm {})  att/req {:.2}  p99 {:>4.0} ms  workers {:>2}/{WORKERS}  failed {:>3}/s",
+            " goodput {:>2}/s of {}  att/req {:.2}  p99 {:>4.0} ms  workers {:>2}/{WORKERS}  failed {}/s",
             s.goodput, view.baseline_goodput, s.attempts_per_request, s.p99_ms, s.workers_busy, s.failed
         ))),
     }
@@ -219,52 +220,51 @@ fn pointer_line(text: String, selected: bool, theme: Theme) -> Line<'static> {
 
 fn render_faults(screen: &FacilitatorScreen, pick: &FaultPick, theme: Theme, area: Rect, buf: &mut Buffer) {
     let offer = screen.fault_offer();
-    let inner = overlay(
-        area,
-        72,
-        offer.len() as u16 + 7,
-        " A second fault, from now on ",
-        theme,
-        buf,
-    );
     let mut lines: Vec<Line> = offer
         .iter()
         .enumerate()
-        .map(|(i, incident)| {
-            pointer_line(
-                format!("{:<22} {}", incident.name, incident.settings_lines().join(", ")),
-                i == pick.selected,
-                theme,
-            )
-        })
+        .map(|(i, incident)| pointer_line(incident.name.clone(), i == pick.selected, theme))
         .collect();
+    // The highlighted fault's settings, whole, under the list.
+    if let Some(incident) = offer.get(pick.selected) {
+        lines.push(Line::from(""));
+        lines.push(Line::styled(
+            format!(" {}", incident.settings_lines().join(", ")),
+            theme.dim(),
+        ));
+    }
     let dep = screen.pick_dependency(pick).map_or("-", |d| d.name());
     let whose = if pick.dependency.is_none() { " (its file's)" } else { "" };
-    lines.push(Line::from(""));
     lines.push(Line::from(format!(" on: {dep}{whose}   Tab: another dependency")));
     lines.push(Line::styled(
         " on-call sees only its effect on the signals",
         theme.dim(),
     ));
+    let inner = overlay(
+        area,
+        72,
+        lines.len() as u16 + 2,
+        " A second fault, from now on ",
+        theme,
+        buf,
+    );
     Paragraph::new(lines).wrap(Wrap { trim: false }).render(inner, buf);
 }
 
 fn render_hints(screen: &FacilitatorScreen, selected: usize, theme: Theme, area: Rect, buf: &mut Buffer) {
     let offer = screen.hint_offer();
-    let inner = overlay(
-        area,
-        76,
-        2 * offer.len() as u16 + 5,
-        " Call the owner: their hint goes into on-call's log ",
-        theme,
-        buf,
-    );
+    let width = 76.min(area.width);
     let mut lines = Vec::new();
     for (row, (_, who, text)) in offer.into_iter().enumerate() {
         lines.push(pointer_line(who, row == selected, theme));
         lines.push(Line::styled(format!("   {text}"), theme.dim()));
     }
-    Paragraph::new(lines).wrap(Wrap { trim: false }).render(inner, buf);
+    let paragraph = Paragraph::new(lines).wrap(Wrap { trim: false });
+    // As tall as the wrapped hints, so that none is cut (the screen is the limit).
+    let rows = paragraph.line_count(width.saturating_sub(2)) as u16;
+    let title = " Call the owner: their hint goes into on-call's log ";
+    let inner = overlay(area, width, rows + 2, title, theme, buf);
+    paragraph.render(inner, buf);
 }
 
 fn render_confirm(theme: Theme, area: Rect, buf: &mut Buffer) {

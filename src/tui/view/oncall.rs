@@ -402,6 +402,10 @@ fn render_reveal(reveal: &OncallReveal, saved: Option<&str>, scroll: u16, theme:
         )));
     }
     // What a facilitator did, when one did (a drill without one shows as it always did).
+    if !setup.extra_faults.is_empty() || !reveal.hints.is_empty() || reveal.ended_by_facilitator {
+        lines.push(Line::from(""));
+        lines.push(Line::styled(" What the facilitator did", theme.accent()));
+    }
     for extra in &setup.extra_faults {
         lines.push(Line::from(format!(
             "   a facilitator added {} at {} from t={} s: {}",
