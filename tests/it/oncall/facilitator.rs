@@ -294,3 +294,34 @@ fn no_drill_found_is_one_line_and_exit_2() {
     let out = run_with_input(&progress, &["oncall", "--token", "t"], "");
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_lever_that_answers_the_second_fault_is_not_wrong_and_the_baseline_is_the_calm_before_it() {
+    use resilience_lab::engine::oncall::{ExtraFault, LeverPull, OncallDep, OncallLever};
+    let incidents = builtin_incidents().unwrap();
+    let slow = incidents.iter().find(|i| i.name == "receipt-store-slow").unwrap();
+    let mut setup = setup("inventory-brownout", 7);
+    let from_s = 30.0;
+    setup.extra_faults.push(ExtraFault {
+        incident: slow.clone(),
+        dependency: OncallDep::ReceiptStore,
+        from_s,
+    });
+    let answer = LeverPull {
+        t_s: from_s + 10.0,
+        lever: OncallLever::SwitchedOff(OncallDep::ReceiptStore, true),
+    };
+    let mut levers = vec![answer];
+    levers.extend(setup.runbook());
+    let score = score_drill(&run_drill(&setup, &levers));
+    assert!(score.wrong_levers.is_empty(), "{:?}", score.wrong_levers);
+    let calm = run_drill(&setup, &[]);
+    let before: Vec<u32> = calm.seconds[10..from_s as usize].iter().map(|s| s.goodput).collect();
+    let expected = f64::from(before.iter().sum::<u32>()) / before.len() as f64;
+    assert_eq!(score_drill(&calm).baseline_goodput, expected);
+    // Without a second fault the same lever is a wrong one, as it always was.
+    let mut alone = setup.clone();
+    alone.extra_faults.clear();
+    let score = score_drill(&run_drill(&alone, &levers));
+    assert_eq!(score.wrong_levers, vec![answer]);
+}
