@@ -256,8 +256,8 @@ impl OncallPlay {
         Ok(())
     }
 
-    /// The drill's setup, for the facilitator's view in this module only: on-call's
-    /// screens never reach it (the hiding rule).
+    /// The drill's setup, for the facilitator's view (`engine::oncall` only): on-call's
+    /// screens cannot reach it (the hiding rule).
     pub(super) fn setup(&self) -> &DrillSetup {
         &self.run.setup
     }
@@ -267,7 +267,7 @@ impl OncallPlay {
         self.ended_by_facilitator
     }
 
-    /// The score so far's run would get, once ended (None before).
+    /// The drill's score once it has ended (None before).
     pub(super) fn score_if_ended(&self) -> Option<u32> {
         self.ended.then(|| score_drill(&self.run).score)
     }

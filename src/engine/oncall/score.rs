@@ -63,13 +63,10 @@ fn right_levers(run: &DrillRun) -> Vec<String> {
 fn second_fault_levers(run: &DrillRun) -> Vec<String> {
     let mut levers = Vec::new();
     for extra in &run.setup.extra_faults {
-        let as_drill = DrillSetup {
-            incident: extra.incident.clone(),
-            dependency: extra.dependency,
-            onset_s: extra.from_s,
-            seed: run.setup.seed,
-            extra_faults: Vec::new(),
-        };
+        // The second fault as a drill of its own: its dependency, its moment.
+        let mut as_drill = DrillSetup::new(&extra.incident, run.setup.seed);
+        as_drill.dependency = extra.dependency;
+        as_drill.onset_s = extra.from_s;
         levers.extend(as_drill.runbook().iter().map(|p| p.lever.to_string()));
         levers.extend(extra.incident.also_right.iter().map(|l| as_drill.resolve(l)));
     }
