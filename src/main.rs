@@ -30,7 +30,10 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => return report_parse_error(&error),
     };
-    let outcome = if let Some(start) = app_start(&cli) {
+    let outcome = if let Some(settings) = game_master(&cli) {
+        // `oncall --gm`: a facilitator's screen; it restores the terminal before returning.
+        resilience_lab::tui::game_master::run(&settings)
+    } else if let Some(start) = app_start(&cli) {
         // No subcommand, or `oncall`: the terminal app. It restores the terminal before returning.
         commands::load_content(cli.content.as_deref())
             .and_then(|content| resilience_lab::tui::run(&app_settings(&cli, start), content))
@@ -55,11 +58,29 @@ fn main() -> ExitCode {
 fn app_start(cli: &Cli) -> Option<Option<OncallStart>> {
     match &cli.command {
         None => Some(None),
-        Some(Command::Oncall(args)) => Some(Some(OncallStart {
+        Some(Command::Oncall(args)) if !args.gm => Some(Some(OncallStart {
             seed: args.seed,
             incident: args.incident.clone(),
         })),
         Some(_) => None,
+    }
+}
+
+/// `oncall --gm`'s settings, as the plain values the facilitator's screen takes.
+fn game_master(cli: &Cli) -> Option<resilience_lab::tui::game_master::GameMasterSettings> {
+    use resilience_lab::cli::ThemeArg;
+    use resilience_lab::tui::theme::ThemeName;
+    match &cli.command {
+        Some(Command::Oncall(args)) if args.gm => Some(resilience_lab::tui::game_master::GameMasterSettings {
+            progress: cli.progress.clone(),
+            port: args.port,
+            token: args.token.clone(),
+            theme: match cli.theme {
+                ThemeArg::Light => ThemeName::Light,
+                ThemeArg::Dark => ThemeName::Dark,
+            },
+        }),
+        _ => None,
     }
 }
 

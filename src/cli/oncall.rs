@@ -56,6 +56,16 @@ pub struct OncallScreenArgs {
     /// one each session).
     #[arg(long, value_name = "S", value_parser = parse_seed)]
     pub seed: Option<u64>,
+    /// A facilitator's screen for the drill a learner runs (in a second terminal): its
+    /// hidden incident, a second fault, an owner's hint, the end.
+    #[arg(long, conflicts_with_all = ["incident", "seed"])]
+    pub gm: bool,
+    /// With --gm: the drill's port, if not the one its locator file names (1 to 65535).
+    #[arg(long, value_name = "P", requires = "gm", value_parser = clap::value_parser!(u16).range(1..))]
+    pub port: Option<u16>,
+    /// With --gm: the drill's token, if not the one its locator file holds.
+    #[arg(long, value_name = "T", requires = "gm")]
+    pub token: Option<String>,
 }
 
 fn parse_incident_name(text: &str) -> Result<String, String> {

@@ -10,8 +10,8 @@ use color_eyre::eyre::{Result, eyre};
 
 use crate::cli::{LeverScript, OncallArgs};
 use crate::engine::oncall::{
-    DrillRun, DrillScore, DrillSetup, IncidentSpec, LeverPull, builtin_incidents, choose_incident, run_drill,
-    score_drill,
+    DrillRun, DrillScore, DrillSetup, ExtraFault, IncidentSpec, LeverPull, builtin_incidents, choose_incident,
+    run_drill, score_drill,
 };
 use crate::error::UsageError;
 pub use crate::learning::debrief::{debrief_dir, save_debrief};
@@ -38,7 +38,18 @@ fn incident_named(name: &str) -> Result<IncidentSpec> {
 
 /// Plays one drill and scores it.
 pub fn play(incident: &IncidentSpec, seed: u64, script: &LeverScript) -> (DrillRun, DrillScore) {
-    let setup = DrillSetup::new(incident, seed);
+    play_with_faults(incident, seed, script, Vec::new())
+}
+
+/// Plays one drill with a facilitator's second faults (a replayed debrief's) and scores it.
+pub fn play_with_faults(
+    incident: &IncidentSpec,
+    seed: u64,
+    script: &LeverScript,
+    extra_faults: Vec<ExtraFault>,
+) -> (DrillRun, DrillScore) {
+    let mut setup = DrillSetup::new(incident, seed);
+    setup.extra_faults = extra_faults;
     let levers = match script {
         LeverScript::Runbook => setup.runbook(),
         LeverScript::Pulls(pulls) => pulls.clone(),
@@ -87,6 +98,28 @@ pub fn read_debrief(path: &Path) -> Result<(IncidentSpec, u64, Vec<LeverPull>, u
     Ok((incident, seed, levers, score))
 }
 
+/// A saved debrief's second faults (`second_faults`, written when a facilitator added
+/// one); none when the key is absent.
+pub fn read_debrief_second_faults(path: &Path) -> Result<Vec<ExtraFault>> {
+    let text = std::fs::read_to_string(path).map_err(|e| usage(format!("{}: {e}", path.display())))?;
+    let doc: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| usage(format!("{}: not JSON: {e}", path.display())))?;
+    let Some(labels) = doc.get("second_faults") else {
+        return Ok(Vec::new());
+    };
+    let labels = labels
+        .as_array()
+        .ok_or_else(|| usage(format!("{}: second_faults: allowed: a list of strings", path.display())))?;
+    let incidents = builtin_incidents().map_err(|e| eyre!("{e}"))?;
+    labels
+        .iter()
+        .map(|label| {
+            ExtraFault::parse_label(label.as_str().unwrap_or(""), &incidents)
+                .map_err(|e| usage(format!("{}: {e}", path.display())))
+        })
+        .collect()
+}
+
 /// Runs `run oncall`.
 pub(crate) fn run_oncall(args: &OncallArgs, progress_file: Option<&Path>, out: &mut dyn Write) -> Result<ExitCode> {
     if args.mode.live {
@@ -94,7 +127,8 @@ pub(crate) fn run_oncall(args: &OncallArgs, progress_file: Option<&Path>, out: &
     }
     if let Some(path) = &args.replay {
         let (incident, seed, levers, saved_score) = read_debrief(path)?;
-        let (run, score) = play(&incident, seed, &LeverScript::Pulls(levers));
+        let extra_faults = read_debrief_second_faults(path)?;
+        let (run, score) = play_with_faults(&incident, seed, &LeverScript::Pulls(levers), extra_faults);
         print(&run, &score, args.mode.json, out)?;
         if score.score != saved_score {
             return Err(eyre!(

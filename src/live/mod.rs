@@ -18,11 +18,13 @@
 //!   one dependency, and the runner the app starts.
 //! - [`overload`] (Lab 4): a server with worker slots and the engine's shedding rules, a
 //!   paced client with timeouts and the throttle, and the runner the app starts.
+//! - [`drill_control`]: the on-call drill's control endpoint for a facilitator (`oncall --gm`).
 //! - [`room_server`]: a workshop room's server (the participants' page and answers).
 
 pub mod breaker;
 pub mod budget;
 pub mod database_client;
+pub mod drill_control;
 pub mod fleet;
 pub mod health;
 pub mod http;

@@ -6,7 +6,9 @@
 
 use serde_json::{Value, json};
 
+use crate::engine::oncall::ExtraFault;
 pub use crate::engine::oncall::play::DecisionEntry;
+use crate::engine::oncall::play::OwnerHint;
 use crate::engine::oncall::sim::{DrillRun, DrillSecond};
 use crate::engine::oncall::{DrillScore, LeverPull, OncallLever};
 
@@ -134,6 +136,27 @@ pub fn timeline(run: &DrillRun, score: &DrillScore) -> Vec<(f64, &'static str, S
         format!("the fault at {} ends", setup.dependency.name()),
         seen(at(fault_end)),
     ));
+    // A facilitator's second faults, each with its own start and end.
+    for extra in &setup.extra_faults {
+        entries.push((
+            extra.from_s,
+            "second_fault",
+            format!(
+                "{} added at {} by the facilitator ({})",
+                extra.incident.name,
+                extra.dependency.name(),
+                extra.incident.title
+            ),
+            seen(at(extra.from_s)),
+        ));
+        let ends = extra.from_s + extra.incident.duration_s;
+        entries.push((
+            ends,
+            "second_fault_ends",
+            format!("the second fault at {} ends", extra.dependency.name()),
+            seen(at(ends)),
+        ));
+    }
     for span in &run.alerts {
         let t = span.from_s as f64;
         entries.push((
@@ -205,6 +228,54 @@ pub fn debrief_json(run: &DrillRun, score: &DrillScore, decisions: &[DecisionEnt
             "score": score.score,
         },
     })
+}
+
+/// Adds what a facilitator did to a debrief's JSON: the second faults (which `--replay`
+/// plays again), the owners' hints and whether the facilitator ended the drill. A drill
+/// without a facilitator's hand keeps the debrief as it was.
+pub fn add_facilitator_json(doc: &mut Value, run: &DrillRun, hints: &[OwnerHint], ended_by_facilitator: bool) {
+    let extras = &run.setup.extra_faults;
+    if extras.is_empty() && hints.is_empty() && !ended_by_facilitator {
+        return;
+    }
+    doc["second_faults"] = json!(extras.iter().map(ExtraFault::label).collect::<Vec<_>>());
+    doc["owner_hints"] = json!(
+        hints
+            .iter()
+            .map(|h| json!({"t_s": h.t_s, "text": h.text}))
+            .collect::<Vec<_>>()
+    );
+    doc["ended_by"] = json!(if ended_by_facilitator { "facilitator" } else { "on-call" });
+}
+
+/// The debrief's Markdown section on what a facilitator did; empty without one.
+pub fn facilitator_markdown(run: &DrillRun, hints: &[OwnerHint], ended_by_facilitator: bool) -> String {
+    let extras = &run.setup.extra_faults;
+    if extras.is_empty() && hints.is_empty() && !ended_by_facilitator {
+        return String::new();
+    }
+    let mut md = String::from("\n## The facilitator\n\n");
+    for extra in extras {
+        md.push_str(&format!(
+            "- second fault at {} s: {} on **{}** ({})\n",
+            extra.from_s,
+            extra.incident.name,
+            extra.dependency.name(),
+            extra.incident.title
+        ));
+    }
+    for hint in hints {
+        md.push_str(&format!("- owner's hint at {} s: {}\n", hint.t_s, hint.text));
+    }
+    md.push_str(&format!(
+        "- ended by: {}\n",
+        if ended_by_facilitator {
+            "the facilitator"
+        } else {
+            "on-call or the clock"
+        }
+    ));
+    md
 }
 
 /// The debrief in Markdown, for reading and for the interview sheet's "tell me about an incident".

@@ -84,6 +84,11 @@ pub struct App {
     pub oncall_seed: u64,
     /// With `oncall --incident NAME`: every drill plays that incident.
     pub oncall_incident: Option<String>,
+    /// Where a drill writes its control endpoint's locator for a facilitator (`oncall
+    /// --gm`); None: no endpoint (tests without a runtime, no data directory).
+    pub facilitator_locator: Option<PathBuf>,
+    /// The drill's control endpoint, opened at the first tick of a drill under way.
+    pub facilitator: Option<crate::tui::facilitator_link::FacilitatorLink>,
 }
 
 impl App {
@@ -116,6 +121,8 @@ impl App {
             oncall: None,
             oncall_seed: 1,
             oncall_incident: None,
+            facilitator_locator: None,
+            facilitator: None,
         }
     }
 
@@ -175,8 +182,52 @@ impl App {
             }
             _ => false,
         };
+        let facilitated = self.serve_facilitator();
         // The room's answers arrive on the server's tasks and its countdown runs: redraw.
-        labs || oncall || self.screen == Screen::Room
+        labs || oncall || facilitated || self.screen == Screen::Room
+    }
+
+    /// A facilitator's side of the drill, at each tick: the endpoint opened for a drill
+    /// under way, the commands that came applied, the facilitator's view published. True
+    /// if on-call's screen changed.
+    fn serve_facilitator(&mut self) -> bool {
+        let Some(screen) = self.oncall.as_mut() else {
+            return false;
+        };
+        if self.facilitator.is_none()
+            && screen.reveal.is_none()
+            && let Some(path) = self.facilitator_locator.clone()
+        {
+            match crate::tui::facilitator_link::FacilitatorLink::open(&path) {
+                Ok(link) => {
+                    crate::tui::log::line(&format!("drill control endpoint at {}", link.addr()));
+                    self.facilitator = Some(link);
+                }
+                Err(error) => {
+                    // Once: the drill runs on without a facilitator.
+                    crate::tui::log::line(&format!("no drill control endpoint: {error}"));
+                    self.facilitator_locator = None;
+                }
+            }
+        }
+        let Some(link) = self.facilitator.as_mut() else {
+            return false;
+        };
+        let mut outcomes = Vec::new();
+        for command in link.take_commands() {
+            let (outcome, said) = screen.apply_facilitator(command);
+            outcomes.push(outcome);
+            link.note = Some(said);
+        }
+        let mut view = crate::engine::oncall::FacilitatorView::of(&screen.play);
+        view.note = link.note.clone();
+        link.publish(view);
+        if screen.reveal.is_some() {
+            link.drill_ended();
+        }
+        outcomes
+            .into_iter()
+            .fold(false, |changed, outcome| self.apply_oncall_outcome(outcome) | changed)
     }
 
     /// An event of a live run: to its lab's screen.
@@ -487,6 +538,8 @@ impl App {
                 return true;
             };
             self.oncall = Some(OncallScreen::new(incident, self.oncall_seed));
+            // A new drill gets a new endpoint and token at its first tick.
+            self.facilitator = None;
         }
         self.screen = Screen::Oncall;
         self.status = None;

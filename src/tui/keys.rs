@@ -5,6 +5,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
+use crate::tui::msg::FacilitatorMsg;
 use crate::tui::msg::FleetMsg;
 use crate::tui::msg::LiveMsg;
 use crate::tui::msg::Msg;
@@ -49,6 +50,12 @@ pub enum Context {
     OncallForm,
     /// The on-call drill's end: the incident revealed, the score, the debrief.
     OncallReveal,
+    /// A facilitator's screen (`oncall --gm`): the drill watched, its hidden incident shown.
+    Facilitator,
+    /// The facilitator's pickers: a second fault, an owner's hint.
+    FacilitatorPicker,
+    /// The facilitator's "end the drill?".
+    FacilitatorConfirm,
 }
 
 impl Context {
@@ -71,6 +78,9 @@ impl Context {
             Context::OncallPicker => " Keys: levers ",
             Context::OncallForm => " Keys: decision log entry ",
             Context::OncallReveal => " Keys: on-call debrief ",
+            Context::Facilitator => " Keys: facilitator ",
+            Context::FacilitatorPicker => " Keys: facilitator's choice ",
+            Context::FacilitatorConfirm => " Keys: end the drill? ",
         }
     }
 }
@@ -132,6 +142,9 @@ const EVERYWHERE: &[Context] = &[
     Context::OncallPicker,
     Context::OncallForm,
     Context::OncallReveal,
+    Context::Facilitator,
+    Context::FacilitatorPicker,
+    Context::FacilitatorConfirm,
 ];
 const SETUP: &[Context] = &[Context::QuizSetup];
 const CHOICE: &[Context] = &[Context::QuizChoice];
@@ -145,6 +158,9 @@ const ONCALL: &[Context] = &[Context::OncallDrill];
 const PICKER: &[Context] = &[Context::OncallPicker];
 const FORM: &[Context] = &[Context::OncallForm];
 const DEBRIEF: &[Context] = &[Context::OncallReveal];
+const FACILITATOR: &[Context] = &[Context::Facilitator];
+const FACILITATOR_PICKER: &[Context] = &[Context::FacilitatorPicker];
+const FACILITATOR_CONFIRM: &[Context] = &[Context::FacilitatorConfirm];
 /// Where a number is typed.
 const INPUT: &[Context] = &[Context::QuizNumber, Context::Predict];
 /// The quiz while a quiz is under way: Esc or q ends it and shows the review.
@@ -364,6 +380,23 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::PageDown,  NONE,  DEBRIEF,      Msg::ScrollDown,                             "",              "",                                                             ""),
     bind(KeyCode::Esc,       NONE,  DEBRIEF,      Msg::Back,                                   "Esc/q",         "back to the home screen (o starts the next drill)",            "Esc home"),
     bind(KeyCode::Char('q'), NONE,  DEBRIEF,      Msg::Back,                                   "",              "",                                                             ""),
+    // A facilitator's screen (`oncall --gm`), in a second terminal.
+    bind(KeyCode::Char('f'), NONE,  FACILITATOR,  Msg::Facilitator(FacilitatorMsg::AddFault),  "f",             "add a second fault: another incident's, on a dependency",      "f second fault"),
+    bind(KeyCode::Char('h'), NONE,  FACILITATOR,  Msg::Facilitator(FacilitatorMsg::CallOwner), "h",             "call the owner: their hint goes into on-call's log",           "h call owner"),
+    bind(KeyCode::Char('E'), NONE,  FACILITATOR,  Msg::Facilitator(FacilitatorMsg::End),       "E",             "end the drill: on-call's screen reveals, the debrief says so", "E end"),
+    bind(KeyCode::Esc,       NONE,  FACILITATOR,  Msg::Quit,                                   "Esc/q",         "leave (the drill runs on without a facilitator)",              "q quit"),
+    bind(KeyCode::Char('q'), NONE,  FACILITATOR,  Msg::Quit,                                   "",              "",                                                             ""),
+    bind(KeyCode::Up,        NONE,  FACILITATOR_PICKER, Msg::Up,                               "↑↓/jk",         "choose",                                                       "↑↓ choose"),
+    bind(KeyCode::Char('k'), NONE,  FACILITATOR_PICKER, Msg::Up,                               "",              "",                                                             ""),
+    bind(KeyCode::Down,      NONE,  FACILITATOR_PICKER, Msg::Down,                             "",              "",                                                             ""),
+    bind(KeyCode::Char('j'), NONE,  FACILITATOR_PICKER, Msg::Down,                             "",              "",                                                             ""),
+    bind(KeyCode::Tab,       NONE,  FACILITATOR_PICKER, Msg::NextItem,                         "Tab",           "a second fault's dependency: the file's, or each in turn",     "Tab dependency"),
+    bind(KeyCode::Enter,     NONE,  FACILITATOR_PICKER, Msg::Open,                             "Enter",         "send it to the drill",                                         "Enter send"),
+    bind(KeyCode::Esc,       NONE,  FACILITATOR_PICKER, Msg::Back,                             "Esc/q",         "send nothing: back to watching",                               "Esc cancel"),
+    bind(KeyCode::Char('q'), NONE,  FACILITATOR_PICKER, Msg::Back,                             "",              "",                                                             ""),
+    bind(KeyCode::Enter,     NONE,  FACILITATOR_CONFIRM, Msg::Open,                            "Enter",         "end it: on-call's screen reveals",                             "Enter end it"),
+    bind(KeyCode::Esc,       NONE,  FACILITATOR_CONFIRM, Msg::Back,                            "Esc/q",         "let it run",                                                   "Esc let it run"),
+    bind(KeyCode::Char('q'), NONE,  FACILITATOR_CONFIRM, Msg::Back,                            "",              "",                                                             ""),
     bind(KeyCode::Char('?'), NONE,  SCREENS,      Msg::ToggleHelp,                             "?",             "show this help",                                               "? help"),
     bind(KeyCode::Char('?'), NONE,  HELP,         Msg::ToggleHelp,                             "?/Esc/q",       "close the help",                                               "Esc close"),
     bind(KeyCode::Esc,       NONE,  HELP,         Msg::ToggleHelp,                             "",              "",                                                             ""),

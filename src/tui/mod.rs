@@ -2,6 +2,8 @@
 //!
 //! - [`app`]: the app: which screen shows, progress, routing to the screens (`impl App`).
 //! - [`event`]: the one event queue (terminal input, frame tick, signals, live samples).
+//! - [`facilitator_link`]: the drill's control endpoint for a facilitator (`oncall --gm`).
+//! - [`game_master`]: `oncall --gm`, the facilitator's own terminal beside a learner's drill.
 //! - [`msg`]: the messages the keys and the mouse send.
 //! - [`keys`]: the one key table.
 //! - [`layout`]: pure layouts, shared by the views and the mouse hit tests.
@@ -16,6 +18,8 @@
 
 pub mod app;
 pub mod event;
+pub mod facilitator_link;
+pub mod game_master;
 pub mod keys;
 pub mod labs;
 pub mod layout;
@@ -202,6 +206,8 @@ pub fn run(settings: &AppSettings, content: Content) -> Result<ExitCode> {
     log::line("terminal app started");
     let size = terminal.size().wrap_err("reading the terminal size")?;
     let mut app = App::new(content, theme, Rect::new(0, 0, size.width, size.height));
+    // A drill's control endpoint announces itself beside the progress file, for `oncall --gm`.
+    app.facilitator_locator = progress_path.as_deref().map(crate::live::drill_control::locator_path);
     app.use_progress(progress_path, loaded);
     if let Some((addr, code)) = join {
         let _runtime = runtime.enter();

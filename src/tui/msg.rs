@@ -79,6 +79,19 @@ pub enum Msg {
     OpenOncall,
     /// A key of the on-call drill.
     Oncall(OncallMsg),
+    /// A key of a facilitator's screen (`oncall --gm`).
+    Facilitator(FacilitatorMsg),
+}
+
+/// A facilitator's own keys (lists, Tab and Esc use the generic messages).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FacilitatorMsg {
+    /// Open the second-fault picker.
+    AddFault,
+    /// Open the owners' hints.
+    CallOwner,
+    /// Ask to end the drill (confirmed with Enter).
+    End,
 }
 
 /// The on-call drill's own keys (lists, typing and Esc use the generic messages).

@@ -57,6 +57,10 @@ pub struct IncidentSpec {
     pub also_right: Vec<String>,
     /// A lever that looks right and is not, for the wrong-lever test and the chapter.
     pub wrong_example: String,
+    /// What the dependency's owner says when a facilitator "calls the owner" (`{dep}`
+    /// unresolved): a nudge in on-call's words, which names neither the incident nor its
+    /// settings, since the learner's screen shows it before the reveal.
+    pub owner_hint: Option<String>,
 }
 
 /// A problem in an incident file.
@@ -94,6 +98,8 @@ struct IncidentFile {
     #[serde(default)]
     also_right: Vec<Spanned<String>>,
     wrong_example: Spanned<String>,
+    #[serde(default)]
+    owner_hint: Option<Spanned<String>>,
 }
 
 /// The 1-based line and column of byte `offset` in `text`.
@@ -230,6 +236,16 @@ pub fn parse_incident(file: &str, text: &str) -> Result<IncidentSpec, IncidentFi
             "right_lever: must be one of runbook_levers".to_string(),
         ));
     }
+    let owner_hint = match &raw.owner_hint {
+        Some(hint) if hint.get_ref().trim().is_empty() || hint.get_ref().chars().count() > OWNER_HINT_MAX_CHARS => {
+            return Err(at(
+                hint.span(),
+                format!("owner_hint: allowed: 1 to {OWNER_HINT_MAX_CHARS} characters"),
+            ));
+        }
+        Some(hint) => Some(hint.get_ref().trim().to_string()),
+        None => None,
+    };
     Ok(IncidentSpec {
         name: name.clone(),
         title: raw.title,
@@ -244,7 +260,36 @@ pub fn parse_incident(file: &str, text: &str) -> Result<IncidentSpec, IncidentFi
         right_lever: right.clone(),
         also_right: raw.also_right.iter().map(|l| l.get_ref().clone()).collect(),
         wrong_example: raw.wrong_example.get_ref().clone(),
+        owner_hint,
     })
+}
+
+/// The longest owner hint: a few lines of the learner's decision log at most.
+pub const OWNER_HINT_MAX_CHARS: usize = 240;
+
+impl IncidentSpec {
+    /// The file's hidden settings, written as the file writes them (`capacity_per_s = 85`),
+    /// for the reveal and the facilitator's screen.
+    pub fn settings_lines(&self) -> Vec<String> {
+        let mode = match self.mode {
+            FaultMode::Brownout => "brownout",
+            FaultMode::Reject503 => "reject_503",
+            FaultMode::Hang => "hang",
+            FaultMode::Slow => "slow",
+        };
+        let mut settings = vec![
+            format!("mode = \"{mode}\""),
+            format!("duration_s = {}", self.duration_s),
+            format!("capacity_per_s = {}", self.capacity_per_s),
+        ];
+        if self.mode == FaultMode::Hang {
+            settings.push(format!("hang_ms = {}", self.hang_ms));
+        }
+        if let Some(mesh) = self.mesh_attempts {
+            settings.push(format!("mesh_attempts = {mesh}"));
+        }
+        settings
+    }
 }
 
 /// The incident files shipped in the binary, as (file name, text).
@@ -279,6 +324,56 @@ pub fn builtin_incidents() -> Result<Vec<IncidentSpec>, IncidentFileError> {
         .collect()
 }
 
+/// A second fault a facilitator adds while the drill runs: another incident's fault (its
+/// mode and settings) on a dependency, from a drill second on. It is additive: the drill's
+/// own incident goes on beside it, and a drill without one runs as it always did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExtraFault {
+    /// The incident file whose fault this is.
+    pub incident: IncidentSpec,
+    pub dependency: OncallDep,
+    /// The drill second it starts at (whole, as the onset is).
+    pub from_s: f64,
+}
+
+impl ExtraFault {
+    /// The debrief's form: `payments-503@payments@140`.
+    pub fn label(&self) -> String {
+        format!("{}@{}@{}", self.incident.name, self.dependency.name(), self.from_s)
+    }
+
+    /// Reads [`ExtraFault::label`]'s form back, the incident from `incidents`.
+    pub fn parse_label(text: &str, incidents: &[IncidentSpec]) -> Result<ExtraFault, String> {
+        let allowed = "allowed: INCIDENT@DEPENDENCY@T_S, e.g. payments-503@payments@140";
+        let mut parts = text.trim().split('@');
+        let (Some(name), Some(dep), Some(t), None) = (parts.next(), parts.next(), parts.next(), parts.next()) else {
+            return Err(format!("second fault {text:?}: {allowed}"));
+        };
+        let incident = incidents
+            .iter()
+            .find(|i| i.name == name)
+            .ok_or_else(|| format!("second fault {text:?}: no incident {name:?}"))?;
+        let dependency =
+            OncallDep::from_name(dep).ok_or_else(|| format!("second fault {text:?}: no dependency {dep:?}"))?;
+        let from_s = t
+            .parse::<f64>()
+            .ok()
+            .filter(|t| t.is_finite() && (0.0..=3_600.0).contains(t))
+            .ok_or_else(|| format!("second fault {text:?}: {allowed}"))?;
+        Ok(ExtraFault {
+            incident: incident.clone(),
+            dependency,
+            from_s,
+        })
+    }
+
+    /// The owner's hint for this fault, `{dep}` resolved.
+    pub fn owner_hint(&self) -> Option<String> {
+        let hint = self.incident.owner_hint.as_ref()?;
+        Some(hint.replace("{dep}", self.dependency.name()))
+    }
+}
+
 /// The seed's choice for one incident: which dependency, and when.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DrillSetup {
@@ -287,6 +382,8 @@ pub struct DrillSetup {
     /// Whole drill seconds, so that the timeline's seconds line up with the onset.
     pub onset_s: f64,
     pub seed: u64,
+    /// Faults a facilitator added (`oncall --gm`), in the order added; empty otherwise.
+    pub extra_faults: Vec<ExtraFault>,
 }
 
 impl DrillSetup {
@@ -302,7 +399,14 @@ impl DrillSetup {
             dependency,
             onset_s,
             seed,
+            extra_faults: Vec::new(),
         }
+    }
+
+    /// The owner's hint for the drill's own incident, `{dep}` resolved.
+    pub fn owner_hint(&self) -> Option<String> {
+        let hint = self.incident.owner_hint.as_ref()?;
+        Some(hint.replace("{dep}", self.dependency.name()))
     }
 
     /// A lever of the file with `{dep}` resolved.

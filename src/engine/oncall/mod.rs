@@ -7,7 +7,9 @@
 //! - [`sim`]: the drill second by second, with the golden signals and the two alerts.
 //! - [`play`]: the drill played by a person: its clock, its pulls, what on-call sees.
 //! - [`score`]: what a drill scores and why.
+//! - [`facilitator`]: what a facilitator (`oncall --gm`) sees and may ask of a drill.
 
+pub mod facilitator;
 pub mod incident;
 pub mod lever;
 pub mod play;
@@ -15,9 +17,12 @@ pub mod register;
 pub mod score;
 pub mod sim;
 
-pub use incident::{DrillSetup, IncidentFileError, IncidentSpec, builtin_incidents, choose_incident, parse_incident};
+pub use facilitator::{FacilitatorCommand, FacilitatorView};
+pub use incident::{
+    DrillSetup, ExtraFault, IncidentFileError, IncidentSpec, builtin_incidents, choose_incident, parse_incident,
+};
 pub use lever::{LeverPull, OncallLever};
-pub use play::{DecisionEntry, OncallPlay, OncallReveal, OncallView};
+pub use play::{DecisionEntry, OncallPlay, OncallReveal, OncallView, OwnerHint};
 pub use register::OncallDep;
 pub use score::{DrillScore, score_drill};
 pub use sim::{DrillRun, DrillSecond, run_drill};

@@ -13,7 +13,7 @@
 
 use serde::Serialize;
 
-use super::incident::DrillSetup;
+use super::incident::{DrillSetup, ExtraFault, IncidentSpec};
 use super::lever::{LeverKnob, LeverPull, OncallLever};
 use super::register::OncallDep;
 use super::score::{DrillScore, score_drill};
@@ -40,6 +40,19 @@ pub struct DecisionEntry {
     pub why: String,
     pub expected: String,
 }
+
+/// A hint from a dependency's owner, sent by a facilitator ("call the owner"): on-call sees
+/// it in the decision log from the moment it came.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct OwnerHint {
+    /// The drill second it arrived.
+    pub t_s: usize,
+    pub text: String,
+}
+
+/// Second faults a drill takes at most: enough for a facilitator to make a point, few
+/// enough that the drill stays one incident to reason about.
+pub const EXTRA_FAULTS_MAX: usize = 3;
 
 /// One alert as on-call sees it: which rule, for which dependency, firing since when.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -75,6 +88,8 @@ pub struct OncallView {
     /// Every lever the register allows now: each knob in its other position.
     pub offer: Vec<OncallLever>,
     pub decisions: Vec<DecisionEntry>,
+    /// Owners' hints a facilitator sent, oldest first (their text never names the incident).
+    pub hints: Vec<OwnerHint>,
 }
 
 /// Everything the drill hid, handed out once it has ended.
@@ -83,6 +98,10 @@ pub struct OncallReveal {
     pub run: DrillRun,
     pub score: DrillScore,
     pub decisions: Vec<DecisionEntry>,
+    /// The hints a facilitator sent; the second faults are in `run.setup.extra_faults`.
+    pub hints: Vec<OwnerHint>,
+    /// Whether a facilitator ended the drill (`oncall --gm`), not on-call or the clock.
+    pub ended_by_facilitator: bool,
 }
 
 /// A drill in play.
@@ -97,6 +116,8 @@ pub struct OncallPlay {
     speed: usize,
     paused: bool,
     ended: bool,
+    hints: Vec<OwnerHint>,
+    ended_by_facilitator: bool,
 }
 
 /// Every knob of the register, in the register's order, shedding last.
@@ -135,6 +156,8 @@ impl OncallPlay {
             speed: DEFAULT_SPEED,
             paused: false,
             ended: false,
+            hints: Vec::new(),
+            ended_by_facilitator: false,
         }
     }
 
@@ -190,6 +213,63 @@ impl OncallPlay {
     /// and the score counts the whole drill, as a real incident goes on after a shift.
     pub fn end(&mut self) {
         self.ended = true;
+    }
+
+    /// Ends the drill on a facilitator's word; the debrief says who ended it.
+    pub fn end_by_facilitator(&mut self) {
+        if !self.ended {
+            self.ended_by_facilitator = true;
+        }
+        self.ended = true;
+    }
+
+    /// Adds `incident`'s fault on `dependency` from now on, and plays the drill again with
+    /// it: the seconds already shown stay as they were. Refused after the end, or past
+    /// [`EXTRA_FAULTS_MAX`].
+    pub fn add_fault(&mut self, incident: &IncidentSpec, dependency: OncallDep) -> Result<ExtraFault, String> {
+        if self.ended {
+            return Err("the drill has ended".to_string());
+        }
+        if self.run.setup.extra_faults.len() >= EXTRA_FAULTS_MAX {
+            return Err(format!("at most {EXTRA_FAULTS_MAX} second faults a drill"));
+        }
+        let extra = ExtraFault {
+            incident: incident.clone(),
+            dependency,
+            from_s: self.t_s as f64,
+        };
+        let mut setup = self.run.setup.clone();
+        setup.extra_faults.push(extra.clone());
+        self.run = run_drill(&setup, &self.run.levers);
+        Ok(extra)
+    }
+
+    /// Puts an owner's hint in on-call's log now. Refused after the end.
+    pub fn add_hint(&mut self, text: &str) -> Result<(), String> {
+        if self.ended {
+            return Err("the drill has ended".to_string());
+        }
+        self.hints.push(OwnerHint {
+            t_s: self.t_s,
+            text: text.trim().to_string(),
+        });
+        Ok(())
+    }
+
+    /// The drill's setup, for the facilitator's view (`engine::oncall` only): on-call's
+    /// screens cannot reach it (the hiding rule).
+    pub(super) fn setup(&self) -> &DrillSetup {
+        &self.run.setup
+    }
+
+    /// Whether a facilitator ended the drill.
+    pub fn ended_by_facilitator(&self) -> bool {
+        self.ended_by_facilitator
+    }
+
+    /// The drill's score once it has ended (None before).
+    pub(super) fn score_if_ended(&self) -> Option<u32> {
+        self.ended.then(|| score_drill(&self.run).score)
     }
 
     /// Levers away from normal running now, in the register's order.
@@ -274,6 +354,7 @@ impl OncallPlay {
             pulled: self.pulled(),
             offer: self.offer(),
             decisions: self.decisions.clone(),
+            hints: self.hints.clone(),
         }
     }
 
@@ -283,6 +364,8 @@ impl OncallPlay {
             score: score_drill(&self.run),
             run: self.run.clone(),
             decisions: self.decisions.clone(),
+            hints: self.hints.clone(),
+            ended_by_facilitator: self.ended_by_facilitator,
         })
     }
 }

@@ -5,11 +5,16 @@
 //! onset, falling evenly to 0 at 300 s; 20 for attempts per request at most 1.05 in the
 //! ten seconds before 120 s after the right lever; 20 for every lever restored by the end,
 //! in the runbook's order, retries last; 10, less 5 for each wrong lever.
+//!
+//! A facilitator's second faults (`oncall --gm`) change two things, and only in a drill
+//! that has one: the baseline is the calm before the first fault of any kind, and a lever
+//! that answers a second fault (its own runbook's, or an equivalent) is not wrong.
 
 use serde::Serialize;
 
+use super::incident::DrillSetup;
 use super::lever::{LeverKnob, LeverPull};
-use super::sim::DrillRun;
+use super::sim::{DrillRun, REQUESTS_PER_S, SHEDDABLE_OF_TEN};
 
 /// Goodput must come back to this share of its baseline.
 pub const RESTORED_SHARE: f64 = 0.95;
@@ -24,7 +29,7 @@ const RESTORED_WINDOW_S: usize = 10;
 /// What the score counted, every part named.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DrillScore {
-    /// Interactive checkouts a second before the onset.
+    /// Interactive checkouts a second before the onset (or before an earlier second fault).
     pub baseline_goodput: f64,
     /// The second goodput was lost (None: never).
     pub goodput_lost_s: Option<f64>,
@@ -51,6 +56,43 @@ fn right_levers(run: &DrillRun) -> Vec<String> {
     let mut right: Vec<String> = setup.runbook().iter().map(|p| p.lever.to_string()).collect();
     right.extend(setup.incident.also_right.iter().map(|l| setup.resolve(l)));
     right
+}
+
+/// The levers that answer a facilitator's second faults: each fault's runbook and
+/// equivalents, resolved for the dependency it was put on.
+fn second_fault_levers(run: &DrillRun) -> Vec<String> {
+    let mut levers = Vec::new();
+    for extra in &run.setup.extra_faults {
+        // The second fault as a drill of its own: its dependency, its moment.
+        let mut as_drill = DrillSetup::new(&extra.incident, run.setup.seed);
+        as_drill.dependency = extra.dependency;
+        as_drill.onset_s = extra.from_s;
+        levers.extend(as_drill.runbook().iter().map(|p| p.lever.to_string()));
+        levers.extend(extra.incident.also_right.iter().map(|l| as_drill.resolve(l)));
+    }
+    levers
+}
+
+/// Interactive checkouts a second in calm running, for a drill whose second fault left no
+/// calm second to measure: fixed by the load.
+const CALM_GOODPUT: f64 = (REQUESTS_PER_S * (10 - SHEDDABLE_OF_TEN) / 10) as f64;
+
+/// Goodput before the first fault: the seconds from 10 to the onset, or to a second fault
+/// that came earlier.
+fn baseline(run: &DrillRun, goodput: &[u32]) -> f64 {
+    let onset = run.setup.onset_s as usize;
+    let calm_until = run
+        .setup
+        .extra_faults
+        .iter()
+        .map(|extra| extra.from_s as usize)
+        .fold(onset, usize::min);
+    let calm = &goodput[10.min(calm_until)..calm_until];
+    if calm.is_empty() && calm_until < onset {
+        CALM_GOODPUT
+    } else {
+        mean(calm)
+    }
 }
 
 /// Whether the learner's restores come in the runbook's order, retries last, and leave
@@ -90,7 +132,7 @@ fn restored_in_order(run: &DrillRun) -> bool {
 pub fn score_drill(run: &DrillRun) -> DrillScore {
     let onset = run.setup.onset_s as usize;
     let goodput: Vec<u32> = run.seconds.iter().map(|s| s.goodput).collect();
-    let baseline_goodput = mean(&goodput[10.min(onset)..onset]);
+    let baseline_goodput = baseline(run, &goodput);
     let bar = RESTORED_SHARE * baseline_goodput;
     let lost = (onset..goodput.len().saturating_sub(DIP_WINDOW_S)).find(|&s| mean(&goodput[s..s + DIP_WINDOW_S]) < bar);
     let restored = match lost {
@@ -114,10 +156,14 @@ pub fn score_drill(run: &DrillRun) -> DrillScore {
     } else {
         f64::from(attempts) / f64::from(calls)
     };
+    let answers_second_fault = second_fault_levers(run);
     let wrong_levers: Vec<LeverPull> = run
         .levers
         .iter()
-        .filter(|p| p.lever.is_pull() && !right.contains(&p.lever.to_string()))
+        .filter(|p| {
+            let lever = p.lever.to_string();
+            p.lever.is_pull() && !right.contains(&lever) && !answers_second_fault.contains(&lever)
+        })
         .copied()
         .collect();
     let in_order = restored_in_order(run);

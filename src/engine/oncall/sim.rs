@@ -18,7 +18,7 @@ use std::collections::BinaryHeap;
 
 use serde::Serialize;
 
-use super::incident::{DrillSetup, FaultMode};
+use super::incident::{DrillSetup, FaultMode, IncidentSpec};
 use super::lever::{LeverPull, OncallLever};
 use super::register::{INBOUND_DEADLINE_MS, OncallDep};
 use crate::engine::breaker::{Breaker, BreakerConfig};
@@ -208,39 +208,54 @@ struct CallEnd {
     elapsed_ms: f64,
 }
 
-impl OncallDrillState<'_> {
-    fn fault_active(&self, dep: OncallDep, t_s: f64) -> bool {
-        let setup = self.setup;
-        dep == setup.dependency && t_s >= setup.onset_s && t_s < setup.onset_s + setup.incident.duration_s
+/// The fault in force on `dep` at `t_s`, as the incident file that describes it: the drill's
+/// own incident first, then a facilitator's second faults (each from its own moment).
+fn fault_on(setup: &DrillSetup, dep: OncallDep, t_s: f64) -> Option<&IncidentSpec> {
+    if dep == setup.dependency && t_s >= setup.onset_s && t_s < setup.onset_s + setup.incident.duration_s {
+        return Some(&setup.incident);
     }
+    setup
+        .extra_faults
+        .iter()
+        .find(|extra| extra.dependency == dep && t_s >= extra.from_s && t_s < extra.from_s + extra.incident.duration_s)
+        .map(|extra| &extra.incident)
+}
 
-    /// The mesh's attempts per library attempt: the register's, or the incident's hidden
-    /// layer from its onset on.
+impl OncallDrillState<'_> {
+    /// The mesh's attempts per library attempt: the register's, or an incident's hidden
+    /// layer from its onset on (the drill's own, then a second fault's).
     fn mesh_attempts(&self, dep: OncallDep, t_s: f64) -> u32 {
-        match self.setup.incident.mesh_attempts {
-            Some(mesh) if dep == self.setup.dependency && t_s >= self.setup.onset_s => mesh,
-            _ => dep.row().mesh_attempts,
+        let setup = self.setup;
+        if let Some(mesh) = setup.incident.mesh_attempts
+            && dep == setup.dependency
+            && t_s >= setup.onset_s
+        {
+            return mesh;
         }
+        setup
+            .extra_faults
+            .iter()
+            .filter(|extra| extra.dependency == dep && t_s >= extra.from_s)
+            .find_map(|extra| extra.incident.mesh_attempts)
+            .unwrap_or(dep.row().mesh_attempts)
     }
 
     /// One attempt's outcome and duration.
     fn attempt(&mut self, dep: OncallDep, t_s: f64) -> (bool, f64) {
         let row = dep.row();
-        let fault = self.fault_active(dep, t_s);
-        let mode = self.setup.incident.mode;
+        let setup = self.setup;
+        let fault = fault_on(setup, dep, t_s);
         let offered = self.deps[dep.index()].offered_per_s;
-        if fault && mode == FaultMode::Hang {
-            return (true, self.setup.incident.hang_ms);
+        if let Some(spec) = fault
+            && spec.mode == FaultMode::Hang
+        {
+            return (true, spec.hang_ms);
         }
-        if fault && mode == FaultMode::Slow {
+        if fault.is_some_and(|spec| spec.mode == FaultMode::Slow) {
             return (false, row.timeout_ms);
         }
-        let capacity = if fault {
-            self.setup.incident.capacity_per_s
-        } else {
-            row.capacity_per_s
-        };
-        let (fail_share, fail_ms) = if fault && mode == FaultMode::Reject503 {
+        let capacity = fault.map_or(row.capacity_per_s, |spec| spec.capacity_per_s);
+        let (fail_share, fail_ms) = if fault.is_some_and(|spec| spec.mode == FaultMode::Reject503) {
             ((1.0 - capacity / offered).max(0.0), REJECT_MS)
         } else if offered > capacity {
             (((offered / capacity - 1.0) * COLLAPSE_SLOPE).min(1.0), row.timeout_ms)

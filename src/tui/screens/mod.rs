@@ -5,11 +5,13 @@
 //! - [`lab`]: one lab's screen ([`lab::LabScreen`]), sim and live.
 //! - [`quiz`]: the quiz's state machine (pick, answer, feedback, review).
 //! - [`oncall`]: the on-call drill (its clock, the lever picker, the decision log's form, the reveal).
+//! - [`facilitator`]: a facilitator's screen (`oncall --gm`): the drill watched, what may be sent.
 //! - [`room`]: a workshop room on the projector (the board it draws, the host's controls).
 //! - [`book`]: the book's chapters, embedded, rendered from Markdown ([`table_links`]: links
 //!   in its tables, whose cells wrap).
 
 pub mod book;
+pub mod facilitator;
 pub mod home;
 pub mod lab;
 pub mod oncall;

@@ -17,10 +17,16 @@ use std::time::Instant;
 
 use color_eyre::eyre::Result;
 
-use crate::engine::oncall::{DrillSetup, IncidentSpec, OncallLever, OncallPlay, OncallReveal};
+use crate::engine::oncall::register::OncallDep;
+use crate::engine::oncall::{
+    DrillSetup, FacilitatorCommand, FacilitatorView, IncidentSpec, OncallLever, OncallPlay, OncallReveal,
+    builtin_incidents,
+};
 use crate::learning::debrief::{debrief_dir, save_debrief};
 use crate::learning::progress::OncallSummary;
-use crate::report::oncall::{debrief_json, debrief_markdown, expected_effect};
+use crate::report::oncall::{
+    add_facilitator_json, debrief_json, debrief_markdown, expected_effect, facilitator_markdown,
+};
 use crate::tui::keys::Context;
 use crate::tui::msg::{Msg, OncallMsg};
 
@@ -267,6 +273,50 @@ impl OncallScreen {
         OncallOutcome::Changed
     }
 
+    /// Applies a facilitator's command (`oncall --gm`); returns what the app must do and a
+    /// line for the facilitator's screen. The learner's screen shows only its effect: a
+    /// second fault in the signals, a hint in the log, the reveal.
+    pub fn apply_facilitator(&mut self, command: FacilitatorCommand) -> (OncallOutcome, String) {
+        match command {
+            FacilitatorCommand::AddFault { incident, dependency } => {
+                let incidents = builtin_incidents().unwrap_or_default();
+                let Some(spec) = incidents.iter().find(|i| i.name == incident) else {
+                    return (OncallOutcome::Unchanged, format!("refused: no incident {incident:?}"));
+                };
+                let Some(dep) = OncallDep::from_name(&dependency) else {
+                    return (
+                        OncallOutcome::Unchanged,
+                        format!("refused: no dependency {dependency:?}"),
+                    );
+                };
+                match self.play.add_fault(spec, dep) {
+                    Ok(extra) => (
+                        OncallOutcome::Changed,
+                        format!("second fault: {} on {} from t={} s", incident, dep.name(), extra.from_s),
+                    ),
+                    Err(why) => (OncallOutcome::Unchanged, format!("refused: {why}")),
+                }
+            }
+            FacilitatorCommand::CallOwner { hint } => {
+                let hints = FacilitatorView::of(&self.play).owner_hints;
+                let Some(text) = hints.get(hint).filter(|t| !t.is_empty()) else {
+                    return (OncallOutcome::Unchanged, format!("refused: no owner's hint {hint}"));
+                };
+                match self.play.add_hint(text) {
+                    Ok(()) => (OncallOutcome::Changed, format!("hint sent at t={} s", self.play.t_s())),
+                    Err(why) => (OncallOutcome::Unchanged, format!("refused: {why}")),
+                }
+            }
+            FacilitatorCommand::End => {
+                if self.play.ended() {
+                    return (OncallOutcome::Unchanged, "the drill had already ended".to_string());
+                }
+                self.play.end_by_facilitator();
+                (self.finish(), "ended: on-call's screen shows the reveal".to_string())
+            }
+        }
+    }
+
     /// The ended drill's summary for progress, naming the saved debrief if there is one.
     pub fn summary(&self, debrief: Option<String>) -> Option<OncallSummary> {
         let reveal = self.reveal.as_ref()?;
@@ -287,8 +337,15 @@ impl OncallScreen {
         let Some(reveal) = &self.reveal else {
             color_eyre::eyre::bail!("the drill has not ended");
         };
-        let json = serde_json::to_string_pretty(&debrief_json(&reveal.run, &reveal.score, &reveal.decisions))?;
-        let md = debrief_markdown(&reveal.run, &reveal.score, &reveal.decisions);
+        let mut doc = debrief_json(&reveal.run, &reveal.score, &reveal.decisions);
+        add_facilitator_json(&mut doc, &reveal.run, &reveal.hints, reveal.ended_by_facilitator);
+        let json = serde_json::to_string_pretty(&doc)?;
+        let mut md = debrief_markdown(&reveal.run, &reveal.score, &reveal.decisions);
+        md.push_str(&facilitator_markdown(
+            &reveal.run,
+            &reveal.hints,
+            reveal.ended_by_facilitator,
+        ));
         let stem = format!("{}-seed{}", reveal.run.setup.incident.name, self.seed);
         save_debrief(&debrief_dir(progress_file), &stem, &json, &md)
     }
@@ -297,8 +354,6 @@ impl OncallScreen {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::oncall::builtin_incidents;
-    use crate::engine::oncall::register::OncallDep;
 
     fn screen() -> OncallScreen {
         let incidents = builtin_incidents().unwrap();

@@ -56,6 +56,14 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             ("wheel", "select over the list, scroll over the text"),
         ],
         Context::Home => &[("click", "open an entry"), ("wheel", "move the selection")],
+        // Said where the learner looks for keys: the drill can be steered from a second terminal.
+        Context::OncallDrill => &[
+            ("wheel", "scroll"),
+            (
+                "facilitator",
+                "can run `resilience-lab oncall --gm` in a second terminal",
+            ),
+        ],
         _ => &[("wheel", "scroll")],
     };
     let key_width = rows

@@ -5,6 +5,7 @@
 //! the terminal size, so mouse hit tests in the screens ask the same functions (`tui/layout.rs`).
 
 pub mod book;
+pub mod facilitator;
 pub mod fleet;
 pub mod footer;
 pub mod help;

@@ -23,10 +23,10 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Sparkline, Widget, Wrap};
 
-use crate::engine::oncall::incident::{FaultMode, IncidentSpec};
+use crate::engine::oncall::incident::IncidentSpec;
 use crate::engine::oncall::play::ALERT_RULES;
 use crate::engine::oncall::sim::WORKERS;
-use crate::engine::oncall::{OncallReveal, OncallView};
+use crate::engine::oncall::{OncallReveal, OncallView, OwnerHint};
 use crate::report::oncall::{expected_effect, timeline};
 use crate::tui::keys::Context;
 use crate::tui::screens::oncall::{FormField, LeverForm, OncallScreen, OncallStage};
@@ -216,13 +216,18 @@ fn render_log(view: &OncallView, theme: Theme, area: Rect, buf: &mut Buffer) {
     let inner = block.inner(area);
     block.render(area, buf);
     let mut lines: Vec<Line> = Vec::new();
-    if view.decisions.is_empty() {
+    if view.decisions.is_empty() && view.hints.is_empty() {
         lines.push(Line::styled(
             " no lever pulled yet: l opens the levers (each asks why, and what you expect)",
             theme.dim(),
         ));
     }
+    // The owners' hints a facilitator sent sit among the decisions, in drill-time order.
+    let mut hints = view.hints.iter().peekable();
     for entry in &view.decisions {
+        while let Some(hint) = hints.next_if(|h| (h.t_s as f64) <= entry.pull.t_s) {
+            lines.push(hint_line(hint, theme));
+        }
         lines.push(Line::from(vec![
             Span::styled(format!(" t={:>3} s ", entry.pull.t_s), theme.dim()),
             Span::styled(entry.pull.lever.to_string(), theme.accent()),
@@ -233,12 +238,22 @@ fn render_log(view: &OncallView, theme: Theme, area: Rect, buf: &mut Buffer) {
             theme.dim(),
         ));
     }
+    lines.extend(hints.map(|hint| hint_line(hint, theme)));
     // Long reasons wrap, and the newest entries stay in sight.
     let paragraph = Paragraph::new(lines).wrap(Wrap { trim: false });
     let rows = paragraph.line_count(inner.width) as u16;
     paragraph
         .scroll((rows.saturating_sub(inner.height), 0))
         .render(inner, buf);
+}
+
+/// An owner's hint as a log line: who spoke, and when.
+fn hint_line(hint: &OwnerHint, theme: Theme) -> Line<'static> {
+    Line::from(vec![
+        Span::styled(format!(" t={:>3} s ", hint.t_s), theme.dim()),
+        Span::styled("owner on the phone", theme.accent()),
+        Span::raw(format!("  {}", hint.text)),
+    ])
 }
 
 /// An overlay of `width` x `height` cells centred in `area`, cleared.
@@ -320,24 +335,7 @@ fn truncate(text: &str, width: usize) -> String {
 
 /// The incident file's hidden settings, written as the file writes them (`capacity_per_s = 85`).
 pub fn hidden_settings(incident: &IncidentSpec) -> Vec<String> {
-    let mode = match incident.mode {
-        FaultMode::Brownout => "brownout",
-        FaultMode::Reject503 => "reject_503",
-        FaultMode::Hang => "hang",
-        FaultMode::Slow => "slow",
-    };
-    let mut settings = vec![
-        format!("mode = \"{mode}\""),
-        format!("duration_s = {}", incident.duration_s),
-        format!("capacity_per_s = {}", incident.capacity_per_s),
-    ];
-    if incident.mode == FaultMode::Hang {
-        settings.push(format!("hang_ms = {}", incident.hang_ms));
-    }
-    if let Some(mesh) = incident.mesh_attempts {
-        settings.push(format!("mesh_attempts = {mesh}"));
-    }
-    settings
+    incident.settings_lines()
 }
 
 fn or_never(value: Option<f64>) -> String {
@@ -402,6 +400,29 @@ fn render_reveal(reveal: &OncallReveal, saved: Option<&str>, scroll: u16, theme:
             "   t={:>3} s  {}  why: {}  expected: {}",
             entry.pull.t_s, entry.pull.lever, entry.why, entry.expected
         )));
+    }
+    // What a facilitator did, when one did (a drill without one shows as it always did).
+    if !setup.extra_faults.is_empty() || !reveal.hints.is_empty() || reveal.ended_by_facilitator {
+        lines.push(Line::from(""));
+        lines.push(Line::styled(" What the facilitator did", theme.accent()));
+    }
+    for extra in &setup.extra_faults {
+        lines.push(Line::from(format!(
+            "   a facilitator added {} at {} from t={} s: {}",
+            extra.incident.name,
+            extra.dependency.name(),
+            extra.from_s,
+            extra.incident.settings_lines().join(", ")
+        )));
+    }
+    for hint in &reveal.hints {
+        lines.push(Line::from(format!(
+            "   t={:>3} s  owner on the phone: {}",
+            hint.t_s, hint.text
+        )));
+    }
+    if reveal.ended_by_facilitator {
+        lines.push(Line::from("   the facilitator ended the drill"));
     }
     lines.extend([
         Line::from(""),

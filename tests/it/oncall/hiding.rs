@@ -232,3 +232,51 @@ fn the_drill_screen_hides_the_incident_until_the_reveal_and_shows_it_after() {
         }
     }
 }
+
+#[test]
+fn a_facilitators_second_fault_and_hints_never_name_an_incident_on_the_learners_screen() {
+    use super::screen::drill_app;
+    use crate::common::render;
+    use resilience_lab::engine::oncall::{DrillSetup, FacilitatorCommand};
+
+    let all = file_secrets();
+    let incidents = builtin_incidents().unwrap();
+    for (i, secrets) in all.iter().enumerate() {
+        // The next file's fault, on the first dependency its file names.
+        let second = &all[(i + 1) % all.len()];
+        let incident = incidents.iter().find(|x| x.name == secrets.name).unwrap();
+        let second_spec = incidents.iter().find(|x| x.name == second.name).unwrap();
+        let onset = DrillSetup::new(incident, 1).onset_s as usize;
+        let at = |moment: &str| format!("{} + {} {moment}", secrets.name, second.name);
+        let mut app = drill_app(100, 30, &secrets.name, 1, onset - 5);
+        let screen = app.oncall.as_mut().unwrap();
+        let add = FacilitatorCommand::AddFault {
+            incident: second.name.clone(),
+            dependency: second_spec.dependencies[0].name().to_string(),
+        };
+        let (_, said) = screen.apply_facilitator(add);
+        assert!(said.starts_with("second fault"), "{said}");
+        for hint in [0, 1] {
+            screen.play.step(3);
+            let (_, said) = screen.apply_facilitator(FacilitatorCommand::CallOwner { hint });
+            assert!(said.starts_with("hint sent"), "{said}");
+        }
+        for moment in [onset + 10, onset + 30, onset + 70] {
+            let play = &mut app.oncall.as_mut().unwrap().play;
+            let now = play.t_s();
+            play.step(moment - now);
+            for (width, height) in [(80, 24), (100, 30)] {
+                app.update(resilience_lab::tui::msg::Msg::Resize(width, height));
+                let shown = render(&app);
+                assert_hidden(&shown, secrets, &all, &at(&format!("t={moment}")));
+                assert_hidden(&shown, second, &all, &at(&format!("t={moment}, the second fault")));
+            }
+        }
+        let shown = render(&app);
+        assert!(
+            shown.contains("owner on the phone"),
+            "{}: the hints are in the log\n{shown}",
+            at("log")
+        );
+    }
+}
