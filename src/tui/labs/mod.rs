@@ -147,6 +147,7 @@ mod tests {
     use crate::content::Content;
     use crate::learning::metrics;
     use crate::tui::screens::lab::fleet::FleetPanel;
+    use crate::tui::screens::lab::page_sliders::{PageSliders, SliderWindow};
     use crate::tui::screens::lab::predict;
     use crate::tui::slider::Slider;
 
@@ -157,7 +158,8 @@ mod tests {
             let sliders: Vec<Slider> = lab.parameters.iter().cloned().map(Slider::new).collect();
             let mut run = predict::lab_metrics(&(entry(lab.lab).parts.compute)(lab, &sliders));
             // Lab 1's fleet view shows the fleet simulation: its checks' metrics are there.
-            if let Some(panel) = FleetPanel::new(lab) {
+            let fleet_page = PageSliders::new(lab.page_parameters(1), SliderWindow::AroundFocus);
+            if let Some(panel) = FleetPanel::new(lab, Some(&fleet_page)) {
                 run.extend(metrics::fleet_metrics(&panel.run));
             }
             for check in &lab.checks {

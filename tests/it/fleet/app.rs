@@ -57,14 +57,14 @@ fn fleet_help_100x30() {
 #[test]
 fn the_fleet_sliders_leave_the_single_server_alone() {
     let mut app = fleet(100, 30, &[Msg::NextSlider, Msg::Step(1)]);
-    let single_before: Vec<f64> = app.lab(LabId::Health).sliders.iter().map(|s| s.value()).collect();
+    let single_before: Vec<f64> = app.lab(LabId::Health).lab_sliders().iter().map(|s| s.value()).collect();
     app.update(Msg::ToggleFleet);
     let lab = app.lab(LabId::Health);
     assert!(!lab.fleet_showing());
-    let single_after: Vec<f64> = lab.sliders.iter().map(|s| s.value()).collect();
+    let single_after: Vec<f64> = lab.lab_sliders().iter().map(|s| s.value()).collect();
     assert_eq!(single_before, single_after);
     assert_eq!(
-        lab.sliders.len(),
+        lab.lab_sliders().len(),
         6,
         "the single-server screen keeps its six sliders (the live port the sixth)"
     );
@@ -118,7 +118,6 @@ fn each_view_offers_its_own_steps() {
 fn a_fleet_prompt_compares_the_fleet_sliders_and_hides_the_run() {
     let mut app = fleet(100, 30, &[Msg::Predict]);
     let screen = render(&app);
-    let panel = app.lab(LabId::Health).fleet.as_ref().expect("Lab 1's fleet view");
     let check =
         resilience_lab::learning::reveal::step_check(app.content.lab(LabId::Health), 3).expect("step 4 has a check");
     let shown = resilience_lab::tui::screens::lab::predict::conditions(
@@ -132,7 +131,12 @@ fn a_fleet_prompt_compares_the_fleet_sliders_and_hides_the_run() {
         Some("Scored at the check's own settings: Database window end 90 s (slider 330 s)"),
         "the check's outage ends at 90 s, the fleet slider's at 330 s"
     );
-    assert!(panel.sliders.iter().any(|s| s.spec.name == "fleet_db_end_s"));
+    assert!(
+        app.lab(LabId::Health).pages[1]
+            .sliders
+            .iter()
+            .any(|s| s.spec.name == "fleet_db_end_s")
+    );
     assert!(
         screen.contains("Scored at the check's own settings: Database window end 90"),
         "{screen}"

@@ -43,7 +43,7 @@ fn fleet_live(width: u16, height: u16) -> App {
 /// 0.6 s late, and 12 requests failed instead of answered while endpoints left.
 fn recorded_run(app: &App) -> FleetRun {
     let lab = app.content.lab(LabId::Health);
-    let mut params = fleet_params::clamped(lab, &panel(app).sliders[..]);
+    let mut params = fleet_params::clamped(lab, &app.lab(LabId::Health).pages[1].sliders[..]);
     params.time_scale = APP_TIME_SCALE;
     let mut run = simulate(&params);
     for replica in &mut run.replicas {

@@ -152,19 +152,14 @@ fn go_to(app: &mut App, index: usize, step: usize) {
 fn set_sliders(app: &mut App, index: usize, own: &[(String, f64)]) {
     let lab = app.content.labs[index].clone();
     let screen = &mut app.labs[index];
-    for slider in screen.sliders.iter_mut() {
+    for slider in screen.pages.iter_mut().flat_map(|page| page.sliders.iter_mut()) {
         if let Some(value) = own.value(&slider.spec.name) {
             slider.set_value(value);
         }
     }
     screen.results_stale = true;
     if let Some(panel) = screen.fleet.as_mut() {
-        for slider in panel.sliders.iter_mut() {
-            if let Some(value) = own.value(&slider.spec.name) {
-                slider.set_value(value);
-            }
-        }
-        panel.run = fleet::simulate(&fleet_params(&lab, &panel.sliders[..]));
+        panel.run = fleet::simulate(&fleet_params(&lab, &screen.pages[1].sliders[..]));
     }
     app.settle();
 }
@@ -173,9 +168,9 @@ fn set_sliders(app: &mut App, index: usize, own: &[(String, f64)]) {
 fn slider_values(app: &App, index: usize) -> Vec<(String, f64)> {
     let screen = &app.labs[index];
     screen
-        .sliders
+        .pages
         .iter()
-        .chain(screen.fleet.iter().flat_map(|panel| &panel.sliders))
+        .flat_map(|page| &page.sliders)
         .map(|slider| (slider.spec.name.clone(), slider.value()))
         .collect()
 }
@@ -186,7 +181,7 @@ fn shown_values(app: &App, index: usize) -> Vec<(String, f64)> {
     let lab = &app.content.labs[index];
     let screen = &app.labs[index];
     let verdict = screen.predict.observed.as_ref().and_then(|observed| {
-        let shows_own = match screen.fleet.as_ref().filter(|panel| panel.showing) {
+        let shows_own = match screen.fleet_shown() {
             Some(panel) => panel.verdict_check(&observed.check_id, observed.live).is_some(),
             None => screen.verdict_showing().is_some(),
         };
@@ -304,9 +299,9 @@ fn sliders_at_step(app: &mut App, index: usize, step: usize) {
 fn sliders_at_defaults(app: &mut App, index: usize) {
     let screen = &app.labs[index];
     let defaults: Vec<(String, f64)> = screen
-        .sliders
+        .pages
         .iter()
-        .chain(screen.fleet.iter().flat_map(|panel| &panel.sliders))
+        .flat_map(|page| &page.sliders)
         .map(|slider| (slider.spec.name.clone(), slider.spec.default))
         .collect();
     set_sliders(app, index, &defaults);

@@ -23,11 +23,12 @@ pub mod fleet_live;
 pub mod health;
 pub mod live;
 pub mod overload;
+pub mod page_sliders;
 pub mod predict;
 pub mod retry;
 pub mod sim;
 
-use ratatui::layout::{Position, Rect};
+use ratatui::layout::Rect;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
@@ -38,7 +39,7 @@ use crate::learning::reveal::{self, Revealed};
 use crate::live::run::{LabBody, LabEvent};
 use crate::tui::event::Event;
 use crate::tui::keys::Context;
-use crate::tui::layout::{self, ResultsRows, SliderHit};
+use crate::tui::layout::{self, ResultsRows};
 use crate::tui::msg::{LiveMsg, Msg};
 use crate::tui::slider::Slider;
 use crate::tui::widgets::number_input::NumberInput;
@@ -48,6 +49,7 @@ use fleet::FleetPanel;
 use health::LiveHealth;
 use live::{LiveCtx, LivePart};
 use overload::OverloadLive;
+use page_sliders::{PageSliders, SliderWindow};
 use predict::{Observed, PredictState};
 use retry::RetryLive;
 use sim::LabResults;
@@ -256,8 +258,11 @@ pub struct LabScreen {
     pub id: LabId,
     /// What differs between labs, from the lab's registry row.
     pub parts: LabParts,
-    pub sliders: Vec<Slider>,
-    pub focus: usize,
+    /// Each page's sliders, in the lab file's order of `[[page]]`s: the first page's are
+    /// those the lab's engines and live part run at.
+    pub pages: Vec<PageSliders>,
+    /// The page showing, by its index in `pages`.
+    pub showing_page: LabPage,
     pub show_lesson: bool,
     /// The lesson opened by itself on a page's first visit: it says how to close it and go
     /// on, until it is closed.
@@ -283,9 +288,7 @@ pub struct LabScreen {
     pub predict: PredictState,
     pub mode: Mode,
     pub live: LabLive,
-    /// A click landed on a slider's bar and the button is still down: drags move the knob.
-    pub dragging: bool,
-    /// Lab 1's fleet view (key `F`), with sliders of its own.
+    /// Lab 1's fleet view (key `F`), at the sliders of the second page.
     pub fleet: Option<FleetPanel>,
     /// What a live event decided (a Lab 1 live check), until the app applies it.
     pub outcome: Option<LabOutcome>,
@@ -314,14 +317,25 @@ pub fn lesson_page_rows(panel: Rect) -> u16 {
 
 impl LabScreen {
     pub fn new(lab: &LabFile, parts: LabParts) -> Self {
-        // The first page's parameters are its sliders (Lab 1: not the fleet view's).
-        let sliders: Vec<Slider> = lab.page_parameters(0).into_iter().map(Slider::new).collect();
-        let results = (parts.compute)(lab, &sliders);
+        // Each page's parameters are its sliders (Lab 1's first page: not the fleet view's).
+        // The fleet view shows a window of its fifteen around the focus.
+        let pages: Vec<PageSliders> = (0..lab.pages.len().max(1))
+            .map(|page| {
+                let window = if page == 0 {
+                    SliderWindow::Scrolled
+                } else {
+                    SliderWindow::AroundFocus
+                };
+                PageSliders::new(lab.page_parameters(page), window)
+            })
+            .collect();
+        let results = (parts.compute)(lab, &pages[0].sliders);
+        let fleet = FleetPanel::new(lab, pages.get(1));
         Self {
             id: lab.lab,
             parts,
-            sliders,
-            focus: 0,
+            pages,
+            showing_page: 0,
             show_lesson: false,
             first_visit: false,
             lesson_scroll: 0,
@@ -334,8 +348,7 @@ impl LabScreen {
             predict: PredictState::default(),
             mode: Mode::Sim,
             live: (parts.new_live)(),
-            dragging: false,
-            fleet: FleetPanel::new(lab),
+            fleet,
             outcome: None,
             revealed: Revealed::default(),
             check_answers: std::cell::OnceCell::new(),
@@ -344,7 +357,22 @@ impl LabScreen {
 
     /// Whether the fleet view shows (Lab 1, after `F`).
     pub fn fleet_showing(&self) -> bool {
-        self.fleet.as_ref().is_some_and(|f| f.showing)
+        self.fleet.is_some() && self.showing_page > 0
+    }
+
+    /// The first page's sliders: the lab's engines and its live part run at these.
+    pub fn lab_sliders(&self) -> &[Slider] {
+        &self.pages[0].sliders
+    }
+
+    /// The showing page's sliders, which the slider keys and the mouse move.
+    pub fn showing_sliders(&self) -> &PageSliders {
+        &self.pages[self.showing_page]
+    }
+
+    /// The fleet view's state, while it shows.
+    pub fn fleet_shown(&self) -> Option<&FleetPanel> {
+        self.fleet.as_ref().filter(|_| self.fleet_showing())
     }
 
     /// The sliders a check's prompt compares with its settings: the fleet panel's for a
@@ -365,10 +393,10 @@ impl LabScreen {
     }
 
     pub fn check_sliders(&self, lab: &LabFile, check: &crate::content::Question) -> &[Slider] {
-        match self.fleet.as_ref() {
-            Some(panel) if first_visit::is_fleet_check(lab, check) => &panel.sliders,
-            _ => &self.sliders,
-        }
+        let page = lab.check_page(&check.id);
+        self.pages
+            .get(page)
+            .map_or(self.lab_sliders(), |page| &page.sliders[..])
     }
 
     /// The guided step the page showing is at: its own first step when the step kept belongs
@@ -386,7 +414,7 @@ impl LabScreen {
     /// Whether the page showing is a simulation (the lab screen in sim mode, or the fleet view
     /// showing its simulated run): only there can a run show before the learner predicts.
     fn simulated(&self) -> bool {
-        match self.fleet.as_ref().filter(|panel| panel.showing) {
+        match self.fleet_shown() {
             Some(panel) => !panel.live_showing,
             None => self.mode == Mode::Sim,
         }
@@ -453,7 +481,7 @@ impl LabScreen {
     /// The named numbers of the simulated run on screen: the fleet's (an open verdict's own
     /// run, else the sliders'), or the lab screen's with Lab 4's slots case.
     fn shown_metrics(&self) -> Vec<Metric> {
-        if let Some(panel) = self.fleet.as_ref().filter(|panel| panel.showing) {
+        if let Some(panel) = self.fleet_shown() {
             let kept = self
                 .predict
                 .observed
@@ -467,14 +495,14 @@ impl LabScreen {
     /// The parameter values of the simulated run on screen: an open verdict's check's own
     /// settings when the view shows the run at them, else every slider (the fleet's too).
     fn shown_values(&self, lab: &LabFile) -> Vec<(String, f64)> {
-        let verdict_check =
-            self.predict
-                .observed
-                .as_ref()
-                .filter(|observed| match self.fleet.as_ref().filter(|panel| panel.showing) {
-                    Some(panel) => panel.verdict_check(&observed.check_id, observed.live).is_some(),
-                    None => self.verdict_showing().is_some(),
-                });
+        let verdict_check = self
+            .predict
+            .observed
+            .as_ref()
+            .filter(|observed| match self.fleet_shown() {
+                Some(panel) => panel.verdict_check(&observed.check_id, observed.live).is_some(),
+                None => self.verdict_showing().is_some(),
+            });
         let own = verdict_check
             .and_then(|observed| lab.checks.iter().find(|check| check.id == observed.check_id))
             .and_then(|check| check.settings.as_ref())
@@ -482,10 +510,9 @@ impl LabScreen {
         if let Some(own) = own {
             return own.to_vec();
         }
-        let fleet_sliders = self.fleet.iter().flat_map(|panel| &panel.sliders);
-        self.sliders
+        self.pages
             .iter()
-            .chain(fleet_sliders)
+            .flat_map(|page| &page.sliders)
             .map(|slider| (slider.spec.name.clone(), slider.value()))
             .collect()
     }
@@ -500,7 +527,7 @@ impl LabScreen {
 
     /// The page showing, for its first visit.
     pub fn page(&self) -> LabPage {
-        usize::from(self.fleet_showing())
+        self.showing_page
     }
 
     /// A page's first visit: the lesson opens by itself at the page's first guided step.
@@ -562,29 +589,52 @@ impl LabScreen {
             self.first_visit = false;
             return LabOutcome::Changed;
         }
-        if let Some(panel) = self.fleet.as_mut() {
-            if msg == Msg::ToggleFleet {
-                panel.showing = !panel.showing;
-                // Leaving the fleet view ends its live run: no replica runs unseen.
-                panel.live.leave();
-                // Each view offers its own steps: the guided step moves to the view's first.
-                let page = self.page();
-                if first_visit::step_page(ctx.lab, self.predict.step) != page {
-                    self.predict.step = first_visit::first_step(ctx.lab, page);
-                }
-                return LabOutcome::Changed;
-            }
-            if panel.showing && msg == Msg::Back {
+        if msg == Msg::ToggleFleet && self.fleet.is_some() {
+            self.showing_page = if self.showing_page == 0 { 1 } else { 0 };
+            // Leaving the fleet view ends its live run: no replica runs unseen.
+            if let Some(panel) = self.fleet.as_mut() {
                 panel.live.leave();
             }
-            let lesson = matches!(msg, Msg::ToggleLesson | Msg::ScrollUp | Msg::ScrollDown);
-            if panel.showing
-                && !lesson
-                && let Some(changed) = panel.update(msg, ctx.lab, (ctx.area, self.parts.rows), ctx.events)
-            {
-                return LabOutcome::changed(changed);
+            // Each view offers its own steps: the guided step moves to the view's first.
+            let page = self.page();
+            if first_visit::step_page(ctx.lab, self.predict.step) != page {
+                self.predict.step = first_visit::first_step(ctx.lab, page);
             }
+            return LabOutcome::Changed;
         }
+        if self.fleet_showing() {
+            if let Some(outcome) = self.update_fleet(msg, ctx) {
+                return outcome;
+            }
+        } else if let Some(outcome) = self.update_live(msg, ctx) {
+            return outcome;
+        }
+        let before = self.showing_sliders().values();
+        let outcome = self.update_view(msg, ctx);
+        let values_changed = self.showing_sliders().values() != before;
+        if self.fleet_showing() {
+            if values_changed {
+                self.fleet_sliders_moved(ctx, &before);
+            }
+            return outcome;
+        }
+        if values_changed {
+            self.results_stale = true;
+        }
+        if values_changed || (outcome == LabOutcome::Changed && self.mode == Mode::Live) {
+            let live_ctx = LiveCtx {
+                lab: ctx.lab,
+                sliders: &self.pages[0].sliders,
+                step: self.current_step(ctx.lab),
+                events: ctx.events,
+            };
+            self.live.part().retune(&live_ctx);
+        }
+        outcome
+    }
+
+    /// The first page's mode and live keys: `Some` when `msg` was one of them.
+    fn update_live(&mut self, msg: Msg, ctx: &ScreenCtx) -> Option<LabOutcome> {
         match msg {
             Msg::ToggleMode => {
                 if self.mode == Mode::Live {
@@ -593,18 +643,18 @@ impl LabScreen {
                 } else {
                     self.mode = Mode::Live;
                 }
-                return LabOutcome::Changed;
+                return Some(LabOutcome::Changed);
             }
             // Lab 4's views (curves, outcomes, bulkhead) switch in both modes.
             Msg::Live(LiveMsg::ToggleView) if let LabLive::Overload(part) = &mut self.live => {
                 part.view = part.view.next();
-                return LabOutcome::Changed;
+                return Some(LabOutcome::Changed);
             }
-            Msg::StartStop | Msg::Live(_) if self.mode == Mode::Sim => return LabOutcome::Unchanged,
+            Msg::StartStop | Msg::Live(_) if self.mode == Mode::Sim => return Some(LabOutcome::Unchanged),
             Msg::StartStop => {
                 let live_ctx = LiveCtx {
                     lab: ctx.lab,
-                    sliders: &self.sliders,
+                    sliders: &self.pages[0].sliders,
                     step: self.current_step(ctx.lab),
                     events: ctx.events,
                 };
@@ -614,7 +664,7 @@ impl LabScreen {
                 } else {
                     part.start(&live_ctx)
                 };
-                return LabOutcome::changed(changed);
+                return Some(LabOutcome::changed(changed));
             }
             Msg::Back => self.live.part().leave(),
             _ => {}
@@ -624,30 +674,55 @@ impl LabScreen {
         if self.mode == Mode::Live && !lesson_scroll {
             let live_ctx = LiveCtx {
                 lab: ctx.lab,
-                sliders: &self.sliders,
+                sliders: &self.pages[0].sliders,
                 step: self.current_step(ctx.lab),
                 events: ctx.events,
             };
             if let Some(changed) = self.live.part().key(msg, &live_ctx) {
-                return LabOutcome::changed(changed);
+                return Some(LabOutcome::changed(changed));
             }
         }
-        let before: Vec<f64> = self.sliders.iter().map(Slider::value).collect();
-        let outcome = self.update_view(msg, ctx);
-        let values_changed = self.sliders.iter().map(Slider::value).ne(before.iter().copied());
-        if values_changed {
-            self.results_stale = true;
+        None
+    }
+
+    /// The fleet view's own keys (`m`, `s`, its live keys, `d`/`w`/`u`, `l`/`r`, `o`, `c`):
+    /// `Some` when `msg` was one of them.
+    fn update_fleet(&mut self, msg: Msg, ctx: &ScreenCtx) -> Option<LabOutcome> {
+        let panel = self.fleet.as_mut()?;
+        if msg == Msg::Back {
+            panel.live.leave();
+            // The first page's live part stops too, as it does when leaving from there.
+            self.live.part().leave();
+            return None;
         }
-        if values_changed || (outcome == LabOutcome::Changed && self.mode == Mode::Live) {
-            let live_ctx = LiveCtx {
-                lab: ctx.lab,
-                sliders: &self.sliders,
-                step: self.current_step(ctx.lab),
-                events: ctx.events,
-            };
-            self.live.part().retune(&live_ctx);
+        if matches!(msg, Msg::ToggleLesson | Msg::ScrollUp | Msg::ScrollDown) {
+            return None;
         }
-        outcome
+        let page = &mut self.pages[self.showing_page];
+        if let Some(changed) = panel.update_live(msg, ctx.lab, &page.sliders, ctx.events) {
+            return Some(LabOutcome::changed(changed));
+        }
+        match msg {
+            Msg::Fleet(key) => {
+                let before = page.values();
+                panel.key(key, &mut page.sliders);
+                let changed = page.values() != before;
+                if changed {
+                    self.fleet_sliders_moved(ctx, &before);
+                }
+                Some(LabOutcome::changed(changed))
+            }
+            // Other labs' live keys, and `s` in the simulation, do nothing here.
+            Msg::StartStop | Msg::Live(_) => Some(LabOutcome::Unchanged),
+            _ => None,
+        }
+    }
+
+    /// The fleet view's sliders moved from `before`: its run follows.
+    fn fleet_sliders_moved(&mut self, ctx: &ScreenCtx, before: &[f64]) {
+        if let Some(panel) = self.fleet.as_mut() {
+            panel.sliders_moved(ctx.lab, &mut self.pages[self.showing_page].sliders, before, ctx.events);
+        }
     }
 
     /// Recomputes the results if a slider moved since they were computed; true if it did.
@@ -656,7 +731,7 @@ impl LabScreen {
         if !self.results_stale {
             return false;
         }
-        self.results = (self.parts.recompute)(lab, &self.sliders, &self.results);
+        self.results = (self.parts.recompute)(lab, &self.pages[0].sliders, &self.results);
         self.results_stale = false;
         true
     }
@@ -671,81 +746,43 @@ impl LabScreen {
         sim::finish_pending(&mut self.results)
     }
 
-    /// Sliders, lesson, scrolling and the mouse.
+    /// The showing page's sliders, the lesson, scrolling and the mouse.
     fn update_view(&mut self, msg: Msg, ctx: &ScreenCtx) -> LabOutcome {
         let layout = layout::lab(ctx.area, self.parts.rows, self.mode == Mode::Live);
-        let count = self.sliders.len();
-        let before: Vec<f64> = self.sliders.iter().map(Slider::value).collect();
-        let view_before = (self.focus, self.show_lesson, self.lesson_scroll, self.log_scroll);
-        match msg {
-            Msg::Back => return LabOutcome::Home,
-            Msg::NextSlider if count > 0 => self.focus = (self.focus + 1) % count,
-            Msg::PrevSlider if count > 0 => self.focus = (self.focus + count - 1) % count,
-            Msg::Step(delta) => {
-                if let Some(slider) = self.sliders.get_mut(self.focus) {
-                    slider.step_by(i64::from(delta));
+        let page = self.showing_page;
+        let view_before = (
+            self.pages[page].focus,
+            self.show_lesson,
+            self.lesson_scroll,
+            self.log_scroll,
+        );
+        let before = self.pages[page].values();
+        if !self.pages[page].update(msg, layout.as_ref()) {
+            match msg {
+                Msg::Back => return LabOutcome::Home,
+                Msg::ToggleLesson => {
+                    self.show_lesson = !self.show_lesson;
+                    self.first_visit = false;
                 }
-            }
-            Msg::SliderMin => self.sliders.get_mut(self.focus).into_iter().for_each(Slider::to_min),
-            Msg::SliderMax => self.sliders.get_mut(self.focus).into_iter().for_each(Slider::to_max),
-            Msg::SliderReset => self.sliders.get_mut(self.focus).into_iter().for_each(Slider::reset),
-            Msg::ToggleLesson => {
-                self.show_lesson = !self.show_lesson;
-                self.first_visit = false;
-            }
-            Msg::ScrollUp | Msg::ScrollDown => {
-                let lines = if self.show_lesson {
-                    layout.as_ref().map_or(3, |l| lesson_page_rows(l.right))
-                } else {
-                    3
-                };
-                self.scroll(msg == Msg::ScrollDown, lines);
-            }
-            Msg::Click(x, y) => {
-                let at = Position::new(x, y);
-                self.dragging = false;
-                match layout
-                    .as_ref()
-                    .and_then(|l| layout::slider_hit(l, count, self.focus, at))
-                {
-                    Some(SliderHit::Row(row)) => self.focus = row,
-                    Some(SliderHit::Bar(fraction)) => {
-                        self.dragging = true;
-                        if let Some(slider) = self.sliders.get_mut(self.focus) {
-                            slider.set_fraction(fraction);
-                        }
-                    }
-                    None => {}
-                }
-            }
-            Msg::Drag(x, _) if self.dragging => {
-                let fraction = layout
-                    .as_ref()
-                    .and_then(|l| layout::bar_fraction(l, count, self.focus, x));
-                if let (Some(fraction), Some(slider)) = (fraction, self.sliders.get_mut(self.focus)) {
-                    slider.set_fraction(fraction);
-                }
-            }
-            Msg::Release => self.dragging = false,
-            Msg::Wheel(x, y, down) => {
-                let at = Position::new(x, y);
-                let over_params = layout.as_ref().is_some_and(|l| l.params.contains(at));
-                if over_params && count > 0 {
-                    self.focus = if down {
-                        (self.focus + 1).min(count - 1)
+                Msg::ScrollUp | Msg::ScrollDown => {
+                    let lines = if self.show_lesson {
+                        layout.as_ref().map_or(3, |l| lesson_page_rows(l.right))
                     } else {
-                        self.focus.saturating_sub(1)
+                        3
                     };
-                } else {
-                    self.scroll(down, 1);
+                    self.scroll(msg == Msg::ScrollDown, lines);
                 }
+                Msg::Wheel(_, _, down) => self.scroll(down, 1),
+                _ => {}
             }
-            _ => {}
         }
-        let after: Vec<f64> = self.sliders.iter().map(Slider::value).collect();
-        LabOutcome::changed(
-            after != before || view_before != (self.focus, self.show_lesson, self.lesson_scroll, self.log_scroll),
-        )
+        let view_after = (
+            self.pages[page].focus,
+            self.show_lesson,
+            self.lesson_scroll,
+            self.log_scroll,
+        );
+        LabOutcome::changed(self.pages[page].values() != before || view_before != view_after)
     }
 
     /// Scrolls the lesson when it shows, else the log; the views clamp to the text's end.
@@ -832,7 +869,7 @@ impl LabScreen {
                         let step_title = lab.steps.get(state.step).map_or("", |s| s.title.as_str());
                         let step = state.step;
                         if self.mode == Mode::Live
-                            && predict::sliders_at_settings(&check, &self.sliders)
+                            && predict::sliders_at_settings(&check, &self.pages[0].sliders)
                             && let Some(live) = self.live.health_mut()
                             && live.expect(&check, value, step, step_title).is_some()
                         {
@@ -844,7 +881,7 @@ impl LabScreen {
                         } else {
                             None
                         };
-                        let observed = predict::observe(lab, &check, reading, &self.sliders, live_run);
+                        let observed = predict::observe(lab, &check, reading, &self.pages[0].sliders, live_run);
                         // Lab 4: the view that draws what the check counts.
                         if let Some(view) = check.metric.as_deref().and_then(overload::OverloadView::showing)
                             && let Some(part) = self.live.overload_mut()
@@ -857,7 +894,7 @@ impl LabScreen {
                         }
                         // (A fleet check's run is the fleet panel's, kept just above.)
                         self.verdict_results = (!observed.live && !first_visit::is_fleet_check(lab, &check))
-                            .then(|| predict::sliders_for_check(&check, &self.sliders))
+                            .then(|| predict::sliders_for_check(&check, &self.pages[0].sliders))
                             .flatten()
                             .map(|at_check| {
                                 let results =

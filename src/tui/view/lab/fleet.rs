@@ -33,7 +33,7 @@ use crate::learning::reveal::Masked;
 use crate::tui::keys::{self, Context};
 use crate::tui::layout::LabLayout;
 use crate::tui::msg::Msg;
-use crate::tui::screens::lab::fleet::FleetPanel;
+use crate::tui::screens::lab::fleet::{self, FleetPanel};
 use crate::tui::screens::lab::fleet_live::{APP_TIME_SCALE, FleetLive};
 use crate::tui::view::fleet::{self as fleet_view, FleetView};
 use crate::tui::view::footer;
@@ -68,6 +68,7 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
         .as_ref()
         .and_then(|observed| panel.verdict_check(&observed.check_id, observed.live));
     let check_run = check.map(|kept| &kept.run);
+    let sliders = &view.screen.showing_sliders().sliders[..];
     let title_width = usize::from(layout.results.width.saturating_sub(2));
     let block_title = match check {
         Some(kept) => scenario_title(
@@ -78,8 +79,8 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
         ),
         None => scenario_title(
             "Fleet",
-            panel.scenario().name(),
-            &panel.changed_labels(view.lab),
+            fleet::scenario(sliders).name(),
+            &fleet::changed_labels(view.lab, sliders),
             title_width,
         ),
     };
@@ -106,11 +107,11 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
     }
 
     // The sliders that fit, the focused one always among them.
-    let rows = usize::from(layout.params.height.saturating_sub(6));
-    let first = panel.first_shown(rows);
-    let shown = &panel.sliders[first..(first + rows.max(1)).min(panel.sliders.len())];
-    let title = format!(" Fleet parameters {}/{} ", panel.focus + 1, panel.sliders.len());
-    params::render_sliders(&title, shown, panel.focus - first, None, theme, layout.params, buf);
+    let page = view.screen.showing_sliders();
+    let (first, count) = page.shown(layout.params);
+    let shown = &page.sliders[first..first + count];
+    let title = format!(" Fleet parameters {}/{} ", page.focus + 1, page.sliders.len());
+    params::render_sliders(&title, shown, page.focus - first, None, theme, layout.params, buf);
 
     if view.screen.show_lesson {
         lesson::render(view, layout.right, buf);

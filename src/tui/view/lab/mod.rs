@@ -126,7 +126,7 @@ fn render_regions(view: &LabView, draw: &LabDraw, area: Rect, buf: &mut Buffer) 
     let Some(layout) = layout::lab(area, state.parts.rows, state.mode == Mode::Live) else {
         return;
     };
-    if let Some(panel) = state.fleet.as_ref().filter(|f| f.showing) {
+    if let Some(panel) = state.fleet_shown() {
         return fleet::render(view, panel, &layout, buf);
     }
     let live = state.mode == Mode::Live;
