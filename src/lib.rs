@@ -17,8 +17,10 @@
 //! - [`tui`]: the terminal app (ratatui): `App` routes to one screen; the lab screen
 //!   (`tui/screens/lab/`) and its drawing (`tui/view/lab/`) match on no lab: what differs
 //!   between labs is one row of the registry [`tui::labs::LABS`] (its simulation, live part,
-//!   results rows, live drawing and keys), which the app reads and hands the screen; views
-//!   draw from the screens; `keys.rs` is the one key table.
+//!   results rows, live drawing, the drawings of its later pages, and keys), which the app
+//!   reads and hands the screen; the screen holds one slider state per page of the lab file
+//!   and moves the showing page's with one handler (`tui/screens/lab/page_sliders.rs`), Lab 1's
+//!   fleet view included; views draw from the screens; `keys.rs` is the one key table.
 //! - [`cli`]: the command line (clap), with [`cli_values`] (negative numbers and allowed choices,
 //!   in one line); [`commands`]: what each subcommand does, one file each;
 //!   [`report`]: the headless text and JSON reports; [`signals`]: the signals that end a

@@ -18,7 +18,7 @@ use crate::tui::screens::lab::overload::OverloadLive;
 use crate::tui::screens::lab::retry::RetryLive;
 use crate::tui::screens::lab::sim;
 use crate::tui::screens::lab::{LabLive, LabParts};
-use crate::tui::view::lab::{LabDraw, LiveScreen, breaker, budget, health, overload, retry};
+use crate::tui::view::lab::{LabDraw, LiveScreen, breaker, budget, fleet, health, overload, retry};
 
 /// What the frame needs of one lab: its screen's parts, its drawing's, and its keys. The
 /// parts' types are the frame's own (`LabParts` in the screen, `LabDraw` in the view), so the
@@ -47,6 +47,7 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             sim_title: ("simulated clock · m live · F fleet ", "m live · F fleet "),
             live_screen: LiveScreen::Own(health::render),
             footer: None,
+            later_pages: &[fleet::render],
         },
         live_keys: &[],
     },
@@ -64,6 +65,7 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             sim_title: ("simulated clock · m live ", "simulated clock · m live "),
             live_screen: LiveScreen::Frame { results: retry::render_results, charts: retry::render_charts },
             footer: None,
+            later_pages: &[],
         },
         live_keys: &[LiveMsg::ToggleView, LiveMsg::Trigger, LiveMsg::CyclePolicy, LiveMsg::CutLoad, LiveMsg::Load(0)],
     },
@@ -80,6 +82,7 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             sim_title: ("simulated clock · m live ", "simulated clock · m live "),
             live_screen: LiveScreen::Frame { results: breaker::render_results, charts: breaker::render_charts },
             footer: None,
+            later_pages: &[],
         },
         live_keys: &[LiveMsg::BrownOut, LiveMsg::CycleFault],
     },
@@ -98,6 +101,7 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             live_screen: LiveScreen::Frame { results: overload::render_results, charts: overload::render_charts },
             // Lab 4's footer names its view key.
             footer: Some(overload::render_footer),
+            later_pages: &[],
         },
         live_keys: &[LiveMsg::ToggleView],
     },
@@ -115,6 +119,7 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             sim_title: ("simulated clock · [ ] scenario · m live ", "[ ] scenario · m live "),
             live_screen: LiveScreen::Frame { results: budget::render_live_results, charts: budget::render_charts },
             footer: None,
+            later_pages: &[],
         },
         live_keys: &[],
     },

@@ -3,9 +3,13 @@
 //!
 //! The app routes messages and events here and applies the [`LabOutcome`]; it knows nothing
 //! of a lab's insides. What differs between labs arrives as [`LabParts`], from the lab's row
-//! of the registry (`tui::labs::LABS`): the screen matches on no `LabId`. Which page a slider
-//! or guided step is on is the lab file's (`content::page`). The parts:
+//! of the registry (`tui::labs::LABS`): the screen matches on no `LabId`. Which page a slider,
+//! guided step or check is on is the lab file's (`content::page`). The parts:
 //!
+//! - [`page_sliders`]: one page's sliders, focus and drag; the screen holds one per page and
+//!   moves the showing page's with the one slider and mouse handler.
+//! - [`fleet`], [`fleet_live`]: Lab 1's second page, the fleet view (its run, keys and live
+//!   part), at the second page's sliders.
 //! - [`sim`]: the engines run on the sliders' values (the simulated clock).
 //! - [`predict`]: the guided steps and predict-then-observe checks.
 //! - [`crate::learning::reveal`] (in `learning`, which knows no terminal): the run a
@@ -893,7 +897,7 @@ impl LabScreen {
                             panel.keep_check_run(lab, &check);
                         }
                         // (A fleet check's run is the fleet panel's, kept just above.)
-                        self.verdict_results = (!observed.live && !first_visit::is_fleet_check(lab, &check))
+                        self.verdict_results = (!observed.live && lab.check_page(&check.id) == 0)
                             .then(|| predict::sliders_for_check(&check, &self.pages[0].sliders))
                             .flatten()
                             .map(|at_check| {

@@ -33,14 +33,18 @@ use crate::learning::reveal::Masked;
 use crate::tui::keys::{self, Context};
 use crate::tui::layout::LabLayout;
 use crate::tui::msg::Msg;
-use crate::tui::screens::lab::fleet::{self, FleetPanel};
+use crate::tui::screens::lab::fleet;
 use crate::tui::screens::lab::fleet_live::{APP_TIME_SCALE, FleetLive};
 use crate::tui::view::fleet::{self as fleet_view, FleetView};
 use crate::tui::view::footer;
 use crate::tui::view::lab::{self as lab_view, LabView, lesson, params, predict};
 use crate::wrap;
 
-pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut Buffer) {
+/// The fleet view's whole screen, while it shows (its drawing in Lab 1's registry row).
+pub fn render(view: &LabView, layout: &LabLayout, buf: &mut Buffer) {
+    let Some(panel) = view.screen.fleet_shown() else {
+        return;
+    };
     let theme = view.theme;
     let left = format!(" Lab {} · {} · fleet", view.number, view.lab.title);
     let (mut right, short) = if panel.live_showing {

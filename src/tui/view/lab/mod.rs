@@ -68,7 +68,13 @@ pub struct LabDraw {
     pub live_screen: LiveScreen,
     /// The lab's own footer in the lab context, if not the frame's.
     pub footer: Option<Draw>,
+    /// The drawings of the lab file's pages after the first, in its order (Lab 1's fleet
+    /// view): each draws its whole screen, so the frame names none of them.
+    pub later_pages: &'static [PageScreen],
 }
+
+/// A drawing of a whole page after a lab's first.
+pub type PageScreen = fn(&LabView, &layout::LabLayout, &mut Buffer);
 
 /// What a lab view draws from: the lab's screen, its file, and what the app lends it.
 pub struct LabView<'a> {
@@ -118,7 +124,7 @@ pub fn render(view: &LabView, draw: &LabDraw, area: Rect, buf: &mut Buffer) {
     }
 }
 
-/// Every region of the lab screen: the fleet view's, a lab's own live screen, or the frame's.
+/// Every region of the lab screen: a later page's, a lab's own live screen, or the frame's.
 fn render_regions(view: &LabView, draw: &LabDraw, area: Rect, buf: &mut Buffer) {
     let theme = view.theme;
     let lab = view.lab;
@@ -126,8 +132,12 @@ fn render_regions(view: &LabView, draw: &LabDraw, area: Rect, buf: &mut Buffer) 
     let Some(layout) = layout::lab(area, state.parts.rows, state.mode == Mode::Live) else {
         return;
     };
-    if let Some(panel) = state.fleet_shown() {
-        return fleet::render(view, panel, &layout, buf);
+    if let Some(page) = state
+        .showing_page
+        .checked_sub(1)
+        .and_then(|later| draw.later_pages.get(later))
+    {
+        return page(view, &layout, buf);
     }
     let live = state.mode == Mode::Live;
     let live_frame = match draw.live_screen {
