@@ -12,18 +12,18 @@ use resilience_lab::content::LabId;
 use resilience_lab::engine::fleet::ReplicaState;
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::event::{CHANNEL_CAPACITY, Event};
+use resilience_lab::tui::labs::fleet::FleetPage;
 use resilience_lab::tui::msg::{FleetMsg, Msg};
-use resilience_lab::tui::screens::lab::fleet::FleetPanel;
 use resilience_lab::tui::screens::lab::live::LivePart;
 use tokio::sync::mpsc;
 
 const BIN: &str = env!("CARGO_BIN_EXE_resilience-lab");
 
-fn panel(app: &App) -> &FleetPanel {
+fn panel(app: &App) -> &FleetPage {
     app.lab(LabId::Health).fleet.as_ref().expect("Lab 1's fleet view")
 }
 
-fn panel_mut(app: &mut App) -> &mut FleetPanel {
+fn panel_mut(app: &mut App) -> &mut FleetPage {
     app.lab_mut(LabId::Health).fleet.as_mut().expect("Lab 1's fleet view")
 }
 

@@ -18,7 +18,9 @@ use crate::tui::screens::lab::overload::OverloadLive;
 use crate::tui::screens::lab::retry::RetryLive;
 use crate::tui::screens::lab::sim;
 use crate::tui::screens::lab::{LabLive, LabParts};
-use crate::tui::view::lab::{LabDraw, LiveScreen, breaker, budget, fleet, health, overload, retry};
+use crate::tui::view::lab::{LabDraw, LiveScreen, breaker, budget, health, overload, retry};
+
+pub mod fleet;
 
 /// What the frame needs of one lab: its screen's parts, its drawing's, and its keys. The
 /// parts' types are the frame's own (`LabParts` in the screen, `LabDraw` in the view), so the
@@ -47,7 +49,7 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             sim_title: ("simulated clock · m live · F fleet ", "m live · F fleet "),
             live_screen: LiveScreen::Own(health::render),
             footer: None,
-            later_pages: &[fleet::render],
+            later_pages: &[fleet::view::render],
         },
         live_keys: &[],
     },
@@ -151,7 +153,7 @@ mod tests {
     use super::*;
     use crate::content::Content;
     use crate::learning::metrics;
-    use crate::tui::screens::lab::fleet::FleetPanel;
+    use crate::tui::labs::fleet::FleetPage;
     use crate::tui::screens::lab::page_sliders::{PageSliders, SliderWindow};
     use crate::tui::screens::lab::predict;
     use crate::tui::slider::Slider;
@@ -164,7 +166,7 @@ mod tests {
             let mut run = predict::lab_metrics(&(entry(lab.lab).parts.compute)(lab, &sliders));
             // Lab 1's fleet view shows the fleet simulation: its checks' metrics are there.
             let fleet_page = PageSliders::new(lab.page_parameters(1), SliderWindow::AroundFocus);
-            if let Some(panel) = FleetPanel::new(lab, Some(&fleet_page)) {
+            if let Some(panel) = FleetPage::new(lab, Some(&fleet_page)) {
                 run.extend(metrics::fleet_metrics(&panel.run));
             }
             for check in &lab.checks {

@@ -14,18 +14,18 @@ use resilience_lab::engine::fleet::{FleetRun, Outcome, ReplicaState, simulate};
 use resilience_lab::live::fleet::FleetSample;
 use resilience_lab::live::run::{LabBody, LabEvent};
 use resilience_lab::tui::app::App;
+use resilience_lab::tui::labs::fleet::FleetPage;
+use resilience_lab::tui::labs::fleet::live::APP_TIME_SCALE;
 use resilience_lab::tui::msg::Msg;
-use resilience_lab::tui::screens::lab::fleet::FleetPanel;
-use resilience_lab::tui::screens::lab::fleet_live::APP_TIME_SCALE;
 
 /// The run id the synthetic samples carry.
 const RUN: u64 = 7;
 
-fn panel(app: &App) -> &FleetPanel {
+fn panel(app: &App) -> &FleetPage {
     app.lab(LabId::Health).fleet.as_ref().expect("Lab 1's fleet view")
 }
 
-fn panel_mut(app: &mut App) -> &mut FleetPanel {
+fn panel_mut(app: &mut App) -> &mut FleetPage {
     app.lab_mut(LabId::Health).fleet.as_mut().expect("Lab 1's fleet view")
 }
 

@@ -8,8 +8,8 @@
 //!
 //! - [`page_sliders`]: one page's sliders, focus and drag; the screen holds one per page and
 //!   moves the showing page's with the one slider and mouse handler.
-//! - [`fleet`], [`fleet_live`]: Lab 1's second page, the fleet view (its run, keys and live
-//!   part), at the second page's sliders.
+//! - Lab 1's second page, the fleet view (`tui::labs::fleet`: its run, keys, live part and
+//!   drawing), at the second page's sliders.
 //! - [`sim`]: the engines run on the sliders' values (the simulated clock).
 //! - [`predict`]: the guided steps and predict-then-observe checks.
 //! - [`crate::learning::reveal`] (in `learning`, which knows no terminal): the run a
@@ -22,8 +22,6 @@ pub mod breaker;
 pub mod budget;
 pub mod chapter_cache;
 pub mod first_visit;
-pub mod fleet;
-pub mod fleet_live;
 pub mod health;
 pub mod live;
 pub mod overload;
@@ -43,13 +41,13 @@ use crate::learning::reveal::{self, Revealed};
 use crate::live::run::{LabBody, LabEvent};
 use crate::tui::event::Event;
 use crate::tui::keys::Context;
+use crate::tui::labs::fleet::FleetPage;
 use crate::tui::layout::{self, ResultsRows};
 use crate::tui::msg::{LiveMsg, Msg};
 use crate::tui::slider::Slider;
 use crate::tui::widgets::number_input::NumberInput;
 use breaker::BreakerLive;
 use first_visit::LabPage;
-use fleet::FleetPanel;
 use health::LiveHealth;
 use live::{LiveCtx, LivePart};
 use overload::OverloadLive;
@@ -293,7 +291,7 @@ pub struct LabScreen {
     pub mode: Mode,
     pub live: LabLive,
     /// Lab 1's fleet view (key `F`), at the sliders of the second page.
-    pub fleet: Option<FleetPanel>,
+    pub fleet: Option<FleetPage>,
     /// What a live event decided (a Lab 1 live check), until the app applies it.
     pub outcome: Option<LabOutcome>,
     /// Steps whose unanswered check's run the learner chose to see without predicting (`x`).
@@ -334,7 +332,7 @@ impl LabScreen {
             })
             .collect();
         let results = (parts.compute)(lab, &pages[0].sliders);
-        let fleet = FleetPanel::new(lab, pages.get(1));
+        let fleet = FleetPage::new(lab, pages.get(1));
         Self {
             id: lab.lab,
             parts,
@@ -375,7 +373,7 @@ impl LabScreen {
     }
 
     /// The fleet view's state, while it shows.
-    pub fn fleet_shown(&self) -> Option<&FleetPanel> {
+    pub fn fleet_shown(&self) -> Option<&FleetPage> {
         self.fleet.as_ref().filter(|_| self.fleet_showing())
     }
 

@@ -37,7 +37,6 @@ use crate::tui::widgets::panel::panel;
 pub mod breaker;
 pub mod budget;
 pub mod charts;
-pub mod fleet;
 pub mod health;
 pub mod hidden_legend;
 pub mod lesson;

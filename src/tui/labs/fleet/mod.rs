@@ -1,9 +1,12 @@
-//! Lab 1's fleet view: the fleet simulation at its page's sliders (the lab file's second
-//! page), run again on every change (about 2 ms, `cargo bench --bench fleet`), and its keys.
+//! Lab 1's fleet view, the lab file's second page: the fleet simulation at that page's
+//! sliders, run again on every change (about 2 ms, `cargo bench --bench fleet`), and its keys.
 //! Key `F` switches between it and the single-server screen, whose sliders and results it
 //! leaves as they are; the lab screen moves the sliders of both with one handler
-//! (`page_sliders`). Key `m` switches the view to live (its live part, `fleet_live`), where
-//! `s` starts real replicas at the sliders' settings.
+//! (`screens::lab::page_sliders`). Key `m` switches the view to live ([`live`]), where `s`
+//! starts real replicas at the sliders' settings; [`view`] draws the page.
+
+pub mod live;
+pub mod view;
 
 use tokio::sync::mpsc;
 
@@ -13,8 +16,8 @@ use crate::content::question::CheckSettings;
 use crate::content::{LabFile, Question};
 use crate::engine::fleet::{self, FleetRun, Scenario};
 use crate::tui::event::Event;
+use crate::tui::labs::fleet::live::FleetLive;
 use crate::tui::msg::{FleetMsg, Msg};
-use crate::tui::screens::lab::fleet_live::FleetLive;
 use crate::tui::screens::lab::live::{LiveCtx, LivePart};
 use crate::tui::screens::lab::page_sliders::PageSliders;
 use crate::tui::slider::{Slider, value_of};
@@ -27,7 +30,7 @@ const ROLL_AT_S: f64 = 30.0;
 
 /// The fleet view's state, kept while the learner switches views or goes home.
 #[derive(Debug)]
-pub struct FleetPanel {
+pub struct FleetPage {
     /// The simulation at the sliders.
     pub run: FleetRun,
     /// The live view shows (key `m`), with its run if one was started.
@@ -47,7 +50,7 @@ pub struct CheckRun {
     pub changed: Vec<String>,
 }
 
-impl FleetPanel {
+impl FleetPage {
     /// The fleet view of `lab` at the sliders of its second page, if it has one with
     /// sliders (Lab 1 as shipped).
     pub fn new(lab: &LabFile, page: Option<&PageSliders>) -> Option<Self> {
@@ -84,7 +87,7 @@ impl FleetPanel {
         self.verdict_check(check_id, scored_live).map(|kept| &kept.run)
     }
 
-    /// As [`FleetPanel::verdict_run`], with what the check's settings changed.
+    /// As [`FleetPage::verdict_run`], with what the check's settings changed.
     pub fn verdict_check(&self, check_id: &str, scored_live: bool) -> Option<&CheckRun> {
         if scored_live || self.live_showing {
             return None;
@@ -153,7 +156,7 @@ impl FleetPanel {
         }
     }
 
-    /// The fleet's keys set its sliders; [`FleetPanel::sliders_moved`] runs the fleet again.
+    /// The fleet's keys set its sliders; [`FleetPage::sliders_moved`] runs the fleet again.
     pub fn key(&self, key: FleetMsg, sliders: &mut [Slider]) {
         let flip = |value: f64| if value >= 0.5 { 0.0 } else { 1.0 };
         let value = |sliders: &[Slider], name: &str| value_of(sliders, name).unwrap_or(0.0);
@@ -222,8 +225,8 @@ mod tests {
         let content = Content::load(None).expect("the built-in labs load");
         let lab = content.lab(LabId::Health);
         let mut page = PageSliders::new(lab.page_parameters(1), SliderWindow::AroundFocus);
-        let mut panel = FleetPanel::new(lab, Some(&page)).expect("Lab 1 has fleet parameters");
-        let mut press = |panel: &mut FleetPanel, key| {
+        let mut panel = FleetPage::new(lab, Some(&page)).expect("Lab 1 has fleet parameters");
+        let mut press = |panel: &mut FleetPage, key| {
             let before = page.values();
             panel.key(key, &mut page.sliders);
             panel.sliders_moved(lab, &mut page.sliders, &before, None);
