@@ -21,6 +21,7 @@ use crate::tui::screens::lab::{LabLive, LabParts};
 use crate::tui::view::lab::{LabDraw, LiveScreen, breaker, budget, health, overload, retry};
 
 pub mod fleet;
+pub mod page;
 
 /// What the frame needs of one lab: its screen's parts, its drawing's, and its keys. The
 /// parts' types are the frame's own (`LabParts` in the screen, `LabDraw` in the view), so the
@@ -44,12 +45,12 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             live_context: Some(Context::LiveHealth),
             new_live: || LabLive::Health(LiveHealth::default()),
             compute: sim::compute_health, recompute: sim::recompute_health,
+            later_pages: fleet::pages,
         },
         draw: LabDraw {
             sim_title: ("simulated clock · m live · F fleet ", "m live · F fleet "),
             live_screen: LiveScreen::Own(health::render),
             footer: None,
-            later_pages: &[fleet::view::render],
         },
         live_keys: &[],
     },
@@ -62,12 +63,12 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             live_context: None,
             new_live: || LabLive::Retry(RetryLive::default()),
             compute: sim::compute_retry_results, recompute: sim::recompute_retry,
+            later_pages: |_, _| Vec::new(),
         },
         draw: LabDraw {
             sim_title: ("simulated clock · m live ", "simulated clock · m live "),
             live_screen: LiveScreen::Frame { results: retry::render_results, charts: retry::render_charts },
             footer: None,
-            later_pages: &[],
         },
         live_keys: &[LiveMsg::ToggleView, LiveMsg::Trigger, LiveMsg::CyclePolicy, LiveMsg::CutLoad, LiveMsg::Load(0)],
     },
@@ -79,12 +80,12 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             live_context: None,
             new_live: || LabLive::Breaker(BreakerLive::default()),
             compute: sim::compute_breaker, recompute: sim::recompute_breaker,
+            later_pages: |_, _| Vec::new(),
         },
         draw: LabDraw {
             sim_title: ("simulated clock · m live ", "simulated clock · m live "),
             live_screen: LiveScreen::Frame { results: breaker::render_results, charts: breaker::render_charts },
             footer: None,
-            later_pages: &[],
         },
         live_keys: &[LiveMsg::BrownOut, LiveMsg::CycleFault],
     },
@@ -97,13 +98,13 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             live_context: None,
             new_live: || LabLive::Overload(OverloadLive::default()),
             compute: sim::compute_overload_results, recompute: sim::recompute_overload,
+            later_pages: |_, _| Vec::new(),
         },
         draw: LabDraw {
             sim_title: ("simulated clock · m live ", "simulated clock · m live "),
             live_screen: LiveScreen::Frame { results: overload::render_results, charts: overload::render_charts },
             // Lab 4's footer names its view key.
             footer: Some(overload::render_footer),
-            later_pages: &[],
         },
         live_keys: &[LiveMsg::ToggleView],
     },
@@ -116,12 +117,12 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             live_context: None,
             new_live: || LabLive::Budget(BudgetLive::default()),
             compute: sim::compute_budget, recompute: sim::recompute_budget,
+            later_pages: |_, _| Vec::new(),
         },
         draw: LabDraw {
             sim_title: ("simulated clock · [ ] scenario · m live ", "[ ] scenario · m live "),
             live_screen: LiveScreen::Frame { results: budget::render_live_results, charts: budget::render_charts },
             footer: None,
-            later_pages: &[],
         },
         live_keys: &[],
     },

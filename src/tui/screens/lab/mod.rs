@@ -8,8 +8,9 @@
 //!
 //! - [`page_sliders`]: one page's sliders, focus and drag; the screen holds one per page and
 //!   moves the showing page's with the one slider and mouse handler.
-//! - Lab 1's second page, the fleet view (`tui::labs::fleet`: its run, keys, live part and
-//!   drawing), at the second page's sliders.
+//! - `tui::labs::page`: the pages after a lab's first (Lab 1's fleet view), each behind the
+//!   one trait [`Page`]: the screen asks a page for its numbers and hands it its keys; it
+//!   draws itself.
 //! - [`sim`]: the engines run on the sliders' values (the simulated clock).
 //! - [`predict`]: the guided steps and predict-then-observe checks.
 //! - [`crate::learning::reveal`] (in `learning`, which knows no terminal): the run a
@@ -38,10 +39,10 @@ use crate::content::{LabFile, LabId};
 use crate::learning::metrics::{self, Metric};
 use crate::learning::progress::Progress;
 use crate::learning::reveal::{self, Revealed};
-use crate::live::run::{LabBody, LabEvent};
+use crate::live::run::LabEvent;
 use crate::tui::event::Event;
 use crate::tui::keys::Context;
-use crate::tui::labs::fleet::FleetPage;
+use crate::tui::labs::page::{LaterPages, OpenVerdict, Page};
 use crate::tui::layout::{self, ResultsRows};
 use crate::tui::msg::{LiveMsg, Msg};
 use crate::tui::slider::Slider;
@@ -76,6 +77,8 @@ pub struct LabParts {
     /// The simulation at the sliders, and again reusing what a change cannot have moved.
     pub compute: fn(&LabFile, &[Slider]) -> LabResults,
     pub recompute: fn(&LabFile, &[Slider], &LabResults) -> LabResults,
+    /// The lab's pages after the first, at their sliders (Lab 1's fleet view; none for most).
+    pub later_pages: fn(&LabFile, &[PageSliders]) -> LaterPages,
 }
 
 /// Each lab's live part, one variant per lab: a new lab is one more variant here, and the
@@ -290,8 +293,9 @@ pub struct LabScreen {
     pub predict: PredictState,
     pub mode: Mode,
     pub live: LabLive,
-    /// Lab 1's fleet view (key `F`), at the sliders of the second page.
-    pub fleet: Option<FleetPage>,
+    /// The pages after the first (Lab 1's fleet view, key `F`), each at the sliders of its
+    /// page in `pages`: `later_pages[0]` is page 1's.
+    pub later_pages: LaterPages,
     /// What a live event decided (a Lab 1 live check), until the app applies it.
     pub outcome: Option<LabOutcome>,
     /// Steps whose unanswered check's run the learner chose to see without predicting (`x`).
@@ -319,20 +323,16 @@ pub fn lesson_page_rows(panel: Rect) -> u16 {
 
 impl LabScreen {
     pub fn new(lab: &LabFile, parts: LabParts) -> Self {
-        // Each page's parameters are its sliders (Lab 1's first page: not the fleet view's).
-        // The fleet view shows a window of its fifteen around the focus.
-        let pages: Vec<PageSliders> = (0..lab.pages.len().max(1))
-            .map(|page| {
-                let window = if page == 0 {
-                    SliderWindow::Scrolled
-                } else {
-                    SliderWindow::AroundFocus
-                };
-                PageSliders::new(lab.page_parameters(page), window)
-            })
+        // Each page's parameters are its sliders (Lab 1's first page: not the fleet view's),
+        // laid out as the page asks.
+        let mut pages: Vec<PageSliders> = (0..lab.pages.len().max(1))
+            .map(|page| PageSliders::new(lab.page_parameters(page), SliderWindow::Scrolled))
             .collect();
         let results = (parts.compute)(lab, &pages[0].sliders);
-        let fleet = FleetPage::new(lab, pages.get(1));
+        let later_pages = (parts.later_pages)(lab, &pages);
+        for (sliders, page) in pages.iter_mut().skip(1).zip(&later_pages) {
+            sliders.window = page.slider_window();
+        }
         Self {
             id: lab.lab,
             parts,
@@ -350,16 +350,17 @@ impl LabScreen {
             predict: PredictState::default(),
             mode: Mode::Sim,
             live: (parts.new_live)(),
-            fleet,
+            later_pages,
             outcome: None,
             revealed: Revealed::default(),
             check_answers: std::cell::OnceCell::new(),
         }
     }
 
-    /// Whether the fleet view shows (Lab 1, after `F`).
-    pub fn fleet_showing(&self) -> bool {
-        self.fleet.is_some() && self.showing_page > 0
+    /// The page showing when it is one after the first (Lab 1's fleet view, after `F`).
+    pub fn later_page(&self) -> Option<&dyn Page> {
+        let index = self.showing_page.checked_sub(1)?;
+        self.later_pages.get(index).map(|page| page.as_ref())
     }
 
     /// The first page's sliders: the lab's engines and its live part run at these.
@@ -372,13 +373,16 @@ impl LabScreen {
         &self.pages[self.showing_page]
     }
 
-    /// The fleet view's state, while it shows.
-    pub fn fleet_shown(&self) -> Option<&FleetPage> {
-        self.fleet.as_ref().filter(|_| self.fleet_showing())
+    /// The open verdict, as a page sees it.
+    fn open_verdict(&self) -> Option<OpenVerdict<'_>> {
+        self.predict.observed.as_ref().map(|observed| OpenVerdict {
+            check_id: &observed.check_id,
+            scored_live: observed.live,
+        })
     }
 
-    /// The sliders a check's prompt compares with its settings: the fleet panel's for a
-    /// check the fleet simulation scores, the lab screen's for any other.
+    /// The sliders a check's prompt compares with its settings: those of the page whose
+    /// steps ask it (the lab file says).
     /// The results the view shows: those of an open verdict's check when it was scored at
     /// settings of its own, else the sliders'.
     pub fn shown_results(&self) -> &LabResults {
@@ -416,8 +420,8 @@ impl LabScreen {
     /// Whether the page showing is a simulation (the lab screen in sim mode, or the fleet view
     /// showing its simulated run): only there can a run show before the learner predicts.
     fn simulated(&self) -> bool {
-        match self.fleet_shown() {
-            Some(panel) => !panel.live_showing,
+        match self.later_page() {
+            Some(page) => page.simulated(),
             None => self.mode == Mode::Sim,
         }
     }
@@ -480,16 +484,11 @@ impl LabScreen {
         reveal::masked_metrics(lab, &shown, spanning, answer, (&self.revealed, progress))
     }
 
-    /// The named numbers of the simulated run on screen: the fleet's (an open verdict's own
-    /// run, else the sliders'), or the lab screen's with Lab 4's slots case.
-    fn shown_metrics(&self) -> Vec<Metric> {
-        if let Some(panel) = self.fleet_shown() {
-            let kept = self
-                .predict
-                .observed
-                .as_ref()
-                .and_then(|observed| panel.verdict_run(&observed.check_id, observed.live));
-            return metrics::fleet_metrics(kept.unwrap_or(&panel.run));
+    /// The named numbers of the simulated run on screen: a later page's (the fleet's: an
+    /// open verdict's own run, else the sliders'), or the lab screen's with Lab 4's slots case.
+    pub fn shown_metrics(&self) -> Vec<Metric> {
+        if let Some(page) = self.later_page() {
+            return page.shown_metrics(self.open_verdict());
         }
         predict::lab_metrics(self.shown_results())
     }
@@ -501,9 +500,9 @@ impl LabScreen {
             .predict
             .observed
             .as_ref()
-            .filter(|observed| match self.fleet_shown() {
-                Some(panel) => panel.verdict_check(&observed.check_id, observed.live).is_some(),
-                None => self.verdict_showing().is_some(),
+            .filter(|_| match (self.later_page(), self.open_verdict()) {
+                (Some(page), Some(verdict)) => page.shows_check_run(verdict),
+                _ => self.verdict_showing().is_some(),
             });
         let own = verdict_check
             .and_then(|observed| lab.checks.iter().find(|check| check.id == observed.check_id))
@@ -560,8 +559,8 @@ impl LabScreen {
 
     /// The extra key context of the live screen, consulted before [`Context::Lab`].
     pub fn live_context(&self) -> Option<Context> {
-        if self.fleet_showing() {
-            Some(Context::Fleet)
+        if let Some(page) = self.later_page() {
+            Some(page.key_context())
         } else {
             self.parts.live_context.filter(|_| self.live_showing())
         }
@@ -571,7 +570,7 @@ impl LabScreen {
     pub fn update(&mut self, msg: Msg, ctx: &ScreenCtx) -> LabOutcome {
         // `F` from a verdict or a note (which may say the lab goes on in the other view)
         // closes it and switches views.
-        if msg == Msg::ToggleFleet && self.fleet.is_some() && self.predict.is_showing_outcome() {
+        if msg == Msg::ToggleFleet && !self.later_pages.is_empty() && self.predict.is_showing_outcome() {
             self.predict.close();
         }
         // Seeing the run without predicting: this step only; its check stays open to predict.
@@ -591,12 +590,10 @@ impl LabScreen {
             self.first_visit = false;
             return LabOutcome::Changed;
         }
-        if msg == Msg::ToggleFleet && self.fleet.is_some() {
-            self.showing_page = if self.showing_page == 0 { 1 } else { 0 };
-            // Leaving the fleet view ends its live run: no replica runs unseen.
-            if let Some(panel) = self.fleet.as_mut() {
-                panel.live.leave();
-            }
+        if msg == Msg::ToggleFleet && !self.later_pages.is_empty() {
+            self.showing_page = (self.showing_page + 1) % (self.later_pages.len() + 1);
+            // Leaving a page ends its live run: no replica runs unseen.
+            self.later_pages.iter_mut().for_each(|page| page.leave());
             // Each view offers its own steps: the guided step moves to the view's first.
             let page = self.page();
             if first_visit::step_page(ctx.lab, self.predict.step) != page {
@@ -604,8 +601,8 @@ impl LabScreen {
             }
             return LabOutcome::Changed;
         }
-        if self.fleet_showing() {
-            if let Some(outcome) = self.update_fleet(msg, ctx) {
+        if self.later_page().is_some() {
+            if let Some(outcome) = self.update_later_page(msg, ctx) {
                 return outcome;
             }
         } else if let Some(outcome) = self.update_live(msg, ctx) {
@@ -614,9 +611,13 @@ impl LabScreen {
         let before = self.showing_sliders().values();
         let outcome = self.update_view(msg, ctx);
         let values_changed = self.showing_sliders().values() != before;
-        if self.fleet_showing() {
+        if let Some(page) = self
+            .showing_page
+            .checked_sub(1)
+            .and_then(|i| self.later_pages.get_mut(i))
+        {
             if values_changed {
-                self.fleet_sliders_moved(ctx, &before);
+                page.sliders_moved(ctx.lab, &mut self.pages[self.showing_page].sliders, &before, ctx.events);
             }
             return outcome;
         }
@@ -687,12 +688,12 @@ impl LabScreen {
         None
     }
 
-    /// The fleet view's own keys (`m`, `s`, its live keys, `d`/`w`/`u`, `l`/`r`, `o`, `c`):
-    /// `Some` when `msg` was one of them.
-    fn update_fleet(&mut self, msg: Msg, ctx: &ScreenCtx) -> Option<LabOutcome> {
-        let panel = self.fleet.as_mut()?;
+    /// The keys of the later page showing (Lab 1's fleet: `m`, `s`, its live keys,
+    /// `d`/`w`/`u`, `l`/`r`, `o`, `c`): `Some` when `msg` was one of them.
+    fn update_later_page(&mut self, msg: Msg, ctx: &ScreenCtx) -> Option<LabOutcome> {
+        let page = self.later_pages.get_mut(self.showing_page.checked_sub(1)?)?;
         if msg == Msg::Back {
-            panel.live.leave();
+            page.leave();
             // The first page's live part stops too, as it does when leaving from there.
             self.live.part().leave();
             return None;
@@ -700,30 +701,17 @@ impl LabScreen {
         if matches!(msg, Msg::ToggleLesson | Msg::ScrollUp | Msg::ScrollDown) {
             return None;
         }
-        let page = &mut self.pages[self.showing_page];
-        if let Some(changed) = panel.update_live(msg, ctx.lab, &page.sliders, ctx.events) {
-            return Some(LabOutcome::changed(changed));
-        }
-        match msg {
-            Msg::Fleet(key) => {
-                let before = page.values();
-                panel.key(key, &mut page.sliders);
-                let changed = page.values() != before;
-                if changed {
-                    self.fleet_sliders_moved(ctx, &before);
-                }
-                Some(LabOutcome::changed(changed))
-            }
-            // Other labs' live keys, and `s` in the simulation, do nothing here.
-            Msg::StartStop | Msg::Live(_) => Some(LabOutcome::Unchanged),
-            _ => None,
-        }
+        let sliders = &mut self.pages[self.showing_page].sliders;
+        page.key(msg, ctx.lab, sliders, ctx.events).map(LabOutcome::changed)
     }
 
-    /// The fleet view's sliders moved from `before`: its run follows.
-    fn fleet_sliders_moved(&mut self, ctx: &ScreenCtx, before: &[f64]) {
-        if let Some(panel) = self.fleet.as_mut() {
-            panel.sliders_moved(ctx.lab, &mut self.pages[self.showing_page].sliders, before, ctx.events);
+    /// Every page computes again at its sliders as they stand, for sliders set from outside
+    /// the handler (a test moving a check's settings onto them at once).
+    pub fn sliders_set(&mut self, lab: &LabFile) {
+        self.results_stale = true;
+        for (page, sliders) in self.later_pages.iter_mut().zip(self.pages.iter_mut().skip(1)) {
+            let now = sliders.values();
+            page.sliders_moved(lab, &mut sliders.sliders, &now, None);
         }
     }
 
@@ -891,8 +879,8 @@ impl LabScreen {
                             part.view = view;
                         }
                         // The view shows the run the verdict is about while it is open.
-                        if let Some(panel) = self.fleet.as_mut() {
-                            panel.keep_check_run(lab, &check);
+                        for page in &mut self.later_pages {
+                            page.keep_check_run(lab, &check);
                         }
                         // (A fleet check's run is the fleet panel's, kept just above.)
                         self.verdict_results = (!observed.live && lab.check_page(&check.id) == 0)
@@ -978,8 +966,8 @@ impl LabScreen {
     /// An event of one of this lab's live runs. A live check it decides shows its verdict
     /// and leaves the outcome for [`LabScreen::take_outcome`].
     pub fn on_event(&mut self, event: LabEvent) -> bool {
-        if matches!(*event.body, LabBody::Fleet(_)) {
-            return self.fleet.as_mut().is_some_and(|panel| panel.live.on_event(event));
+        if let Some(page) = self.later_pages.iter_mut().find(|page| page.takes_event(&event.body)) {
+            return page.on_event(event);
         }
         let changed = self.live.part().on_event(event);
         self.show_live_verdict() || changed
@@ -1011,20 +999,23 @@ impl LabScreen {
 
     /// The frame tick; true if the screen changed.
     pub fn tick(&mut self) -> bool {
-        let fleet = self.fleet.as_mut().is_some_and(|panel| panel.live.tick());
-        self.live.part().tick() | fleet
+        let later = self
+            .later_pages
+            .iter_mut()
+            .fold(false, |changed, page| page.tick() | changed);
+        self.live.part().tick() | later
     }
 
     /// Whether a live run (or server) of this lab is going.
     pub fn live_running(&self) -> bool {
-        self.live.part_ref().running() || self.fleet.as_ref().is_some_and(|panel| panel.live.running())
+        self.live.part_ref().running() || self.later_pages.iter().any(|page| page.running())
     }
 
     /// Stops every live run of this lab; the tasks are for the bounded wait before leaving.
     pub fn shutdown(&mut self) -> Vec<JoinHandle<()>> {
         let mut tasks = self.live.part().shutdown();
-        if let Some(panel) = self.fleet.as_mut() {
-            tasks.extend(panel.live.shutdown());
+        for page in &mut self.later_pages {
+            tasks.extend(page.shutdown());
         }
         tasks
     }
@@ -1052,6 +1043,8 @@ mod tests {
             new_live: || LabLive::Health(LiveHealth::default()),
             compute: sim::compute_health,
             recompute: sim::recompute_health,
+            // The live keys are the first page's: no later page is needed here.
+            later_pages: |_, _| Vec::new(),
         };
         let mut screen = LabScreen::new(lab, parts);
         let ctx = ScreenCtx {

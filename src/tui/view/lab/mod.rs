@@ -27,6 +27,7 @@ use crate::content::LabFile;
 use crate::learning::progress::Progress;
 use crate::learning::reveal::{self, Masked};
 use crate::tui::keys::{self, Context};
+use crate::tui::labs::page::{OpenVerdict, PageFrame};
 use crate::tui::layout;
 use crate::tui::msg::Msg;
 use crate::tui::screens::lab::{LabScreen, Mode};
@@ -67,13 +68,7 @@ pub struct LabDraw {
     pub live_screen: LiveScreen,
     /// The lab's own footer in the lab context, if not the frame's.
     pub footer: Option<Draw>,
-    /// The drawings of the lab file's pages after the first, in its order (Lab 1's fleet
-    /// view): each draws its whole screen, so the frame names none of them.
-    pub later_pages: &'static [PageScreen],
 }
-
-/// A drawing of a whole page after a lab's first.
-pub type PageScreen = fn(&LabView, &layout::LabLayout, &mut Buffer);
 
 /// What a lab view draws from: the lab's screen, its file, and what the app lends it.
 pub struct LabView<'a> {
@@ -97,6 +92,56 @@ impl LabView<'_> {
     /// As [`LabView::masked`], for a drawing that covers every value of `spanning` at once.
     pub fn masked_spanning(&self, spanning: &[&str]) -> Masked {
         self.screen.masked(self.lab, self.progress, spanning)
+    }
+}
+
+/// What the frame lends a later page (Lab 1's fleet view) to draw itself with.
+impl PageFrame for LabView<'_> {
+    fn lab(&self) -> &LabFile {
+        self.lab
+    }
+
+    fn number(&self) -> usize {
+        self.number
+    }
+
+    fn theme(&self) -> Theme {
+        self.theme
+    }
+
+    fn verdict(&self) -> Option<OpenVerdict<'_>> {
+        self.screen.predict.observed.as_ref().map(|observed| OpenVerdict {
+            check_id: &observed.check_id,
+            scored_live: observed.live,
+        })
+    }
+
+    fn masked(&self) -> Masked {
+        LabView::masked(self)
+    }
+
+    fn hidden_why(&self) -> Option<String> {
+        hidden_why(self)
+    }
+
+    fn run_hidden(&self) -> bool {
+        run_hidden(self)
+    }
+
+    fn context(&self) -> Context {
+        self.context
+    }
+
+    fn show_lesson(&self) -> bool {
+        self.screen.show_lesson
+    }
+
+    fn render_lesson(&self, area: Rect, buf: &mut Buffer) {
+        lesson::render(self, area, buf);
+    }
+
+    fn render_predict(&self, area: Rect, buf: &mut Buffer) {
+        predict::render(self, area, buf);
     }
 }
 
@@ -131,12 +176,8 @@ fn render_regions(view: &LabView, draw: &LabDraw, area: Rect, buf: &mut Buffer) 
     let Some(layout) = layout::lab(area, state.parts.rows, state.mode == Mode::Live) else {
         return;
     };
-    if let Some(page) = state
-        .showing_page
-        .checked_sub(1)
-        .and_then(|later| draw.later_pages.get(later))
-    {
-        return page(view, &layout, buf);
+    if let Some(page) = state.later_page() {
+        return page.render(view, state.showing_sliders(), &layout, buf);
     }
     let live = state.mode == Mode::Live;
     let live_frame = match draw.live_screen {
