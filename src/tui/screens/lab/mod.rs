@@ -381,8 +381,6 @@ impl LabScreen {
         })
     }
 
-    /// The sliders a check's prompt compares with its settings: those of the page whose
-    /// steps ask it (the lab file says).
     /// The results the view shows: those of an open verdict's check when it was scored at
     /// settings of its own, else the sliders'.
     pub fn shown_results(&self) -> &LabResults {
@@ -398,6 +396,8 @@ impl LabScreen {
             .map(|(_, results)| results)
     }
 
+    /// The sliders a check's prompt compares with its settings: those of the page whose
+    /// steps ask it (the lab file says).
     pub fn check_sliders(&self, lab: &LabFile, check: &crate::content::Question) -> &[Slider] {
         let page = lab.check_page(&check.id);
         self.pages
