@@ -17,8 +17,12 @@
 //! - [`tui`]: the terminal app (ratatui): `App` routes to one screen; the lab screen
 //!   (`tui/screens/lab/`) and its drawing (`tui/view/lab/`) match on no lab: what differs
 //!   between labs is one row of the registry [`tui::labs::LABS`] (its simulation, live part,
-//!   results rows, live drawing and keys), which the app reads and hands the screen; views
-//!   draw from the screens; `keys.rs` is the one key table.
+//!   results rows, live drawing, its pages after the first, and keys), which the app reads
+//!   and hands the screen; the screen holds one slider state per page of the lab file and
+//!   moves the showing page's with one handler (`tui/screens/lab/page_sliders.rs`); a page
+//!   after the first is one folder behind one trait (`tui/labs/page.rs`; Lab 1's fleet view
+//!   is `tui/labs/fleet/`), which draws itself and reports its numbers; views draw from the
+//!   screens; `keys.rs` is the one key table.
 //! - [`cli`]: the command line (clap), with [`cli_values`] (negative numbers and allowed choices,
 //!   in one line); [`commands`]: what each subcommand does, one file each;
 //!   [`report`]: the headless text and JSON reports; [`signals`]: the signals that end a
@@ -35,7 +39,8 @@
 //!
 //! A new lab is an engine module, a content file (with its `[[page]]`s) and its
 //! [`content::LabId`] variant, a `live/<lab>/` folder, a `tui/screens/lab/<lab>.rs` and a
-//! `tui/view/lab/<lab>.rs`, and its row in [`tui::labs::LABS`] (whose test fails while a
+//! `tui/view/lab/<lab>.rs` (and a `tui/labs/<page>/` folder for each page after the first),
+//! and its row in [`tui::labs::LABS`] (whose test fails while a
 //! `LabId` has none). Outside the TUI the compiler still lists the `match`es on `LabId` that
 //! must handle it (`content::lab`'s limits, `metrics`, `commands`). `tests/it/architecture.rs`
 //! keeps the layers apart and finds any two modules that import each other in a loop.

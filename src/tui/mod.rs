@@ -422,8 +422,12 @@ mod tests {
             .expect("the loop runs");
         assert_eq!(sim::curves_computed() - before, 1, "one curve for the burst");
         let screen = &app.labs[1];
-        assert_eq!(screen.sliders[1].value(), 1.0, "ten steps down from 4, clamped at 1");
-        let fresh = sim::compute_retry(&app.content.labs[1], &screen.sliders, sim::CURVE_ACTIONS_MAX);
+        assert_eq!(
+            screen.lab_sliders()[1].value(),
+            1.0,
+            "ten steps down from 4, clamped at 1"
+        );
+        let fresh = sim::compute_retry(&app.content.labs[1], screen.lab_sliders(), sim::CURVE_ACTIONS_MAX);
         assert_eq!(
             screen.results,
             LabResults::Retry(fresh),

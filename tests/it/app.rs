@@ -126,7 +126,7 @@ fn moving_the_timeout_slider_recomputes_lab3_like_the_cli() {
     app.update(Msg::NextSlider);
     app.update(Msg::Step(10));
     let state = &app.labs[2];
-    assert_eq!(state.sliders[2].display(), "300 ms");
+    assert_eq!(state.lab_sliders()[2].display(), "300 ms");
     let LabResults::Breaker(run) = &state.results else {
         panic!("lab 3 shows a brownout run")
     };
@@ -171,15 +171,15 @@ fn clicking_and_dragging_a_slider_bar_sets_it() {
     // At 100x30 the parameter panel starts at row 9; its first row is at y 10, its bar at y 11.
     app.update(Msg::Click(5, 12));
     assert_eq!(
-        app.labs[2].focus, 1,
+        app.labs[2].pages[0].focus, 1,
         "a click on the row under the bar focuses Duration"
     );
     // The bar follows the focused row: Duration is now at y 11 and its bar at y 12, from x 3.
     app.update(Msg::Click(3, 12));
-    assert_eq!(app.labs[2].sliders[1].display(), "5 s");
+    assert_eq!(app.labs[2].lab_sliders()[1].display(), "5 s");
     app.update(Msg::Drag(200, 12));
     assert_eq!(
-        app.labs[2].sliders[1].display(),
+        app.labs[2].lab_sliders()[1].display(),
         "300 s",
         "dragging past the end clamps"
     );
@@ -465,7 +465,7 @@ fn a_check_is_scored_at_its_own_settings_whatever_the_sliders_say() {
     app.update(Msg::Step(-14));
     app.update(Msg::NextSlider);
     app.update(Msg::Step(-2));
-    assert_eq!(app.labs[1].sliders[0].value(), 0.3);
+    assert_eq!(app.labs[1].lab_sliders()[0].value(), 0.3);
     app.update(Msg::Predict);
     for c in "64".chars() {
         app.update(Msg::Type(c));

@@ -53,7 +53,7 @@ fn retry(app: &App) -> &RetryLive {
 }
 
 fn set(app: &mut App, lab: usize, name: &str, value: f64) {
-    let slider = app.labs[lab]
+    let slider = app.labs[lab].pages[0]
         .sliders
         .iter_mut()
         .find(|slider| slider.spec.name == name)

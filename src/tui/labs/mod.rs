@@ -20,6 +20,9 @@ use crate::tui::screens::lab::sim;
 use crate::tui::screens::lab::{LabLive, LabParts};
 use crate::tui::view::lab::{LabDraw, LiveScreen, breaker, budget, health, overload, retry};
 
+pub mod fleet;
+pub mod page;
+
 /// What the frame needs of one lab: its screen's parts, its drawing's, and its keys. The
 /// parts' types are the frame's own (`LabParts` in the screen, `LabDraw` in the view), so the
 /// frame never imports this table: the app reads a row and hands the frame its parts.
@@ -42,6 +45,7 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             live_context: Some(Context::LiveHealth),
             new_live: || LabLive::Health(LiveHealth::default()),
             compute: sim::compute_health, recompute: sim::recompute_health,
+            later_pages: fleet::pages,
         },
         draw: LabDraw {
             sim_title: ("simulated clock · m live · F fleet ", "m live · F fleet "),
@@ -59,6 +63,7 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             live_context: None,
             new_live: || LabLive::Retry(RetryLive::default()),
             compute: sim::compute_retry_results, recompute: sim::recompute_retry,
+            later_pages: |_, _| Vec::new(),
         },
         draw: LabDraw {
             sim_title: ("simulated clock · m live ", "simulated clock · m live "),
@@ -75,6 +80,7 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             live_context: None,
             new_live: || LabLive::Breaker(BreakerLive::default()),
             compute: sim::compute_breaker, recompute: sim::recompute_breaker,
+            later_pages: |_, _| Vec::new(),
         },
         draw: LabDraw {
             sim_title: ("simulated clock · m live ", "simulated clock · m live "),
@@ -92,6 +98,7 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             live_context: None,
             new_live: || LabLive::Overload(OverloadLive::default()),
             compute: sim::compute_overload_results, recompute: sim::recompute_overload,
+            later_pages: |_, _| Vec::new(),
         },
         draw: LabDraw {
             sim_title: ("simulated clock · m live ", "simulated clock · m live "),
@@ -110,6 +117,7 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             live_context: None,
             new_live: || LabLive::Budget(BudgetLive::default()),
             compute: sim::compute_budget, recompute: sim::recompute_budget,
+            later_pages: |_, _| Vec::new(),
         },
         draw: LabDraw {
             sim_title: ("simulated clock · [ ] scenario · m live ", "[ ] scenario · m live "),
@@ -146,7 +154,8 @@ mod tests {
     use super::*;
     use crate::content::Content;
     use crate::learning::metrics;
-    use crate::tui::screens::lab::fleet::FleetPanel;
+    use crate::tui::labs::fleet::FleetPage;
+    use crate::tui::screens::lab::page_sliders::{PageSliders, SliderWindow};
     use crate::tui::screens::lab::predict;
     use crate::tui::slider::Slider;
 
@@ -157,7 +166,8 @@ mod tests {
             let sliders: Vec<Slider> = lab.parameters.iter().cloned().map(Slider::new).collect();
             let mut run = predict::lab_metrics(&(entry(lab.lab).parts.compute)(lab, &sliders));
             // Lab 1's fleet view shows the fleet simulation: its checks' metrics are there.
-            if let Some(panel) = FleetPanel::new(lab) {
+            let fleet_page = PageSliders::new(lab.page_parameters(1), SliderWindow::AroundFocus);
+            if let Some(panel) = FleetPage::new(lab, Some(&fleet_page)) {
                 run.extend(metrics::fleet_metrics(&panel.run));
             }
             for check in &lab.checks {

@@ -60,7 +60,7 @@ fn the_steps_go_on_elsewhere_note_lists_the_keys_it_takes() {
     );
     assert_eq!(keys::msg_for(Context::Note, &f), Some(Msg::ToggleFleet));
     app.update(Msg::ToggleFleet);
-    assert!(app.labs[0].fleet_showing());
+    assert!(app.labs[0].later_page().is_some());
 }
 
 #[test]

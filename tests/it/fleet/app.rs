@@ -5,6 +5,7 @@ use crate::common::{render, visited_app as app};
 use resilience_lab::content::LabId;
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::msg::{FleetMsg, Msg};
+use resilience_lab::tui::slider::value_of;
 
 /// Lab 1 opened, the fleet view on, then `msgs`. Step 4's check is unanswered, so the fleet's
 /// run is hidden until predicted: the tests about the run press `x` to see it
@@ -57,20 +58,20 @@ fn fleet_help_100x30() {
 #[test]
 fn the_fleet_sliders_leave_the_single_server_alone() {
     let mut app = fleet(100, 30, &[Msg::NextSlider, Msg::Step(1)]);
-    let single_before: Vec<f64> = app.lab(LabId::Health).sliders.iter().map(|s| s.value()).collect();
+    let single_before: Vec<f64> = app.lab(LabId::Health).lab_sliders().iter().map(|s| s.value()).collect();
     app.update(Msg::ToggleFleet);
     let lab = app.lab(LabId::Health);
-    assert!(!lab.fleet_showing());
-    let single_after: Vec<f64> = lab.sliders.iter().map(|s| s.value()).collect();
+    assert!(lab.later_page().is_none());
+    let single_after: Vec<f64> = lab.lab_sliders().iter().map(|s| s.value()).collect();
     assert_eq!(single_before, single_after);
     assert_eq!(
-        lab.sliders.len(),
+        lab.lab_sliders().len(),
         6,
         "the single-server screen keeps its six sliders (the live port the sixth)"
     );
-    let panel = lab.fleet.as_ref().expect("Lab 1's fleet view");
     assert_eq!(
-        panel.run.params.replicas, 4,
+        value_of(&lab.pages[1].sliders, "fleet_replicas"),
+        Some(4.0),
         "the second fleet slider (replicas) went 3 -> 4"
     );
 }
@@ -118,7 +119,6 @@ fn each_view_offers_its_own_steps() {
 fn a_fleet_prompt_compares_the_fleet_sliders_and_hides_the_run() {
     let mut app = fleet(100, 30, &[Msg::Predict]);
     let screen = render(&app);
-    let panel = app.lab(LabId::Health).fleet.as_ref().expect("Lab 1's fleet view");
     let check =
         resilience_lab::learning::reveal::step_check(app.content.lab(LabId::Health), 3).expect("step 4 has a check");
     let shown = resilience_lab::tui::screens::lab::predict::conditions(
@@ -132,7 +132,12 @@ fn a_fleet_prompt_compares_the_fleet_sliders_and_hides_the_run() {
         Some("Scored at the check's own settings: Database window end 90 s (slider 330 s)"),
         "the check's outage ends at 90 s, the fleet slider's at 330 s"
     );
-    assert!(panel.sliders.iter().any(|s| s.spec.name == "fleet_db_end_s"));
+    assert!(
+        app.lab(LabId::Health).pages[1]
+            .sliders
+            .iter()
+            .any(|s| s.spec.name == "fleet_db_end_s")
+    );
     assert!(
         screen.contains("Scored at the check's own settings: Database window end 90"),
         "{screen}"

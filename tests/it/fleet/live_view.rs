@@ -14,19 +14,23 @@ use resilience_lab::engine::fleet::{FleetRun, Outcome, ReplicaState, simulate};
 use resilience_lab::live::fleet::FleetSample;
 use resilience_lab::live::run::{LabBody, LabEvent};
 use resilience_lab::tui::app::App;
+use resilience_lab::tui::labs::fleet::FleetPage;
+use resilience_lab::tui::labs::fleet::live::APP_TIME_SCALE;
 use resilience_lab::tui::msg::Msg;
-use resilience_lab::tui::screens::lab::fleet::FleetPanel;
-use resilience_lab::tui::screens::lab::fleet_live::APP_TIME_SCALE;
+use resilience_lab::tui::screens::lab::live::LivePart;
 
 /// The run id the synthetic samples carry.
 const RUN: u64 = 7;
 
-fn panel(app: &App) -> &FleetPanel {
-    app.lab(LabId::Health).fleet.as_ref().expect("Lab 1's fleet view")
-}
-
-fn panel_mut(app: &mut App) -> &mut FleetPanel {
-    app.lab_mut(LabId::Health).fleet.as_mut().expect("Lab 1's fleet view")
+/// Lab 1's fleet page as the app makes it on the fleet view in live mode, showing run
+/// [`RUN`] of `run`'s settings from its start: put in the app's place, it takes the samples
+/// the app hands it as the page the app made would.
+fn page_showing(app: &App, run: &FleetRun) -> FleetPage {
+    let lab = app.content.lab(LabId::Health);
+    let mut page = FleetPage::new(lab, app.lab(LabId::Health).pages.get(1)).expect("Lab 1's fleet page");
+    page.live_showing = true;
+    page.live.begin(RUN, run.params.clone());
+    page
 }
 
 /// Lab 1 opened, the fleet view on, in live mode.
@@ -35,7 +39,8 @@ fn fleet_live(width: u16, height: u16) -> App {
     for msg in [Msg::Open, Msg::ToggleFleet, Msg::ToggleMode] {
         app.update(msg);
     }
-    assert!(panel(&app).live_showing);
+    let page = app.lab(LabId::Health).later_page().expect("the fleet view shows");
+    assert!(!page.simulated(), "the fleet view is live");
     app
 }
 
@@ -43,7 +48,7 @@ fn fleet_live(width: u16, height: u16) -> App {
 /// 0.6 s late, and 12 requests failed instead of answered while endpoints left.
 fn recorded_run(app: &App) -> FleetRun {
     let lab = app.content.lab(LabId::Health);
-    let mut params = fleet_params::clamped(lab, &panel(app).sliders[..]);
+    let mut params = fleet_params::clamped(lab, &app.lab(LabId::Health).pages[1].sliders[..]);
     params.time_scale = APP_TIME_SCALE;
     let mut run = simulate(&params);
     for replica in &mut run.replicas {
@@ -108,21 +113,23 @@ fn samples_of(run: &FleetRun, until_s: f64) -> Vec<(f64, FleetSample)> {
     samples
 }
 
+fn event(run: u64, sample: FleetSample) -> LabEvent {
+    LabEvent {
+        run,
+        body: Box::new(LabBody::Fleet(sample)),
+    }
+}
+
 fn send(app: &mut App, sample: FleetSample) {
-    app.on_event(
-        LabId::Health,
-        LabEvent {
-            run: RUN,
-            body: Box::new(LabBody::Fleet(sample)),
-        },
-    );
+    app.on_event(LabId::Health, event(RUN, sample));
 }
 
 /// The fleet view live, showing run [`RUN`] fed up to `until_s`, then `Done` if `done`.
 fn fed(width: u16, height: u16, until_s: f64, done: bool) -> App {
     let mut app = fleet_live(width, height);
     let run = recorded_run(&app);
-    panel_mut(&mut app).live.begin(RUN, run.params.clone());
+    let page = page_showing(&app, &run);
+    app.lab_mut(LabId::Health).later_pages[0] = Box::new(page);
     for (_, sample) in samples_of(&run, until_s) {
         send(&mut app, sample);
     }
@@ -132,12 +139,17 @@ fn fed(width: u16, height: u16, until_s: f64, done: bool) -> App {
     app
 }
 
+/// The page's live part takes the samples of its run as their events carry them (the app
+/// hands them on as they come: the snapshots below are of an app fed so).
 #[test]
 fn samples_through_the_event_path_fill_the_record_as_the_run_measured() {
-    let app = fed(100, 30, 600.0, false);
-    let live = &panel(&app).live;
-    let record = live.record.as_ref().expect("a record");
+    let app = fleet_live(100, 30);
     let run = recorded_run(&app);
+    let mut live = page_showing(&app, &run).live;
+    for (_, sample) in samples_of(&run, 600.0) {
+        live.on_event(event(RUN, sample));
+    }
+    let record = live.record.as_ref().expect("a record");
     assert_eq!(record.requests, run.requests);
     assert_eq!(record.total_restarts(), run.total_restarts());
     assert_eq!(record.first_restart_s(), run.first_restart_s());
@@ -148,17 +160,10 @@ fn samples_through_the_event_path_fill_the_record_as_the_run_measured() {
     }
     assert_eq!(record.no_endpoint_windows, run.no_endpoint_windows);
     // A sample of another run is not this run's.
-    let mut app = app;
-    let before = panel(&app).live.record.clone();
-    app.on_event(
-        LabId::Health,
-        LabEvent {
-            run: RUN + 1,
-            body: Box::new(LabBody::Fleet(FleetSample::Failed("stale".into()))),
-        },
-    );
-    assert_eq!(panel(&app).live.record, before);
-    assert!(!panel(&app).live.finished);
+    let before = live.record.clone();
+    live.on_event(event(RUN + 1, FleetSample::Failed("stale".into())));
+    assert_eq!(live.record, before);
+    assert!(!live.finished);
 }
 
 #[test]

@@ -4,9 +4,10 @@
 
 use crate::common::{render, visited_app as app};
 use resilience_lab::content::LabId;
-use resilience_lab::engine::fleet::FleetRun;
+use resilience_lab::learning::metrics::{Metric, lookup};
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::msg::{FleetMsg, Msg};
+use resilience_lab::tui::slider::value_of;
 
 /// Lab 1 opened, the fleet view on (the Scenario slider focused), its run revealed (step 4's
 /// check hides it until answered), then `msgs`.
@@ -18,8 +19,13 @@ fn fleet(width: u16, height: u16, msgs: &[Msg]) -> App {
     app
 }
 
-fn run(app: &App) -> &FleetRun {
-    &app.lab(LabId::Health).fleet.as_ref().expect("Lab 1's fleet view").run
+/// The named numbers of the fleet run on screen.
+fn run(app: &App) -> Vec<Metric> {
+    app.lab(LabId::Health).shown_metrics()
+}
+
+fn requests(app: &App, outcome: &str) -> Option<f64> {
+    lookup(&run(app), &format!("fleet.requests.{outcome}"))
 }
 
 #[test]
@@ -27,7 +33,7 @@ fn the_scenario_slider_runs_the_scenario_the_key_picks() {
     let by_key = fleet(100, 30, &[Msg::Fleet(FleetMsg::Scenario); 4]);
     let by_end = fleet(100, 30, &[Msg::SliderMax]);
     let by_steps = fleet(100, 30, &[Msg::Step(1); 4]);
-    assert_eq!(run(&by_key).requests.failed, 1166, "black-hole, by the key");
+    assert_eq!(requests(&by_key, "failed"), Some(1166.0), "black-hole, by the key");
     assert_eq!(run(&by_end), run(&by_key), "End on the Scenario slider");
     assert_eq!(run(&by_steps), run(&by_key), "four steps on the Scenario slider");
     let screen = render(&by_end);
@@ -53,7 +59,7 @@ fn a_step_back_on_the_scenario_slider_applies_that_scenario() {
         run(&by_key),
         "back to readiness-checks-db as the key sets it"
     );
-    assert_eq!(run(&back).requests.refused, 530);
+    assert_eq!(requests(&back, "refused"), Some(530.0));
 }
 
 #[test]
@@ -67,7 +73,10 @@ fn the_title_says_what_was_changed_from_the_scenario() {
     let app = fleet(100, 30, &[Msg::SliderMax, Msg::NextSlider, Msg::Step(1)]);
     let screen = render(&app);
     assert!(screen.contains(" Fleet: black-hole, changed: 4 replicas "), "{screen}");
-    assert_eq!(run(&app).params.replicas, 4);
+    assert_eq!(
+        value_of(&app.lab(LabId::Health).pages[1].sliders, "fleet_replicas"),
+        Some(4.0)
+    );
 }
 
 #[test]

@@ -49,7 +49,7 @@ fn lab4_live_finished(width: u16, height: u16) -> App {
     assert_eq!(screen.mode, Mode::Live);
     let lesson = resilience_lab::content::params::overload_params(
         app.content.lab(LabId::Overload),
-        &app.lab(LabId::Overload).sliders[..],
+        app.lab(LabId::Overload).lab_sliders(),
     );
     let (live, scale) = live_scaled(&lesson);
     let fixture: Value = serde_json::from_str(RECORDED).expect("the fixture is JSON");
@@ -112,7 +112,7 @@ fn the_finished_run_is_a_point_of_the_curve_at_the_lessons_scale() {
     let screen = app.lab(LabId::Overload);
     let part = screen.live.overload().expect("Lab 4's live part");
     let lesson =
-        resilience_lab::content::params::overload_params(app.content.lab(LabId::Overload), &screen.sliders[..]);
+        resilience_lab::content::params::overload_params(app.content.lab(LabId::Overload), screen.lab_sliders());
     let points = part.points_at(&lesson);
     assert_eq!(points.len(), 1, "{points:?}");
     assert_eq!(points[0].offered_per_s, 2_500.0);

@@ -38,7 +38,7 @@ fn ten_queued_steps_recompute_once_before_the_frame() {
     app.settle();
     assert!(!app.lab(LabId::Retry).results_stale);
     let lab = app.content.lab(LabId::Retry);
-    let fresh = sim::compute_retry(lab, &app.lab(LabId::Retry).sliders, CURVE_ACTIONS_MAX);
+    let fresh = sim::compute_retry(lab, app.lab(LabId::Retry).lab_sliders(), CURVE_ACTIONS_MAX);
     assert_eq!(retry(&app), &fresh, "one recompute at the final values, curve reused");
     assert!(
         (retry(&app).rows[0].1.params.p - 0.5).abs() < 1e-9,
@@ -54,7 +54,7 @@ fn the_curve_is_recomputed_when_a_setting_other_than_p_moves() {
     app.update(Msg::NextSlider);
     app.update(Msg::Step(-1));
     let lab = app.content.lab(LabId::Retry);
-    let fresh = sim::compute_retry(lab, &app.lab(LabId::Retry).sliders, CURVE_ACTIONS_MAX);
+    let fresh = sim::compute_retry(lab, app.lab(LabId::Retry).lab_sliders(), CURVE_ACTIONS_MAX);
     assert_ne!(retry(&app).curve, before, "fewer browser attempts change the curve");
     assert_eq!(retry(&app), &fresh);
 }
@@ -81,7 +81,7 @@ fn a_burst_of_attempts_steps_shows_its_rows_first_and_the_curve_a_frame_later() 
     }
     app.settle_for_frame();
     let lab = app.content.lab(LabId::Retry);
-    let fresh = sim::compute_retry(lab, &app.lab(LabId::Retry).sliders, CURVE_ACTIONS_MAX);
+    let fresh = sim::compute_retry(lab, app.lab(LabId::Retry).lab_sliders(), CURVE_ACTIONS_MAX);
     assert_eq!(retry(&app).rows, fresh.rows, "the rows are those of the final values");
     assert_eq!(retry(&app).curve, before.curve, "the curve waits for the next frame");
     assert!(app.slow_work_pending());

@@ -10,16 +10,15 @@
 //! just the same), nor the chart that draws it in its own run.
 
 use crate::common::{render, visited_app};
-use resilience_lab::content::params::fleet::clamped as fleet_params;
 use resilience_lab::content::params::{self, Values};
 use resilience_lab::content::question::CheckSettings;
 use resilience_lab::content::{LabFile, LabId, Question};
-use resilience_lab::engine::fleet;
 use resilience_lab::engine::health;
 use resilience_lab::learning::metrics;
 use resilience_lab::learning::reveal;
 use resilience_lab::learning::reveal::step_check;
 use resilience_lab::tui::app::App;
+use resilience_lab::tui::labs::page::OpenVerdict;
 use resilience_lab::tui::msg::Msg;
 use resilience_lab::tui::screens::lab::first_visit::step_page;
 use resilience_lab::tui::screens::lab::overload::OverloadView;
@@ -142,7 +141,7 @@ fn open_at(width: u16, height: u16, id: LabId, step: usize) -> App {
 fn go_to(app: &mut App, index: usize, step: usize) {
     let lab = app.content.labs[index].clone();
     let fleet_page = step_page(&lab, step) == 1;
-    if app.labs[index].fleet_showing() != fleet_page {
+    if app.labs[index].later_page().is_some() != fleet_page {
         app.update(Msg::ToggleFleet);
     }
     app.labs[index].predict.step = step;
@@ -152,20 +151,12 @@ fn go_to(app: &mut App, index: usize, step: usize) {
 fn set_sliders(app: &mut App, index: usize, own: &[(String, f64)]) {
     let lab = app.content.labs[index].clone();
     let screen = &mut app.labs[index];
-    for slider in screen.sliders.iter_mut() {
+    for slider in screen.pages.iter_mut().flat_map(|page| page.sliders.iter_mut()) {
         if let Some(value) = own.value(&slider.spec.name) {
             slider.set_value(value);
         }
     }
-    screen.results_stale = true;
-    if let Some(panel) = screen.fleet.as_mut() {
-        for slider in panel.sliders.iter_mut() {
-            if let Some(value) = own.value(&slider.spec.name) {
-                slider.set_value(value);
-            }
-        }
-        panel.run = fleet::simulate(&fleet_params(&lab, &panel.sliders[..]));
-    }
+    screen.sliders_set(&lab);
     app.settle();
 }
 
@@ -173,9 +164,9 @@ fn set_sliders(app: &mut App, index: usize, own: &[(String, f64)]) {
 fn slider_values(app: &App, index: usize) -> Vec<(String, f64)> {
     let screen = &app.labs[index];
     screen
-        .sliders
+        .pages
         .iter()
-        .chain(screen.fleet.iter().flat_map(|panel| &panel.sliders))
+        .flat_map(|page| &page.sliders)
         .map(|slider| (slider.spec.name.clone(), slider.value()))
         .collect()
 }
@@ -186,8 +177,12 @@ fn shown_values(app: &App, index: usize) -> Vec<(String, f64)> {
     let lab = &app.content.labs[index];
     let screen = &app.labs[index];
     let verdict = screen.predict.observed.as_ref().and_then(|observed| {
-        let shows_own = match screen.fleet.as_ref().filter(|panel| panel.showing) {
-            Some(panel) => panel.verdict_check(&observed.check_id, observed.live).is_some(),
+        let verdict = OpenVerdict {
+            check_id: &observed.check_id,
+            scored_live: observed.live,
+        };
+        let shows_own = match screen.later_page() {
+            Some(page) => page.shows_check_run(verdict),
             None => screen.verdict_showing().is_some(),
         };
         let check = lab.checks.iter().find(|check| check.id == observed.check_id)?;
@@ -304,9 +299,9 @@ fn sliders_at_step(app: &mut App, index: usize, step: usize) {
 fn sliders_at_defaults(app: &mut App, index: usize) {
     let screen = &app.labs[index];
     let defaults: Vec<(String, f64)> = screen
-        .sliders
+        .pages
         .iter()
-        .chain(screen.fleet.iter().flat_map(|panel| &panel.sliders))
+        .flat_map(|page| &page.sliders)
         .map(|slider| (slider.spec.name.clone(), slider.spec.default))
         .collect();
     set_sliders(app, index, &defaults);

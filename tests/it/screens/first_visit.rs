@@ -96,7 +96,7 @@ fn the_fleet_view_has_a_first_visit_of_its_own_at_its_first_step() {
     app.update(Msg::ToggleLesson);
     app.update(Msg::ToggleFleet);
     app.update(Msg::ToggleFleet);
-    assert!(app.labs[0].fleet_showing() && !app.labs[0].show_lesson);
+    assert!(app.labs[0].later_page().is_some() && !app.labs[0].show_lesson);
 }
 
 #[test]

@@ -7,7 +7,7 @@
 //! the lesson opens once per page, later visits open to the lab, and `L` shows the lesson
 //! whenever asked.
 
-use crate::content::{LabFile, Question};
+use crate::content::LabFile;
 
 /// A page of a lab screen, by its index in the lab file's `[[page]]` list: page 0 is the one
 /// the lab opens on (for Lab 1 the single server, page 1 the fleet view).
@@ -18,12 +18,6 @@ pub fn first_step(lab: &LabFile, page: LabPage) -> usize {
     (0..lab.steps.len())
         .find(|step| lab.step_page(*step) == page)
         .unwrap_or(0)
-}
-
-/// Whether `check` is asked on a page after the first (Lab 1's fleet view): its prompt
-/// compares that page's sliders with its settings.
-pub fn is_fleet_check(lab: &LabFile, check: &Question) -> bool {
-    lab.check_page(&check.id) > 0
 }
 
 /// The page step `step` of `lab` is on, as its file says, so that a page's `p`, `[` and `]`

@@ -3,9 +3,14 @@
 //!
 //! The app routes messages and events here and applies the [`LabOutcome`]; it knows nothing
 //! of a lab's insides. What differs between labs arrives as [`LabParts`], from the lab's row
-//! of the registry (`tui::labs::LABS`): the screen matches on no `LabId`. Which page a slider
-//! or guided step is on is the lab file's (`content::page`). The parts:
+//! of the registry (`tui::labs::LABS`): the screen matches on no `LabId`. Which page a slider,
+//! guided step or check is on is the lab file's (`content::page`). The parts:
 //!
+//! - [`page_sliders`]: one page's sliders, focus and drag; the screen holds one per page and
+//!   moves the showing page's with the one slider and mouse handler.
+//! - `tui::labs::page`: the pages after a lab's first (Lab 1's fleet view), each behind the
+//!   one trait [`Page`]: the screen asks a page for its numbers and hands it its keys; it
+//!   draws itself.
 //! - [`sim`]: the engines run on the sliders' values (the simulated clock).
 //! - [`predict`]: the guided steps and predict-then-observe checks.
 //! - [`crate::learning::reveal`] (in `learning`, which knows no terminal): the run a
@@ -18,16 +23,15 @@ pub mod breaker;
 pub mod budget;
 pub mod chapter_cache;
 pub mod first_visit;
-pub mod fleet;
-pub mod fleet_live;
 pub mod health;
 pub mod live;
 pub mod overload;
+pub mod page_sliders;
 pub mod predict;
 pub mod retry;
 pub mod sim;
 
-use ratatui::layout::{Position, Rect};
+use ratatui::layout::Rect;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
@@ -35,19 +39,20 @@ use crate::content::{LabFile, LabId};
 use crate::learning::metrics::{self, Metric};
 use crate::learning::progress::Progress;
 use crate::learning::reveal::{self, Revealed};
-use crate::live::run::{LabBody, LabEvent};
+use crate::live::run::LabEvent;
 use crate::tui::event::Event;
 use crate::tui::keys::Context;
-use crate::tui::layout::{self, ResultsRows, SliderHit};
+use crate::tui::labs::page::{LaterPages, OpenVerdict, Page};
+use crate::tui::layout::{self, ResultsRows};
 use crate::tui::msg::{LiveMsg, Msg};
 use crate::tui::slider::Slider;
 use crate::tui::widgets::number_input::NumberInput;
 use breaker::BreakerLive;
 use first_visit::LabPage;
-use fleet::FleetPanel;
 use health::LiveHealth;
 use live::{LiveCtx, LivePart};
 use overload::OverloadLive;
+use page_sliders::{PageSliders, SliderWindow};
 use predict::{Observed, PredictState};
 use retry::RetryLive;
 use sim::LabResults;
@@ -72,6 +77,8 @@ pub struct LabParts {
     /// The simulation at the sliders, and again reusing what a change cannot have moved.
     pub compute: fn(&LabFile, &[Slider]) -> LabResults,
     pub recompute: fn(&LabFile, &[Slider], &LabResults) -> LabResults,
+    /// The lab's pages after the first, at their sliders (Lab 1's fleet view; none for most).
+    pub later_pages: fn(&LabFile, &[PageSliders]) -> LaterPages,
 }
 
 /// Each lab's live part, one variant per lab: a new lab is one more variant here, and the
@@ -256,8 +263,11 @@ pub struct LabScreen {
     pub id: LabId,
     /// What differs between labs, from the lab's registry row.
     pub parts: LabParts,
-    pub sliders: Vec<Slider>,
-    pub focus: usize,
+    /// Each page's sliders, in the lab file's order of `[[page]]`s: the first page's are
+    /// those the lab's engines and live part run at.
+    pub pages: Vec<PageSliders>,
+    /// The page showing, by its index in `pages`.
+    pub showing_page: LabPage,
     pub show_lesson: bool,
     /// The lesson opened by itself on a page's first visit: it says how to close it and go
     /// on, until it is closed.
@@ -283,10 +293,9 @@ pub struct LabScreen {
     pub predict: PredictState,
     pub mode: Mode,
     pub live: LabLive,
-    /// A click landed on a slider's bar and the button is still down: drags move the knob.
-    pub dragging: bool,
-    /// Lab 1's fleet view (key `F`), with sliders of its own.
-    pub fleet: Option<FleetPanel>,
+    /// The pages after the first (Lab 1's fleet view, key `F`), each at the sliders of its
+    /// page in `pages`: `later_pages[0]` is page 1's.
+    pub later_pages: LaterPages,
     /// What a live event decided (a Lab 1 live check), until the app applies it.
     pub outcome: Option<LabOutcome>,
     /// Steps whose unanswered check's run the learner chose to see without predicting (`x`).
@@ -314,14 +323,21 @@ pub fn lesson_page_rows(panel: Rect) -> u16 {
 
 impl LabScreen {
     pub fn new(lab: &LabFile, parts: LabParts) -> Self {
-        // The first page's parameters are its sliders (Lab 1: not the fleet view's).
-        let sliders: Vec<Slider> = lab.page_parameters(0).into_iter().map(Slider::new).collect();
-        let results = (parts.compute)(lab, &sliders);
+        // Each page's parameters are its sliders (Lab 1's first page: not the fleet view's),
+        // laid out as the page asks.
+        let mut pages: Vec<PageSliders> = (0..lab.pages.len().max(1))
+            .map(|page| PageSliders::new(lab.page_parameters(page), SliderWindow::Scrolled))
+            .collect();
+        let results = (parts.compute)(lab, &pages[0].sliders);
+        let later_pages = (parts.later_pages)(lab, &pages);
+        for (sliders, page) in pages.iter_mut().skip(1).zip(&later_pages) {
+            sliders.window = page.slider_window();
+        }
         Self {
             id: lab.lab,
             parts,
-            sliders,
-            focus: 0,
+            pages,
+            showing_page: 0,
             show_lesson: false,
             first_visit: false,
             lesson_scroll: 0,
@@ -334,21 +350,37 @@ impl LabScreen {
             predict: PredictState::default(),
             mode: Mode::Sim,
             live: (parts.new_live)(),
-            dragging: false,
-            fleet: FleetPanel::new(lab),
+            later_pages,
             outcome: None,
             revealed: Revealed::default(),
             check_answers: std::cell::OnceCell::new(),
         }
     }
 
-    /// Whether the fleet view shows (Lab 1, after `F`).
-    pub fn fleet_showing(&self) -> bool {
-        self.fleet.as_ref().is_some_and(|f| f.showing)
+    /// The page showing when it is one after the first (Lab 1's fleet view, after `F`).
+    pub fn later_page(&self) -> Option<&dyn Page> {
+        let index = self.showing_page.checked_sub(1)?;
+        self.later_pages.get(index).map(|page| page.as_ref())
     }
 
-    /// The sliders a check's prompt compares with its settings: the fleet panel's for a
-    /// check the fleet simulation scores, the lab screen's for any other.
+    /// The first page's sliders: the lab's engines and its live part run at these.
+    pub fn lab_sliders(&self) -> &[Slider] {
+        &self.pages[0].sliders
+    }
+
+    /// The showing page's sliders, which the slider keys and the mouse move.
+    pub fn showing_sliders(&self) -> &PageSliders {
+        &self.pages[self.showing_page]
+    }
+
+    /// The open verdict, as a page sees it.
+    fn open_verdict(&self) -> Option<OpenVerdict<'_>> {
+        self.predict.observed.as_ref().map(|observed| OpenVerdict {
+            check_id: &observed.check_id,
+            scored_live: observed.live,
+        })
+    }
+
     /// The results the view shows: those of an open verdict's check when it was scored at
     /// settings of its own, else the sliders'.
     pub fn shown_results(&self) -> &LabResults {
@@ -364,11 +396,13 @@ impl LabScreen {
             .map(|(_, results)| results)
     }
 
+    /// The sliders a check's prompt compares with its settings: those of the page whose
+    /// steps ask it (the lab file says).
     pub fn check_sliders(&self, lab: &LabFile, check: &crate::content::Question) -> &[Slider] {
-        match self.fleet.as_ref() {
-            Some(panel) if first_visit::is_fleet_check(lab, check) => &panel.sliders,
-            _ => &self.sliders,
-        }
+        let page = lab.check_page(&check.id);
+        self.pages
+            .get(page)
+            .map_or(self.lab_sliders(), |page| &page.sliders[..])
     }
 
     /// The guided step the page showing is at: its own first step when the step kept belongs
@@ -386,8 +420,8 @@ impl LabScreen {
     /// Whether the page showing is a simulation (the lab screen in sim mode, or the fleet view
     /// showing its simulated run): only there can a run show before the learner predicts.
     fn simulated(&self) -> bool {
-        match self.fleet.as_ref().filter(|panel| panel.showing) {
-            Some(panel) => !panel.live_showing,
+        match self.later_page() {
+            Some(page) => page.simulated(),
             None => self.mode == Mode::Sim,
         }
     }
@@ -450,16 +484,11 @@ impl LabScreen {
         reveal::masked_metrics(lab, &shown, spanning, answer, (&self.revealed, progress))
     }
 
-    /// The named numbers of the simulated run on screen: the fleet's (an open verdict's own
-    /// run, else the sliders'), or the lab screen's with Lab 4's slots case.
-    fn shown_metrics(&self) -> Vec<Metric> {
-        if let Some(panel) = self.fleet.as_ref().filter(|panel| panel.showing) {
-            let kept = self
-                .predict
-                .observed
-                .as_ref()
-                .and_then(|observed| panel.verdict_run(&observed.check_id, observed.live));
-            return metrics::fleet_metrics(kept.unwrap_or(&panel.run));
+    /// The named numbers of the simulated run on screen: a later page's (the fleet's: an
+    /// open verdict's own run, else the sliders'), or the lab screen's with Lab 4's slots case.
+    pub fn shown_metrics(&self) -> Vec<Metric> {
+        if let Some(page) = self.later_page() {
+            return page.shown_metrics(self.open_verdict());
         }
         predict::lab_metrics(self.shown_results())
     }
@@ -467,14 +496,14 @@ impl LabScreen {
     /// The parameter values of the simulated run on screen: an open verdict's check's own
     /// settings when the view shows the run at them, else every slider (the fleet's too).
     fn shown_values(&self, lab: &LabFile) -> Vec<(String, f64)> {
-        let verdict_check =
-            self.predict
-                .observed
-                .as_ref()
-                .filter(|observed| match self.fleet.as_ref().filter(|panel| panel.showing) {
-                    Some(panel) => panel.verdict_check(&observed.check_id, observed.live).is_some(),
-                    None => self.verdict_showing().is_some(),
-                });
+        let verdict_check = self
+            .predict
+            .observed
+            .as_ref()
+            .filter(|_| match (self.later_page(), self.open_verdict()) {
+                (Some(page), Some(verdict)) => page.shows_check_run(verdict),
+                _ => self.verdict_showing().is_some(),
+            });
         let own = verdict_check
             .and_then(|observed| lab.checks.iter().find(|check| check.id == observed.check_id))
             .and_then(|check| check.settings.as_ref())
@@ -482,10 +511,9 @@ impl LabScreen {
         if let Some(own) = own {
             return own.to_vec();
         }
-        let fleet_sliders = self.fleet.iter().flat_map(|panel| &panel.sliders);
-        self.sliders
+        self.pages
             .iter()
-            .chain(fleet_sliders)
+            .flat_map(|page| &page.sliders)
             .map(|slider| (slider.spec.name.clone(), slider.value()))
             .collect()
     }
@@ -500,7 +528,7 @@ impl LabScreen {
 
     /// The page showing, for its first visit.
     pub fn page(&self) -> LabPage {
-        usize::from(self.fleet_showing())
+        self.showing_page
     }
 
     /// A page's first visit: the lesson opens by itself at the page's first guided step.
@@ -531,8 +559,8 @@ impl LabScreen {
 
     /// The extra key context of the live screen, consulted before [`Context::Lab`].
     pub fn live_context(&self) -> Option<Context> {
-        if self.fleet_showing() {
-            Some(Context::Fleet)
+        if let Some(page) = self.later_page() {
+            Some(page.key_context())
         } else {
             self.parts.live_context.filter(|_| self.live_showing())
         }
@@ -542,7 +570,7 @@ impl LabScreen {
     pub fn update(&mut self, msg: Msg, ctx: &ScreenCtx) -> LabOutcome {
         // `F` from a verdict or a note (which may say the lab goes on in the other view)
         // closes it and switches views.
-        if msg == Msg::ToggleFleet && self.fleet.is_some() && self.predict.is_showing_outcome() {
+        if msg == Msg::ToggleFleet && !self.later_pages.is_empty() && self.predict.is_showing_outcome() {
             self.predict.close();
         }
         // Seeing the run without predicting: this step only; its check stays open to predict.
@@ -562,29 +590,54 @@ impl LabScreen {
             self.first_visit = false;
             return LabOutcome::Changed;
         }
-        if let Some(panel) = self.fleet.as_mut() {
-            if msg == Msg::ToggleFleet {
-                panel.showing = !panel.showing;
-                // Leaving the fleet view ends its live run: no replica runs unseen.
-                panel.live.leave();
-                // Each view offers its own steps: the guided step moves to the view's first.
-                let page = self.page();
-                if first_visit::step_page(ctx.lab, self.predict.step) != page {
-                    self.predict.step = first_visit::first_step(ctx.lab, page);
-                }
-                return LabOutcome::Changed;
+        if msg == Msg::ToggleFleet && !self.later_pages.is_empty() {
+            self.showing_page = (self.showing_page + 1) % (self.later_pages.len() + 1);
+            // Leaving a page ends its live run: no replica runs unseen.
+            self.later_pages.iter_mut().for_each(|page| page.leave());
+            // Each view offers its own steps: the guided step moves to the view's first.
+            let page = self.page();
+            if first_visit::step_page(ctx.lab, self.predict.step) != page {
+                self.predict.step = first_visit::first_step(ctx.lab, page);
             }
-            if panel.showing && msg == Msg::Back {
-                panel.live.leave();
-            }
-            let lesson = matches!(msg, Msg::ToggleLesson | Msg::ScrollUp | Msg::ScrollDown);
-            if panel.showing
-                && !lesson
-                && let Some(changed) = panel.update(msg, ctx.lab, (ctx.area, self.parts.rows), ctx.events)
-            {
-                return LabOutcome::changed(changed);
-            }
+            return LabOutcome::Changed;
         }
+        if self.later_page().is_some() {
+            if let Some(outcome) = self.update_later_page(msg, ctx) {
+                return outcome;
+            }
+        } else if let Some(outcome) = self.update_live(msg, ctx) {
+            return outcome;
+        }
+        let before = self.showing_sliders().values();
+        let outcome = self.update_view(msg, ctx);
+        let values_changed = self.showing_sliders().values() != before;
+        if let Some(page) = self
+            .showing_page
+            .checked_sub(1)
+            .and_then(|i| self.later_pages.get_mut(i))
+        {
+            if values_changed {
+                page.sliders_moved(ctx.lab, &mut self.pages[self.showing_page].sliders, &before, ctx.events);
+            }
+            return outcome;
+        }
+        if values_changed {
+            self.results_stale = true;
+        }
+        if values_changed || (outcome == LabOutcome::Changed && self.mode == Mode::Live) {
+            let live_ctx = LiveCtx {
+                lab: ctx.lab,
+                sliders: &self.pages[0].sliders,
+                step: self.current_step(ctx.lab),
+                events: ctx.events,
+            };
+            self.live.part().retune(&live_ctx);
+        }
+        outcome
+    }
+
+    /// The first page's mode and live keys: `Some` when `msg` was one of them.
+    fn update_live(&mut self, msg: Msg, ctx: &ScreenCtx) -> Option<LabOutcome> {
         match msg {
             Msg::ToggleMode => {
                 if self.mode == Mode::Live {
@@ -593,18 +646,18 @@ impl LabScreen {
                 } else {
                     self.mode = Mode::Live;
                 }
-                return LabOutcome::Changed;
+                return Some(LabOutcome::Changed);
             }
             // Lab 4's views (curves, outcomes, bulkhead) switch in both modes.
             Msg::Live(LiveMsg::ToggleView) if let LabLive::Overload(part) = &mut self.live => {
                 part.view = part.view.next();
-                return LabOutcome::Changed;
+                return Some(LabOutcome::Changed);
             }
-            Msg::StartStop | Msg::Live(_) if self.mode == Mode::Sim => return LabOutcome::Unchanged,
+            Msg::StartStop | Msg::Live(_) if self.mode == Mode::Sim => return Some(LabOutcome::Unchanged),
             Msg::StartStop => {
                 let live_ctx = LiveCtx {
                     lab: ctx.lab,
-                    sliders: &self.sliders,
+                    sliders: &self.pages[0].sliders,
                     step: self.current_step(ctx.lab),
                     events: ctx.events,
                 };
@@ -614,7 +667,7 @@ impl LabScreen {
                 } else {
                     part.start(&live_ctx)
                 };
-                return LabOutcome::changed(changed);
+                return Some(LabOutcome::changed(changed));
             }
             Msg::Back => self.live.part().leave(),
             _ => {}
@@ -624,30 +677,42 @@ impl LabScreen {
         if self.mode == Mode::Live && !lesson_scroll {
             let live_ctx = LiveCtx {
                 lab: ctx.lab,
-                sliders: &self.sliders,
+                sliders: &self.pages[0].sliders,
                 step: self.current_step(ctx.lab),
                 events: ctx.events,
             };
             if let Some(changed) = self.live.part().key(msg, &live_ctx) {
-                return LabOutcome::changed(changed);
+                return Some(LabOutcome::changed(changed));
             }
         }
-        let before: Vec<f64> = self.sliders.iter().map(Slider::value).collect();
-        let outcome = self.update_view(msg, ctx);
-        let values_changed = self.sliders.iter().map(Slider::value).ne(before.iter().copied());
-        if values_changed {
-            self.results_stale = true;
+        None
+    }
+
+    /// The keys of the later page showing (Lab 1's fleet: `m`, `s`, its live keys,
+    /// `d`/`w`/`u`, `l`/`r`, `o`, `c`): `Some` when `msg` was one of them.
+    fn update_later_page(&mut self, msg: Msg, ctx: &ScreenCtx) -> Option<LabOutcome> {
+        let page = self.later_pages.get_mut(self.showing_page.checked_sub(1)?)?;
+        if msg == Msg::Back {
+            page.leave();
+            // The first page's live part stops too, as it does when leaving from there.
+            self.live.part().leave();
+            return None;
         }
-        if values_changed || (outcome == LabOutcome::Changed && self.mode == Mode::Live) {
-            let live_ctx = LiveCtx {
-                lab: ctx.lab,
-                sliders: &self.sliders,
-                step: self.current_step(ctx.lab),
-                events: ctx.events,
-            };
-            self.live.part().retune(&live_ctx);
+        if matches!(msg, Msg::ToggleLesson | Msg::ScrollUp | Msg::ScrollDown) {
+            return None;
         }
-        outcome
+        let sliders = &mut self.pages[self.showing_page].sliders;
+        page.key(msg, ctx.lab, sliders, ctx.events).map(LabOutcome::changed)
+    }
+
+    /// Every page computes again at its sliders as they stand, for sliders set from outside
+    /// the handler (a test moving a check's settings onto them at once).
+    pub fn sliders_set(&mut self, lab: &LabFile) {
+        self.results_stale = true;
+        for (page, sliders) in self.later_pages.iter_mut().zip(self.pages.iter_mut().skip(1)) {
+            let now = sliders.values();
+            page.sliders_moved(lab, &mut sliders.sliders, &now, None);
+        }
     }
 
     /// Recomputes the results if a slider moved since they were computed; true if it did.
@@ -656,7 +721,7 @@ impl LabScreen {
         if !self.results_stale {
             return false;
         }
-        self.results = (self.parts.recompute)(lab, &self.sliders, &self.results);
+        self.results = (self.parts.recompute)(lab, &self.pages[0].sliders, &self.results);
         self.results_stale = false;
         true
     }
@@ -671,81 +736,43 @@ impl LabScreen {
         sim::finish_pending(&mut self.results)
     }
 
-    /// Sliders, lesson, scrolling and the mouse.
+    /// The showing page's sliders, the lesson, scrolling and the mouse.
     fn update_view(&mut self, msg: Msg, ctx: &ScreenCtx) -> LabOutcome {
         let layout = layout::lab(ctx.area, self.parts.rows, self.mode == Mode::Live);
-        let count = self.sliders.len();
-        let before: Vec<f64> = self.sliders.iter().map(Slider::value).collect();
-        let view_before = (self.focus, self.show_lesson, self.lesson_scroll, self.log_scroll);
-        match msg {
-            Msg::Back => return LabOutcome::Home,
-            Msg::NextSlider if count > 0 => self.focus = (self.focus + 1) % count,
-            Msg::PrevSlider if count > 0 => self.focus = (self.focus + count - 1) % count,
-            Msg::Step(delta) => {
-                if let Some(slider) = self.sliders.get_mut(self.focus) {
-                    slider.step_by(i64::from(delta));
+        let page = self.showing_page;
+        let view_before = (
+            self.pages[page].focus,
+            self.show_lesson,
+            self.lesson_scroll,
+            self.log_scroll,
+        );
+        let before = self.pages[page].values();
+        if !self.pages[page].update(msg, layout.as_ref()) {
+            match msg {
+                Msg::Back => return LabOutcome::Home,
+                Msg::ToggleLesson => {
+                    self.show_lesson = !self.show_lesson;
+                    self.first_visit = false;
                 }
-            }
-            Msg::SliderMin => self.sliders.get_mut(self.focus).into_iter().for_each(Slider::to_min),
-            Msg::SliderMax => self.sliders.get_mut(self.focus).into_iter().for_each(Slider::to_max),
-            Msg::SliderReset => self.sliders.get_mut(self.focus).into_iter().for_each(Slider::reset),
-            Msg::ToggleLesson => {
-                self.show_lesson = !self.show_lesson;
-                self.first_visit = false;
-            }
-            Msg::ScrollUp | Msg::ScrollDown => {
-                let lines = if self.show_lesson {
-                    layout.as_ref().map_or(3, |l| lesson_page_rows(l.right))
-                } else {
-                    3
-                };
-                self.scroll(msg == Msg::ScrollDown, lines);
-            }
-            Msg::Click(x, y) => {
-                let at = Position::new(x, y);
-                self.dragging = false;
-                match layout
-                    .as_ref()
-                    .and_then(|l| layout::slider_hit(l, count, self.focus, at))
-                {
-                    Some(SliderHit::Row(row)) => self.focus = row,
-                    Some(SliderHit::Bar(fraction)) => {
-                        self.dragging = true;
-                        if let Some(slider) = self.sliders.get_mut(self.focus) {
-                            slider.set_fraction(fraction);
-                        }
-                    }
-                    None => {}
-                }
-            }
-            Msg::Drag(x, _) if self.dragging => {
-                let fraction = layout
-                    .as_ref()
-                    .and_then(|l| layout::bar_fraction(l, count, self.focus, x));
-                if let (Some(fraction), Some(slider)) = (fraction, self.sliders.get_mut(self.focus)) {
-                    slider.set_fraction(fraction);
-                }
-            }
-            Msg::Release => self.dragging = false,
-            Msg::Wheel(x, y, down) => {
-                let at = Position::new(x, y);
-                let over_params = layout.as_ref().is_some_and(|l| l.params.contains(at));
-                if over_params && count > 0 {
-                    self.focus = if down {
-                        (self.focus + 1).min(count - 1)
+                Msg::ScrollUp | Msg::ScrollDown => {
+                    let lines = if self.show_lesson {
+                        layout.as_ref().map_or(3, |l| lesson_page_rows(l.right))
                     } else {
-                        self.focus.saturating_sub(1)
+                        3
                     };
-                } else {
-                    self.scroll(down, 1);
+                    self.scroll(msg == Msg::ScrollDown, lines);
                 }
+                Msg::Wheel(_, _, down) => self.scroll(down, 1),
+                _ => {}
             }
-            _ => {}
         }
-        let after: Vec<f64> = self.sliders.iter().map(Slider::value).collect();
-        LabOutcome::changed(
-            after != before || view_before != (self.focus, self.show_lesson, self.lesson_scroll, self.log_scroll),
-        )
+        let view_after = (
+            self.pages[page].focus,
+            self.show_lesson,
+            self.lesson_scroll,
+            self.log_scroll,
+        );
+        LabOutcome::changed(self.pages[page].values() != before || view_before != view_after)
     }
 
     /// Scrolls the lesson when it shows, else the log; the views clamp to the text's end.
@@ -832,7 +859,7 @@ impl LabScreen {
                         let step_title = lab.steps.get(state.step).map_or("", |s| s.title.as_str());
                         let step = state.step;
                         if self.mode == Mode::Live
-                            && predict::sliders_at_settings(&check, &self.sliders)
+                            && predict::sliders_at_settings(&check, &self.pages[0].sliders)
                             && let Some(live) = self.live.health_mut()
                             && live.expect(&check, value, step, step_title).is_some()
                         {
@@ -844,7 +871,7 @@ impl LabScreen {
                         } else {
                             None
                         };
-                        let observed = predict::observe(lab, &check, reading, &self.sliders, live_run);
+                        let observed = predict::observe(lab, &check, reading, &self.pages[0].sliders, live_run);
                         // Lab 4: the view that draws what the check counts.
                         if let Some(view) = check.metric.as_deref().and_then(overload::OverloadView::showing)
                             && let Some(part) = self.live.overload_mut()
@@ -852,12 +879,12 @@ impl LabScreen {
                             part.view = view;
                         }
                         // The view shows the run the verdict is about while it is open.
-                        if let Some(panel) = self.fleet.as_mut() {
-                            panel.keep_check_run(lab, &check);
+                        for page in &mut self.later_pages {
+                            page.keep_check_run(lab, &check);
                         }
                         // (A fleet check's run is the fleet panel's, kept just above.)
-                        self.verdict_results = (!observed.live && !first_visit::is_fleet_check(lab, &check))
-                            .then(|| predict::sliders_for_check(&check, &self.sliders))
+                        self.verdict_results = (!observed.live && lab.check_page(&check.id) == 0)
+                            .then(|| predict::sliders_for_check(&check, &self.pages[0].sliders))
                             .flatten()
                             .map(|at_check| {
                                 let results =
@@ -939,8 +966,8 @@ impl LabScreen {
     /// An event of one of this lab's live runs. A live check it decides shows its verdict
     /// and leaves the outcome for [`LabScreen::take_outcome`].
     pub fn on_event(&mut self, event: LabEvent) -> bool {
-        if matches!(*event.body, LabBody::Fleet(_)) {
-            return self.fleet.as_mut().is_some_and(|panel| panel.live.on_event(event));
+        if let Some(page) = self.later_pages.iter_mut().find(|page| page.takes_event(&event.body)) {
+            return page.on_event(event);
         }
         let changed = self.live.part().on_event(event);
         self.show_live_verdict() || changed
@@ -972,20 +999,23 @@ impl LabScreen {
 
     /// The frame tick; true if the screen changed.
     pub fn tick(&mut self) -> bool {
-        let fleet = self.fleet.as_mut().is_some_and(|panel| panel.live.tick());
-        self.live.part().tick() | fleet
+        let later = self
+            .later_pages
+            .iter_mut()
+            .fold(false, |changed, page| page.tick() | changed);
+        self.live.part().tick() | later
     }
 
     /// Whether a live run (or server) of this lab is going.
     pub fn live_running(&self) -> bool {
-        self.live.part_ref().running() || self.fleet.as_ref().is_some_and(|panel| panel.live.running())
+        self.live.part_ref().running() || self.later_pages.iter().any(|page| page.running())
     }
 
     /// Stops every live run of this lab; the tasks are for the bounded wait before leaving.
     pub fn shutdown(&mut self) -> Vec<JoinHandle<()>> {
         let mut tasks = self.live.part().shutdown();
-        if let Some(panel) = self.fleet.as_mut() {
-            tasks.extend(panel.live.shutdown());
+        for page in &mut self.later_pages {
+            tasks.extend(page.shutdown());
         }
         tasks
     }
@@ -1013,6 +1043,8 @@ mod tests {
             new_live: || LabLive::Health(LiveHealth::default()),
             compute: sim::compute_health,
             recompute: sim::recompute_health,
+            // The live keys are the first page's: no later page is needed here.
+            later_pages: |_, _| Vec::new(),
         };
         let mut screen = LabScreen::new(lab, parts);
         let ctx = ScreenCtx {

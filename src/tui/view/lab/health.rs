@@ -61,7 +61,7 @@ pub fn render(view: &LabView, layout: &LabLayout, buf: &mut Buffer) {
         buf,
     );
     // The port the next start asks for: the slider's, as `serve health --port` takes it.
-    let port = crate::content::params::live_port(state.sliders.as_slice());
+    let port = crate::content::params::live_port(state.lab_sliders());
     server_panel(live, port, theme, layout.results, buf);
     params::render(view, layout.params, buf);
     // Said where the sliders are: which of them a running server sees.
@@ -81,7 +81,7 @@ pub fn render(view: &LabView, layout: &LabLayout, buf: &mut Buffer) {
     }
     let [probes, next, log] =
         Layout::vertical([Constraint::Length(6), Constraint::Length(4), Constraint::Min(3)]).areas(layout.right);
-    let period_s = crate::tui::slider::value_of(&state.sliders, "probe_period_s").unwrap_or(0.5);
+    let period_s = crate::tui::slider::value_of(state.lab_sliders(), "probe_period_s").unwrap_or(0.5);
     // Live, only an open prompt hides the probes (nothing shows before the learner starts a server).
     if let Some(why) = crate::tui::view::lab::hidden_why(view) {
         crate::tui::view::lab::hidden(" Probes ", &why, theme, probes, buf);
@@ -91,7 +91,7 @@ pub fn render(view: &LabView, layout: &LabLayout, buf: &mut Buffer) {
     // A probe decides the step's check only with the sliders at its settings (the server
     // starts at the sliders); else the simulation does, as the prompt says.
     let moment = step_check(view.lab, state.predict.step)
-        .filter(|check| sliders_at_settings(check, &state.sliders))
+        .filter(|check| sliders_at_settings(check, state.lab_sliders()))
         .and_then(|check| {
             check
                 .metric

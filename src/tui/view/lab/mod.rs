@@ -27,6 +27,7 @@ use crate::content::LabFile;
 use crate::learning::progress::Progress;
 use crate::learning::reveal::{self, Masked};
 use crate::tui::keys::{self, Context};
+use crate::tui::labs::page::{OpenVerdict, PageFrame};
 use crate::tui::layout;
 use crate::tui::msg::Msg;
 use crate::tui::screens::lab::{LabScreen, Mode};
@@ -37,7 +38,6 @@ use crate::tui::widgets::panel::panel;
 pub mod breaker;
 pub mod budget;
 pub mod charts;
-pub mod fleet;
 pub mod health;
 pub mod hidden_legend;
 pub mod lesson;
@@ -95,6 +95,56 @@ impl LabView<'_> {
     }
 }
 
+/// What the frame lends a later page (Lab 1's fleet view) to draw itself with.
+impl PageFrame for LabView<'_> {
+    fn lab(&self) -> &LabFile {
+        self.lab
+    }
+
+    fn number(&self) -> usize {
+        self.number
+    }
+
+    fn theme(&self) -> Theme {
+        self.theme
+    }
+
+    fn verdict(&self) -> Option<OpenVerdict<'_>> {
+        self.screen.predict.observed.as_ref().map(|observed| OpenVerdict {
+            check_id: &observed.check_id,
+            scored_live: observed.live,
+        })
+    }
+
+    fn masked(&self) -> Masked {
+        LabView::masked(self)
+    }
+
+    fn hidden_why(&self) -> Option<String> {
+        hidden_why(self)
+    }
+
+    fn run_hidden(&self) -> bool {
+        run_hidden(self)
+    }
+
+    fn context(&self) -> Context {
+        self.context
+    }
+
+    fn show_lesson(&self) -> bool {
+        self.screen.show_lesson
+    }
+
+    fn render_lesson(&self, area: Rect, buf: &mut Buffer) {
+        lesson::render(self, area, buf);
+    }
+
+    fn render_predict(&self, area: Rect, buf: &mut Buffer) {
+        predict::render(self, area, buf);
+    }
+}
+
 /// A chart's area when a number it draws is masked: the one line saying which step asks for it.
 pub fn masked_chart(title: &str, step: usize, theme: Theme, area: Rect, buf: &mut Buffer) {
     hidden(title, &reveal::Why::AskedBy(step).text(), theme, area, buf);
@@ -118,7 +168,7 @@ pub fn render(view: &LabView, draw: &LabDraw, area: Rect, buf: &mut Buffer) {
     }
 }
 
-/// Every region of the lab screen: the fleet view's, a lab's own live screen, or the frame's.
+/// Every region of the lab screen: a later page's, a lab's own live screen, or the frame's.
 fn render_regions(view: &LabView, draw: &LabDraw, area: Rect, buf: &mut Buffer) {
     let theme = view.theme;
     let lab = view.lab;
@@ -126,8 +176,8 @@ fn render_regions(view: &LabView, draw: &LabDraw, area: Rect, buf: &mut Buffer) 
     let Some(layout) = layout::lab(area, state.parts.rows, state.mode == Mode::Live) else {
         return;
     };
-    if let Some(panel) = state.fleet.as_ref().filter(|f| f.showing) {
-        return fleet::render(view, panel, &layout, buf);
+    if let Some(page) = state.later_page() {
+        return page.render(view, state.showing_sliders(), &layout, buf);
     }
     let live = state.mode == Mode::Live;
     let live_frame = match draw.live_screen {

@@ -18,8 +18,8 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     let note = note(view);
     render_sliders(
         " Parameters ",
-        &view.screen.sliders,
-        view.screen.focus,
+        view.screen.lab_sliders(),
+        view.screen.pages[0].focus,
         note,
         view.theme,
         area,
@@ -160,7 +160,10 @@ pub fn shorter_wordings(help: &str) -> Vec<String> {
 /// setting the simulation ignores, or a combination the command line refuses.
 fn note(view: &LabView) -> Option<String> {
     let state = view.screen;
-    let focused = state.sliders.get(state.focus).map(|s| s.spec.name.as_str());
+    let focused = state
+        .lab_sliders()
+        .get(state.pages[0].focus)
+        .map(|s| s.spec.name.as_str());
     match state.id {
         LabId::Health if state.mode == Mode::Sim && focused == Some("port") => {
             Some("In sim there is no server: this is the live server's (m).".to_string())
@@ -170,8 +173,8 @@ fn note(view: &LabView) -> Option<String> {
         ),
         LabId::Breaker => {
             // Said where the sliders are; the Results panel gives the reason in full.
-            let min_calls = value_of(&state.sliders, "min_calls")?;
-            let window = value_of(&state.sliders, "window")?;
+            let min_calls = value_of(state.lab_sliders(), "min_calls")?;
+            let window = value_of(state.lab_sliders(), "window")?;
             // The command line refuses this with the same reason (commands/run.rs).
             // Short enough for the panel's two lines at 80x24: the reason stays whole.
             (min_calls > window).then(|| format!("Above the window ({window:.0}): the breaker can never open."))

@@ -235,7 +235,7 @@ fn what_decides(view: &LabView, check: Option<&Question>) -> &'static str {
         && view.screen.id == LabId::Health
         && check.is_some_and(|check| {
             check.metric.as_deref().and_then(readyz_moment).is_some()
-                && sliders_at_settings(check, &view.screen.sliders)
+                && sliders_at_settings(check, view.screen.lab_sliders())
         });
     if probe_decides {
         "   (Enter, then start the server or send SIGTERM: a probe decides)"

@@ -155,7 +155,7 @@ pub fn render_results(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
                 ],
             }));
             // Why these figures can differ from the sim screen's in the last digit.
-            let sim_actions = value_of(&lab_view.screen.sliders, "actions").unwrap_or(10_000.0);
+            let sim_actions = value_of(lab_view.screen.lab_sliders(), "actions").unwrap_or(10_000.0);
             explain.extend(fit(
                 [
                     format!(

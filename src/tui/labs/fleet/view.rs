@@ -1,4 +1,4 @@
-//! Lab 1's fleet view inside the lab screen: the design and its totals on top, the fleet
+//! Lab 1's fleet page drawn whole in the lab screen: the design and its totals on top, the fleet
 //! sliders on the left, the fleet itself on the right (`tui/view/fleet.rs`: a state band per
 //! replica with its RESTARTS, the Service's endpoints, requests per second, the database).
 //!
@@ -31,18 +31,21 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 use crate::engine::fleet::{FleetComparison, FleetRun};
 use crate::learning::reveal::Masked;
 use crate::tui::keys::{self, Context};
+use crate::tui::labs::fleet::live::{APP_TIME_SCALE, FleetLive};
+use crate::tui::labs::fleet::state::{self, FleetPage};
+use crate::tui::labs::page::PageFrame;
 use crate::tui::layout::LabLayout;
 use crate::tui::msg::Msg;
-use crate::tui::screens::lab::fleet::FleetPanel;
-use crate::tui::screens::lab::fleet_live::{APP_TIME_SCALE, FleetLive};
+use crate::tui::screens::lab::page_sliders::PageSliders;
 use crate::tui::view::fleet::{self as fleet_view, FleetView};
 use crate::tui::view::footer;
-use crate::tui::view::lab::{self as lab_view, LabView, lesson, params, predict};
+use crate::tui::view::lab::{self as lab_view, params};
 use crate::wrap;
 
-pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut Buffer) {
-    let theme = view.theme;
-    let left = format!(" Lab {} · {} · fleet", view.number, view.lab.title);
+/// The fleet view's whole screen: `panel` at `page`'s sliders, in what `frame` lends.
+pub fn render(panel: &FleetPage, frame: &dyn PageFrame, page: &PageSliders, layout: &LabLayout, buf: &mut Buffer) {
+    let theme = frame.theme();
+    let left = format!(" Lab {} · {} · fleet", frame.number(), frame.lab().title);
     let (mut right, short) = if panel.live_showing {
         ("live · 127.0.0.1 · F one server ", "live · F one server ")
     } else {
@@ -61,13 +64,11 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
 
     // While a fleet check's verdict is open the view shows the run it was scored on, at the
     // check's own settings, and says so (the sliders stay where the learner left them).
-    let check = view
-        .screen
-        .predict
-        .observed
-        .as_ref()
-        .and_then(|observed| panel.verdict_check(&observed.check_id, observed.live));
+    let check = frame
+        .verdict()
+        .and_then(|verdict| panel.verdict_check(verdict.check_id, verdict.scored_live));
     let check_run = check.map(|kept| &kept.run);
+    let sliders = &page.sliders[..];
     let title_width = usize::from(layout.results.width.saturating_sub(2));
     let block_title = match check {
         Some(kept) => scenario_title(
@@ -78,8 +79,8 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
         ),
         None => scenario_title(
             "Fleet",
-            panel.scenario().name(),
-            &panel.changed_labels(view.lab),
+            state::scenario(sliders).name(),
+            &state::changed_labels(frame.lab(), sliders),
             title_width,
         ),
     };
@@ -88,8 +89,8 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
         .border_style(theme.border());
     // While a prompt is open, or the step's check waits for one, the totals and the fleet it
     // asks about wait, as on Labs 2-4's screens (the lesson holds no run's numbers).
-    let hidden_why = lab_view::hidden_why(view);
-    let masked = view.masked();
+    let hidden_why = frame.hidden_why();
+    let masked = frame.masked();
     let width = usize::from(block.inner(layout.results).width);
     if let Some(why) = &hidden_why {
         lab_view::hidden(" Results ", why, theme, layout.results, buf);
@@ -106,14 +107,13 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
     }
 
     // The sliders that fit, the focused one always among them.
-    let rows = usize::from(layout.params.height.saturating_sub(6));
-    let first = panel.first_shown(rows);
-    let shown = &panel.sliders[first..(first + rows.max(1)).min(panel.sliders.len())];
-    let title = format!(" Fleet parameters {}/{} ", panel.focus + 1, panel.sliders.len());
-    params::render_sliders(&title, shown, panel.focus - first, None, theme, layout.params, buf);
+    let (first, count) = page.shown(layout.params);
+    let shown = &page.sliders[first..first + count];
+    let title = format!(" Fleet parameters {}/{} ", page.focus + 1, page.sliders.len());
+    params::render_sliders(&title, shown, page.focus - first, None, theme, layout.params, buf);
 
-    if view.screen.show_lesson {
-        lesson::render(view, layout.right, buf);
+    if frame.show_lesson() {
+        frame.render_lesson(layout.right, buf);
     } else if let Some(why) = &hidden_why {
         lab_view::hidden(" Fleet ", why, theme, layout.right, buf);
     } else {
@@ -134,13 +134,14 @@ pub fn render(view: &LabView, panel: &FleetPanel, layout: &LabLayout, buf: &mut 
         };
         fleet_view::render(&fleet, theme, layout.right, buf);
     }
-    predict::render(view, layout.right, buf);
+    frame.render_predict(layout.right, buf);
     // A prompt or a verdict takes the keys (the fleet's own wait): the footer lists its keys,
     // as on the other labs' screens.
-    if matches!(view.context, Context::Predict | Context::Observed | Context::Note) {
-        return footer::render_keys(view.context, theme, layout.footer, buf);
+    let context = frame.context();
+    if matches!(context, Context::Predict | Context::Observed | Context::Note) {
+        return footer::render_keys(context, theme, layout.footer, buf);
     }
-    let mut entries = footer_entries(panel.live_showing, lab_view::run_hidden(view));
+    let mut entries = footer_entries(panel.live_showing, frame.run_hidden());
     // At 80 columns the keys first close up to one space apart, then take shorter labels
     // (with `x reveal` too, "F one server" did not fit and `o roll` was dropped): every key
     // that applies stays. Only a footer narrower than the app allows still drops one.
