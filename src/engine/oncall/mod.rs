@@ -4,10 +4,12 @@
 //! - [`register`]: the four dependencies as the Atlas's register records them.
 //! - [`lever`]: the levers (`inventory.retries=0`, `shed=on`, ...) and a timed pull.
 //! - [`incident`]: incident files, checked, and the seed's dependency and moment.
+//! - [`call_plan`]: one call's retry layers as steps, for the sim and the live twin.
 //! - [`sim`]: the drill second by second, with the golden signals and the two alerts.
 //! - [`play`]: the drill played by a person: its clock, its pulls, what on-call sees.
 //! - [`score`]: what a drill scores and why.
 
+pub mod call_plan;
 pub mod incident;
 pub mod lever;
 pub mod play;
