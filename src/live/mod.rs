@@ -26,6 +26,7 @@ pub mod database_client;
 pub mod fleet;
 pub mod health;
 pub mod http;
+pub mod oncall;
 pub mod overload;
 pub mod retry;
 pub mod room_server;

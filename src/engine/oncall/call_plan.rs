@@ -33,7 +33,7 @@ pub struct CallEnd {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Phase {
+enum CallPhase {
     /// Before an application attempt: the breaker is asked next.
     BeforeApp,
     /// Waiting for [`CallPlan::permitted`].
@@ -58,7 +58,7 @@ pub struct CallPlan {
     elapsed_ms: f64,
     ok: bool,
     refused: bool,
-    phase: Phase,
+    phase: CallPhase,
 }
 
 impl CallPlan {
@@ -74,12 +74,12 @@ impl CallPlan {
             elapsed_ms: 0.0,
             ok: false,
             refused: false,
-            phase: Phase::BeforeApp,
+            phase: CallPhase::BeforeApp,
         }
     }
 
     fn done(&mut self) -> CallStep {
-        self.phase = Phase::Finished;
+        self.phase = CallPhase::Finished;
         CallStep::Done(CallEnd {
             ok: self.ok,
             elapsed_ms: self.elapsed_ms,
@@ -92,67 +92,67 @@ impl CallPlan {
     pub fn next_step(&mut self) -> CallStep {
         loop {
             match self.phase {
-                Phase::BeforeApp => {
+                CallPhase::BeforeApp => {
                     if self.app >= self.app_attempts || self.elapsed_ms >= self.budget_ms {
                         return self.done();
                     }
-                    self.phase = Phase::AwaitPermit;
+                    self.phase = CallPhase::AwaitPermit;
                     return CallStep::AskBreaker;
                 }
-                Phase::AwaitPermit => return CallStep::AskBreaker,
-                Phase::Layers => {
+                CallPhase::AwaitPermit => return CallStep::AskBreaker,
+                CallPhase::Layers => {
                     if self.ok || self.layer >= self.layers || self.elapsed_ms >= self.budget_ms {
-                        self.phase = Phase::Told;
+                        self.phase = CallPhase::Told;
                         return CallStep::RecordBreaker { ok: self.ok };
                     }
-                    self.phase = Phase::AwaitAttempt;
+                    self.phase = CallPhase::AwaitAttempt;
                     return CallStep::Attempt {
                         limit_ms: self.budget_ms - self.elapsed_ms,
                     };
                 }
-                Phase::AwaitAttempt => {
+                CallPhase::AwaitAttempt => {
                     return CallStep::Attempt {
                         limit_ms: self.budget_ms - self.elapsed_ms,
                     };
                 }
-                Phase::Told => {
+                CallPhase::Told => {
                     if self.ok {
                         return self.done();
                     }
                     self.app += 1;
                     self.layer = 0;
-                    self.phase = Phase::BeforeApp;
+                    self.phase = CallPhase::BeforeApp;
                 }
-                Phase::Finished => return self.done(),
+                CallPhase::Finished => return self.done(),
             }
         }
     }
 
     /// The breaker's answer to [`CallStep::AskBreaker`].
     pub fn permitted(&mut self, allowed: bool) {
-        if self.phase != Phase::AwaitPermit {
+        if self.phase != CallPhase::AwaitPermit {
             return;
         }
         if allowed {
-            self.phase = Phase::Layers;
+            self.phase = CallPhase::Layers;
         } else {
             self.refused = true;
             self.ok = false;
-            self.phase = Phase::Finished;
+            self.phase = CallPhase::Finished;
         }
     }
 
     /// An attempt's outcome; returns its time cut to what was left of the budget, the
     /// time the attempt counts for.
     pub fn attempted(&mut self, ok: bool, took_ms: f64) -> f64 {
-        if self.phase != Phase::AwaitAttempt {
+        if self.phase != CallPhase::AwaitAttempt {
             return 0.0;
         }
         let took_ms = took_ms.min(self.budget_ms - self.elapsed_ms);
         self.elapsed_ms += took_ms;
         self.layer += 1;
         self.ok = ok;
-        self.phase = Phase::Layers;
+        self.phase = CallPhase::Layers;
         took_ms
     }
 }

@@ -6,12 +6,14 @@
 //! - [`incident`]: incident files, checked, and the seed's dependency and moment.
 //! - [`call_plan`]: one call's retry layers as steps, for the sim and the live twin.
 //! - [`sim`]: the drill second by second, with the golden signals and the two alerts.
+//! - [`mode`]: which clock a drill was played on, for the printer.
 //! - [`play`]: the drill played by a person: its clock, its pulls, what on-call sees.
 //! - [`score`]: what a drill scores and why.
 
 pub mod call_plan;
 pub mod incident;
 pub mod lever;
+pub mod mode;
 pub mod play;
 pub mod register;
 pub mod score;
@@ -19,6 +21,7 @@ pub mod sim;
 
 pub use incident::{DrillSetup, IncidentFileError, IncidentSpec, builtin_incidents, choose_incident, parse_incident};
 pub use lever::{LeverPull, OncallLever};
+pub use mode::DrillMode;
 pub use play::{DecisionEntry, OncallPlay, OncallReveal, OncallView};
 pub use register::OncallDep;
 pub use score::{DrillScore, score_drill};
