@@ -139,9 +139,9 @@ impl Checkout {
     }
 
     /// One attempt over HTTP within `limit_ms`: whether it succeeded, and its drill ms.
-    async fn attempt(&self, dep: OncallDep, limit_ms: f64) -> (bool, f64) {
+    async fn attempt(&self, dep: OncallDep, second: usize, limit_ms: f64) -> (bool, f64) {
         let start = Instant::now();
-        let uri = format!("http://{}{ATTEMPT_PATH}", self.deps[dep.index()]);
+        let uri = format!("http://{}{ATTEMPT_PATH}?s={second}", self.deps[dep.index()]);
         let Ok(request) = Request::get(uri).body(Empty::<Bytes>::new()) else {
             return (false, 0.0);
         };
@@ -183,7 +183,7 @@ impl Checkout {
                     plan.permitted(permitted);
                 }
                 CallStep::Attempt { limit_ms } => {
-                    let (ok, took_ms) = self.attempt(dep, limit_ms).await;
+                    let (ok, took_ms) = self.attempt(dep, second, limit_ms).await;
                     let took_ms = plan.attempted(ok, took_ms);
                     self.tally.dep(second, dep, |d| {
                         d.attempts += STANDS_FOR;
@@ -196,7 +196,12 @@ impl Checkout {
                     if let Ok(mut b) = breaker.lock()
                         && let Some(b) = b.as_mut()
                     {
-                        b.record(self.clock.now_s(), ok);
+                        // A live call stands for five to the breaker too, so that its
+                        // window of 20 calls spans the sim's time, not five times it.
+                        let now_s = self.clock.now_s();
+                        for _ in 0..STANDS_FOR {
+                            b.record(now_s, ok);
+                        }
                     }
                 }
                 CallStep::Done(end) => return Some(end),

@@ -3,8 +3,11 @@
 //! incident, at the drill time the attempt arrives, under the load of the last whole drill
 //! second it saw, and takes the answer's time for real (scaled) before it answers.
 //!
-//! It counts attempts by the drill second they reach it; "the last whole second" is the
-//! one before the current, as the sim's is. Answers: 200 for a success; 503 for a failure
+//! It counts attempts by the drill second of the checkout they serve, as the sim does, and
+//! judges its load by the second before that one: a stall of the machine that bunches
+//! arrivals is not load the sim's steady customers would make (measured: with counting by
+//! arrival, a loaded machine's bunching put inventory past its brownout capacity after
+//! the levers, where the sim has it below). Answers: 200 for a success; 503 for a failure
 //! (a fast 503 above a rate limit, or a slow one at the caller's timeout: past capacity
 //! the attempt is queued beyond the timeout, and the server answers at the moment the
 //! caller would give up, so that the caller's connection stays open for its next attempt;
@@ -50,7 +53,12 @@ impl Dependency {
             return http::text(StatusCode::OK, "warm\n");
         }
         let t_s = self.clock.now_s();
-        let second = (t_s as usize).min(self.arrivals.len() - 1);
+        // The second of the request the attempt serves (`?s=`), as the sim counts load; an
+        // attempt without one counts in the second it arrived.
+        let second = server::query(&request, "s")
+            .and_then(|s| s.parse::<usize>().ok())
+            .unwrap_or(t_s as usize)
+            .min(self.arrivals.len() - 1);
         // Each live attempt stands for five of the sim's, in the load as in the counts.
         self.arrivals[second].fetch_add(STANDS_FOR, Ordering::Relaxed);
         let offered_per_s = match second.checked_sub(1) {
