@@ -12,9 +12,12 @@
 //! Conventions the twin needs to be comparable with the sim, each the honest reading of
 //! the sim's model:
 //!
-//! - A dependency decides it is over capacity from the attempts that reached it in the
-//!   last whole drill second (the sim's "attempts made in the last whole second"),
-//!   counted by arrival at the server ([`dependency`]).
+//! - A dependency decides it is over capacity from the attempts of the last whole drill
+//!   second's checkouts (the sim's "attempts made in the last whole second"), counted by
+//!   the second of the checkout each attempt serves ([`dependency`]).
+//! - The load is a fifth of the sim's, each request standing for five in every count, in
+//!   a dependency's load and in its breaker's window, with 13 workers for the sim's 64
+//!   ([`tally::STANDS_FOR`]: the full load is more than two shared cores sustain).
 //! - A failing attempt is answered 503 at the moment the sim says it ends (its caller's
 //!   timeout, or a fast 10 ms rate-limit answer), so the caller's connection lives on; the
 //!   hang's 1.9 s answer is a success after 1.9 s, as the sim's wait in the pool is.

@@ -16,12 +16,11 @@ use crate::engine::oncall::sim::{AlertWatch, DRILL_S, DepSignals, DrillSecond, P
 use crate::engine::oncall::{DrillRun, DrillSetup, LeverPull, OncallDep};
 use crate::live::http;
 
-/// Real milliseconds a drill second lasts live: the 420 s drill in 33.6 s of wall time.
-/// Why 80: the load is 100 checkouts a drill second and each makes four calls and up to
-/// nine attempts a call in a storm, up to 15,000 loopback requests a real second at 80 ms,
-/// which the 2-core machine sustained in a debug build (see the book's on-call chapter for
-/// the measured agreement); shorter, the answer times' timer ticks (1 ms) grow against the
-/// scaled latencies (inventory's 30 ms is 2.4 ms).
+/// Real milliseconds a drill second lasts live: the 420 s drill in 33.6 s of wall time,
+/// within the ~40 s a whole drill may take. Shorter, the timer's 1 ms ticks grow against
+/// the scaled answer times (inventory's usual 30 ms is 2.4 ms here); the load a drill
+/// second carries at this speed is why the twin plays a fifth of it
+/// ([`super::tally::STANDS_FOR`]).
 pub const MS_PER_DRILL_S: u64 = 80;
 /// Real time before drill second 0, for the servers to start and the connections to open.
 const WARM_UP: Duration = Duration::from_millis(700);
