@@ -18,6 +18,8 @@
 //!   one dependency, and the runner the app starts.
 //! - [`overload`] (Lab 4): a server with worker slots and the engine's shedding rules, a
 //!   paced client with timeouts and the throttle, and the runner the app starts.
+//! - [`oncall`] (the on-call drill): checkout-api and its four dependencies, a bounded
+//!   load and the levers at their drill times, into the simulation's rows and score.
 //! - [`room_server`]: a workshop room's server (the participants' page and answers).
 
 pub mod breaker;
