@@ -1,6 +1,7 @@
 //! `run oncall`: the on-call drill headless. Plays an incident with a scripted lever
-//! sequence on the virtual clock, prints the score, saves a debrief if asked, and
-//! replays a saved debrief to check that its score still holds.
+//! sequence on the virtual clock (or live on 127.0.0.1 with `--live`, the same printer),
+//! prints the score, saves a debrief if asked, and replays a saved debrief to check that
+//! its score still holds.
 
 use std::io::Write;
 use std::path::Path;
@@ -10,11 +11,13 @@ use color_eyre::eyre::{Result, eyre};
 
 use crate::cli::{LeverScript, OncallArgs};
 use crate::engine::oncall::{
-    DrillRun, DrillScore, DrillSetup, ExtraFault, IncidentSpec, LeverPull, builtin_incidents, choose_incident,
+    DrillMode, DrillRun, DrillScore, DrillSetup, ExtraFault, IncidentSpec, LeverPull, builtin_incidents,
+    choose_incident,
     run_drill, score_drill,
 };
 use crate::error::UsageError;
 pub use crate::learning::debrief::{debrief_dir, save_debrief};
+use crate::live::oncall::runner as oncall_live;
 use crate::report::oncall::{
     DecisionEntry, debrief_json, debrief_markdown, expected_effect, oncall_dashboard, oncall_json, oncall_text,
 };
@@ -36,6 +39,23 @@ fn incident_named(name: &str) -> Result<IncidentSpec> {
         .ok_or_else(|| usage(format!("no incident {name:?} (allowed: {})", names.join(", "))))
 }
 
+/// The seed's setup, with a facilitator's second faults (a replayed debrief's), and the
+/// script's levers in drill seconds.
+fn setup_and_levers(
+    incident: &IncidentSpec,
+    seed: u64,
+    script: &LeverScript,
+    extra_faults: Vec<ExtraFault>,
+) -> (DrillSetup, Vec<LeverPull>) {
+    let mut setup = DrillSetup::new(incident, seed);
+    setup.extra_faults = extra_faults;
+    let levers = match script {
+        LeverScript::Runbook => setup.runbook(),
+        LeverScript::Pulls(pulls) => pulls.clone(),
+    };
+    (setup, levers)
+}
+
 /// Plays one drill and scores it.
 pub fn play(incident: &IncidentSpec, seed: u64, script: &LeverScript) -> (DrillRun, DrillScore) {
     play_with_faults(incident, seed, script, Vec::new())
@@ -48,15 +68,43 @@ pub fn play_with_faults(
     script: &LeverScript,
     extra_faults: Vec<ExtraFault>,
 ) -> (DrillRun, DrillScore) {
-    let mut setup = DrillSetup::new(incident, seed);
-    setup.extra_faults = extra_faults;
-    let levers = match script {
-        LeverScript::Runbook => setup.runbook(),
-        LeverScript::Pulls(pulls) => pulls.clone(),
-    };
+    let (setup, levers) = setup_and_levers(incident, seed, script, extra_faults);
     let run = run_drill(&setup, &levers);
     let score = score_drill(&run);
     (run, score)
+}
+
+/// Plays one drill live on 127.0.0.1 (the twin of [`play`]) and scores it; `Err` carries
+/// the signal that ended it early. The wall time is the drill's at the live scale, about
+/// 35 s, whatever the flags: the load and the drill's length are fixed.
+pub fn play_live(
+    incident: &IncidentSpec,
+    seed: u64,
+    script: &LeverScript,
+) -> Result<std::result::Result<(DrillRun, DrillScore), crate::signals::Arrived>> {
+    // The live twin plays no facilitator's faults: `--live --replay` is refused.
+    let (setup, levers) = setup_and_levers(incident, seed, script, Vec::new());
+    let runtime = super::run::live_runtime()?;
+    let outcome = runtime.block_on(async {
+        // Registered before the servers start, so a signal at any moment ends the run.
+        let mut stop = crate::signals::Stop::register()?;
+        Ok::<_, color_eyre::eyre::Report>(tokio::select! {
+            biased;
+            signal = stop.recv() => Err(signal),
+            run = oncall_live::run(&setup, &levers, oncall_live::MS_PER_DRILL_S) => Ok(run),
+        })
+    })?;
+    // Dropping the runtime's tasks closes every server's listener and connection: no
+    // server outlives the command, signal or not.
+    runtime.shutdown_background();
+    Ok(match outcome {
+        Err(signal) => Err(signal),
+        Ok(run) => {
+            let run = run.map_err(|e| eyre!("running the on-call drill live on 127.0.0.1: {e}"))?;
+            let score = score_drill(&run);
+            Ok((run, score))
+        }
+    })
 }
 
 /// The decision log of a headless run: no reason written, the lever's documented effect.
@@ -122,14 +170,16 @@ pub fn read_debrief_second_faults(path: &Path) -> Result<Vec<ExtraFault>> {
 
 /// Runs `run oncall`.
 pub(crate) fn run_oncall(args: &OncallArgs, progress_file: Option<&Path>, out: &mut dyn Write) -> Result<ExitCode> {
-    if args.mode.live {
-        return Err(usage("run oncall --live is not built yet: use --sim"));
+    if args.mode.live && args.replay.is_some() {
+        return Err(usage(
+            "--replay checks a saved score on the virtual clock; allowed with --sim, not --live",
+        ));
     }
     if let Some(path) = &args.replay {
         let (incident, seed, levers, saved_score) = read_debrief(path)?;
         let extra_faults = read_debrief_second_faults(path)?;
         let (run, score) = play_with_faults(&incident, seed, &LeverScript::Pulls(levers), extra_faults);
-        print(&run, &score, args.mode.json, out)?;
+        print(DrillMode::Sim, &run, &score, args.mode.json, out)?;
         if score.score != saved_score {
             return Err(eyre!(
                 "{}: replayed score {} differs from the saved {saved_score}",
@@ -150,13 +200,28 @@ pub(crate) fn run_oncall(args: &OncallArgs, progress_file: Option<&Path>, out: &
         }
     };
     let script = args.levers.clone().unwrap_or(LeverScript::Pulls(Vec::new()));
-    let (run, score) = play(&incident, seed, &script);
+    let (mode, (run, score)) = if args.mode.live {
+        match play_live(&incident, seed, &script)? {
+            Ok(played) => (
+                DrillMode::Live {
+                    ms_per_drill_s: oncall_live::MS_PER_DRILL_S,
+                },
+                played,
+            ),
+            Err(signal) => {
+                writeln!(out, "interrupted by {}: the drill's servers were stopped", signal.name)?;
+                return Ok(signal.exit_code());
+            }
+        }
+    } else {
+        (DrillMode::Sim, play(&incident, seed, &script))
+    };
     if let Some(every) = args.dashboard_every.filter(|_| !args.mode.json) {
         for second in run.seconds.iter().step_by(every) {
             writeln!(out, "{}", oncall_dashboard(second))?;
         }
     }
-    print(&run, &score, args.mode.json, out)?;
+    print(mode, &run, &score, args.mode.json, out)?;
     if args.debrief {
         let progress = super::progress::progress_path(progress_file)?;
         let decisions = scripted_decisions(&run.levers);
@@ -175,11 +240,11 @@ pub(crate) fn run_oncall(args: &OncallArgs, progress_file: Option<&Path>, out: &
     Ok(ExitCode::SUCCESS)
 }
 
-fn print(run: &DrillRun, score: &DrillScore, json: bool, out: &mut dyn Write) -> Result<()> {
+fn print(mode: DrillMode, run: &DrillRun, score: &DrillScore, json: bool, out: &mut dyn Write) -> Result<()> {
     if json {
-        writeln!(out, "{}", oncall_json("sim", run, score))?;
+        writeln!(out, "{}", oncall_json(mode, run, score))?;
     } else {
-        write!(out, "{}", oncall_text("sim", run, score))?;
+        write!(out, "{}", oncall_text(mode, run, score))?;
     }
     Ok(())
 }

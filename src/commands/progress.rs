@@ -69,5 +69,28 @@ pub fn run_progress(
         "  questions answered: {} of {}; right at the last try: {}",
         quiz.answered, quiz.total, quiz.right_last
     )?;
+    // Only when there are some: a learner who never played the drill sees no empty row.
+    if !progress.oncall.is_empty() {
+        writeln!(out, "  on-call drills saved: {}", progress.oncall.len())?;
+        for drill in &progress.oncall {
+            writeln!(out, "    {}", oncall_row(drill))?;
+        }
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One saved drill's summary, oldest first as they were played.
+fn oncall_row(drill: &crate::learning::progress::OncallSummary) -> String {
+    let restored = drill.restored_after_s.map_or_else(
+        || "goodput never back".to_string(),
+        |s| format!("goodput back {s} s after the onset"),
+    );
+    let debrief = drill
+        .debrief
+        .as_deref()
+        .map_or_else(String::new, |path| format!("; debrief {path}"));
+    format!(
+        "{} seed {}: {} / 100, {restored}, {} wrong lever(s){debrief}",
+        drill.incident, drill.seed, drill.score, drill.wrong_levers
+    )
 }

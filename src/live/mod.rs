@@ -19,6 +19,8 @@
 //! - [`overload`] (Lab 4): a server with worker slots and the engine's shedding rules, a
 //!   paced client with timeouts and the throttle, and the runner the app starts.
 //! - [`drill_control`]: the on-call drill's control endpoint for a facilitator (`oncall --gm`).
+//! - [`oncall`] (the on-call drill): checkout-api and its four dependencies, a bounded
+//!   load and the levers at their drill times, into the simulation's rows and score.
 //! - [`room_server`]: a workshop room's server (the participants' page and answers).
 
 pub mod breaker;
@@ -28,6 +30,7 @@ pub mod drill_control;
 pub mod fleet;
 pub mod health;
 pub mod http;
+pub mod oncall;
 pub mod overload;
 pub mod retry;
 pub mod room_server;

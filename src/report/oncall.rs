@@ -10,7 +10,7 @@ use crate::engine::oncall::ExtraFault;
 pub use crate::engine::oncall::play::DecisionEntry;
 use crate::engine::oncall::play::OwnerHint;
 use crate::engine::oncall::sim::{DrillRun, DrillSecond};
-use crate::engine::oncall::{DrillScore, LeverPull, OncallLever};
+use crate::engine::oncall::{DrillMode, DrillScore, LeverPull, OncallLever};
 
 /// The debrief's schema name; a change of shape is a new name.
 pub const DEBRIEF_SCHEMA: &str = "resilience-lab/oncall-debrief/1";
@@ -24,11 +24,11 @@ fn pulls(levers: &[LeverPull]) -> Vec<String> {
     levers.iter().map(ToString::to_string).collect()
 }
 
-/// `run oncall --json`: one document.
-pub fn oncall_json(mode: &str, run: &DrillRun, score: &DrillScore) -> String {
-    json!({
+/// `run oncall --json`: one document (a live run's also says its scale).
+pub fn oncall_json(mode: DrillMode, run: &DrillRun, score: &DrillScore) -> String {
+    let mut doc = json!({
         "lab": "oncall",
-        "mode": mode,
+        "mode": mode.name(),
         "incident": run.setup.incident.name,
         "seed": run.setup.seed,
         "dependency": run.setup.dependency.name(),
@@ -42,8 +42,11 @@ pub fn oncall_json(mode: &str, run: &DrillRun, score: &DrillScore) -> String {
         "restored_in_order": score.restored_in_order,
         "wrong_levers": pulls(&score.wrong_levers),
         "score": score.score,
-    })
-    .to_string()
+    });
+    if let DrillMode::Live { ms_per_drill_s } = mode {
+        doc["ms_per_drill_s"] = json!(ms_per_drill_s);
+    }
+    doc.to_string()
 }
 
 fn or_never(value: Option<f64>) -> String {
@@ -51,8 +54,9 @@ fn or_never(value: Option<f64>) -> String {
 }
 
 /// `run oncall`: the summary in text.
-pub fn oncall_text(mode: &str, run: &DrillRun, score: &DrillScore) -> String {
+pub fn oncall_text(mode: DrillMode, run: &DrillRun, score: &DrillScore) -> String {
     let setup = &run.setup;
+    let mode = mode.label();
     let levers = if run.levers.is_empty() {
         "none".to_string()
     } else {

@@ -17,5 +17,6 @@ mod fleet;
 mod fleet_children;
 mod health;
 mod health_abuse;
+mod oncall;
 mod overload;
 mod retry;

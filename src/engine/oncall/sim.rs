@@ -18,6 +18,7 @@ use std::collections::BinaryHeap;
 
 use serde::Serialize;
 
+use super::call_plan::{CallEnd, CallPlan, CallStep};
 use super::incident::{DrillSetup, FaultMode, IncidentSpec};
 use super::lever::{LeverPull, OncallLever};
 use super::register::{INBOUND_DEADLINE_MS, OncallDep};
@@ -148,10 +149,61 @@ struct DepState {
     not_permitted: u32,
     latencies_ms: Vec<f64>,
     busy_ms: f64,
-    // The alerts' memory.
+    alerts: AlertWatch,
+}
+
+/// One dependency's alert rules' memory: how long its breaker has not been closed, and
+/// its calls refused second by second. The simulation and the live twin close each
+/// second's row through it, so that both fire the same alerts from the same rows.
+#[derive(Clone, Debug, Default)]
+pub struct AlertWatch {
     not_closed_streak: usize,
     not_permitted_history: Vec<u32>,
     rejected_streak: usize,
+}
+
+impl AlertWatch {
+    /// Closes second `t_s` of `signals`' dependency: opens or ends its spans in `alerts`
+    /// and returns the rules firing at the end of the second, as `Rule{name=dep}`.
+    pub fn close_second(&mut self, t_s: usize, signals: &DepSignals, alerts: &mut Vec<AlertSpan>) -> Vec<String> {
+        let mut firing = Vec::new();
+        let dep = signals.dep;
+        // The breaker metric exists only where a breaker does; switched off, its
+        // breaker sees no calls and stays as it was.
+        let not_closed = dep.row().breaker && matches!(signals.breaker, "open" | "half_open" | "forced_open");
+        self.not_closed_streak = if not_closed { self.not_closed_streak + 1 } else { 0 };
+        self.not_permitted_history.push(signals.not_permitted);
+        let window =
+            &self.not_permitted_history[self.not_permitted_history.len().saturating_sub(REJECTED_RATE_WINDOW_S)..];
+        let rate = f64::from(window.iter().sum::<u32>()) / REJECTED_RATE_WINDOW_S as f64;
+        self.rejected_streak = if rate > REJECTED_PER_S {
+            self.rejected_streak + 1
+        } else {
+            0
+        };
+        for (rule, on) in [
+            (BREAKER_NOT_CLOSED, self.not_closed_streak >= NOT_CLOSED_FOR_S),
+            (CALLS_REJECTED, self.rejected_streak >= REJECTED_FOR_S),
+        ] {
+            let open_span = alerts
+                .iter_mut()
+                .find(|a| a.alert == rule && a.dep == dep && a.to_s.is_none());
+            match (on, open_span) {
+                (true, None) => alerts.push(AlertSpan {
+                    alert: rule,
+                    dep,
+                    from_s: t_s,
+                    to_s: None,
+                }),
+                (false, Some(span)) => span.to_s = Some(t_s),
+                _ => {}
+            }
+            if on {
+                firing.push(format!("{rule}{{name={}}}", dep.name()));
+            }
+        }
+        firing
+    }
 }
 
 impl DepState {
@@ -169,9 +221,7 @@ impl DepState {
             not_permitted: 0,
             latencies_ms: Vec::new(),
             busy_ms: 0.0,
-            not_closed_streak: 0,
-            not_permitted_history: Vec::new(),
-            rejected_streak: 0,
+            alerts: AlertWatch::default(),
         }
     }
 
@@ -187,7 +237,7 @@ impl DepState {
 }
 
 /// The value at the 99th percentile (nearest rank), 0 for no values.
-fn p99(values: &mut [f64]) -> f64 {
+pub fn p99(values: &mut [f64]) -> f64 {
     if values.is_empty() {
         return 0.0;
     }
@@ -202,15 +252,9 @@ struct OncallDrillState<'a> {
     deps: Vec<DepState>,
 }
 
-/// How one call to a dependency ended.
-struct CallEnd {
-    ok: bool,
-    elapsed_ms: f64,
-}
-
 /// The fault in force on `dep` at `t_s`, as the incident file that describes it: the drill's
 /// own incident first, then a facilitator's second faults (each from its own moment).
-fn fault_on(setup: &DrillSetup, dep: OncallDep, t_s: f64) -> Option<&IncidentSpec> {
+pub fn fault_on(setup: &DrillSetup, dep: OncallDep, t_s: f64) -> Option<&IncidentSpec> {
     if dep == setup.dependency && t_s >= setup.onset_s && t_s < setup.onset_s + setup.incident.duration_s {
         return Some(&setup.incident);
     }
@@ -221,51 +265,74 @@ fn fault_on(setup: &DrillSetup, dep: OncallDep, t_s: f64) -> Option<&IncidentSpe
         .map(|extra| &extra.incident)
 }
 
-impl OncallDrillState<'_> {
-    /// The mesh's attempts per library attempt: the register's, or an incident's hidden
-    /// layer from its onset on (the drill's own, then a second fault's).
-    fn mesh_attempts(&self, dep: OncallDep, t_s: f64) -> u32 {
-        let setup = self.setup;
-        if let Some(mesh) = setup.incident.mesh_attempts
-            && dep == setup.dependency
-            && t_s >= setup.onset_s
-        {
-            return mesh;
-        }
-        setup
-            .extra_faults
-            .iter()
-            .filter(|extra| extra.dependency == dep && t_s >= extra.from_s)
-            .find_map(|extra| extra.incident.mesh_attempts)
-            .unwrap_or(dep.row().mesh_attempts)
+/// The mesh's attempts per library attempt: the register's, or an incident's hidden
+/// layer from its onset on (the drill's own, then a second fault's).
+pub fn mesh_attempts(setup: &DrillSetup, dep: OncallDep, t_s: f64) -> u32 {
+    if let Some(mesh) = setup.incident.mesh_attempts
+        && dep == setup.dependency
+        && t_s >= setup.onset_s
+    {
+        return mesh;
     }
+    setup
+        .extra_faults
+        .iter()
+        .filter(|extra| extra.dependency == dep && t_s >= extra.from_s)
+        .find_map(|extra| extra.incident.mesh_attempts)
+        .unwrap_or(dep.row().mesh_attempts)
+}
 
+/// A call's retry layers at `t_s`: (application attempts, wire attempts per application
+/// attempt); `DEP.retries=0` makes both one.
+pub fn call_layers(setup: &DrillSetup, dep: OncallDep, t_s: f64, retries_zero: bool) -> (u32, u32) {
+    let row = dep.row();
+    if retries_zero {
+        (1, 1)
+    } else {
+        (row.max_attempts, row.sdk_attempts * mesh_attempts(setup, dep, t_s))
+    }
+}
+
+/// How `dep` answers one attempt at `t_s` under `offered_per_s` attempts a second (the
+/// last whole second's): whether it succeeds and how long it takes, in drill ms. The
+/// simulation and the live twin's dependency servers both ask this.
+pub fn attempt_outcome(
+    setup: &DrillSetup,
+    dep: OncallDep,
+    t_s: f64,
+    offered_per_s: f64,
+    rng: &mut PyRandom,
+) -> (bool, f64) {
+    let row = dep.row();
+    let fault = fault_on(setup, dep, t_s);
+    let offered = offered_per_s;
+    if let Some(spec) = fault
+        && spec.mode == FaultMode::Hang
+    {
+        return (true, spec.hang_ms);
+    }
+    if fault.is_some_and(|spec| spec.mode == FaultMode::Slow) {
+        return (false, row.timeout_ms);
+    }
+    let capacity = fault.map_or(row.capacity_per_s, |spec| spec.capacity_per_s);
+    let (fail_share, fail_ms) = if fault.is_some_and(|spec| spec.mode == FaultMode::Reject503) {
+        ((1.0 - capacity / offered).max(0.0), REJECT_MS)
+    } else if offered > capacity {
+        (((offered / capacity - 1.0) * COLLAPSE_SLOPE).min(1.0), row.timeout_ms)
+    } else {
+        (0.0, 0.0)
+    };
+    if fail_share > 0.0 && rng.random() < fail_share {
+        return (false, fail_ms);
+    }
+    (true, row.usual_ms * (0.6 + 0.8 * rng.random()))
+}
+
+impl OncallDrillState<'_> {
     /// One attempt's outcome and duration.
     fn attempt(&mut self, dep: OncallDep, t_s: f64) -> (bool, f64) {
-        let row = dep.row();
-        let setup = self.setup;
-        let fault = fault_on(setup, dep, t_s);
         let offered = self.deps[dep.index()].offered_per_s;
-        if let Some(spec) = fault
-            && spec.mode == FaultMode::Hang
-        {
-            return (true, spec.hang_ms);
-        }
-        if fault.is_some_and(|spec| spec.mode == FaultMode::Slow) {
-            return (false, row.timeout_ms);
-        }
-        let capacity = fault.map_or(row.capacity_per_s, |spec| spec.capacity_per_s);
-        let (fail_share, fail_ms) = if fault.is_some_and(|spec| spec.mode == FaultMode::Reject503) {
-            ((1.0 - capacity / offered).max(0.0), REJECT_MS)
-        } else if offered > capacity {
-            (((offered / capacity - 1.0) * COLLAPSE_SLOPE).min(1.0), row.timeout_ms)
-        } else {
-            (0.0, 0.0)
-        };
-        if fail_share > 0.0 && self.rng.random() < fail_share {
-            return (false, fail_ms);
-        }
-        (true, row.usual_ms * (0.6 + 0.8 * self.rng.random()))
+        attempt_outcome(self.setup, dep, t_s, offered, &mut self.rng)
     }
 
     /// One call with its retry layers, within `budget_ms`; None when switched off.
@@ -275,53 +342,38 @@ impl OncallDrillState<'_> {
         if state.off {
             return None;
         }
-        let (app_attempts, layers) = if state.retries_zero {
-            (1, 1)
-        } else {
-            (row.max_attempts, row.sdk_attempts * self.mesh_attempts(dep, t_s))
-        };
+        let (app_attempts, layers) = call_layers(self.setup, dep, t_s, state.retries_zero);
         self.deps[dep.index()].calls += 1;
         // Hard dependencies get the request's deadline (Lab 5's propagation); a soft
         // dependency's client gets none, so its retries run on after the request stopped
         // waiting: abandoned work that still loads the dependency.
         let budget_ms = if row.hard { budget_ms } else { f64::INFINITY };
-        let mut elapsed_ms = 0.0;
-        for _ in 0..app_attempts {
-            if elapsed_ms >= budget_ms {
-                break;
-            }
-            let state = &mut self.deps[dep.index()];
-            let permitted = !state.forced_open && state.breaker.as_mut().is_none_or(|b| b.allow(t_s));
-            if !permitted {
-                state.not_permitted += 1;
-                return Some(CallEnd { ok: false, elapsed_ms });
-            }
-            let mut ok = false;
-            for _ in 0..layers {
-                if elapsed_ms >= budget_ms {
-                    break;
+        let mut plan = CallPlan::new(app_attempts, layers, budget_ms);
+        loop {
+            match plan.next_step() {
+                CallStep::AskBreaker => {
+                    let state = &mut self.deps[dep.index()];
+                    let permitted = !state.forced_open && state.breaker.as_mut().is_none_or(|b| b.allow(t_s));
+                    state.not_permitted += u32::from(!permitted);
+                    plan.permitted(permitted);
                 }
-                let (attempt_ok, took_ms) = self.attempt(dep, t_s);
-                let took_ms = took_ms.min(budget_ms - elapsed_ms);
-                let state = &mut self.deps[dep.index()];
-                state.attempts += 1;
-                state.errors += u32::from(!attempt_ok);
-                state.latencies_ms.push(took_ms);
-                state.busy_ms += took_ms;
-                elapsed_ms += took_ms;
-                if attempt_ok {
-                    ok = true;
-                    break;
+                CallStep::Attempt { .. } => {
+                    let (attempt_ok, took_ms) = self.attempt(dep, t_s);
+                    let took_ms = plan.attempted(attempt_ok, took_ms);
+                    let state = &mut self.deps[dep.index()];
+                    state.attempts += 1;
+                    state.errors += u32::from(!attempt_ok);
+                    state.latencies_ms.push(took_ms);
+                    state.busy_ms += took_ms;
                 }
-            }
-            if let Some(breaker) = self.deps[dep.index()].breaker.as_mut() {
-                breaker.record(t_s, ok);
-            }
-            if ok {
-                return Some(CallEnd { ok: true, elapsed_ms });
+                CallStep::RecordBreaker { ok } => {
+                    if let Some(breaker) = self.deps[dep.index()].breaker.as_mut() {
+                        breaker.record(t_s, ok);
+                    }
+                }
+                CallStep::Done(end) => return Some(end),
             }
         }
-        Some(CallEnd { ok: false, elapsed_ms })
     }
 
     fn pull(&mut self, lever: OncallLever) {
@@ -339,7 +391,7 @@ impl OncallDrillState<'_> {
         let mut firing = Vec::new();
         for state in &mut self.deps {
             let word = state.breaker_word();
-            signals.push(DepSignals {
+            let row = DepSignals {
                 dep: state.dep,
                 attempts: state.attempts,
                 calls: state.calls,
@@ -348,41 +400,9 @@ impl OncallDrillState<'_> {
                 saturation: state.busy_ms / 1_000.0 / POOL_CONNECTIONS,
                 breaker: word,
                 not_permitted: state.not_permitted,
-            });
-            // The breaker metric exists only where a breaker does; switched off, its
-            // breaker sees no calls and stays as it was.
-            let not_closed = state.breaker.is_some() && matches!(word, "open" | "half_open" | "forced_open");
-            state.not_closed_streak = if not_closed { state.not_closed_streak + 1 } else { 0 };
-            state.not_permitted_history.push(state.not_permitted);
-            let window = &state.not_permitted_history
-                [state.not_permitted_history.len().saturating_sub(REJECTED_RATE_WINDOW_S)..];
-            let rate = f64::from(window.iter().sum::<u32>()) / REJECTED_RATE_WINDOW_S as f64;
-            state.rejected_streak = if rate > REJECTED_PER_S {
-                state.rejected_streak + 1
-            } else {
-                0
             };
-            for (rule, on) in [
-                (BREAKER_NOT_CLOSED, state.not_closed_streak >= NOT_CLOSED_FOR_S),
-                (CALLS_REJECTED, state.rejected_streak >= REJECTED_FOR_S),
-            ] {
-                let open_span = alerts
-                    .iter_mut()
-                    .find(|a| a.alert == rule && a.dep == state.dep && a.to_s.is_none());
-                match (on, open_span) {
-                    (true, None) => alerts.push(AlertSpan {
-                        alert: rule,
-                        dep: state.dep,
-                        from_s: t_s,
-                        to_s: None,
-                    }),
-                    (false, Some(span)) => span.to_s = Some(t_s),
-                    _ => {}
-                }
-                if on {
-                    firing.push(format!("{rule}{{name={}}}", state.dep.name()));
-                }
-            }
+            firing.extend(state.alerts.close_second(t_s, &row, alerts));
+            signals.push(row);
             state.offered_per_s = f64::from(state.attempts);
             state.attempts = 0;
             state.calls = 0;

@@ -87,7 +87,6 @@ fn bad_flags_are_one_line_and_exit_2() {
             "T must be a number",
         ),
         (vec!["--incident", "payments-503", "--levers", "10:shed"], "has no '='"),
-        (vec!["--incident", "payments-503", "--live"], "not built yet"),
     ] {
         let mut full = vec!["run", "oncall"];
         full.extend(args.iter());
@@ -96,6 +95,46 @@ fn bad_flags_are_one_line_and_exit_2() {
         assert_eq!(out.status.code(), Some(2), "{full:?}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{full:?}: {err}");
         assert!(err.contains(says), "{full:?}: {err}");
+    }
+}
+
+#[test]
+fn live_refuses_bad_flags_before_any_server_starts() {
+    // Each of these is refused while the flags are read, in one line with exit 2, so none
+    // of them binds a port or waits out a drill.
+    for (args, says) in [
+        (vec!["--live", "--incident", "nope"], "allowed: inventory-brownout"),
+        (
+            vec!["--live", "--incident", "payments-503", "--levers", "10:shed"],
+            "has no '='",
+        ),
+        (
+            vec![
+                "--live",
+                "--incident",
+                "payments-503",
+                "--levers",
+                "10:payments.enabled=off",
+            ],
+            "hard dependency",
+        ),
+        (
+            vec!["--sim", "--live", "--incident", "payments-503"],
+            "cannot be used with",
+        ),
+        (
+            vec!["--live", "--replay", "saved.json"],
+            "allowed with --sim, not --live",
+        ),
+    ] {
+        let mut full = vec!["run", "oncall"];
+        full.extend(args.iter());
+        let out = run(&full);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{full:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{full:?}: {err}");
+        assert!(err.contains(says), "{full:?}: {err}");
+        assert!(out.stdout.is_empty(), "{full:?}: nothing printed before the refusal");
     }
 }
 

@@ -71,3 +71,42 @@ fn a_debrief_is_saved_twice_without_overwriting_and_replays_to_its_score() {
     let markdown = std::fs::read_to_string(saved.join("receipt-store-slow-seed4.md")).unwrap();
     assert!(markdown.contains("## Decision log") && markdown.contains("## Timeline"));
 }
+
+#[test]
+fn the_progress_command_lists_the_saved_drill_summaries() {
+    use resilience_lab::learning::progress::{self, OncallSummary};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("progress.json");
+    let mut saved = progress::Progress::default();
+    saved.record_oncall(OncallSummary {
+        incident: "payments-503".to_string(),
+        seed: 3,
+        score: 100,
+        restored_after_s: Some(23.0),
+        wrong_levers: 0,
+        debrief: Some("oncall-debriefs/payments-503-seed3.json".to_string()),
+    });
+    saved.record_oncall(OncallSummary {
+        incident: "receipt-store-storm".to_string(),
+        seed: 2,
+        score: 20,
+        restored_after_s: None,
+        wrong_levers: 1,
+        debrief: None,
+    });
+    progress::save(&path, &mut saved).unwrap();
+    let out = run_with_input(&path, &["progress"], "");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("  on-call drills saved: 2\n"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "    payments-503 seed 3: 100 / 100, goodput back 23 s after the onset, 0 wrong lever(s); debrief oncall-debriefs/payments-503-seed3.json\n"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("    receipt-store-storm seed 2: 20 / 100, goodput never back, 1 wrong lever(s)\n"),
+        "{stdout}"
+    );
+}

@@ -1,0 +1,118 @@
+//! What checkout-api counts, by the drill second each request arrived in: its requests'
+//! outcomes and, for each dependency, calls, attempts, errors, refusals and answer times.
+//!
+//! By arrival, as the simulation counts: a request's calls, retries and abandoned soft
+//! calls all belong to the second the request came in, so that a row of the twin and a
+//! row of the sim count the same requests' work. A row is read once the drill is over and
+//! every call has ended.
+
+use std::sync::Mutex;
+
+use crate::engine::oncall::OncallDep;
+use crate::engine::oncall::sim::{DRILL_S, REQUESTS_PER_S, WORKERS};
+
+/// How many of the sim's requests one live request stands for. Why: the sim's load, 100
+/// checkouts a drill second with four calls each and up to nine attempts a call, is 6,000
+/// to 20,000 loopback exchanges a real second at 80 ms a drill second; measured on the
+/// 2-core machine shared with three builds (load average 6, debug build), even the calm
+/// baseline's attempts took 40 to 60 real ms instead of 2 to 10 and every worker filled.
+/// A fifth of the load, each request counted five times, keeps the sim's numbers (70
+/// checkouts a second of goodput, attempts a second as a dependency's load) at a rate
+/// the machine sustains.
+pub const STANDS_FOR: u32 = 5;
+/// Live requests a drill second: every fifth of the sim's, still three in ten sheddable.
+pub const LIVE_REQUESTS_PER_S: usize = REQUESTS_PER_S / STANDS_FOR as usize;
+/// checkout-api's live workers: the sim's 64 for a fifth of the load, rounded (12.8 to 13).
+pub const LIVE_WORKERS: usize = (WORKERS + STANDS_FOR as usize / 2) / STANDS_FOR as usize;
+
+/// One dependency's counts for one second.
+#[derive(Clone, Debug, Default)]
+pub struct DepTally {
+    pub calls: u32,
+    pub attempts: u32,
+    pub errors: u32,
+    pub not_permitted: u32,
+    pub latencies_ms: Vec<f64>,
+    pub busy_ms: f64,
+}
+
+/// How a request ended, as checkout-api answered it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RequestEnd {
+    /// Answered well within the deadline.
+    DrillServer,
+    /// Turned away by `shed=on`.
+    Shed,
+    /// Turned away because every worker was busy.
+    Rejected,
+    /// DrillServer but failed, or never answered.
+    Failed,
+}
+
+/// One second's counts.
+#[derive(Clone, Debug, Default)]
+pub struct SecondTally {
+    pub requests: u32,
+    pub goodput: u32,
+    pub shed: u32,
+    pub rejected: u32,
+    pub failed: u32,
+    /// Answer times of the requests served (well or not), drill ms.
+    pub latencies_ms: Vec<f64>,
+    pub deps: [DepTally; 4],
+}
+
+/// Every second's counts, shared by checkout-api's handlers and the load.
+pub struct DrillTally {
+    seconds: Mutex<Vec<SecondTally>>,
+}
+
+impl Default for DrillTally {
+    /// Every second of the drill at zero.
+    fn default() -> Self {
+        Self {
+            seconds: Mutex::new(vec![SecondTally::default(); DRILL_S]),
+        }
+    }
+}
+
+impl DrillTally {
+    /// Changes second `t_s`'s counts (a second past the drill is dropped).
+    fn with(&self, t_s: usize, change: impl FnOnce(&mut SecondTally)) {
+        if let Ok(mut seconds) = self.seconds.lock()
+            && let Some(second) = seconds.get_mut(t_s)
+        {
+            change(second);
+        }
+    }
+
+    pub fn dep(&self, t_s: usize, dep: OncallDep, change: impl FnOnce(&mut DepTally)) {
+        self.with(t_s, |second| change(&mut second.deps[dep.index()]));
+    }
+
+    /// A request of second `t_s` ended: how, after `took_ms`, and whether it was sheddable;
+    /// counted [`STANDS_FOR`] times.
+    pub fn request(&self, t_s: usize, end: RequestEnd, sheddable: bool, took_ms: f64) {
+        self.with(t_s, |second| {
+            second.requests += STANDS_FOR;
+            match end {
+                RequestEnd::DrillServer if !sheddable => second.goodput += STANDS_FOR,
+                RequestEnd::DrillServer => {}
+                RequestEnd::Shed => second.shed += STANDS_FOR,
+                RequestEnd::Rejected => second.rejected += STANDS_FOR,
+                RequestEnd::Failed => second.failed += STANDS_FOR,
+            }
+            if matches!(end, RequestEnd::DrillServer | RequestEnd::Failed) {
+                second.latencies_ms.push(took_ms);
+            }
+        });
+    }
+
+    /// Every second's counts, taken out.
+    pub fn take(&self) -> Vec<SecondTally> {
+        self.seconds
+            .lock()
+            .map(|mut s| std::mem::take(&mut *s))
+            .unwrap_or_default()
+    }
+}
