@@ -12,8 +12,7 @@ use color_eyre::eyre::{Result, eyre};
 use crate::cli::{LeverScript, OncallArgs};
 use crate::engine::oncall::{
     DrillMode, DrillRun, DrillScore, DrillSetup, ExtraFault, IncidentSpec, LeverPull, builtin_incidents,
-    choose_incident,
-    run_drill, score_drill,
+    choose_incident, run_drill, score_drill,
 };
 use crate::error::UsageError;
 pub use crate::learning::debrief::{debrief_dir, save_debrief};
