@@ -166,10 +166,12 @@ mod tests {
         room.open(check, 0).expect("open");
         let asking = room_page(&room, &visitor, None, false);
         assert!(asking.contains("method=\"post\" action=\"/answer\"") && !asking.contains("refresh"));
+        // The room's code is random and may hold the digits (a code "64ZACD" failed CI once).
+        let asking = asking.replace(&code, "ROOM");
         assert!(!asking.contains("64"), "the measured value must not leak: {asking}");
         room.answer(&code, visitor.name, check, "60", 0).expect("taken");
         room.answer(&code, "bob", check, "8", 0).expect("taken");
-        let answered = room_page(&room, &visitor, None, false);
+        let answered = room_page(&room, &visitor, None, false).replace(&code, "ROOM");
         assert!(answered.contains("<b>60 attempts</b>") && !answered.contains("64") && !answered.contains(">8"));
         room.reveal(1).expect("open");
         let revealed = room_page(&room, &visitor, None, false);
