@@ -19,6 +19,8 @@
 //! - [`overload`] (Lab 4): a server with worker slots and the engine's shedding rules, a
 //!   paced client with timeouts and the throttle, and the runner the app starts.
 //! - [`drill_control`]: the on-call drill's control endpoint for a facilitator (`oncall --gm`).
+//! - [`loopback_server`]: a server on a free loopback port through the one accept loop,
+//!   for the labs whose servers run inside this process (Lab 5, the drill's twin).
 //! - [`oncall`] (the on-call drill): checkout-api and its four dependencies, a bounded
 //!   load and the levers at their drill times, into the simulation's rows and score.
 //! - [`room_server`]: a workshop room's server (the participants' page and answers).
@@ -30,6 +32,7 @@ pub mod drill_control;
 pub mod fleet;
 pub mod health;
 pub mod http;
+pub mod loopback_server;
 pub mod oncall;
 pub mod overload;
 pub mod retry;

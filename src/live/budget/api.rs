@@ -20,8 +20,9 @@ use crate::engine::budget::backoff::{NoteRetry, stream};
 use crate::engine::budget::bucket::{self, BucketParams, BucketRun, TokenBucket};
 use crate::engine::budget::retry_after::{self, RetryAfterParams, RetryAfterRun, retry_after_s};
 use crate::engine::pyrandom::PyRandom;
-use crate::live::budget::server::{self, CallAnswer, Served};
+use crate::live::budget::server::{self, CallAnswer};
 use crate::live::http::{self, PooledClient};
+use crate::live::loopback_server::LoopbackServer;
 
 /// What the API counted.
 #[derive(Debug, Default)]
@@ -40,7 +41,7 @@ pub struct ApiRules {
 }
 
 /// Serves the API; its clock starts at `epoch`.
-pub async fn serve_api(rules: ApiRules, epoch: Instant, counts: Arc<ApiCounts>) -> std::io::Result<Served> {
+pub async fn serve_api(rules: ApiRules, epoch: Instant, counts: Arc<ApiCounts>) -> std::io::Result<LoopbackServer> {
     let limiter = Arc::new(Mutex::new(
         rules.limit.map(|(rate, burst)| TokenBucket::new(rate, burst)),
     ));

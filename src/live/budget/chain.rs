@@ -18,8 +18,9 @@ use hyper::{Method, Request, StatusCode};
 
 use crate::engine::budget::deadline::{DeadlineParams, DeadlineRun, HOPS, HopRow};
 use crate::engine::budget::register::{self, Attempt, RegisterParams, RegisterRun};
-use crate::live::budget::server::{self, Served};
+use crate::live::budget::server;
 use crate::live::http::{self, PooledClient, TextBody};
+use crate::live::loopback_server::LoopbackServer;
 
 /// The header that carries the remaining budget, in real milliseconds.
 pub const BUDGET_HEADER: &str = "x-budget-ms";
@@ -156,7 +157,7 @@ impl Hop {
 }
 
 /// A server that holds every call without answering, counting when each arrived.
-async fn hanging(arrivals: Arc<Mutex<Vec<Duration>>>, epoch: Instant) -> std::io::Result<Served> {
+async fn hanging(arrivals: Arc<Mutex<Vec<Duration>>>, epoch: Instant) -> std::io::Result<LoopbackServer> {
     server::serve(move |request: Request<Incoming>| {
         let arrivals = arrivals.clone();
         let warm = request.uri().path() == "/warm";

@@ -1,8 +1,7 @@
-//! The one place Lab 5's servers meet `live::http`'s accept loop: bind 127.0.0.1:0, serve
-//! until stopped, drain. Every server of the lab (the chain's hops, the third-party API,
+//! The one place Lab 5's servers meet `live::http`'s loopback server (bind 127.0.0.1:0,
+//! the one accept loop, drain), with the lab's drain time and half-close rule. Every server of the lab (the chain's hops, the third-party API,
 //! payments) starts here, so a change to the accept loop is a change to one call.
 
-use std::convert::Infallible;
 use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
@@ -12,58 +11,25 @@ use bytes::Bytes;
 use http_body_util::{BodyExt, Empty};
 use hyper::body::Incoming;
 use hyper::{Request, Response};
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
 
 use crate::live::http::{self, TextBody};
+use crate::live::loopback_server::{self, LoopbackServer};
 
 /// How long a stopping server waits for its open connections (a hung hop's among them).
 const DRAIN: Duration = Duration::from_millis(200);
-
-/// A running server: its address, and how to stop it.
-pub struct Served {
-    pub addr: SocketAddr,
-    stop: oneshot::Sender<()>,
-    task: JoinHandle<std::sync::Arc<http::Connections>>,
-}
 
 /// Lab 5's servers take a half-close for a hang-up: the lab counts wasted work (a hop
 /// still working for a caller whose deadline has passed), which needs a handler dropped
 /// when its caller goes.
 pub const ANSWERS_HALF_CLOSED: bool = false;
 
-/// Serves `handle` on a free loopback port until [`Served::stop`].
-pub async fn serve<F, Fut>(handle: F) -> io::Result<Served>
+/// Serves `handle` on a free loopback port, Lab 5's way, until [`LoopbackServer::stop`].
+pub async fn serve<F, Fut>(handle: F) -> io::Result<LoopbackServer>
 where
     F: Fn(Request<Incoming>) -> Fut + Clone + Send + Sync + 'static,
     Fut: Future<Output = Response<TextBody>> + Send + 'static,
 {
-    let listener = http::bind_loopback(0).await?;
-    let addr = listener.local_addr()?;
-    let (stop, stopped) = oneshot::channel::<()>();
-    let service = hyper::service::service_fn(move |request| {
-        let answer = handle(request);
-        async move { Ok::<_, Infallible>(answer.await) }
-    });
-    let task = tokio::spawn(http::serve_until(
-        listener,
-        service,
-        async {
-            let _ = stopped.await;
-        },
-        http::ConnLimits::for_this_process(ANSWERS_HALF_CLOSED),
-    ));
-    Ok(Served { addr, stop, task })
-}
-
-impl Served {
-    /// Closes the listener, then gives open connections [`DRAIN`] to finish.
-    pub async fn stop(self) {
-        let _ = self.stop.send(());
-        if let Ok(graceful) = self.task.await {
-            let _ = http::drain(graceful, DRAIN).await;
-        }
-    }
+    loopback_server::serve_loopback(handle, ANSWERS_HALF_CLOSED, DRAIN).await
 }
 
 /// What a client saw of one call.

@@ -24,7 +24,7 @@ use tokio::sync::Semaphore;
 
 use super::clock::DrillClock;
 use super::dependency::{ATTEMPT_PATH, WARM_PATH};
-use super::server::{self, DrillServer};
+use super::server;
 use super::tally::{DrillTally, LIVE_REQUESTS_PER_S, LIVE_WORKERS, STANDS_FOR};
 use crate::engine::breaker::{Breaker, BreakerConfig};
 use crate::engine::oncall::call_plan::{CallEnd, CallPlan, CallStep};
@@ -32,6 +32,7 @@ use crate::engine::oncall::register::INBOUND_DEADLINE_MS;
 use crate::engine::oncall::sim::{SHEDDABLE_OF_TEN, call_layers};
 use crate::engine::oncall::{DrillSetup, OncallDep, OncallLever};
 use crate::live::http::{self, PooledClient, TextBody};
+use crate::live::loopback_server::LoopbackServer;
 
 /// The path of a checkout; `?i=N` is the request's number in the live load (second N / 20).
 pub const CHECKOUT_PATH: &str = "/checkout";
@@ -281,6 +282,6 @@ async fn wait_all(calls: Vec<tokio::task::JoinHandle<Option<CallEnd>>>) {
 }
 
 /// Starts checkout-api.
-pub async fn serve(checkout: Arc<Checkout>) -> std::io::Result<DrillServer> {
+pub async fn serve(checkout: Arc<Checkout>) -> std::io::Result<LoopbackServer> {
     server::serve(move |request| checkout.clone().handle(request)).await
 }

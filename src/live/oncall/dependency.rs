@@ -22,12 +22,13 @@ use hyper::StatusCode;
 use hyper::body::Incoming;
 
 use super::clock::DrillClock;
-use super::server::{self, DrillServer};
+use super::server;
 use super::tally::STANDS_FOR;
 use crate::engine::oncall::sim::{DRILL_S, attempt_outcome};
 use crate::engine::oncall::{DrillSetup, OncallDep};
 use crate::engine::pyrandom::PyRandom;
 use crate::live::http::{self, TextBody};
+use crate::live::loopback_server::LoopbackServer;
 
 /// The path an attempt asks for; `/warm` opens a connection before the drill and counts nothing.
 pub const ATTEMPT_PATH: &str = "/attempt";
@@ -79,7 +80,7 @@ impl Dependency {
 }
 
 /// Starts `dep`'s server for the drill of `setup` on `clock`.
-pub async fn serve(dep: OncallDep, setup: &DrillSetup, clock: DrillClock) -> std::io::Result<DrillServer> {
+pub async fn serve(dep: OncallDep, setup: &DrillSetup, clock: DrillClock) -> std::io::Result<LoopbackServer> {
     let stream = u128::from(setup.seed) * 2 + 1 + 1_000 * (dep.index() as u128 + 1);
     let model = Arc::new(Dependency {
         dep,

@@ -39,7 +39,7 @@ async fn one(client: &PooledClient, addr: SocketAddr, i: usize, clock: DrillCloc
         let status = response.status();
         let body = response.into_body().collect().await.ok()?.to_bytes();
         Some(match status {
-            StatusCode::OK => RequestEnd::DrillServer,
+            StatusCode::OK => RequestEnd::Served,
             StatusCode::SERVICE_UNAVAILABLE if body.as_ref() == SHED_WORD.as_bytes() => RequestEnd::Shed,
             StatusCode::SERVICE_UNAVAILABLE if body.as_ref() == BUSY_WORD.as_bytes() => RequestEnd::Rejected,
             _ => RequestEnd::Failed,

@@ -40,12 +40,12 @@ pub struct DepTally {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RequestEnd {
     /// Answered well within the deadline.
-    DrillServer,
+    Served,
     /// Turned away by `shed=on`.
     Shed,
     /// Turned away because every worker was busy.
     Rejected,
-    /// DrillServer but failed, or never answered.
+    /// Served but failed, or never answered.
     Failed,
 }
 
@@ -96,13 +96,13 @@ impl DrillTally {
         self.with(t_s, |second| {
             second.requests += STANDS_FOR;
             match end {
-                RequestEnd::DrillServer if !sheddable => second.goodput += STANDS_FOR,
-                RequestEnd::DrillServer => {}
+                RequestEnd::Served if !sheddable => second.goodput += STANDS_FOR,
+                RequestEnd::Served => {}
                 RequestEnd::Shed => second.shed += STANDS_FOR,
                 RequestEnd::Rejected => second.rejected += STANDS_FOR,
                 RequestEnd::Failed => second.failed += STANDS_FOR,
             }
-            if matches!(end, RequestEnd::DrillServer | RequestEnd::Failed) {
+            if matches!(end, RequestEnd::Served | RequestEnd::Failed) {
                 second.latencies_ms.push(took_ms);
             }
         });

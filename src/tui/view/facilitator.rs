@@ -17,13 +17,14 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 
 use crate::engine::oncall::FacilitatorView;
 use crate::engine::oncall::sim::WORKERS;
 use crate::tui::screens::facilitator::{FacilitatorScreen, FacilitatorStage, FaultPick};
 use crate::tui::theme::Theme;
 use crate::tui::view::footer;
+use crate::tui::view::oncall::{bordered, title_line};
 
 pub fn render(screen: &FacilitatorScreen, theme: Theme, area: Rect, buf: &mut Buffer) {
     let [title, body, status, foot] = Layout::vertical([
@@ -74,23 +75,11 @@ fn render_title(view: &FacilitatorView, at: &str, theme: Theme, area: Rect, buf:
         (false, true) => "paused".to_string(),
         (false, false) => "running".to_string(),
     };
-    Line::from(vec![
-        Span::styled(" Facilitator", theme.accent()),
-        Span::styled(
-            format!(
-                " at {at}   t={} s of {}   {} ms/s   {state}",
-                view.t_s, view.drill_s, view.speed_ms
-            ),
-            theme.text(),
-        ),
-    ])
-    .render(area, buf);
-}
-
-fn bordered(title: String, theme: Theme) -> Block<'static> {
-    Block::bordered()
-        .title(Span::styled(title, theme.accent()))
-        .border_style(theme.border())
+    let clock = format!(
+        " at {at}   t={} s of {}   {} ms/s   {state}",
+        view.t_s, view.drill_s, view.speed_ms
+    );
+    title_line(" Facilitator", clock, theme).render(area, buf);
 }
 
 fn render_hidden(view: &FacilitatorView, theme: Theme, area: Rect, buf: &mut Buffer) {

@@ -70,20 +70,24 @@ pub fn render(screen: &OncallScreen, context: Context, theme: Theme, area: Rect,
 
 fn render_title(view: &OncallView, theme: Theme, area: Rect, buf: &mut Buffer) {
     let state = if view.paused { "paused" } else { "running" };
-    Line::from(vec![
-        Span::styled(" On call: checkout-api", theme.accent()),
-        Span::styled(
-            format!(
-                "   t={} s of {}   {} ms a drill second   {state}",
-                view.t_s, view.drill_s, view.speed_ms
-            ),
-            theme.text(),
-        ),
-    ])
-    .render(area, buf);
+    let clock = format!(
+        "   t={} s of {}   {} ms a drill second   {state}",
+        view.t_s, view.drill_s, view.speed_ms
+    );
+    title_line(" On call: checkout-api", clock, theme).render(area, buf);
 }
 
-fn bordered(title: String, theme: Theme) -> Block<'static> {
+/// A drill screen's top line: whose screen it is, then the drill's clock (the learner's
+/// and the facilitator's screens both open with one).
+pub fn title_line(whose: &'static str, clock: String, theme: Theme) -> Line<'static> {
+    Line::from(vec![
+        Span::styled(whose, theme.accent()),
+        Span::styled(clock, theme.text()),
+    ])
+}
+
+/// A drill screen's panel: a border with its title in the accent colour.
+pub fn bordered(title: String, theme: Theme) -> Block<'static> {
     Block::bordered()
         .title(Span::styled(title, theme.accent()))
         .border_style(theme.border())
