@@ -452,7 +452,9 @@ impl App {
         if self.progress.visited(&lab.id, lab.visit_key(page)) {
             return false;
         }
-        screen.open_first_visit(lab, page);
+        let lab_lesson_seen =
+            (0..lab.pages.len()).any(|other| other != page && self.progress.visited(&lab.id, lab.visit_key(other)));
+        screen.open_first_visit(lab, page, lab_lesson_seen);
         self.progress.mark_visited(&lab.id, lab.visit_key(page));
         self.save_progress();
         true

@@ -272,6 +272,10 @@ pub struct LabScreen {
     /// The lesson opened by itself on a page's first visit: it says how to close it and go
     /// on, until it is closed.
     pub first_visit: bool,
+    /// On this first visit another page of the lab had its own first visit before, so the
+    /// learner has read the lab's paragraphs: the panel leads with this page's steps instead
+    /// of opening the same paragraphs again.
+    pub lab_lesson_seen: bool,
     /// First line shown of the lesson.
     pub lesson_scroll: u16,
     /// The last first line the lesson can show, as it was last drawn (`u16::MAX` before it
@@ -340,6 +344,7 @@ impl LabScreen {
             showing_page: 0,
             show_lesson: false,
             first_visit: false,
+            lab_lesson_seen: false,
             lesson_scroll: 0,
             lesson_scroll_end: std::cell::Cell::new(u16::MAX),
             lesson_chapter: chapter_cache::ChapterCache::default(),
@@ -532,9 +537,10 @@ impl LabScreen {
     }
 
     /// A page's first visit: the lesson opens by itself at the page's first guided step.
-    pub fn open_first_visit(&mut self, lab: &LabFile, page: LabPage) {
+    pub fn open_first_visit(&mut self, lab: &LabFile, page: LabPage, lab_lesson_seen: bool) {
         self.show_lesson = true;
         self.first_visit = true;
+        self.lab_lesson_seen = lab_lesson_seen;
         self.lesson_scroll = 0;
         self.predict.step = first_visit::first_step(lab, page);
     }
