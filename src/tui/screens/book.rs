@@ -16,7 +16,7 @@ use tui_markdown::{Options, StyleSheet};
 
 use crate::tui::layout;
 use crate::tui::msg::Msg;
-use crate::tui::screens::table_links::{Cell, TableRows, is_table_line};
+use crate::tui::screens::table_links::{TableCell, TableRows, is_table_line};
 use crate::tui::theme::Theme;
 use crate::wrap;
 
@@ -242,7 +242,7 @@ pub fn render_with_links(markdown: &'static str, theme: Theme, width: u16) -> (T
 
 /// The links of one table row's cells, in the order they are drawn (row, then column); a
 /// cell shows a link's target as written (its file), the row being fitted to the width.
-fn cell_links(cells: &[Cell], chapters: &[Chapter]) -> Vec<BookLink> {
+fn cell_links(cells: &[TableCell], chapters: &[Chapter]) -> Vec<BookLink> {
     let mut links: Vec<BookLink> = Vec::new();
     for cell in cells {
         let mut from = 0;
