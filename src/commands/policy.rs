@@ -15,7 +15,7 @@ use color_eyre::eyre::Result;
 use serde_json::{Map, Value};
 
 use crate::cli::{PolicyArgs, PolicyCommand};
-use crate::engine::policy::{self, Criticality, Dependency, Register};
+use crate::engine::policy::{self, Dependency, DependencyCriticality, Register};
 use crate::error::UsageError;
 use crate::user_file;
 
@@ -174,8 +174,8 @@ fn parse_dependency(object: &Map<String, Value>) -> std::result::Result<Dependen
     let criticality = fields.read(
         "criticality",
         |v| match v.as_str() {
-            Some("hard") => Some(Criticality::Hard),
-            Some("soft") => Some(Criticality::Soft),
+            Some("hard") => Some(DependencyCriticality::Hard),
+            Some("soft") => Some(DependencyCriticality::Soft),
             _ => None,
         },
         "\"hard\" or \"soft\"",

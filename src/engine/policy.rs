@@ -9,7 +9,7 @@
 
 /// Whether the service can answer without the dependency.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Criticality {
+pub enum DependencyCriticality {
     /// The request fails without it.
     Hard,
     /// The request can be answered in a degraded form without it.
@@ -22,7 +22,7 @@ pub enum Criticality {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Dependency {
     pub name: Option<String>,
-    pub criticality: Option<Criticality>,
+    pub criticality: Option<DependencyCriticality>,
     pub timeout_ms: Option<u64>,
     /// Attempts the application itself makes, the first included.
     pub max_attempts: Option<u64>,
@@ -139,7 +139,7 @@ pub fn check(register: &Register) -> Vec<String> {
             .degraded_behaviour
             .as_deref()
             .is_some_and(|text| !text.is_empty());
-        if dependency.criticality == Some(Criticality::Soft) && !has_degraded {
+        if dependency.criticality == Some(DependencyCriticality::Soft) && !has_degraded {
             problems.push(format!("{name}: soft dependency without a degraded behaviour"));
         }
     }
@@ -161,7 +161,7 @@ mod tests {
     fn complete(name: &str) -> Dependency {
         Dependency {
             name: Some(name.into()),
-            criticality: Some(Criticality::Hard),
+            criticality: Some(DependencyCriticality::Hard),
             timeout_ms: Some(100),
             max_attempts: Some(1),
             sdk_attempts: Some(1),
@@ -195,7 +195,7 @@ mod tests {
                     sdk_attempts: Some(3),
                     mesh_attempts: Some(2),
                     idempotent: Some(false),
-                    criticality: Some(Criticality::Soft),
+                    criticality: Some(DependencyCriticality::Soft),
                     degraded_behaviour: Some(String::new()),
                     sequential: true,
                     ..complete("store")

@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use crate::engine::overload::ComparedPoint;
 use crate::engine::overload::metastable::MetastableRun;
-use crate::engine::overload::{Criticality, Curve, OverloadRun, Policy, Scenario, Second};
+use crate::engine::overload::{Curve, OverloadRun, Policy, RequestCriticality, Scenario, Second};
 
 /// What one `run overload` printed, gathered for the text and the JSON forms.
 pub struct OverloadReport<'a> {
@@ -96,7 +96,7 @@ fn named_lines(run: &OverloadRun, scenario: Scenario) -> Vec<String> {
         ));
     }
     if scenario == Scenario::Criticality || p.policy == Policy::Criticality {
-        for (class, totals) in Criticality::ALL.iter().zip(&run.totals.by_criticality) {
+        for (class, totals) in RequestCriticality::ALL.iter().zip(&run.totals.by_criticality) {
             lines.push(format!(
                 "{:<15} offered {:>7}  goodput {:>7}  refused {:>7}",
                 class.name(),

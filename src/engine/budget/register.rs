@@ -13,7 +13,7 @@
 
 use serde::Serialize;
 
-use crate::engine::policy::{self, Criticality, Dependency, Register};
+use crate::engine::policy::{self, Dependency, DependencyCriticality, Register};
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RegisterParams {
@@ -61,7 +61,7 @@ pub struct RegisterRun {
     pub policy_problems: Vec<String>,
 }
 
-fn dependency(name: &str, criticality: Criticality, timeout_ms: u64, attempts: u64) -> Dependency {
+fn dependency(name: &str, criticality: DependencyCriticality, timeout_ms: u64, attempts: u64) -> Dependency {
     Dependency {
         name: Some(name.to_string()),
         criticality: Some(criticality),
@@ -85,7 +85,7 @@ pub fn lab_register(p: &RegisterParams) -> Register {
         idempotency_key: true,
         ..dependency(
             "payments",
-            Criticality::Hard,
+            DependencyCriticality::Hard,
             p.payments_timeout_ms,
             p.payments_attempts,
         )
@@ -94,20 +94,20 @@ pub fn lab_register(p: &RegisterParams) -> Register {
         sequential: true,
         ..dependency(
             "inventory",
-            Criticality::Hard,
+            DependencyCriticality::Hard,
             p.inventory_timeout_ms,
             p.inventory_attempts,
         )
     };
     let recommendations = Dependency {
         degraded_behaviour: Some("render the page without the panel".to_string()),
-        ..dependency("recommendations", Criticality::Soft, 200, 1)
+        ..dependency("recommendations", DependencyCriticality::Soft, 200, 1)
     };
     let receipts = Dependency {
         sdk_attempts: Some(3),
         breaker: Some(false),
         runbook: Some("runbooks/checkout.md#receipts".to_string()),
-        ..dependency("receipt-store", Criticality::Soft, 1_000, 2)
+        ..dependency("receipt-store", DependencyCriticality::Soft, 1_000, 2)
     };
     Register {
         inbound_deadline_ms: p.deadline_ms,

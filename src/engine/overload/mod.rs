@@ -23,7 +23,7 @@ pub mod throttle;
 
 pub use params::{Arrivals, CriticalityMix, Dependency, OverloadParams, Policy};
 pub use scenario::Scenario;
-pub use shed::{Admission, Criticality, Discipline, Entry, Refusal, RequestClass, ServerCore, ServerPolicy};
+pub use shed::{Admission, Discipline, Entry, Refusal, RequestClass, RequestCriticality, ServerCore, ServerPolicy};
 pub use sim::{OverloadRun, Second, Totals, run};
 
 pub use throttle::{AdaptiveThrottle, reject_probability};

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::shed::{Criticality, Discipline, ServerPolicy};
+use super::shed::{Discipline, RequestCriticality, ServerPolicy};
 
 /// The shedding policies the goodput curve compares (the `policy` slider's order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -80,7 +80,7 @@ impl Dependency {
     }
 }
 
-/// Shares of the offered load by criticality, in [`Criticality::ALL`]'s order.
+/// Shares of the offered load by criticality, in [`RequestCriticality::ALL`]'s order.
 pub type CriticalityMix = [f64; 4];
 
 /// All production traffic is CRITICAL by default.
@@ -215,7 +215,7 @@ impl ClassPicker {
         }
     }
 
-    pub(crate) fn next(&mut self) -> Criticality {
+    pub(crate) fn next(&mut self) -> RequestCriticality {
         let mut best = 0;
         for i in 0..4 {
             self.current[i] += self.weights[i];
@@ -224,6 +224,6 @@ impl ClassPicker {
             }
         }
         self.current[best] -= 1.0;
-        Criticality::ALL[best]
+        RequestCriticality::ALL[best]
     }
 }

@@ -32,28 +32,28 @@ use serde::Serialize;
 /// Google's four request criticalities, lowest first (so `Ord` is "more important").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum Criticality {
+pub enum RequestCriticality {
     Sheddable,
     SheddablePlus,
     Critical,
     CriticalPlus,
 }
 
-impl Criticality {
+impl RequestCriticality {
     /// Most important first, as the lesson lists them.
-    pub const ALL: [Criticality; 4] = [
-        Criticality::CriticalPlus,
-        Criticality::Critical,
-        Criticality::SheddablePlus,
-        Criticality::Sheddable,
+    pub const ALL: [RequestCriticality; 4] = [
+        RequestCriticality::CriticalPlus,
+        RequestCriticality::Critical,
+        RequestCriticality::SheddablePlus,
+        RequestCriticality::Sheddable,
     ];
 
     pub fn name(self) -> &'static str {
         match self {
-            Criticality::CriticalPlus => "CRITICAL_PLUS",
-            Criticality::Critical => "CRITICAL",
-            Criticality::SheddablePlus => "SHEDDABLE_PLUS",
-            Criticality::Sheddable => "SHEDDABLE",
+            RequestCriticality::CriticalPlus => "CRITICAL_PLUS",
+            RequestCriticality::Critical => "CRITICAL",
+            RequestCriticality::SheddablePlus => "SHEDDABLE_PLUS",
+            RequestCriticality::Sheddable => "SHEDDABLE",
         }
     }
 
@@ -61,23 +61,23 @@ impl Criticality {
     /// criticality has a higher threshold, so it is shed later.
     pub fn queue_share(self) -> f64 {
         match self {
-            Criticality::CriticalPlus => 1.0,
-            Criticality::Critical => 0.75,
-            Criticality::SheddablePlus => 0.5,
-            Criticality::Sheddable => 0.25,
+            RequestCriticality::CriticalPlus => 1.0,
+            RequestCriticality::Critical => 0.75,
+            RequestCriticality::SheddablePlus => 0.5,
+            RequestCriticality::Sheddable => 0.25,
         }
     }
 
-    /// Position in [`Criticality::ALL`], for per-class tables.
+    /// Position in [`RequestCriticality::ALL`], for per-class tables.
     pub fn index(self) -> usize {
-        Criticality::ALL.iter().position(|c| *c == self).unwrap_or(0)
+        RequestCriticality::ALL.iter().position(|c| *c == self).unwrap_or(0)
     }
 }
 
 /// What kind of request it is, as far as the server's rules care.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct RequestClass {
-    pub criticality: Criticality,
+    pub criticality: RequestCriticality,
     /// It calls dependency X (the bulkhead case) and holds its slot for X's time.
     pub calls_x: bool,
     /// A load balancer's ping: answered first, never shed.
@@ -87,7 +87,7 @@ pub struct RequestClass {
 impl RequestClass {
     /// Ordinary production traffic: CRITICAL, no dependency X.
     pub const PLAIN: RequestClass = RequestClass {
-        criticality: Criticality::Critical,
+        criticality: RequestCriticality::Critical,
         calls_x: false,
         health_check: false,
     };
@@ -451,35 +451,35 @@ mod tests {
             ..RequestClass::PLAIN
         };
         for _ in 0..100 {
-            let _ = core.arrive(entry(0.0, class(Criticality::CriticalPlus)));
+            let _ = core.arrive(entry(0.0, class(RequestCriticality::CriticalPlus)));
         }
         // Room 4: SHEDDABLE may fill 1, SHEDDABLE_PLUS 2, CRITICAL 3, CRITICAL_PLUS 4.
         assert!(matches!(
-            core.arrive(entry(0.0, class(Criticality::Sheddable))),
+            core.arrive(entry(0.0, class(RequestCriticality::Sheddable))),
             Admission::Queued
         ));
         assert!(matches!(
-            core.arrive(entry(0.0, class(Criticality::Sheddable))),
+            core.arrive(entry(0.0, class(RequestCriticality::Sheddable))),
             Admission::Refused { .. }
         ));
         assert!(matches!(
-            core.arrive(entry(0.0, class(Criticality::SheddablePlus))),
+            core.arrive(entry(0.0, class(RequestCriticality::SheddablePlus))),
             Admission::Queued
         ));
         assert!(matches!(
-            core.arrive(entry(0.0, class(Criticality::SheddablePlus))),
+            core.arrive(entry(0.0, class(RequestCriticality::SheddablePlus))),
             Admission::Refused { .. }
         ));
         assert!(matches!(
-            core.arrive(entry(0.0, class(Criticality::Critical))),
+            core.arrive(entry(0.0, class(RequestCriticality::Critical))),
             Admission::Queued
         ));
         assert!(matches!(
-            core.arrive(entry(0.0, class(Criticality::Critical))),
+            core.arrive(entry(0.0, class(RequestCriticality::Critical))),
             Admission::Refused { .. }
         ));
         assert!(matches!(
-            core.arrive(entry(0.0, class(Criticality::CriticalPlus))),
+            core.arrive(entry(0.0, class(RequestCriticality::CriticalPlus))),
             Admission::Queued
         ));
         let health = RequestClass {

@@ -19,7 +19,7 @@
 use serde::Serialize;
 
 use super::params::{Arrivals, ClassPicker, OverloadParams};
-use super::shed::{Admission, Criticality, Entry, Refusal, RequestClass, ServerCore};
+use super::shed::{Admission, Entry, Refusal, RequestClass, RequestCriticality, ServerCore};
 use super::throttle::AdaptiveThrottle;
 use crate::engine::pyrandom::PyRandom;
 
@@ -92,7 +92,7 @@ pub struct Totals {
     pub refused_criticality: u64,
     pub refused_bulkhead: u64,
     pub refused_backlog: u64,
-    /// In [`Criticality::ALL`]'s order.
+    /// In [`RequestCriticality::ALL`]'s order.
     pub by_criticality: [ClassTotals; 4],
     pub dependency: DependencyTotals,
     pub health_checks: u64,
@@ -234,7 +234,10 @@ pub fn run(params: &OverloadParams) -> OverloadRun {
     let weights = params.mix_weights();
     let mut picker = ClassPicker::new(weights);
     // One class only (the usual case): no pick per arrival.
-    let single_class = weights.iter().position(|w| *w >= 1.0).map(|i| Criticality::ALL[i]);
+    let single_class = weights
+        .iter()
+        .position(|w| *w >= 1.0)
+        .map(|i| RequestCriticality::ALL[i]);
     let mut main = ArrivalStream::new(params.offered_per_s, arrival_rng.as_mut());
     let mut health = ArrivalStream::new(params.health_checks_per_s, None);
     let mut x_stream = ArrivalStream::new(params.dependency.as_ref().map_or(0.0, |d| d.calls_per_s), None);
@@ -467,15 +470,15 @@ fn sample(second: &mut Second, core: &ServerCore<Req>, t_s: f64) {
     second.x_busy = core.x_busy();
 }
 
-fn pick_random(weights: &[f64; 4], draw: f64) -> Criticality {
+fn pick_random(weights: &[f64; 4], draw: f64) -> RequestCriticality {
     let mut acc = 0.0;
     for (i, w) in weights.iter().enumerate() {
         acc += w;
         if draw < acc {
-            return Criticality::ALL[i];
+            return RequestCriticality::ALL[i];
         }
     }
-    Criticality::Critical
+    RequestCriticality::Critical
 }
 
 #[cfg(test)]
