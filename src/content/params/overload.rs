@@ -10,7 +10,7 @@ use crate::content::lab::LabFile;
 use crate::content::params::bound::{AtBound, Bound, value};
 use crate::content::values::Values;
 use crate::engine::overload::metastable::MetastableParams;
-use crate::engine::overload::{Arrivals, Dependency, OverloadParams, Policy, Scenario};
+use crate::engine::overload::{Arrivals, BulkheadDependency, OverloadParams, Policy, Scenario};
 use crate::error::UsageError;
 
 /// Lab 4's names that only the command line sets (no slider has them).
@@ -60,7 +60,7 @@ const READ_BY: [(&str, &[Policy]); 4] = [
 ];
 
 /// Dependency X unless the scenario has one: 100 calls/s of 2 s each, a 10 s timeout, no pool.
-const DEFAULT_X: Dependency = Dependency {
+const DEFAULT_X: BulkheadDependency = BulkheadDependency {
     calls_per_s: 100.0,
     latency_ms: 2_000.0,
     timeout_ms: 10_000.0,
@@ -190,7 +190,7 @@ pub fn overload_bulkhead_params(lab: &LabFile, values: &(impl Values + ?Sized)) 
 pub fn overload_hang_params(lab: &LabFile, values: &(impl Values + ?Sized)) -> OverloadParams {
     OverloadParams {
         policy: Policy::Fifo,
-        dependency: Some(Dependency {
+        dependency: Some(BulkheadDependency {
             calls_per_s: 100.0,
             latency_ms: 1_000_000.0,
             timeout_ms: 500.0,

@@ -13,7 +13,7 @@
 
 use serde::Serialize;
 
-use crate::engine::policy::{self, Dependency, DependencyCriticality, Register};
+use crate::engine::policy::{self, DependencyCriticality, Register, RegisteredDependency};
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RegisterParams {
@@ -61,8 +61,8 @@ pub struct RegisterRun {
     pub policy_problems: Vec<String>,
 }
 
-fn dependency(name: &str, criticality: DependencyCriticality, timeout_ms: u64, attempts: u64) -> Dependency {
-    Dependency {
+fn dependency(name: &str, criticality: DependencyCriticality, timeout_ms: u64, attempts: u64) -> RegisteredDependency {
+    RegisteredDependency {
         name: Some(name.to_string()),
         criticality: Some(criticality),
         timeout_ms: Some(timeout_ms),
@@ -72,14 +72,14 @@ fn dependency(name: &str, criticality: DependencyCriticality, timeout_ms: u64, a
         idempotent: Some(true),
         breaker: Some(true),
         runbook: Some(format!("runbooks/checkout.md#{name}")),
-        ..Dependency::default()
+        ..RegisteredDependency::default()
     }
 }
 
 /// The Atlas's register (`dependencies.json`) with payments' and inventory's timeouts,
 /// attempts and the deadline taken from `p`.
 pub fn lab_register(p: &RegisterParams) -> Register {
-    let payments = Dependency {
+    let payments = RegisteredDependency {
         sequential: true,
         idempotent: Some(false),
         idempotency_key: true,
@@ -90,7 +90,7 @@ pub fn lab_register(p: &RegisterParams) -> Register {
             p.payments_attempts,
         )
     };
-    let inventory = Dependency {
+    let inventory = RegisteredDependency {
         sequential: true,
         ..dependency(
             "inventory",
@@ -99,11 +99,11 @@ pub fn lab_register(p: &RegisterParams) -> Register {
             p.inventory_attempts,
         )
     };
-    let recommendations = Dependency {
+    let recommendations = RegisteredDependency {
         degraded_behaviour: Some("render the page without the panel".to_string()),
         ..dependency("recommendations", DependencyCriticality::Soft, 200, 1)
     };
-    let receipts = Dependency {
+    let receipts = RegisteredDependency {
         sdk_attempts: Some(3),
         breaker: Some(false),
         runbook: Some("runbooks/checkout.md#receipts".to_string()),

@@ -21,7 +21,7 @@ pub mod shed;
 pub mod sim;
 pub mod throttle;
 
-pub use params::{Arrivals, CriticalityMix, Dependency, OverloadParams, Policy};
+pub use params::{Arrivals, BulkheadDependency, CriticalityMix, OverloadParams, Policy};
 pub use scenario::Scenario;
 pub use shed::{Admission, Discipline, Entry, Refusal, RequestClass, RequestCriticality, ServerCore, ServerPolicy};
 pub use sim::{OverloadRun, Second, Totals, run};
@@ -159,7 +159,7 @@ pub fn scaled_for_sweep(params: &OverloadParams) -> (OverloadParams, f64) {
         workers,
         admission_limit: ((f64::from(params.admission_limit) * shrink).round() as u32).max(1),
         health_checks_per_s: params.health_checks_per_s * shrink,
-        dependency: params.dependency.as_ref().map(|d| Dependency {
+        dependency: params.dependency.as_ref().map(|d| BulkheadDependency {
             calls_per_s: d.calls_per_s * shrink,
             pool: d.pool.map(|pool| ((f64::from(pool) * shrink).round() as u32).max(1)),
             ..d.clone()

@@ -62,7 +62,7 @@ pub enum Arrivals {
 
 /// Dependency X of the bulkhead case: some requests call it and hold their slot meanwhile.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Dependency {
+pub struct BulkheadDependency {
     /// Requests per second that call X (on top of the offered load).
     pub calls_per_s: f64,
     /// How long X takes to answer (a hang is a long latency).
@@ -73,7 +73,7 @@ pub struct Dependency {
     pub pool: Option<u32>,
 }
 
-impl Dependency {
+impl BulkheadDependency {
     /// How long one call to X holds a slot.
     pub fn hold_ms(&self) -> f64 {
         self.latency_ms.min(self.timeout_ms)
@@ -110,7 +110,7 @@ pub struct OverloadParams {
     pub mix: CriticalityMix,
     /// Load balancer pings per second (never shed).
     pub health_checks_per_s: f64,
-    pub dependency: Option<Dependency>,
+    pub dependency: Option<BulkheadDependency>,
     /// Report the actual queue wait of the first request arriving at or after this time.
     pub trace_at_s: Option<f64>,
     /// Seed of the throttle's draws and of random class picks.

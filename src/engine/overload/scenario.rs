@@ -1,6 +1,6 @@
 //! The named scenarios of `run overload --scenario NAME`, with the lesson's numbers as defaults.
 
-use super::params::{Dependency, OverloadParams, Policy};
+use super::params::{BulkheadDependency, OverloadParams, Policy};
 
 /// One of Lab 4's scenarios.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -83,7 +83,7 @@ impl Scenario {
                 workers: 200,
                 // The requests that never touch X: 1,000/s x 50 ms keeps 50 threads busy.
                 offered_per_s: 1_000.0,
-                dependency: Some(Dependency {
+                dependency: Some(BulkheadDependency {
                     calls_per_s: 100.0,
                     latency_ms: 2_000.0,
                     timeout_ms: 10_000.0,

@@ -5,7 +5,7 @@
 
 use resilience_lab::engine::overload::metastable::{self, MetastableParams, MetastableState};
 use resilience_lab::engine::overload::{
-    self, Arrivals, Dependency, OverloadParams, Policy, Scenario, pages_per_core_per_s, reject_probability,
+    self, Arrivals, BulkheadDependency, OverloadParams, Policy, Scenario, pages_per_core_per_s, reject_probability,
 };
 
 fn second(run: &overload::OverloadRun, t_s: f64) -> &overload::Second {
@@ -137,7 +137,7 @@ fn a_thousand_qps_at_100_ms_keeps_100_threads_busy_and_a_5_percent_hang_needs_50
         workers: 10_000,
         duration_s: 101.0,
         client_timeout_ms: 100_000.0,
-        dependency: Some(Dependency {
+        dependency: Some(BulkheadDependency {
             calls_per_s: 50.0,
             latency_ms: 1e9,
             timeout_ms: 100_000.0,
@@ -156,7 +156,7 @@ fn a_timeout_caps_what_a_hanging_dependency_borrows() {
             workers: 200,
             duration_s: 5.0,
             client_timeout_ms: 10_000.0,
-            dependency: Some(Dependency {
+            dependency: Some(BulkheadDependency {
                 calls_per_s: 100.0,
                 latency_ms: 1e9,
                 timeout_ms,
