@@ -1,5 +1,5 @@
 //! The screens: each owns its state and takes messages in `update`, returning what the
-//! app must do (the quiz's `Outcome` is the model).
+//! app must do (the quiz's `QuizOutcome` is the model).
 //!
 //! - [`home`]: the list of labs, the quiz and the book.
 //! - [`lab`]: one lab's screen ([`lab::LabScreen`]), sim and live.

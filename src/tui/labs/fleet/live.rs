@@ -337,7 +337,7 @@ impl LivePart for FleetLive {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::fleet::{Outcome, ReplicaState, Scenario, StateChange};
+    use crate::engine::fleet::{ReplicaState, RequestOutcome, Scenario, StateChange};
 
     #[test]
     fn samples_fill_the_record_and_done_replaces_it() {
@@ -360,7 +360,7 @@ mod tests {
         live.apply(sample(0, 41.0, ReplicaState::Starting, 1));
         live.apply(FleetSample::Request {
             second: 12,
-            outcome: Outcome::Refused,
+            outcome: RequestOutcome::Refused,
         });
         live.now_s = 45.0;
         live.refresh_no_endpoint();
