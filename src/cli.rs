@@ -947,7 +947,7 @@ pub struct OverloadArgs {
     pub duration_s: Option<f64>,
     /// fifo, age-cap, lifo, admission, criticality or throttle (overrides the scenario's).
     #[arg(long, value_parser = parse_overload_policy)]
-    pub policy: Option<crate::engine::overload::Policy>,
+    pub policy: Option<crate::engine::overload::SheddingPolicy>,
     /// Age cap in ms (1 to 60000), for the age-cap policy.
     #[arg(long, value_parser = overload_number("age_cap_ms"))]
     pub age_cap_ms: Option<f64>,
@@ -1048,8 +1048,8 @@ fn parse_overload_scenario(text: &str) -> Result<crate::engine::overload::Scenar
 }
 
 /// A Lab 4 shedding policy by name.
-fn parse_overload_policy(text: &str) -> Result<crate::engine::overload::Policy, String> {
-    crate::engine::overload::Policy::from_name(text.trim())
+fn parse_overload_policy(text: &str) -> Result<crate::engine::overload::SheddingPolicy, String> {
+    crate::engine::overload::SheddingPolicy::from_name(text.trim())
         .ok_or_else(|| "allowed: fifo, age-cap, lifo, admission, criticality, throttle".to_string())
 }
 

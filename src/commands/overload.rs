@@ -9,7 +9,7 @@ use crate::cli::OverloadArgs;
 use crate::content::params::{self, AtBound, Values};
 use crate::engine::overload::ComparedPoint;
 use crate::engine::overload::metastable;
-use crate::engine::overload::{self, OverloadParams, Policy, Scenario};
+use crate::engine::overload::{self, OverloadParams, Scenario, SheddingPolicy};
 use crate::error::UsageError;
 use crate::live::overload::runner;
 use crate::report::{self, OverloadReport};
@@ -88,7 +88,7 @@ impl Values for OverloadArgs {
             "duration_s" => self.duration_s,
             "policy" => self
                 .policy
-                .and_then(|policy| Policy::ALL.iter().position(|other| *other == policy))
+                .and_then(|policy| SheddingPolicy::ALL.iter().position(|other| *other == policy))
                 .map(|index| index as f64),
             "age_cap_ms" => self.age_cap_ms,
             "admission_limit" => whole(self.admission_limit),
@@ -228,13 +228,13 @@ mod tests {
     fn flags_override_the_scenario_and_costs_are_bounded() {
         let args = OverloadArgs {
             offered_per_s: Some(3_000.0),
-            policy: Some(Policy::AgeCap),
+            policy: Some(SheddingPolicy::AgeCap),
             x_pool: Some(0),
             ..OverloadArgs::default()
         };
         let p = params::overload::apply(Scenario::Bulkhead.params(), &args, AtBound::Refuse, false).expect("in range");
         assert_eq!(p.offered_per_s, 3_000.0);
-        assert_eq!(p.policy, Policy::AgeCap);
+        assert_eq!(p.policy, SheddingPolicy::AgeCap);
         assert_eq!(p.dependency.as_ref().and_then(|d| d.pool), None, "0 shares the pool");
         let heavy = OverloadParams {
             offered_per_s: 100_000.0,

@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use crate::engine::overload::ComparedPoint;
 use crate::engine::overload::metastable::MetastableRun;
-use crate::engine::overload::{Curve, OverloadRun, Policy, RequestCriticality, Scenario, Second};
+use crate::engine::overload::{Curve, OverloadRun, RequestCriticality, Scenario, Second, SheddingPolicy};
 
 /// What one `run overload` printed, gathered for the text and the JSON forms.
 pub struct OverloadReport<'a> {
@@ -52,7 +52,7 @@ fn named_lines(run: &OverloadRun, scenario: Scenario) -> Vec<String> {
             "the request arriving at 2.0 s waited {wait_s:.3} s for a worker"
         ));
     }
-    if p.policy == Policy::AgeCap
+    if p.policy == SheddingPolicy::AgeCap
         && let Some(limit) = run.age_cap_queue_limit
     {
         lines.push(format!(
@@ -62,7 +62,10 @@ fn named_lines(run: &OverloadRun, scenario: Scenario) -> Vec<String> {
             run.totals.max_queue_len
         ));
     }
-    if matches!(p.policy, Policy::Admission | Policy::Criticality | Policy::Throttle) {
+    if matches!(
+        p.policy,
+        SheddingPolicy::Admission | SheddingPolicy::Criticality | SheddingPolicy::Throttle
+    ) {
         lines.push(format!(
             "admission limit: {} in the server ({} serving + {} queued); 503 + Retry-After above it",
             p.admission_limit,
@@ -95,7 +98,7 @@ fn named_lines(run: &OverloadRun, scenario: Scenario) -> Vec<String> {
             run.totals.other_goodput
         ));
     }
-    if scenario == Scenario::Criticality || p.policy == Policy::Criticality {
+    if scenario == Scenario::Criticality || p.policy == SheddingPolicy::Criticality {
         for (class, totals) in RequestCriticality::ALL.iter().zip(&run.totals.by_criticality) {
             lines.push(format!(
                 "{:<15} offered {:>7}  goodput {:>7}  refused {:>7}",

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use resilience_lab::content::LabId;
-use resilience_lab::engine::overload::{OverloadParams, Policy, Scenario};
+use resilience_lab::engine::overload::{OverloadParams, Scenario, SheddingPolicy};
 use resilience_lab::live::overload::runner::{compare_curve, live_params, spawn};
 use resilience_lab::live::run::{LabBody, LabEvent, LabSender, OverloadEvent, join_all};
 
@@ -48,7 +48,7 @@ async fn fifo_live_collapses_like_the_sim_and_samples_arrive_each_second() {
     let _one_at_a_time = ONE_AT_A_TIME.lock().await;
     let params = OverloadParams {
         duration_s: 4.0,
-        policy: Policy::Fifo,
+        policy: SheddingPolicy::Fifo,
         ..live_params(Scenario::Fifo)
     };
     let (events, mut events_rx) = tokio::sync::mpsc::channel::<(LabId, LabEvent)>(16);

@@ -1,6 +1,6 @@
 //! The named scenarios of `run overload --scenario NAME`, with the lesson's numbers as defaults.
 
-use super::params::{BulkheadDependency, OverloadParams, Policy};
+use super::params::{BulkheadDependency, OverloadParams, SheddingPolicy};
 
 /// One of Lab 4's scenarios.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -54,14 +54,14 @@ impl Scenario {
     }
 
     /// The policy the scenario runs (the metastable one runs its own model).
-    pub fn policy(self) -> Policy {
+    pub fn policy(self) -> SheddingPolicy {
         match self {
-            Scenario::Fifo | Scenario::Bulkhead | Scenario::Metastable => Policy::Fifo,
-            Scenario::AgeCap => Policy::AgeCap,
-            Scenario::Lifo => Policy::Lifo,
-            Scenario::Admission => Policy::Admission,
-            Scenario::Criticality => Policy::Criticality,
-            Scenario::Throttle => Policy::Throttle,
+            Scenario::Fifo | Scenario::Bulkhead | Scenario::Metastable => SheddingPolicy::Fifo,
+            Scenario::AgeCap => SheddingPolicy::AgeCap,
+            Scenario::Lifo => SheddingPolicy::Lifo,
+            Scenario::Admission => SheddingPolicy::Admission,
+            Scenario::Criticality => SheddingPolicy::Criticality,
+            Scenario::Throttle => SheddingPolicy::Throttle,
         }
     }
 

@@ -5,7 +5,8 @@
 
 use resilience_lab::engine::overload::metastable::{self, MetastableParams, MetastableState};
 use resilience_lab::engine::overload::{
-    self, Arrivals, BulkheadDependency, OverloadParams, Policy, Scenario, pages_per_core_per_s, reject_probability,
+    self, Arrivals, BulkheadDependency, OverloadParams, Scenario, SheddingPolicy, pages_per_core_per_s,
+    reject_probability,
 };
 
 fn second(run: &overload::OverloadRun, t_s: f64) -> &overload::Second {
@@ -254,8 +255,8 @@ fn goodput_falls_under_fifo_and_stays_flat_with_the_age_cap() {
     let params = OverloadParams::default();
     let curves = overload::sweep(&params);
     let of = |policy| curves.iter().find(|c| c.policy == policy).expect("every policy");
-    let fifo = of(Policy::Fifo);
-    let capped = of(Policy::AgeCap);
+    let fifo = of(SheddingPolicy::Fifo);
+    let capped = of(SheddingPolicy::AgeCap);
     let peak = fifo.points.iter().map(|p| p.goodput_per_s).fold(0.0, f64::max);
     // 1,990: in the first 50 ms of the 10 s run nothing has finished yet.
     assert_eq!(peak, 1_990.0);
@@ -369,7 +370,7 @@ fn a_step_of_offered_load_or_policy_keeps_the_curves() {
     });
     let dragged = OverloadParams {
         offered_per_s: 3_000.0,
-        policy: Policy::Lifo,
+        policy: SheddingPolicy::Lifo,
         ..first.run.params.clone()
     };
     let step = overload::recompute_after(&first, &dragged);
@@ -402,7 +403,7 @@ fn the_screens_shrunk_sweep_follows_the_full_sweep() {
     for (full, screen) in full
         .iter()
         .zip(&screen)
-        .filter(|(full, _)| full.policy != Policy::Throttle)
+        .filter(|(full, _)| full.policy != SheddingPolicy::Throttle)
     {
         assert_eq!(full.policy, screen.policy);
         for (f, s) in full.points.iter().zip(&screen.points) {
