@@ -23,7 +23,9 @@ pub mod throttle;
 
 pub use params::{Arrivals, BulkheadDependency, CriticalityMix, OverloadParams, SheddingPolicy};
 pub use scenario::Scenario;
-pub use shed::{Admission, Discipline, Entry, Refusal, RequestClass, RequestCriticality, ServerCore, ServerPolicy};
+pub use shed::{
+    Admission, Discipline, Entry, RequestClass, RequestCriticality, RequestRefusal, ServerCore, ServerPolicy,
+};
 pub use sim::{OverloadRun, Second, Totals, run};
 
 pub use throttle::{AdaptiveThrottle, reject_probability};

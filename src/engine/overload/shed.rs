@@ -138,7 +138,7 @@ impl Default for ServerPolicy {
 /// Why a request was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Refusal {
+pub enum RequestRefusal {
     /// The admission limit (503 + Retry-After).
     Admission,
     /// Its class's share of the queue was full (criticality order).
@@ -171,7 +171,7 @@ pub enum Admission<T> {
     /// Refused at once: answer 503 with `Retry-After: retry_after_s`.
     Refused {
         entry: Entry<T>,
-        reason: Refusal,
+        reason: RequestRefusal,
         retry_after_s: f64,
     },
 }
@@ -267,7 +267,7 @@ impl<T> ServerCore<T> {
         (self.queue.len() as f64 / self.rate_per_s()).ceil().max(1.0)
     }
 
-    fn refuse(&self, entry: Entry<T>, reason: Refusal) -> Admission<T> {
+    fn refuse(&self, entry: Entry<T>, reason: RequestRefusal) -> Admission<T> {
         Admission::Refused {
             entry,
             reason,
@@ -286,13 +286,13 @@ impl<T> ServerCore<T> {
     pub fn arrive(&mut self, entry: Entry<T>) -> Admission<T> {
         let class = entry.class;
         if self.queue.len() >= self.policy.backlog_limit as usize {
-            return self.refuse(entry, Refusal::Backlog);
+            return self.refuse(entry, RequestRefusal::Backlog);
         }
         if class.calls_x
             && let Some(pool) = self.policy.x_pool
             && self.x_busy + self.x_queued >= pool
         {
-            return self.refuse(entry, Refusal::Bulkhead);
+            return self.refuse(entry, RequestRefusal::Bulkhead);
         }
         let worker_free = self.busy < self.workers;
         if class.health_check {
@@ -309,9 +309,9 @@ impl<T> ServerCore<T> {
         if let Some(limit) = self.policy.admission_limit {
             let room = f64::from(limit.saturating_sub(self.workers));
             let (share, reason) = if self.policy.by_criticality {
-                (class.criticality.queue_share(), Refusal::Criticality)
+                (class.criticality.queue_share(), RequestRefusal::Criticality)
             } else {
-                (1.0, Refusal::Admission)
+                (1.0, RequestRefusal::Admission)
             };
             let allowed = u64::from(self.workers.min(limit)) + (room * share).ceil() as u64;
             if u64::from(self.busy) + self.queue.len() as u64 >= allowed {
@@ -325,7 +325,7 @@ impl<T> ServerCore<T> {
         if let Some(limit) = self.age_cap_queue_limit()
             && self.queue.len() >= limit
         {
-            return self.refuse(entry, Refusal::AgeCap);
+            return self.refuse(entry, RequestRefusal::AgeCap);
         }
         if class.calls_x {
             self.x_queued += 1;
@@ -408,7 +408,7 @@ mod tests {
         assert!(matches!(
             core.arrive(entry(0.0, RequestClass::PLAIN)),
             Admission::Refused {
-                reason: Refusal::AgeCap,
+                reason: RequestRefusal::AgeCap,
                 ..
             }
         ));
@@ -431,7 +431,7 @@ mod tests {
             Admission::Refused {
                 reason, retry_after_s, ..
             } => {
-                assert_eq!(reason, Refusal::Admission);
+                assert_eq!(reason, RequestRefusal::Admission);
                 assert_eq!(retry_after_s, 1.0);
             }
             other => panic!("expected a refusal, got {other:?}"),
@@ -532,7 +532,7 @@ mod tests {
         assert!(matches!(
             core.arrive(entry(0.0, x)),
             Admission::Refused {
-                reason: Refusal::Bulkhead,
+                reason: RequestRefusal::Bulkhead,
                 ..
             }
         ));

@@ -19,7 +19,7 @@
 use serde::Serialize;
 
 use super::params::{Arrivals, ClassPicker, OverloadParams};
-use super::shed::{Admission, Entry, Refusal, RequestClass, RequestCriticality, ServerCore};
+use super::shed::{Admission, Entry, RequestClass, RequestCriticality, RequestRefusal, ServerCore};
 use super::throttle::AdaptiveThrottle;
 use crate::engine::pyrandom::PyRandom;
 
@@ -389,11 +389,11 @@ pub fn run(params: &OverloadParams) -> OverloadRun {
                 table.at(now_ns).refused += 1;
                 totals.refused += 1;
                 match reason {
-                    Refusal::Admission => totals.refused_admission += 1,
-                    Refusal::AgeCap | Refusal::Expired => totals.refused_age_cap += 1,
-                    Refusal::Criticality => totals.refused_criticality += 1,
-                    Refusal::Bulkhead => totals.refused_bulkhead += 1,
-                    Refusal::Backlog => totals.refused_backlog += 1,
+                    RequestRefusal::Admission => totals.refused_admission += 1,
+                    RequestRefusal::AgeCap | RequestRefusal::Expired => totals.refused_age_cap += 1,
+                    RequestRefusal::Criticality => totals.refused_criticality += 1,
+                    RequestRefusal::Bulkhead => totals.refused_bulkhead += 1,
+                    RequestRefusal::Backlog => totals.refused_backlog += 1,
                 }
                 if entry.class.calls_x {
                     totals.dependency.refused += 1;
