@@ -139,7 +139,7 @@ pub enum OnDbDown {
 /// The five named scenarios of the fleet lab.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Scenario {
+pub enum FleetScenario {
     LivenessChecksDb,
     ReadinessChecksDb,
     ProcessLocal,
@@ -147,22 +147,22 @@ pub enum Scenario {
     BlackHole,
 }
 
-impl Scenario {
-    pub const ALL: [Scenario; 5] = [
-        Scenario::LivenessChecksDb,
-        Scenario::ReadinessChecksDb,
-        Scenario::ProcessLocal,
-        Scenario::RollingRestart,
-        Scenario::BlackHole,
+impl FleetScenario {
+    pub const ALL: [FleetScenario; 5] = [
+        FleetScenario::LivenessChecksDb,
+        FleetScenario::ReadinessChecksDb,
+        FleetScenario::ProcessLocal,
+        FleetScenario::RollingRestart,
+        FleetScenario::BlackHole,
     ];
 
     pub fn name(self) -> &'static str {
         match self {
-            Scenario::LivenessChecksDb => "liveness-checks-db",
-            Scenario::ReadinessChecksDb => "readiness-checks-db",
-            Scenario::ProcessLocal => "process-local",
-            Scenario::RollingRestart => "rolling-restart",
-            Scenario::BlackHole => "black-hole",
+            FleetScenario::LivenessChecksDb => "liveness-checks-db",
+            FleetScenario::ReadinessChecksDb => "readiness-checks-db",
+            FleetScenario::ProcessLocal => "process-local",
+            FleetScenario::RollingRestart => "rolling-restart",
+            FleetScenario::BlackHole => "black-hole",
         }
     }
 
@@ -174,7 +174,7 @@ impl Scenario {
 /// Everything a fleet run depends on. [`FleetParams::scenario`] gives each named scenario.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FleetParams {
-    pub scenario: Scenario,
+    pub scenario: FleetScenario,
     pub replicas: u32,
     pub duration_s: f64,
     /// Replica i starts at i x `stagger_s`, so their probes do not tick in step.
@@ -213,7 +213,7 @@ impl FleetParams {
     /// The Atlas's Deployment (Artefact 4) with 3 replicas and a steady 10 requests/s.
     pub fn atlas() -> Self {
         Self {
-            scenario: Scenario::ProcessLocal,
+            scenario: FleetScenario::ProcessLocal,
             replicas: 3,
             duration_s: 600.0,
             stagger_s: 1.0,
@@ -261,18 +261,18 @@ impl FleetParams {
     }
 
     /// A named scenario's settings: the Atlas's Deployment plus the scenario's design.
-    pub fn scenario(scenario: Scenario) -> Self {
+    pub fn scenario(scenario: FleetScenario) -> Self {
         let mut params = Self::atlas();
         params.scenario = scenario;
         match scenario {
-            Scenario::LivenessChecksDb => {
+            FleetScenario::LivenessChecksDb => {
                 // A five-minute outage: long enough for the back-off to grow.
                 params.server.liveness_checks_db = true;
                 params.database[0].end_s = 330.0;
             }
-            Scenario::ReadinessChecksDb => params.server.readiness_checks_db = true,
-            Scenario::ProcessLocal => {}
-            Scenario::RollingRestart => {
+            FleetScenario::ReadinessChecksDb => params.server.readiness_checks_db = true,
+            FleetScenario::ProcessLocal => {}
+            FleetScenario::RollingRestart => {
                 // An app without its own deregistration delay: only preStop covers routing.
                 params.database.clear();
                 params.duration_s = 90.0;
@@ -281,7 +281,7 @@ impl FleetParams {
                 params.routing_delay_s = 2.0;
                 params.roll_at_s = Some(30.0);
             }
-            Scenario::BlackHole => {
+            FleetScenario::BlackHole => {
                 params.database.clear();
                 params.duration_s = 60.0;
                 params.on_db_down = OnDbDown::Fail;

@@ -4,11 +4,11 @@ use serde_json::{Value, json};
 
 use crate::engine::overload::ComparedPoint;
 use crate::engine::overload::metastable::MetastableRun;
-use crate::engine::overload::{Curve, OverloadRun, RequestCriticality, Scenario, Second, SheddingPolicy};
+use crate::engine::overload::{Curve, OverloadRun, OverloadScenario, RequestCriticality, Second, SheddingPolicy};
 
 /// What one `run overload` printed, gathered for the text and the JSON forms.
 pub struct OverloadReport<'a> {
-    pub scenario: Scenario,
+    pub scenario: OverloadScenario,
     /// "sim" or "live".
     pub mode: &'static str,
     pub run: &'a OverloadRun,
@@ -25,7 +25,7 @@ fn second_at(run: &OverloadRun, t_s: f64) -> Option<&Second> {
 }
 
 /// The lesson's numbers for this run, one named line each.
-fn named_lines(run: &OverloadRun, scenario: Scenario) -> Vec<String> {
+fn named_lines(run: &OverloadRun, scenario: OverloadScenario) -> Vec<String> {
     let p = &run.params;
     let capacity = run.capacity_per_s;
     let mut lines = vec![
@@ -98,7 +98,7 @@ fn named_lines(run: &OverloadRun, scenario: Scenario) -> Vec<String> {
             run.totals.other_goodput
         ));
     }
-    if scenario == Scenario::Criticality || p.policy == SheddingPolicy::Criticality {
+    if scenario == OverloadScenario::Criticality || p.policy == SheddingPolicy::Criticality {
         for (class, totals) in RequestCriticality::ALL.iter().zip(&run.totals.by_criticality) {
             lines.push(format!(
                 "{:<15} offered {:>7}  goodput {:>7}  refused {:>7}",

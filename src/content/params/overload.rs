@@ -10,7 +10,7 @@ use crate::content::lab::LabFile;
 use crate::content::params::bound::{AtBound, Bound, value};
 use crate::content::values::Values;
 use crate::engine::overload::metastable::MetastableParams;
-use crate::engine::overload::{Arrivals, BulkheadDependency, OverloadParams, Scenario, SheddingPolicy};
+use crate::engine::overload::{Arrivals, BulkheadDependency, OverloadParams, OverloadScenario, SheddingPolicy};
 use crate::error::UsageError;
 
 /// Lab 4's names that only the command line sets (no slider has them).
@@ -164,10 +164,10 @@ pub fn overload_params(lab: &LabFile, values: &(impl Values + ?Sized)) -> Overlo
         .round()
         .clamp(0.0, (SheddingPolicy::ALL.len() - 1) as f64) as usize;
     let policy = SheddingPolicy::ALL[policy_index];
-    let scenario = Scenario::ALL
+    let scenario = OverloadScenario::ALL
         .into_iter()
         .find(|scenario| scenario.policy() == policy && scenario.params().dependency.is_none())
-        .unwrap_or(Scenario::Fifo);
+        .unwrap_or(OverloadScenario::Fifo);
     match apply(scenario.params(), &values, AtBound::Clamp, true) {
         Ok(params) => params,
         // Clamping holds every value inside its bound, and no rule is refused at the sliders.
@@ -180,7 +180,7 @@ pub fn overload_params(lab: &LabFile, values: &(impl Values + ?Sized)) -> Overlo
 pub fn overload_bulkhead_params(lab: &LabFile, values: &(impl Values + ?Sized)) -> OverloadParams {
     OverloadParams {
         policy: SheddingPolicy::Fifo,
-        dependency: Scenario::Bulkhead.params().dependency,
+        dependency: OverloadScenario::Bulkhead.params().dependency,
         ..overload_params(lab, values)
     }
 }
@@ -268,17 +268,17 @@ mod tests {
     #[test]
     fn a_policys_own_value_for_another_policy_is_refused_unless_a_sweep_runs_every_policy() {
         let age_cap: &[(&str, f64)] = &[("policy", 3.0), ("age_cap_ms", 100.0)];
-        let refused = apply(Scenario::Fifo.params(), age_cap, AtBound::Refuse, false).expect_err("ignored");
+        let refused = apply(OverloadScenario::Fifo.params(), age_cap, AtBound::Refuse, false).expect_err("ignored");
         assert!(
             refused
                 .0
                 .starts_with("--age-cap-ms applies to the age-cap policy only; this run's policy is admission"),
             "{refused}"
         );
-        assert!(apply(Scenario::Fifo.params(), age_cap, AtBound::Refuse, true).is_ok());
-        assert!(apply(Scenario::Fifo.params(), age_cap, AtBound::Clamp, false).is_ok());
+        assert!(apply(OverloadScenario::Fifo.params(), age_cap, AtBound::Refuse, true).is_ok());
+        assert!(apply(OverloadScenario::Fifo.params(), age_cap, AtBound::Clamp, false).is_ok());
         let read: &[(&str, f64)] = &[("policy", 1.0), ("age_cap_ms", 100.0)];
-        let p = apply(Scenario::Fifo.params(), read, AtBound::Refuse, false).expect("age-cap reads it");
+        let p = apply(OverloadScenario::Fifo.params(), read, AtBound::Refuse, false).expect("age-cap reads it");
         assert_eq!((p.policy, p.age_cap_ms), (SheddingPolicy::AgeCap, 100.0));
     }
 

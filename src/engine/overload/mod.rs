@@ -22,7 +22,7 @@ pub mod sim;
 pub mod throttle;
 
 pub use params::{Arrivals, BulkheadDependency, CriticalityMix, OverloadParams, SheddingPolicy};
-pub use scenario::Scenario;
+pub use scenario::OverloadScenario;
 pub use shed::{
     Admission, Discipline, Entry, RequestClass, RequestCriticality, RequestRefusal, ServerCore, ServerPolicy,
 };

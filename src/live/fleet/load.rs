@@ -109,11 +109,11 @@ pub async fn run(service: SocketAddr, params: Arc<FleetParams>, recorder: Arc<Re
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::fleet::{Scenario, simulate};
+    use crate::engine::fleet::{FleetScenario, simulate};
 
     #[test]
     fn the_live_load_sends_as_many_requests_as_the_simulation() {
-        for scenario in Scenario::ALL {
+        for scenario in FleetScenario::ALL {
             let params = FleetParams::scenario(scenario);
             assert_eq!(
                 request_count(&params),
