@@ -38,7 +38,7 @@ use crate::live::health::child::Stream;
 use crate::tui::keys::{self, Context};
 use crate::tui::layout::LabLayout;
 use crate::tui::screens::lab::first_visit;
-use crate::tui::screens::lab::health::{LiveHealth, LivePhase, ProbeCell, Round, Session};
+use crate::tui::screens::lab::health::{LiveHealth, LivePhase, ProbeCell, Round, ServerLife};
 use crate::tui::screens::lab::predict::sliders_at_settings;
 use crate::tui::theme::Theme;
 use crate::tui::view::footer;
@@ -302,7 +302,7 @@ fn probe_panel(live: &LiveHealth, period_s: f64, theme: Theme, area: Rect, buf: 
     block.render(area, buf);
     let cells_width = usize::from(inner.width.saturating_sub(LABEL_WIDTH));
     let empty: &[Round] = &[];
-    let rounds = live.session.as_ref().map_or(empty, |s: &Session| &s.rounds[..]);
+    let rounds = live.session.as_ref().map_or(empty, |s: &ServerLife| &s.rounds[..]);
     let visible = &rounds[rounds.len().saturating_sub(cells_width)..];
     // Each row's label ends with its latest code, so the codes read without the colours.
     let row = |label: &str, pick: fn(&Round) -> Option<ProbeCell>| {

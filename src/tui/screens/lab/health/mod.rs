@@ -60,7 +60,7 @@ pub struct LogLine {
 
 /// One server's life, from `listening` to its exit.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Session {
+pub struct ServerLife {
     pub pid: u32,
     pub port: u16,
     /// What it was started with: slider moves apply on the next start.
@@ -81,7 +81,7 @@ pub struct Session {
     pub last_readyz: Option<(u64, GetOutcome)>,
 }
 
-impl Session {
+impl ServerLife {
     pub fn new(pid: u32, port: u16, config: HealthConfig) -> Self {
         Self {
             pid,
@@ -165,7 +165,7 @@ pub struct LiveHealth {
     /// `--readiness-checks-db` for the next start (key `2`).
     pub next_readiness_checks_db: bool,
     /// The current or last server; kept after its exit so its timeline stays readable.
-    pub session: Option<Session>,
+    pub session: Option<ServerLife>,
     /// A start is under way (the child has not printed `listening` yet).
     pub starting: bool,
     /// One line for the learner: what just happened or why a key did nothing.
@@ -246,11 +246,11 @@ impl LiveHealth {
 
     /// Whether a server process is (or may be) alive now.
     pub fn running(&self) -> bool {
-        self.starting || self.session.as_ref().is_some_and(Session::running)
+        self.starting || self.session.as_ref().is_some_and(ServerLife::running)
     }
 
     fn session_running(&self) -> bool {
-        self.session.as_ref().is_some_and(Session::running)
+        self.session.as_ref().is_some_and(ServerLife::running)
     }
 
     /// Handles the live screen's own keys; `None` leaves `msg` to the lab screen (sliders,
@@ -413,7 +413,7 @@ impl LiveHealth {
                 listening_at,
             } => {
                 self.starting = false;
-                self.session = Some(Session::new(pid, port, config));
+                self.session = Some(ServerLife::new(pid, port, config));
                 self.listening_at = Some(listening_at);
                 self.log.clear();
                 self.log_hidden = 0;
@@ -735,7 +735,7 @@ mod tests {
 
     #[test]
     fn the_phase_label_believes_the_probes_about_the_database() {
-        let mut session = Session::new(42, 18080, HealthConfig::default());
+        let mut session = ServerLife::new(42, 18080, HealthConfig::default());
         session.elapsed_s = 5.0;
         assert_eq!(session.phase_label(), "ready");
         session.last_readyz = Some((9, answered(503, "not ready: database down")));
