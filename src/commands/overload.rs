@@ -9,7 +9,7 @@ use crate::cli::OverloadArgs;
 use crate::content::params::{self, AtBound, Values};
 use crate::engine::overload::ComparedPoint;
 use crate::engine::overload::metastable;
-use crate::engine::overload::{self, OverloadParams, Policy, Scenario};
+use crate::engine::overload::{self, OverloadParams, OverloadScenario, SheddingPolicy};
 use crate::error::UsageError;
 use crate::live::overload::runner;
 use crate::report::{self, OverloadReport};
@@ -30,8 +30,8 @@ fn usage(message: String) -> color_eyre::Report {
 
 /// Runs `run overload` and writes its report.
 pub(crate) fn run_overload(args: &OverloadArgs, out: &mut dyn Write) -> Result<ExitCode> {
-    let scenario = args.scenario.unwrap_or(Scenario::Fifo);
-    if scenario == Scenario::Metastable {
+    let scenario = args.scenario.unwrap_or(OverloadScenario::Fifo);
+    if scenario == OverloadScenario::Metastable {
         return run_metastable(args, out);
     }
     if let Some(flag) = args.first_metastable_flag() {
@@ -88,7 +88,7 @@ impl Values for OverloadArgs {
             "duration_s" => self.duration_s,
             "policy" => self
                 .policy
-                .and_then(|policy| Policy::ALL.iter().position(|other| *other == policy))
+                .and_then(|policy| SheddingPolicy::ALL.iter().position(|other| *other == policy))
                 .map(|index| index as f64),
             "age_cap_ms" => self.age_cap_ms,
             "admission_limit" => whole(self.admission_limit),
@@ -134,8 +134,13 @@ fn check_cost(p: &OverloadParams, sweep: bool) -> Result<()> {
     Ok(())
 }
 
-fn run_live(args: &OverloadArgs, scenario: Scenario, params: OverloadParams, out: &mut dyn Write) -> Result<ExitCode> {
-    if scenario == Scenario::Bulkhead || params.dependency.is_some() {
+fn run_live(
+    args: &OverloadArgs,
+    scenario: OverloadScenario,
+    params: OverloadParams,
+    out: &mut dyn Write,
+) -> Result<ExitCode> {
+    if scenario == OverloadScenario::Bulkhead || params.dependency.is_some() {
         return Err(usage(
             "--live runs fifo, age-cap, lifo, admission, criticality and throttle; bulkhead and metastable are --sim only"
                 .to_string(),
@@ -228,13 +233,14 @@ mod tests {
     fn flags_override_the_scenario_and_costs_are_bounded() {
         let args = OverloadArgs {
             offered_per_s: Some(3_000.0),
-            policy: Some(Policy::AgeCap),
+            policy: Some(SheddingPolicy::AgeCap),
             x_pool: Some(0),
             ..OverloadArgs::default()
         };
-        let p = params::overload::apply(Scenario::Bulkhead.params(), &args, AtBound::Refuse, false).expect("in range");
+        let p = params::overload::apply(OverloadScenario::Bulkhead.params(), &args, AtBound::Refuse, false)
+            .expect("in range");
         assert_eq!(p.offered_per_s, 3_000.0);
-        assert_eq!(p.policy, Policy::AgeCap);
+        assert_eq!(p.policy, SheddingPolicy::AgeCap);
         assert_eq!(p.dependency.as_ref().and_then(|d| d.pool), None, "0 shares the pool");
         let heavy = OverloadParams {
             offered_per_s: 100_000.0,

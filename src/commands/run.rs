@@ -14,7 +14,7 @@ use crate::content::{Content, LabId};
 use crate::engine::brownout::{self, BrownoutParams};
 use crate::engine::fault::{FaultKind, FaultSchedule};
 use crate::engine::health;
-use crate::engine::retry::{self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, ATLAS_PS, Policy};
+use crate::engine::retry::{self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, ATLAS_PS, RetryPolicy};
 use crate::engine::retry_chain::{BackoffConfig, ChainConfig, DbCapacity, MetastableConfig};
 use crate::error::UsageError;
 use crate::live::health::{child as health_child, driver as health_driver};
@@ -179,9 +179,9 @@ fn run_retry_live(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> R
         let capacity_per_s = capacity.concurrency as f64 * 1e3 / capacity.service_ms;
         let config = MetastableConfig {
             policy: match m.policy.unwrap_or(RetryPolicyArg::Layered) {
-                RetryPolicyArg::Layered => Policy::Layered,
-                RetryPolicyArg::Single => Policy::TopOnly,
-                RetryPolicyArg::Budget => Policy::TopOnlyBudget,
+                RetryPolicyArg::Layered => RetryPolicy::Layered,
+                RetryPolicyArg::Single => RetryPolicy::TopOnly,
+                RetryPolicyArg::Budget => RetryPolicy::TopOnlyBudget,
             },
             layered: args.attempts.clone().map_or(defaults.layered.clone(), |a| a.0),
             budget: args.budget.unwrap_or(default_of(lab, "budget")),
@@ -254,7 +254,7 @@ fn run_retry_live(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> R
         let chain = LiveChain::start(config).await?;
         let mut rows = Vec::new();
         for p in ATLAS_PS {
-            for policy in Policy::ALL {
+            for policy in RetryPolicy::ALL {
                 chain.set_p(p, seed);
                 let result = chain
                     .run_actions(

@@ -491,9 +491,9 @@ fn refuse_what_is_not_a_progress_file(path: &Path) -> Result<()> {
 }
 
 /// The one line for a path [`user_file`] would not read.
-fn refused(path: &Path, refusal: &user_file::Refusal) -> color_eyre::eyre::Report {
+fn refused(path: &Path, refusal: &user_file::FileRefusal) -> color_eyre::eyre::Report {
     let allowed = match refusal {
-        user_file::Refusal::TooBig { .. } => {
+        user_file::FileRefusal::TooBig { .. } => {
             "too big to be progress (a few kilobytes); pass --progress with another file"
         }
         _ => "allowed: a regular file (or a path where one can be created)",

@@ -12,6 +12,7 @@ use crossterm::event::{Event as TermEvent, MouseButton, MouseEvent, MouseEventKi
 use ratatui::layout::Rect;
 use tokio::sync::mpsc;
 
+use crate::content::book;
 use crate::content::{Content, LabId};
 use crate::engine::oncall::{builtin_incidents, choose_incident};
 use crate::learning::progress::{self, Loaded, Progress};
@@ -21,7 +22,7 @@ use crate::tui::keys::{self, Context};
 use crate::tui::layout;
 use crate::tui::log;
 use crate::tui::msg::Msg;
-use crate::tui::screens::book::{self, BookState};
+use crate::tui::screens::book::BookState;
 use crate::tui::screens::home::{EXTRA_ENTRIES, HomeOutcome, HomeScreen};
 use crate::tui::screens::lab::live::SHUTDOWN_DEADLINE;
 use crate::tui::screens::lab::{LabOutcome, LabScreen, ScreenCtx};

@@ -580,19 +580,6 @@ fn type_definitions(code: &str) -> Vec<(String, usize)> {
     found
 }
 
-/// Names still defined twice while their renames are under way (issue 22); the list only
-/// shrinks.
-const STILL_TWICE: &[&str] = &[
-    "Cell",
-    "Criticality",
-    "Dependency",
-    "Outcome",
-    "Policy",
-    "Refusal",
-    "Scenario",
-    "Session",
-];
-
 #[test]
 fn each_type_name_is_defined_once_in_the_crate() {
     let root = src();
@@ -608,7 +595,7 @@ fn each_type_name_is_defined_once_in_the_crate() {
     assert!(places.contains_key("LabId"), "the scan finds the crate's types");
     let twice: Vec<String> = places
         .iter()
-        .filter(|(name, at)| at.len() > 1 && !STILL_TWICE.contains(&name.as_str()))
+        .filter(|(_, at)| at.len() > 1)
         .map(|(name, at)| format!("{name}: {}", at.join(", ")))
         .collect();
     assert!(

@@ -10,7 +10,7 @@ use crate::content::lab::LabFile;
 use crate::content::params::bound::{AtBound, Bound, value};
 use crate::content::values::Values;
 use crate::engine::overload::metastable::MetastableParams;
-use crate::engine::overload::{Arrivals, Dependency, OverloadParams, Policy, Scenario};
+use crate::engine::overload::{Arrivals, BulkheadDependency, OverloadParams, OverloadScenario, SheddingPolicy};
 use crate::error::UsageError;
 
 /// Lab 4's names that only the command line sets (no slider has them).
@@ -52,15 +52,15 @@ pub fn bound_of(name: &str) -> Bound {
 
 /// The policies that read each policy-specific parameter: a run of another policy ignores it.
 #[rustfmt::skip]
-const READ_BY: [(&str, &[Policy]); 4] = [
-    ("age_cap_ms",        &[Policy::AgeCap]),
-    ("admission_limit",   &[Policy::Admission, Policy::Criticality, Policy::Throttle]),
-    ("throttle_k",        &[Policy::Throttle]),
-    ("throttle_window_s", &[Policy::Throttle]),
+const READ_BY: [(&str, &[SheddingPolicy]); 4] = [
+    ("age_cap_ms",        &[SheddingPolicy::AgeCap]),
+    ("admission_limit",   &[SheddingPolicy::Admission, SheddingPolicy::Criticality, SheddingPolicy::Throttle]),
+    ("throttle_k",        &[SheddingPolicy::Throttle]),
+    ("throttle_window_s", &[SheddingPolicy::Throttle]),
 ];
 
 /// Dependency X unless the scenario has one: 100 calls/s of 2 s each, a 10 s timeout, no pool.
-const DEFAULT_X: Dependency = Dependency {
+const DEFAULT_X: BulkheadDependency = BulkheadDependency {
     calls_per_s: 100.0,
     latency_ms: 2_000.0,
     timeout_ms: 10_000.0,
@@ -80,7 +80,7 @@ pub fn apply(
     let count = |v: f64| v.round().max(1.0) as u32;
     let mut p = base;
     if let Some(v) = given("policy")? {
-        p.policy = Policy::ALL[(v.round().max(0.0) as usize).min(Policy::ALL.len() - 1)];
+        p.policy = SheddingPolicy::ALL[(v.round().max(0.0) as usize).min(SheddingPolicy::ALL.len() - 1)];
     }
     macro_rules! set {
         ($($name:literal => $field:expr, $convert:expr;)*) => {
@@ -162,12 +162,12 @@ pub fn overload_params(lab: &LabFile, values: &(impl Values + ?Sized)) -> Overlo
         .value("policy")
         .unwrap_or(0.0)
         .round()
-        .clamp(0.0, (Policy::ALL.len() - 1) as f64) as usize;
-    let policy = Policy::ALL[policy_index];
-    let scenario = Scenario::ALL
+        .clamp(0.0, (SheddingPolicy::ALL.len() - 1) as f64) as usize;
+    let policy = SheddingPolicy::ALL[policy_index];
+    let scenario = OverloadScenario::ALL
         .into_iter()
         .find(|scenario| scenario.policy() == policy && scenario.params().dependency.is_none())
-        .unwrap_or(Scenario::Fifo);
+        .unwrap_or(OverloadScenario::Fifo);
     match apply(scenario.params(), &values, AtBound::Clamp, true) {
         Ok(params) => params,
         // Clamping holds every value inside its bound, and no rule is refused at the sliders.
@@ -179,8 +179,8 @@ pub fn overload_params(lab: &LabFile, values: &(impl Values + ?Sized)) -> Overlo
 /// other traffic, with X's own pool of 40 of the workers.
 pub fn overload_bulkhead_params(lab: &LabFile, values: &(impl Values + ?Sized)) -> OverloadParams {
     OverloadParams {
-        policy: Policy::Fifo,
-        dependency: Scenario::Bulkhead.params().dependency,
+        policy: SheddingPolicy::Fifo,
+        dependency: OverloadScenario::Bulkhead.params().dependency,
         ..overload_params(lab, values)
     }
 }
@@ -189,8 +189,8 @@ pub fn overload_bulkhead_params(lab: &LabFile, values: &(impl Values + ?Sized)) 
 /// its own: the timeout alone caps the slots the calls hold.
 pub fn overload_hang_params(lab: &LabFile, values: &(impl Values + ?Sized)) -> OverloadParams {
     OverloadParams {
-        policy: Policy::Fifo,
-        dependency: Some(Dependency {
+        policy: SheddingPolicy::Fifo,
+        dependency: Some(BulkheadDependency {
             calls_per_s: 100.0,
             latency_ms: 1_000_000.0,
             timeout_ms: 500.0,
@@ -268,18 +268,18 @@ mod tests {
     #[test]
     fn a_policys_own_value_for_another_policy_is_refused_unless_a_sweep_runs_every_policy() {
         let age_cap: &[(&str, f64)] = &[("policy", 3.0), ("age_cap_ms", 100.0)];
-        let refused = apply(Scenario::Fifo.params(), age_cap, AtBound::Refuse, false).expect_err("ignored");
+        let refused = apply(OverloadScenario::Fifo.params(), age_cap, AtBound::Refuse, false).expect_err("ignored");
         assert!(
             refused
                 .0
                 .starts_with("--age-cap-ms applies to the age-cap policy only; this run's policy is admission"),
             "{refused}"
         );
-        assert!(apply(Scenario::Fifo.params(), age_cap, AtBound::Refuse, true).is_ok());
-        assert!(apply(Scenario::Fifo.params(), age_cap, AtBound::Clamp, false).is_ok());
+        assert!(apply(OverloadScenario::Fifo.params(), age_cap, AtBound::Refuse, true).is_ok());
+        assert!(apply(OverloadScenario::Fifo.params(), age_cap, AtBound::Clamp, false).is_ok());
         let read: &[(&str, f64)] = &[("policy", 1.0), ("age_cap_ms", 100.0)];
-        let p = apply(Scenario::Fifo.params(), read, AtBound::Refuse, false).expect("age-cap reads it");
-        assert_eq!((p.policy, p.age_cap_ms), (Policy::AgeCap, 100.0));
+        let p = apply(OverloadScenario::Fifo.params(), read, AtBound::Refuse, false).expect("age-cap reads it");
+        assert_eq!((p.policy, p.age_cap_ms), (SheddingPolicy::AgeCap, 100.0));
     }
 
     #[test]

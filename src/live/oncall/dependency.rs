@@ -37,7 +37,7 @@ pub const WARM_PATH: &str = "/warm";
 /// Drill seconds counted past the drill's end (abandoned calls still arriving).
 const TAIL_S: usize = 60;
 
-struct Dependency {
+struct DrillDependency {
     dep: OncallDep,
     setup: DrillSetup,
     clock: DrillClock,
@@ -48,7 +48,7 @@ struct Dependency {
     rng: Mutex<PyRandom>,
 }
 
-impl Dependency {
+impl DrillDependency {
     async fn handle(self: Arc<Self>, request: Request<Incoming>) -> hyper::Response<TextBody> {
         if request.uri().path() == WARM_PATH {
             return http::text(StatusCode::OK, "warm\n");
@@ -82,7 +82,7 @@ impl Dependency {
 /// Starts `dep`'s server for the drill of `setup` on `clock`.
 pub async fn serve(dep: OncallDep, setup: &DrillSetup, clock: DrillClock) -> std::io::Result<LoopbackServer> {
     let stream = u128::from(setup.seed) * 2 + 1 + 1_000 * (dep.index() as u128 + 1);
-    let model = Arc::new(Dependency {
+    let model = Arc::new(DrillDependency {
         dep,
         setup: setup.clone(),
         clock,

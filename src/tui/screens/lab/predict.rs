@@ -9,7 +9,7 @@
 use crate::content::params::Values;
 use crate::content::question::CheckSettings;
 use crate::content::{LabFile, Question};
-use crate::engine::retry::Policy;
+use crate::engine::retry::RetryPolicy;
 use crate::learning::metrics::{self, Metric};
 use crate::learning::quiz::{self, Asked, Response, Verdict};
 #[cfg(test)]
@@ -85,8 +85,8 @@ pub fn lab_metrics(results: &LabResults) -> Vec<Metric> {
             shown
         }
         LabResults::Retry(retry) => {
-            // The rows are in `Policy::ALL` order (A, B, C), as `compare_policies` returns them.
-            let rows: Vec<_> = Policy::ALL
+            // The rows are in `RetryPolicy::ALL` order (A, B, C), as `compare_policies` returns them.
+            let rows: Vec<_> = RetryPolicy::ALL
                 .iter()
                 .zip(&retry.rows)
                 .map(|(policy, (_, result))| (*policy, result.clone()))

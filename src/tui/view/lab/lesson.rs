@@ -156,10 +156,11 @@ fn head_lines(view: &LabView, width: u16) -> Vec<Line<'static>> {
 mod tests {
     use super::*;
     use crate::content::Content;
+    use crate::content::book;
     use crate::tui::app::App;
     use crate::tui::keys::Context;
+    use crate::tui::markdown::{render_markdown, wrapped_rows};
     use crate::tui::msg::Msg;
-    use crate::tui::screens::book::{self, render_markdown, wrapped_rows};
     use crate::tui::theme::Theme;
     use crate::tui::theme::ThemeName;
 

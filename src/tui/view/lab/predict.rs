@@ -19,7 +19,7 @@ use crate::content::{LabId, Question};
 use crate::learning::metrics::readyz_moment;
 use crate::learning::quiz::trim_number;
 use crate::learning::reveal::step_check;
-use crate::tui::screens::book::wrapped_rows;
+use crate::tui::markdown::wrapped_rows;
 use crate::tui::screens::lab::done_note;
 use crate::tui::screens::lab::first_visit;
 use crate::tui::screens::lab::predict::{ConditionDetail, conditions, conditions_in, sliders_at_settings};
