@@ -490,8 +490,13 @@ impl App {
                 check_id,
                 right,
                 step_title,
+                seen_first,
             } => {
-                self.progress.record_answer(&check_id, Some(lab.name()), right);
+                if seen_first {
+                    self.progress.record_answer_after_seeing(&check_id, lab.name(), right);
+                } else {
+                    self.progress.record_answer(&check_id, Some(lab.name()), right);
+                }
                 self.send_to_room(lab, &check_id);
                 if let Some(title) = step_title {
                     self.progress.mark_step(lab.name(), &title);

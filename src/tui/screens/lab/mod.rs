@@ -235,6 +235,8 @@ pub enum LabOutcome {
         check_id: String,
         right: bool,
         step_title: Option<String>,
+        /// The step's run was seen (`x`) before the answer ([`Observed::seen_first`]).
+        seen_first: bool,
     },
 }
 
@@ -950,9 +952,11 @@ impl LabScreen {
     }
 
     /// Shows a prediction's outcome; the app records the answer and the step.
-    fn record_prediction(&mut self, lab: &LabFile, observed: Observed) -> LabOutcome {
+    fn record_prediction(&mut self, lab: &LabFile, mut observed: Observed) -> LabOutcome {
         let state = &mut self.predict;
+        observed.seen_first = self.revealed.contains(state.step);
         let outcome = LabOutcome::Predicted {
+            seen_first: observed.seen_first,
             lab: self.id,
             check_id: observed.check_id.clone(),
             right: observed.verdict.right,
@@ -983,8 +987,10 @@ impl LabScreen {
     /// true if there was one.
     pub fn show_live_verdict(&mut self) -> bool {
         if let Some(decided) = self.live.health_mut().and_then(|live| live.decided.take()) {
-            let (check, observed) = *decided;
+            let (check, mut observed) = *decided;
+            observed.seen_first = self.revealed.contains(check.step);
             self.outcome = Some(LabOutcome::Predicted {
+                seen_first: observed.seen_first,
                 lab: self.id,
                 check_id: observed.check_id.clone(),
                 right: observed.verdict.right,

@@ -29,6 +29,9 @@ pub struct Observed {
     pub live: bool,
     pub verdict: Verdict,
     pub explanation: String,
+    /// The learner saw this step's run (`x`) before this answer: a right one is recall, not a
+    /// prediction, and is saved as right after a miss.
+    pub seen_first: bool,
 }
 
 /// One lab's guided-step state.
@@ -227,6 +230,7 @@ pub fn observe(
         live,
         verdict: quiz::grade(&asked, &Response::Number(predicted), &run),
         explanation: check.explanation.clone(),
+        seen_first: false,
     }
 }
 

@@ -100,7 +100,9 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
             Span::raw(observed.explanation.clone()),
         ]));
         lines.push(Line::from(Span::styled(
-            if observed.verdict.right {
+            if observed.verdict.right && observed.seen_first {
+                "Step done, saved as right after seeing the run (x). Enter: next step"
+            } else if observed.verdict.right {
                 "Step done and saved. Enter: next step"
             } else {
                 "Saved as not right yet. Esc, then p tries again"

@@ -385,6 +385,7 @@ impl LiveHealth {
                 why(probe, outcome, warmup_s),
                 pending.check.explanation
             ),
+            seen_first: false,
         };
         self.status = None;
         self.decided = Some(Box::new((*pending, observed)));
