@@ -37,7 +37,8 @@
 //!   whose reader may be gone: `| head -1`), [`user_file`] (the one rule for reading a file the user names:
 //!   a regular file of sane size), [`room`] (a workshop's room: its state, rules, page and
 //!   session file; its server is `live::room_server`), [`wrap`] (word wrap of styled lines with
-//!   a hanging indent, which the app and the plain-text command line both use).
+//!   a hanging indent, which the app and the plain-text command line both use), [`words`]
+//!   (counts in prose: "five labs").
 //!
 //! A new lab is an engine module, a content file (with its `[[page]]`s) and its
 //! [`content::LabId`] variant, a `live/<lab>/` folder, a `tui/screens/lab/<lab>.rs` and a
@@ -61,4 +62,5 @@ pub mod room;
 pub mod signals;
 pub mod tui;
 pub mod user_file;
+pub mod words;
 pub mod wrap;
