@@ -251,11 +251,7 @@ fn a_right_answer_after_x_showed_the_run_is_not_first_try() {
         app.update(Msg::Open);
         let verdict = text(&app);
         assert!(verdict.contains("Right"), "{verdict}");
-        assert_eq!(
-            verdict.contains("saved as right after seeing the"),
-            peek,
-            "{verdict}"
-        );
+        assert_eq!(verdict.contains("saved as right after seeing the"), peek, "{verdict}");
         let expected = if peek {
             "2 of 14 steps and checks, 1 right after a miss"
         } else {
