@@ -180,8 +180,10 @@ pub enum PolicyCommand {
 
 #[derive(Debug, Args)]
 pub struct QuizArgs {
-    /// Only questions of this lab: health, retry, breaker or overload.
-    #[arg(long, value_parser = ["health", "retry", "breaker", "overload"])]
+    /// Only questions of this lab, by its name (health, retry, breaker, overload, budget).
+    // The names come from `LabId::ALL`, so a new lab's questions can be asked for at once
+    // (a written-out list here had left Lab 5's nine questions out).
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(crate::content::LabId::ALL.map(crate::content::LabId::name)))]
     pub lab: Option<String>,
     /// Only questions of this topic, e.g. retries, breakers, health, shutdown, overload, interview, self-check.
     #[arg(long)]

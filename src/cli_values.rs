@@ -179,7 +179,8 @@ mod tests {
     #[test]
     fn a_wrong_choice_lists_the_allowed_values() {
         assert!(
-            error_of(&["quiz", "--lab", "foo"]).ends_with("'--lab <LAB>': allowed: health, retry, breaker, overload")
+            error_of(&["quiz", "--lab", "foo"])
+                .ends_with("'--lab <LAB>': allowed: health, retry, breaker, overload, budget")
         );
         assert!(error_of(&["--theme", "blue", "labs"]).ends_with("'--theme <THEME>': allowed: light, dark"));
     }

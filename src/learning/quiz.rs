@@ -17,7 +17,7 @@ pub use answer::{Reading, trim_number};
 /// Which questions to draw from.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Filter {
-    /// Only questions of this lab (health, retry, breaker).
+    /// Only questions of this lab (a `LabId` name: health, retry, breaker, overload, budget).
     pub lab: Option<String>,
     /// Only questions of this topic.
     pub topic: Option<String>,

@@ -320,3 +320,26 @@ fn fewer_questions_than_asked_are_said_to_be_fewer() {
     let out = String::from_utf8_lossy(&enough.stdout);
     assert!(out.contains("quiz: 1 question(s), seed 5"), "{out}");
 }
+
+/// Every lab's name filters the quiz to its questions: the allowed names follow the labs
+/// (a written-out list had left Lab 5's `budget` out, refused with exit 2).
+#[test]
+fn every_lab_can_be_asked_for_by_name() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let progress = dir.path().join("progress.toml");
+    for lab in resilience_lab::content::LabId::ALL {
+        let output = run_with_input(
+            &progress,
+            &["quiz", "--lab", lab.name(), "--count", "1", "--seed", "5"],
+            "q\n",
+        );
+        let out = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{lab}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(out.contains("quiz: 1 question(s), seed 5"), "{lab}: {out}");
+    }
+}
