@@ -31,7 +31,7 @@ fn guide_link_focused(width: u16, height: u16) -> App {
 fn book_link_focused_100x30() {
     let app = guide_link_focused(100, 30);
     let text = render(&app);
-    assert!(text.contains("link 1 of 5 · Enter opens “Interview sheet”"), "{text}");
+    assert!(text.contains("link 1 of 7 · Enter opens “Interview sheet”"), "{text}");
     insta::assert_snapshot!(text);
 }
 
