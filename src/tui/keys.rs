@@ -203,7 +203,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Esc,       NONE,  HOME,         Msg::Back,                                   "",              "",                                                             ""),
     // Listed in the help only: the home footer is a newcomer's, and a room is a facilitator's.
     bind(KeyCode::Char('o'), NONE,  HOME,         Msg::OpenOncall,                             "o",             "the on-call drill: checkout-api, a hidden incident, the levers", "o on-call"),
-    bind(KeyCode::Char('C'), NONE,  HOME,         Msg::OpenRoom,                               "C",             "host a workshop room on 127.0.0.1 and show it for a projector", ""),
+    bind(KeyCode::Char('C'), NONE,  HOME,         Msg::OpenRoom,                               "C",             "host a workshop room on 127.0.0.1 and show it for a projector", "C room"),
     // The projector's room.
     bind(KeyCode::Char('n'), NONE,  ROOM,         Msg::RoomNext,                               "n",             "open the next check for the room to answer",                   "n next check"),
     bind(KeyCode::Char('r'), NONE,  ROOM,         Msg::RoomReveal,                             "r",             "reveal: run the check and draw its value over the answers",    "r reveal"),
