@@ -8,6 +8,7 @@
 //!
 //! What a run may cost is bounded here too: [`check_cost`] (the simulation's arrivals) and
 //! [`check_live`] (a live run's [`LIVE_BOUNDS`], tighter than [`BOUNDS`] on a 2-core machine).
+//! The app's live run at the lesson's scale is resolved here as well ([`live_scaled`]).
 
 use crate::content::lab::LabFile;
 use crate::content::params::bound::{AtBound, Bound, value};
@@ -310,6 +311,54 @@ pub fn metastable_params(values: &(impl Values + ?Sized)) -> MetastableParams {
         p.load_changes = vec![(whole(at_s), load)];
     }
     p
+}
+
+/// The app's live pool: 8 slots x 20 ms = 400 requests/s on a 2-core machine. The app's
+/// sliders speak the lesson's scale; its live run keeps their ratios on this pool
+/// ([`live_scaled`]), while `run overload --live` takes its flags as given.
+pub const LIVE_WORKERS: u32 = 8;
+pub const LIVE_SERVICE_MS: f64 = 20.0;
+/// The app's live run's length: long enough for per-second samples, short enough to wait
+/// for (within [`LIVE_BOUNDS`]' 1 to 120 s).
+pub const LIVE_MIN_S: f64 = 2.0;
+pub const LIVE_MAX_S: f64 = 30.0;
+
+/// How a live run's numbers read at the lesson's scale: each factor is lesson / live.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LiveScale {
+    /// Rates (requests per second): the pool's capacity ratio.
+    pub rate: f64,
+    /// Counts held in the server (queue lengths): the workers ratio.
+    pub pool: f64,
+    /// Times (waits, timeouts, the run's seconds): the service times ratio.
+    pub time: f64,
+}
+
+/// The lesson-scale settings `params` at the live scale: the same offered / capacity,
+/// timeout / service time and queue limits / workers ratios, the run's length scaled like
+/// every other time (within [`LIVE_MIN_S`] and [`LIVE_MAX_S`], in whole seconds), the
+/// offered load at most [`LIVE_MAX_OFFERED_PER_S`] (as on the command line), and the
+/// factors that read the live numbers back at the lesson's scale.
+pub fn live_scaled(params: &OverloadParams) -> (OverloadParams, LiveScale) {
+    let time = params.service_ms.max(1e-9) / LIVE_SERVICE_MS;
+    let pool = f64::from(params.workers.max(1)) / f64::from(LIVE_WORKERS);
+    let live = OverloadParams {
+        workers: LIVE_WORKERS,
+        service_ms: LIVE_SERVICE_MS,
+        client_timeout_ms: params.client_timeout_ms / time,
+        age_cap_ms: params.age_cap_ms / time,
+        admission_limit: ((f64::from(params.admission_limit) / pool).round() as u32).max(1),
+        duration_s: (params.duration_s / time).round().clamp(LIVE_MIN_S, LIVE_MAX_S),
+        dependency: None,
+        trace_at_s: None,
+        ..params.clone()
+    };
+    let rate = params.capacity_per_s() / live.capacity_per_s();
+    let live = OverloadParams {
+        offered_per_s: (params.offered_per_s / rate).round().clamp(1.0, LIVE_MAX_OFFERED_PER_S),
+        ..live
+    };
+    (live, LiveScale { rate, pool, time })
 }
 
 #[cfg(test)]

@@ -197,6 +197,18 @@ pub fn metastable_config(
             "{flag} does not apply to --scenario metastable (the trigger sets the failures)"
         )));
     }
+    metastable_settings(lab, values, attempts)
+}
+
+/// The metastable experiment's settings from `values`, as [`metastable_config`] resolves
+/// them but reading no `p` or `actions`: the app's sliders always hold those (for the
+/// counting view beside it), so the app comes here and the command line through the
+/// refusal above. One resolution for both, so a default changed here reaches both.
+pub fn metastable_settings(
+    lab: &LabFile,
+    values: &(impl Values + ?Sized),
+    attempts: Option<Vec<u32>>,
+) -> Result<MetastableConfig, UsageError> {
     let defaults = MetastableConfig::default();
     let given = |name: &str| values.value(name);
     let given_ms = |name: &str, default_ms: u64| given(name).map_or(default_ms, |ms| ms as u64);
@@ -321,6 +333,42 @@ mod tests {
         assert_eq!(
             refused.0,
             "--actions does not apply to --scenario metastable (the trigger sets the failures)"
+        );
+    }
+
+    /// The app's metastable view and the command line resolve one way: the lab's defaults
+    /// give the engine's experiment with the lab's budget and seed, and the sliders' `p` and
+    /// `actions` (which the command line refuses) are not read.
+    #[test]
+    fn the_apps_metastable_settings_are_the_command_lines_without_the_refusal() {
+        struct Sliders;
+        impl Values for Sliders {
+            fn value(&self, name: &str) -> Option<f64> {
+                match name {
+                    "p" => Some(1.0),
+                    "actions" => Some(10_000.0),
+                    "budget" => Some(0.2),
+                    _ => None,
+                }
+            }
+        }
+        let content = Content::load(None).expect("embedded content loads");
+        let retry = content.lab(LabId::Retry);
+        let app = metastable_settings(retry, &Sliders, Some(vec![3, 3])).expect("resolves");
+        assert_eq!(
+            app,
+            MetastableConfig {
+                layered: vec![3, 3],
+                budget: 0.2,
+                seed: whole(retry, &Defaults, "seed"),
+                ..MetastableConfig::default()
+            }
+        );
+        let refusal = metastable_config(retry, &Sliders, None).expect_err("p is refused");
+        assert!(refusal.to_string().contains("--p does not apply"), "{refusal}");
+        assert_eq!(
+            metastable_config(retry, &Defaults, None).expect("defaults resolve"),
+            metastable_settings(retry, &Defaults, None).expect("defaults resolve")
         );
     }
 }

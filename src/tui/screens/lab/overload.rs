@@ -3,8 +3,8 @@
 //! measured goodput points, and which view shows.
 //!
 //! The sliders speak the lesson's scale (100 threads x 50 ms); a live run on this machine
-//! keeps the ratios at 8 slots x 20 ms = 400/s ([`live_scaled`]), its length scaled by the
-//! same time factor, and its numbers are read back at the lesson's scale ([`LiveScale`]) to
+//! keeps the ratios at 8 slots x 20 ms = 400/s (`content::params::overload::live_scaled`), its length scaled by the
+//! same time factor, and its numbers are read back at the lesson's scale (its `LiveScale`) to
 //! sit on the simulated curves.
 
 use crate::content::{LabId, params};
@@ -14,12 +14,11 @@ use crate::live::run::{LabBody, LabEvent, OverloadEvent};
 use crate::tui::msg::Msg;
 use crate::tui::screens::lab::live::{LiveCtx, LivePart, Runs, runs_methods};
 
-/// The live pool: 8 slots x 20 ms = 400 requests/s on a 2-core machine.
-pub const LIVE_WORKERS: u32 = 8;
-pub const LIVE_SERVICE_MS: f64 = 20.0;
-/// A live run's bounds: long enough for per-second samples, short enough to wait for.
-pub const LIVE_MIN_S: f64 = 2.0;
-pub const LIVE_MAX_S: f64 = 30.0;
+// The app's live run at the lesson's scale resolves with Lab 4's other parameters.
+pub use crate::content::params::overload::{
+    LIVE_MAX_S, LIVE_MIN_S, LIVE_SERVICE_MS, LIVE_WORKERS, LiveScale, live_scaled,
+};
+
 /// Measured points kept for the curve chart (the oldest go first).
 pub const POINTS_KEPT: usize = 64;
 
@@ -69,46 +68,6 @@ impl OverloadView {
             OverloadView::Metastable => "metastable",
         }
     }
-}
-
-/// How a live run's numbers read at the lesson's scale: each factor is lesson / live.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct LiveScale {
-    /// Rates (requests per second): the pool's capacity ratio.
-    pub rate: f64,
-    /// Counts held in the server (queue lengths): the workers ratio.
-    pub pool: f64,
-    /// Times (waits, timeouts, the run's seconds): the service times ratio.
-    pub time: f64,
-}
-
-/// The lesson-scale settings `params` at the live scale: the same offered / capacity,
-/// timeout / service time and queue limits / workers ratios, the run's length scaled like
-/// every other time (within [`LIVE_MIN_S`] and [`LIVE_MAX_S`], in whole seconds), the
-/// offered load at most [`runner::MAX_OFFERED_PER_S`] (as on the command line), and the
-/// factors that read the live numbers back at the lesson's scale.
-pub fn live_scaled(params: &OverloadParams) -> (OverloadParams, LiveScale) {
-    let time = params.service_ms.max(1e-9) / LIVE_SERVICE_MS;
-    let pool = f64::from(params.workers.max(1)) / f64::from(LIVE_WORKERS);
-    let live = OverloadParams {
-        workers: LIVE_WORKERS,
-        service_ms: LIVE_SERVICE_MS,
-        client_timeout_ms: params.client_timeout_ms / time,
-        age_cap_ms: params.age_cap_ms / time,
-        admission_limit: ((f64::from(params.admission_limit) / pool).round() as u32).max(1),
-        duration_s: (params.duration_s / time).round().clamp(LIVE_MIN_S, LIVE_MAX_S),
-        dependency: None,
-        trace_at_s: None,
-        ..params.clone()
-    };
-    let rate = params.capacity_per_s() / live.capacity_per_s();
-    let live = OverloadParams {
-        offered_per_s: (params.offered_per_s / rate)
-            .round()
-            .clamp(1.0, runner::MAX_OFFERED_PER_S),
-        ..live
-    };
-    (live, LiveScale { rate, pool, time })
 }
 
 /// The settings a measured point belongs to: all but the offered load (the curve's x).

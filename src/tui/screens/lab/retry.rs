@@ -260,13 +260,16 @@ impl LivePart for RetryLive {
                 (run_params, p, actions)
             }
             RetryView::Metastable => {
-                let config = MetastableConfig {
-                    policy,
-                    layered: layered.clone(),
-                    budget,
-                    seed,
-                    ..MetastableConfig::default()
+                // The lab's values resolve as the command line's do; the policy and the
+                // load are this screen's own keys, not sliders.
+                let resolved = match params::retry::metastable_settings(ctx.lab, ctx.sliders, Some(layered.clone())) {
+                    Ok(config) => config,
+                    Err(why) => {
+                        self.status = Some(why.to_string());
+                        return true;
+                    }
                 };
+                let config = MetastableConfig { policy, ..resolved };
                 let load = runner::load_settings(policy, &layered, budget, self.load_per_s);
                 (RetryParams::Metastable { config, load }, 0.0, 0)
             }
