@@ -375,10 +375,10 @@ pub struct RetryArgs {
     #[arg(long, value_parser = ranged_int("retry", "seed"))]
     pub seed: Option<u64>,
     /// Full Jitter base between attempts in milliseconds, live only (0 = no backoff).
-    #[arg(long, value_parser = bounded(0.0, 10_000.0))]
+    #[arg(long, value_parser = bounded(0.0, crate::content::params::retry::BACKOFF_BASE_MAX_MS))]
     pub backoff_base_ms: Option<f64>,
     /// Full Jitter cap in milliseconds, live only (defaults to 20 x the base).
-    #[arg(long, value_parser = bounded(0.0, 60_000.0))]
+    #[arg(long, value_parser = bounded(0.0, crate::content::params::retry::BACKOFF_CAP_MAX_MS))]
     pub backoff_cap_ms: Option<f64>,
     /// With --live: the feedback-loop experiment instead of counting (metastable).
     #[arg(long, value_parser = parse_scenario)]

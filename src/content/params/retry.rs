@@ -123,6 +123,8 @@ impl From<Backoff> for BackoffConfig {
     }
 }
 
+/// The largest Full Jitter base a flag takes, in milliseconds.
+pub const BACKOFF_BASE_MAX_MS: f64 = 10_000.0;
 /// The largest Full Jitter cap a flag takes, in milliseconds.
 pub const BACKOFF_CAP_MAX_MS: f64 = 60_000.0;
 
