@@ -85,9 +85,16 @@ pub fn oncall_text(mode: DrillMode, run: &DrillRun, score: &DrillScore) -> Strin
         score.baseline_goodput,
         or_never(score.goodput_lost_s),
         or_never(score.goodput_restored_s),
-        or_never(score.right_lever_s),
+        score.right_lever_s.map_or_else(
+            || "never (the goodput and attempts points need it)".to_string(),
+            |t| format!("{t} s")
+        ),
         score.attempts_per_request_after,
-        if score.restored_in_order { "yes" } else { "no" },
+        match (score.restored_in_order, run.levers.is_empty()) {
+            (_, true) => "no (no lever pulled)",
+            (true, false) => "yes",
+            (false, false) => "no",
+        },
         score.score,
     )
 }

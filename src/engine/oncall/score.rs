@@ -6,6 +6,12 @@
 //! ten seconds before 120 s after the right lever; 20 for every lever restored by the end,
 //! in the runbook's order, retries last; 10, less 5 for each wrong lever.
 //!
+//! The goodput and attempts points count only once on-call has pulled the right lever (or
+//! an equivalent): every incident's fault ends by itself after a while, and a drill ended
+//! before the onset, or left alone, must not score the fault's own end as a recovery on-call
+//! made (a trial's drill ended before its onset scored 61). With no lever pulled, nothing
+//! was restored in order either.
+//!
 //! A facilitator's second faults (`oncall --gm`) change two things, and only in a drill
 //! that has one: the baseline is the calm before the first fault of any kind, and a lever
 //! that answers a second fault (its own runbook's, or an equivalent) is not wrong.
@@ -166,17 +172,18 @@ pub fn score_drill(run: &DrillRun) -> DrillScore {
         })
         .copied()
         .collect();
-    let in_order = restored_in_order(run);
-    let time_points = restored.map_or(0.0, |s| {
+    let in_order = !run.levers.is_empty() && restored_in_order(run);
+    let acted = right_lever_s.is_some();
+    let time_points = restored.filter(|_| acted).map_or(0.0, |s| {
         let after_onset = s.saturating_sub(onset) as f64;
         (50.0 * (1.0 - (after_onset - 60.0).max(0.0) / 240.0)).max(0.0)
     });
-    let attempts_points = if attempts_per_request_after <= ATTEMPTS_LIMIT {
+    let attempts_points = if acted && attempts_per_request_after <= ATTEMPTS_LIMIT {
         20.0
     } else {
         0.0
     };
-    let order_points = if in_order && !run.levers.is_empty() { 20.0 } else { 0.0 };
+    let order_points = if in_order { 20.0 } else { 0.0 };
     let wrong_points = (10.0 - 5.0 * wrong_levers.len() as f64).max(0.0);
     DrillScore {
         baseline_goodput,

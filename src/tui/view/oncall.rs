@@ -372,8 +372,14 @@ fn render_reveal(reveal: &OncallReveal, saved: Option<&str>, scroll: u16, theme:
         Line::from(""),
         Line::styled(format!(" Score: {} / 100", score.score), theme.accent()),
         Line::from(format!(
-            "   goodput back to 95% of calm at: {}",
-            or_never(score.goodput_restored_s)
+            "   goodput back to 95% of calm at: {}{}",
+            or_never(score.goodput_restored_s),
+            // The fault's own end is not a recovery on-call made (engine::oncall::score).
+            if score.right_lever_s.is_none() {
+                " (no points: the right lever was never pulled)"
+            } else {
+                ""
+            }
         )),
         Line::from(format!(
             "   attempts/request 120 s after the right lever: {:.3} (limit 1.05)",

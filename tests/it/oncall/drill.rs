@@ -162,3 +162,18 @@ fn a_broken_incident_file_is_named_with_its_line_and_column() {
         .to_string();
     assert!(err.starts_with("bad.toml:"), "{err}");
 }
+
+/// A drill left alone scores only the points for pulling no wrong lever: each incident's
+/// fault ends by itself, and that end is not a recovery on-call made (a trial's drill,
+/// ended before its onset, scored 61 and read "restored in order: yes").
+#[test]
+fn a_drill_with_no_lever_scores_neither_the_faults_own_end_nor_an_order() {
+    for incident in incidents() {
+        for seed in SEEDS {
+            let (_, score) = play(&incident, seed, &LeverScript::Pulls(Vec::new()));
+            assert_eq!(score.right_lever_s, None, "{} seed {seed}", incident.name);
+            assert!(!score.restored_in_order, "{} seed {seed}", incident.name);
+            assert_eq!(score.score, 10, "{} seed {seed}: {score:?}", incident.name);
+        }
+    }
+}

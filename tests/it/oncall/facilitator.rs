@@ -234,6 +234,10 @@ fn a_drill_with_a_second_fault_replays_to_its_score() {
         dependency: "inventory".to_string(),
     };
     assert_eq!(screen.apply_facilitator(add).0, OncallOutcome::Changed);
+    // On-call answers the first fault, so the score counts the recovery (a drill with no
+    // right lever scores the same with or without a second fault).
+    let right = setup("receipt-store-slow", 3).runbook()[0].lever;
+    screen.play.pull(right, "receipt-store slow", "checkouts back").unwrap();
     screen.play.step(30);
     screen.apply_facilitator(FacilitatorCommand::CallOwner { hint: 0 });
     assert_eq!(
