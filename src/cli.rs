@@ -95,7 +95,7 @@ pub struct ClassArgs {
 #[derive(Debug, Subcommand)]
 pub enum ClassCommand {
     /// Host a room: the participants' page and answers; first line `room CODE at URL`.
-    /// Controls are typed here: `open CHECK`, `reveal`, `close`, `checks`, `quit`.
+    /// Controls are typed here: `open CHECK`, `spread`, `reveal`, `close`, `checks`, `quit`.
     Host(ClassHostArgs),
     /// Send answers to a room, as a participant's app does: `--answer CHECK=VALUE`.
     Join(ClassJoinArgs),

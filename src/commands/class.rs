@@ -19,6 +19,7 @@ use crate::error::UsageError;
 use crate::live::room_server::{self, Arrival, Sent};
 use crate::room::SharedRoom;
 use crate::room::session::{RevealRecord, SessionFile};
+use crate::room::spread::spread_lines;
 use crate::room::state::{Room, unix_ms};
 
 /// Times `class join` sends a write the host did not receive, 1 s apart, before it gives up.
@@ -88,6 +89,10 @@ fn host(args: &ClassHostArgs, content_dir: Option<&Path>, out: &mut dyn Write) -
         }
         out.flush()?;
         let mut controls = stdin_lines();
+        // Standard input's end stops the controls, not the room (Ctrl-C does). Ended is known
+        // from `recv` giving None, not from the channel being closed: a script's lines are
+        // still queued when its input closes, and every one of them is read first.
+        let mut controls_ended = false;
         let mut stop = crate::signals::Stop::register().wrap_err("registering signal handlers")?;
         let exit = loop {
             tokio::select! {
@@ -97,8 +102,11 @@ fn host(args: &ClassHostArgs, content_dir: Option<&Path>, out: &mut dyn Write) -
                         out.flush()?;
                     }
                 }
-                line = controls.recv(), if !controls.is_closed() => {
-                    let Some(line) = line else { continue };
+                line = controls.recv(), if !controls_ended => {
+                    let Some(line) = line else {
+                        controls_ended = true;
+                        continue;
+                    };
                     let mut room = room.lock().map_err(|_| color_eyre::eyre::eyre!("the room's lock"))?;
                     match control(&mut room, line.trim()) {
                         HostCommand::Say(said) => writeln!(out, "{said}")?,
@@ -140,6 +148,9 @@ enum HostCommand {
     Quit,
 }
 
+/// Bins of the spread the host prints, at most: a terminal's screenful beside the log.
+const HOST_BINS_MAX: usize = 8;
+
 /// One typed control of the host.
 fn control(room: &mut Room, line: &str) -> HostCommand {
     let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
@@ -149,8 +160,31 @@ fn control(room: &mut Room, line: &str) -> HostCommand {
             Ok(()) => format!("open {}", rest.trim()),
             Err(why) => why,
         },
-        "reveal" => match room.reveal(unix_ms()) {
-            Some(reveal) => reveal_line(&reveal),
+        "reveal" => {
+            // Read before the reveal: the record keeps the counts, the room the values.
+            let unit = room.open_check().and_then(|c| c.check.unit.clone()).unwrap_or_default();
+            match room.reveal(unix_ms()) {
+                Some(reveal) => {
+                    let values: Vec<f64> = room.answers(&reveal.check).into_iter().map(|(_, v)| v).collect();
+                    let band = reveal.value.map(|v| (v - reveal.tolerance, v + reveal.tolerance));
+                    let mut said = vec![reveal_line(&reveal)];
+                    said.extend(spread_lines(&values, band, &unit, HOST_BINS_MAX));
+                    said.join("\n")
+                }
+                None => "no check is open: open CHECK first".to_string(),
+            }
+        }
+        // The facilitator's own look at the spread before revealing: the host's terminal is
+        // not the projector, and nothing of it reaches a participant.
+        "spread" => match room.open_check() {
+            Some(open) => {
+                let id = open.check.id.clone();
+                let unit = open.check.unit.clone().unwrap_or_default();
+                let values: Vec<f64> = room.answers(&id).into_iter().map(|(_, v)| v).collect();
+                let mut said = vec![format!("spread {id}: {} answers", values.len())];
+                said.extend(spread_lines(&values, None, &unit, HOST_BINS_MAX));
+                said.join("\n")
+            }
             None => "no check is open: open CHECK first".to_string(),
         },
         "close" => {
@@ -164,7 +198,7 @@ fn control(room: &mut Room, line: &str) -> HostCommand {
             .collect::<Vec<_>>()
             .join(" "),
         "quit" => return HostCommand::Quit,
-        other => format!("{other:?}: the host's controls are open CHECK, reveal, close, checks, quit"),
+        other => format!("{other:?}: the host's controls are open CHECK, spread, reveal, close, checks, quit"),
     })
 }
 
@@ -298,10 +332,33 @@ mod tests {
         let code = room.code.clone();
         room.answer(&code, "ada", "retry-predict-layered", "64", 0)
             .expect("taken");
-        assert_eq!(
-            say(&mut room, "reveal"),
-            "reveal retry-predict-layered: measured 64 (right within 0.5); 1 of 1 within (100%)"
+        room.answer(&code, "bo", "retry-predict-layered", "12", 0)
+            .expect("taken");
+        // Before the reveal the host alone sees the spread, with no measured mark.
+        let spread = say(&mut room, "spread");
+        assert!(
+            spread.starts_with("spread retry-predict-layered: 2 answers\n"),
+            "{spread}"
         );
+        assert!(!spread.contains("measured"), "{spread}");
+        let revealed = say(&mut room, "reveal");
+        let mut lines = revealed.lines();
+        assert_eq!(
+            lines.next(),
+            Some("reveal retry-predict-layered: measured 64 (right within 0.5); 1 of 2 within (50%)")
+        );
+        let bins: Vec<&str> = lines.skip(1).collect();
+        assert!(
+            bins.iter()
+                .any(|l| l.trim_start().starts_with("10 to 20  █") && l.ends_with(" 1")),
+            "{revealed}"
+        );
+        assert_eq!(
+            bins.iter().filter(|l| l.ends_with(" <- measured")).count(),
+            1,
+            "{revealed}"
+        );
+        assert!(bins.iter().any(|l| l.contains(" 1 <- measured")), "{revealed}");
         assert_eq!(say(&mut room, "quit"), "quit");
     }
 }

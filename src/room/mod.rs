@@ -5,6 +5,7 @@
 //! - [`rules`]: what a participant may send (code, name, size, rate, Origin).
 //! - [`reveal`]: the check's run and each answer's grade, by the lab screen's scoring.
 //! - [`session`]: the session file, written as events arrive; merged for a course.
+//! - [`spread`]: the answers' spread in bins, for the projector and the host's terminal.
 //! - [`page`]: the participants' web page (no script, no external asset).
 //!
 //! The HTTP server is `live::room_server`; the host and join commands `commands::class`.
@@ -13,6 +14,7 @@ pub mod page;
 pub mod reveal;
 pub mod rules;
 pub mod session;
+pub mod spread;
 pub mod state;
 
 /// A room shared by the server's connections and the host's app.

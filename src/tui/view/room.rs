@@ -13,6 +13,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 use tui_big_text::{BigText, PixelSize};
 
 use crate::learning::quiz::trim_number;
+use crate::room::spread::{bar_columns, spread_bins};
 use crate::tui::screens::room::Board;
 
 /// Bins of the histogram at most: more than a room can tell apart from the back.
@@ -140,54 +141,19 @@ fn render_question(board: &Board, area: Rect, buf: &mut Buffer) {
     }
 }
 
-/// Bins a person reads at a glance: a width of 1, 2, 2.5 or 5 times a power of ten, the
-/// first edge a multiple of it, at most `most` bins covering `lo` to `hi`.
-fn nice_bins(lo: f64, hi: f64, most: usize) -> (f64, f64, usize) {
-    let raw = ((hi - lo) / most as f64).max(1e-9);
-    let magnitude = 10f64.powf(raw.log10().floor());
-    let mut candidates = [1.0, 2.0, 2.5, 5.0, 10.0, 20.0].into_iter().map(|m| m * magnitude);
-    let mut step = candidates.next().unwrap_or(1.0);
-    let fits = |step: f64| (((hi - (lo / step).floor() * step) / step + 1e-9).floor() as usize) < most;
-    while !fits(step) {
-        step = candidates.next().unwrap_or(step * 2.0);
-    }
-    let first = (lo / step).floor() * step;
-    let bins = ((hi - first) / step + 1e-9).floor() as usize + 1;
-    (first, step, bins.clamp(1, most))
-}
-
 /// The histogram as text rows: `  60 to 64  ████████ 12`, the bins holding the tolerance
-/// band marked after the reveal.
+/// band marked after the reveal (`room::spread` bins them).
 fn histogram_lines(board: &Board, width: usize, height: usize, unit: &str) -> Vec<Line<'static>> {
-    if board.values.is_empty() {
-        return vec![Line::from("No answers yet: they appear here as they arrive.")];
-    }
     let band = board
         .reveal
         .as_ref()
         .and_then(|r| r.value.map(|v| (v - r.tolerance, v + r.tolerance)));
-    let mut lo = board.values.iter().copied().fold(f64::INFINITY, f64::min);
-    let mut hi = board.values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    if let Some((below, above)) = band {
-        lo = lo.min(below);
-        hi = hi.max(above);
+    let bins = spread_bins(&board.values, band, height.saturating_sub(1).clamp(1, BINS_MAX));
+    if bins.is_empty() {
+        return vec![Line::from("No answers yet: they appear here as they arrive.")];
     }
-    let (lo, step, bins) = nice_bins(lo, hi, height.saturating_sub(1).clamp(1, BINS_MAX));
-    let mut counts = vec![0usize; bins];
-    for value in &board.values {
-        let at = (((value - lo) / step + 1e-9).floor().max(0.0) as usize).min(bins - 1);
-        counts[at] += 1;
-    }
-    // A bin holds from its lower edge up to (not including) the next one's.
-    let label = |i: usize| {
-        format!(
-            "{} to {}",
-            trim_number(lo + step * i as f64),
-            trim_number(lo + step * (i + 1) as f64)
-        )
-    };
-    let label_width = (0..bins).map(|i| label(i).chars().count()).max().unwrap_or(0);
-    let most = counts.iter().copied().max().unwrap_or(1).max(1);
+    let label_width = bins.iter().map(|b| b.label.chars().count()).max().unwrap_or(0);
+    let most = bins.iter().map(|b| b.count).max().unwrap_or(1);
     let mark = " <- measured";
     let bar_room = width
         .saturating_sub(label_width + 4 + 5 + mark.len())
@@ -197,24 +163,21 @@ fn histogram_lines(board: &Board, width: usize, height: usize, unit: &str) -> Ve
         "",
         unit = unit.trim()
     ))];
-    for (i, count) in counts.iter().enumerate() {
-        let from = lo + step * i as f64;
-        let to = from + step;
-        let in_band = band.is_some_and(|(below, above)| from <= above + 1e-9 && to >= below - 1e-9);
-        let bar = "█".repeat((count * bar_room).div_ceil(most).min(bar_room));
+    for bin in &bins {
+        let bar = "█".repeat(bar_columns(bin.count, most, bar_room));
         let mut spans = vec![
-            Span::raw(format!("{:>label_width$}  ", label(i))),
+            Span::raw(format!("{:>label_width$}  ", bin.label)),
             Span::styled(
                 bar,
-                if in_band {
+                if bin.holds_measured {
                     Style::new().add_modifier(Modifier::REVERSED)
                 } else {
                     Style::new()
                 },
             ),
-            Span::raw(format!(" {count}")),
+            Span::raw(format!(" {}", bin.count)),
         ];
-        if in_band {
+        if bin.holds_measured {
             spans.push(Span::styled(mark, Style::new().add_modifier(Modifier::BOLD)));
         }
         lines.push(Line::from(spans));
