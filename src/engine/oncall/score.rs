@@ -6,11 +6,12 @@
 //! ten seconds before 120 s after the right lever; 20 for every lever restored by the end,
 //! in the runbook's order, retries last; 10, less 5 for each wrong lever.
 //!
-//! The goodput and attempts points count only once on-call has pulled the right lever (or
-//! an equivalent): every incident's fault ends by itself after a while, and a drill ended
-//! before the onset, or left alone, must not score the fault's own end as a recovery on-call
-//! made (a trial's drill ended before its onset scored 61). With no lever pulled, nothing
-//! was restored in order either.
+//! The goodput, attempts and order points count only for a recovery on-call made: the
+//! right lever (or an equivalent) pulled at or after the onset, and goodput back after it
+//! (or never lost). Every incident's fault ends by itself after a while, so a drill left
+//! alone, ended before its onset, answered before the onset, or answered only once the fault
+//! had ended must not score the fault's own end (a trial's drill ended before its onset
+//! scored 61; a right lever pulled after the recovery scored 81, a wrong one restored 25).
 //!
 //! A facilitator's second faults (`oncall --gm`) change two things, and only in a drill
 //! that has one: the baseline is the calm before the first fault of any kind, and a lever
@@ -147,10 +148,11 @@ pub fn score_drill(run: &DrillRun) -> DrillScore {
             .find(|&s| mean(&goodput[s..s + RESTORED_WINDOW_S]) >= bar),
     };
     let right = right_levers(run);
+    // A pull before the onset answered nothing yet: the first right pull from the onset on.
     let right_lever_s = run
         .levers
         .iter()
-        .find(|p| p.lever.is_pull() && right.contains(&p.lever.to_string()))
+        .find(|p| p.t_s >= onset as f64 && p.lever.is_pull() && right.contains(&p.lever.to_string()))
         .map(|p| p.t_s);
     let end = run.seconds.len();
     let window_end = right_lever_s.map_or(end, |t| ((t + ATTEMPTS_AFTER_S) as usize).min(end));
@@ -172,8 +174,9 @@ pub fn score_drill(run: &DrillRun) -> DrillScore {
         })
         .copied()
         .collect();
-    let in_order = !run.levers.is_empty() && restored_in_order(run);
-    let acted = right_lever_s.is_some();
+    // On-call's own recovery: the right lever in the incident, and goodput back after it.
+    let acted = right_lever_s.is_some_and(|right_s| lost.is_none() || restored.is_some_and(|s| s as f64 >= right_s));
+    let in_order = acted && restored_in_order(run);
     let time_points = restored.filter(|_| acted).map_or(0.0, |s| {
         let after_onset = s.saturating_sub(onset) as f64;
         (50.0 * (1.0 - (after_onset - 60.0).max(0.0) / 240.0)).max(0.0)

@@ -2,7 +2,9 @@
 
 use resilience_lab::cli::LeverScript;
 use resilience_lab::commands::oncall::play;
-use resilience_lab::engine::oncall::{DrillSetup, IncidentSpec, builtin_incidents, choose_incident, parse_incident};
+use resilience_lab::engine::oncall::{
+    DrillSetup, IncidentSpec, LeverPull, builtin_incidents, choose_incident, parse_incident,
+};
 
 const SEEDS: [u64; 4] = [1, 2, 3, 4];
 
@@ -176,4 +178,46 @@ fn a_drill_with_no_lever_scores_neither_the_faults_own_end_nor_an_order() {
             assert_eq!(score.score, 10, "{} seed {seed}: {score:?}", incident.name);
         }
     }
+}
+
+/// The fault's own end scores nothing however the levers fall around it: the right lever
+/// pulled and restored before the onset, or pulled only after goodput came back by itself,
+/// and a wrong lever pulled and restored (which had read "restored in order: yes", 25 points,
+/// more than doing nothing). A reviewer found each on recommendations-hang at seed 1.
+#[test]
+fn a_recovery_on_call_did_not_make_earns_no_goodput_attempts_or_order_points() {
+    let hang = incidents()
+        .into_iter()
+        .find(|i| i.name == "recommendations-hang")
+        .expect("shipped");
+    let (_, alone) = play(&hang, 1, &LeverScript::Pulls(Vec::new()));
+    let by_itself = alone.goodput_restored_s.expect("the hang ends by itself");
+    let onset = DrillSetup::new(&hang, 1).onset_s;
+    let scripts = [
+        format!(
+            "{}:recommendations.enabled=off,{}:recommendations.enabled=on",
+            onset - 60.0,
+            onset - 50.0
+        ),
+        format!(
+            "{}:recommendations.enabled=off,{}:recommendations.enabled=on",
+            by_itself + 100.0,
+            by_itself + 110.0
+        ),
+        format!(
+            "{}:inventory.retries=0,{}:inventory.retries=restore",
+            onset + 90.0,
+            onset + 100.0
+        ),
+    ];
+    for script in scripts {
+        let levers = LeverScript::Pulls(LeverPull::parse_list(&script).expect("a lever list"));
+        let (_, score) = play(&hang, 1, &levers);
+        let wrong = score.wrong_levers.len() as u32;
+        assert!(!score.restored_in_order, "{script}: {score:?}");
+        assert_eq!(score.score, 10 - 5 * wrong, "{script}: {score:?}");
+    }
+    // The runbook's own answer still scores its recovery.
+    let (_, runbook) = play(&hang, 1, &LeverScript::Runbook);
+    assert!(runbook.score >= 90, "{runbook:?}");
 }
