@@ -11,6 +11,7 @@
 //! scenario ([`foreign_flag`]), values wrong together ([`combination_problem`]) and a live
 //! run past its limits ([`live_problem`]).
 
+use crate::content::lab::LabFile;
 use crate::content::values::Values;
 use crate::engine::budget::backoff::Sleep;
 use crate::engine::budget::{BudgetParams, BudgetScenario, HerdSleep};
@@ -205,20 +206,51 @@ pub const LIVE_MAX_DURATION_MS: u64 = 10_000;
 /// A live run's orders: the herd's clients, the duplicates and status runs' requests.
 pub const LIVE_MAX_ORDERS: u64 = 5_000;
 
-/// A live run of `scenario` at `params` past one of its limits, as one line; `None` if it fits.
+/// A live run of `scenario` at `params` past one of its limits, as one line naming the
+/// flags (`run budget --live`); `None` if it fits.
 pub fn live_problem(scenario: BudgetScenario, params: &BudgetParams) -> Option<String> {
+    let flag = |name: &str| parameter(name).map_or_else(|| name.to_string(), |spec| format!("--{}", spec.flag));
+    live_problem_named(scenario, params, &flag, "with --live")
+}
+
+/// [`live_problem`] for the app's live mode, naming the sliders by their labels in `lab`:
+/// the same limits, so a slider cannot start a run the command line refuses.
+pub fn live_problem_of_sliders(scenario: BudgetScenario, params: &BudgetParams, lab: &LabFile) -> Option<String> {
+    let label = |name: &str| {
+        lab.parameters
+            .iter()
+            .find(|spec| spec.name == name)
+            .map_or_else(|| name.to_string(), |spec| spec.label.clone())
+    };
+    live_problem_named(scenario, params, &label, "live")
+}
+
+/// The one rule of both: `name` says a parameter as its reader knows it, `mode` how the
+/// run is called.
+fn live_problem_named(
+    scenario: BudgetScenario,
+    params: &BudgetParams,
+    name: &dyn Fn(&str) -> String,
+    mode: &str,
+) -> Option<String> {
     let least = |name: &str| parameter(name).map_or(0.0, |spec| spec.min);
     let ra = &params.retry_after;
     let calls = u64::from(ra.clients) * ra.rate_per_s * ra.duration_ms / 1_000;
     if scenario == BudgetScenario::RetryAfter && (calls > LIVE_MAX_CALLS || ra.duration_ms > LIVE_MAX_DURATION_MS) {
         return Some(format!(
-            "--clients {} x --rate-per-s {} for --duration-ms {} is {calls} calls with --live; allowed: up to {LIVE_MAX_CALLS} calls and {LIVE_MAX_DURATION_MS} ms",
-            ra.clients, ra.rate_per_s, ra.duration_ms
+            "{} {} x {} {} for {} {} is {calls} calls {mode}; allowed: up to {LIVE_MAX_CALLS} calls and {LIVE_MAX_DURATION_MS} ms",
+            name("clients"),
+            ra.clients,
+            name("rate_per_s"),
+            ra.rate_per_s,
+            name("duration_ms"),
+            ra.duration_ms
         ));
     }
     if scenario == BudgetScenario::Herd && u64::from(params.herd.clients) > LIVE_MAX_ORDERS {
         return Some(format!(
-            "--herd-clients {} with --live; allowed: {} to {LIVE_MAX_ORDERS}",
+            "{} {} {mode}; allowed: {} to {LIVE_MAX_ORDERS}",
+            name("herd_clients"),
             params.herd.clients,
             least("herd_clients")
         ));
@@ -227,7 +259,8 @@ pub fn live_problem(scenario: BudgetScenario, params: &BudgetParams) -> Option<S
         && params.duplicates.requests > LIVE_MAX_ORDERS
     {
         return Some(format!(
-            "--requests {} with --live; allowed: {} to {LIVE_MAX_ORDERS}",
+            "{} {} {mode}; allowed: {} to {LIVE_MAX_ORDERS}",
+            name("requests"),
             params.duplicates.requests,
             least("requests")
         ));

@@ -117,3 +117,26 @@ fn without_colour_the_retry_after_series_differ_by_glyph() {
     );
     assert!(text.contains("━ignoring") && text.contains("•honouring"), "{text}");
 }
+
+/// The app's live mode keeps the command line's live limits: the herd slider reaches
+/// 100,000 clients, and a live start past 5,000 is refused on screen, naming the slider,
+/// before any server starts (it had started, the limits living only in `run budget --live`).
+#[test]
+fn a_live_start_past_the_live_limits_is_refused_with_the_sliders_name() {
+    let mut app = lab5(100, 30, 11, true);
+    let index = app.content.labs.iter().position(|l| l.id == "budget").expect("Lab 5");
+    let lab = app.content.labs[index].clone();
+    let screen = &mut app.labs[index];
+    for slider in screen.pages.iter_mut().flat_map(|page| page.sliders.iter_mut()) {
+        if slider.spec.name == "herd_clients" {
+            slider.set_value(6_000.0);
+        }
+    }
+    screen.sliders_set(&lab);
+    app.settle();
+    app.update(Msg::ToggleMode);
+    app.update(Msg::StartStop);
+    let text = render(&app);
+    assert!(text.contains("not started: Herd clients 6000 live; allowed:"), "{text}");
+    assert!(!app.labs[index].live_running(), "no run started");
+}

@@ -12,7 +12,7 @@
 
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::content::params::budget::budget_params;
+use crate::content::params::budget::{budget_params, live_problem_of_sliders};
 use crate::content::{LabFile, LabId};
 use crate::engine::budget::{self, BudgetParams, BudgetRun, BudgetScenario, herd, retry_after};
 use crate::learning::metrics::{self, Metric};
@@ -204,6 +204,12 @@ impl BudgetLive {
     fn start_scenario(&mut self, ctx: &LiveCtx, scenario: BudgetScenario, params: BudgetParams) -> bool {
         if !runner::has_live(scenario) {
             self.status = Some(format!("scenario {} is {}", scenario.name(), live_note(scenario)));
+            return true;
+        }
+        // The command line's live limits, said with the sliders' names: a slider may reach
+        // 100,000 herd clients, which no live run on this machine should start.
+        if let Some(problem) = live_problem_of_sliders(scenario, &params, ctx.lab) {
+            self.status = Some(format!("not started: {problem}"));
             return true;
         }
         let sender = match self.runs.sender(ctx, LabId::Budget) {
