@@ -57,6 +57,17 @@ pub fn step_hides_run(lab: &LabFile, step: usize, revealed: &Revealed, progress:
     step_check(lab, step).is_some_and(|check| !revealed.contains(step) && !answered(progress, lab, &check.id))
 }
 
+/// How many of `lab`'s checks still wait for a prediction: neither answered in `progress`
+/// nor seen with `x` this session. While any waits, the lesson panel keeps the lab's book
+/// chapter folded, since the chapter works out every answer (Lab 2's opens with 4 x 4 x 4 =
+/// 64, Lab 3's results table gives 44 and 10.29 s); the book screen has it whenever the
+/// learner chooses to read it.
+pub fn checks_waiting(lab: &LabFile, revealed: &Revealed, progress: &Progress) -> usize {
+    (0..lab.steps.len())
+        .filter(|&step| step_hides_run(lab, step, revealed, progress))
+        .count()
+}
+
 /// What a displayed run must not show yet: all of it ([`Masked::whole`]: a prompt is open,
 /// or the current step's check waits for a prediction), or the numbers other steps'
 /// unanswered checks ask for (metric name to the step, from 0, whose check asks for it).

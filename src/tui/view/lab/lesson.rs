@@ -13,6 +13,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
+use crate::content::book;
+use crate::learning::reveal;
 use crate::tui::screens::lab::chapter_cache::line_rows;
 use crate::tui::screens::lab::first_visit;
 use crate::tui::view::lab::LabView;
@@ -30,12 +32,21 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         .title_bottom(" L/Esc close · PgUp/PgDn · [ ] steps ")
         .border_style(theme.border());
     let inner = block.inner(area);
-    let lines = head_lines(view, inner.width);
-    // The chapter comes from the screen's cache: rendering it is most of a frame's work.
+    let mut lines = head_lines(view, inner.width);
     let width = inner.width;
-    let chapter = state.lesson_chapter.get(&lab.chapter, theme, width);
+    // The chapter works out the answers: folded to a note while a check waits (the
+    // learning loop's rule, `learning::reveal::checks_waiting`), a note with no number in it.
+    let waiting = reveal::checks_waiting(lab, &state.revealed, view.progress);
+    if waiting > 0 {
+        lines.extend(folded_chapter(view, waiting));
+    }
+    // The chapter comes from the screen's cache: rendering it is most of a frame's work.
+    let chapter = (waiting == 0).then(|| state.lesson_chapter.get(&lab.chapter, theme, width));
+    let (chapter_lines, chapter_rows) = chapter
+        .as_deref()
+        .map_or((&[][..], &[][..]), |c| (&c.lines[..], &c.line_rows[..]));
     let head_rows: Vec<usize> = lines.iter().map(|line| line_rows(line, width)).collect();
-    let rows = head_rows.iter().sum::<usize>() + chapter.rows();
+    let rows = head_rows.iter().sum::<usize>() + chapter_rows.iter().sum::<usize>();
     // Stop scrolling once the last line is at the bottom: past that is only blank.
     let end = rows.saturating_sub(usize::from(inner.height));
     // The screen's PgDn stops here too, so PgUp from the end moves at once.
@@ -45,8 +56,8 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     let bottom = scroll + usize::from(inner.height);
     let (mut start, mut skip) = (0, 0);
     let mut shown: Vec<Line> = Vec::new();
-    let all_rows = head_rows.iter().chain(&chapter.line_rows);
-    for (line, line_rows) in lines.iter().chain(&chapter.lines).zip(all_rows) {
+    let all_rows = head_rows.iter().chain(chapter_rows);
+    for (line, line_rows) in lines.iter().chain(chapter_lines).zip(all_rows) {
         if start >= bottom {
             break;
         }
@@ -64,6 +75,24 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         .block(block)
         .scroll((u16::try_from(skip).unwrap_or(u16::MAX), 0))
         .render(area, buf);
+}
+
+/// In the chapter's place while `waiting` checks wait: what it holds and where it is.
+fn folded_chapter(view: &LabView, waiting: usize) -> Vec<Line<'static>> {
+    let theme = view.theme;
+    let title = book::chapter(&view.lab.chapter).map_or_else(|| view.lab.chapter.clone(), |c| c.title.to_string());
+    let checks = if waiting == 1 { "check" } else { "checks" };
+    vec![
+        Line::from(""),
+        Line::from(Span::styled(format!("Book chapter: {title}"), theme.accent())),
+        Line::from(Span::styled(
+            format!(
+                "Folded while {waiting} of this lab's {checks} wait for your prediction: it works their answers out. \
+                 It opens here once each is predicted (or seen with x); the book on the home screen has it now."
+            ),
+            theme.dim(),
+        )),
+    ]
 }
 
 /// The lines above the chapter: the first visit's note, the lab file's paragraphs and the
@@ -172,6 +201,10 @@ mod tests {
         app.update(Msg::Down);
         app.update(Msg::Open);
         app.update(Msg::ToggleLesson);
+        // Every check seen with x, so the chapter is in the panel (folded while one waits).
+        for step in 0..app.content.labs[1].steps.len() {
+            app.labs[1].revealed.insert(step);
+        }
         app
     }
 
@@ -237,5 +270,40 @@ mod tests {
         let mut wider = Buffer::empty(Rect::new(0, 0, 52, 25));
         render(&view(&app), wider.area, &mut wider);
         assert_eq!(app.labs[1].lesson_chapter.renders(), before + 2);
+    }
+
+    /// The chapter works out the answers (Lab 2's opens with 4 x 4 x 4 = 64): while one check
+    /// waits the panel holds a note in its place, whatever the scroll, and the chapter opens
+    /// once every check is predicted or seen.
+    #[test]
+    fn the_chapter_is_folded_while_a_check_waits_for_its_prediction() {
+        let area = Rect::new(0, 0, 120, 400);
+        let text = |app: &App| {
+            let mut buf = Buffer::empty(area);
+            render(&view(app), area, &mut buf);
+            (0..area.height)
+                .map(|y| (0..area.width).map(|x| buf[(x, y)].symbol()).collect::<String>())
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let mut app = lab2();
+        app.labs[1].revealed = Default::default();
+        app.labs[1].revealed.insert(0);
+        let folded = text(&app);
+        let waiting = app.content.labs[1].steps.iter().filter(|s| s.check.is_some()).count() - 1;
+        assert!(
+            folded.contains(&format!("Folded while {waiting} of this lab's checks wait")),
+            "{folded}"
+        );
+        assert!(!folded.contains("The idea") && !folded.contains("64"), "{folded}");
+        assert_eq!(
+            app.labs[1].lesson_chapter.renders(),
+            0,
+            "a folded chapter is not rendered"
+        );
+        let app = lab2();
+        let open = text(&app);
+        assert!(open.contains("The idea") && open.contains("64"), "{open}");
+        assert!(!open.contains("Folded while"), "{open}");
     }
 }
