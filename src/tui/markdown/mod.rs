@@ -180,17 +180,15 @@ pub fn render_with_links(markdown: &'static str, theme: Theme, width: u16) -> (T
         }
         let indent = wrap::hanging_indent(&plain);
         let rows = wrap::wrap_line(line, width, indent);
-        // Each link on the first row, from the previous link's on, where its target starts.
+        // Each link from the previous link's row on, where its shown text starts.
         let mut from = 0;
         for (shown, target) in shown_targets {
-            let start: String = shown.chars().take(12).collect();
-            let row = (from..rows.len())
-                .find(|&r| rows[r].to_string().contains(&start))
-                .unwrap_or(from);
+            let pieces = link_pieces(&rows, from, &shown);
+            let row = pieces.first().map_or(from, |(row, _)| *row);
             from = row;
             links.push(BookLink {
                 row: lines.len() + row,
-                pieces: vec![(lines.len() + row, start)],
+                pieces: pieces.into_iter().map(|(r, piece)| (lines.len() + r, piece)).collect(),
                 shown,
                 target,
             });
@@ -199,6 +197,32 @@ pub fn render_with_links(markdown: &'static str, theme: Theme, width: u16) -> (T
     }
     links.extend(cell_links(&table.finish(), &chapters));
     (Text::from(lines), links)
+}
+
+/// Where a link's `shown` text starts in a paragraph's wrapped `rows`, from row `from` on:
+/// its first twelve characters on one row, or, when the wrap broke the link there, its
+/// first words ending one row and the rest starting the next (a link's start at a row's
+/// end had been placed on the paragraph's first row, its focus drawn on words not its own).
+fn link_pieces(rows: &[Line], from: usize, shown: &str) -> Vec<(usize, String)> {
+    let start: String = shown.chars().take(12).collect();
+    let words: Vec<&str> = shown.split(' ').collect();
+    for row in from..rows.len() {
+        let text = rows[row].to_string();
+        if text.contains(&start) {
+            return vec![(row, start)];
+        }
+        let Some(next) = rows.get(row + 1).map(|line| line.to_string()) else {
+            continue;
+        };
+        for split in (1..words.len()).rev() {
+            let head = words[..split].join(" ");
+            let rest: String = words[split..].join(" ").chars().take(12).collect();
+            if text.trim_end().ends_with(&head) && next.trim_start().starts_with(&rest) {
+                return vec![(row, head), (row + 1, rest)];
+            }
+        }
+    }
+    vec![(from, start)]
 }
 
 /// The links of one table row's cells, in the order they are drawn (row, then column); a
@@ -264,12 +288,16 @@ mod tests {
         let theme = Theme::new(ThemeName::Dark, false);
         let guide = chapter("facilitator-guide.md").expect("chapter").markdown;
         let (text, links) = render_with_links(guide, theme, 60);
-        assert_eq!(links.len(), 5, "{links:?}");
+        assert_eq!(links.len(), 7, "{links:?}");
         let self_check = chapters().iter().position(|c| c.file == "self-check.md");
         assert_eq!(links[1].target, LinkTarget::Chapter(self_check.expect("listed")));
         for link in &links {
             let pieces: String = link.pieces.iter().map(|(_, piece)| piece.as_str()).collect();
-            assert!(link.shown.starts_with(&pieces), "{link:?}");
+            // A wrap between a link's words drops the space between its pieces.
+            assert!(
+                link.shown.replace(' ', "").starts_with(&pieces.replace(' ', "")),
+                "{link:?}"
+            );
             for (row, piece) in &link.pieces {
                 assert!(text.lines[*row].to_string().contains(piece), "{link:?}");
             }
