@@ -19,8 +19,9 @@ use crate::error::UsageError;
 use crate::live::room_server::{self, Arrival, Sent};
 use crate::room::SharedRoom;
 use crate::room::session::{RevealRecord, SessionFile};
-use crate::room::spread::spread_lines;
+use crate::room::spread::{Measured, spread_lines};
 use crate::room::state::{Room, unix_ms};
+use crate::words::count_of;
 
 /// Times `class join` sends a write the host did not receive, 1 s apart, before it gives up.
 const RESEND_TRIES: u32 = 10;
@@ -166,9 +167,8 @@ fn control(room: &mut Room, line: &str) -> HostCommand {
             match room.reveal(unix_ms()) {
                 Some(reveal) => {
                     let values: Vec<f64> = room.answers(&reveal.check).into_iter().map(|(_, v)| v).collect();
-                    let band = reveal.value.map(|v| (v - reveal.tolerance, v + reveal.tolerance));
                     let mut said = vec![reveal_line(&reveal)];
-                    said.extend(spread_lines(&values, band, &unit, HOST_BINS_MAX));
+                    said.extend(spread_lines(&values, Measured::of(&reveal), &unit, HOST_BINS_MAX));
                     said.join("\n")
                 }
                 None => "no check is open: open CHECK first".to_string(),
@@ -181,7 +181,7 @@ fn control(room: &mut Room, line: &str) -> HostCommand {
                 let id = open.check.id.clone();
                 let unit = open.check.unit.clone().unwrap_or_default();
                 let values: Vec<f64> = room.answers(&id).into_iter().map(|(_, v)| v).collect();
-                let mut said = vec![format!("spread {id}: {} answers", values.len())];
+                let mut said = vec![format!("spread {id}: {}", count_of(values.len(), "answer", "answers"))];
                 said.extend(spread_lines(&values, None, &unit, HOST_BINS_MAX));
                 said.join("\n")
             }

@@ -65,7 +65,8 @@ pub fn run_quiz(
         let due = review::due_count(&admitted, &loaded.progress, today);
         writeln!(
             out,
-            "{due} question(s) due for review today; they come first, then new ones, then those waiting for their day"
+            "{} due for review today; they come first, then new ones, then those waiting for their day",
+            crate::words::count_of(due, "question", "questions")
         )?;
         let ordered = review::order(&admitted, &loaded.progress, seed, today);
         quiz::ask_in_order(&ordered[..ordered.len().min(usize::from(args.count))], seed)
@@ -87,8 +88,8 @@ pub fn run_quiz(
         String::new()
     };
     let heading = format!(
-        "resilience-lab quiz: {} question(s){fewer}, seed {seed} (--seed {seed} asks the same quiz again)",
-        drawn.len()
+        "resilience-lab quiz: {}{fewer}, seed {seed} (--seed {seed} asks the same quiz again)",
+        crate::words::count_of(drawn.len(), "question", "questions")
     );
     writeln!(out, "{}", fit(&heading, width, 0))?;
     writeln!(

@@ -824,7 +824,7 @@ fn a_missed_prediction_in_a_lab_is_not_due_for_quiz_review() {
     app.screen = Screen::Quiz;
     assert!(!text(&app).contains("due for review"), "{}", text(&app));
     let stdout = run_on_progress(&path, &["quiz", "--review", "--count", "1", "--seed", "1"], "q\n");
-    assert!(stdout.contains("0 question(s) due for review"), "{stdout}");
+    assert!(stdout.contains("0 questions due for review"), "{stdout}");
 }
 
 /// `C` on home hosts a room on 127.0.0.1 and shows the projector: a participant's answer

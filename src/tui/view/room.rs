@@ -13,7 +13,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 use tui_big_text::{BigText, PixelSize};
 
 use crate::learning::quiz::trim_number;
-use crate::room::spread::{bar_columns, spread_bins};
+use crate::room::spread::{BinMark, MEASURED_MARK, Measured, bar_columns, spread_bins};
 use crate::tui::screens::room::Board;
 
 /// Bins of the histogram at most: more than a room can tell apart from the back.
@@ -141,35 +141,43 @@ fn render_question(board: &Board, area: Rect, buf: &mut Buffer) {
     }
 }
 
-/// The histogram as text rows: `  60 to 64  ████████ 12`, the bins holding the tolerance
-/// band marked after the reveal (`room::spread` bins them).
+/// The histogram as text rows: `  60 to 64  ████████ 12`, the bins the tolerance band
+/// reaches reversed after the reveal and the measured one marked (`room::spread` bins them).
 fn histogram_lines(board: &Board, width: usize, height: usize, unit: &str) -> Vec<Line<'static>> {
-    let band = board
-        .reveal
-        .as_ref()
-        .and_then(|r| r.value.map(|v| (v - r.tolerance, v + r.tolerance)));
-    let bins = spread_bins(&board.values, band, height.saturating_sub(1).clamp(1, BINS_MAX));
-    if bins.is_empty() {
+    let measured = board.reveal.as_ref().and_then(Measured::of);
+    // A row for the header, and one for the off-chart line should there be one.
+    let bins_most = |rows_kept: usize| height.saturating_sub(rows_kept).clamp(1, BINS_MAX);
+    let (mut spread, mut lo, mut hi) = spread_bins(&board.values, measured, bins_most(1));
+    if spread.below + spread.above > 0 {
+        (spread, lo, hi) = spread_bins(&board.values, measured, bins_most(2));
+    }
+    if spread.bins.is_empty() {
         return vec![Line::from("No answers yet: they appear here as they arrive.")];
     }
-    let label_width = bins.iter().map(|b| b.label.chars().count()).max().unwrap_or(0);
-    let most = bins.iter().map(|b| b.count).max().unwrap_or(1);
-    let mark = " <- measured";
+    let label_width = spread.bins.iter().map(|b| b.label.chars().count()).max().unwrap_or(0);
+    let most = spread.bins.iter().map(|b| b.count).max().unwrap_or(1);
+    // Room for the longest mark drawn (the measured one's at least, so a reveal moves no bar).
+    let mark_room = spread
+        .bins
+        .iter()
+        .map(|b| b.mark.words().len())
+        .fold(MEASURED_MARK.len(), usize::max);
     let bar_room = width
-        .saturating_sub(label_width + 4 + 5 + mark.len())
+        .saturating_sub(label_width + 4 + 5 + mark_room)
         .clamp(1, BAR_COLUMNS_MAX);
     let mut lines = vec![Line::from(format!(
         "{:>label_width$}  answers ({unit})",
         "",
         unit = unit.trim()
     ))];
-    for bin in &bins {
+    for bin in &spread.bins {
         let bar = "█".repeat(bar_columns(bin.count, most, bar_room));
+        let in_band = bin.mark != BinMark::None;
         let mut spans = vec![
             Span::raw(format!("{:>label_width$}  ", bin.label)),
             Span::styled(
                 bar,
-                if bin.holds_measured {
+                if in_band {
                     Style::new().add_modifier(Modifier::REVERSED)
                 } else {
                     Style::new()
@@ -177,11 +185,15 @@ fn histogram_lines(board: &Board, width: usize, height: usize, unit: &str) -> Ve
             ),
             Span::raw(format!(" {}", bin.count)),
         ];
-        if bin.holds_measured {
-            spans.push(Span::styled(mark, Style::new().add_modifier(Modifier::BOLD)));
+        if in_band {
+            spans.push(Span::styled(
+                bin.mark.words(),
+                Style::new().add_modifier(Modifier::BOLD),
+            ));
         }
         lines.push(Line::from(spans));
     }
+    lines.extend(spread.off_chart_line(lo, hi).map(Line::from));
     lines
 }
 
