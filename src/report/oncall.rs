@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use crate::engine::oncall::ExtraFault;
 pub use crate::engine::oncall::play::DecisionEntry;
 use crate::engine::oncall::play::OwnerHint;
+use crate::engine::oncall::score::{ATTEMPTS_AFTER_S, ATTEMPTS_LIMIT};
 use crate::engine::oncall::sim::{DrillRun, DrillSecond};
 use crate::engine::oncall::{DrillMode, DrillScore, LeverPull, OncallLever};
 
@@ -49,7 +50,8 @@ pub fn oncall_json(mode: DrillMode, run: &DrillRun, score: &DrillScore) -> Strin
     doc.to_string()
 }
 
-fn or_never(value: Option<f64>) -> String {
+/// A drill second, or `never`: the one way every summary of a drill says a moment.
+pub fn or_never(value: Option<f64>) -> String {
     value.map_or_else(|| "never".to_string(), |v| format!("{v} s"))
 }
 
@@ -74,10 +76,10 @@ pub fn oncall_text(mode: DrillMode, run: &DrillRun, score: &DrillScore) -> Strin
          goodput lost at:            {}\n\
          goodput restored at:        {} (95% of baseline over 10 s)\n\
          right lever at:             {}\n\
-         attempts per request after: {:.3} (limit 1.05, 120 s after the right lever)\n\
+         attempts per request after: {:.3} (limit {ATTEMPTS_LIMIT}, {ATTEMPTS_AFTER_S} s after the right lever)\n\
          restored in order:          {}\n\
          wrong levers:               {wrong}\n\
-         score:                      {} / 100\n",
+         score:                      {} / 100{}\n",
         setup.incident.name,
         setup.seed,
         setup.dependency.name(),
@@ -85,18 +87,23 @@ pub fn oncall_text(mode: DrillMode, run: &DrillRun, score: &DrillScore) -> Strin
         score.baseline_goodput,
         or_never(score.goodput_lost_s),
         or_never(score.goodput_restored_s),
-        score.right_lever_s.map_or_else(
-            || "never (the goodput and attempts points need it)".to_string(),
-            |t| format!("{t} s")
-        ),
+        or_never(score.right_lever_s),
         score.attempts_per_request_after,
-        match (score.restored_in_order, run.levers.is_empty()) {
-            (_, true) => "no (no lever pulled)",
-            (true, false) => "yes",
-            (false, false) => "no",
-        },
+        restored_in_order_words(run, score),
         score.score,
+        score
+            .unearned_reason()
+            .map_or_else(String::new, |why| format!(" ({why})")),
     )
+}
+
+/// Whether the levers came back in the runbook's order, in every summary's words.
+pub fn restored_in_order_words(run: &DrillRun, score: &DrillScore) -> &'static str {
+    match (score.restored_in_order, run.levers.is_empty()) {
+        (_, true) => "no (no lever pulled)",
+        (true, false) => "yes",
+        (false, false) => "no",
+    }
 }
 
 /// What a lever is expected to do, for the decision log when the learner wrote nothing.
@@ -317,13 +324,14 @@ pub fn debrief_markdown(run: &DrillRun, score: &DrillScore, decisions: &[Decisio
         ));
     }
     md.push_str(&format!(
-        "\n## Score: {} / 100\n\n- baseline goodput: {:.1} checkouts/s\n- goodput restored at: {}\n- attempts per request 120 s after the right lever: {:.3} (limit 1.05)\n- levers restored in the runbook's order, retries last: {}\n- wrong levers: {}\n",
+        "\n## Score: {} / 100\n\n- baseline goodput: {:.1} checkouts/s\n- goodput restored at: {}\n- attempts per request {ATTEMPTS_AFTER_S} s after the right lever: {:.3} (limit {ATTEMPTS_LIMIT})\n- levers restored in the runbook's order, retries last: {}\n- wrong levers: {}\n{}",
         score.score,
         score.baseline_goodput,
         or_never(score.goodput_restored_s),
         score.attempts_per_request_after,
-        if score.restored_in_order { "yes" } else { "no" },
+        restored_in_order_words(run, score),
         if score.wrong_levers.is_empty() { "none".to_string() } else { pulls(&score.wrong_levers).join(", ") },
+        score.unearned_reason().map_or_else(String::new, |why| format!("- {why}\n")),
     ));
     md
 }

@@ -50,6 +50,32 @@ pub struct DrillScore {
     pub score: u32,
 }
 
+/// On-call's own recovery, the condition of the goodput, attempts and order points: the right
+/// lever in the incident (`right_lever_s`, from the onset on), and goodput back after it, or
+/// never lost.
+fn recovery_is_on_calls(right_lever_s: Option<f64>, lost_s: Option<f64>, restored_s: Option<f64>) -> bool {
+    right_lever_s.is_some_and(|right_s| lost_s.is_none() || restored_s.is_some_and(|s| s >= right_s))
+}
+
+impl DrillScore {
+    /// Why the goodput, attempts and order points were not given, in the words every
+    /// summary uses (the text, the Markdown debrief, the reveal); `None` when they count.
+    pub fn unearned_reason(&self) -> Option<&'static str> {
+        if recovery_is_on_calls(self.right_lever_s, self.goodput_lost_s, self.goodput_restored_s) {
+            return None;
+        }
+        Some(match (self.right_lever_s, self.goodput_restored_s) {
+            (None, _) => "no points for goodput, attempts or order: the right lever was not pulled from the onset on",
+            (Some(_), None) => {
+                "no points for goodput, attempts or order: goodput did not come back after the right lever"
+            }
+            (Some(_), Some(_)) => {
+                "no points for goodput, attempts or order: goodput came back before the right lever (the fault's own end)"
+            }
+        })
+    }
+}
+
 fn mean(values: &[u32]) -> f64 {
     if values.is_empty() {
         return 0.0;
@@ -174,8 +200,7 @@ pub fn score_drill(run: &DrillRun) -> DrillScore {
         })
         .copied()
         .collect();
-    // On-call's own recovery: the right lever in the incident, and goodput back after it.
-    let acted = right_lever_s.is_some_and(|right_s| lost.is_none() || restored.is_some_and(|s| s as f64 >= right_s));
+    let acted = recovery_is_on_calls(right_lever_s, lost.map(|s| s as f64), restored.map(|s| s as f64));
     let in_order = acted && restored_in_order(run);
     let time_points = restored.filter(|_| acted).map_or(0.0, |s| {
         let after_onset = s.saturating_sub(onset) as f64;

@@ -25,9 +25,10 @@ use ratatui::widgets::{Block, Clear, Paragraph, Sparkline, Widget, Wrap};
 
 use crate::engine::oncall::incident::IncidentSpec;
 use crate::engine::oncall::play::ALERT_RULES;
+use crate::engine::oncall::score::{ATTEMPTS_AFTER_S, ATTEMPTS_LIMIT};
 use crate::engine::oncall::sim::WORKERS;
 use crate::engine::oncall::{OncallReveal, OncallView, OwnerHint};
-use crate::report::oncall::{expected_effect, timeline};
+use crate::report::oncall::{expected_effect, or_never, restored_in_order_words, timeline};
 use crate::tui::keys::Context;
 use crate::tui::screens::oncall::{FormField, LeverForm, OncallScreen, OncallStage};
 use crate::tui::theme::Theme;
@@ -342,10 +343,6 @@ pub fn hidden_settings(incident: &IncidentSpec) -> Vec<String> {
     incident.settings_lines()
 }
 
-fn or_never(value: Option<f64>) -> String {
-    value.map_or_else(|| "never".to_string(), |v| format!("{v} s"))
-}
-
 fn render_reveal(reveal: &OncallReveal, saved: Option<&str>, scroll: u16, theme: Theme, area: Rect, buf: &mut Buffer) {
     let setup = &reveal.run.setup;
     let score = &reveal.score;
@@ -372,22 +369,16 @@ fn render_reveal(reveal: &OncallReveal, saved: Option<&str>, scroll: u16, theme:
         Line::from(""),
         Line::styled(format!(" Score: {} / 100", score.score), theme.accent()),
         Line::from(format!(
-            "   goodput back to 95% of calm at: {}{}",
-            or_never(score.goodput_restored_s),
-            // The fault's own end is not a recovery on-call made (engine::oncall::score).
-            if score.right_lever_s.is_none() {
-                " (no points: the right lever was never pulled)"
-            } else {
-                ""
-            }
+            "   goodput back to 95% of calm at: {}",
+            or_never(score.goodput_restored_s)
         )),
         Line::from(format!(
-            "   attempts/request 120 s after the right lever: {:.3} (limit 1.05)",
+            "   attempts/request {ATTEMPTS_AFTER_S} s after the right lever: {:.3} (limit {ATTEMPTS_LIMIT})",
             score.attempts_per_request_after
         )),
         Line::from(format!(
             "   levers restored in the runbook's order, retries last: {}",
-            if score.restored_in_order { "yes" } else { "no" }
+            restored_in_order_words(&reveal.run, score)
         )),
         Line::from(format!(
             "   wrong levers: {}",
@@ -397,8 +388,10 @@ fn render_reveal(reveal: &OncallReveal, saved: Option<&str>, scroll: u16, theme:
                 wrong.join(", ")
             }
         )),
-        Line::from("   the runbook, in drill seconds:"),
     ]);
+    // The fault's own end is not a recovery on-call made (engine::oncall::score).
+    lines.extend(score.unearned_reason().map(|why| Line::from(format!("   {why}"))));
+    lines.extend([Line::from("   the runbook, in drill seconds:")]);
     lines.extend(runbook.iter().map(|pull| Line::from(format!("     {pull}"))));
     lines.push(Line::from(""));
     lines.push(Line::styled(" Your decision log", theme.accent()));

@@ -215,9 +215,11 @@ fn a_recovery_on_call_did_not_make_earns_no_goodput_attempts_or_order_points() {
         let (_, score) = play(&hang, 1, &levers);
         let wrong = score.wrong_levers.len() as u32;
         assert!(!score.restored_in_order, "{script}: {score:?}");
+        assert!(score.unearned_reason().is_some(), "{script}: every summary says why");
         assert_eq!(score.score, 10 - 5 * wrong, "{script}: {score:?}");
     }
     // The runbook's own answer still scores its recovery.
     let (_, runbook) = play(&hang, 1, &LeverScript::Runbook);
     assert!(runbook.score >= 90, "{runbook:?}");
+    assert_eq!(runbook.unearned_reason(), None);
 }
