@@ -178,13 +178,21 @@ fn lab2_slider_labels_read_whole_at_80_columns() {
 
 #[test]
 fn lab2_chart_titles_read_whole() {
-    let text = render(&lab2(100, 30, false));
-    // Fresh progress: step 6 asks for the ceiling, so its legend names the step (the short form).
-    assert!(text.contains("┌ Jitter s: • sleep ─ cap ?s6 ─"), "{text}");
-    assert!(text.contains("┌ attempts/action, log ┐"), "{text}");
+    // Fresh progress: step 6 asks for the ceiling, so the jitter panel waits whole, its name whole.
     let text = render(&lab2(80, 24, false));
-    // At 80 columns the step's name does not fit beside the cap: the legend names only what
-    // is drawn (the cap's line is not, while step 6 is open), never a cut word.
-    assert!(text.contains("┌ Jitter s: • sleep ─"), "{text}");
+    assert!(text.contains("┌ Full Jitter (s) ─"), "{text}");
     assert!(text.contains("┌ db/action, log ┐"), "{text}");
+    for (width, height, legend) in [
+        (100, 30, "┌ Jitter (s): • sleep ─ ceiling ─"),
+        (80, 24, "┌ Jitter s: • sleep ─ cap ─"),
+    ] {
+        // Step 6 revealed: the chart draws, its legend the longest that fits, never a cut word.
+        let mut app = lab2(width, height, false);
+        for _ in 0..5 {
+            app.update(Msg::NextStep);
+        }
+        app.update(Msg::Reveal);
+        let text = render(&app);
+        assert!(text.contains(legend), "{text}");
+    }
 }

@@ -418,14 +418,25 @@ fn lab_2_step_1s_verdict_masks_rows_b_and_c_for_steps_2_and_3() {
 
 #[test]
 fn lab_2s_jitter_ceiling_waits_for_its_step() {
-    let mut app = open_at(100, 30, LabId::Retry, 0);
-    type_prediction(&mut app, "64");
-    let screen = render(&app);
-    assert!(screen.contains("ceiling ?s6") || screen.contains("cap ?s6"), "{screen}");
-    let mut app = open_at(100, 30, LabId::Retry, 5);
-    type_prediction(&mut app, "1.6");
-    let screen = render(&app);
-    assert!(screen.contains("─ ceiling ") && !screen.contains("?s6"), "{screen}");
+    for (width, height) in SIZES {
+        // Step 1 answered, step 6 (the ceiling before attempt 4) not yet: neither the chart's
+        // ceiling line and axis (which end at the cap) nor the sleeps drawn under it show.
+        let mut app = open_at(width, height, LabId::Retry, 0);
+        type_prediction(&mut app, "64");
+        let screen = render(&app);
+        assert!(screen.contains("64.00"), "step 1's run shows: {screen}");
+        assert!(!screen.contains("─ cap") && !screen.contains("─ ceiling"), "{screen}");
+        assert!(screen.contains("full-jitter sleeps (s): ?s6"), "{screen}");
+        assert!(
+            screen.contains("┌ Full Jitter (s) ─") && screen.contains("hidden until step 6"),
+            "{screen}"
+        );
+        let mut app = open_at(width, height, LabId::Retry, 5);
+        type_prediction(&mut app, "1.6");
+        let screen = render(&app);
+        assert!(screen.contains("─ c") && !screen.contains("?s6"), "{screen}");
+        assert!(screen.contains("full-jitter sleeps (s): [0.032"), "{screen}");
+    }
 }
 
 #[test]
