@@ -453,6 +453,11 @@ fn lab_4_verdicts_mask_the_next_steps_wait_and_refusals() {
         type_prediction(&mut app, "400");
         let screen = render(&app);
         assert!(!screen.contains("refused 500") && screen.contains("?s4"), "{screen}");
+        // Nor its mean goodput: against the 2500/s offered it is the refused share, step 4's answer.
+        assert!(
+            !screen.contains("goodput 1990") && screen.contains("goodput ?s4/s"),
+            "{screen}"
+        );
     }
 }
 
