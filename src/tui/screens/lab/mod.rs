@@ -280,6 +280,13 @@ pub struct LabScreen {
     pub lab_lesson_seen: bool,
     /// First line shown of the lesson.
     pub lesson_scroll: u16,
+    /// The guided step changed since the learner last scrolled the lesson: it shows that
+    /// step's title and text, wherever `lesson_scroll` had left it (at the chapter's end,
+    /// "Enter: next step" left the next step out of sight).
+    pub lesson_to_step: bool,
+    /// The first line the lesson showed when last drawn: scrolling from a step it moved to
+    /// starts there.
+    pub lesson_scroll_drawn: std::cell::Cell<u16>,
     /// The last first line the lesson can show, as it was last drawn (`u16::MAX` before it
     /// is): PgDn stops there, so PgUp from the end moves a page at once.
     pub lesson_scroll_end: std::cell::Cell<u16>,
@@ -348,6 +355,8 @@ impl LabScreen {
             first_visit: false,
             lab_lesson_seen: false,
             lesson_scroll: 0,
+            lesson_to_step: false,
+            lesson_scroll_drawn: std::cell::Cell::new(0),
             lesson_scroll_end: std::cell::Cell::new(u16::MAX),
             lesson_chapter: chapter_cache::ChapterCache::default(),
             log_scroll: 0,
@@ -544,6 +553,8 @@ impl LabScreen {
         self.first_visit = true;
         self.lab_lesson_seen = lab_lesson_seen;
         self.lesson_scroll = 0;
+        // The first visit's note heads the panel: it is read before the step.
+        self.lesson_to_step = false;
         self.predict.step = first_visit::first_step(lab, page);
     }
 
@@ -590,7 +601,12 @@ impl LabScreen {
             // A verdict reads the results: they must be those of the sliders now.
             self.settle(ctx.lab);
             self.finish_slow_work();
-            return self.update_predict(msg, ctx.lab);
+            let step_before = self.predict.step;
+            let outcome = self.update_predict(msg, ctx.lab);
+            if self.predict.step != step_before {
+                self.lesson_to_step = true;
+            }
+            return outcome;
         }
         // Esc closes the lesson before it leaves the lab (the first visit's lesson says so).
         if msg == Msg::Back && self.show_lesson {
@@ -785,6 +801,10 @@ impl LabScreen {
 
     /// Scrolls the lesson when it shows, else the log; the views clamp to the text's end.
     fn scroll(&mut self, down: bool, lines: u16) {
+        if self.show_lesson && self.lesson_to_step {
+            self.lesson_scroll = self.lesson_scroll_drawn.get();
+            self.lesson_to_step = false;
+        }
         let target = if self.show_lesson {
             &mut self.lesson_scroll
         } else {
