@@ -95,6 +95,9 @@ fn lab2_live_explains_the_sliders_whole_before_a_run() {
     app.update(Msg::Live(LiveMsg::ToggleView));
     let text = render(&app);
     assert!(text.contains("+/- load, c cut"), "{text}");
+    // The p slider shows 1.00: the view names no other p, and says the slider is not its.
+    assert!(text.contains("Failure probability      1.00"), "{text}");
+    assert!(!text.contains("p = 0") && text.contains("p unused"), "{text}");
 }
 
 fn finished(app: &mut App, p: f64, attempts_per_action: f64, success_ratio: f64) {

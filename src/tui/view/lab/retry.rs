@@ -82,9 +82,12 @@ pub fn render_results(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
                 ),
                 theme.accent(),
             )));
+            // The database fails only while `g`'s trigger lasts: the p slider, which shows its
+            // own value on screen, is not this view's (a "p = 0" here stood beside it at 1.00).
             explain.extend(fit([
-                "database: 8 slots x 20 ms = 400 req/s, p = 0; g fails it for 10 s; +/- load, c cut",
-                "db: 8 slots x 20 ms = 400 req/s, p = 0; g fails it for 10 s; +/- load, c cut",
+                "database: 8 slots x 20 ms = 400 req/s; the p slider is not used: g fails it 10 s; +/- load, c cut",
+                "db: 8 slots x 20 ms = 400 req/s; p is not used: g fails it for 10 s; +/- load, c cut",
+                "db: 8 slots x 20 ms = 400 req/s; p unused: g fails it 10 s; +/- load, c cut",
             ]
             .map(|text| Line::from(Span::styled(text, theme.dim())))
             .to_vec()));
