@@ -91,6 +91,8 @@ fn lab2_live_explains_the_sliders_whole_before_a_run() {
     let app = lab2(80, 24, true);
     let text = render(&app);
     assert!(text.contains("from the sliders, at each start"), "{text}");
+    // `o` steps through the policies: the one it stands at now is apart from the key's name.
+    assert!(text.contains("o: policy (A layered)"), "{text}");
     let mut app = lab2(80, 24, true);
     app.update(Msg::Live(LiveMsg::ToggleView));
     let text = render(&app);
