@@ -102,7 +102,13 @@ pub fn health_rows(run: &DriverRun) -> Vec<Row> {
 /// The Full Jitter line, as Python prints a list of rounded floats.
 pub fn jitter_line(sleeps_s: &[f64]) -> String {
     let items: Vec<String> = sleeps_s.iter().map(|s| float_repr(*s)).collect();
-    format!("full-jitter sleeps (s): [{}]", items.join(", "))
+    jitter_line_with(&format!("[{}]", items.join(", ")))
+}
+
+/// The jitter line with `sleeps` as its list: the list itself, or the app's placeholder while a check
+/// asks for a ceiling the sleeps are drawn under.
+pub fn jitter_line_with(sleeps: &str) -> String {
+    format!("full-jitter sleeps (s): {sleeps}")
 }
 
 /// The Atlas's whole Lab 2 output: A, B and C at each p, then the jitter sleeps.

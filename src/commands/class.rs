@@ -19,7 +19,7 @@ use crate::error::UsageError;
 use crate::live::room_server::{self, Arrival, Sent};
 use crate::room::SharedRoom;
 use crate::room::session::{RevealRecord, SessionFile};
-use crate::room::spread::{Measured, spread_lines};
+use crate::room::spread::{MeasuredBand, spread_lines};
 use crate::room::state::{Room, unix_ms};
 use crate::words::count_of;
 
@@ -168,7 +168,7 @@ fn control(room: &mut Room, line: &str) -> HostCommand {
                 Some(reveal) => {
                     let values: Vec<f64> = room.answers(&reveal.check).into_iter().map(|(_, v)| v).collect();
                     let mut said = vec![reveal_line(&reveal)];
-                    said.extend(spread_lines(&values, Measured::of(&reveal), &unit, HOST_BINS_MAX));
+                    said.extend(spread_lines(&values, MeasuredBand::of(&reveal), &unit, HOST_BINS_MAX));
                     said.join("\n")
                 }
                 None => "no check is open: open CHECK first".to_string(),

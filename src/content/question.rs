@@ -78,6 +78,11 @@ pub struct Question {
     /// For a check at the settings on screen: the parameters its prompt shows.
     #[serde(default)]
     pub shows: Vec<String>,
+    /// For a lab's check: other named numbers its answer follows from by a step of arithmetic
+    /// (Lab 4's mean goodput against the offered load gives the refused share). Wherever the
+    /// check's own number is hidden, these are hidden with it (`learning::reveal`).
+    #[serde(default)]
+    pub given_away_by: Vec<String>,
     /// A name shared by the bank's questions that give each other's answers away (one's
     /// explanation states another's number): a session draws at most one of them.
     #[serde(default)]

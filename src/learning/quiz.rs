@@ -235,6 +235,7 @@ mod tests {
             metric: None,
             settings: None,
             shows: Vec::new(),
+            given_away_by: Vec::new(),
             fact: None,
             explanation: "4 x 4 x 4".into(),
             source: "SRE book".into(),

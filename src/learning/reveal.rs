@@ -228,7 +228,8 @@ pub struct ShownRun<'a> {
 /// depend on: Lab 1's fleet step 4 (a 60 s outage) restarts first at the 61.0 s that step 5
 /// (a 300 s outage) asks for. Runs further away are other experiments: a 0 there is not the
 /// answer given away. The current step's own check is among them while unanswered, which
-/// changes nothing: its panels are hidden whole then.
+/// changes nothing: its panels are hidden whole then. A masked check's `given_away_by`
+/// numbers are masked with its own, for the same step.
 pub fn masked_metrics(
     lab: &LabFile,
     shown: &ShownRun,
@@ -255,8 +256,9 @@ pub fn masked_metrics(
         if !shows_answer {
             continue;
         }
-        if let Some(metric) = check.metric.clone() {
-            masked.entry(metric).or_insert(step);
+        // The numbers the answer follows from go with it: the same run shows them.
+        for metric in check.metric.iter().chain(&check.given_away_by) {
+            masked.entry(metric.clone()).or_insert(step);
         }
     }
     Masked {

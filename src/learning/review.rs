@@ -83,6 +83,7 @@ mod tests {
             metric: None,
             settings: None,
             shows: Vec::new(),
+            given_away_by: Vec::new(),
             fact: None,
             explanation: "because".into(),
             source: "here".into(),

@@ -23,15 +23,15 @@ const CHART_REACH: f64 = 10.0;
 
 /// What the reveal lays over the spread: the measured value and its tolerance.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Measured {
+pub struct MeasuredBand {
     pub value: f64,
     pub tolerance: f64,
 }
 
-impl Measured {
+impl MeasuredBand {
     /// The reveal's value, if its run produced one.
-    pub fn of(reveal: &RevealRecord) -> Option<Measured> {
-        reveal.value.map(|value| Measured {
+    pub fn of(reveal: &RevealRecord) -> Option<MeasuredBand> {
+        reveal.value.map(|value| MeasuredBand {
             value,
             tolerance: reveal.tolerance,
         })
@@ -113,7 +113,7 @@ fn nice_bins(lo: f64, hi: f64, most: usize) -> (f64, f64, usize) {
 
 /// The range the chart draws: the answers' middle half, reached out [`CHART_REACH`] times
 /// its width (or the values' size, when the answers agree), and the measured band.
-fn chart_range(values: &[f64], measured: Option<Measured>) -> (f64, f64) {
+fn chart_range(values: &[f64], measured: Option<MeasuredBand>) -> (f64, f64) {
     let mut sorted: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
     sorted.sort_by(f64::total_cmp);
     let at = |share: f64| sorted[((sorted.len() - 1) as f64 * share).round() as usize];
@@ -123,7 +123,7 @@ fn chart_range(values: &[f64], measured: Option<Measured>) -> (f64, f64) {
         sorted[0].max(middle - CHART_REACH * scale),
         sorted[sorted.len() - 1].min(middle + CHART_REACH * scale),
     );
-    if let Some((below, above)) = measured.map(Measured::band) {
+    if let Some((below, above)) = measured.map(MeasuredBand::band) {
         lo = lo.min(below);
         hi = hi.max(above);
     }
@@ -138,7 +138,7 @@ fn chart_range(values: &[f64], measured: Option<Measured>) -> (f64, f64) {
 
 /// `values` in at most `most` bins (with `measured` after the reveal); empty bins when no
 /// one has answered. Also gives the chart's range, for the off-chart line.
-pub fn spread_bins(values: &[f64], measured: Option<Measured>, most: usize) -> (Spread, f64, f64) {
+pub fn spread_bins(values: &[f64], measured: Option<MeasuredBand>, most: usize) -> (Spread, f64, f64) {
     if values.iter().all(|v| !v.is_finite()) {
         return (Spread::default(), 0.0, 0.0);
     }
@@ -187,7 +187,7 @@ pub fn bar_columns(count: usize, most: usize, room: usize) -> usize {
 
 /// The spread as plain lines for a terminal (`class host`), `  60 to 64  ████ 12`, the marks
 /// in words, not only in style.
-pub fn spread_lines(values: &[f64], measured: Option<Measured>, unit: &str, bins_most: usize) -> Vec<String> {
+pub fn spread_lines(values: &[f64], measured: Option<MeasuredBand>, unit: &str, bins_most: usize) -> Vec<String> {
     let (spread, lo, hi) = spread_bins(values, measured, bins_most);
     if spread.bins.is_empty() {
         return vec!["  no answers".to_string()];
@@ -207,8 +207,8 @@ pub fn spread_lines(values: &[f64], measured: Option<Measured>, unit: &str, bins
 mod tests {
     use super::*;
 
-    fn at(value: f64, tolerance: f64) -> Option<Measured> {
-        Some(Measured { value, tolerance })
+    fn at(value: f64, tolerance: f64) -> Option<MeasuredBand> {
+        Some(MeasuredBand { value, tolerance })
     }
 
     #[test]

@@ -513,6 +513,34 @@ mod lab_file_tests {
         }
     }
 
+    /// A switch or a choice reads on its slider as the words its flag takes (`Propagate 1`
+    /// was read as a count); a switch, which has no words, as off and on.
+    #[test]
+    fn a_switch_or_a_choice_reads_as_its_words() {
+        let lab: LabFile = toml::from_str(FILE).expect("labs/budget.toml parses");
+        let mut read = 0;
+        for table in all() {
+            let words: Vec<(&str, f64)> = match table.kind {
+                FlagKind::Switch => vec![("off", 0.0), ("on", 1.0)],
+                // A choice whose values are its indices (a status is its own number).
+                FlagKind::Choice(words) if words.iter().all(|(_, value)| value.fract() == 0.0 && *value < 10.0) => {
+                    words.to_vec()
+                }
+                _ => continue,
+            };
+            let spec = lab
+                .parameters
+                .iter()
+                .find(|spec| spec.name == table.name)
+                .expect("in the file");
+            for (word, value) in words {
+                read += 1;
+                assert_eq!(spec.display(value), word, "{} at {value}", spec.name);
+            }
+        }
+        assert!(read > 10, "only {read} words read");
+    }
+
     #[test]
     fn the_content_checker_holds_the_lab_file_to_the_table() {
         let required = crate::content::lab::required_parameters_of(crate::content::LabId::Budget);

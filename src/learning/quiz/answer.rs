@@ -340,6 +340,7 @@ mod tests {
             metric: Some("m".into()),
             settings: None,
             shows: Vec::new(),
+            given_away_by: Vec::new(),
             fact: None,
             explanation: "why".into(),
             source: "src".into(),

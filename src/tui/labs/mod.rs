@@ -120,7 +120,7 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             later_pages: |_, _| Vec::new(),
         },
         draw: LabDraw {
-            sim_title: ("simulated clock · [ ] scenario · m live ", "[ ] scenario · m live "),
+            sim_title: ("simulated clock · [ ] steps · m live ", "[ ] steps · m live "),
             live_screen: LiveScreen::Frame { results: budget::render_live_results, charts: budget::render_charts },
             footer: None,
         },

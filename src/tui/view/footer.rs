@@ -20,6 +20,12 @@ pub fn render_entries<'a>(entries: impl IntoIterator<Item = &'a str>, theme: The
     render_entries_gap(entries, 2, theme, area, buf);
 }
 
+/// A key that steps through a choice, in a status line, with the value it has now apart
+/// from the key's name: `f: fault (hang)`, where `f fault: hang` read as "f makes it hang".
+pub fn choice_hint(key: &str, name: &str, now: &str) -> String {
+    format!("{key}: {name} ({now})")
+}
+
 /// Columns a footer of `entries` takes with `gap` spaces after each (the last entry's gap
 /// may fall past the border).
 pub fn entries_width(entries: &[&str], gap: usize) -> usize {

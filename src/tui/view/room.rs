@@ -13,7 +13,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 use tui_big_text::{BigText, PixelSize};
 
 use crate::learning::quiz::trim_number;
-use crate::room::spread::{BinMark, MEASURED_MARK, Measured, bar_columns, spread_bins};
+use crate::room::spread::{BinMark, MEASURED_MARK, MeasuredBand, bar_columns, spread_bins};
 use crate::tui::screens::room::Board;
 
 /// Bins of the histogram at most: more than a room can tell apart from the back.
@@ -144,7 +144,7 @@ fn render_question(board: &Board, area: Rect, buf: &mut Buffer) {
 /// The histogram as text rows: `  60 to 64  ████████ 12`, the bins the tolerance band
 /// reaches reversed after the reveal and the measured one marked (`room::spread` bins them).
 fn histogram_lines(board: &Board, width: usize, height: usize, unit: &str) -> Vec<Line<'static>> {
-    let measured = board.reveal.as_ref().and_then(Measured::of);
+    let measured = board.reveal.as_ref().and_then(MeasuredBand::of);
     // A row for the header, and one for the off-chart line should there be one.
     let bins_most = |rows_kept: usize| height.saturating_sub(rows_kept).clamp(1, BINS_MAX);
     let (mut spread, mut lo, mut hi) = spread_bins(&board.values, measured, bins_most(1));

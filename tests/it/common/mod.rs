@@ -42,3 +42,15 @@ pub fn render(app: &App) -> String {
         .expect("draw");
     terminal.backend().to_string()
 }
+
+/// Types `typed` into the current step's prediction card and presses Enter: the run scores
+/// it, and the verdict stays open.
+#[allow(dead_code)] // Not every test file that shares this module wants it.
+pub fn predict(app: &mut App, typed: &str) {
+    use resilience_lab::tui::msg::Msg;
+    app.update(Msg::Predict);
+    for c in typed.chars() {
+        app.update(Msg::Type(c));
+    }
+    app.update(Msg::Open);
+}

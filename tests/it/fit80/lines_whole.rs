@@ -91,10 +91,15 @@ fn lab2_live_explains_the_sliders_whole_before_a_run() {
     let app = lab2(80, 24, true);
     let text = render(&app);
     assert!(text.contains("from the sliders, at each start"), "{text}");
+    // `o` steps through the policies: the one it stands at now is apart from the key's name.
+    assert!(text.contains("o: policy (A layered)"), "{text}");
     let mut app = lab2(80, 24, true);
     app.update(Msg::Live(LiveMsg::ToggleView));
     let text = render(&app);
     assert!(text.contains("+/- load, c cut"), "{text}");
+    // The p slider shows 1.00: the view names no other p, and says the slider is not its.
+    assert!(text.contains("Failure probability      1.00"), "{text}");
+    assert!(!text.contains("p = 0") && text.contains("p unused"), "{text}");
 }
 
 fn finished(app: &mut App, p: f64, attempts_per_action: f64, success_ratio: f64) {
@@ -178,13 +183,21 @@ fn lab2_slider_labels_read_whole_at_80_columns() {
 
 #[test]
 fn lab2_chart_titles_read_whole() {
-    let text = render(&lab2(100, 30, false));
-    // Fresh progress: step 6 asks for the ceiling, so its legend names the step (the short form).
-    assert!(text.contains("┌ Jitter s: • sleep ─ cap ?s6 ─"), "{text}");
-    assert!(text.contains("┌ attempts/action, log ┐"), "{text}");
+    // Fresh progress: step 6 asks for the ceiling, so the jitter panel waits whole, its name whole.
     let text = render(&lab2(80, 24, false));
-    // At 80 columns the step's name does not fit beside the cap: the legend names only what
-    // is drawn (the cap's line is not, while step 6 is open), never a cut word.
-    assert!(text.contains("┌ Jitter s: • sleep ─"), "{text}");
+    assert!(text.contains("┌ Full Jitter (s) ─"), "{text}");
     assert!(text.contains("┌ db/action, log ┐"), "{text}");
+    for (width, height, legend) in [
+        (100, 30, "┌ Jitter (s): • sleep ─ ceiling ─"),
+        (80, 24, "┌ Jitter s: • sleep ─ cap ─"),
+    ] {
+        // Step 6 revealed: the chart draws, its legend the longest that fits, never a cut word.
+        let mut app = lab2(width, height, false);
+        for _ in 0..5 {
+            app.update(Msg::NextStep);
+        }
+        app.update(Msg::Reveal);
+        let text = render(&app);
+        assert!(text.contains(legend), "{text}");
+    }
 }

@@ -1,7 +1,7 @@
 //! A live screen hides what an open prompt asks for, as the simulation does: the numbers a
 //! finished live run shows are named numbers too, and the same rule masks them until the verdict.
 
-use crate::common::{render, visited_app};
+use crate::common::{predict, render, visited_app};
 use resilience_lab::engine::brownout::{self, BrownoutParams};
 use resilience_lab::engine::fault::FaultKind;
 use resilience_lab::engine::retry::{RetryPolicy, ScenarioParams, ScenarioResult};
@@ -45,15 +45,6 @@ fn lab2_live_policy_c(width: u16, height: u16) -> App {
     };
     app.labs[1].live.retry_mut().expect("Lab 2").series = Some(series);
     app
-}
-
-/// Predicts `typed` on the current step, leaving the verdict open.
-fn predict(app: &mut App, typed: &str) {
-    app.update(Msg::Predict);
-    for c in typed.chars() {
-        app.update(Msg::Type(c));
-    }
-    app.update(Msg::Open);
 }
 
 #[test]

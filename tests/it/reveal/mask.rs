@@ -9,7 +9,7 @@
 //! its own run or one setting away (a setting the number does not depend on gives it away
 //! just the same), nor the chart that draws it in its own run.
 
-use crate::common::{render, visited_app};
+use crate::common::{predict, render, visited_app};
 use resilience_lab::content::params::{self, Values};
 use resilience_lab::content::question::CheckSettings;
 use resilience_lab::content::{LabFile, LabId, Question};
@@ -385,20 +385,11 @@ fn no_step_of_lab_4_shows_an_unanswered_answer() {
 
 // The five cases of review 5, each as a learner reaches it.
 
-/// Predicts `typed` on the current step, leaving the verdict open.
-fn type_prediction(app: &mut App, typed: &str) {
-    app.update(Msg::Predict);
-    for c in typed.chars() {
-        app.update(Msg::Type(c));
-    }
-    app.update(Msg::Open);
-}
-
 #[test]
 fn lab_2_step_1s_verdict_masks_rows_b_and_c_for_steps_2_and_3() {
     for (width, height) in SIZES {
         let mut app = open_at(width, height, LabId::Retry, 0);
-        type_prediction(&mut app, "64");
+        predict(&mut app, "64");
         let screen = render(&app);
         assert!(screen.contains("64.00"), "its own answer shows: {screen}");
         assert!(!screen.contains("1.11") && screen.contains("?s3"), "{screen}");
@@ -408,40 +399,56 @@ fn lab_2_step_1s_verdict_masks_rows_b_and_c_for_steps_2_and_3() {
         );
         // Answered, steps 2's and 3's numbers show (their verdicts, then their run).
         app.update(Msg::Open);
-        type_prediction(&mut app, "4");
+        predict(&mut app, "4");
         assert!(squeezed(&render(&app)).contains("=4.00"), "{}", render(&app));
         app.update(Msg::Open);
-        type_prediction(&mut app, "1.1");
+        predict(&mut app, "1.1");
         assert!(render(&app).contains("1.11"), "{}", render(&app));
     }
 }
 
 #[test]
 fn lab_2s_jitter_ceiling_waits_for_its_step() {
-    let mut app = open_at(100, 30, LabId::Retry, 0);
-    type_prediction(&mut app, "64");
-    let screen = render(&app);
-    assert!(screen.contains("ceiling ?s6") || screen.contains("cap ?s6"), "{screen}");
-    let mut app = open_at(100, 30, LabId::Retry, 5);
-    type_prediction(&mut app, "1.6");
-    let screen = render(&app);
-    assert!(screen.contains("─ ceiling ") && !screen.contains("?s6"), "{screen}");
+    for (width, height) in SIZES {
+        // Step 1 answered, step 6 (the ceiling before attempt 4) not yet: neither the chart's
+        // ceiling line and axis (which end at the cap) nor the sleeps drawn under it show.
+        let mut app = open_at(width, height, LabId::Retry, 0);
+        predict(&mut app, "64");
+        let screen = render(&app);
+        assert!(screen.contains("64.00"), "step 1's run shows: {screen}");
+        assert!(!screen.contains("─ cap") && !screen.contains("─ ceiling"), "{screen}");
+        assert!(screen.contains("full-jitter sleeps (s): ?s6"), "{screen}");
+        assert!(
+            screen.contains("┌ Full Jitter (s) ─") && screen.contains("hidden until step 6"),
+            "{screen}"
+        );
+        let mut app = open_at(width, height, LabId::Retry, 5);
+        predict(&mut app, "1.6");
+        let screen = render(&app);
+        assert!(screen.contains("─ c") && !screen.contains("?s6"), "{screen}");
+        assert!(screen.contains("full-jitter sleeps (s): [0.032"), "{screen}");
+    }
 }
 
 #[test]
 fn lab_4_verdicts_mask_the_next_steps_wait_and_refusals() {
     for (width, height) in SIZES {
         let mut app = open_at(width, height, LabId::Overload, 0);
-        type_prediction(&mut app, "1000");
+        predict(&mut app, "1000");
         let screen = render(&app);
         assert!(
             !screen.contains("0.50 s") && screen.contains("wait at 2 s ?s2"),
             "{screen}"
         );
         let mut app = open_at(width, height, LabId::Overload, 2);
-        type_prediction(&mut app, "400");
+        predict(&mut app, "400");
         let screen = render(&app);
         assert!(!screen.contains("refused 500") && screen.contains("?s4"), "{screen}");
+        // Nor its mean goodput: against the 2500/s offered it is the refused share, step 4's answer.
+        assert!(
+            !screen.contains("goodput 1990") && screen.contains("goodput ?s4/s"),
+            "{screen}"
+        );
     }
 }
 
@@ -449,7 +456,7 @@ fn lab_4_verdicts_mask_the_next_steps_wait_and_refusals() {
 fn the_fleets_step_4_verdict_and_c_mask_later_steps() {
     for (width, height) in SIZES {
         let mut app = open_at(width, height, LabId::Health, 3);
-        type_prediction(&mut app, "3");
+        predict(&mut app, "3");
         let screen = render(&app);
         assert!(screen.contains("restarts 3 "), "its own answer shows: {screen}");
         assert!(
@@ -484,7 +491,7 @@ fn lab_3_step_1_masks_steps_2_and_3() {
 fn lab_1_step_1s_timeline_masks_step_2s_probe() {
     for (width, height) in SIZES {
         let mut app = open_at(width, height, LabId::Health, 0);
-        type_prediction(&mut app, "503");
+        predict(&mut app, "503");
         app.update(Msg::Back);
         let screen = render(&app);
         assert!(
@@ -505,7 +512,7 @@ fn column_of(row: &str, word: &str) -> Option<usize> {
 fn lab_2s_columns_stay_aligned_around_a_placeholder() {
     for (width, height) in SIZES {
         let mut app = open_at(width, height, LabId::Retry, 0);
-        type_prediction(&mut app, "64");
+        predict(&mut app, "64");
         let screen = render(&app);
         let rows: Vec<&str> = screen
             .lines()
@@ -529,7 +536,7 @@ fn a_placeholder_on_screen_comes_with_the_one_legend_and_none_without() {
         // In the results' rows (Lab 3 step 1), and in the timeline only (Lab 1 after step 1's verdict).
         let lab3 = render(&open_at(width, height, LabId::Breaker, 0));
         let mut lab1 = open_at(width, height, LabId::Health, 0);
-        type_prediction(&mut lab1, "503");
+        predict(&mut lab1, "503");
         lab1.update(Msg::Back);
         let lab1 = render(&lab1);
         for screen in [lab3, lab1] {

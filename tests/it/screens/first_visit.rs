@@ -2,7 +2,7 @@
 //! guided steps with the page's first step expanded, and how to close it and go on), once
 //! per page, remembered in the progress file; later visits open to the lab.
 
-use crate::common::{app, render};
+use crate::common::{app, predict, render};
 use resilience_lab::learning::progress;
 use resilience_lab::tui::app::{App, Screen};
 use resilience_lab::tui::msg::Msg;
@@ -189,4 +189,38 @@ fn first_visit_fleet_80x24() {
     app.update(Msg::ToggleLesson);
     app.update(Msg::ToggleFleet);
     insta::assert_snapshot!(render(&app));
+}
+
+#[test]
+fn a_verdict_shows_its_run_where_the_open_lesson_was_and_the_lesson_comes_back() {
+    // Lab 1's timeline and Lab 2's jitter chart share the right panel with the lesson.
+    for (index, typed, drawn) in [(0, "503", "driver timeline"), (1, "64", "Jitter")] {
+        let mut app = app(80, 24);
+        open_lab(&mut app, index);
+        assert!(render(&app).contains("Lesson · first visit"), "the lesson opened");
+        predict(&mut app, typed);
+        let text = render(&app);
+        assert!(text.contains("Right"), "lab {index}: {text}");
+        assert!(
+            !text.contains("Lesson ·") && text.contains(drawn),
+            "lab {index}: {text}"
+        );
+        // Enter: on to step 2, in the lesson again.
+        app.update(Msg::Open);
+        let text = render(&app);
+        assert!(
+            text.contains("Lesson ·") && text.contains("▸ · Step 2"),
+            "lab {index}: {text}"
+        );
+    }
+}
+
+#[test]
+fn revealing_a_run_shows_it_where_the_open_lesson_was() {
+    let mut app = app(80, 24);
+    open_lab(&mut app, 1);
+    assert!(render(&app).contains("Lesson · first visit"), "the lesson opened");
+    app.update(Msg::Reveal);
+    let text = render(&app);
+    assert!(!text.contains("Lesson ·") && text.contains("Jitter"), "{text}");
 }

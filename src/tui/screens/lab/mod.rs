@@ -280,6 +280,16 @@ pub struct LabScreen {
     pub lab_lesson_seen: bool,
     /// First line shown of the lesson.
     pub lesson_scroll: u16,
+    /// The guided step changed since the learner last scrolled the lesson: it shows that
+    /// step's title and text, wherever `lesson_scroll` had left it (at the chapter's end,
+    /// "Enter: next step" left the next step out of sight).
+    pub lesson_to_step: bool,
+    /// The first line the lesson showed when last drawn: scrolling from a step it moved to
+    /// starts there.
+    pub lesson_scroll_drawn: std::cell::Cell<u16>,
+    /// The lesson folded to show the run a verdict speaks of: it opens again when the
+    /// verdict closes ([`LabScreen::lesson_gives_way`]).
+    pub lesson_folded: bool,
     /// The last first line the lesson can show, as it was last drawn (`u16::MAX` before it
     /// is): PgDn stops there, so PgUp from the end moves a page at once.
     pub lesson_scroll_end: std::cell::Cell<u16>,
@@ -348,6 +358,9 @@ impl LabScreen {
             first_visit: false,
             lab_lesson_seen: false,
             lesson_scroll: 0,
+            lesson_to_step: false,
+            lesson_scroll_drawn: std::cell::Cell::new(0),
+            lesson_folded: false,
             lesson_scroll_end: std::cell::Cell::new(u16::MAX),
             lesson_chapter: chapter_cache::ChapterCache::default(),
             log_scroll: 0,
@@ -544,6 +557,8 @@ impl LabScreen {
         self.first_visit = true;
         self.lab_lesson_seen = lab_lesson_seen;
         self.lesson_scroll = 0;
+        // The first visit's note heads the panel: it is read before the step.
+        self.lesson_to_step = false;
         self.predict.step = first_visit::first_step(lab, page);
     }
 
@@ -584,13 +599,25 @@ impl LabScreen {
         // Seeing the run without predicting: this step only; its check stays open to predict.
         if msg == Msg::Reveal {
             let step = self.revealable(ctx.lab);
-            return LabOutcome::changed(step.is_some_and(|step| self.revealed.insert(step)));
+            let revealed = step.is_some_and(|step| self.revealed.insert(step));
+            // The run was asked for: it shows where the lesson was (they share the right panel).
+            if revealed && self.show_lesson {
+                self.show_lesson = false;
+                self.first_visit = false;
+            }
+            return LabOutcome::changed(revealed);
         }
         if self.predict.is_open() || matches!(msg, Msg::Predict | Msg::PrevStep | Msg::NextStep) {
             // A verdict reads the results: they must be those of the sliders now.
             self.settle(ctx.lab);
             self.finish_slow_work();
-            return self.update_predict(msg, ctx.lab);
+            let (step_before, verdict_before) = (self.predict.step, self.predict.observed.is_some());
+            let outcome = self.update_predict(msg, ctx.lab);
+            if self.predict.step != step_before {
+                self.lesson_to_step = true;
+            }
+            self.lesson_gives_way(verdict_before);
+            return outcome;
         }
         // Esc closes the lesson before it leaves the lab (the first visit's lesson says so).
         if msg == Msg::Back && self.show_lesson {
@@ -739,6 +766,21 @@ impl LabScreen {
         sim::pending(&self.results)
     }
 
+    /// The lesson and the charts share the right panel: a verdict speaks of the run, so
+    /// while it is open the run shows there (the lesson folds), and the lesson comes back
+    /// when it closes, at the step it went on to. At 80x24 the lesson covered Lab 1's
+    /// timeline and Lab 2's jitter chart while their verdicts spoke of them.
+    fn lesson_gives_way(&mut self, verdict_before: bool) {
+        let verdict_now = self.predict.observed.is_some();
+        if verdict_now && !verdict_before && self.show_lesson {
+            self.show_lesson = false;
+            self.lesson_folded = true;
+        } else if !verdict_now && verdict_before && self.lesson_folded {
+            self.show_lesson = true;
+            self.lesson_folded = false;
+        }
+    }
+
     /// Does the work [`LabScreen::settle`] left; true if there was some.
     pub fn finish_slow_work(&mut self) -> bool {
         sim::finish_pending(&mut self.results)
@@ -785,6 +827,10 @@ impl LabScreen {
 
     /// Scrolls the lesson when it shows, else the log; the views clamp to the text's end.
     fn scroll(&mut self, down: bool, lines: u16) {
+        if self.show_lesson && self.lesson_to_step {
+            self.lesson_scroll = self.lesson_scroll_drawn.get();
+            self.lesson_to_step = false;
+        }
         let target = if self.show_lesson {
             &mut self.lesson_scroll
         } else {

@@ -32,6 +32,7 @@ use crate::tui::screens::lab::breaker::BreakerLive;
 use crate::tui::screens::lab::breaker::{BreakerSeries, ROLLING_WINDOW_S, Side};
 use crate::tui::screens::lab::sim::LabResults;
 use crate::tui::theme::Theme;
+use crate::tui::view::footer::choice_hint;
 use crate::tui::view::lab::LabView;
 use crate::tui::view::lab::charts::{calls_chart, resample};
 use crate::tui::widgets::panel::panel;
@@ -41,7 +42,12 @@ use crate::tui::widgets::state_band::StateBand;
 fn status_line(live: &BreakerLive) -> String {
     let fault = live.fault;
     let Some(series) = &live.series else {
-        return format!("s start a live run · f fault: {fault} · breaker sliders apply at once");
+        // The fault is a choice `f` moves through: its value in brackets, apart from the
+        // key's name (`f fault: hang` read as "f makes it hang").
+        return format!(
+            "s start a live run · {} · breaker sliders apply at once",
+            choice_hint("f", "fault", &fault.to_string())
+        );
     };
     let params = &series.params;
     let scheduled = format!("{fault} {:.0}–{:.0} s", params.brownout_start_s, params.brownout_end_s);
@@ -382,5 +388,17 @@ fn column(series: &BreakerSeries, caller: Side, theme: Theme, area: Rect, buf: &
         Side::TimeoutOnly => {
             Span::styled("no breaker", theme.dim()).render(band_area, buf);
         }
+    }
+}
+
+#[cfg(test)]
+mod hint_tests {
+    use super::*;
+
+    #[test]
+    fn the_fault_key_reads_as_a_choice_with_its_value_apart() {
+        let line = status_line(&BreakerLive::default());
+        assert!(line.contains("f: fault (hang)"), "{line}");
+        assert!(!line.contains("f fault: "), "{line}");
     }
 }

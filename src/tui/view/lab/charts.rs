@@ -117,60 +117,12 @@ fn retry_charts(
         .max(log_bar(top_value))
         .render(bars_area, buf);
 
-    // Full Jitter: each sleep under its ceiling. The ceiling line is left out while a check
-    // asks for one of its points (the sleeps alone do not give a ceiling away).
-    let sleeps: Vec<(f64, f64)> = retry.sleeps_s.iter().enumerate().map(|(i, s)| (i as f64, *s)).collect();
-    let ceiling_step = masked.first_step(
-        metrics::retry_jitter_metrics(&retry.ceilings_s)
-            .iter()
-            .map(|(name, _)| name.as_str()),
-    );
-    let ceilings: Vec<(f64, f64)> = match ceiling_step {
-        Some(_) => Vec::new(),
-        None => retry
-            .ceilings_s
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (i as f64, *c))
-            .collect(),
-    };
-    let last_attempt = (retry.sleeps_s.len().max(2) - 1) as f64;
-    let top_s = retry.ceilings_s.iter().copied().fold(0.1, f64::max);
-    Chart::new(vec![
-        Dataset::default()
-            .name("ceiling")
-            .marker(Marker::Braille)
-            .graph_type(GraphType::Line)
-            .style(theme.dim())
-            .data(&ceilings),
-        Dataset::default()
-            .name("sleep")
-            .marker(Marker::Dot)
-            .graph_type(GraphType::Scatter)
-            .style(theme.series(3))
-            .data(&sleeps),
-    ])
-    .block(
-        Block::bordered()
-            .border_style(theme.border())
-            .title(jitter_title(jitter_area.width.saturating_sub(2), ceiling_step, theme))
-            // Axis titles would be drawn over the plot: the units go on the border instead.
-            .title_bottom(Line::from(Span::styled(" attempt → ", theme.dim())).right_aligned()),
-    )
-    .x_axis(
-        Axis::default()
-            .bounds([0.0, last_attempt])
-            .labels(["0".to_string(), format!("{last_attempt:.0}")])
-            .style(theme.dim()),
-    )
-    .y_axis(
-        Axis::default()
-            .bounds([0.0, top_s])
-            .labels(["0".to_string(), format!("{top_s:.1}")])
-            .style(theme.dim()),
-    )
-    .legend_position(None)
-    .render(jitter_area, buf);
+    // Full Jitter: each sleep under its ceiling. While a check asks for a ceiling the panel
+    // waits whole: the value axis ends at the cap, and the sleeps bound the ceilings from below.
+    match masked.first_step(jitter_metrics(retry).iter().map(String::as_str)) {
+        Some(step) => super::masked_chart(" Full Jitter (s) ", step, theme, jitter_area, buf),
+        None => jitter_chart(retry, theme, jitter_area, buf),
+    }
 
     // Amplification against p, log10 of attempts per action.
     let curves: Vec<Vec<(f64, f64)>> = retry
@@ -242,33 +194,78 @@ fn retry_charts(
         .render(bottom, buf);
 }
 
-/// The jitter chart's title, the longest that `room` columns hold whole. While `ceiling_step`
-/// asks for a ceiling its line is not drawn and the legend names that step instead
-/// (`─ ceiling ?s6`); where even the short form with the step does not fit, the legend
-/// names only what is drawn (`• sleep`), never a cut word.
-fn jitter_title(room: u16, ceiling_step: Option<usize>, theme: Theme) -> Line<'static> {
-    let title = |name: &'static str, ceiling: Option<&'static str>| {
-        let ceiling = match (ceiling, ceiling_step) {
-            (None, _) => String::new(),
-            (Some(ceiling), Some(step)) => format!("{} {} ", ceiling.trim_end(), placeholder(step)),
-            (Some(ceiling), None) => ceiling.to_string(),
-        };
-        let sleep = if ceiling.is_empty() { "• sleep " } else { "• sleep" };
+/// The names of Lab 2's Full Jitter ceilings: the jitter chart and the sleeps row both wait
+/// for the first step asking for one ([`crate::tui::view::lab::results`]'s row too).
+pub fn jitter_metrics(retry: &RetryResults) -> Vec<String> {
+    metrics::retry_jitter_metrics(&retry.ceilings_s)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect()
+}
+
+/// The jitter chart: each drawn sleep as a dot under the line of its ceiling.
+fn jitter_chart(retry: &RetryResults, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let sleeps: Vec<(f64, f64)> = retry.sleeps_s.iter().enumerate().map(|(i, s)| (i as f64, *s)).collect();
+    let ceilings: Vec<(f64, f64)> = retry
+        .ceilings_s
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (i as f64, *c))
+        .collect();
+    let last_attempt = (retry.sleeps_s.len().max(2) - 1) as f64;
+    let top_s = retry.ceilings_s.iter().copied().fold(0.1, f64::max);
+    Chart::new(vec![
+        Dataset::default()
+            .name("ceiling")
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(theme.dim())
+            .data(&ceilings),
+        Dataset::default()
+            .name("sleep")
+            .marker(Marker::Dot)
+            .graph_type(GraphType::Scatter)
+            .style(theme.series(3))
+            .data(&sleeps),
+    ])
+    .block(
+        Block::bordered()
+            .border_style(theme.border())
+            .title(jitter_title(area.width.saturating_sub(2), theme))
+            // Axis titles would be drawn over the plot: the units go on the border instead.
+            .title_bottom(Line::from(Span::styled(" attempt → ", theme.dim())).right_aligned()),
+    )
+    .x_axis(
+        Axis::default()
+            .bounds([0.0, last_attempt])
+            .labels(["0".to_string(), format!("{last_attempt:.0}")])
+            .style(theme.dim()),
+    )
+    .y_axis(
+        Axis::default()
+            .bounds([0.0, top_s])
+            .labels(["0".to_string(), format!("{top_s:.1}")])
+            .style(theme.dim()),
+    )
+    .legend_position(None)
+    .render(area, buf);
+}
+
+/// The jitter chart's title, the longest that `room` columns hold whole.
+fn jitter_title(room: u16, theme: Theme) -> Line<'static> {
+    let title = |name: &'static str, ceiling: &'static str| {
         Line::from(vec![
             Span::styled(name, theme.accent()),
-            Span::styled(sleep, theme.series(3)),
+            Span::styled("• sleep", theme.series(3)),
             Span::styled(ceiling, theme.dim()),
         ])
     };
-    let mut candidates = vec![
-        title(" Full Jitter (s): ", Some(" ─ ceiling ")),
-        title(" Jitter (s): ", Some(" ─ ceiling ")),
-        title(" Jitter s: ", Some(" ─ cap ")),
+    let candidates = [
+        title(" Full Jitter (s): ", " ─ ceiling "),
+        title(" Jitter (s): ", " ─ ceiling "),
+        title(" Jitter s: ", " ─ cap "),
     ];
-    if ceiling_step.is_some() {
-        candidates.push(title(" Jitter s: ", None));
-    }
-    let shortest = candidates.last().cloned().unwrap_or_default();
+    let shortest = candidates[2].clone();
     candidates
         .into_iter()
         .find(|line| line.width() <= usize::from(room))

@@ -32,7 +32,7 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         .title_bottom(" L/Esc close · PgUp/PgDn · [ ] steps ")
         .border_style(theme.border());
     let inner = block.inner(area);
-    let mut lines = head_lines(view, inner.width);
+    let (mut lines, current_step) = head(view, inner.width);
     let width = inner.width;
     // The chapter works out the answers: folded to a note while a check waits (the
     // learning loop's rule, `learning::reveal::checks_waiting`), a note with no number in it.
@@ -51,7 +51,13 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     let end = rows.saturating_sub(usize::from(inner.height));
     // The screen's PgDn stops here too, so PgUp from the end moves at once.
     state.lesson_scroll_end.set(u16::try_from(end).unwrap_or(u16::MAX));
-    let scroll = usize::from(state.lesson_scroll).min(end);
+    let scroll = if state.lesson_to_step {
+        step_scroll(&head_rows, current_step, usize::from(state.lesson_scroll), inner.height)
+    } else {
+        usize::from(state.lesson_scroll)
+    }
+    .min(end);
+    state.lesson_scroll_drawn.set(u16::try_from(scroll).unwrap_or(u16::MAX));
     // Only the lines that reach the panel go to the Paragraph, scrolled within the first.
     let bottom = scroll + usize::from(inner.height);
     let (mut start, mut skip) = (0, 0);
@@ -95,13 +101,34 @@ fn folded_chapter(view: &LabView, waiting: usize) -> Vec<Line<'static>> {
     ]
 }
 
+/// The first row to show so that the current step (its lines `step` of the head, of
+/// `head_rows` rows each) is in sight: `scroll` if it shows whole there, else from its title
+/// (its title and as much of its text as the panel's `height` holds).
+fn step_scroll(head_rows: &[usize], step: std::ops::Range<usize>, scroll: usize, height: u16) -> usize {
+    let start: usize = head_rows[..step.start.min(head_rows.len())].iter().sum();
+    let end: usize = head_rows[..step.end.min(head_rows.len())].iter().sum();
+    let bottom = scroll + usize::from(height);
+    if start >= scroll && end <= bottom {
+        scroll
+    } else {
+        start
+    }
+}
+
 /// The lines above the chapter: the first visit's note, the lab file's paragraphs and the
 /// guided steps, the current one's text wrapped to fit `width`.
+#[cfg(test)]
 fn head_lines(view: &LabView, width: u16) -> Vec<Line<'static>> {
+    head(view, width).0
+}
+
+/// [`head_lines`], and which of them are the current step's (its title, text and key).
+fn head(view: &LabView, width: u16) -> (Vec<Line<'static>>, std::ops::Range<usize>) {
     let (theme, lab, state) = (view.theme, view.lab, view.screen);
     let current = state.predict.step;
     let done = view.progress.labs.get(&lab.id);
     let mut lines: Vec<Line> = Vec::new();
+    let mut current_lines = 0..0;
     if state.first_visit {
         lines.push(Line::from(vec![
             Span::styled("First visit: ", theme.accent()),
@@ -147,6 +174,9 @@ fn head_lines(view: &LabView, width: u16) -> Vec<Line<'static>> {
                 .get(page)
                 .map_or_else(String::new, |page| format!(" (F: {})", page.short)),
         };
+        if number == current {
+            current_lines.start = lines.len();
+        }
         lines.push(Line::from(Span::styled(
             format!("{pointer} {tick} Step {}: {}{view_key}", number + 1, step.title),
             style,
@@ -175,10 +205,11 @@ fn head_lines(view: &LabView, width: u16) -> Vec<Line<'static>> {
                     ]));
                 }
             }
+            current_lines.end = lines.len();
         }
     }
     lines.push(Line::from(""));
-    lines
+    (lines, current_lines)
 }
 
 #[cfg(test)]
@@ -256,6 +287,33 @@ mod tests {
                 assert_eq!(drawn, whole, "{area:?} scrolled {scroll}");
             }
         }
+    }
+
+    fn drawn(app: &App, area: Rect) -> String {
+        let mut buf = Buffer::empty(area);
+        render(&view(app), area, &mut buf);
+        buf.content().iter().map(|cell| cell.symbol()).collect()
+    }
+
+    #[test]
+    fn the_next_step_shows_in_the_lesson_wherever_it_was_scrolled() {
+        let mut app = lab2();
+        let area = Rect::new(0, 0, 46, 14);
+        app.labs[1].lesson_scroll = 400;
+        assert!(!drawn(&app, area).contains("Step 2:"), "scrolled to the chapter's end");
+        app.update(Msg::NextStep);
+        let screen = drawn(&app, area);
+        assert!(screen.contains("▸ · Step 2: Retry in one place"), "{screen}");
+        assert!(screen.contains("Keep p = 1.0"), "its text begins under it: {screen}");
+        // Scrolling goes on from there, not from where the chapter's end had been.
+        let shown = app.labs[1].lesson_scroll_drawn.get();
+        app.update(Msg::ScrollUp);
+        assert!(app.labs[1].lesson_scroll < shown, "PgUp from step 2's row");
+        // A step already in sight does not move the panel.
+        app.labs[1].lesson_scroll = 0;
+        app.labs[1].lesson_to_step = true;
+        let at_top = drawn(&app, Rect::new(0, 0, 46, 60));
+        assert_eq!(app.labs[1].lesson_scroll_drawn.get(), 0, "{at_top}");
     }
 
     #[test]

@@ -48,10 +48,14 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
                     Line::from(Span::styled(row, theme.series(index)))
                 })
                 .collect();
-            lines.push(Line::from(Span::styled(
-                report::jitter_line(&retry.sleeps_s),
-                theme.dim(),
-            )));
+            // The sleeps are drawn under the ceilings, so they bound them: the row waits for
+            // the first step asking for a ceiling, as the jitter chart does.
+            let ceilings = super::charts::jitter_metrics(retry);
+            let sleeps = match masked.first_step(ceilings.iter().map(String::as_str)) {
+                Some(step) => report::jitter_line_with(&placeholder(step)),
+                None => report::jitter_line(&retry.sleeps_s),
+            };
+            lines.push(Line::from(Span::styled(sleeps, theme.dim())));
             lines
         }
         LabResults::Overload(_) => return super::overload::render_results(view, area, buf),

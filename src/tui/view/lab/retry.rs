@@ -25,6 +25,7 @@ use crate::tui::screens::lab::live::{policy_name, sim_of};
 use crate::tui::screens::lab::retry::{RatePoint, RetrySeries, RetryView};
 use crate::tui::slider::value_of;
 use crate::tui::theme::Theme;
+use crate::tui::view::footer::choice_hint;
 use crate::tui::view::lab::LabView;
 use crate::tui::widgets::panel::panel;
 use crate::wrap::{fit_or_wrap, wrap_line};
@@ -64,7 +65,10 @@ pub fn render_results(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
     match (view, &live.series) {
         (RetryView::Counting, None) => {
             lines.push(Line::from(Span::styled(
-                format!("s start a counting run (at most {LIVE_ACTIONS_MAX} actions) · o policy: {policy}"),
+                format!(
+                    "s start a counting run (at most {LIVE_ACTIONS_MAX} actions) · {}",
+                    choice_hint("o", "policy", policy)
+                ),
                 theme.accent(),
             )));
             explain.extend(fit([
@@ -77,14 +81,18 @@ pub fn render_results(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
         (RetryView::Metastable, None) => {
             lines.push(Line::from(Span::styled(
                 format!(
-                    "s start the steady load ({:.0} actions/s) · o policy: {policy}",
-                    live.load_per_s
+                    "s start the steady load ({:.0} actions/s) · {}",
+                    live.load_per_s,
+                    choice_hint("o", "policy", policy)
                 ),
                 theme.accent(),
             )));
+            // The database fails only while `g`'s trigger lasts: the p slider, which shows its
+            // own value on screen, is not this view's (a "p = 0" here stood beside it at 1.00).
             explain.extend(fit([
-                "database: 8 slots x 20 ms = 400 req/s, p = 0; g fails it for 10 s; +/- load, c cut",
-                "db: 8 slots x 20 ms = 400 req/s, p = 0; g fails it for 10 s; +/- load, c cut",
+                "database: 8 slots x 20 ms = 400 req/s; the p slider is not used: g fails it 10 s; +/- load, c cut",
+                "db: 8 slots x 20 ms = 400 req/s; p is not used: g fails it for 10 s; +/- load, c cut",
+                "db: 8 slots x 20 ms = 400 req/s; p unused: g fails it 10 s; +/- load, c cut",
             ]
             .map(|text| Line::from(Span::styled(text, theme.dim())))
             .to_vec()));
