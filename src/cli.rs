@@ -405,6 +405,18 @@ pub enum RetryPolicyArg {
     Budget,
 }
 
+/// The engine's policy a flag names: by name, so the flag's words never depend on the order
+/// of [`RetryPolicy::ALL`](crate::engine::retry::RetryPolicy::ALL).
+impl From<RetryPolicyArg> for crate::engine::retry::RetryPolicy {
+    fn from(policy: RetryPolicyArg) -> Self {
+        match policy {
+            RetryPolicyArg::Layered => Self::Layered,
+            RetryPolicyArg::Single => Self::TopOnly,
+            RetryPolicyArg::Budget => Self::TopOnlyBudget,
+        }
+    }
+}
+
 /// Flags of `--scenario metastable`.
 #[derive(Debug, Args, Clone, Default)]
 pub struct MetastableArgs {
