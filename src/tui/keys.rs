@@ -201,7 +201,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Enter,     NONE,  HOME,         Msg::Open,                                   "Enter",         "open the selected entry",                                      "Enter open"),
     bind(KeyCode::Char('q'), NONE,  HOME,         Msg::Quit,                                   "q",             "quit",                                                         "q quit"),
     bind(KeyCode::Esc,       NONE,  HOME,         Msg::Back,                                   "",              "",                                                             ""),
-    // Listed in the help only: the home footer is a newcomer's, and a room is a facilitator's.
+    // The drill and the room, each a screen of its own, reached from home.
     bind(KeyCode::Char('o'), NONE,  HOME,         Msg::OpenOncall,                             "o",             "the on-call drill: checkout-api, a hidden incident, the levers", "o on-call"),
     bind(KeyCode::Char('C'), NONE,  HOME,         Msg::OpenRoom,                               "C",             "host a workshop room on 127.0.0.1 and show it for a projector", "C room"),
     // The projector's room.
