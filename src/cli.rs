@@ -16,6 +16,7 @@ pub use budget::BudgetArgs;
 pub use mode::ModeArgs;
 pub use oncall::{LeverScript, OncallArgs, OncallScreenArgs};
 
+use crate::content::LabId;
 use crate::content::lab::required_parameters;
 use crate::engine::fault::FaultKind;
 
@@ -180,11 +181,11 @@ pub enum PolicyCommand {
 
 #[derive(Debug, Args)]
 pub struct QuizArgs {
-    /// Only questions of this lab, by its name (health, retry, breaker, overload, budget).
+    /// Only questions of this lab, by its name.
     // The names come from `LabId::ALL`, so a new lab's questions can be asked for at once
-    // (a written-out list here had left Lab 5's nine questions out).
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(crate::content::LabId::ALL.map(crate::content::LabId::name)))]
-    pub lab: Option<String>,
+    // (a written-out list here had left Lab 5's nine questions out); clap prints them.
+    #[arg(long, value_parser = lab_name())]
+    pub lab: Option<LabId>,
     /// Only questions of this topic, e.g. retries, breakers, health, shutdown, overload, interview, self-check.
     #[arg(long)]
     pub topic: Option<String>,
@@ -403,6 +404,18 @@ pub enum RetryPolicyArg {
     Single,
     /// Top layer only plus the retry budget (C).
     Budget,
+}
+
+/// The engine's policy a flag names: by name, so the flag's words never depend on the order
+/// of [`RetryPolicy::ALL`](crate::engine::retry::RetryPolicy::ALL).
+impl From<RetryPolicyArg> for crate::engine::retry::RetryPolicy {
+    fn from(policy: RetryPolicyArg) -> Self {
+        match policy {
+            RetryPolicyArg::Layered => Self::Layered,
+            RetryPolicyArg::Single => Self::TopOnly,
+            RetryPolicyArg::Budget => Self::TopOnlyBudget,
+        }
+    }
 }
 
 /// Flags of `--scenario metastable`.
@@ -819,6 +832,13 @@ fn parse_scenario(text: &str) -> Result<LiveScenario, String> {
         "metastable" => Ok(LiveScenario::Metastable),
         _ => Err("allowed: metastable".to_string()),
     }
+}
+
+/// A lab by its name, one of `LabId::ALL`'s (clap lists them when a name is not one).
+fn lab_name() -> impl clap::builder::TypedValueParser<Value = LabId> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(LabId::ALL.map(LabId::name))
+        .try_map(|name| LabId::from_name(&name).ok_or_else(|| format!("no lab is named {name}")))
 }
 
 /// `layered`, `single` or `budget`.

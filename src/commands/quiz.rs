@@ -44,7 +44,7 @@ pub fn run_quiz(
             .map_or(1, |d| d.as_secs() % 100_000)
     });
     let filter = quiz::Filter {
-        lab: args.lab.clone(),
+        lab: args.lab,
         topic: args.topic.clone(),
     };
     if let Some(name) = &args.drill {

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use color_eyre::eyre::{Result, WrapErr};
 
-use crate::cli::{BreakerArgs, HealthArgs, HealthServerArgs, LiveScenario, RetryArgs, RetryPolicyArg};
+use crate::cli::{BreakerArgs, HealthArgs, HealthServerArgs, LiveScenario, RetryArgs};
 use crate::content::params::{self, AtBound, Values};
 use crate::content::{Content, LabId};
 use crate::engine::brownout::{self, BrownoutParams};
@@ -71,11 +71,12 @@ impl Values for RetryArgs {
             "backoff_base_ms" => self.backoff_base_ms,
             "backoff_cap_ms" => self.backoff_cap_ms,
             // The metastable experiment's own (`params::retry::metastable_config`).
-            "metastable_policy" => self.metastable.policy.map(|policy| match policy {
-                RetryPolicyArg::Layered => 0.0,
-                RetryPolicyArg::Single => 1.0,
-                RetryPolicyArg::Budget => 2.0,
-            }),
+            "metastable_policy" => self
+                .metastable
+                .policy
+                .map(RetryPolicy::from)
+                .and_then(|policy| RetryPolicy::ALL.iter().position(|other| *other == policy))
+                .map(|index| index as f64),
             "before_s" => self.metastable.before_s,
             "trigger_s" => self.metastable.trigger_s,
             "after_s" => self.metastable.after_s,
@@ -355,7 +356,43 @@ pub fn run_health(content: &Content, args: &HealthArgs, out: &mut dyn Write) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::{Cli, Command, RunArgs, RunLab};
     use crate::engine::retry::ScenarioParams;
+    use clap::Parser;
+
+    /// A `--policy` word reaches the engine as the policy it names: the flag travels as an
+    /// index of `RetryPolicy::ALL` and is read back there, so both ends take the index from
+    /// the one list and a reordered list changes no run.
+    #[test]
+    fn each_metastable_policy_word_runs_the_policy_it_names() {
+        let content = Content::load(None).expect("embedded content loads");
+        let named = [
+            ("layered", RetryPolicy::Layered),
+            ("single", RetryPolicy::TopOnly),
+            ("budget", RetryPolicy::TopOnlyBudget),
+        ];
+        for (word, policy) in named {
+            let line = [
+                "resilience-lab",
+                "run",
+                "retry",
+                "--live",
+                "--scenario",
+                "metastable",
+                "--policy",
+                word,
+            ];
+            let cli = Cli::try_parse_from(line).expect("the line parses");
+            let Some(Command::Run(RunArgs {
+                lab: RunLab::Retry(args),
+            })) = cli.command
+            else {
+                panic!("`run retry` parses as itself");
+            };
+            let config = params::retry::metastable_config(content.lab(LabId::Retry), &*args, None).expect("resolves");
+            assert_eq!(config.policy, policy, "--policy {word}");
+        }
+    }
 
     #[test]
     fn only_a_whole_live_run_is_compared_with_the_simulation() {

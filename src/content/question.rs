@@ -52,7 +52,7 @@ pub struct Question {
     /// Unique across the bank and the labs; progress is saved under it.
     pub id: String,
     pub topic: String,
-    /// The lab it belongs to, if any: health, retry or breaker.
+    /// The lab it belongs to, if any, by its name (one of `LabId::ALL`'s).
     #[serde(default)]
     pub lab: Option<String>,
     pub difficulty: Difficulty,
@@ -136,8 +136,11 @@ pub fn problems(question: &Question) -> Vec<String> {
     if let Some(lab) = &question.lab
         && LabId::from_name(lab).is_none()
     {
+        // The names come from `LabId::ALL`: a written-out list here had left Labs 4 and 5 out.
+        let names: Vec<&str> = LabId::ALL.iter().map(|lab| lab.name()).collect();
         problems.push(format!(
-            "lab \"{lab}\" is unknown; use health, retry or breaker, or leave it out"
+            "lab \"{lab}\" is unknown; use {}, or leave it out",
+            names.join(", ")
         ));
     }
     if question.tolerance.is_some_and(|t| t.is_nan() || t < 0.0) {
@@ -238,5 +241,38 @@ impl<'de> Visitor<'de> for SettingsVisitor {
             values.push((name, value));
         }
         Ok(CheckSettings::Fixed(values))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A question of a lab that does not exist is refused with every lab's name to use.
+    #[test]
+    fn an_unknown_lab_is_refused_naming_every_lab() {
+        let question: Question = toml::from_str(
+            r#"
+            id = "q"
+            topic = "retries"
+            lab = "fleet"
+            difficulty = "easy"
+            kind = "choice"
+            prompt = "?"
+            choices = ["a", "b", "c"]
+            answer = "a"
+            explanation = "because"
+            source = "the lab"
+            "#,
+        )
+        .expect("a question's shape");
+        let problems = problems(&question);
+        let unknown = problems
+            .iter()
+            .find(|problem| problem.starts_with("lab \"fleet\" is unknown; use "))
+            .expect("the lab is refused");
+        for lab in LabId::ALL {
+            assert!(unknown.contains(lab.name()), "{unknown} names {lab}");
+        }
     }
 }

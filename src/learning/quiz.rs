@@ -7,6 +7,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
+use crate::content::LabId;
 use crate::content::question::{Answer, Question, QuestionKind};
 use crate::learning::metrics::{self, Metric};
 
@@ -17,15 +18,15 @@ pub use answer::{Reading, trim_number};
 /// Which questions to draw from.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Filter {
-    /// Only questions of this lab (a `LabId` name: health, retry, breaker, overload, budget).
-    pub lab: Option<String>,
+    /// Only questions of this lab.
+    pub lab: Option<LabId>,
     /// Only questions of this topic.
     pub topic: Option<String>,
 }
 
 impl Filter {
     pub fn admits(&self, question: &Question) -> bool {
-        self.lab.as_ref().is_none_or(|lab| question.lab.as_ref() == Some(lab))
+        self.lab.is_none_or(|lab| question.lab.as_deref() == Some(lab.name()))
             && self.topic.as_ref().is_none_or(|topic| &question.topic == topic)
     }
 }
@@ -324,7 +325,7 @@ mod tests {
         other.lab = None;
         let bank = vec![choice(), other];
         let filter = Filter {
-            lab: Some("retry".into()),
+            lab: Some(LabId::Retry),
             topic: None,
         };
         let drawn = draw(&bank, &filter, 10, 1);

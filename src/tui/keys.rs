@@ -201,7 +201,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Enter,     NONE,  HOME,         Msg::Open,                                   "Enter",         "open the selected entry",                                      "Enter open"),
     bind(KeyCode::Char('q'), NONE,  HOME,         Msg::Quit,                                   "q",             "quit",                                                         "q quit"),
     bind(KeyCode::Esc,       NONE,  HOME,         Msg::Back,                                   "",              "",                                                             ""),
-    // Listed in the help only: the home footer is a newcomer's, and a room is a facilitator's.
+    // The drill and the room, each a screen of its own, reached from home.
     bind(KeyCode::Char('o'), NONE,  HOME,         Msg::OpenOncall,                             "o",             "the on-call drill: checkout-api, a hidden incident, the levers", "o on-call"),
     bind(KeyCode::Char('C'), NONE,  HOME,         Msg::OpenRoom,                               "C",             "host a workshop room on 127.0.0.1 and show it for a projector", "C room"),
     // The projector's room.
@@ -445,6 +445,16 @@ fn typed_char(context: Context, key: &KeyEvent) -> Option<Msg> {
     (plain && (INPUT.contains(&context) || context == Context::OncallForm)).then_some(Msg::Type(c))
 }
 
+/// The key that sends `msg`, as the help names it (`F`): for a line that tells the learner
+/// what to press, so its words follow this table. The first binding of `msg` with a help
+/// label gives it; `None` when no binding sends `msg`.
+pub fn key_label(msg: Msg) -> Option<&'static str> {
+    BINDINGS
+        .iter()
+        .find(|b| b.msg == msg && !b.label.is_empty())
+        .map(|b| b.label)
+}
+
 /// The rows the help overlay lists for `context`, as (keys, what they do).
 pub fn help_rows(context: Context) -> Vec<(&'static str, &'static str)> {
     help_rows_if(context, |_| true)
@@ -507,4 +517,21 @@ pub fn footer_keys_if(context: Context, keep: impl Fn(Msg) -> bool) -> Vec<&'sta
         .filter(|b| !b.footer.is_empty() && b.contexts.contains(&context) && keep(b.msg))
         .map(|b| b.footer)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_messages_key_label_is_the_one_its_binding_shows() {
+        let fleet = BINDINGS.iter().find(|b| b.msg == Msg::ToggleFleet).expect("a binding");
+        assert_eq!(key_label(Msg::ToggleFleet), Some(fleet.label));
+        assert_eq!(
+            key_label(Msg::NextSlider),
+            Some("Tab/↓/j"),
+            "the labelled row, not the bare j"
+        );
+        assert_eq!(key_label(Msg::Type('x')), None, "typed characters have no binding");
+    }
 }

@@ -62,6 +62,30 @@ impl Bound {
         Self { name, flag, min, max }
     }
 
+    /// The bound of `name` in a set's table `bounds`, looked up while compiling (a table
+    /// built from another, as a live run's bounds are from its lab's): a name not there
+    /// stops the build, so the derived table cannot name a parameter the set lacks.
+    pub const fn named(bounds: &[Bound], name: &str) -> Bound {
+        let mut index = 0;
+        while index < bounds.len() {
+            if same_text(bounds[index].name, name) {
+                return bounds[index];
+            }
+            index += 1;
+        }
+        panic!("no bound of that name in the table");
+    }
+
+    /// This bound with a lower maximum: a use of the parameter that must stay smaller.
+    pub const fn up_to(self, max: f64) -> Bound {
+        Bound { max, ..self }
+    }
+
+    /// This bound with a higher minimum: a use of the parameter that must stay larger.
+    pub const fn from(self, min: f64) -> Bound {
+        Bound { min, ..self }
+    }
+
     /// No bound: what a name without one (a choice, a switch) is held to.
     const NONE: Bound = Bound::new("", "", f64::NEG_INFINITY, f64::INFINITY);
 
@@ -93,6 +117,22 @@ impl Bound {
         let value = at.at_least(value, self.min, refusal)?;
         at.at_most(value, self.max, refusal)
     }
+}
+
+/// `a == b` for `&str` in a `const fn` (`PartialEq` is not callable there yet).
+const fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut index = 0;
+    while index < a.len() {
+        if a[index] != b[index] {
+            return false;
+        }
+        index += 1;
+    }
+    true
 }
 
 /// The default of parameter `name` in a lab file (present: `check` insists on it).

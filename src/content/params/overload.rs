@@ -83,15 +83,27 @@ pub fn check_cost(p: &OverloadParams, sweep: bool) -> Result<(), UsageError> {
 /// the client, the server and the simulation run beside it.
 pub const LIVE_MAX_OFFERED_PER_S: f64 = 5_000.0;
 
-/// A live run's bounds on this 2-core machine, each inside its bound in [`BOUNDS`], with
-/// what the refusal adds about why: `run overload --live` refuses a run past one (the app's
-/// live view holds its offered load to [`LIVE_MAX_OFFERED_PER_S`]).
+/// One of a live run's bounds: the parameter's bound, the field of the resolved run it
+/// holds, and what the refusal adds about why.
+#[derive(Clone, Copy, Debug)]
+pub struct LiveBound {
+    pub bound: Bound,
+    /// The value the bound holds in a resolved run: a row names its own field, so a new row
+    /// cannot read another parameter's value by falling through a match.
+    pub read: fn(&OverloadParams) -> f64,
+    pub why: &'static str,
+}
+
+/// A live run's bounds on this 2-core machine, each inside its bound in [`BOUNDS`] (whose
+/// flag and minimum they keep unless the live server needs more): `run overload --live`
+/// refuses a run past one (the app's live view holds its offered load to
+/// [`LIVE_MAX_OFFERED_PER_S`]).
 #[rustfmt::skip]
-pub const LIVE_BOUNDS: [(Bound, &str); 4] = [
-    (Bound::new("duration_s",    "--duration-s",    1.0,    120.0),                ""),
-    (Bound::new("offered_per_s", "--offered-per-s", 1.0,    LIVE_MAX_OFFERED_PER_S), ""),
-    (Bound::new("workers",       "--workers",       1.0,    256.0),                ""),
-    (Bound::new("service_ms",    "--service-ms",    1.0, 10_000.0),                " (timers are 1 ms)"),
+pub const LIVE_BOUNDS: [LiveBound; 4] = [
+    LiveBound { bound: Bound::named(&BOUNDS, "duration_s").up_to(120.0),                   read: |p| p.duration_s,          why: "" },
+    LiveBound { bound: Bound::named(&BOUNDS, "offered_per_s").up_to(LIVE_MAX_OFFERED_PER_S), read: |p| p.offered_per_s,       why: "" },
+    LiveBound { bound: Bound::named(&BOUNDS, "workers").up_to(256.0),                       read: |p| f64::from(p.workers), why: "" },
+    LiveBound { bound: Bound::named(&BOUNDS, "service_ms").from(1.0),                      read: |p| p.service_ms,          why: " (timers are 1 ms)" },
 ];
 
 /// Refuses a live run Lab 4's live server cannot give: a dependency (bulkhead, or any
@@ -108,13 +120,8 @@ pub fn check_live(
                 .to_string(),
         ));
     }
-    for (bound, why) in LIVE_BOUNDS {
-        let resolved = match bound.name {
-            "duration_s" => p.duration_s,
-            "offered_per_s" => p.offered_per_s,
-            "workers" => f64::from(p.workers),
-            _ => p.service_ms,
-        };
+    for LiveBound { bound, read, why } in LIVE_BOUNDS {
+        let resolved = read(p);
         if !(bound.min..=bound.max).contains(&resolved) {
             return Err(UsageError(format!(
                 "{} {resolved} with --live; allowed: {} to {}{why}",
@@ -434,16 +441,21 @@ mod tests {
         assert!(check_cost(&OverloadParams::default(), true).is_ok());
     }
 
-    #[test]
-    fn a_live_run_is_held_to_its_live_bounds_with_the_flag_named() {
-        let live = |p: OverloadParams| check_live(OverloadScenario::Fifo, &p, &Defaults).map_err(|refused| refused.0);
-        let fine = OverloadParams {
+    /// A FIFO run every live bound takes.
+    fn live_fine() -> OverloadParams {
+        OverloadParams {
             duration_s: 20.0,
             workers: 8,
             service_ms: 20.0,
             offered_per_s: 500.0,
             ..OverloadScenario::Fifo.params()
-        };
+        }
+    }
+
+    #[test]
+    fn a_live_run_is_held_to_its_live_bounds_with_the_flag_named() {
+        let live = |p: OverloadParams| check_live(OverloadScenario::Fifo, &p, &Defaults).map_err(|refused| refused.0);
+        let fine = live_fine();
         assert_eq!(live(fine.clone()), Ok(()));
         assert_eq!(
             live(OverloadParams {
@@ -462,5 +474,27 @@ mod tests {
         let seeded: &[(&str, f64)] = &[("random_seed", 3.0)];
         assert!(check_live(OverloadScenario::Fifo, &fine, seeded).is_err());
         assert!(check_live(OverloadScenario::Bulkhead, &fine, &Defaults).is_err());
+    }
+
+    /// Each live bound is a tighter use of its parameter's bound in [`BOUNDS`], and holds
+    /// that parameter: a value the command line takes but the live server cannot, given by
+    /// the bound's name, is refused naming the bound's flag.
+    #[test]
+    fn each_live_bound_holds_its_own_parameter_inside_its_wider_bound() {
+        let fine = live_fine();
+        for LiveBound { bound: live, .. } in LIVE_BOUNDS {
+            let wide = bound_of(live.name);
+            assert_eq!(live.flag, wide.flag, "{} is one of BOUNDS' names", live.name);
+            assert!(wide.min <= live.min && live.max <= wide.max, "{live:?} inside {wide:?}");
+            let past = if live.max < wide.max { wide.max } else { wide.min };
+            assert!(!(live.min..=live.max).contains(&past), "{} is tighter live", live.name);
+            let given: &[(&str, f64)] = &[(live.name, past)];
+            let p = apply(fine.clone(), given, AtBound::Refuse, false).expect("inside BOUNDS");
+            let refused = check_live(OverloadScenario::Fifo, &p, &Defaults).expect_err("past the live bound");
+            assert!(
+                refused.0.starts_with(&format!("{} {past} with --live", live.flag)),
+                "{refused}"
+            );
+        }
     }
 }

@@ -219,9 +219,23 @@ pub fn metastable_settings(
         service_ms: given("service_ms").unwrap_or(defaults.capacity.service_ms),
     };
     let capacity_per_s = capacity.concurrency as f64 * 1e3 / capacity.service_ms;
-    let policy_index = given("metastable_policy").map_or(0, |v| v.round().max(0.0) as usize);
+    // The policy travels as its index in `RetryPolicy::ALL` (a value is a number); one that
+    // names no policy is refused, not held to the last, which would run another policy.
+    let policy = match given("metastable_policy") {
+        None => defaults.policy,
+        Some(index) => (index >= 0.0)
+            .then(|| RetryPolicy::ALL.get(index.round() as usize))
+            .flatten()
+            .copied()
+            .ok_or_else(|| {
+                UsageError(format!(
+                    "metastable_policy {index} names no retry policy; allowed: 0 to {}",
+                    RetryPolicy::ALL.len() - 1
+                ))
+            })?,
+    };
     Ok(MetastableConfig {
-        policy: RetryPolicy::ALL[policy_index.min(RetryPolicy::ALL.len() - 1)],
+        policy,
         layered: attempts.unwrap_or(defaults.layered),
         budget: value(lab, values, "budget"),
         // Unless given, the load stays at the default's 60% of whatever capacity was chosen.
@@ -331,6 +345,9 @@ mod tests {
         assert_eq!(config.load_per_s, 60.0, "60% of 2 slots x 20 ms");
         assert_eq!((config.db_timeout_ms, config.seed), (50, 7));
         assert_eq!((config.backoff.base_ms, config.backoff.cap_ms), (10.0, 200.0));
+        let unknown = metastable_config(lab, &[("metastable_policy", 3.0)][..], None).expect_err("no fourth policy");
+        assert_eq!(unknown.0, "metastable_policy 3 names no retry policy; allowed: 0 to 2");
+        assert!(metastable_config(lab, &[("metastable_policy", -1.0)][..], None).is_err());
         let refused = metastable_config(lab, &[("actions", 10.0)][..], None).expect_err("refused");
         assert_eq!(
             refused.0,

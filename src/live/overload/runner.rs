@@ -9,7 +9,6 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 
 use crate::content::LabId;
-use crate::content::params;
 use crate::engine::overload::{self, ComparedPoint, OverloadParams, OverloadRun, OverloadScenario, Second, Totals};
 use crate::live::overload::client::{ClientSettings, LiveClient};
 use crate::live::overload::server::LiveServer;
@@ -25,10 +24,6 @@ pub type LiveSummary = OverloadRun;
 pub struct OverloadControl {
     pub params: OverloadParams,
 }
-
-/// The most a live run offers per second: a bound of Lab 4's live parameters, kept with
-/// the others in `content::params::overload`.
-pub const MAX_OFFERED_PER_S: f64 = params::overload::LIVE_MAX_OFFERED_PER_S;
 
 /// Lab 4's settings scaled to a 2-core machine, the lesson's ratios kept: 8 slots x 20 ms
 /// = 400/s, the offered load as the same multiple of capacity, the timeout 20 service

@@ -180,15 +180,18 @@ pub fn render_with_links(markdown: &'static str, theme: Theme, width: u16) -> (T
         }
         let indent = wrap::hanging_indent(&plain);
         let rows = wrap::wrap_line(line, width, indent);
-        // Each link from the previous link's row on, where its shown text starts.
+        let texts: Vec<String> = rows.iter().map(ToString::to_string).collect();
+        // Each link from the previous link's row on, with a piece on every row it wraps over.
         let mut from = 0;
         for (shown, target) in shown_targets {
-            let pieces = link_pieces(&rows, from, &shown);
-            let row = pieces.first().map_or(from, |(row, _)| *row);
-            from = row;
+            let pieces = wrapped_pieces(&texts, from, &shown);
+            from = pieces.first().map_or(from, |&(row, _)| row);
             links.push(BookLink {
-                row: lines.len() + row,
-                pieces: pieces.into_iter().map(|(r, piece)| (lines.len() + r, piece)).collect(),
+                row: lines.len() + from,
+                pieces: pieces
+                    .into_iter()
+                    .map(|(row, piece)| (lines.len() + row, piece))
+                    .collect(),
                 shown,
                 target,
             });
@@ -199,30 +202,41 @@ pub fn render_with_links(markdown: &'static str, theme: Theme, width: u16) -> (T
     (Text::from(lines), links)
 }
 
-/// Where a link's `shown` text starts in a paragraph's wrapped `rows`, from row `from` on:
-/// its first twelve characters on one row, or, when the wrap broke the link there, its
-/// first words ending one row and the rest starting the next (a link's start at a row's
-/// end had been placed on the paragraph's first row, its focus drawn on words not its own).
-fn link_pieces(rows: &[Line], from: usize, shown: &str) -> Vec<(usize, String)> {
-    let start: String = shown.chars().take(12).collect();
-    let words: Vec<&str> = shown.split(' ').collect();
-    for row in from..rows.len() {
-        let text = rows[row].to_string();
-        if text.contains(&start) {
-            return vec![(row, start)];
-        }
-        let Some(next) = rows.get(row + 1).map(|line| line.to_string()) else {
-            continue;
-        };
-        for split in (1..words.len()).rev() {
-            let head = words[..split].join(" ");
-            let rest: String = words[split..].join(" ").chars().take(12).collect();
-            if text.trim_end().ends_with(&head) && next.trim_start().starts_with(&rest) {
-                return vec![(row, head), (row + 1, rest)];
+/// Where `shown` is drawn in `rows` (one line's wrapped rows, as text), from row `from` on:
+/// a piece on each row it covers, as a break between two of its words sends the rest to the
+/// next row (after that row's indent). Empty if it is not there whole.
+fn wrapped_pieces(rows: &[String], from: usize, shown: &str) -> Vec<(usize, String)> {
+    (from..rows.len())
+        .find_map(|start| {
+            let mut pieces = Vec::new();
+            let mut rest = shown;
+            for (row, text) in rows.iter().enumerate().skip(start) {
+                let text = if row == start { text.as_str() } else { text.trim_start() };
+                let whole = if row == start {
+                    text.contains(rest)
+                } else {
+                    text.starts_with(rest)
+                };
+                if whole {
+                    pieces.push((row, rest.to_string()));
+                    return Some(pieces);
+                }
+                // The longest run of `rest`'s first words that this row ends with (all of the
+                // row, after the first).
+                let end = text.trim_end();
+                let head = rest.match_indices(' ').map(|(at, _)| &rest[..at]).rev().find(|head| {
+                    if row == start {
+                        end.ends_with(head)
+                    } else {
+                        end == *head
+                    }
+                })?;
+                pieces.push((row, head.to_string()));
+                rest = rest[head.len()..].trim_start();
             }
-        }
-    }
-    vec![(from, start)]
+            None
+        })
+        .unwrap_or_default()
 }
 
 /// The links of one table row's cells, in the order they are drawn (row, then column); a
@@ -252,21 +266,47 @@ fn cell_links(cells: &[TableCell], chapters: &[Chapter]) -> Vec<BookLink> {
     links
 }
 
-/// `text` with link `link` shown as focused (reversed): each of its pieces, on its row (a
-/// span that is the piece, else the first that holds it).
+/// `text` with link `link` shown as focused (reversed): each of its pieces, on its row,
+/// whatever spans it is drawn in (a wrapped row has a span a word).
 pub fn focus_link(mut text: Text<'static>, link: &BookLink) -> Text<'static> {
     for (row, piece) in &link.pieces {
         let Some(line) = text.lines.get_mut(*row) else { continue };
-        let found = line
-            .spans
-            .iter()
-            .position(|span| span.content.trim() == piece.as_str())
-            .or_else(|| line.spans.iter().position(|span| span.content.contains(piece.as_str())));
-        if let Some(span) = found.and_then(|index| line.spans.get_mut(index)) {
-            span.style = span.style.add_modifier(Modifier::REVERSED);
-        }
+        let drawn = line.to_string();
+        let Some(at) = drawn.find(piece.as_str()) else { continue };
+        let first = drawn[..at].chars().count();
+        let end = first + piece.chars().count();
+        line.spans = reverse_columns(std::mem::take(&mut line.spans), first, end);
     }
     text
+}
+
+/// `spans` with the characters `first..end` of their text reversed, a span split where the
+/// range starts or ends inside it.
+fn reverse_columns(spans: Vec<Span<'static>>, first: usize, end: usize) -> Vec<Span<'static>> {
+    let mut out = Vec::with_capacity(spans.len() + 2);
+    let mut at = 0;
+    for span in spans {
+        let chars: Vec<char> = span.content.chars().collect();
+        let (from, to) = (at, at + chars.len());
+        at = to;
+        if to <= first || from >= end {
+            out.push(span);
+            continue;
+        }
+        let cut = |a: usize, b: usize| -> String { chars[a - from..b - from].iter().collect() };
+        let (inside_from, inside_to) = (first.max(from), end.min(to));
+        if inside_from > from {
+            out.push(Span::styled(cut(from, inside_from), span.style));
+        }
+        out.push(Span::styled(
+            cut(inside_from, inside_to),
+            span.style.add_modifier(Modifier::REVERSED),
+        ));
+        if inside_to < to {
+            out.push(Span::styled(cut(inside_to, to), span.style));
+        }
+    }
+    out
 }
 
 /// Rows `text` takes when word-wrapped at `width`, as a `Paragraph` draws it: for sizing
@@ -288,16 +328,14 @@ mod tests {
         let theme = Theme::new(ThemeName::Dark, false);
         let guide = chapter("facilitator-guide.md").expect("chapter").markdown;
         let (text, links) = render_with_links(guide, theme, 60);
-        assert_eq!(links.len(), 7, "{links:?}");
+        // Every link the chapter writes, `[label](target)`, is found, however many it has.
+        assert_eq!(links.len(), guide.matches("](").count(), "{links:?}");
         let self_check = chapters().iter().position(|c| c.file == "self-check.md");
         assert_eq!(links[1].target, LinkTarget::Chapter(self_check.expect("listed")));
         for link in &links {
+            // The pieces are the whole target, a row's break dropping at most a space.
             let pieces: String = link.pieces.iter().map(|(_, piece)| piece.as_str()).collect();
-            // A wrap between a link's words drops the space between its pieces.
-            assert!(
-                link.shown.replace(' ', "").starts_with(&pieces.replace(' ', "")),
-                "{link:?}"
-            );
+            assert_eq!(pieces.replace(' ', ""), link.shown.replace(' ', ""), "{link:?}");
             for (row, piece) in &link.pieces {
                 assert!(text.lines[*row].to_string().contains(piece), "{link:?}");
             }
@@ -315,6 +353,37 @@ mod tests {
                 LinkTarget::External("https://kubernetes.io/docs/concepts/".to_string())
             )]
         );
+    }
+
+    /// Tab's focus reverses the link's text where it is drawn, whichever rows and spans it
+    /// wraps over: a link in prose reversed nothing once its paragraph was wrapped.
+    #[test]
+    fn a_focused_link_is_reversed_where_it_is_drawn_at_every_width() {
+        let theme = Theme::new(ThemeName::Dark, false);
+        let guide = chapter("facilitator-guide.md").expect("chapter").markdown;
+        for width in [40, 48, 56, 60, 65, 80, 120] {
+            let (text, links) = render_with_links(guide, theme, width);
+            assert_eq!(links.len(), guide.matches("](").count(), "at {width}");
+            for link in &links {
+                let focused = focus_link(text.clone(), link);
+                let reversed: Vec<String> = focused
+                    .lines
+                    .iter()
+                    .map(|line| {
+                        let spans = line.spans.iter();
+                        let spans = spans.filter(|span| span.style.add_modifier.contains(Modifier::REVERSED));
+                        spans.map(|span| span.content.as_ref()).collect::<String>()
+                    })
+                    .filter(|row| !row.is_empty())
+                    .collect();
+                assert_eq!(
+                    reversed.concat().replace(' ', ""),
+                    link.shown.replace(' ', ""),
+                    "at {width}: {link:?}"
+                );
+                assert_eq!(focused.lines[link.row].to_string(), text.lines[link.row].to_string());
+            }
+        }
     }
 
     #[test]

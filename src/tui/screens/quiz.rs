@@ -104,7 +104,7 @@ impl QuizScreen {
         filters.push((review_label.to_string(), Filter::default()));
         for (number, lab) in content.labs.iter().enumerate() {
             let filter = Filter {
-                lab: Some(lab.id.clone()),
+                lab: Some(lab.lab),
                 topic: None,
             };
             filters.push((format!("Lab {} · {}", number + 1, lab.title), filter));

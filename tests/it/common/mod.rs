@@ -1,7 +1,8 @@
 //! What the app's newer test files share: an app at a size for a learner who has never
 //! opened a lab, and the text it draws (no colour, so a snapshot is what a learner reads).
 //! [`procs`] finds child processes in `/proc`, for the tests that no child outlives its parent;
-//! [`binary`] runs the real binary with typed input.
+//! [`binary`] runs the real binary with typed input. [`written_links`] counts a chapter's
+//! links as its Markdown writes them, so a test of the book's links follows the book's text.
 
 pub mod binary;
 pub mod procs;
@@ -31,6 +32,12 @@ pub fn visited_app(width: u16, height: u16) -> App {
     let mut app = app(width, height);
     app.mark_all_visited();
     app
+}
+
+/// The links a book chapter's Markdown writes (`[label](target)`): the ones Tab visits.
+#[allow(dead_code)] // Not every test file that shares this module wants it.
+pub fn written_links(markdown: &str) -> usize {
+    markdown.matches("](").count()
 }
 
 /// The screen as text, one quoted line per row.

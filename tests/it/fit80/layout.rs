@@ -2,7 +2,7 @@
 //! view's legends and totals, the help overlay's edge, and the book's links in a table
 //! whose cells wrap. Each test reads the drawn screen as a learner would.
 
-use crate::common::{render, visited_app};
+use crate::common::{render, visited_app, written_links};
 use resilience_lab::content::book;
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::msg::{LiveMsg, Msg};
@@ -210,13 +210,38 @@ fn guide(width: u16, height: u16) -> App {
     run(app, &msgs)
 }
 
+/// The guide's Markdown.
+fn guide_markdown() -> &'static str {
+    book::chapter("facilitator-guide.md").expect("listed").markdown
+}
+
+/// The guide's first link in a table row: its place among the guide's links (from 1) and the
+/// chapter it opens, read from the guide's text.
+fn guide_table_link() -> (usize, book::Chapter) {
+    let mut before = 0;
+    for line in guide_markdown().lines() {
+        if line.trim_start().starts_with('|')
+            && let Some(at) = line.find("](")
+        {
+            let target = &line[at + 2..];
+            let file = target[..target.find(')').expect("a closed link")].split('#').next();
+            let chapter = file.and_then(book::chapter).expect("a chapter's file");
+            return (before + 1, chapter);
+        }
+        before += written_links(line);
+    }
+    panic!("the guide has a link in a table");
+}
+
 #[test]
-fn tab_finds_all_seven_of_the_guides_links_at_every_width() {
+fn tab_finds_every_one_of_the_guides_links_at_every_width() {
+    let links = written_links(guide_markdown());
+    let (table_link, table_chapter) = guide_table_link();
     // At 80 columns its table's link splits over two rows of a cell; wider, it need not.
     for width in [80, 81, 83, 86, 90, 100, 120, 160, 200] {
         let mut app = guide(width, 24);
         let mut counts = Vec::new();
-        for _ in 0..8 {
+        for _ in 0..=links {
             app.update(Msg::NextLink);
             let screen = render(&app);
             let title = rows(&screen)
@@ -225,33 +250,36 @@ fn tab_finds_all_seven_of_the_guides_links_at_every_width() {
                 .unwrap_or_else(|| panic!("no link title at {width}:\n{screen}"));
             counts.push(title);
         }
-        let expected = ["1", "2", "3", "4", "5", "6", "7", "1"];
+        // Each link in turn, then the first again.
+        let expected = (1..=links).chain([1]);
         for (title, number) in counts.iter().zip(expected) {
             assert!(
-                title.contains(&format!(" link {number} of 7 ")) || title.contains(&format!(" {number}/7 ")),
+                title.contains(&format!(" link {number} of {links} "))
+                    || title.contains(&format!(" {number}/{links} ")),
                 "at {width} columns: {counts:#?}"
             );
         }
-        // The table's link (the third) opens the self-check, whether or not its row split it.
+        // The table's link opens its chapter, whether or not its row split it.
         let mut app = guide(width, 24);
-        for msg in [Msg::NextLink, Msg::NextLink, Msg::NextLink, Msg::Open] {
-            app.update(msg);
+        for _ in 0..table_link {
+            app.update(Msg::NextLink);
         }
-        assert_eq!(book::chapters()[app.book.open].file, "self-check.md", "at {width}");
+        app.update(Msg::Open);
+        assert_eq!(book::chapters()[app.book.open], table_chapter, "at {width}");
     }
 }
 
 #[test]
 fn the_link_title_fits_the_box_at_80x24() {
+    let links = written_links(guide_markdown());
+    let (table_link, table_chapter) = guide_table_link();
     let mut app = guide(80, 24);
-    for _ in 0..3 {
+    for _ in 0..table_link {
         app.update(Msg::NextLink);
     }
     let screen = render(&app);
-    assert!(
-        screen.contains("3/7 · Enter opens “Self-check: four questions” "),
-        "{screen}"
-    );
+    let title = format!("{table_link}/{links} · Enter opens “{}” ", table_chapter.title);
+    assert!(screen.contains(&title), "{title}:\n{screen}");
 }
 
 #[test]

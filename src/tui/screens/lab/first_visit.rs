@@ -8,6 +8,13 @@
 //! whenever asked.
 
 use crate::content::LabFile;
+use crate::tui::keys;
+use crate::tui::msg::Msg;
+
+/// The key that switches a lab screen's pages, as the key table names it.
+fn page_key() -> &'static str {
+    keys::key_label(Msg::ToggleFleet).unwrap_or_default()
+}
 
 /// A page of a lab screen, by its index in the lab file's `[[page]]` list: page 0 is the one
 /// the lab opens on (for Lab 1 the single server, page 1 the fleet view).
@@ -47,10 +54,11 @@ pub fn steps_elsewhere(lab: &LabFile, page: LabPage, from: usize) -> Option<Stri
     let first = later.next()?;
     let last = later.next_back().unwrap_or(first);
     let view = &lab.pages.get(step_page(lab, first))?.title;
+    let key = page_key();
     Some(if first == last {
-        format!("Step {} is in {view}: press F", first + 1)
+        format!("Step {} is in {view}: press {key}", first + 1)
     } else {
-        format!("Steps {}–{} are in {view}: press F", first + 1, last + 1)
+        format!("Steps {}–{} are in {view}: press {key}", first + 1, last + 1)
     })
 }
 
@@ -66,10 +74,11 @@ pub fn other_page_run_from(lab: &LabFile, page: LabPage, step: usize) -> Option<
         .take_while(|at| step_page(lab, *at) == run_page)
         .last()?;
     let view = lab.pages.get(run_page).map_or("another page", |p| p.short.as_str());
+    let key = page_key();
     Some(if step == last {
-        format!("  Step {}: {view} (F)", step + 1)
+        format!("  Step {}: {view} ({key})", step + 1)
     } else {
-        format!("  Steps {}–{}: {view} (F)", step + 1, last + 1)
+        format!("  Steps {}–{}: {view} ({key})", step + 1, last + 1)
     })
 }
 

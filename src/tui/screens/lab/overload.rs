@@ -349,7 +349,7 @@ mod tests {
         };
         assert_eq!(
             live_scaled(&one_slow_worker).0.offered_per_s,
-            runner::MAX_OFFERED_PER_S,
+            params::overload::LIVE_MAX_OFFERED_PER_S,
             "a setting far past capacity runs at the command line's live limit"
         );
     }
