@@ -20,12 +20,12 @@ use bytes::Bytes;
 use http_body_util::Empty;
 use hyper::body::Incoming;
 use hyper::{Request, StatusCode};
-use tokio::sync::Semaphore;
 
 use super::clock::DrillClock;
-use super::dependency::{ATTEMPT_PATH, WARM_PATH};
+use super::dependency::{ATTEMPT_PATH, AttemptQuery, WARM_PATH, stand_ins_of};
 use super::server;
 use super::tally::{DrillTally, LIVE_REQUESTS_PER_S, LIVE_WORKERS, STANDS_FOR};
+use super::workers::CheckoutWorkers;
 use crate::engine::breaker::{Breaker, BreakerConfig};
 use crate::engine::oncall::call_plan::{CallEnd, CallPlan, CallStep};
 use crate::engine::oncall::register::INBOUND_DEADLINE_MS;
@@ -71,19 +71,16 @@ pub struct Checkout {
     client: PooledClient,
     levers: Mutex<Levers>,
     breakers: [Mutex<Option<Breaker>>; 4],
-    workers: Arc<Semaphore>,
+    workers: CheckoutWorkers,
     tally: Arc<DrillTally>,
     /// Soft calls still running, abandoned ones included: the run waits for them to end.
     soft_in_flight: Arc<AtomicUsize>,
 }
 
-/// The request's number from its query, and its second and sheddability.
+/// The request's number from its query, and its sheddability.
 fn request_of(request: &Request<Incoming>) -> Option<(usize, bool)> {
     let i: usize = server::query(request, "i")?.parse().ok()?;
-    Some((
-        i / LIVE_REQUESTS_PER_S,
-        (i % LIVE_REQUESTS_PER_S) % 10 < SHEDDABLE_OF_TEN,
-    ))
+    Some((i, (i % LIVE_REQUESTS_PER_S) % 10 < SHEDDABLE_OF_TEN))
 }
 
 impl Checkout {
@@ -96,7 +93,7 @@ impl Checkout {
             levers: Mutex::new(Levers::default()),
             breakers: OncallDep::ALL
                 .map(|dep| Mutex::new(dep.row().breaker.then(|| Breaker::new(BreakerConfig::default())))),
-            workers: Arc::new(Semaphore::new(LIVE_WORKERS)),
+            workers: CheckoutWorkers::new(LIVE_WORKERS, INBOUND_DEADLINE_MS / 1_000.0),
             tally,
             soft_in_flight: Arc::new(AtomicUsize::new(0)),
         }
@@ -120,7 +117,7 @@ impl Checkout {
 
     /// Workers busy now.
     pub fn workers_busy(&self) -> u32 {
-        (LIVE_WORKERS.saturating_sub(self.workers.available_permits()) as u32) * STANDS_FOR
+        self.workers.busy_at(self.clock.now_s()) as u32 * STANDS_FOR
     }
 
     /// `dep`'s breaker as the screen names it now: `off`, `forced_open`, its state, `none`.
@@ -139,26 +136,37 @@ impl Checkout {
         }
     }
 
-    /// One attempt over HTTP within `limit_ms`: whether it succeeded, and its drill ms.
-    async fn attempt(&self, dep: OncallDep, second: usize, limit_ms: f64) -> (bool, f64) {
+    /// One attempt over HTTP within `limit_ms`: whether it succeeded, its drill ms, and
+    /// how the stand-ins' application attempts ended (none when it was not answered).
+    async fn attempt(&self, dep: OncallDep, query: &AttemptQuery, limit_ms: f64) -> (bool, f64, Vec<bool>) {
         let start = Instant::now();
-        let uri = format!("http://{}{ATTEMPT_PATH}?s={second}", self.deps[dep.index()]);
+        let uri = format!("http://{}{ATTEMPT_PATH}?{}", self.deps[dep.index()], query.to_query());
         let Ok(request) = Request::get(uri).body(Empty::<Bytes>::new()) else {
-            return (false, 0.0);
+            return (false, 0.0, Vec::new());
         };
         let exchange = async {
             let response = self.client.request(request).await.ok()?;
             let ok = response.status() == StatusCode::OK;
-            http_body_util::BodyExt::collect(response.into_body()).await.ok()?;
-            Some(ok)
+            let body = http_body_util::BodyExt::collect(response.into_body())
+                .await
+                .ok()?
+                .to_bytes();
+            Some((ok, stand_ins_of(&body)))
         };
         let limit = self.clock.real(limit_ms.min(SOFT_ATTEMPT_CAP_MS));
-        let ok = matches!(tokio::time::timeout(limit, exchange).await, Ok(Some(true)));
-        (ok, self.clock.drill_ms(start.elapsed()))
+        let (ok, stand_ins) = match tokio::time::timeout(limit, exchange).await {
+            Ok(Some(answer)) => answer,
+            // Not answered in time: the stand-ins are taken to have failed with it, as
+            // five copies of the one outcome.
+            _ => (false, vec![false; STANDS_FOR as usize - 1]),
+        };
+        (ok, self.clock.drill_ms(start.elapsed()), stand_ins)
     }
 
-    /// One call with its retry layers, counted in second `second`; None when switched off.
-    async fn call(&self, dep: OncallDep, second: usize, arrived_s: f64, budget_ms: f64) -> Option<CallEnd> {
+    /// One call of checkout `request` with its retry layers, counted in the checkout's
+    /// second; None when switched off.
+    async fn call(&self, dep: OncallDep, request: usize, arrived_s: f64, budget_ms: f64) -> Option<CallEnd> {
+        let second = request / LIVE_REQUESTS_PER_S;
         let levers = self.levers();
         if levers.off[dep.index()] {
             return None;
@@ -168,6 +176,16 @@ impl Checkout {
         let budget_ms = if dep.row().hard { budget_ms } else { f64::INFINITY };
         let mut plan = CallPlan::new(app_attempts, layers, budget_ms);
         let breaker = &self.breakers[dep.index()];
+        let mut query = AttemptQuery {
+            second,
+            request,
+            attempt: 0,
+            app_attempts,
+            layers,
+            budget_ms,
+        };
+        // How the stand-ins' current application attempt ended, from its latest answer.
+        let mut stand_ins = Vec::new();
         loop {
             match plan.next_step() {
                 CallStep::AskBreaker => {
@@ -184,7 +202,9 @@ impl Checkout {
                     plan.permitted(permitted);
                 }
                 CallStep::Attempt { limit_ms } => {
-                    let (ok, took_ms) = self.attempt(dep, second, limit_ms).await;
+                    let (ok, took_ms, marks) = self.attempt(dep, &query, limit_ms).await;
+                    query.attempt += 1;
+                    stand_ins = marks;
                     let took_ms = plan.attempted(ok, took_ms);
                     self.tally.dep(second, dep, |d| {
                         d.attempts += STANDS_FOR;
@@ -198,10 +218,13 @@ impl Checkout {
                         && let Some(b) = b.as_mut()
                     {
                         // A live call stands for five to the breaker too, so that its
-                        // window of 20 calls spans the sim's time, not five times it.
+                        // window of 20 calls spans the sim's time, not five times it: its
+                        // own outcome and the four stand-ins' the dependency drew, so that
+                        // the window holds 20 draws, not four drawn five times each.
                         let now_s = self.clock.now_s();
-                        for _ in 0..STANDS_FOR {
-                            b.record(now_s, ok);
+                        b.record(now_s, ok);
+                        for stand_in_ok in std::mem::take(&mut stand_ins) {
+                            b.record(now_s, stand_in_ok);
                         }
                     }
                 }
@@ -210,11 +233,11 @@ impl Checkout {
         }
     }
 
-    /// A checkout: true when it answered well within the deadline.
-    async fn checkout(self: &Arc<Self>, second: usize) -> bool {
-        let start = Instant::now();
+    /// Checkout number `request`, sent at drill second `sent_s`: true when it answered
+    /// well within the deadline, which counts from when the customer sent it.
+    async fn checkout(self: &Arc<Self>, request: usize, sent_s: f64) -> bool {
         let arrived_s = self.clock.now_s();
-        let deadline = start + self.clock.real(INBOUND_DEADLINE_MS);
+        let deadline = self.clock.instant_at(sent_s) + self.clock.real(INBOUND_DEADLINE_MS);
         let soft: Vec<_> = [OncallDep::Recommendations, OncallDep::ReceiptStore]
             .into_iter()
             .map(|dep| {
@@ -222,7 +245,7 @@ impl Checkout {
                 me.soft_in_flight.fetch_add(1, Ordering::Relaxed);
                 // Spawned: the request stops waiting at its deadline, the call does not.
                 tokio::spawn(async move {
-                    let end = me.call(dep, second, arrived_s, f64::INFINITY).await;
+                    let end = me.call(dep, request, arrived_s, f64::INFINITY).await;
                     me.soft_in_flight.fetch_sub(1, Ordering::Relaxed);
                     end
                 })
@@ -230,12 +253,12 @@ impl Checkout {
             .collect();
         let hard = async {
             let inventory = self
-                .call(OncallDep::Inventory, second, arrived_s, INBOUND_DEADLINE_MS)
+                .call(OncallDep::Inventory, request, arrived_s, INBOUND_DEADLINE_MS)
                 .await;
             let (mut ok, spent_ms) = inventory.map_or((true, 0.0), |c| (c.ok, c.elapsed_ms));
             if ok
                 && let Some(payments) = self
-                    .call(OncallDep::Payments, second, arrived_s, INBOUND_DEADLINE_MS - spent_ms)
+                    .call(OncallDep::Payments, request, arrived_s, INBOUND_DEADLINE_MS - spent_ms)
                     .await
             {
                 ok = payments.ok;
@@ -257,16 +280,21 @@ impl Checkout {
             }
             return http::text(StatusCode::OK, "warm\n");
         }
-        let Some((second, sheddable)) = request_of(&request) else {
+        let Some((number, sheddable)) = request_of(&request) else {
             return http::text(StatusCode::BAD_REQUEST, "checkout needs ?i=N\n");
         };
         if sheddable && self.levers().shed {
             return http::text(StatusCode::SERVICE_UNAVAILABLE, SHED_WORD);
         }
-        let Ok(_worker) = self.workers.clone().try_acquire_owned() else {
+        // The load sends request N at drill second N / 20: the moment the sim's request
+        // arrives, which the workers' holds are measured from.
+        let sent_s = number as f64 / LIVE_REQUESTS_PER_S as f64;
+        let Some(worker) = self.workers.take(number, sent_s) else {
             return http::text(StatusCode::SERVICE_UNAVAILABLE, BUSY_WORD);
         };
-        if self.checkout(second).await {
+        let ok = self.checkout(number, sent_s).await;
+        self.workers.release(worker, self.clock.now_s());
+        if ok {
             http::text(StatusCode::OK, "ok")
         } else {
             http::text(StatusCode::INTERNAL_SERVER_ERROR, "failed")

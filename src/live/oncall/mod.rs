@@ -15,9 +15,15 @@
 //! - A dependency decides it is over capacity from the attempts of the last whole drill
 //!   second's checkouts (the sim's "attempts made in the last whole second"), counted by
 //!   the second of the checkout each attempt serves ([`dependency`]).
-//! - The load is a fifth of the sim's, each request standing for five in every count, in
-//!   a dependency's load and in its breaker's window, with 13 workers for the sim's 64
-//!   ([`tally::STANDS_FOR`]: the full load is more than two shared cores sustain).
+//! - A dependency decides all of a call's attempts at its first, under the load of the
+//!   second before, and counts them there, as the sim plays a request's every retry at the
+//!   moment it arrives ([`dependency`]).
+//! - The load is a fifth of the sim's, each request standing for five in every count, with
+//!   13 workers for the sim's 64 ([`tally::STANDS_FOR`]: the full load is more than two
+//!   shared cores sustain). In a dependency's load and in its breaker's window the other
+//!   four are stand-ins the dependency draws beside the live call, not copies of it.
+//! - checkout-api's workers are held on the drill clock from the moment the load sent the
+//!   request, and the inbound deadline counts from then too, as the sim's do ([`workers`]).
 //! - A failing attempt is answered 503 at the moment the sim says it ends (its caller's
 //!   timeout, or a fast 10 ms rate-limit answer), so the caller's connection lives on; the
 //!   hang's 1.9 s answer is a success after 1.9 s, as the sim's wait in the pool is.
@@ -35,6 +41,7 @@
 //! - [`load`]: the bounded steady load.
 //! - [`tally`]: checkout-api's counts by arrival second.
 //! - [`runner`]: the whole run, into the engine's `DrillRun`.
+//! - [`workers`]: checkout-api's workers, held on the drill clock as the sim holds them.
 
 pub mod checkout;
 pub mod clock;
@@ -43,3 +50,4 @@ pub mod load;
 pub mod runner;
 pub mod server;
 pub mod tally;
+pub mod workers;
