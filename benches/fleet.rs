@@ -1,11 +1,11 @@
 //! Fleet benchmarks: ten replicas for ten model minutes, as `run fleet --sim` runs them.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use resilience_lab::engine::fleet::{FleetParams, Scenario, simulate};
+use resilience_lab::engine::fleet::{FleetParams, FleetScenario, simulate};
 use std::hint::black_box;
 
 fn ten_replicas_ten_minutes(c: &mut Criterion) {
-    for scenario in [Scenario::LivenessChecksDb, Scenario::ProcessLocal] {
+    for scenario in [FleetScenario::LivenessChecksDb, FleetScenario::ProcessLocal] {
         let mut params = FleetParams::scenario(scenario);
         params.replicas = 10;
         params.duration_s = 600.0;

@@ -5,13 +5,13 @@
 //! the engine's smaller sweep (`screen_recompute_after`), which fits a frame on one thread.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use resilience_lab::engine::overload::{self, Curve, OverloadParams, Policy, Recompute};
+use resilience_lab::engine::overload::{self, Curve, OverloadParams, Recompute, SheddingPolicy};
 use std::hint::black_box;
 
 /// The run at `params` and every policy's curve, on up to `threads` threads.
 fn recompute_parallel(params: &OverloadParams, threads: usize) -> Recompute {
     let offered = overload::sweep_offered(params);
-    let jobs: Vec<(Policy, f64)> = Policy::ALL
+    let jobs: Vec<(SheddingPolicy, f64)> = SheddingPolicy::ALL
         .iter()
         .flat_map(|&policy| offered.iter().map(move |&o| (policy, o)))
         .collect();
@@ -20,7 +20,7 @@ fn recompute_parallel(params: &OverloadParams, threads: usize) -> Recompute {
         // Deal the jobs out round-robin: the expensive high-load points spread evenly.
         let handles: Vec<_> = (1..threads)
             .map(|t| {
-                let mine: Vec<(usize, Policy, f64)> = jobs
+                let mine: Vec<(usize, SheddingPolicy, f64)> = jobs
                     .iter()
                     .enumerate()
                     .filter(|(i, _)| i % threads == t)
@@ -47,7 +47,7 @@ fn recompute_parallel(params: &OverloadParams, threads: usize) -> Recompute {
     });
     points.sort_by_key(|(i, _)| *i);
     let per_policy = offered.len();
-    let curves = Policy::ALL
+    let curves = SheddingPolicy::ALL
         .iter()
         .enumerate()
         .map(|(p, &policy)| Curve {

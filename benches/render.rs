@@ -10,7 +10,8 @@
 //! - key to frame on Lab 2 at 100x30 for the focus key (Tab), with the lesson panel closed
 //!   and open (the open panel draws its book chapter);
 //! - key to frame on Lab 2 at 100x30 for a burst of ten queued steps of the attempts slider
-//!   (the p-curve must be recomputed), to the burst's last frame;
+//!   (the p-curve must be recomputed), to the burst's last frame; and the same burst as the
+//!   event loop plays it, the rows' frame first and the curve's frame once input is quiet;
 //! - recomputing Lab 3 (both callers, 6,000 calls each).
 //!
 //! Before criterion's means, a percentile pass prints p50, p90 and p99 of single frames;
@@ -71,22 +72,28 @@ fn retry_sliders() -> Vec<Slider> {
         .collect()
 }
 
-/// Times `runs` calls of `f` one by one and prints p50 and p99.
+/// Times `runs` calls of `f` one by one and prints p50, p90 and p99.
 fn percentiles(name: &str, runs: usize, mut f: impl FnMut()) {
-    let mut times: Vec<Duration> = (0..runs)
+    let times: Vec<Duration> = (0..runs)
         .map(|_| {
             let start = Instant::now();
             f();
             start.elapsed()
         })
         .collect();
+    print_percentiles(name, times);
+}
+
+/// Prints p50, p90 and p99 of `times`.
+fn print_percentiles(name: &str, mut times: Vec<Duration>) {
     times.sort();
     let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
     println!(
-        "{name}: p50 {:.3} ms, p90 {:.3} ms, p99 {:.3} ms ({runs} runs)",
+        "{name}: p50 {:.3} ms, p90 {:.3} ms, p99 {:.3} ms ({} runs)",
         ms(at(0.5)),
         ms(at(0.9)),
-        ms(at(0.99))
+        ms(at(0.99)),
+        times.len()
     );
 }
 
@@ -121,6 +128,7 @@ fn percentile_pass() {
         previous = runs::compute_retry_after(lab, &p_sliders, CURVE_ACTIONS_MAX, Some(&previous));
     });
     key_to_frame();
+    burst_rows_then_curve();
 }
 
 /// Key to frame on Lab 2 at 100x30, as the event loop does it: a step of p (the focused
@@ -182,6 +190,39 @@ fn key_to_frame() {
                 .draw(|frame| frame.render_widget(&app, frame.area()))
                 .expect("draw");
         },
+    );
+}
+
+/// A burst of ten attempts steps as the event loop plays it since the curve waits for quiet
+/// input: the frame with the rows (the p-curve left for later), then the curve's own frame.
+fn burst_rows_then_curve() {
+    let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("test terminal");
+    let mut app = app_on_lab_at(2, 100, 30);
+    app.update(Msg::NextSlider);
+    let mut up = true;
+    let (mut rows_frame, mut curve_frame) = (Vec::new(), Vec::new());
+    for _ in 0..60 {
+        let start = Instant::now();
+        for _ in 0..10 {
+            app.update_deferred(Msg::Step(if up { 1 } else { -1 }));
+        }
+        up = !up;
+        app.settle_for_frame();
+        terminal
+            .draw(|frame| frame.render_widget(&app, frame.area()))
+            .expect("draw");
+        rows_frame.push(start.elapsed());
+        let start = Instant::now();
+        app.finish_slow_work();
+        terminal
+            .draw(|frame| frame.render_widget(&app, frame.area()))
+            .expect("draw");
+        curve_frame.push(start.elapsed());
+    }
+    print_percentiles("burst of 10 attempts steps, the rows' frame, 100x30", rows_frame);
+    print_percentiles(
+        "burst of 10 attempts steps, the curve's later frame, 100x30",
+        curve_frame,
     );
 }
 

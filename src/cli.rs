@@ -558,7 +558,7 @@ pub struct FleetArgs {
     pub mode: ModeArgs,
     /// liveness-checks-db, readiness-checks-db, process-local, rolling-restart or black-hole.
     #[arg(long, value_parser = parse_fleet_scenario)]
-    pub scenario: Option<crate::engine::fleet::Scenario>,
+    pub scenario: Option<crate::engine::fleet::FleetScenario>,
     /// Replicas (1 to 10).
     #[arg(long, value_parser = fleet_count("fleet_replicas"))]
     pub replicas: Option<u64>,
@@ -708,8 +708,8 @@ pub struct DatabaseArgs {
     pub down: bool,
 }
 
-fn parse_fleet_scenario(text: &str) -> Result<crate::engine::fleet::Scenario, String> {
-    crate::engine::fleet::Scenario::from_name(text.trim()).ok_or_else(|| {
+fn parse_fleet_scenario(text: &str) -> Result<crate::engine::fleet::FleetScenario, String> {
+    crate::engine::fleet::FleetScenario::from_name(text.trim()).ok_or_else(|| {
         "allowed: liveness-checks-db, readiness-checks-db, process-local, rolling-restart, black-hole".to_string()
     })
 }
@@ -926,7 +926,7 @@ pub struct OverloadArgs {
     pub mode: ModeArgs,
     /// fifo, age-cap, lifo, admission, criticality, bulkhead, throttle or metastable.
     #[arg(long, value_parser = parse_overload_scenario)]
-    pub scenario: Option<crate::engine::overload::Scenario>,
+    pub scenario: Option<crate::engine::overload::OverloadScenario>,
     /// Print the goodput against offered load for every policy too.
     #[arg(long)]
     pub sweep: bool,
@@ -947,7 +947,7 @@ pub struct OverloadArgs {
     pub duration_s: Option<f64>,
     /// fifo, age-cap, lifo, admission, criticality or throttle (overrides the scenario's).
     #[arg(long, value_parser = parse_overload_policy)]
-    pub policy: Option<crate::engine::overload::Policy>,
+    pub policy: Option<crate::engine::overload::SheddingPolicy>,
     /// Age cap in ms (1 to 60000), for the age-cap policy.
     #[arg(long, value_parser = overload_number("age_cap_ms"))]
     pub age_cap_ms: Option<f64>,
@@ -1041,15 +1041,15 @@ impl OverloadArgs {
 }
 
 /// A Lab 4 scenario by name, in one line when wrong.
-fn parse_overload_scenario(text: &str) -> Result<crate::engine::overload::Scenario, String> {
-    crate::engine::overload::Scenario::from_name(text.trim()).ok_or_else(|| {
+fn parse_overload_scenario(text: &str) -> Result<crate::engine::overload::OverloadScenario, String> {
+    crate::engine::overload::OverloadScenario::from_name(text.trim()).ok_or_else(|| {
         "allowed: fifo, age-cap, lifo, admission, criticality, bulkhead, throttle, metastable".to_string()
     })
 }
 
 /// A Lab 4 shedding policy by name.
-fn parse_overload_policy(text: &str) -> Result<crate::engine::overload::Policy, String> {
-    crate::engine::overload::Policy::from_name(text.trim())
+fn parse_overload_policy(text: &str) -> Result<crate::engine::overload::SheddingPolicy, String> {
+    crate::engine::overload::SheddingPolicy::from_name(text.trim())
         .ok_or_else(|| "allowed: fifo, age-cap, lifo, admission, criticality, throttle".to_string())
 }
 

@@ -9,8 +9,9 @@
 //!   deterministic simulations; pure, no clock, no I/O.
 //! - [`content`]: the lab files (`labs/*.toml`), embedded and overridable, their validation,
 //!   [`content::LabId`] (a lab as a type, never a string), [`content::page`] (a lab's pages:
-//!   which sliders and guided steps each has, as its file says) and [`content::params`], the
-//!   one map from a slider's or flag's name to the engine's parameters.
+//!   which sliders and guided steps each has, as its file says), [`content::params`], the
+//!   one map from a slider's or flag's name to the engine's parameters, and [`content::book`]
+//!   (the book's chapters, embedded at build time, in `SUMMARY.md`'s order).
 //! - [`live`]: the live labs on 127.0.0.1 (tokio + hyper), calling the engine's policies;
 //!   one folder per lab, each with a `runner.rs` whose `spawn` returns the one handle shape
 //!   [`live::run::LiveRun`] and sends its samples into the app's event queue.
@@ -22,7 +23,8 @@
 //!   moves the showing page's with one handler (`tui/screens/lab/page_sliders.rs`); a page
 //!   after the first is one folder behind one trait (`tui/labs/page.rs`; Lab 1's fleet view
 //!   is `tui/labs/fleet/`), which draws itself and reports its numbers; views draw from the
-//!   screens; `keys.rs` is the one key table.
+//!   screens; `keys.rs` is the one key table; `tui/markdown/` renders the book's chapters
+//!   (for the book screen, whose state is `tui/screens/book.rs`, and the lesson panel).
 //! - [`cli`]: the command line (clap), with [`cli_values`] (negative numbers and allowed choices,
 //!   in one line); [`commands`]: what each subcommand does, one file each;
 //!   [`report`]: the headless text and JSON reports; [`signals`]: the signals that end a
@@ -35,7 +37,8 @@
 //!   whose reader may be gone: `| head -1`), [`user_file`] (the one rule for reading a file the user names:
 //!   a regular file of sane size), [`room`] (a workshop's room: its state, rules, page and
 //!   session file; its server is `live::room_server`), [`wrap`] (word wrap of styled lines with
-//!   a hanging indent, which the app and the plain-text command line both use).
+//!   a hanging indent, which the app and the plain-text command line both use), [`words`]
+//!   (counts in prose: "five labs").
 //!
 //! A new lab is an engine module, a content file (with its `[[page]]`s) and its
 //! [`content::LabId`] variant, a `live/<lab>/` folder, a `tui/screens/lab/<lab>.rs` and a
@@ -59,4 +62,5 @@ pub mod room;
 pub mod signals;
 pub mod tui;
 pub mod user_file;
+pub mod words;
 pub mod wrap;

@@ -18,7 +18,7 @@ use crate::engine::brownout::{BrownoutComparison, CallerRun, CallerSummary};
 use crate::engine::health::DriverRun;
 use crate::engine::pyfmt::{float_repr, percent};
 use crate::engine::retry::SimComparison;
-use crate::engine::retry::{Policy, ScenarioResult};
+use crate::engine::retry::{RetryPolicy, ScenarioResult};
 use crate::engine::retry_chain::LiveMetastableRun;
 
 /// The fleet lab's reports (Lab 1 at fleet scale).
@@ -34,7 +34,7 @@ pub fn retry_row(name: &str, result: &ScenarioResult) -> String {
 
 /// [`retry_row`] as fields; its numbers name their metrics when the row is `policy`'s (the
 /// app's A, B and C rows), so the app can hide them.
-pub fn retry_cells(policy: Option<Policy>, name: &str, result: &ScenarioResult) -> Row {
+pub fn retry_cells(policy: Option<RetryPolicy>, name: &str, result: &ScenarioResult) -> Row {
     let metric = |field: &str| policy.map(|policy| crate::learning::metrics::retry_metric(policy, field));
     let number = |row: Row, field: &str, text: String| match metric(field) {
         Some(metric) => row.number(metric, text),
@@ -284,11 +284,11 @@ pub fn metastable_text(run: &LiveMetastableRun) -> String {
     text
 }
 
-fn policy_word(policy: Policy) -> &'static str {
+fn policy_word(policy: RetryPolicy) -> &'static str {
     match policy {
-        Policy::Layered => "layered",
-        Policy::TopOnly => "single",
-        Policy::TopOnlyBudget => "budget",
+        RetryPolicy::Layered => "layered",
+        RetryPolicy::TopOnly => "single",
+        RetryPolicy::TopOnlyBudget => "budget",
     }
 }
 

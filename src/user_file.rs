@@ -10,9 +10,9 @@ use std::io::{self, Read};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
-/// Why a path was not read. [`Refusal::line`] says it in words, without the path.
+/// Why a path was not read. [`FileRefusal::line`] says it in words, without the path.
 #[derive(Debug)]
-pub enum Refusal {
+pub enum FileRefusal {
     /// A folder.
     Folder,
     /// A device, a FIFO, a socket: anything but a regular file.
@@ -23,41 +23,41 @@ pub enum Refusal {
     Io(io::Error),
 }
 
-impl Refusal {
+impl FileRefusal {
     /// What was wrong, as the middle of a one-line message: "is a folder", "is 5 bytes...".
     pub fn line(&self) -> String {
         match self {
-            Refusal::Folder => "is a folder".to_string(),
-            Refusal::NotRegular => "is not a regular file".to_string(),
-            Refusal::TooBig { bytes, max_bytes } => {
+            FileRefusal::Folder => "is a folder".to_string(),
+            FileRefusal::NotRegular => "is not a regular file".to_string(),
+            FileRefusal::TooBig { bytes, max_bytes } => {
                 format!("is {bytes} bytes or more, above the {max_bytes} bytes allowed")
             }
-            Refusal::Io(err) => format!("cannot be read: {err}"),
+            FileRefusal::Io(err) => format!("cannot be read: {err}"),
         }
     }
 }
 
 /// What is at `path` (symbolic links followed): `None` when nothing is there, else a
 /// regular file of at most `max_bytes`, or the reason it is not one.
-pub fn inspect(path: &Path, max_bytes: u64) -> Result<Option<fs::Metadata>, Refusal> {
+pub fn inspect(path: &Path, max_bytes: u64) -> Result<Option<fs::Metadata>, FileRefusal> {
     let metadata = match fs::metadata(path) {
         Ok(metadata) => metadata,
         Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(err) => return Err(Refusal::Io(err)),
+        Err(err) => return Err(FileRefusal::Io(err)),
     };
     judge(&metadata, max_bytes)?;
     Ok(Some(metadata))
 }
 
-fn judge(metadata: &fs::Metadata, max_bytes: u64) -> Result<(), Refusal> {
+fn judge(metadata: &fs::Metadata, max_bytes: u64) -> Result<(), FileRefusal> {
     if metadata.is_dir() {
-        return Err(Refusal::Folder);
+        return Err(FileRefusal::Folder);
     }
     if !metadata.is_file() {
-        return Err(Refusal::NotRegular);
+        return Err(FileRefusal::NotRegular);
     }
     if metadata.len() > max_bytes {
-        return Err(Refusal::TooBig {
+        return Err(FileRefusal::TooBig {
             bytes: metadata.len(),
             max_bytes,
         });
@@ -66,7 +66,7 @@ fn judge(metadata: &fs::Metadata, max_bytes: u64) -> Result<(), Refusal> {
 }
 
 /// The bytes of the regular file at `path` (at most `max_bytes`), `None` when nothing is there.
-pub fn read(path: &Path, max_bytes: u64) -> Result<Option<Vec<u8>>, Refusal> {
+pub fn read(path: &Path, max_bytes: u64) -> Result<Option<Vec<u8>>, FileRefusal> {
     if inspect(path, max_bytes)?.is_none() {
         return Ok(None);
     }
@@ -79,13 +79,15 @@ pub fn read(path: &Path, max_bytes: u64) -> Result<Option<Vec<u8>>, Refusal> {
     {
         Ok(file) => file,
         Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(err) => return Err(Refusal::Io(err)),
+        Err(err) => return Err(FileRefusal::Io(err)),
     };
-    judge(&file.metadata().map_err(Refusal::Io)?, max_bytes)?;
+    judge(&file.metadata().map_err(FileRefusal::Io)?, max_bytes)?;
     let mut bytes = Vec::new();
-    file.take(max_bytes + 1).read_to_end(&mut bytes).map_err(Refusal::Io)?;
+    file.take(max_bytes + 1)
+        .read_to_end(&mut bytes)
+        .map_err(FileRefusal::Io)?;
     if bytes.len() as u64 > max_bytes {
-        return Err(Refusal::TooBig {
+        return Err(FileRefusal::TooBig {
             bytes: bytes.len() as u64,
             max_bytes,
         });
@@ -111,13 +113,19 @@ mod tests {
         let fifo = dir.path().join("fifo");
         make_fifo(&fifo);
         // A FIFO with no writer: a plain open would block this test forever.
-        assert!(matches!(read(&fifo, 100), Err(Refusal::NotRegular)));
-        assert!(matches!(read(Path::new("/dev/zero"), 100), Err(Refusal::NotRegular)));
-        assert!(matches!(read(Path::new("/dev/null"), 100), Err(Refusal::NotRegular)));
-        assert!(matches!(read(dir.path(), 100), Err(Refusal::Folder)));
+        assert!(matches!(read(&fifo, 100), Err(FileRefusal::NotRegular)));
+        assert!(matches!(
+            read(Path::new("/dev/zero"), 100),
+            Err(FileRefusal::NotRegular)
+        ));
+        assert!(matches!(
+            read(Path::new("/dev/null"), 100),
+            Err(FileRefusal::NotRegular)
+        ));
+        assert!(matches!(read(dir.path(), 100), Err(FileRefusal::Folder)));
         let big = dir.path().join("big");
         fs::write(&big, [b'x'; 101]).expect("write");
-        assert!(matches!(read(&big, 100), Err(Refusal::TooBig { bytes: 101, .. })));
+        assert!(matches!(read(&big, 100), Err(FileRefusal::TooBig { bytes: 101, .. })));
         let small = dir.path().join("small");
         fs::write(&small, b"ok").expect("write");
         assert_eq!(read(&small, 100).expect("read"), Some(b"ok".to_vec()));
@@ -125,6 +133,6 @@ mod tests {
         std::os::unix::fs::symlink(&small, &link).expect("symlink");
         assert_eq!(read(&link, 100).expect("read through the link"), Some(b"ok".to_vec()));
         assert!(read(&dir.path().join("missing"), 100).expect("nothing").is_none());
-        assert!(!Refusal::TooBig { bytes: 1, max_bytes: 0 }.line().contains('\n'));
+        assert!(!FileRefusal::TooBig { bytes: 1, max_bytes: 0 }.line().contains('\n'));
     }
 }

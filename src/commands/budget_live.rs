@@ -7,20 +7,17 @@ use std::process::ExitCode;
 use color_eyre::eyre::{Result, WrapErr};
 
 use crate::cli::BudgetArgs;
+use crate::content::params::budget as params;
 use crate::engine::budget::{BudgetParams, BudgetRun, BudgetScenario};
 use crate::error::UsageError;
 use crate::live::budget::runner;
 use crate::report::{self, BudgetReport};
 
-/// A live run's limits: calls in the retry-after runs, orders, seconds of real time.
-const LIVE_MAX_CALLS: u64 = 2_000;
-const LIVE_MAX_ORDERS: u64 = 5_000;
-const LIVE_MAX_DURATION_MS: u64 = 10_000;
-
 fn usage(message: String) -> color_eyre::Report {
     UsageError(message).into()
 }
 
+/// A scenario without a live run, or a live run past its limits (`params::budget::live_problem`).
 fn check_live_bounds(scenario: BudgetScenario, p: &BudgetParams) -> Result<()> {
     if !runner::has_live(scenario) {
         return Err(usage(format!(
@@ -28,29 +25,10 @@ fn check_live_bounds(scenario: BudgetScenario, p: &BudgetParams) -> Result<()> {
             scenario.name()
         )));
     }
-    let ra = &p.retry_after;
-    let calls = u64::from(ra.clients) * ra.rate_per_s * ra.duration_ms / 1_000;
-    if scenario == BudgetScenario::RetryAfter && (calls > LIVE_MAX_CALLS || ra.duration_ms > LIVE_MAX_DURATION_MS) {
-        return Err(usage(format!(
-            "--clients {} x --rate-per-s {} for --duration-ms {} is {calls} calls with --live; allowed: up to {LIVE_MAX_CALLS} calls and {LIVE_MAX_DURATION_MS} ms",
-            ra.clients, ra.rate_per_s, ra.duration_ms
-        )));
+    match params::live_problem(scenario, p) {
+        Some(problem) => Err(usage(problem)),
+        None => Ok(()),
     }
-    if scenario == BudgetScenario::Herd && u64::from(p.herd.clients) > LIVE_MAX_ORDERS {
-        return Err(usage(format!(
-            "--herd-clients {} with --live; allowed: 10 to {LIVE_MAX_ORDERS}",
-            p.herd.clients
-        )));
-    }
-    if matches!(scenario, BudgetScenario::Duplicates | BudgetScenario::Status)
-        && p.duplicates.requests > LIVE_MAX_ORDERS
-    {
-        return Err(usage(format!(
-            "--requests {} with --live; allowed: 10 to {LIVE_MAX_ORDERS}",
-            p.duplicates.requests
-        )));
-    }
-    Ok(())
 }
 
 pub(crate) fn run_live(

@@ -18,7 +18,7 @@ use crate::commands::{load_content, run::live_runtime};
 use crate::error::UsageError;
 use crate::live::room_server::{self, Arrival, Sent};
 use crate::room::SharedRoom;
-use crate::room::session::{RevealRecord, Session};
+use crate::room::session::{RevealRecord, SessionFile};
 use crate::room::state::{Room, unix_ms};
 
 /// Times `class join` sends a write the host did not receive, 1 s apart, before it gives up.
@@ -234,13 +234,13 @@ fn join(args: &ClassJoinArgs, out: &mut dyn Write) -> Result<ExitCode> {
 fn merge(files: &[std::path::PathBuf], to: Option<&Path>, out: &mut dyn Write) -> Result<ExitCode> {
     let sessions = files
         .iter()
-        .map(|file| match Session::load(file) {
+        .map(|file| match SessionFile::load(file) {
             Ok(session) if !session.code.is_empty() => Ok(session),
             Ok(_) => Err(UsageError(format!("{}: no such session file", file.display()))),
             Err(why) => Err(UsageError(why)),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let merged = Session::merge(&sessions);
+    let merged = SessionFile::merge(&sessions);
     match to {
         Some(path) => {
             merged

@@ -10,7 +10,7 @@ use color_eyre::eyre::{Result, WrapErr};
 use crate::cli::{DatabaseArgs, DbStateArg, FleetArgs, ServeHealthArgs};
 use crate::content::params::{self, AtBound, Values};
 use crate::content::{Content, LabId};
-use crate::engine::fleet::{self, Balancing, Database, FleetComparison, OnDbDown, Scenario};
+use crate::engine::fleet::{self, Balancing, Database, FleetComparison, FleetScenario, OnDbDown};
 use crate::error::UsageError;
 use crate::live::database_client::DatabaseClient;
 use crate::live::fleet::database::{self, DatabaseSwitch};
@@ -27,7 +27,7 @@ impl Values for FleetArgs {
         match name {
             "fleet_scenario" => self
                 .scenario
-                .and_then(|s| Scenario::ALL.iter().position(|other| *other == s))
+                .and_then(|s| FleetScenario::ALL.iter().position(|other| *other == s))
                 .map(|index| index as f64),
             "fleet_replicas" => whole(self.replicas),
             "fleet_duration_s" => self.duration_s,

@@ -151,7 +151,8 @@ fn load_labs(content_dir: Option<&Path>) -> Result<Content> {
 fn list_labs(content: &Content, out: &mut dyn Write) -> Result<ExitCode> {
     writeln!(
         out,
-        "resilience-lab: four labs on how a service survives its dependencies\n"
+        "resilience-lab: {} labs on how a service survives its dependencies\n",
+        crate::words::count_in_words(content.labs.len())
     )?;
     for (number, lab) in content.labs.iter().enumerate() {
         writeln!(

@@ -15,7 +15,7 @@ use color_eyre::eyre::Result;
 use serde_json::{Map, Value};
 
 use crate::cli::{PolicyArgs, PolicyCommand};
-use crate::engine::policy::{self, Criticality, Dependency, Register};
+use crate::engine::policy::{self, DependencyCriticality, Register, RegisteredDependency};
 use crate::error::UsageError;
 use crate::user_file;
 
@@ -161,7 +161,7 @@ pub fn parse_register(value: &Value) -> std::result::Result<Register, Vec<String
 }
 
 /// One dependency, or every field of it that has the wrong type or is out of range.
-fn parse_dependency(object: &Map<String, Value>) -> std::result::Result<Dependency, Vec<String>> {
+fn parse_dependency(object: &Map<String, Value>) -> std::result::Result<RegisteredDependency, Vec<String>> {
     let invalid = std::cell::RefCell::new(Vec::new());
     let fields = Fields {
         object,
@@ -174,13 +174,13 @@ fn parse_dependency(object: &Map<String, Value>) -> std::result::Result<Dependen
     let criticality = fields.read(
         "criticality",
         |v| match v.as_str() {
-            Some("hard") => Some(Criticality::Hard),
-            Some("soft") => Some(Criticality::Soft),
+            Some("hard") => Some(DependencyCriticality::Hard),
+            Some("soft") => Some(DependencyCriticality::Soft),
             _ => None,
         },
         "\"hard\" or \"soft\"",
     );
-    let dependency = Dependency {
+    let dependency = RegisteredDependency {
         name: text("name"),
         criticality,
         timeout_ms: number("timeout_ms", 0, MAX_MS, &ms_allowed()),

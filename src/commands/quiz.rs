@@ -79,8 +79,15 @@ pub fn run_quiz(
     }
 
     let width = terminal_width();
+    // Fewer than asked is said, not left to be noticed: the filter may admit few questions,
+    // and a session draws one question per fact.
+    let fewer = if drawn.len() < usize::from(args.count) {
+        format!(" of the {} asked (no more match, one a fact)", args.count)
+    } else {
+        String::new()
+    };
     let heading = format!(
-        "resilience-lab quiz: {} question(s), seed {seed} (--seed {seed} asks the same quiz again)",
+        "resilience-lab quiz: {} question(s){fewer}, seed {seed} (--seed {seed} asks the same quiz again)",
         drawn.len()
     );
     writeln!(out, "{}", fit(&heading, width, 0))?;

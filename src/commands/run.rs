@@ -9,13 +9,13 @@ use std::process::ExitCode;
 use color_eyre::eyre::{Result, WrapErr};
 
 use crate::cli::{BreakerArgs, HealthArgs, HealthServerArgs, LiveScenario, RetryArgs, RetryPolicyArg};
-use crate::content::params::{self, AtBound, Values, default_of, layered_defaults};
+use crate::content::params::{self, AtBound, Values};
 use crate::content::{Content, LabId};
 use crate::engine::brownout::{self, BrownoutParams};
 use crate::engine::fault::{FaultKind, FaultSchedule};
 use crate::engine::health;
-use crate::engine::retry::{self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, ATLAS_PS, Policy};
-use crate::engine::retry_chain::{BackoffConfig, ChainConfig, DbCapacity, MetastableConfig};
+use crate::engine::retry::{self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, ATLAS_PS, RetryPolicy};
+use crate::engine::retry_chain::ChainConfig;
 use crate::error::UsageError;
 use crate::live::health::{child as health_child, driver as health_driver};
 use crate::live::retry::chain::LiveChain;
@@ -70,6 +70,21 @@ impl Values for RetryArgs {
             "seed" => whole(self.seed),
             "backoff_base_ms" => self.backoff_base_ms,
             "backoff_cap_ms" => self.backoff_cap_ms,
+            // The metastable experiment's own (`params::retry::metastable_config`).
+            "metastable_policy" => self.metastable.policy.map(|policy| match policy {
+                RetryPolicyArg::Layered => 0.0,
+                RetryPolicyArg::Single => 1.0,
+                RetryPolicyArg::Budget => 2.0,
+            }),
+            "before_s" => self.metastable.before_s,
+            "trigger_s" => self.metastable.trigger_s,
+            "after_s" => self.metastable.after_s,
+            "load_per_s" => self.metastable.load_per_s,
+            "db_concurrency" => whole(self.metastable.db_concurrency),
+            "service_ms" => self.metastable.service_ms,
+            "db_timeout_ms" => whole(self.metastable.db_timeout_ms),
+            "deadline_ms" => whole(self.metastable.deadline_ms),
+            "bucket_ms" => whole(self.metastable.bucket_ms),
             _ => None,
         }
     }
@@ -91,7 +106,6 @@ pub fn run_retry(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> Re
         return Err(UsageError(format!("{flag} applies to --live runs only")).into());
     }
     let lab = content.lab(LabId::Retry);
-    let settings = params::retry_settings(lab, args);
     if args.names_a_scenario() {
         let actions = params::retry::actions(lab, args, false);
         let params = params::retry::scenario(lab, args, args.attempts.clone().map(|a| a.0), actions)?;
@@ -104,11 +118,12 @@ pub fn run_retry(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> Re
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let (layered, budget) = (layered_defaults(lab), default_of(lab, "budget"));
+    let table = params::retry::table_settings(lab);
+    let (layered, budget) = (&table.layered, table.budget);
     let mut rows = Vec::new();
     for p in ATLAS_PS {
-        for (policy, result) in retry::compare_policies(&layered, p, budget, settings.actions, settings.seed) {
-            rows.push((policy.label(&layered, budget), result));
+        for (policy, result) in retry::compare_policies(layered, p, budget, table.actions, table.seed) {
+            rows.push((policy.label(layered, budget), result));
         }
     }
     let sleeps = retry::jitter_sleeps_s(ATLAS_JITTER_SEED, 6, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S);
@@ -132,14 +147,6 @@ pub fn live_runtime() -> Result<tokio::runtime::Runtime> {
         .wrap_err("starting the async runtime for a live lab")
 }
 
-/// Full Jitter as the live chain takes it.
-fn backoff_config(backoff: params::retry::Backoff) -> BackoffConfig {
-    BackoffConfig {
-        base_ms: backoff.base_ms,
-        cap_ms: backoff.cap_ms,
-    }
-}
-
 /// A live run's time limit as the report says it, if the limit cut the run short (it is
 /// enforced inside actions too), and its comparison with the simulation, only if it is
 /// whole: a cut-off run has fewer actions than asked and its cut ones half-done.
@@ -157,46 +164,9 @@ fn judged(
 /// `run retry --live`: the Atlas's table, one scenario, or the metastable experiment.
 fn run_retry_live(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> Result<ExitCode> {
     let lab = content.lab(LabId::Retry);
-    let layered = layered_defaults(lab);
     let backoff = params::retry::backoff(args)?;
-    let seed = params::retry_settings(lab, args).seed;
     if args.scenario == Some(LiveScenario::Metastable) {
-        if let Some(flag) = [(args.p.is_some(), "--p"), (args.actions.is_some(), "--actions")]
-            .into_iter()
-            .find_map(|(given, name)| given.then_some(name))
-        {
-            return Err(UsageError(format!(
-                "{flag} does not apply to --scenario metastable (the trigger sets the failures)"
-            ))
-            .into());
-        }
-        let m = &args.metastable;
-        let defaults = MetastableConfig::default();
-        let capacity = DbCapacity {
-            concurrency: m.db_concurrency.map_or(defaults.capacity.concurrency, |c| c as usize),
-            service_ms: m.service_ms.unwrap_or(defaults.capacity.service_ms),
-        };
-        let capacity_per_s = capacity.concurrency as f64 * 1e3 / capacity.service_ms;
-        let config = MetastableConfig {
-            policy: match m.policy.unwrap_or(RetryPolicyArg::Layered) {
-                RetryPolicyArg::Layered => Policy::Layered,
-                RetryPolicyArg::Single => Policy::TopOnly,
-                RetryPolicyArg::Budget => Policy::TopOnlyBudget,
-            },
-            layered: args.attempts.clone().map_or(defaults.layered.clone(), |a| a.0),
-            budget: args.budget.unwrap_or(default_of(lab, "budget")),
-            // Unless given, the load stays at the default's 60% of whatever capacity was chosen.
-            load_per_s: m.load_per_s.unwrap_or((0.6 * capacity_per_s).round()),
-            capacity,
-            db_timeout_ms: m.db_timeout_ms.unwrap_or(defaults.db_timeout_ms),
-            deadline_ms: m.deadline_ms.unwrap_or(defaults.deadline_ms),
-            before_s: m.before_s.unwrap_or(defaults.before_s),
-            trigger_s: m.trigger_s.unwrap_or(defaults.trigger_s),
-            after_s: m.after_s.unwrap_or(defaults.after_s),
-            bucket_ms: m.bucket_ms.unwrap_or(defaults.bucket_ms),
-            seed,
-            backoff: backoff_config(backoff),
-        };
+        let config = params::retry::metastable_config(lab, args, args.attempts.clone().map(|a| a.0))?;
         let run = live_runtime()?.block_on(metastable::run_metastable(&config))?;
         if args.mode.json {
             writeln!(out, "{}", report::metastable_json(&run))?;
@@ -219,7 +189,7 @@ fn run_retry_live(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> R
         )?;
         let result = live_runtime()?.block_on(async {
             let mut config = ChainConfig::counting(params.attempts.len(), params.p, params.seed);
-            config.backoff = backoff_config(backoff);
+            config.backoff = backoff.into();
             let chain = LiveChain::start(config).await?;
             let result = chain
                 .run_actions(&params.attempts, params.budget, params.actions, LIVE_CONCURRENCY)
@@ -246,26 +216,27 @@ fn run_retry_live(content: &Content, args: &RetryArgs, out: &mut dyn Write) -> R
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let budget = default_of(lab, "budget");
+    let table = params::retry::table_settings(lab);
+    let (layered, budget, seed) = (&table.layered, table.budget, table.seed);
     let rows = live_runtime()?.block_on(async {
         // One chain serves the whole table: the attempts travel with each request.
         let mut config = ChainConfig::counting(layered.len(), 0.0, seed);
-        config.backoff = backoff_config(backoff);
+        config.backoff = backoff.into();
         let chain = LiveChain::start(config).await?;
         let mut rows = Vec::new();
         for p in ATLAS_PS {
-            for policy in Policy::ALL {
+            for policy in RetryPolicy::ALL {
                 chain.set_p(p, seed);
                 let result = chain
                     .run_actions(
-                        &policy.attempts(&layered),
+                        &policy.attempts(layered),
                         policy.budget(budget),
                         actions,
                         LIVE_CONCURRENCY,
                     )
                     .await;
                 let (_, comparison) = judged(actions, &result, chain.cut_off());
-                rows.push((policy.label(&layered, budget), result, comparison));
+                rows.push((policy.label(layered, budget), result, comparison));
             }
         }
         chain.shutdown().await?;

@@ -146,13 +146,13 @@ pub fn run_name(p: &FleetParams) -> String {
 mod tests {
     use super::*;
     use crate::content::{Content, LabId};
-    use crate::engine::fleet::{DbWindow, Scenario};
+    use crate::engine::fleet::{DbWindow, FleetScenario};
 
     #[test]
     fn each_change_reads_whole_with_its_value() {
         let content = Content::load(None).expect("the built-in labs load");
         let lab = content.lab(LabId::Health);
-        let mut values = crate::content::params::fleet::scenario_values(Scenario::LivenessChecksDb);
+        let mut values = crate::content::params::fleet::scenario_values(FleetScenario::LivenessChecksDb);
         assert_eq!(slider_changes(lab, &values[..]), Vec::<String>::new());
         for (name, value) in &mut values {
             match *name {
@@ -182,7 +182,7 @@ mod tests {
     fn a_scenario_as_it_stands_changes_nothing() {
         let content = Content::load(None).expect("the built-in labs load");
         let lab = content.lab(LabId::Health);
-        for scenario in Scenario::ALL {
+        for scenario in FleetScenario::ALL {
             let p = FleetParams::scenario(scenario);
             assert_eq!(params_changes(&p), Vec::<String>::new(), "{scenario:?}");
             let values = crate::content::params::fleet::scenario_values(scenario);
@@ -194,7 +194,7 @@ mod tests {
 
     #[test]
     fn each_flag_change_reads_whole_with_its_value() {
-        let mut p = FleetParams::scenario(Scenario::LivenessChecksDb);
+        let mut p = FleetParams::scenario(FleetScenario::LivenessChecksDb);
         p.database = vec![DbWindow {
             start_s: 30.0,
             end_s: 90.0,

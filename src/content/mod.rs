@@ -7,6 +7,7 @@
 //! (ranges, steps, ids), and every problem names the file, the line and the column.
 
 pub mod bank;
+pub mod book;
 pub mod fleet_changes;
 pub mod frame_budget;
 pub mod lab;

@@ -139,7 +139,7 @@ pub enum OnDbDown {
 /// The five named scenarios of the fleet lab.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Scenario {
+pub enum FleetScenario {
     LivenessChecksDb,
     ReadinessChecksDb,
     ProcessLocal,
@@ -147,22 +147,22 @@ pub enum Scenario {
     BlackHole,
 }
 
-impl Scenario {
-    pub const ALL: [Scenario; 5] = [
-        Scenario::LivenessChecksDb,
-        Scenario::ReadinessChecksDb,
-        Scenario::ProcessLocal,
-        Scenario::RollingRestart,
-        Scenario::BlackHole,
+impl FleetScenario {
+    pub const ALL: [FleetScenario; 5] = [
+        FleetScenario::LivenessChecksDb,
+        FleetScenario::ReadinessChecksDb,
+        FleetScenario::ProcessLocal,
+        FleetScenario::RollingRestart,
+        FleetScenario::BlackHole,
     ];
 
     pub fn name(self) -> &'static str {
         match self {
-            Scenario::LivenessChecksDb => "liveness-checks-db",
-            Scenario::ReadinessChecksDb => "readiness-checks-db",
-            Scenario::ProcessLocal => "process-local",
-            Scenario::RollingRestart => "rolling-restart",
-            Scenario::BlackHole => "black-hole",
+            FleetScenario::LivenessChecksDb => "liveness-checks-db",
+            FleetScenario::ReadinessChecksDb => "readiness-checks-db",
+            FleetScenario::ProcessLocal => "process-local",
+            FleetScenario::RollingRestart => "rolling-restart",
+            FleetScenario::BlackHole => "black-hole",
         }
     }
 
@@ -174,7 +174,7 @@ impl Scenario {
 /// Everything a fleet run depends on. [`FleetParams::scenario`] gives each named scenario.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FleetParams {
-    pub scenario: Scenario,
+    pub scenario: FleetScenario,
     pub replicas: u32,
     pub duration_s: f64,
     /// Replica i starts at i x `stagger_s`, so their probes do not tick in step.
@@ -213,7 +213,7 @@ impl FleetParams {
     /// The Atlas's Deployment (Artefact 4) with 3 replicas and a steady 10 requests/s.
     pub fn atlas() -> Self {
         Self {
-            scenario: Scenario::ProcessLocal,
+            scenario: FleetScenario::ProcessLocal,
             replicas: 3,
             duration_s: 600.0,
             stagger_s: 1.0,
@@ -261,18 +261,18 @@ impl FleetParams {
     }
 
     /// A named scenario's settings: the Atlas's Deployment plus the scenario's design.
-    pub fn scenario(scenario: Scenario) -> Self {
+    pub fn scenario(scenario: FleetScenario) -> Self {
         let mut params = Self::atlas();
         params.scenario = scenario;
         match scenario {
-            Scenario::LivenessChecksDb => {
+            FleetScenario::LivenessChecksDb => {
                 // A five-minute outage: long enough for the back-off to grow.
                 params.server.liveness_checks_db = true;
                 params.database[0].end_s = 330.0;
             }
-            Scenario::ReadinessChecksDb => params.server.readiness_checks_db = true,
-            Scenario::ProcessLocal => {}
-            Scenario::RollingRestart => {
+            FleetScenario::ReadinessChecksDb => params.server.readiness_checks_db = true,
+            FleetScenario::ProcessLocal => {}
+            FleetScenario::RollingRestart => {
                 // An app without its own deregistration delay: only preStop covers routing.
                 params.database.clear();
                 params.duration_s = 90.0;
@@ -281,7 +281,7 @@ impl FleetParams {
                 params.routing_delay_s = 2.0;
                 params.roll_at_s = Some(30.0);
             }
-            Scenario::BlackHole => {
+            FleetScenario::BlackHole => {
                 params.database.clear();
                 params.duration_s = 60.0;
                 params.on_db_down = OnDbDown::Fail;
@@ -604,7 +604,7 @@ pub struct RequestTotals {
 /// How a request ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Outcome {
+pub enum RequestOutcome {
     Ok,
     Degraded,
     Failed,
@@ -616,12 +616,12 @@ impl RequestTotals {
         self.ok + self.degraded + self.failed + self.refused
     }
 
-    pub fn add(&mut self, outcome: Outcome, count: i64) {
+    pub fn add(&mut self, outcome: RequestOutcome, count: i64) {
         let slot = match outcome {
-            Outcome::Ok => &mut self.ok,
-            Outcome::Degraded => &mut self.degraded,
-            Outcome::Failed => &mut self.failed,
-            Outcome::Refused => &mut self.refused,
+            RequestOutcome::Ok => &mut self.ok,
+            RequestOutcome::Degraded => &mut self.degraded,
+            RequestOutcome::Failed => &mut self.failed,
+            RequestOutcome::Refused => &mut self.refused,
         };
         *slot = slot.saturating_add_signed(count);
     }
@@ -771,7 +771,7 @@ struct Replica {
     backing_off: bool,
     streak: u32,
     /// Requests being served: when each finishes and how it will end.
-    in_flight: Vec<(u64, Outcome)>,
+    in_flight: Vec<(u64, RequestOutcome)>,
     /// The pod in this slot: a rolling restart replaces it (a new address), a restart does not.
     pod: u32,
     /// Whether this container has been ready: then not ready is "unready", not "starting".
@@ -968,7 +968,7 @@ impl Sim<'_> {
         for &(finish, outcome) in &r.in_flight {
             if finish > now_ms {
                 self.requests.add(outcome, -1);
-                self.requests.add(Outcome::Failed, 1);
+                self.requests.add(RequestOutcome::Failed, 1);
             }
         }
         r.in_flight.clear();
@@ -1084,7 +1084,7 @@ impl Sim<'_> {
             replicas[r].in_flight.len()
         });
         let outcome = match picked {
-            None => Outcome::Refused,
+            None => RequestOutcome::Refused,
             Some(r) => {
                 let pod = seen[..count].iter().find(|&&(i, _)| i == r).map_or(0, |&(_, pod)| pod);
                 self.serve(r, pod, now_ms)
@@ -1100,19 +1100,19 @@ impl Sim<'_> {
 
     /// Pod `pod` of slot `replica` gets a request at `now_ms`: how it ends, as far as is
     /// known now. A pod already replaced has no process behind its address.
-    fn serve(&mut self, replica: usize, pod: u32, now_ms: u64) -> Outcome {
+    fn serve(&mut self, replica: usize, pod: u32, now_ms: u64) -> RequestOutcome {
         let params = self.params;
         let r = &mut self.replicas[replica];
         if r.pod != pod || !r.listening(now_ms) {
-            return Outcome::Failed;
+            return RequestOutcome::Failed;
         }
         let work_ms = ms(params.server.work_s);
         let (finish_ms, outcome) = match params.database_at(replica, secs(now_ms)) {
-            Database::Up => (now_ms + work_ms, Outcome::Ok),
-            Database::Slow { latency_ms } => (now_ms + work_ms + latency_ms, Outcome::Ok),
+            Database::Up => (now_ms + work_ms, RequestOutcome::Ok),
+            Database::Slow { latency_ms } => (now_ms + work_ms + latency_ms, RequestOutcome::Ok),
             Database::Down => match params.on_db_down {
-                OnDbDown::Degrade => (now_ms + work_ms, Outcome::Degraded),
-                OnDbDown::Fail => (now_ms + FAST_FAIL_MS, Outcome::Failed),
+                OnDbDown::Degrade => (now_ms + work_ms, RequestOutcome::Degraded),
+                OnDbDown::Fail => (now_ms + FAST_FAIL_MS, RequestOutcome::Failed),
             },
         };
         r.in_flight.push((finish_ms, outcome));

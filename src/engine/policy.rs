@@ -9,7 +9,7 @@
 
 /// Whether the service can answer without the dependency.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Criticality {
+pub enum DependencyCriticality {
     /// The request fails without it.
     Hard,
     /// The request can be answered in a degraded form without it.
@@ -20,9 +20,9 @@ pub enum Criticality {
 /// leaves out is `None`: the check reports it, as the Atlas's checker does, and skips the
 /// dependency's other rules.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Dependency {
+pub struct RegisteredDependency {
     pub name: Option<String>,
-    pub criticality: Option<Criticality>,
+    pub criticality: Option<DependencyCriticality>,
     pub timeout_ms: Option<u64>,
     /// Attempts the application itself makes, the first included.
     pub max_attempts: Option<u64>,
@@ -45,7 +45,7 @@ pub struct Dependency {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Register {
     pub inbound_deadline_ms: u64,
-    pub dependencies: Vec<Dependency>,
+    pub dependencies: Vec<RegisteredDependency>,
 }
 
 /// The register's required fields, in the order a "missing" finding lists them.
@@ -61,7 +61,7 @@ pub const REQUIRED_FIELDS: [&str; 9] = [
     "runbook",
 ];
 
-impl Dependency {
+impl RegisteredDependency {
     /// The required fields this dependency leaves out, in [`REQUIRED_FIELDS`] order.
     fn missing_fields(&self) -> Vec<&'static str> {
         let present = [
@@ -85,7 +85,7 @@ impl Dependency {
 }
 
 /// Attempts one call to `dependency` can make: each layer repeats everything below it.
-pub fn attempts(dependency: &Dependency) -> u128 {
+pub fn attempts(dependency: &RegisteredDependency) -> u128 {
     [
         dependency.max_attempts,
         dependency.sdk_attempts,
@@ -139,7 +139,7 @@ pub fn check(register: &Register) -> Vec<String> {
             .degraded_behaviour
             .as_deref()
             .is_some_and(|text| !text.is_empty());
-        if dependency.criticality == Some(Criticality::Soft) && !has_degraded {
+        if dependency.criticality == Some(DependencyCriticality::Soft) && !has_degraded {
             problems.push(format!("{name}: soft dependency without a degraded behaviour"));
         }
     }
@@ -158,10 +158,10 @@ pub fn check(register: &Register) -> Vec<String> {
 mod tests {
     use super::*;
 
-    fn complete(name: &str) -> Dependency {
-        Dependency {
+    fn complete(name: &str) -> RegisteredDependency {
+        RegisteredDependency {
             name: Some(name.into()),
-            criticality: Some(Criticality::Hard),
+            criticality: Some(DependencyCriticality::Hard),
             timeout_ms: Some(100),
             max_attempts: Some(1),
             sdk_attempts: Some(1),
@@ -169,7 +169,7 @@ mod tests {
             idempotent: Some(true),
             breaker: Some(true),
             runbook: Some("runbooks/x.md".into()),
-            ..Dependency::default()
+            ..RegisteredDependency::default()
         }
     }
 
@@ -177,7 +177,7 @@ mod tests {
     fn a_clean_register_has_no_problems() {
         let register = Register {
             inbound_deadline_ms: 100,
-            dependencies: vec![Dependency {
+            dependencies: vec![RegisteredDependency {
                 sequential: true,
                 ..complete("a")
             }],
@@ -190,17 +190,17 @@ mod tests {
         let register = Register {
             inbound_deadline_ms: 1_000,
             dependencies: vec![
-                Dependency {
+                RegisteredDependency {
                     max_attempts: Some(2),
                     sdk_attempts: Some(3),
                     mesh_attempts: Some(2),
                     idempotent: Some(false),
-                    criticality: Some(Criticality::Soft),
+                    criticality: Some(DependencyCriticality::Soft),
                     degraded_behaviour: Some(String::new()),
                     sequential: true,
                     ..complete("store")
                 },
-                Dependency {
+                RegisteredDependency {
                     runbook: None,
                     breaker: None,
                     name: None,
@@ -225,7 +225,7 @@ mod tests {
     fn an_idempotency_key_makes_a_retried_write_safe() {
         let register = Register {
             inbound_deadline_ms: 10_000,
-            dependencies: vec![Dependency {
+            dependencies: vec![RegisteredDependency {
                 max_attempts: Some(2),
                 idempotent: Some(false),
                 idempotency_key: true,

@@ -232,7 +232,7 @@ pub fn run_scenario(params: &ScenarioParams) -> ScenarioResult {
 
 /// The Atlas's three policies, compared at one failure probability.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum Policy {
+pub enum RetryPolicy {
     /// A: every layer retries.
     Layered,
     /// B: only the top layer retries.
@@ -241,16 +241,16 @@ pub enum Policy {
     TopOnlyBudget,
 }
 
-impl Policy {
-    pub const ALL: [Policy; 3] = [Policy::Layered, Policy::TopOnly, Policy::TopOnlyBudget];
+impl RetryPolicy {
+    pub const ALL: [RetryPolicy; 3] = [RetryPolicy::Layered, RetryPolicy::TopOnly, RetryPolicy::TopOnlyBudget];
 
     /// The row label of the Atlas's table, for a given per-layer attempt vector.
     pub fn label(self, attempts: &[u32], budget: f64) -> String {
         let top = attempts.first().copied().unwrap_or(1);
         match self {
-            Policy::Layered => format!("A: {} at {} layers", attempts_phrase(attempts), attempts.len()),
-            Policy::TopOnly => format!("B: {top} attempts at top only"),
-            Policy::TopOnlyBudget => {
+            RetryPolicy::Layered => format!("A: {} at {} layers", attempts_phrase(attempts), attempts.len()),
+            RetryPolicy::TopOnly => format!("B: {top} attempts at top only"),
+            RetryPolicy::TopOnlyBudget => {
                 let percent = crate::engine::pyfmt::round_to(budget * 100.0, 6);
                 let percent = crate::engine::pyfmt::float_repr(percent);
                 format!("C: B plus {}% budget", percent.trim_end_matches(".0"))
@@ -261,8 +261,8 @@ impl Policy {
     /// The attempt vector this policy uses, derived from the layered one.
     pub fn attempts(self, layered: &[u32]) -> Vec<u32> {
         match self {
-            Policy::Layered => layered.to_vec(),
-            Policy::TopOnly | Policy::TopOnlyBudget => {
+            RetryPolicy::Layered => layered.to_vec(),
+            RetryPolicy::TopOnly | RetryPolicy::TopOnlyBudget => {
                 let mut top_only = vec![1; layered.len()];
                 top_only[0] = layered[0];
                 top_only
@@ -273,8 +273,8 @@ impl Policy {
     /// The budget ratio this policy uses.
     pub fn budget(self, budget: f64) -> f64 {
         match self {
-            Policy::TopOnlyBudget => budget,
-            Policy::Layered | Policy::TopOnly => 0.0,
+            RetryPolicy::TopOnlyBudget => budget,
+            RetryPolicy::Layered | RetryPolicy::TopOnly => 0.0,
         }
     }
 }
@@ -286,8 +286,8 @@ pub fn compare_policies(
     budget: f64,
     actions: u64,
     seed: u64,
-) -> Vec<(Policy, ScenarioResult)> {
-    Policy::ALL
+) -> Vec<(RetryPolicy, ScenarioResult)> {
+    RetryPolicy::ALL
         .iter()
         .map(|&policy| {
             let params = ScenarioParams {

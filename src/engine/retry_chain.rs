@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::engine::retry::Policy;
+use crate::engine::retry::RetryPolicy;
 
 /// The database as a finite resource, for the metastable mode.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -56,7 +56,7 @@ impl ChainConfig {
 /// The metastable experiment's settings.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MetastableConfig {
-    pub policy: Policy,
+    pub policy: RetryPolicy,
     /// The layered attempt vector; single and budget keep only its first entry.
     pub layered: Vec<u32>,
     /// Budget ratio of the budget policy.
@@ -106,7 +106,7 @@ impl Default for MetastableConfig {
     /// times the database's capacity.
     fn default() -> Self {
         Self {
-            policy: Policy::Layered,
+            policy: RetryPolicy::Layered,
             layered: vec![4, 4, 4],
             budget: 0.1,
             capacity: DbCapacity {

@@ -12,24 +12,24 @@ use crate::engine::brownout::{self, BrownoutComparison};
 use crate::engine::budget;
 use crate::engine::fleet::{self, FleetRun};
 use crate::engine::health::{self, DriverRun, WorkOutcome};
-use crate::engine::retry::{self, Policy, ScenarioResult};
+use crate::engine::retry::{self, RetryPolicy, ScenarioResult};
 
 /// A metric's name and its value in one run.
 pub type Metric = (String, f64);
 
 /// The name of `field` of Lab 2's row for `policy`: `retry.a.db_attempts_per_action`. The
 /// printer names its fields with it too ([`crate::report::retry_cells`]).
-pub fn retry_metric(policy: Policy, field: &str) -> String {
+pub fn retry_metric(policy: RetryPolicy, field: &str) -> String {
     let letter = match policy {
-        Policy::Layered => "a",
-        Policy::TopOnly => "b",
-        Policy::TopOnlyBudget => "c",
+        RetryPolicy::Layered => "a",
+        RetryPolicy::TopOnly => "b",
+        RetryPolicy::TopOnlyBudget => "c",
     };
     format!("retry.{letter}.{field}")
 }
 
 /// The A/B/C rows of Lab 2 as metrics `retry.a.db_attempts_per_action` and so on.
-pub fn retry_metrics(rows: &[(Policy, ScenarioResult)]) -> Vec<Metric> {
+pub fn retry_metrics(rows: &[(RetryPolicy, ScenarioResult)]) -> Vec<Metric> {
     let mut metrics = Vec::new();
     for (policy, result) in rows {
         metrics.push((retry_metric(*policy, "db_attempts"), result.db_attempts as f64));

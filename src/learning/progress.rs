@@ -80,6 +80,8 @@ enum Change {
         right: bool,
         /// The UTC day it was given on (the schedule's day, not the save's).
         day: u32,
+        /// The run's number was on screen before the answer (a lab's `x`).
+        seen_first: bool,
     },
     Drill {
         drill_id: String,
@@ -237,13 +239,25 @@ impl Progress {
 
     /// [`Progress::record_answer`] on a given UTC day (the schedule's tests walk the calendar).
     pub fn record_answer_on(&mut self, question_id: &str, lab: Option<&str>, right: bool, day: u32) {
+        self.record(question_id, lab, right, day, false);
+    }
+
+    /// A lab's check answered after the learner chose to see its run (`x`): it counts as an
+    /// answer, and a right one does the step, but it was never a prediction, so it is not
+    /// first-try right (home says "right after a miss").
+    pub fn record_answer_after_seeing(&mut self, question_id: &str, lab: &str, right: bool) {
+        self.record(question_id, Some(lab), right, schedule::today_utc_day(), true);
+    }
+
+    fn record(&mut self, question_id: &str, lab: Option<&str>, right: bool, day: u32, seen_first: bool) {
         self.unsaved.0.push(Change::Answer {
             question_id: question_id.to_string(),
             lab: lab.map(str::to_string),
             right,
             day,
+            seen_first,
         });
-        self.apply_answer(question_id, lab, right, day);
+        self.apply_answer(question_id, lab, right, day, seen_first);
     }
 
     /// Records a drill graded to its end: the checklist points the learner did not cover.
@@ -313,7 +327,7 @@ impl Progress {
         self.format_version = FORMAT_VERSION;
     }
 
-    fn apply_answer(&mut self, question_id: &str, lab: Option<&str>, right: bool, day: u32) {
+    fn apply_answer(&mut self, question_id: &str, lab: Option<&str>, right: bool, day: u32, seen_first: bool) {
         let Some(lab) = lab else {
             self.questions
                 .entry(question_id.to_string())
@@ -322,10 +336,11 @@ impl Progress {
             return;
         };
         let lab = self.labs.entry(lab.to_string()).or_default();
-        lab.check_answers
-            .entry(question_id.to_string())
-            .or_default()
-            .record(right, day);
+        let answers = lab.check_answers.entry(question_id.to_string()).or_default();
+        answers.record(right, day);
+        if seen_first && answers.answered == 1 {
+            answers.first_try_right = false;
+        }
         if right && !lab.checks_passed.iter().any(|id| id == question_id) {
             lab.checks_passed.push(question_id.to_string());
         }
@@ -491,9 +506,9 @@ fn refuse_what_is_not_a_progress_file(path: &Path) -> Result<()> {
 }
 
 /// The one line for a path [`user_file`] would not read.
-fn refused(path: &Path, refusal: &user_file::Refusal) -> color_eyre::eyre::Report {
+fn refused(path: &Path, refusal: &user_file::FileRefusal) -> color_eyre::eyre::Report {
     let allowed = match refusal {
-        user_file::Refusal::TooBig { .. } => {
+        user_file::FileRefusal::TooBig { .. } => {
             "too big to be progress (a few kilobytes); pass --progress with another file"
         }
         _ => "allowed: a regular file (or a path where one can be created)",
@@ -670,7 +685,8 @@ pub fn save(path: &Path, progress: &mut Progress) -> Result<()> {
                 lab,
                 right,
                 day,
-            } => merged.apply_answer(question_id, lab.as_deref(), *right, *day),
+                seen_first,
+            } => merged.apply_answer(question_id, lab.as_deref(), *right, *day, *seen_first),
             Change::Drill { drill_id, missed } => merged.apply_drill(drill_id, missed),
             Change::Step { lab, title } => merged.apply_step(lab, title),
             Change::Visit { lab, page } => merged.apply_visit(lab, page),

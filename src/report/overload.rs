@@ -4,11 +4,11 @@ use serde_json::{Value, json};
 
 use crate::engine::overload::ComparedPoint;
 use crate::engine::overload::metastable::MetastableRun;
-use crate::engine::overload::{Criticality, Curve, OverloadRun, Policy, Scenario, Second};
+use crate::engine::overload::{Curve, OverloadRun, OverloadScenario, RequestCriticality, Second, SheddingPolicy};
 
 /// What one `run overload` printed, gathered for the text and the JSON forms.
 pub struct OverloadReport<'a> {
-    pub scenario: Scenario,
+    pub scenario: OverloadScenario,
     /// "sim" or "live".
     pub mode: &'static str,
     pub run: &'a OverloadRun,
@@ -25,7 +25,7 @@ fn second_at(run: &OverloadRun, t_s: f64) -> Option<&Second> {
 }
 
 /// The lesson's numbers for this run, one named line each.
-fn named_lines(run: &OverloadRun, scenario: Scenario) -> Vec<String> {
+fn named_lines(run: &OverloadRun, scenario: OverloadScenario) -> Vec<String> {
     let p = &run.params;
     let capacity = run.capacity_per_s;
     let mut lines = vec![
@@ -52,7 +52,7 @@ fn named_lines(run: &OverloadRun, scenario: Scenario) -> Vec<String> {
             "the request arriving at 2.0 s waited {wait_s:.3} s for a worker"
         ));
     }
-    if p.policy == Policy::AgeCap
+    if p.policy == SheddingPolicy::AgeCap
         && let Some(limit) = run.age_cap_queue_limit
     {
         lines.push(format!(
@@ -62,7 +62,10 @@ fn named_lines(run: &OverloadRun, scenario: Scenario) -> Vec<String> {
             run.totals.max_queue_len
         ));
     }
-    if matches!(p.policy, Policy::Admission | Policy::Criticality | Policy::Throttle) {
+    if matches!(
+        p.policy,
+        SheddingPolicy::Admission | SheddingPolicy::Criticality | SheddingPolicy::Throttle
+    ) {
         lines.push(format!(
             "admission limit: {} in the server ({} serving + {} queued); 503 + Retry-After above it",
             p.admission_limit,
@@ -95,8 +98,8 @@ fn named_lines(run: &OverloadRun, scenario: Scenario) -> Vec<String> {
             run.totals.other_goodput
         ));
     }
-    if scenario == Scenario::Criticality || p.policy == Policy::Criticality {
-        for (class, totals) in Criticality::ALL.iter().zip(&run.totals.by_criticality) {
+    if scenario == OverloadScenario::Criticality || p.policy == SheddingPolicy::Criticality {
+        for (class, totals) in RequestCriticality::ALL.iter().zip(&run.totals.by_criticality) {
             lines.push(format!(
                 "{:<15} offered {:>7}  goodput {:>7}  refused {:>7}",
                 class.name(),

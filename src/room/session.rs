@@ -43,7 +43,7 @@ pub struct StepRecord {
 
 /// What a session file holds.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Session {
+pub struct SessionFile {
     /// The room's code: a restarted host keeps it, so the class need not join again.
     #[serde(default)]
     pub code: String,
@@ -58,14 +58,14 @@ pub struct Session {
     pub steps: Vec<StepRecord>,
 }
 
-impl Session {
+impl SessionFile {
     /// Reads `path`; a missing file is an empty session (a new room).
-    pub fn load(path: &Path) -> Result<Session, String> {
+    pub fn load(path: &Path) -> Result<SessionFile, String> {
         match std::fs::read_to_string(path) {
             Ok(text) => {
                 serde_json::from_str(&text).map_err(|err| format!("{}: not a session file ({err})", path.display()))
             }
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(Session::default()),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(SessionFile::default()),
             Err(err) => Err(format!("{}: {err}", path.display())),
         }
     }
@@ -83,10 +83,10 @@ impl Session {
     /// Several rooms' sessions as one course's: every answer, reveal and step, in time
     /// order; a participant's name gets its room's code after it (`Ada@K7QX2M`) so that
     /// two Adas of two rooms stay two people.
-    pub fn merge(sessions: &[Session]) -> Session {
-        let mut merged = Session {
+    pub fn merge(sessions: &[SessionFile]) -> SessionFile {
+        let mut merged = SessionFile {
             code: sessions.iter().map(|s| s.code.as_str()).collect::<Vec<_>>().join("+"),
-            ..Session::default()
+            ..SessionFile::default()
         };
         for session in sessions {
             let who = |name: &str| format!("{name}@{}", session.code);
@@ -124,37 +124,37 @@ mod tests {
     fn saves_and_loads_back_and_a_missing_file_is_a_new_room() {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("room.json");
-        assert_eq!(Session::load(&path), Ok(Session::default()));
-        let session = Session {
+        assert_eq!(SessionFile::load(&path), Ok(SessionFile::default()));
+        let session = SessionFile {
             code: "K7QX2M".into(),
             open: Some("c".into()),
             answers: vec![answer("ada", 1.5)],
-            ..Session::default()
+            ..SessionFile::default()
         };
         session.save(&path).expect("save");
-        assert_eq!(Session::load(&path), Ok(session));
+        assert_eq!(SessionFile::load(&path), Ok(session));
         let text = std::fs::read_to_string(&path).expect("read");
         assert!(
             text.contains(r#""answers":[{"name":"ada","check":"c","value":1.0,"t":1.5}]"#),
             "{text}"
         );
         std::fs::write(&path, "{not json").expect("write");
-        assert!(Session::load(&path).unwrap_err().contains("not a session file"));
+        assert!(SessionFile::load(&path).unwrap_err().contains("not a session file"));
     }
 
     #[test]
     fn merging_keeps_two_rooms_people_apart_in_time_order() {
-        let a = Session {
+        let a = SessionFile {
             code: "AAAAAA".into(),
             answers: vec![answer("ada", 3.0)],
-            ..Session::default()
+            ..SessionFile::default()
         };
-        let b = Session {
+        let b = SessionFile {
             code: "BBBBBB".into(),
             answers: vec![answer("ada", 2.0)],
-            ..Session::default()
+            ..SessionFile::default()
         };
-        let merged = Session::merge(&[a, b]);
+        let merged = SessionFile::merge(&[a, b]);
         let names: Vec<&str> = merged.answers.iter().map(|a| a.name.as_str()).collect();
         assert_eq!(names, ["ada@BBBBBB", "ada@AAAAAA"]);
         assert_eq!(merged.code, "AAAAAA+BBBBBB");

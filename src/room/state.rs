@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use crate::content::{Content, LabFile, Question};
 use crate::room::rules::{self, RateLimit};
-use crate::room::session::{AnswerRecord, RevealRecord, Session, StepRecord};
+use crate::room::session::{AnswerRecord, RevealRecord, SessionFile, StepRecord};
 
 /// Participants one room keeps at most: a room of 200 with room to spare, and a bound on
 /// the memory a stream of invented names can take.
@@ -87,7 +87,7 @@ pub struct Room {
     /// (check, name) to the last value before that check's reveal.
     latest: BTreeMap<(String, String), f64>,
     pub participants: BTreeMap<String, Participant>,
-    session: Session,
+    session: SessionFile,
     path: Option<PathBuf>,
     rate: RateLimit,
     /// Bumped on every change, so a view redraws only when something arrived.
@@ -108,8 +108,8 @@ impl Room {
     /// when that file exists (its code, open check, answers and reveals).
     pub fn new(content: &Content, path: Option<PathBuf>) -> Result<Room, String> {
         let session = match &path {
-            Some(path) => Session::load(path)?,
-            None => Session::default(),
+            Some(path) => SessionFile::load(path)?,
+            None => SessionFile::default(),
         };
         let checks = content
             .labs
@@ -135,7 +135,7 @@ impl Room {
             open: None,
             latest: BTreeMap::new(),
             participants: BTreeMap::new(),
-            session: Session::default(),
+            session: SessionFile::default(),
             path,
             rate: RateLimit::default(),
             version: 0,
@@ -147,7 +147,7 @@ impl Room {
     }
 
     /// Takes in a saved session as though its events had just arrived, in their order.
-    fn replay(&mut self, session: Session) {
+    fn replay(&mut self, session: SessionFile) {
         self.session.code = self.code.clone();
         for step in session.steps {
             self.participants.entry(step.name.clone()).or_default().step = Some((step.lab.clone(), step.step));

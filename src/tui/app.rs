@@ -12,6 +12,7 @@ use crossterm::event::{Event as TermEvent, MouseButton, MouseEvent, MouseEventKi
 use ratatui::layout::Rect;
 use tokio::sync::mpsc;
 
+use crate::content::book;
 use crate::content::{Content, LabId};
 use crate::engine::oncall::{builtin_incidents, choose_incident};
 use crate::learning::progress::{self, Loaded, Progress};
@@ -21,7 +22,7 @@ use crate::tui::keys::{self, Context};
 use crate::tui::layout;
 use crate::tui::log;
 use crate::tui::msg::Msg;
-use crate::tui::screens::book::{self, BookState};
+use crate::tui::screens::book::BookState;
 use crate::tui::screens::home::{EXTRA_ENTRIES, HomeOutcome, HomeScreen};
 use crate::tui::screens::lab::live::SHUTDOWN_DEADLINE;
 use crate::tui::screens::lab::{LabOutcome, LabScreen, ScreenCtx};
@@ -452,7 +453,9 @@ impl App {
         if self.progress.visited(&lab.id, lab.visit_key(page)) {
             return false;
         }
-        screen.open_first_visit(lab, page);
+        let lab_lesson_seen =
+            (0..lab.pages.len()).any(|other| other != page && self.progress.visited(&lab.id, lab.visit_key(other)));
+        screen.open_first_visit(lab, page, lab_lesson_seen);
         self.progress.mark_visited(&lab.id, lab.visit_key(page));
         self.save_progress();
         true
@@ -487,8 +490,13 @@ impl App {
                 check_id,
                 right,
                 step_title,
+                seen_first,
             } => {
-                self.progress.record_answer(&check_id, Some(lab.name()), right);
+                if seen_first {
+                    self.progress.record_answer_after_seeing(&check_id, lab.name(), right);
+                } else {
+                    self.progress.record_answer(&check_id, Some(lab.name()), right);
+                }
                 self.send_to_room(lab, &check_id);
                 if let Some(title) = step_title {
                     self.progress.mark_step(lab.name(), &title);

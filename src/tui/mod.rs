@@ -14,6 +14,7 @@
 //! - [`widgets`]: small widgets the views share (slider bar, state band, panel, number input).
 //! - [`theme`]: colours by role; `NO_COLOR`; `--theme`.
 //! - [`log`]: the `--log` diagnostics file.
+//! - [`markdown`]: the book's Markdown renderer (styled by the theme, links found on their rows).
 //! - [`wrap`]: word wrap with a hanging indent, for the book's bullets and code.
 
 pub mod app;
@@ -25,6 +26,7 @@ pub mod labs;
 pub mod layout;
 pub mod learning;
 pub mod log;
+pub mod markdown;
 pub mod msg;
 pub mod room_link;
 pub mod screens;

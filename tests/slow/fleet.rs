@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use resilience_lab::engine::fleet::{FleetComparison, FleetParams, Scenario, simulate};
+use resilience_lab::engine::fleet::{FleetComparison, FleetParams, FleetScenario, simulate};
 use resilience_lab::live::fleet::{FleetSample, spawn_program};
 
 use crate::common::procs::{Which, children_of, running};
@@ -65,7 +65,7 @@ fn live_against_sim(params: FleetParams) -> FleetComparison {
     comparison
 }
 
-fn compressed(scenario: Scenario, duration_s: f64) -> FleetParams {
+fn compressed(scenario: FleetScenario, duration_s: f64) -> FleetParams {
     let mut params = FleetParams::scenario(scenario);
     params.duration_s = duration_s;
     params.time_scale = 0.05;
@@ -76,7 +76,7 @@ fn compressed(scenario: Scenario, duration_s: f64) -> FleetParams {
 fn liveness_checking_the_database_restarts_the_same_replicas_live_as_simulated() {
     // A three-minute outage (30 to 210 s) over 260 model s at time scale 0.08 (about 21 s,
     // probe timeouts of 80 ms real): each replica restarts at 61, 142 and 233 s (+1 s, +2 s).
-    let mut params = compressed(Scenario::LivenessChecksDb, 260.0);
+    let mut params = compressed(FleetScenario::LivenessChecksDb, 260.0);
     params.time_scale = 0.08;
     params.database[0].end_s = 210.0;
     let c = live_against_sim(params);
@@ -92,7 +92,7 @@ fn liveness_checking_the_database_restarts_the_same_replicas_live_as_simulated()
 
 #[test]
 fn readiness_checking_the_database_refuses_the_same_requests_live_as_simulated() {
-    let c = live_against_sim(compressed(Scenario::ReadinessChecksDb, 120.0));
+    let c = live_against_sim(compressed(FleetScenario::ReadinessChecksDb, 120.0));
     assert!(c.all_close(), "{c:?}");
     assert!(
         c.requests_live.refused > 400,
@@ -102,7 +102,7 @@ fn readiness_checking_the_database_refuses_the_same_requests_live_as_simulated()
 
 #[test]
 fn a_rolling_restart_without_pre_stop_loses_requests_live_as_simulated() {
-    let c = live_against_sim(compressed(Scenario::RollingRestart, 90.0));
+    let c = live_against_sim(compressed(FleetScenario::RollingRestart, 90.0));
     assert!(c.all_close(), "{c:?}");
     assert!(c.requests_live.failed > 0, "{c:?}");
 }
@@ -111,7 +111,7 @@ fn a_rolling_restart_without_pre_stop_loses_requests_live_as_simulated() {
 fn a_fast_failing_replica_draws_the_same_share_live_as_simulated() {
     // 60 model s at time scale 0.1 (6 s, 300 real requests/s): at 0.05 the probes' 50 ms
     // timeouts are too short for this load on a busy machine.
-    let mut params = FleetParams::scenario(Scenario::BlackHole);
+    let mut params = FleetParams::scenario(FleetScenario::BlackHole);
     params.time_scale = 0.1;
     let c = live_against_sim(params);
     assert_eq!(c.requests_sim.failed, 1166);

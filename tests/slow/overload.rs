@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use resilience_lab::content::LabId;
-use resilience_lab::engine::overload::{OverloadParams, Policy, Scenario};
+use resilience_lab::engine::overload::{OverloadParams, OverloadScenario, SheddingPolicy};
 use resilience_lab::live::overload::runner::{compare_curve, live_params, spawn};
 use resilience_lab::live::run::{LabBody, LabEvent, LabSender, OverloadEvent, join_all};
 
@@ -24,7 +24,7 @@ async fn goodput_curve_live_matches_sim_within_10_percent_at_five_points() {
     let _one_at_a_time = ONE_AT_A_TIME.lock().await;
     let params = OverloadParams {
         duration_s: 4.0,
-        ..live_params(Scenario::AgeCap)
+        ..live_params(OverloadScenario::AgeCap)
     };
     assert_eq!(params.capacity_per_s(), 400.0);
     let offered = [200.0, 400.0, 600.0, 800.0, 1_200.0];
@@ -48,8 +48,8 @@ async fn fifo_live_collapses_like_the_sim_and_samples_arrive_each_second() {
     let _one_at_a_time = ONE_AT_A_TIME.lock().await;
     let params = OverloadParams {
         duration_s: 4.0,
-        policy: Policy::Fifo,
-        ..live_params(Scenario::Fifo)
+        policy: SheddingPolicy::Fifo,
+        ..live_params(OverloadScenario::Fifo)
     };
     let (events, mut events_rx) = tokio::sync::mpsc::channel::<(LabId, LabEvent)>(16);
     let live = spawn(params.clone(), LabSender::new(LabId::Overload, 1, events));

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use resilience_lab::engine::retry::DB_BACKLOG;
-use resilience_lab::engine::retry::{Policy, ScenarioParams, run_scenario};
+use resilience_lab::engine::retry::{RetryPolicy, ScenarioParams, run_scenario};
 use resilience_lab::engine::retry_chain::{BackoffConfig, ChainConfig, DbCapacity, MetastableConfig};
 use resilience_lab::live::retry::chain::LiveChain;
 use resilience_lab::live::retry::metastable::run_metastable;
@@ -137,7 +137,7 @@ async fn shutdown_leaves_no_tasks() {
 }
 
 /// A small, CPU-light scale of the experiment: 4 slots x 25 ms = 160 requests/s, 60% load.
-fn short_metastable(policy: Policy) -> MetastableConfig {
+fn short_metastable(policy: RetryPolicy) -> MetastableConfig {
     MetastableConfig {
         policy,
         capacity: DbCapacity {
@@ -156,10 +156,10 @@ fn short_metastable(policy: Policy) -> MetastableConfig {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn layered_retries_stay_down_after_the_trigger_where_the_budget_recovers() {
     let _one_at_a_time = ONE_AT_A_TIME.lock().await;
-    let budget = run_metastable(&short_metastable(Policy::TopOnlyBudget))
+    let budget = run_metastable(&short_metastable(RetryPolicy::TopOnlyBudget))
         .await
         .expect("budget run");
-    let layered = run_metastable(&short_metastable(Policy::Layered))
+    let layered = run_metastable(&short_metastable(RetryPolicy::Layered))
         .await
         .expect("layered run");
     for run in [&budget, &layered] {

@@ -6,6 +6,10 @@
 //! parameters must carry these names, ranges and defaults (a test holds it to them). A
 //! switch (`--propagate yes|no`, `--idempotency-key`) is a 0/1 parameter; a choice
 //! (`--herd-sleep fixed|jitter25|full`) is the index of its name.
+//!
+//! What the command line refuses beyond one value's range is here too: a flag of another
+//! scenario ([`foreign_flag`]), values wrong together ([`combination_problem`]) and a live
+//! run past its limits ([`live_problem`]).
 
 use crate::content::values::Values;
 use crate::engine::budget::backoff::Sleep;
@@ -168,6 +172,69 @@ pub fn parse_value(spec: &BudgetParameter, text: &str) -> Result<f64, String> {
     }
 }
 
+/// The first of `given` (the flags typed, by parameter name) that does not belong to
+/// `scenario`, as one line; `None` if every one does.
+pub fn foreign_flag(given: &[(&str, f64)], scenario: BudgetScenario) -> Option<String> {
+    given.iter().find_map(|(name, _)| {
+        let spec = parameter(name)?;
+        (!spec.scenarios.contains(&scenario)).then(|| {
+            let owners: Vec<&str> = spec.scenarios.iter().map(|s| s.name()).collect();
+            format!(
+                "--{} applies to --scenario {} only, not {}",
+                spec.flag,
+                owners.join(" or "),
+                scenario.name()
+            )
+        })
+    })
+}
+
+/// The scenario's parameters by name as resolved: from `values`, else the defaults (what a
+/// report shows as the run's settings).
+pub fn scenario_values(values: &(impl Values + ?Sized), scenario: BudgetScenario) -> Vec<(&'static str, f64)> {
+    all()
+        .filter(|spec| spec.scenarios.contains(&scenario))
+        .map(|spec| (spec.name, values.value(spec.name).unwrap_or(spec.default)))
+        .collect()
+}
+
+/// A live run's limits, inside the table's ranges, so that a run stays short on a small
+/// machine: calls in the retry-after run, and its real time.
+pub const LIVE_MAX_CALLS: u64 = 2_000;
+pub const LIVE_MAX_DURATION_MS: u64 = 10_000;
+/// A live run's orders: the herd's clients, the duplicates and status runs' requests.
+pub const LIVE_MAX_ORDERS: u64 = 5_000;
+
+/// A live run of `scenario` at `params` past one of its limits, as one line; `None` if it fits.
+pub fn live_problem(scenario: BudgetScenario, params: &BudgetParams) -> Option<String> {
+    let least = |name: &str| parameter(name).map_or(0.0, |spec| spec.min);
+    let ra = &params.retry_after;
+    let calls = u64::from(ra.clients) * ra.rate_per_s * ra.duration_ms / 1_000;
+    if scenario == BudgetScenario::RetryAfter && (calls > LIVE_MAX_CALLS || ra.duration_ms > LIVE_MAX_DURATION_MS) {
+        return Some(format!(
+            "--clients {} x --rate-per-s {} for --duration-ms {} is {calls} calls with --live; allowed: up to {LIVE_MAX_CALLS} calls and {LIVE_MAX_DURATION_MS} ms",
+            ra.clients, ra.rate_per_s, ra.duration_ms
+        ));
+    }
+    if scenario == BudgetScenario::Herd && u64::from(params.herd.clients) > LIVE_MAX_ORDERS {
+        return Some(format!(
+            "--herd-clients {} with --live; allowed: {} to {LIVE_MAX_ORDERS}",
+            params.herd.clients,
+            least("herd_clients")
+        ));
+    }
+    if matches!(scenario, BudgetScenario::Duplicates | BudgetScenario::Status)
+        && params.duplicates.requests > LIVE_MAX_ORDERS
+    {
+        return Some(format!(
+            "--requests {} with --live; allowed: {} to {LIVE_MAX_ORDERS}",
+            params.duplicates.requests,
+            least("requests")
+        ));
+    }
+    None
+}
+
 /// Settings that are each in range but wrong together, as one line; `None` if they fit.
 pub fn combination_problem(params: &BudgetParams) -> Option<String> {
     let ra = &params.retry_after;
@@ -309,6 +376,40 @@ mod tests {
         let share = parameter("drop_share").expect("a parameter");
         assert!(parse_value(share, "NaN").is_err());
         assert!(parse_value(share, "1.5").is_err());
+    }
+
+    #[test]
+    fn a_flag_of_another_scenario_is_refused() {
+        assert_eq!(
+            foreign_flag(&[("drop_share", 0.1)], BudgetScenario::Deadline).as_deref(),
+            Some("--drop-share applies to --scenario duplicates only, not deadline")
+        );
+        assert_eq!(foreign_flag(&[("requests", 10.0)], BudgetScenario::Status), None);
+    }
+
+    #[test]
+    fn a_scenarios_values_are_its_own_settings_given_or_default() {
+        let given: &[(&str, f64)] = &[("inventory_attempts", 2.0)];
+        let shown = scenario_values(given, BudgetScenario::Register);
+        assert_eq!(shown.len(), 5);
+        assert!(shown.contains(&("inventory_attempts", 2.0)));
+        assert!(shown.contains(&("deadline_ms", 2_000.0)));
+    }
+
+    #[test]
+    fn a_live_run_past_its_limits_is_refused_in_one_line() {
+        assert_eq!(live_problem(BudgetScenario::Herd, &budget_params(&Defaults)), None);
+        let herd: &[(&str, f64)] = &[("herd_clients", 6_000.0)];
+        assert_eq!(
+            live_problem(BudgetScenario::Herd, &budget_params(herd)).as_deref(),
+            Some("--herd-clients 6000 with --live; allowed: 10 to 5000")
+        );
+        let many: &[(&str, f64)] = &[("clients", 100.0), ("rate_per_s", 100.0)];
+        let refused = live_problem(BudgetScenario::RetryAfter, &budget_params(many)).expect("refused");
+        assert!(refused.contains("is 40000 calls with --live"), "{refused}");
+        let requests: &[(&str, f64)] = &[("requests", 6_000.0)];
+        assert!(live_problem(BudgetScenario::Status, &budget_params(requests)).is_some());
+        assert_eq!(live_problem(BudgetScenario::Deadline, &budget_params(requests)), None);
     }
 
     #[test]

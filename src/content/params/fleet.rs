@@ -4,7 +4,7 @@
 //! bounds ([`BOUNDS`]) and one rule for what holds between parameters.
 //!
 //! `fleet_scenario` picks the scenario the other parameters start from (its index in
-//! [`Scenario::ALL`]: what the scenario fixes beyond the sliders, such as a rolling restart's
+//! [`FleetScenario::ALL`]: what the scenario fixes beyond the sliders, such as a rolling restart's
 //! routing delay or the black hole's balancing); every other parameter a source gives then
 //! sets its field, and one it does not give keeps the scenario's value. The sliders and a
 //! check's settings give every `fleet_*` slider, so a check says everything it is about; the
@@ -17,7 +17,7 @@
 use crate::content::lab::LabFile;
 use crate::content::params::bound::{AtBound, Bound, value};
 use crate::content::values::Values;
-use crate::engine::fleet::{Balancing, Database, DbWindow, FleetParams, OnDbDown, Scenario};
+use crate::engine::fleet::{Balancing, Database, DbWindow, FleetParams, FleetScenario, OnDbDown};
 use crate::error::UsageError;
 
 /// How late a slow database answers unless `fleet_db_latency_ms` says: past the probes'
@@ -86,10 +86,10 @@ pub fn bound_of(name: &str) -> Bound {
     Bound::of(&BOUNDS, name)
 }
 
-/// The scenario `fleet_scenario` names (clamped into [`Scenario::ALL`]).
-pub fn scenario_of(index: f64) -> Scenario {
-    let last = Scenario::ALL.len() - 1;
-    Scenario::ALL[(index.round().max(0.0) as usize).min(last)]
+/// The scenario `fleet_scenario` names (clamped into [`FleetScenario::ALL`]).
+pub fn scenario_of(index: f64) -> FleetScenario {
+    let last = FleetScenario::ALL.len() - 1;
+    FleetScenario::ALL[(index.round().max(0.0) as usize).min(last)]
 }
 
 /// The fleet parameters at the sliders or a check's settings: [`resolve`] holding every
@@ -338,7 +338,7 @@ pub fn check_live(p: &FleetParams) -> Result<(), UsageError> {
 
 /// The `fleet_*` values scenario `scenario` starts from, for the fleet view's scenario key:
 /// (name, value) for every slider [`resolve`] reads.
-pub fn scenario_values(scenario: Scenario) -> Vec<(&'static str, f64)> {
+pub fn scenario_values(scenario: FleetScenario) -> Vec<(&'static str, f64)> {
     values_of(&FleetParams::scenario(scenario))
 }
 
@@ -346,7 +346,7 @@ pub fn scenario_values(scenario: Scenario) -> Vec<(&'static str, f64)> {
 /// database window, the liveness probe's timeout for all three): how `run fleet`'s flags are
 /// compared with their scenario in the same terms as the sliders.
 pub fn values_of(p: &FleetParams) -> Vec<(&'static str, f64)> {
-    let index = Scenario::ALL.iter().position(|s| *s == p.scenario).unwrap_or(0);
+    let index = FleetScenario::ALL.iter().position(|s| *s == p.scenario).unwrap_or(0);
     let (db_state, start_s, end_s) = match p.database.first() {
         Some(w) => {
             let state = match w.state {
@@ -403,7 +403,7 @@ mod tests {
 
     #[test]
     fn a_black_hole_run_faster_than_a_live_round_trip_is_refused() {
-        let mut p = FleetParams::scenario(Scenario::BlackHole);
+        let mut p = FleetParams::scenario(FleetScenario::BlackHole);
         assert!(check_live(&p).is_ok(), "the scenario's own 30/s at 0.1 (3.3 ms apart)");
         (p.replicas, p.load_per_s) = (10, 200.0);
         let refused = check_live(&p).expect_err("0.5 ms apart").0;
@@ -421,7 +421,7 @@ mod tests {
     fn each_scenario_is_reachable_by_the_sliders_and_reads_back_unchanged() {
         let content = Content::load(None).expect("the built-in labs load");
         let lab = content.lab(LabId::Health);
-        for scenario in Scenario::ALL {
+        for scenario in FleetScenario::ALL {
             let values = scenario_values(scenario);
             for &(name, value) in &values {
                 let spec = lab.parameters.iter().find(|p| p.name == name).expect("a slider");
@@ -500,7 +500,7 @@ mod tests {
             "fleet_fail_open",
             "fleet_work_s",
         ];
-        let names = scenario_values(Scenario::LivenessChecksDb)
+        let names = scenario_values(FleetScenario::LivenessChecksDb)
             .into_iter()
             .map(|(name, _)| name)
             .chain(FLAG_ONLY);

@@ -5,12 +5,15 @@
 //! chosen policy (its traffic mix and length) with the lab file's defaults for what they do
 //! not give, the command line from the scenario `--scenario` names with only the flags
 //! typed on top. Both then go through [`apply`].
+//!
+//! What a run may cost is bounded here too: [`check_cost`] (the simulation's arrivals) and
+//! [`check_live`] (a live run's [`LIVE_BOUNDS`], tighter than [`BOUNDS`] on a 2-core machine).
 
 use crate::content::lab::LabFile;
 use crate::content::params::bound::{AtBound, Bound, value};
 use crate::content::values::Values;
 use crate::engine::overload::metastable::MetastableParams;
-use crate::engine::overload::{Arrivals, Dependency, OverloadParams, Policy, Scenario};
+use crate::engine::overload::{self, Arrivals, BulkheadDependency, OverloadParams, OverloadScenario, SheddingPolicy};
 use crate::error::UsageError;
 
 /// Lab 4's names that only the command line sets (no slider has them).
@@ -50,17 +53,93 @@ pub fn bound_of(name: &str) -> Bound {
     Bound::of(&BOUNDS, name)
 }
 
+/// Most arrivals one simulated run may have (about a second of work): offered x duration.
+pub const MAX_ARRIVALS_PER_RUN: f64 = 20_000_000.0;
+
+/// Refuses runs whose values, each inside [`BOUNDS`], multiply into too much work: the run's
+/// arrivals, and with `sweep` those of the sweep's top load (3 x capacity).
+pub fn check_cost(p: &OverloadParams, sweep: bool) -> Result<(), UsageError> {
+    let x_per_s = p.dependency.as_ref().map_or(0.0, |d| d.calls_per_s);
+    let arrivals = (p.offered_per_s + x_per_s + p.health_checks_per_s) * p.duration_s;
+    if arrivals > MAX_ARRIVALS_PER_RUN {
+        return Err(UsageError(format!(
+            "--offered-per-s {} for --duration-s {} is {arrivals:.0} arrivals; allowed: (offered + X calls) x duration up to {MAX_ARRIVALS_PER_RUN:.0}",
+            p.offered_per_s, p.duration_s
+        )));
+    }
+    let sweep_top = overload::SWEEP_FRACTIONS.last().copied().unwrap_or(3.0) * p.capacity_per_s() * p.duration_s;
+    if sweep && sweep_top > MAX_ARRIVALS_PER_RUN {
+        return Err(UsageError(format!(
+            "--sweep runs up to 3 x capacity ({:.0}/s) for --duration-s {}: {sweep_top:.0} arrivals; allowed: up to {MAX_ARRIVALS_PER_RUN:.0} (fewer --workers, a longer --service-ms or a shorter --duration-s)",
+            p.capacity_per_s(),
+            p.duration_s
+        )));
+    }
+    Ok(())
+}
+
+/// The most a live run offers per second: 12.5 x the live pool's 400/s, bounded work for
+/// the client, the server and the simulation run beside it.
+pub const LIVE_MAX_OFFERED_PER_S: f64 = 5_000.0;
+
+/// A live run's bounds on this 2-core machine, each inside its bound in [`BOUNDS`], with
+/// what the refusal adds about why: `run overload --live` refuses a run past one (the app's
+/// live view holds its offered load to [`LIVE_MAX_OFFERED_PER_S`]).
+#[rustfmt::skip]
+pub const LIVE_BOUNDS: [(Bound, &str); 4] = [
+    (Bound::new("duration_s",    "--duration-s",    1.0,    120.0),                ""),
+    (Bound::new("offered_per_s", "--offered-per-s", 1.0,    LIVE_MAX_OFFERED_PER_S), ""),
+    (Bound::new("workers",       "--workers",       1.0,    256.0),                ""),
+    (Bound::new("service_ms",    "--service-ms",    1.0, 10_000.0),                " (timers are 1 ms)"),
+];
+
+/// Refuses a live run Lab 4's live server cannot give: a dependency (bulkhead, or any
+/// `--x-*`), a value past its [`LIVE_BOUNDS`] in the resolved run `p`, or a random seed
+/// among `values` (live arrivals are evenly spaced).
+pub fn check_live(
+    scenario: OverloadScenario,
+    p: &OverloadParams,
+    values: &(impl Values + ?Sized),
+) -> Result<(), UsageError> {
+    if scenario == OverloadScenario::Bulkhead || p.dependency.is_some() {
+        return Err(UsageError(
+            "--live runs fifo, age-cap, lifo, admission, criticality and throttle; bulkhead and metastable are --sim only"
+                .to_string(),
+        ));
+    }
+    for (bound, why) in LIVE_BOUNDS {
+        let resolved = match bound.name {
+            "duration_s" => p.duration_s,
+            "offered_per_s" => p.offered_per_s,
+            "workers" => f64::from(p.workers),
+            _ => p.service_ms,
+        };
+        if !(bound.min..=bound.max).contains(&resolved) {
+            return Err(UsageError(format!(
+                "{} {resolved} with --live; allowed: {} to {}{why}",
+                bound.flag, bound.min, bound.max
+            )));
+        }
+    }
+    if values.value("random_seed").is_some() {
+        return Err(UsageError(
+            "--random-seed applies to --sim only (live arrivals are evenly spaced)".to_string(),
+        ));
+    }
+    Ok(())
+}
+
 /// The policies that read each policy-specific parameter: a run of another policy ignores it.
 #[rustfmt::skip]
-const READ_BY: [(&str, &[Policy]); 4] = [
-    ("age_cap_ms",        &[Policy::AgeCap]),
-    ("admission_limit",   &[Policy::Admission, Policy::Criticality, Policy::Throttle]),
-    ("throttle_k",        &[Policy::Throttle]),
-    ("throttle_window_s", &[Policy::Throttle]),
+const READ_BY: [(&str, &[SheddingPolicy]); 4] = [
+    ("age_cap_ms",        &[SheddingPolicy::AgeCap]),
+    ("admission_limit",   &[SheddingPolicy::Admission, SheddingPolicy::Criticality, SheddingPolicy::Throttle]),
+    ("throttle_k",        &[SheddingPolicy::Throttle]),
+    ("throttle_window_s", &[SheddingPolicy::Throttle]),
 ];
 
 /// Dependency X unless the scenario has one: 100 calls/s of 2 s each, a 10 s timeout, no pool.
-const DEFAULT_X: Dependency = Dependency {
+const DEFAULT_X: BulkheadDependency = BulkheadDependency {
     calls_per_s: 100.0,
     latency_ms: 2_000.0,
     timeout_ms: 10_000.0,
@@ -80,7 +159,7 @@ pub fn apply(
     let count = |v: f64| v.round().max(1.0) as u32;
     let mut p = base;
     if let Some(v) = given("policy")? {
-        p.policy = Policy::ALL[(v.round().max(0.0) as usize).min(Policy::ALL.len() - 1)];
+        p.policy = SheddingPolicy::ALL[(v.round().max(0.0) as usize).min(SheddingPolicy::ALL.len() - 1)];
     }
     macro_rules! set {
         ($($name:literal => $field:expr, $convert:expr;)*) => {
@@ -162,12 +241,12 @@ pub fn overload_params(lab: &LabFile, values: &(impl Values + ?Sized)) -> Overlo
         .value("policy")
         .unwrap_or(0.0)
         .round()
-        .clamp(0.0, (Policy::ALL.len() - 1) as f64) as usize;
-    let policy = Policy::ALL[policy_index];
-    let scenario = Scenario::ALL
+        .clamp(0.0, (SheddingPolicy::ALL.len() - 1) as f64) as usize;
+    let policy = SheddingPolicy::ALL[policy_index];
+    let scenario = OverloadScenario::ALL
         .into_iter()
         .find(|scenario| scenario.policy() == policy && scenario.params().dependency.is_none())
-        .unwrap_or(Scenario::Fifo);
+        .unwrap_or(OverloadScenario::Fifo);
     match apply(scenario.params(), &values, AtBound::Clamp, true) {
         Ok(params) => params,
         // Clamping holds every value inside its bound, and no rule is refused at the sliders.
@@ -179,8 +258,8 @@ pub fn overload_params(lab: &LabFile, values: &(impl Values + ?Sized)) -> Overlo
 /// other traffic, with X's own pool of 40 of the workers.
 pub fn overload_bulkhead_params(lab: &LabFile, values: &(impl Values + ?Sized)) -> OverloadParams {
     OverloadParams {
-        policy: Policy::Fifo,
-        dependency: Scenario::Bulkhead.params().dependency,
+        policy: SheddingPolicy::Fifo,
+        dependency: OverloadScenario::Bulkhead.params().dependency,
         ..overload_params(lab, values)
     }
 }
@@ -189,8 +268,8 @@ pub fn overload_bulkhead_params(lab: &LabFile, values: &(impl Values + ?Sized)) 
 /// its own: the timeout alone caps the slots the calls hold.
 pub fn overload_hang_params(lab: &LabFile, values: &(impl Values + ?Sized)) -> OverloadParams {
     OverloadParams {
-        policy: Policy::Fifo,
-        dependency: Some(Dependency {
+        policy: SheddingPolicy::Fifo,
+        dependency: Some(BulkheadDependency {
             calls_per_s: 100.0,
             latency_ms: 1_000_000.0,
             timeout_ms: 500.0,
@@ -268,18 +347,18 @@ mod tests {
     #[test]
     fn a_policys_own_value_for_another_policy_is_refused_unless_a_sweep_runs_every_policy() {
         let age_cap: &[(&str, f64)] = &[("policy", 3.0), ("age_cap_ms", 100.0)];
-        let refused = apply(Scenario::Fifo.params(), age_cap, AtBound::Refuse, false).expect_err("ignored");
+        let refused = apply(OverloadScenario::Fifo.params(), age_cap, AtBound::Refuse, false).expect_err("ignored");
         assert!(
             refused
                 .0
                 .starts_with("--age-cap-ms applies to the age-cap policy only; this run's policy is admission"),
             "{refused}"
         );
-        assert!(apply(Scenario::Fifo.params(), age_cap, AtBound::Refuse, true).is_ok());
-        assert!(apply(Scenario::Fifo.params(), age_cap, AtBound::Clamp, false).is_ok());
+        assert!(apply(OverloadScenario::Fifo.params(), age_cap, AtBound::Refuse, true).is_ok());
+        assert!(apply(OverloadScenario::Fifo.params(), age_cap, AtBound::Clamp, false).is_ok());
         let read: &[(&str, f64)] = &[("policy", 1.0), ("age_cap_ms", 100.0)];
-        let p = apply(Scenario::Fifo.params(), read, AtBound::Refuse, false).expect("age-cap reads it");
-        assert_eq!((p.policy, p.age_cap_ms), (Policy::AgeCap, 100.0));
+        let p = apply(OverloadScenario::Fifo.params(), read, AtBound::Refuse, false).expect("age-cap reads it");
+        assert_eq!((p.policy, p.age_cap_ms), (SheddingPolicy::AgeCap, 100.0));
     }
 
     #[test]
@@ -293,5 +372,46 @@ mod tests {
         );
         let held: &[(&str, f64)] = &[("workers", 0.0)];
         assert_eq!(overload_params(lab, held).workers, 1, "held at its bound");
+    }
+
+    #[test]
+    fn values_in_range_that_multiply_into_too_much_work_are_refused() {
+        let heavy = OverloadParams {
+            offered_per_s: 100_000.0,
+            duration_s: 600.0,
+            ..OverloadParams::default()
+        };
+        assert!(check_cost(&heavy, false).is_err());
+        assert!(check_cost(&OverloadParams::default(), true).is_ok());
+    }
+
+    #[test]
+    fn a_live_run_is_held_to_its_live_bounds_with_the_flag_named() {
+        let live = |p: OverloadParams| check_live(OverloadScenario::Fifo, &p, &Defaults).map_err(|refused| refused.0);
+        let fine = OverloadParams {
+            duration_s: 20.0,
+            workers: 8,
+            service_ms: 20.0,
+            offered_per_s: 500.0,
+            ..OverloadScenario::Fifo.params()
+        };
+        assert_eq!(live(fine.clone()), Ok(()));
+        assert_eq!(
+            live(OverloadParams {
+                workers: 300,
+                ..fine.clone()
+            }),
+            Err("--workers 300 with --live; allowed: 1 to 256".to_string())
+        );
+        assert_eq!(
+            live(OverloadParams {
+                service_ms: 0.5,
+                ..fine.clone()
+            }),
+            Err("--service-ms 0.5 with --live; allowed: 1 to 10000 (timers are 1 ms)".to_string())
+        );
+        let seeded: &[(&str, f64)] = &[("random_seed", 3.0)];
+        assert!(check_live(OverloadScenario::Fifo, &fine, seeded).is_err());
+        assert!(check_live(OverloadScenario::Bulkhead, &fine, &Defaults).is_err());
     }
 }

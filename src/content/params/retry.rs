@@ -4,11 +4,15 @@
 //! `actions` has one fallback, the lab file's default (10,000 as shipped, the Atlas's). A
 //! live counting run makes fewer: the app caps its own (`live::retry::runner::LIVE_ACTIONS_MAX`),
 //! `run retry --live` makes [`LIVE_DEFAULT_ACTIONS`] unless `--actions` says.
+//!
+//! The live metastable experiment has its own settings ([`metastable_config`]): the engine's
+//! defaults, with the lab's budget and seed and every value given on top.
 
 use crate::content::lab::LabFile;
 use crate::content::params::bound::{value, whole};
 use crate::content::values::{Defaults, Values};
-use crate::engine::retry::{ScenarioParams, ScenarioResult};
+use crate::engine::retry::{RetryPolicy, ScenarioParams, ScenarioResult};
+use crate::engine::retry_chain::{BackoffConfig, DbCapacity, MetastableConfig};
 use crate::error::UsageError;
 
 /// The names of the attempts per layer, top layer first.
@@ -29,6 +33,12 @@ pub struct RetrySettings {
 /// The lab file's attempts per layer, top layer first: the Atlas's 4,4,4 as shipped.
 pub fn layered_defaults(lab: &LabFile) -> Vec<u32> {
     retry_settings(lab, &Defaults).layered
+}
+
+/// The settings of the Atlas's table (`run retry` with no scenario flag, sim or live): the
+/// lab file's, as every flag that would change them names one scenario instead.
+pub fn table_settings(lab: &LabFile) -> RetrySettings {
+    retry_settings(lab, &Defaults)
 }
 
 pub fn retry_settings(lab: &LabFile, values: &(impl Values + ?Sized)) -> RetrySettings {
@@ -103,6 +113,16 @@ pub struct Backoff {
     pub cap_ms: f64,
 }
 
+/// Full Jitter as the live chain takes it.
+impl From<Backoff> for BackoffConfig {
+    fn from(backoff: Backoff) -> Self {
+        BackoffConfig {
+            base_ms: backoff.base_ms,
+            cap_ms: backoff.cap_ms,
+        }
+    }
+}
+
 /// The largest Full Jitter cap a flag takes, in milliseconds.
 pub const BACKOFF_CAP_MAX_MS: f64 = 60_000.0;
 
@@ -153,6 +173,55 @@ pub fn check_live_time(
         attempts_text(&params.attempts),
         params.p
     )))
+}
+
+/// The live metastable experiment (`run retry --live --scenario metastable`): the engine's
+/// defaults ([`MetastableConfig::default`]) with every value `values` gives on top, by the
+/// flags' names: `metastable_policy` (the index of [`RetryPolicy::ALL`]: layered, single,
+/// budget), `before_s`, `trigger_s`, `after_s`, `load_per_s`, `db_concurrency`, `service_ms`,
+/// `db_timeout_ms`, `deadline_ms`, `bucket_ms`, and the lab's `budget`, `seed` and Full
+/// Jitter. `attempts` (a list, not a named value) replaces the engine's 4,4,4.
+///
+/// `p` and `actions` are refused: the trigger sets the failures, and the experiment runs for
+/// its phases' seconds, not a count of actions.
+pub fn metastable_config(
+    lab: &LabFile,
+    values: &(impl Values + ?Sized),
+    attempts: Option<Vec<u32>>,
+) -> Result<MetastableConfig, UsageError> {
+    if let Some(flag) = [("p", "--p"), ("actions", "--actions")]
+        .into_iter()
+        .find_map(|(name, flag)| values.value(name).is_some().then_some(flag))
+    {
+        return Err(UsageError(format!(
+            "{flag} does not apply to --scenario metastable (the trigger sets the failures)"
+        )));
+    }
+    let defaults = MetastableConfig::default();
+    let given = |name: &str| values.value(name);
+    let given_ms = |name: &str, default_ms: u64| given(name).map_or(default_ms, |ms| ms as u64);
+    let capacity = DbCapacity {
+        concurrency: given("db_concurrency").map_or(defaults.capacity.concurrency, |c| c as usize),
+        service_ms: given("service_ms").unwrap_or(defaults.capacity.service_ms),
+    };
+    let capacity_per_s = capacity.concurrency as f64 * 1e3 / capacity.service_ms;
+    let policy_index = given("metastable_policy").map_or(0, |v| v.round().max(0.0) as usize);
+    Ok(MetastableConfig {
+        policy: RetryPolicy::ALL[policy_index.min(RetryPolicy::ALL.len() - 1)],
+        layered: attempts.unwrap_or(defaults.layered),
+        budget: value(lab, values, "budget"),
+        // Unless given, the load stays at the default's 60% of whatever capacity was chosen.
+        load_per_s: given("load_per_s").unwrap_or((0.6 * capacity_per_s).round()),
+        capacity,
+        db_timeout_ms: given_ms("db_timeout_ms", defaults.db_timeout_ms),
+        deadline_ms: given_ms("deadline_ms", defaults.deadline_ms),
+        before_s: given("before_s").unwrap_or(defaults.before_s),
+        trigger_s: given("trigger_s").unwrap_or(defaults.trigger_s),
+        after_s: given("after_s").unwrap_or(defaults.after_s),
+        bucket_ms: given_ms("bucket_ms", defaults.bucket_ms),
+        seed: whole(lab, values, "seed"),
+        backoff: backoff(values)?.into(),
+    })
 }
 
 #[cfg(test)]
@@ -216,6 +285,42 @@ mod tests {
                 base_ms: 100.0,
                 cap_ms: 2_000.0
             }
+        );
+    }
+
+    #[test]
+    fn the_metastable_experiment_takes_the_engines_defaults_under_the_flags() {
+        let content = Content::load(None).expect("embedded content loads");
+        let lab = content.lab(LabId::Retry);
+        let defaults = metastable_config(lab, &Defaults, None).expect("no refusal");
+        assert_eq!(
+            defaults,
+            MetastableConfig {
+                budget: value(lab, &Defaults, "budget"),
+                seed: whole(lab, &Defaults, "seed"),
+                ..MetastableConfig::default()
+            }
+        );
+        let given: &[(&str, f64)] = &[
+            ("metastable_policy", 2.0),
+            ("db_concurrency", 2.0),
+            ("service_ms", 20.0),
+            ("db_timeout_ms", 50.0),
+            ("backoff_base_ms", 10.0),
+            ("seed", 7.0),
+        ];
+        let config = metastable_config(lab, given, Some(vec![2, 3])).expect("no refusal");
+        assert_eq!(
+            (config.policy, config.layered.clone()),
+            (RetryPolicy::TopOnlyBudget, vec![2, 3])
+        );
+        assert_eq!(config.load_per_s, 60.0, "60% of 2 slots x 20 ms");
+        assert_eq!((config.db_timeout_ms, config.seed), (50, 7));
+        assert_eq!((config.backoff.base_ms, config.backoff.cap_ms), (10.0, 200.0));
+        let refused = metastable_config(lab, &[("actions", 10.0)][..], None).expect_err("refused");
+        assert_eq!(
+            refused.0,
+            "--actions does not apply to --scenario metastable (the trigger sets the failures)"
         );
     }
 }

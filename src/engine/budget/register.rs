@@ -13,7 +13,7 @@
 
 use serde::Serialize;
 
-use crate::engine::policy::{self, Criticality, Dependency, Register};
+use crate::engine::policy::{self, DependencyCriticality, Register, RegisteredDependency};
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RegisterParams {
@@ -61,8 +61,8 @@ pub struct RegisterRun {
     pub policy_problems: Vec<String>,
 }
 
-fn dependency(name: &str, criticality: Criticality, timeout_ms: u64, attempts: u64) -> Dependency {
-    Dependency {
+fn dependency(name: &str, criticality: DependencyCriticality, timeout_ms: u64, attempts: u64) -> RegisteredDependency {
+    RegisteredDependency {
         name: Some(name.to_string()),
         criticality: Some(criticality),
         timeout_ms: Some(timeout_ms),
@@ -72,42 +72,42 @@ fn dependency(name: &str, criticality: Criticality, timeout_ms: u64, attempts: u
         idempotent: Some(true),
         breaker: Some(true),
         runbook: Some(format!("runbooks/checkout.md#{name}")),
-        ..Dependency::default()
+        ..RegisteredDependency::default()
     }
 }
 
 /// The Atlas's register (`dependencies.json`) with payments' and inventory's timeouts,
 /// attempts and the deadline taken from `p`.
 pub fn lab_register(p: &RegisterParams) -> Register {
-    let payments = Dependency {
+    let payments = RegisteredDependency {
         sequential: true,
         idempotent: Some(false),
         idempotency_key: true,
         ..dependency(
             "payments",
-            Criticality::Hard,
+            DependencyCriticality::Hard,
             p.payments_timeout_ms,
             p.payments_attempts,
         )
     };
-    let inventory = Dependency {
+    let inventory = RegisteredDependency {
         sequential: true,
         ..dependency(
             "inventory",
-            Criticality::Hard,
+            DependencyCriticality::Hard,
             p.inventory_timeout_ms,
             p.inventory_attempts,
         )
     };
-    let recommendations = Dependency {
+    let recommendations = RegisteredDependency {
         degraded_behaviour: Some("render the page without the panel".to_string()),
-        ..dependency("recommendations", Criticality::Soft, 200, 1)
+        ..dependency("recommendations", DependencyCriticality::Soft, 200, 1)
     };
-    let receipts = Dependency {
+    let receipts = RegisteredDependency {
         sdk_attempts: Some(3),
         breaker: Some(false),
         runbook: Some("runbooks/checkout.md#receipts".to_string()),
-        ..dependency("receipt-store", Criticality::Soft, 1_000, 2)
+        ..dependency("receipt-store", DependencyCriticality::Soft, 1_000, 2)
     };
     Register {
         inbound_deadline_ms: p.deadline_ms,

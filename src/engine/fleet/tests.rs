@@ -33,7 +33,7 @@ fn liveness_checking_the_database_restarts_every_replica_with_a_growing_back_off
     //   restart 3 at 233; stop 293, exit 304, back-off 40 s -> restart 4 at 344. The
     //   database is up since 330: startup passes at 349 and readiness with it.
     // Replicas 1 and 2 do the same 1 s and 2 s later.
-    let run = simulate(&FleetParams::scenario(Scenario::LivenessChecksDb));
+    let run = simulate(&FleetParams::scenario(FleetScenario::LivenessChecksDb));
     assert_eq!(
         restarts_of(&run),
         [
@@ -116,7 +116,7 @@ fn assert_rows_match_endpoints(run: &FleetRun) {
 
 #[test]
 fn every_scenario_s_rows_say_ready_exactly_when_the_service_counts_the_endpoint() {
-    for scenario in Scenario::ALL {
+    for scenario in FleetScenario::ALL {
         let params = FleetParams::scenario(scenario);
         assert_rows_match_endpoints(&simulate(&params));
         // Both probes on the database: killed while already unready.
@@ -126,7 +126,7 @@ fn every_scenario_s_rows_say_ready_exactly_when_the_service_counts_the_endpoint(
         assert_rows_match_endpoints(&simulate(&both));
     }
     // A rolling pod leaves at once and says so: 0/1 Terminating at the roll.
-    let run = simulate(&FleetParams::scenario(Scenario::RollingRestart));
+    let run = simulate(&FleetParams::scenario(FleetScenario::RollingRestart));
     let roll = run.replicas[0]
         .timeline
         .iter()
@@ -138,7 +138,7 @@ fn every_scenario_s_rows_say_ready_exactly_when_the_service_counts_the_endpoint(
 fn a_sixty_second_outage_costs_each_replica_one_restart() {
     // Down from 30 to 90: the stop at 50 and the restart at 61 happen as above; the new
     // container's startup probe fails at 66 ... 86 (5 failures, below 12) and passes at 91.
-    let mut params = FleetParams::scenario(Scenario::LivenessChecksDb);
+    let mut params = FleetParams::scenario(FleetScenario::LivenessChecksDb);
     params.database[0].end_s = 90.0;
     let run = simulate(&params);
     assert_eq!(restarts_of(&run), [vec![61.0], vec![62.0], vec![63.0]]);
@@ -150,7 +150,7 @@ fn a_sixty_second_outage_costs_each_replica_one_restart() {
 fn a_slow_database_restarts_the_fleet_only_when_it_is_slower_than_the_probe_timeout() {
     // Self-check question 1: a liveness check on a database that is slow for ten minutes.
     // At 2000 ms every /livez misses the 1 s timeout: the same restarts as a down database.
-    let mut params = FleetParams::scenario(Scenario::LivenessChecksDb);
+    let mut params = FleetParams::scenario(FleetScenario::LivenessChecksDb);
     params.database[0].state = Database::Slow { latency_ms: 2000 };
     let slow = simulate(&params);
     assert_eq!(slow.replicas[0].stops[0], (50.0, StopReason::Liveness));
@@ -170,7 +170,7 @@ fn a_slow_database_restarts_the_fleet_only_when_it_is_slower_than_the_probe_time
 fn readiness_checking_the_database_takes_every_replica_out_of_rotation_together() {
     // Down from 30 to 90. Replica 0's readiness fails at 30 and 35: unready at 35; replica
     // 1 at 36, replica 2 at 37. It passes again at 90, 91, 92. No restart: liveness is local.
-    let run = simulate(&FleetParams::scenario(Scenario::ReadinessChecksDb));
+    let run = simulate(&FleetParams::scenario(FleetScenario::ReadinessChecksDb));
     assert_eq!(run.total_restarts(), 0);
     assert_eq!(run.no_endpoint_windows, [(37.0, 90.0)]);
     // Clients are refused from 38 to 91 (the 1 s routing delay): 530; degraded 30 to 38: 80.
@@ -187,7 +187,7 @@ fn readiness_checking_the_database_takes_every_replica_out_of_rotation_together(
 
 #[test]
 fn a_load_balancer_that_fails_open_serves_degraded_answers_instead_of_refusing() {
-    let mut params = FleetParams::scenario(Scenario::ReadinessChecksDb);
+    let mut params = FleetParams::scenario(FleetScenario::ReadinessChecksDb);
     params.fail_open = true;
     let run = simulate(&params);
     // Every request of 30 to 90 reaches a replica, which answers from its fallback.
@@ -198,7 +198,7 @@ fn a_load_balancer_that_fails_open_serves_degraded_answers_instead_of_refusing()
 
 #[test]
 fn process_local_probes_ride_out_the_outage_with_degraded_answers() {
-    let run = simulate(&FleetParams::scenario(Scenario::ProcessLocal));
+    let run = simulate(&FleetParams::scenario(FleetScenario::ProcessLocal));
     assert_eq!(run.total_restarts(), 0);
     assert!(run.no_endpoint_windows.is_empty());
     assert_eq!(
@@ -211,7 +211,7 @@ fn process_local_probes_ride_out_the_outage_with_degraded_answers() {
         }
     );
     // With a design that fails instead of degrading, the same 600 fail.
-    let mut params = FleetParams::scenario(Scenario::ProcessLocal);
+    let mut params = FleetParams::scenario(FleetScenario::ProcessLocal);
     params.on_db_down = OnDbDown::Fail;
     assert_eq!(simulate(&params).requests.failed, 600);
 }
@@ -226,7 +226,7 @@ fn a_rolling_restart_without_pre_stop_loses_the_requests_routed_during_the_delay
     //     (pod 0's replacement is seen from 37): pod 1 gets even k = 250 ... 268 -> 10 lost.
     // 40: pod 1's replacement is ready; pod 2 is deleted. Seen in 40..42: {0, 2}; pod 2
     //     gets odd k = 301 ... 319 -> 10 lost. 7 + 10 + 10 = 27 of 800.
-    let run = simulate(&FleetParams::scenario(Scenario::RollingRestart));
+    let run = simulate(&FleetParams::scenario(FleetScenario::RollingRestart));
     assert_eq!(run.requests.failed, 27);
     assert_eq!(run.requests.ok, 773);
     assert_eq!(run.total_restarts(), 0, "a replaced pod is not a restart");
@@ -238,7 +238,7 @@ fn a_rolling_restart_without_pre_stop_loses_the_requests_routed_during_the_delay
 fn a_pre_stop_sleep_longer_than_the_routing_delay_loses_nothing() {
     // preStop 5 s >= routing 2 s: pod 0 serves until 35 while traffic to it stops at 32.
     // Replacements start at 35, 45, 55 (each 5 s preStop after a deletion at 30, 40, 50).
-    let mut params = FleetParams::scenario(Scenario::RollingRestart);
+    let mut params = FleetParams::scenario(FleetScenario::RollingRestart);
     params.pre_stop_s = 5.0;
     let run = simulate(&params);
     assert_eq!(run.requests.failed, 0);
@@ -254,15 +254,15 @@ fn least_requests_sends_most_traffic_to_the_fast_failing_replica() {
     // only on turns 1, 4, 7 ... and replica 2 on turns 2, 5, 8 ... (or 1 when replica 1 is
     // busy). A pick keeps a replica busy for 7.5 arrivals, so its next win is 9 turns on:
     // 2 of every 9 requests are served, 1500 x 7/9 = 1166.7 fail: 1166 in the run.
-    let run = simulate(&FleetParams::scenario(Scenario::BlackHole));
+    let run = simulate(&FleetParams::scenario(FleetScenario::BlackHole));
     assert_eq!(run.requests.failed, 1166);
     assert_eq!(run.requests.ok, 334);
     // At 0.2 s a request ends exactly on its replica's next turn (6 arrivals): 4 of 6 fail.
-    let mut knife_edge = FleetParams::scenario(Scenario::BlackHole);
+    let mut knife_edge = FleetParams::scenario(FleetScenario::BlackHole);
     knife_edge.server.work_s = 0.2;
     assert_eq!(simulate(&knife_edge).requests.failed, 1000);
     // Round-robin gives it exactly one request in three.
-    let mut params = FleetParams::scenario(Scenario::BlackHole);
+    let mut params = FleetParams::scenario(FleetScenario::BlackHole);
     params.balancing = Balancing::RoundRobin;
     let fair = simulate(&params);
     assert_eq!(fair.requests.failed, 500);
@@ -276,7 +276,7 @@ fn a_grace_period_shorter_than_pre_stop_plus_drain_cuts_requests_off() {
     // still running. It took turns k % 3 == 0 until the Service stopped routing to it at 32:
     // k = 153, 156, ... 219 (sent at 25.3 ... 31.9) -> at least 23 cut off. With 30 s of
     // grace (>= 5 + 10) every request finishes.
-    let mut params = FleetParams::scenario(Scenario::RollingRestart);
+    let mut params = FleetParams::scenario(FleetScenario::RollingRestart);
     params.pre_stop_s = 5.0;
     params.grace_s = 5.0;
     params.server.work_s = 10.0;
@@ -291,10 +291,10 @@ fn a_grace_period_shorter_than_pre_stop_plus_drain_cuts_requests_off() {
 
 #[test]
 fn every_scenario_has_a_name_that_reads_back() {
-    for scenario in Scenario::ALL {
-        assert_eq!(Scenario::from_name(scenario.name()), Some(scenario));
+    for scenario in FleetScenario::ALL {
+        assert_eq!(FleetScenario::from_name(scenario.name()), Some(scenario));
     }
-    assert_eq!(Scenario::from_name("nope"), None);
+    assert_eq!(FleetScenario::from_name("nope"), None);
 }
 
 #[test]

@@ -21,9 +21,11 @@ pub mod shed;
 pub mod sim;
 pub mod throttle;
 
-pub use params::{Arrivals, CriticalityMix, Dependency, OverloadParams, Policy};
-pub use scenario::Scenario;
-pub use shed::{Admission, Criticality, Discipline, Entry, Refusal, RequestClass, ServerCore, ServerPolicy};
+pub use params::{Arrivals, BulkheadDependency, CriticalityMix, OverloadParams, SheddingPolicy};
+pub use scenario::OverloadScenario;
+pub use shed::{
+    Admission, Discipline, Entry, RequestClass, RequestCriticality, RequestRefusal, ServerCore, ServerPolicy,
+};
 pub use sim::{OverloadRun, Second, Totals, run};
 
 pub use throttle::{AdaptiveThrottle, reject_probability};
@@ -44,7 +46,7 @@ pub struct CurvePoint {
 /// Goodput against offered load under one policy.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Curve {
-    pub policy: Policy,
+    pub policy: SheddingPolicy,
     pub points: Vec<CurvePoint>,
 }
 
@@ -56,7 +58,7 @@ pub fn sweep_offered(params: &OverloadParams) -> Vec<f64> {
 
 /// One point of a curve: goodput (mean over the run) at `offered_per_s` under `policy`.
 /// Points are independent, so a caller may compute them on several threads.
-pub fn sweep_point(params: &OverloadParams, policy: Policy, offered_per_s: f64) -> CurvePoint {
+pub fn sweep_point(params: &OverloadParams, policy: SheddingPolicy, offered_per_s: f64) -> CurvePoint {
     let at = OverloadParams {
         offered_per_s,
         policy,
@@ -70,7 +72,7 @@ pub fn sweep_point(params: &OverloadParams, policy: Policy, offered_per_s: f64) 
 }
 
 /// Goodput at each of `offered` under `policy`, other settings as given.
-pub fn sweep_at(params: &OverloadParams, policy: Policy, offered: &[f64]) -> Curve {
+pub fn sweep_at(params: &OverloadParams, policy: SheddingPolicy, offered: &[f64]) -> Curve {
     let points = offered.iter().map(|&o| sweep_point(params, policy, o)).collect();
     Curve { policy, points }
 }
@@ -84,10 +86,10 @@ pub struct ComparedPoint {
     pub sim_goodput_per_s: f64,
 }
 
-/// The goodput curve of every policy in [`Policy::ALL`] at these settings.
+/// The goodput curve of every policy in [`SheddingPolicy::ALL`] at these settings.
 pub fn sweep(params: &OverloadParams) -> Vec<Curve> {
     let offered = sweep_offered(params);
-    Policy::ALL
+    SheddingPolicy::ALL
         .iter()
         .map(|&policy| sweep_at(params, policy, &offered))
         .collect()
@@ -113,7 +115,7 @@ pub fn recompute(params: &OverloadParams) -> Recompute {
 pub fn same_sweep(a: &OverloadParams, b: &OverloadParams) -> bool {
     let neutral = |p: &OverloadParams| OverloadParams {
         offered_per_s: 0.0,
-        policy: Policy::Fifo,
+        policy: SheddingPolicy::Fifo,
         trace_at_s: None,
         ..p.clone()
     };
@@ -159,7 +161,7 @@ pub fn scaled_for_sweep(params: &OverloadParams) -> (OverloadParams, f64) {
         workers,
         admission_limit: ((f64::from(params.admission_limit) * shrink).round() as u32).max(1),
         health_checks_per_s: params.health_checks_per_s * shrink,
-        dependency: params.dependency.as_ref().map(|d| Dependency {
+        dependency: params.dependency.as_ref().map(|d| BulkheadDependency {
             calls_per_s: d.calls_per_s * shrink,
             pool: d.pool.map(|pool| ((f64::from(pool) * shrink).round() as u32).max(1)),
             ..d.clone()

@@ -2,12 +2,12 @@
 
 use serde::Serialize;
 
-use super::shed::{Criticality, Discipline, ServerPolicy};
+use super::shed::{Discipline, RequestCriticality, ServerPolicy};
 
 /// The shedding policies the goodput curve compares (the `policy` slider's order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Policy {
+pub enum SheddingPolicy {
     /// Unprotected: oldest first, no shedding.
     Fifo,
     /// Refuse what would wait longer than the age cap.
@@ -22,31 +22,32 @@ pub enum Policy {
     Throttle,
 }
 
-impl Policy {
+impl SheddingPolicy {
     #[rustfmt::skip]
-    pub const ALL: [Policy; 6] = [
-        Policy::Fifo, Policy::AgeCap, Policy::Lifo, Policy::Admission, Policy::Criticality, Policy::Throttle,
+    pub const ALL: [SheddingPolicy; 6] = [
+        SheddingPolicy::Fifo, SheddingPolicy::AgeCap, SheddingPolicy::Lifo,
+        SheddingPolicy::Admission, SheddingPolicy::Criticality, SheddingPolicy::Throttle,
     ];
 
     /// The command line's and the JSON's name.
     pub fn name(self) -> &'static str {
         match self {
-            Policy::Fifo => "fifo",
-            Policy::AgeCap => "age-cap",
-            Policy::Lifo => "lifo",
-            Policy::Admission => "admission",
-            Policy::Criticality => "criticality",
-            Policy::Throttle => "throttle",
+            SheddingPolicy::Fifo => "fifo",
+            SheddingPolicy::AgeCap => "age-cap",
+            SheddingPolicy::Lifo => "lifo",
+            SheddingPolicy::Admission => "admission",
+            SheddingPolicy::Criticality => "criticality",
+            SheddingPolicy::Throttle => "throttle",
         }
     }
 
-    pub fn from_name(name: &str) -> Option<Policy> {
-        Policy::ALL.into_iter().find(|p| p.name() == name)
+    pub fn from_name(name: &str) -> Option<SheddingPolicy> {
+        SheddingPolicy::ALL.into_iter().find(|p| p.name() == name)
     }
 
     /// The `policy` slider's value for this policy (its index).
     pub fn index(self) -> usize {
-        Policy::ALL.iter().position(|p| *p == self).unwrap_or(0)
+        SheddingPolicy::ALL.iter().position(|p| *p == self).unwrap_or(0)
     }
 }
 
@@ -62,7 +63,7 @@ pub enum Arrivals {
 
 /// Dependency X of the bulkhead case: some requests call it and hold their slot meanwhile.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Dependency {
+pub struct BulkheadDependency {
     /// Requests per second that call X (on top of the offered load).
     pub calls_per_s: f64,
     /// How long X takes to answer (a hang is a long latency).
@@ -73,14 +74,14 @@ pub struct Dependency {
     pub pool: Option<u32>,
 }
 
-impl Dependency {
+impl BulkheadDependency {
     /// How long one call to X holds a slot.
     pub fn hold_ms(&self) -> f64 {
         self.latency_ms.min(self.timeout_ms)
     }
 }
 
-/// Shares of the offered load by criticality, in [`Criticality::ALL`]'s order.
+/// Shares of the offered load by criticality, in [`RequestCriticality::ALL`]'s order.
 pub type CriticalityMix = [f64; 4];
 
 /// All production traffic is CRITICAL by default.
@@ -98,19 +99,19 @@ pub struct OverloadParams {
     pub client_timeout_ms: f64,
     pub duration_s: f64,
     pub arrivals: Arrivals,
-    pub policy: Policy,
-    /// Used by [`Policy::AgeCap`].
+    pub policy: SheddingPolicy,
+    /// Used by [`SheddingPolicy::AgeCap`].
     pub age_cap_ms: f64,
     /// Requests in the server (in service + queued) at which a new one gets a 503; used by
     /// admission, criticality and throttle.
     pub admission_limit: u32,
-    /// The throttle's K; used by [`Policy::Throttle`].
+    /// The throttle's K; used by [`SheddingPolicy::Throttle`].
     pub throttle_k: f64,
     pub throttle_window_s: f64,
     pub mix: CriticalityMix,
     /// Load balancer pings per second (never shed).
     pub health_checks_per_s: f64,
-    pub dependency: Option<Dependency>,
+    pub dependency: Option<BulkheadDependency>,
     /// Report the actual queue wait of the first request arriving at or after this time.
     pub trace_at_s: Option<f64>,
     /// Seed of the throttle's draws and of random class picks.
@@ -127,7 +128,7 @@ impl Default for OverloadParams {
             client_timeout_ms: 1_000.0,
             duration_s: 10.0,
             arrivals: Arrivals::Even,
-            policy: Policy::Fifo,
+            policy: SheddingPolicy::Fifo,
             age_cap_ms: 200.0,
             // The pool plus a queue of half the pool (the SRE book's rule for steady traffic).
             admission_limit: 150,
@@ -151,7 +152,7 @@ impl OverloadParams {
     }
 
     /// The same settings under another policy.
-    pub fn with_policy(&self, policy: Policy) -> OverloadParams {
+    pub fn with_policy(&self, policy: SheddingPolicy) -> OverloadParams {
         OverloadParams { policy, ..self.clone() }
     }
 
@@ -163,20 +164,20 @@ impl OverloadParams {
             ..ServerPolicy::default()
         };
         match self.policy {
-            Policy::Fifo => base,
-            Policy::AgeCap => ServerPolicy {
+            SheddingPolicy::Fifo => base,
+            SheddingPolicy::AgeCap => ServerPolicy {
                 age_cap_s: Some(self.age_cap_ms / 1_000.0),
                 ..base
             },
-            Policy::Lifo => ServerPolicy {
+            SheddingPolicy::Lifo => ServerPolicy {
                 discipline: Discipline::Lifo,
                 ..base
             },
-            Policy::Admission | Policy::Throttle => ServerPolicy {
+            SheddingPolicy::Admission | SheddingPolicy::Throttle => ServerPolicy {
                 admission_limit: limit,
                 ..base
             },
-            Policy::Criticality => ServerPolicy {
+            SheddingPolicy::Criticality => ServerPolicy {
                 admission_limit: limit,
                 by_criticality: true,
                 ..base
@@ -186,7 +187,7 @@ impl OverloadParams {
 
     /// The throttle's K when the policy uses it.
     pub fn throttle(&self) -> Option<f64> {
-        (self.policy == Policy::Throttle).then_some(self.throttle_k)
+        (self.policy == SheddingPolicy::Throttle).then_some(self.throttle_k)
     }
 
     /// The mix as shares that sum to 1 (all CRITICAL when the mix is empty).
@@ -215,7 +216,7 @@ impl ClassPicker {
         }
     }
 
-    pub(crate) fn next(&mut self) -> Criticality {
+    pub(crate) fn next(&mut self) -> RequestCriticality {
         let mut best = 0;
         for i in 0..4 {
             self.current[i] += self.weights[i];
@@ -224,6 +225,6 @@ impl ClassPicker {
             }
         }
         self.current[best] -= 1.0;
-        Criticality::ALL[best]
+        RequestCriticality::ALL[best]
     }
 }

@@ -1,10 +1,10 @@
 //! The named scenarios of `run overload --scenario NAME`, with the lesson's numbers as defaults.
 
-use super::params::{Dependency, OverloadParams, Policy};
+use super::params::{BulkheadDependency, OverloadParams, SheddingPolicy};
 
 /// One of Lab 4's scenarios.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Scenario {
+pub enum OverloadScenario {
     Fifo,
     AgeCap,
     Lifo,
@@ -15,53 +15,60 @@ pub enum Scenario {
     Metastable,
 }
 
-impl Scenario {
+impl OverloadScenario {
     #[rustfmt::skip]
-    pub const ALL: [Scenario; 8] = [
-        Scenario::Fifo, Scenario::AgeCap, Scenario::Lifo, Scenario::Admission,
-        Scenario::Criticality, Scenario::Bulkhead, Scenario::Throttle, Scenario::Metastable,
+    pub const ALL: [OverloadScenario; 8] = [
+        OverloadScenario::Fifo, OverloadScenario::AgeCap, OverloadScenario::Lifo,
+        OverloadScenario::Admission, OverloadScenario::Criticality, OverloadScenario::Bulkhead,
+        OverloadScenario::Throttle, OverloadScenario::Metastable,
     ];
 
     pub fn name(self) -> &'static str {
         match self {
-            Scenario::Fifo => "fifo",
-            Scenario::AgeCap => "age-cap",
-            Scenario::Lifo => "lifo",
-            Scenario::Admission => "admission",
-            Scenario::Criticality => "criticality",
-            Scenario::Bulkhead => "bulkhead",
-            Scenario::Throttle => "throttle",
-            Scenario::Metastable => "metastable",
+            OverloadScenario::Fifo => "fifo",
+            OverloadScenario::AgeCap => "age-cap",
+            OverloadScenario::Lifo => "lifo",
+            OverloadScenario::Admission => "admission",
+            OverloadScenario::Criticality => "criticality",
+            OverloadScenario::Bulkhead => "bulkhead",
+            OverloadScenario::Throttle => "throttle",
+            OverloadScenario::Metastable => "metastable",
         }
     }
 
-    pub fn from_name(name: &str) -> Option<Scenario> {
-        Scenario::ALL.into_iter().find(|s| s.name() == name)
+    pub fn from_name(name: &str) -> Option<OverloadScenario> {
+        OverloadScenario::ALL.into_iter().find(|s| s.name() == name)
     }
 
     /// What the scenario shows, in one line.
     pub fn summary(self) -> &'static str {
         match self {
-            Scenario::Fifo => "unprotected FIFO queue at 2,500/s against 2,000/s: the wait passes the timeout",
-            Scenario::AgeCap => "drop what would wait over 200 ms: the queue stops at 400, goodput stays 2,000/s",
-            Scenario::Lifo => "newest first: the callers still waiting are served",
-            Scenario::Admission => "a cap on requests in the server with a cheap 503 + Retry-After",
-            Scenario::Criticality => "the cap shared out by criticality: SHEDDABLE goes first",
-            Scenario::Bulkhead => "dependency X takes 2 s at 100 calls/s; a pool of 40 keeps 160 threads for the rest",
-            Scenario::Throttle => "offered 3x capacity; the client-side throttle refuses about 1 in 3 locally (K = 2)",
-            Scenario::Metastable => "280 QPS, a 10 s outage, one retry after 1 s: 560 QPS and no recovery",
+            OverloadScenario::Fifo => "unprotected FIFO queue at 2,500/s against 2,000/s: the wait passes the timeout",
+            OverloadScenario::AgeCap => {
+                "drop what would wait over 200 ms: the queue stops at 400, goodput stays 2,000/s"
+            }
+            OverloadScenario::Lifo => "newest first: the callers still waiting are served",
+            OverloadScenario::Admission => "a cap on requests in the server with a cheap 503 + Retry-After",
+            OverloadScenario::Criticality => "the cap shared out by criticality: SHEDDABLE goes first",
+            OverloadScenario::Bulkhead => {
+                "dependency X takes 2 s at 100 calls/s; a pool of 40 keeps 160 threads for the rest"
+            }
+            OverloadScenario::Throttle => {
+                "offered 3x capacity; the client-side throttle refuses about 1 in 3 locally (K = 2)"
+            }
+            OverloadScenario::Metastable => "280 QPS, a 10 s outage, one retry after 1 s: 560 QPS and no recovery",
         }
     }
 
     /// The policy the scenario runs (the metastable one runs its own model).
-    pub fn policy(self) -> Policy {
+    pub fn policy(self) -> SheddingPolicy {
         match self {
-            Scenario::Fifo | Scenario::Bulkhead | Scenario::Metastable => Policy::Fifo,
-            Scenario::AgeCap => Policy::AgeCap,
-            Scenario::Lifo => Policy::Lifo,
-            Scenario::Admission => Policy::Admission,
-            Scenario::Criticality => Policy::Criticality,
-            Scenario::Throttle => Policy::Throttle,
+            OverloadScenario::Fifo | OverloadScenario::Bulkhead | OverloadScenario::Metastable => SheddingPolicy::Fifo,
+            OverloadScenario::AgeCap => SheddingPolicy::AgeCap,
+            OverloadScenario::Lifo => SheddingPolicy::Lifo,
+            OverloadScenario::Admission => SheddingPolicy::Admission,
+            OverloadScenario::Criticality => SheddingPolicy::Criticality,
+            OverloadScenario::Throttle => SheddingPolicy::Throttle,
         }
     }
 
@@ -72,18 +79,18 @@ impl Scenario {
             ..OverloadParams::default()
         };
         match self {
-            Scenario::Criticality => OverloadParams {
+            OverloadScenario::Criticality => OverloadParams {
                 // Some CRITICAL_PLUS, mostly CRITICAL production traffic, batch as
                 // SHEDDABLE_PLUS, a little SHEDDABLE; and the load balancer's pings.
                 mix: [0.1, 0.5, 0.3, 0.1],
                 health_checks_per_s: 10.0,
                 ..lesson
             },
-            Scenario::Bulkhead => OverloadParams {
+            OverloadScenario::Bulkhead => OverloadParams {
                 workers: 200,
                 // The requests that never touch X: 1,000/s x 50 ms keeps 50 threads busy.
                 offered_per_s: 1_000.0,
-                dependency: Some(Dependency {
+                dependency: Some(BulkheadDependency {
                     calls_per_s: 100.0,
                     latency_ms: 2_000.0,
                     timeout_ms: 10_000.0,
@@ -91,7 +98,7 @@ impl Scenario {
                 }),
                 ..lesson
             },
-            Scenario::Throttle => OverloadParams {
+            OverloadScenario::Throttle => OverloadParams {
                 offered_per_s: 6_000.0,
                 duration_s: 30.0,
                 ..lesson

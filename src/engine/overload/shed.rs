@@ -32,28 +32,28 @@ use serde::Serialize;
 /// Google's four request criticalities, lowest first (so `Ord` is "more important").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum Criticality {
+pub enum RequestCriticality {
     Sheddable,
     SheddablePlus,
     Critical,
     CriticalPlus,
 }
 
-impl Criticality {
+impl RequestCriticality {
     /// Most important first, as the lesson lists them.
-    pub const ALL: [Criticality; 4] = [
-        Criticality::CriticalPlus,
-        Criticality::Critical,
-        Criticality::SheddablePlus,
-        Criticality::Sheddable,
+    pub const ALL: [RequestCriticality; 4] = [
+        RequestCriticality::CriticalPlus,
+        RequestCriticality::Critical,
+        RequestCriticality::SheddablePlus,
+        RequestCriticality::Sheddable,
     ];
 
     pub fn name(self) -> &'static str {
         match self {
-            Criticality::CriticalPlus => "CRITICAL_PLUS",
-            Criticality::Critical => "CRITICAL",
-            Criticality::SheddablePlus => "SHEDDABLE_PLUS",
-            Criticality::Sheddable => "SHEDDABLE",
+            RequestCriticality::CriticalPlus => "CRITICAL_PLUS",
+            RequestCriticality::Critical => "CRITICAL",
+            RequestCriticality::SheddablePlus => "SHEDDABLE_PLUS",
+            RequestCriticality::Sheddable => "SHEDDABLE",
         }
     }
 
@@ -61,23 +61,23 @@ impl Criticality {
     /// criticality has a higher threshold, so it is shed later.
     pub fn queue_share(self) -> f64 {
         match self {
-            Criticality::CriticalPlus => 1.0,
-            Criticality::Critical => 0.75,
-            Criticality::SheddablePlus => 0.5,
-            Criticality::Sheddable => 0.25,
+            RequestCriticality::CriticalPlus => 1.0,
+            RequestCriticality::Critical => 0.75,
+            RequestCriticality::SheddablePlus => 0.5,
+            RequestCriticality::Sheddable => 0.25,
         }
     }
 
-    /// Position in [`Criticality::ALL`], for per-class tables.
+    /// Position in [`RequestCriticality::ALL`], for per-class tables.
     pub fn index(self) -> usize {
-        Criticality::ALL.iter().position(|c| *c == self).unwrap_or(0)
+        RequestCriticality::ALL.iter().position(|c| *c == self).unwrap_or(0)
     }
 }
 
 /// What kind of request it is, as far as the server's rules care.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct RequestClass {
-    pub criticality: Criticality,
+    pub criticality: RequestCriticality,
     /// It calls dependency X (the bulkhead case) and holds its slot for X's time.
     pub calls_x: bool,
     /// A load balancer's ping: answered first, never shed.
@@ -87,7 +87,7 @@ pub struct RequestClass {
 impl RequestClass {
     /// Ordinary production traffic: CRITICAL, no dependency X.
     pub const PLAIN: RequestClass = RequestClass {
-        criticality: Criticality::Critical,
+        criticality: RequestCriticality::Critical,
         calls_x: false,
         health_check: false,
     };
@@ -138,7 +138,7 @@ impl Default for ServerPolicy {
 /// Why a request was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Refusal {
+pub enum RequestRefusal {
     /// The admission limit (503 + Retry-After).
     Admission,
     /// Its class's share of the queue was full (criticality order).
@@ -171,7 +171,7 @@ pub enum Admission<T> {
     /// Refused at once: answer 503 with `Retry-After: retry_after_s`.
     Refused {
         entry: Entry<T>,
-        reason: Refusal,
+        reason: RequestRefusal,
         retry_after_s: f64,
     },
 }
@@ -267,7 +267,7 @@ impl<T> ServerCore<T> {
         (self.queue.len() as f64 / self.rate_per_s()).ceil().max(1.0)
     }
 
-    fn refuse(&self, entry: Entry<T>, reason: Refusal) -> Admission<T> {
+    fn refuse(&self, entry: Entry<T>, reason: RequestRefusal) -> Admission<T> {
         Admission::Refused {
             entry,
             reason,
@@ -286,13 +286,13 @@ impl<T> ServerCore<T> {
     pub fn arrive(&mut self, entry: Entry<T>) -> Admission<T> {
         let class = entry.class;
         if self.queue.len() >= self.policy.backlog_limit as usize {
-            return self.refuse(entry, Refusal::Backlog);
+            return self.refuse(entry, RequestRefusal::Backlog);
         }
         if class.calls_x
             && let Some(pool) = self.policy.x_pool
             && self.x_busy + self.x_queued >= pool
         {
-            return self.refuse(entry, Refusal::Bulkhead);
+            return self.refuse(entry, RequestRefusal::Bulkhead);
         }
         let worker_free = self.busy < self.workers;
         if class.health_check {
@@ -309,9 +309,9 @@ impl<T> ServerCore<T> {
         if let Some(limit) = self.policy.admission_limit {
             let room = f64::from(limit.saturating_sub(self.workers));
             let (share, reason) = if self.policy.by_criticality {
-                (class.criticality.queue_share(), Refusal::Criticality)
+                (class.criticality.queue_share(), RequestRefusal::Criticality)
             } else {
-                (1.0, Refusal::Admission)
+                (1.0, RequestRefusal::Admission)
             };
             let allowed = u64::from(self.workers.min(limit)) + (room * share).ceil() as u64;
             if u64::from(self.busy) + self.queue.len() as u64 >= allowed {
@@ -325,7 +325,7 @@ impl<T> ServerCore<T> {
         if let Some(limit) = self.age_cap_queue_limit()
             && self.queue.len() >= limit
         {
-            return self.refuse(entry, Refusal::AgeCap);
+            return self.refuse(entry, RequestRefusal::AgeCap);
         }
         if class.calls_x {
             self.x_queued += 1;
@@ -408,7 +408,7 @@ mod tests {
         assert!(matches!(
             core.arrive(entry(0.0, RequestClass::PLAIN)),
             Admission::Refused {
-                reason: Refusal::AgeCap,
+                reason: RequestRefusal::AgeCap,
                 ..
             }
         ));
@@ -431,7 +431,7 @@ mod tests {
             Admission::Refused {
                 reason, retry_after_s, ..
             } => {
-                assert_eq!(reason, Refusal::Admission);
+                assert_eq!(reason, RequestRefusal::Admission);
                 assert_eq!(retry_after_s, 1.0);
             }
             other => panic!("expected a refusal, got {other:?}"),
@@ -451,35 +451,35 @@ mod tests {
             ..RequestClass::PLAIN
         };
         for _ in 0..100 {
-            let _ = core.arrive(entry(0.0, class(Criticality::CriticalPlus)));
+            let _ = core.arrive(entry(0.0, class(RequestCriticality::CriticalPlus)));
         }
         // Room 4: SHEDDABLE may fill 1, SHEDDABLE_PLUS 2, CRITICAL 3, CRITICAL_PLUS 4.
         assert!(matches!(
-            core.arrive(entry(0.0, class(Criticality::Sheddable))),
+            core.arrive(entry(0.0, class(RequestCriticality::Sheddable))),
             Admission::Queued
         ));
         assert!(matches!(
-            core.arrive(entry(0.0, class(Criticality::Sheddable))),
+            core.arrive(entry(0.0, class(RequestCriticality::Sheddable))),
             Admission::Refused { .. }
         ));
         assert!(matches!(
-            core.arrive(entry(0.0, class(Criticality::SheddablePlus))),
+            core.arrive(entry(0.0, class(RequestCriticality::SheddablePlus))),
             Admission::Queued
         ));
         assert!(matches!(
-            core.arrive(entry(0.0, class(Criticality::SheddablePlus))),
+            core.arrive(entry(0.0, class(RequestCriticality::SheddablePlus))),
             Admission::Refused { .. }
         ));
         assert!(matches!(
-            core.arrive(entry(0.0, class(Criticality::Critical))),
+            core.arrive(entry(0.0, class(RequestCriticality::Critical))),
             Admission::Queued
         ));
         assert!(matches!(
-            core.arrive(entry(0.0, class(Criticality::Critical))),
+            core.arrive(entry(0.0, class(RequestCriticality::Critical))),
             Admission::Refused { .. }
         ));
         assert!(matches!(
-            core.arrive(entry(0.0, class(Criticality::CriticalPlus))),
+            core.arrive(entry(0.0, class(RequestCriticality::CriticalPlus))),
             Admission::Queued
         ));
         let health = RequestClass {
@@ -532,7 +532,7 @@ mod tests {
         assert!(matches!(
             core.arrive(entry(0.0, x)),
             Admission::Refused {
-                reason: Refusal::Bulkhead,
+                reason: RequestRefusal::Bulkhead,
                 ..
             }
         ));

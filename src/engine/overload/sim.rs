@@ -19,7 +19,7 @@
 use serde::Serialize;
 
 use super::params::{Arrivals, ClassPicker, OverloadParams};
-use super::shed::{Admission, Criticality, Entry, Refusal, RequestClass, ServerCore};
+use super::shed::{Admission, Entry, RequestClass, RequestCriticality, RequestRefusal, ServerCore};
 use super::throttle::AdaptiveThrottle;
 use crate::engine::pyrandom::PyRandom;
 
@@ -92,7 +92,7 @@ pub struct Totals {
     pub refused_criticality: u64,
     pub refused_bulkhead: u64,
     pub refused_backlog: u64,
-    /// In [`Criticality::ALL`]'s order.
+    /// In [`RequestCriticality::ALL`]'s order.
     pub by_criticality: [ClassTotals; 4],
     pub dependency: DependencyTotals,
     pub health_checks: u64,
@@ -234,7 +234,10 @@ pub fn run(params: &OverloadParams) -> OverloadRun {
     let weights = params.mix_weights();
     let mut picker = ClassPicker::new(weights);
     // One class only (the usual case): no pick per arrival.
-    let single_class = weights.iter().position(|w| *w >= 1.0).map(|i| Criticality::ALL[i]);
+    let single_class = weights
+        .iter()
+        .position(|w| *w >= 1.0)
+        .map(|i| RequestCriticality::ALL[i]);
     let mut main = ArrivalStream::new(params.offered_per_s, arrival_rng.as_mut());
     let mut health = ArrivalStream::new(params.health_checks_per_s, None);
     let mut x_stream = ArrivalStream::new(params.dependency.as_ref().map_or(0.0, |d| d.calls_per_s), None);
@@ -386,11 +389,11 @@ pub fn run(params: &OverloadParams) -> OverloadRun {
                 table.at(now_ns).refused += 1;
                 totals.refused += 1;
                 match reason {
-                    Refusal::Admission => totals.refused_admission += 1,
-                    Refusal::AgeCap | Refusal::Expired => totals.refused_age_cap += 1,
-                    Refusal::Criticality => totals.refused_criticality += 1,
-                    Refusal::Bulkhead => totals.refused_bulkhead += 1,
-                    Refusal::Backlog => totals.refused_backlog += 1,
+                    RequestRefusal::Admission => totals.refused_admission += 1,
+                    RequestRefusal::AgeCap | RequestRefusal::Expired => totals.refused_age_cap += 1,
+                    RequestRefusal::Criticality => totals.refused_criticality += 1,
+                    RequestRefusal::Bulkhead => totals.refused_bulkhead += 1,
+                    RequestRefusal::Backlog => totals.refused_backlog += 1,
                 }
                 if entry.class.calls_x {
                     totals.dependency.refused += 1;
@@ -467,15 +470,15 @@ fn sample(second: &mut Second, core: &ServerCore<Req>, t_s: f64) {
     second.x_busy = core.x_busy();
 }
 
-fn pick_random(weights: &[f64; 4], draw: f64) -> Criticality {
+fn pick_random(weights: &[f64; 4], draw: f64) -> RequestCriticality {
     let mut acc = 0.0;
     for (i, w) in weights.iter().enumerate() {
         acc += w;
         if draw < acc {
-            return Criticality::ALL[i];
+            return RequestCriticality::ALL[i];
         }
     }
-    Criticality::Critical
+    RequestCriticality::Critical
 }
 
 #[cfg(test)]

@@ -195,9 +195,9 @@ pub fn read(question: &Question, text: &str) -> Result<Reading, String> {
 /// and scoring it would only say "wrong" about a slip of the keyboard.
 fn in_range(kind: Kind, typed: &str, reading: Reading) -> Result<Reading, String> {
     match kind {
+        // The range once: the allowed forms (`allowed(kind)`) would say it again.
         Kind::Share if !(0.0..=1.0).contains(&reading.value) => Err(format!(
-            "'{typed}' is outside a share's range: 0 to 1, or 0% to 100% ({})",
-            allowed(kind)
+            "'{typed}' is outside a share's range; allowed: 0 to 1, or 0% to 100% (0.2, 20 or 20%)"
         )),
         _ => Ok(reading),
     }
@@ -378,6 +378,8 @@ mod tests {
         for text in ["2000", "101", "150%", "-0.2"] {
             let refusal = read(&share, text).expect_err(text);
             assert!(refusal.contains("0 to 1, or 0% to 100%"), "{text}: {refusal}");
+            // Said once: the refusal named the range and then the allowed forms with it again.
+            assert_eq!(refusal.matches("0 to 1").count(), 1, "{text}: {refusal}");
         }
         for text in ["100", "100%", "0", "1", "0.5"] {
             assert!(read(&share, text).is_ok(), "{text}");

@@ -13,7 +13,7 @@ use std::time::Duration;
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
-use crate::engine::fleet::{FleetParams, Outcome};
+use crate::engine::fleet::{FleetParams, RequestOutcome};
 use crate::live::database_client::API_PATH;
 use crate::live::fleet::recorder::Recorder;
 use crate::live::fleet::service::NO_ENDPOINT_BODY;
@@ -46,13 +46,13 @@ pub fn request_count(params: &FleetParams) -> u64 {
     count
 }
 
-fn classify(answer: Option<GetOutcome>) -> Outcome {
+fn classify(answer: Option<GetOutcome>) -> RequestOutcome {
     match answer {
-        Some(GetOutcome::Refused) => Outcome::Refused,
-        Some(GetOutcome::Answered { code: 200, body }) if body == "ok\n" => Outcome::Ok,
-        Some(GetOutcome::Answered { code: 200, body }) if body == "degraded\n" => Outcome::Degraded,
-        Some(GetOutcome::Answered { body, .. }) if body == NO_ENDPOINT_BODY => Outcome::Refused,
-        _ => Outcome::Failed,
+        Some(GetOutcome::Refused) => RequestOutcome::Refused,
+        Some(GetOutcome::Answered { code: 200, body }) if body == "ok\n" => RequestOutcome::Ok,
+        Some(GetOutcome::Answered { code: 200, body }) if body == "degraded\n" => RequestOutcome::Degraded,
+        Some(GetOutcome::Answered { body, .. }) if body == NO_ENDPOINT_BODY => RequestOutcome::Refused,
+        _ => RequestOutcome::Failed,
     }
 }
 
@@ -93,7 +93,7 @@ pub async fn run(service: SocketAddr, params: Arc<FleetParams>, recorder: Arc<Re
         while requests.try_join_next().is_some() {}
         if requests.len() >= MAX_IN_FLIGHT {
             // The client's pool is exhausted: the user sees a failure at once.
-            recorder.request(sent_s, Outcome::Failed);
+            recorder.request(sent_s, RequestOutcome::Failed);
             continue;
         }
         let recorder = Arc::clone(&recorder);
@@ -109,11 +109,11 @@ pub async fn run(service: SocketAddr, params: Arc<FleetParams>, recorder: Arc<Re
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::fleet::{Scenario, simulate};
+    use crate::engine::fleet::{FleetScenario, simulate};
 
     #[test]
     fn the_live_load_sends_as_many_requests_as_the_simulation() {
-        for scenario in Scenario::ALL {
+        for scenario in FleetScenario::ALL {
             let params = FleetParams::scenario(scenario);
             assert_eq!(
                 request_count(&params),
@@ -190,11 +190,11 @@ mod tests {
                 body: body.to_string(),
             })
         };
-        assert_eq!(classify(answered(200, "ok\n")), Outcome::Ok);
-        assert_eq!(classify(answered(200, "degraded\n")), Outcome::Degraded);
-        assert_eq!(classify(answered(503, NO_ENDPOINT_BODY)), Outcome::Refused);
-        assert_eq!(classify(answered(502, "failed: endpoint\n")), Outcome::Failed);
-        assert_eq!(classify(Some(GetOutcome::Refused)), Outcome::Refused);
-        assert_eq!(classify(None), Outcome::Failed);
+        assert_eq!(classify(answered(200, "ok\n")), RequestOutcome::Ok);
+        assert_eq!(classify(answered(200, "degraded\n")), RequestOutcome::Degraded);
+        assert_eq!(classify(answered(503, NO_ENDPOINT_BODY)), RequestOutcome::Refused);
+        assert_eq!(classify(answered(502, "failed: endpoint\n")), RequestOutcome::Failed);
+        assert_eq!(classify(Some(GetOutcome::Refused)), RequestOutcome::Refused);
+        assert_eq!(classify(None), RequestOutcome::Failed);
     }
 }

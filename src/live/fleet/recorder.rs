@@ -10,7 +10,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use tokio::sync::{mpsc, watch};
 
 use crate::engine::fleet::{
-    Database, FleetParams, FleetRun, Outcome, ProcessExit, ReplicaRun, ReplicaState, RequestTotals, StateChange,
+    Database, FleetParams, FleetRun, ProcessExit, ReplicaRun, ReplicaState, RequestOutcome, RequestTotals, StateChange,
     StopReason,
 };
 use crate::live::fleet::replica::Clock;
@@ -25,7 +25,7 @@ pub enum FleetSample {
     /// The database was switched.
     Database { t_s: f64, state: Database },
     /// One more request ended; `second` is the model second it was sent in.
-    Request { second: usize, outcome: Outcome },
+    Request { second: usize, outcome: RequestOutcome },
     /// The run is over: everything it measured.
     Done(Box<FleetRun>),
     /// The run could not start or go on (the app's runs only; the CLI gets the error).
@@ -204,7 +204,7 @@ impl Recorder {
         self.send(FleetSample::Endpoints { t_s, ready });
     }
 
-    pub fn request(&self, sent_s: f64, outcome: Outcome) {
+    pub fn request(&self, sent_s: f64, outcome: RequestOutcome) {
         let second = sent_s.max(0.0) as usize;
         {
             let mut inner = self.inner();

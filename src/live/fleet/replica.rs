@@ -79,11 +79,11 @@ pub fn replica_args(params: &FleetParams, port: u16, database_port: u16) -> Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::fleet::Scenario;
+    use crate::engine::fleet::FleetScenario;
 
     #[test]
     fn replica_args_scale_the_model_seconds() {
-        let mut params = FleetParams::scenario(Scenario::LivenessChecksDb);
+        let mut params = FleetParams::scenario(FleetScenario::LivenessChecksDb);
         params.time_scale = 0.1;
         let args = replica_args(&params, 0, 4242);
         assert!(args.windows(2).any(|w| w == ["--warmup-s", "0.2"]), "{args:?}");

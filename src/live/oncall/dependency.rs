@@ -172,7 +172,7 @@ impl CallPlans {
     }
 }
 
-struct Dependency {
+struct DrillDependency {
     dep: OncallDep,
     setup: DrillSetup,
     clock: DrillClock,
@@ -185,7 +185,7 @@ struct Dependency {
     rng: Mutex<PyRandom>,
 }
 
-impl Dependency {
+impl DrillDependency {
     /// The load the attempts of second `second` meet: the attempts of the second before.
     fn offered_per_s(&self, second: usize) -> f64 {
         second
@@ -273,7 +273,7 @@ impl Dependency {
 /// Starts `dep`'s server for the drill of `setup` on `clock`.
 pub async fn serve(dep: OncallDep, setup: &DrillSetup, clock: DrillClock) -> std::io::Result<LoopbackServer> {
     let stream = u128::from(setup.seed) * 2 + 1 + 1_000 * (dep.index() as u128 + 1);
-    let model = Arc::new(Dependency {
+    let model = Arc::new(DrillDependency {
         dep,
         setup: setup.clone(),
         clock,

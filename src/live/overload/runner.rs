@@ -9,7 +9,8 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 
 use crate::content::LabId;
-use crate::engine::overload::{self, ComparedPoint, OverloadParams, OverloadRun, Scenario, Second, Totals};
+use crate::content::params;
+use crate::engine::overload::{self, ComparedPoint, OverloadParams, OverloadRun, OverloadScenario, Second, Totals};
 use crate::live::overload::client::{ClientSettings, LiveClient};
 use crate::live::overload::server::LiveServer;
 use crate::live::run::{self, LabEvent, LabSender, LiveRun, OverloadEvent, RunInbox};
@@ -25,14 +26,14 @@ pub struct OverloadControl {
     pub params: OverloadParams,
 }
 
-/// The most a live run offers per second: 12.5 x the live pool's 400/s, bounded work for
-/// the client, the server and the simulation run beside it.
-pub const MAX_OFFERED_PER_S: f64 = 5_000.0;
+/// The most a live run offers per second: a bound of Lab 4's live parameters, kept with
+/// the others in `content::params::overload`.
+pub const MAX_OFFERED_PER_S: f64 = params::overload::LIVE_MAX_OFFERED_PER_S;
 
 /// Lab 4's settings scaled to a 2-core machine, the lesson's ratios kept: 8 slots x 20 ms
 /// = 400/s, the offered load as the same multiple of capacity, the timeout 20 service
 /// times, the age cap 4, the admission limit the pool plus half of it.
-pub fn live_params(scenario: Scenario) -> OverloadParams {
+pub fn live_params(scenario: OverloadScenario) -> OverloadParams {
     let lesson = scenario.params();
     let scale = 400.0 / lesson.capacity_per_s();
     OverloadParams {

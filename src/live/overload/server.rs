@@ -20,7 +20,7 @@ use tokio::sync::{oneshot, watch};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use crate::engine::overload::{Admission, Criticality, Entry, RequestClass, ServerCore, ServerPolicy};
+use crate::engine::overload::{Admission, Entry, RequestClass, RequestCriticality, ServerCore, ServerPolicy};
 use crate::live::http::{ConnLimits, TextBody, bind_loopback, drain, serve_until, text};
 
 /// The service takes a half-close for a hang-up: Lab 4 counts the work a worker does for
@@ -83,8 +83,8 @@ impl ServerShared {
             .and_then(|v| v.parse::<u64>().ok())
             .unwrap_or(u64::MAX / 4);
         let criticality = header(CRITICALITY_HEADER)
-            .and_then(|name| Criticality::ALL.into_iter().find(|c| c.name() == name))
-            .unwrap_or(Criticality::Critical);
+            .and_then(|name| RequestCriticality::ALL.into_iter().find(|c| c.name() == name))
+            .unwrap_or(RequestCriticality::Critical);
         let (tx, rx) = oneshot::channel();
         let entry = Entry {
             arrived_s: self.now_s(),

@@ -13,7 +13,7 @@ use std::time::Duration;
 use tokio::time::{Instant, MissedTickBehavior};
 
 use crate::content::LabId;
-use crate::engine::retry::Policy;
+use crate::engine::retry::RetryPolicy;
 use crate::engine::retry_chain::{ChainConfig, MetastableConfig};
 use crate::live::retry::chain::LiveChain;
 use crate::live::retry::metastable::{LoadSettings, SteadyLoad};
@@ -62,7 +62,7 @@ pub struct RetryControl {
 }
 
 /// The steady load's settings for a policy, a load and the sliders' attempts and budget.
-pub fn load_settings(policy: Policy, layered: &[u32], budget: f64, load_per_s: f64) -> LoadSettings {
+pub fn load_settings(policy: RetryPolicy, layered: &[u32], budget: f64, load_per_s: f64) -> LoadSettings {
     LoadSettings {
         actions_per_s: load_per_s,
         attempts: policy.attempts(layered),

@@ -1,5 +1,5 @@
 //! The screens: each owns its state and takes messages in `update`, returning what the
-//! app must do (the quiz's `Outcome` is the model).
+//! app must do (the quiz's `QuizOutcome` is the model).
 //!
 //! - [`home`]: the list of labs, the quiz and the book.
 //! - [`lab`]: one lab's screen ([`lab::LabScreen`]), sim and live.
@@ -7,8 +7,8 @@
 //! - [`oncall`]: the on-call drill (its clock, the lever picker, the decision log's form, the reveal).
 //! - [`facilitator`]: a facilitator's screen (`oncall --gm`): the drill watched, what may be sent.
 //! - [`room`]: a workshop room on the projector (the board it draws, the host's controls).
-//! - [`book`]: the book's chapters, embedded, rendered from Markdown ([`table_links`]: links
-//!   in its tables, whose cells wrap).
+//! - [`book`]: the book screen's state (the chosen and the open chapter, its scroll, its
+//!   focused link); the chapters are `content::book`'s, their rendering `tui::markdown`'s.
 
 pub mod book;
 pub mod facilitator;
@@ -17,4 +17,3 @@ pub mod lab;
 pub mod oncall;
 pub mod quiz;
 pub mod room;
-pub mod table_links;

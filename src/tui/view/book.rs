@@ -17,9 +17,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
+use crate::content::book;
 use crate::tui::app::App;
 use crate::tui::layout;
-use crate::tui::screens::book::{self, LinkTarget, focus_link, render_with_links, wrapped_rows};
+use crate::tui::markdown::{LinkTarget, focus_link, render_with_links, wrapped_rows};
 use crate::tui::view::footer;
 use crate::wrap;
 

@@ -1,4 +1,4 @@
-//! The home screen: the four labs with their progress, then the quiz and the book.
+//! The home screen: the labs with their progress, then the quiz, the book and the drill.
 //!
 //! ```text
 //!  resilience-lab                                       how a service survives ...
@@ -25,14 +25,20 @@ use crate::tui::view::footer;
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
     let [title, list, status, foot] = layout::home_regions(area);
-    // The whole subtitle where it fits, else its first half.
-    let subtitle = if title.width >= 86 {
-        "  how a service survives its dependencies: four labs, a quiz, a book"
+    // The whole subtitle where it fits, else its first half. The labs are counted, so a new
+    // lab needs no edit here.
+    let name = " resilience-lab";
+    let whole = format!(
+        "  how a service survives its dependencies: {} labs, a drill, a quiz, a book",
+        crate::words::count_in_words(app.content.labs.len())
+    );
+    let subtitle = if usize::from(title.width) >= name.len() + whole.chars().count() {
+        whole
     } else {
-        "  how a service survives its dependencies"
+        "  how a service survives its dependencies".to_string()
     };
     Line::from(vec![
-        Span::styled(" resilience-lab", theme.accent()),
+        Span::styled(name, theme.accent()),
         Span::styled(subtitle, theme.dim()),
     ])
     .render(title, buf);

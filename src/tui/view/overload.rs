@@ -23,7 +23,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
 use crate::engine::overload::metastable::MetastableRun;
-use crate::engine::overload::{CurvePoint, OverloadRun, Policy, Recompute, Second};
+use crate::engine::overload::{CurvePoint, OverloadRun, Recompute, Second, SheddingPolicy};
 use crate::tui::theme::Theme;
 use crate::tui::view::legend::{self, Item};
 
@@ -33,26 +33,26 @@ pub const CURRENT_GLYPH: char = '◆';
 pub const LIVE_GLYPH: char = '●';
 
 /// A policy's glyph on the curve chart.
-pub fn policy_glyph(policy: Policy) -> char {
+pub fn policy_glyph(policy: SheddingPolicy) -> char {
     match policy {
-        Policy::Fifo => 'F',
-        Policy::AgeCap => 'A',
-        Policy::Lifo => 'L',
-        Policy::Admission => 'M',
-        Policy::Criticality => 'C',
-        Policy::Throttle => 'T',
+        SheddingPolicy::Fifo => 'F',
+        SheddingPolicy::AgeCap => 'A',
+        SheddingPolicy::Lifo => 'L',
+        SheddingPolicy::Admission => 'M',
+        SheddingPolicy::Criticality => 'C',
+        SheddingPolicy::Throttle => 'T',
     }
 }
 
 /// A policy's name in the curve chart's legend (short, so six fit in two lines of 38).
-pub fn short_name(policy: Policy) -> &'static str {
+pub fn short_name(policy: SheddingPolicy) -> &'static str {
     match policy {
-        Policy::Fifo => "fifo",
-        Policy::AgeCap => "age-cap",
-        Policy::Lifo => "lifo",
-        Policy::Admission => "admit",
-        Policy::Criticality => "crit",
-        Policy::Throttle => "throttle",
+        SheddingPolicy::Fifo => "fifo",
+        SheddingPolicy::AgeCap => "age-cap",
+        SheddingPolicy::Lifo => "lifo",
+        SheddingPolicy::Admission => "admit",
+        SheddingPolicy::Criticality => "crit",
+        SheddingPolicy::Throttle => "throttle",
     }
 }
 
@@ -192,7 +192,10 @@ pub fn nice_max(value: f64) -> f64 {
 /// top): each curve drawn on top of others, with the policies hidden under it, so the
 /// legend can say where a glyph stands for several (A, L and M under C at the lesson's
 /// settings). Two curves coincide when every point's goodput is within `tolerance_per_s`.
-pub fn hidden_under(curves: &[&crate::engine::overload::Curve], tolerance_per_s: f64) -> Vec<(Policy, Vec<Policy>)> {
+pub fn hidden_under(
+    curves: &[&crate::engine::overload::Curve],
+    tolerance_per_s: f64,
+) -> Vec<(SheddingPolicy, Vec<SheddingPolicy>)> {
     let same = |a: &crate::engine::overload::Curve, b: &crate::engine::overload::Curve| {
         a.points.len() == b.points.len()
             && a.points
@@ -200,7 +203,7 @@ pub fn hidden_under(curves: &[&crate::engine::overload::Curve], tolerance_per_s:
                 .zip(&b.points)
                 .all(|(p, q)| (p.goodput_per_s - q.goodput_per_s).abs() <= tolerance_per_s)
     };
-    let mut groups: Vec<(Policy, Vec<Policy>)> = Vec::new();
+    let mut groups: Vec<(SheddingPolicy, Vec<SheddingPolicy>)> = Vec::new();
     for (index, curve) in curves.iter().enumerate() {
         // The last curve drawn that coincides with this one is the glyph that shows.
         let Some(top) = curves[index + 1..].iter().rev().find(|later| same(curve, later)) else {
@@ -764,7 +767,7 @@ pub fn metastable_view(run: &MetastableRun, theme: Theme, area: Rect, buf: &mut 
 #[cfg(test)]
 mod tests {
     use super::{hidden_under, slot_cells};
-    use crate::engine::overload::{OverloadParams, Policy, recompute};
+    use crate::engine::overload::{OverloadParams, SheddingPolicy, recompute};
 
     #[test]
     fn the_lessons_curves_say_that_a_l_and_m_lie_under_c() {
@@ -773,8 +776,8 @@ mod tests {
         assert_eq!(
             hidden_under(&drawn, 10.0),
             [(
-                Policy::Criticality,
-                vec![Policy::AgeCap, Policy::Lifo, Policy::Admission]
+                SheddingPolicy::Criticality,
+                vec![SheddingPolicy::AgeCap, SheddingPolicy::Lifo, SheddingPolicy::Admission]
             )],
             "FIFO collapses and the throttle stays below: only A, L, M and C coincide"
         );

@@ -25,7 +25,7 @@ use crate::content::QuestionKind;
 use crate::learning::quiz::trim_number;
 use crate::tui::app::App;
 use crate::tui::keys;
-use crate::tui::screens::book::wrapped_rows;
+use crate::tui::markdown::wrapped_rows;
 use crate::tui::screens::quiz::{QuizScreen, Stage};
 use crate::tui::theme::Theme;
 use crate::tui::view::footer;

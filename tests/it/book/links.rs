@@ -2,9 +2,9 @@
 //! goes), Enter opens the chapter it names, inside the book.
 
 use crate::common::render;
+use resilience_lab::content::book;
 use resilience_lab::tui::app::{App, Screen};
 use resilience_lab::tui::msg::Msg;
-use resilience_lab::tui::screens::book;
 
 /// The book open on the facilitator guide, its first link focused.
 fn guide_link_focused(width: u16, height: u16) -> App {

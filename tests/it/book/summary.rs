@@ -133,7 +133,7 @@ fn the_readme_is_short_and_links_to_the_reference() {
 #[test]
 fn the_apps_book_has_every_chapter_of_the_summary() {
     let summary = fs::read_to_string(book_src().join("SUMMARY.md")).expect("book/src/SUMMARY.md");
-    let files: Vec<&str> = resilience_lab::tui::screens::book::chapters()
+    let files: Vec<&str> = resilience_lab::content::book::chapters()
         .iter()
         .map(|chapter| chapter.file)
         .collect();

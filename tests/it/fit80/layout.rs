@@ -3,9 +3,9 @@
 //! whose cells wrap. Each test reads the drawn screen as a learner would.
 
 use crate::common::{render, visited_app};
+use resilience_lab::content::book;
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::msg::{LiveMsg, Msg};
-use resilience_lab::tui::screens::book;
 
 /// The screen's rows without the quotes the renderer puts around each.
 fn rows(screen: &str) -> Vec<String> {

@@ -183,3 +183,37 @@ fn every_fleet_prompt_shows_what_is_typed() {
     }
     assert!(prompts >= 6, "the fleet view's checks were reached: {prompts}");
 }
+
+/// Every fleet step's prompt at 80x24 keeps the step's own text (what to do) on the card as
+/// well as the question and the line the number is typed on: a check's own settings are said
+/// shorter first (issue 26 item 7; steps 7, 8, 9 and 11 lost their text to a list of up to
+/// six settings with the sliders' values beside them).
+#[test]
+fn every_fleet_prompt_keeps_its_step_text_at_80x24() {
+    let mut app = app();
+    app.update(Msg::Open);
+    app.update(Msg::ToggleFleet);
+    let lab = app.content.labs[0].clone();
+    let fleet_steps: Vec<usize> = (0..lab.steps.len())
+        .filter(|step| lab.step_page(*step) == 1 && lab.steps[*step].check.is_some())
+        .collect();
+    assert!(fleet_steps.len() >= 8, "{fleet_steps:?}");
+    for &step in &fleet_steps {
+        while app.labs[0].predict.step < step {
+            app.update(Msg::NextStep);
+        }
+        app.update(Msg::Predict);
+        let prompt = render(&app);
+        assert!(prompt.contains(&format!("Step {} of", step + 1)), "{prompt}");
+        assert!(prompt.contains("Your prediction:"), "{prompt}");
+        // Words of the text may wrap, never split: each of them is on screen.
+        for word in lab.steps[step].text.split_whitespace() {
+            assert!(
+                prompt.contains(word),
+                "step {}: {word:?} is not on the card:\n{prompt}",
+                step + 1
+            );
+        }
+        app.update(Msg::Back);
+    }
+}

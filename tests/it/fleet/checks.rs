@@ -3,7 +3,7 @@
 
 use resilience_lab::content::params::fleet as params;
 use resilience_lab::content::{Content, LabId};
-use resilience_lab::engine::fleet::{self, Scenario};
+use resilience_lab::engine::fleet::{self, FleetScenario};
 use resilience_lab::learning::metrics;
 
 #[test]
@@ -38,7 +38,7 @@ fn each_fleet_check_is_scored_at_its_own_settings() {
 fn a_scenario_s_values_give_back_the_scenario() {
     let content = Content::load(None).expect("the built-in labs load");
     let lab = content.lab(LabId::Health);
-    for scenario in Scenario::ALL {
+    for scenario in FleetScenario::ALL {
         let values = params::scenario_values(scenario);
         let from_sliders = fleet::simulate(&params::clamped(lab, &values[..]));
         let direct = fleet::simulate(&fleet::FleetParams::scenario(scenario));

@@ -10,7 +10,7 @@ use crate::common::{render, visited_app as app};
 
 use resilience_lab::content::LabId;
 use resilience_lab::content::params::fleet as fleet_params;
-use resilience_lab::engine::fleet::{FleetRun, Outcome, ReplicaState, simulate};
+use resilience_lab::engine::fleet::{FleetRun, ReplicaState, RequestOutcome, simulate};
 use resilience_lab::live::fleet::FleetSample;
 use resilience_lab::live::run::{LabBody, LabEvent};
 use resilience_lab::tui::app::App;
@@ -98,10 +98,10 @@ fn samples_of(run: &FleetRun, until_s: f64) -> Vec<(f64, FleetSample)> {
     }
     for (second, totals) in run.per_second.iter().enumerate() {
         for (outcome, count) in [
-            (Outcome::Ok, totals.ok),
-            (Outcome::Degraded, totals.degraded),
-            (Outcome::Failed, totals.failed),
-            (Outcome::Refused, totals.refused),
+            (RequestOutcome::Ok, totals.ok),
+            (RequestOutcome::Degraded, totals.degraded),
+            (RequestOutcome::Failed, totals.failed),
+            (RequestOutcome::Refused, totals.refused),
         ] {
             for _ in 0..count {
                 samples.push((second as f64, FleetSample::Request { second, outcome }));

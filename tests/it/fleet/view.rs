@@ -3,7 +3,7 @@
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use resilience_lab::engine::fleet::{FleetParams, FleetRun, Scenario, simulate};
+use resilience_lab::engine::fleet::{FleetParams, FleetRun, FleetScenario, simulate};
 use resilience_lab::tui::theme::Theme;
 use resilience_lab::tui::theme::ThemeName;
 use resilience_lab::tui::view::fleet::{FleetView, draw};
@@ -23,7 +23,7 @@ fn screen(run: &FleetRun, width: u16, height: u16, theme: Theme) -> String {
 }
 
 fn liveness_run() -> FleetRun {
-    simulate(&FleetParams::scenario(Scenario::LivenessChecksDb))
+    simulate(&FleetParams::scenario(FleetScenario::LivenessChecksDb))
 }
 
 #[test]
@@ -38,7 +38,7 @@ fn fleet_liveness_checks_db_80x24() {
 
 #[test]
 fn fleet_rolling_restart_80x24() {
-    let run = simulate(&FleetParams::scenario(Scenario::RollingRestart));
+    let run = simulate(&FleetParams::scenario(FleetScenario::RollingRestart));
     insta::assert_snapshot!(screen(&run, 80, 24, Theme::new(ThemeName::Dark, true)));
 }
 

@@ -127,6 +127,7 @@ fn lab1_live_asks_before_the_action_and_a_probe_decides() {
             check_id: "health-readyz-during-warmup".to_string(),
             right: true,
             step_title: Some("Warm-up".to_string()),
+            seen_first: false,
         })
     );
     assert!(text(&app).contains("Right"));
@@ -228,6 +229,38 @@ fn a_verdict_at_the_checks_settings_shows_the_checks_run() {
         !after.contains("to sick=   44") && !after.contains("check's settings"),
         "{after}"
     );
+}
+
+/// A check answered after `x` showed its run is recall, not a prediction (issue 26 item 4):
+/// the step is done, the verdict says how it was saved, and home counts it with the answers
+/// right after a miss. The same answer without `x` is a first-try right.
+#[test]
+fn a_right_answer_after_x_showed_the_run_is_not_first_try() {
+    for peek in [false, true] {
+        let mut app = app();
+        app.area = ratatui::layout::Rect::new(0, 0, 80, 24);
+        app.update(Msg::Down);
+        app.update(Msg::Open);
+        if peek {
+            app.update(Msg::Reveal);
+        }
+        app.update(Msg::Predict);
+        for c in "64".chars() {
+            app.update(Msg::Type(c));
+        }
+        app.update(Msg::Open);
+        let verdict = text(&app);
+        assert!(verdict.contains("Right"), "{verdict}");
+        assert_eq!(verdict.contains("saved as right after seeing the"), peek, "{verdict}");
+        let expected = if peek {
+            "2 of 14 steps and checks, 1 right after a miss"
+        } else {
+            "2 of 14 steps and checks"
+        };
+        app.update(Msg::Back);
+        app.update(Msg::Back);
+        assert_eq!(app.home_marker(1), expected, "x first: {peek}");
+    }
 }
 
 /// A right answer typed after a verdict showed the run's number is counted as done, but the

@@ -53,14 +53,14 @@ fn every_check_is_right_at_its_own_settings() {
 /// order `content::params` reads the index, so the slider shows what the run uses.
 #[test]
 fn the_policy_slider_names_the_engines_policies_in_order() {
-    use resilience_lab::engine::overload::Policy;
+    use resilience_lab::engine::overload::SheddingPolicy;
     let lab = lab::parse(FILE, "labs/overload.toml", LabId::Overload).expect("a valid lab file");
     let policy = lab
         .parameters
         .iter()
         .find(|p| p.name == "policy")
         .expect("a policy slider");
-    let names: Vec<&str> = Policy::ALL.iter().map(|p| p.name()).collect();
+    let names: Vec<&str> = SheddingPolicy::ALL.iter().map(|p| p.name()).collect();
     assert_eq!(policy.choices, names);
     for (index, name) in names.iter().enumerate() {
         assert_eq!(policy.display(index as f64), *name);

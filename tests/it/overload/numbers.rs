@@ -5,7 +5,8 @@
 
 use resilience_lab::engine::overload::metastable::{self, MetastableParams, MetastableState};
 use resilience_lab::engine::overload::{
-    self, Arrivals, Dependency, OverloadParams, Policy, Scenario, pages_per_core_per_s, reject_probability,
+    self, Arrivals, BulkheadDependency, OverloadParams, OverloadScenario, SheddingPolicy, pages_per_core_per_s,
+    reject_probability,
 };
 
 fn second(run: &overload::OverloadRun, t_s: f64) -> &overload::Second {
@@ -31,7 +32,7 @@ fn one_hundred_threads_at_50_ms_serve_2000_per_second() {
 fn fifo_at_2500_queues_500_more_each_second_and_waits_half_a_second_at_2_s() {
     let run = overload::run(&OverloadParams {
         trace_at_s: Some(2.0),
-        ..Scenario::Fifo.params()
+        ..OverloadScenario::Fifo.params()
     });
     assert_eq!(second(&run, 1.0).queue_len, 500);
     assert_eq!(second(&run, 2.0).queue_len, 1_000);
@@ -48,7 +49,7 @@ fn fifo_at_2500_queues_500_more_each_second_and_waits_half_a_second_at_2_s() {
 fn fifo_wastes_nearly_everything_once_the_wait_passes_the_timeout() {
     let run = overload::run(&OverloadParams {
         duration_s: 20.0,
-        ..Scenario::Fifo.params()
+        ..OverloadScenario::Fifo.params()
     });
     // The wait grows 0.25 s per second and passes the 1 s timeout after 4 s.
     let late = &run.seconds[6..];
@@ -60,7 +61,7 @@ fn fifo_wastes_nearly_everything_once_the_wait_passes_the_timeout() {
 fn age_cap_of_200_ms_holds_the_queue_at_400_and_goodput_at_2000() {
     let run = overload::run(&OverloadParams {
         duration_s: 20.0,
-        ..Scenario::AgeCap.params()
+        ..OverloadScenario::AgeCap.params()
     });
     assert_eq!(run.age_cap_queue_limit, Some(400), "2,000 x 0.2");
     assert_eq!(run.totals.max_queue_len, 400);
@@ -84,19 +85,19 @@ fn age_cap_of_200_ms_holds_the_queue_at_400_and_goodput_at_2000() {
 fn lifo_keeps_serving_callers_that_still_wait() {
     let run = overload::run(&OverloadParams {
         duration_s: 20.0,
-        ..Scenario::Lifo.params()
+        ..OverloadScenario::Lifo.params()
     });
     assert!(run.seconds[2..].iter().all(|s| s.goodput == 2_000), "{:?}", run.seconds);
     let fifo = overload::run(&OverloadParams {
         duration_s: 20.0,
-        ..Scenario::Fifo.params()
+        ..OverloadScenario::Fifo.params()
     });
     assert!(run.totals.goodput > 3 * fifo.totals.goodput);
 }
 
 #[test]
 fn admission_limit_keeps_the_queue_at_half_the_pool() {
-    let run = overload::run(&Scenario::Admission.params());
+    let run = overload::run(&OverloadScenario::Admission.params());
     assert_eq!(
         run.totals.max_queue_len, 50,
         "150 in the server = 100 serving + 50 waiting"
@@ -106,7 +107,7 @@ fn admission_limit_keeps_the_queue_at_half_the_pool() {
 
 #[test]
 fn criticality_sheds_sheddable_first_and_keeps_critical_whole() {
-    let run = overload::run(&Scenario::Criticality.params());
+    let run = overload::run(&OverloadScenario::Criticality.params());
     let [critical_plus, critical, sheddable_plus, sheddable] = &run.totals.by_criticality;
     assert_eq!(critical_plus.refused, 0);
     assert_eq!(critical.refused, 0);
@@ -137,7 +138,7 @@ fn a_thousand_qps_at_100_ms_keeps_100_threads_busy_and_a_5_percent_hang_needs_50
         workers: 10_000,
         duration_s: 101.0,
         client_timeout_ms: 100_000.0,
-        dependency: Some(Dependency {
+        dependency: Some(BulkheadDependency {
             calls_per_s: 50.0,
             latency_ms: 1e9,
             timeout_ms: 100_000.0,
@@ -156,7 +157,7 @@ fn a_timeout_caps_what_a_hanging_dependency_borrows() {
             workers: 200,
             duration_s: 5.0,
             client_timeout_ms: 10_000.0,
-            dependency: Some(Dependency {
+            dependency: Some(BulkheadDependency {
                 calls_per_s: 100.0,
                 latency_ms: 1e9,
                 timeout_ms,
@@ -175,7 +176,7 @@ fn a_timeout_caps_what_a_hanging_dependency_borrows() {
 
 #[test]
 fn bulkhead_of_40_leaves_160_threads_for_the_rest() {
-    let with_pool = overload::run(&Scenario::Bulkhead.params());
+    let with_pool = overload::run(&OverloadScenario::Bulkhead.params());
     for s in &with_pool.seconds[1..] {
         assert_eq!(s.x_busy, 40);
         assert_eq!(with_pool.params.workers - s.x_busy, 160);
@@ -187,7 +188,7 @@ fn bulkhead_of_40_leaves_160_threads_for_the_rest() {
         0
     );
     assert_eq!(with_pool.totals.other_goodput, 10_000 - 50);
-    let mut shared = Scenario::Bulkhead.params();
+    let mut shared = OverloadScenario::Bulkhead.params();
     if let Some(dependency) = shared.dependency.as_mut() {
         dependency.pool = None;
     }
@@ -208,7 +209,7 @@ fn bulkhead_of_40_leaves_160_threads_for_the_rest() {
 #[test]
 fn throttle_with_k_2_refuses_about_one_in_three_locally() {
     assert_eq!(reject_probability(3_000, 1_000, 2.0), 1_000.0 / 3_001.0);
-    let run = overload::run(&Scenario::Throttle.params());
+    let run = overload::run(&OverloadScenario::Throttle.params());
     let p = run.totals.throttle_probability.expect("the throttle ran");
     assert!((p - 1.0 / 3.0).abs() < 0.01, "{p}");
     let last_10_s = &run.seconds[20..];
@@ -227,7 +228,7 @@ fn throttle_with_k_2_refuses_about_one_in_three_locally() {
     // about K per round trip, so it refuses far more locally than K = 2 does.
     let cautious = overload::run(&OverloadParams {
         throttle_k: 1.1,
-        ..Scenario::Throttle.params()
+        ..OverloadScenario::Throttle.params()
     });
     assert!(cautious.totals.throttled > run.totals.throttled + 100_000);
     assert!(cautious.totals.goodput < run.totals.goodput / 2);
@@ -242,7 +243,7 @@ fn a_degraded_page_serves_four_times_as_many_per_core() {
             workers: 1,
             service_ms,
             offered_per_s: 1_000.0,
-            ..Scenario::AgeCap.params()
+            ..OverloadScenario::AgeCap.params()
         });
         second(&run, 5.0).goodput
     };
@@ -254,8 +255,8 @@ fn goodput_falls_under_fifo_and_stays_flat_with_the_age_cap() {
     let params = OverloadParams::default();
     let curves = overload::sweep(&params);
     let of = |policy| curves.iter().find(|c| c.policy == policy).expect("every policy");
-    let fifo = of(Policy::Fifo);
-    let capped = of(Policy::AgeCap);
+    let fifo = of(SheddingPolicy::Fifo);
+    let capped = of(SheddingPolicy::AgeCap);
     let peak = fifo.points.iter().map(|p| p.goodput_per_s).fold(0.0, f64::max);
     // 1,990: in the first 50 ms of the 10 s run nothing has finished yet.
     assert_eq!(peak, 1_990.0);
@@ -270,7 +271,7 @@ fn goodput_falls_under_fifo_and_stays_flat_with_the_age_cap() {
 fn random_arrivals_are_seeded_and_land_near_the_even_numbers() {
     let random = OverloadParams {
         arrivals: Arrivals::Random { seed: 7 },
-        ..Scenario::AgeCap.params()
+        ..OverloadScenario::AgeCap.params()
     };
     let a = overload::run(&random);
     assert_eq!(a, overload::run(&random), "same seed, same run");
@@ -369,7 +370,7 @@ fn a_step_of_offered_load_or_policy_keeps_the_curves() {
     });
     let dragged = OverloadParams {
         offered_per_s: 3_000.0,
-        policy: Policy::Lifo,
+        policy: SheddingPolicy::Lifo,
         ..first.run.params.clone()
     };
     let step = overload::recompute_after(&first, &dragged);
@@ -402,7 +403,7 @@ fn the_screens_shrunk_sweep_follows_the_full_sweep() {
     for (full, screen) in full
         .iter()
         .zip(&screen)
-        .filter(|(full, _)| full.policy != Policy::Throttle)
+        .filter(|(full, _)| full.policy != SheddingPolicy::Throttle)
     {
         assert_eq!(full.policy, screen.policy);
         for (f, s) in full.points.iter().zip(&screen.points) {

@@ -5,7 +5,7 @@ use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use resilience_lab::engine::overload::{self, CurvePoint, OverloadParams, Scenario};
+use resilience_lab::engine::overload::{self, CurvePoint, OverloadParams, OverloadScenario};
 use resilience_lab::tui::theme::Theme;
 use resilience_lab::tui::theme::ThemeName;
 use resilience_lab::tui::view::overload::{
@@ -41,7 +41,7 @@ const NO_COLOUR: Theme = Theme {
 
 #[test]
 fn the_whole_results_area_fits_80x24_with_every_legend() {
-    let result = overload::recompute(&Scenario::Fifo.params());
+    let result = overload::recompute(&OverloadScenario::Fifo.params());
     let screen = draw(80, 24, |area, buf| render_results(&result, &[], NO_COLOUR, area, buf));
     // The legend may wrap between a glyph and its name at this width.
     for word in [
@@ -73,7 +73,7 @@ fn the_whole_results_area_fits_80x24_with_every_legend() {
 fn the_current_point_sits_where_the_run_is() {
     // Offered 2,500/s with the age cap: goodput ~2,000/s. On a 21-column plot from 0 to
     // 5,000 (x) and 0 to 2,000 (y) the point is at half the width, on the top row.
-    let result = overload::recompute(&Scenario::AgeCap.params());
+    let result = overload::recompute(&OverloadScenario::AgeCap.params());
     let screen = draw(40, 16, |area, buf| goodput_curves(&result, &[], NO_COLOUR, area, buf));
     let top_row = screen.lines().nth(1).expect("a row under the border");
     assert!(top_row.contains(CURRENT_GLYPH), "{screen}");
@@ -82,7 +82,7 @@ fn the_current_point_sits_where_the_run_is() {
 
 #[test]
 fn live_points_are_marked_apart_from_the_simulated_curve() {
-    let result = overload::recompute(&Scenario::AgeCap.params());
+    let result = overload::recompute(&OverloadScenario::AgeCap.params());
     let live = [CurvePoint {
         offered_per_s: 1_000.0,
         goodput_per_s: 1_000.0,
@@ -126,7 +126,7 @@ fn glyph_plot_puts_each_point_in_its_cell_and_labels_the_axes() {
 
 #[test]
 fn queue_chart_shows_the_timeout_line() {
-    let run = overload::run(&Scenario::Fifo.params());
+    let run = overload::run(&OverloadScenario::Fifo.params());
     let screen = draw(40, 12, |area, buf| queue_over_time(&run, NO_COLOUR, area, buf));
     assert!(screen.contains("---"), "{screen}");
     assert!(
@@ -137,7 +137,7 @@ fn queue_chart_shows_the_timeout_line() {
 
 #[test]
 fn bulkhead_view_counts_the_160_free_slots() {
-    let run = overload::run(&Scenario::Bulkhead.params());
+    let run = overload::run(&OverloadScenario::Bulkhead.params());
     let screen = draw(80, 8, |area, buf| bulkhead_view(&run, NO_COLOUR, area, buf));
     assert!(screen.contains("X holds 40"), "{screen}");
     assert!(screen.contains("free for the rest: 160"), "{screen}");
@@ -153,7 +153,7 @@ fn bulkhead_view_counts_the_160_free_slots() {
 
 #[test]
 fn throttle_view_works_the_formula_with_the_runs_counts() {
-    let run = overload::run(&Scenario::Throttle.params());
+    let run = overload::run(&OverloadScenario::Throttle.params());
     let screen = draw(80, 8, |area, buf| throttle_view(&run, None, NO_COLOUR, area, buf));
     assert!(
         screen.contains("p = max(0, (requests - K x accepts) / (requests + 1))"),
@@ -166,7 +166,7 @@ fn throttle_view_works_the_formula_with_the_runs_counts() {
 fn tiny_areas_draw_nothing_broken() {
     let result = overload::recompute(&OverloadParams {
         duration_s: 2.0,
-        ..Scenario::Bulkhead.params()
+        ..OverloadScenario::Bulkhead.params()
     });
     for (w, h) in [(1, 1), (5, 3), (12, 5), (20, 6)] {
         let _ = draw(w, h, |area, buf| render_results(&result, &[], NO_COLOUR, area, buf));

@@ -298,3 +298,25 @@ fn a_progress_path_that_is_a_folder_or_a_device_is_refused_in_one_line() {
         assert!(err.contains(says), "{err}");
     }
 }
+
+/// Asked for more than the filter holds (the trial's `quiz --lab breaker --count 5` asked two
+/// and said only "2 question(s)"), the heading says how many were asked and why fewer come.
+#[test]
+fn fewer_questions_than_asked_are_said_to_be_fewer() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let progress = dir.path().join("progress.toml");
+    let output = run_with_input(
+        &progress,
+        &["quiz", "--lab", "breaker", "--count", "50", "--seed", "5"],
+        "q\n",
+    );
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(out.contains(" of the 50 asked (no more match, one a fact)"), "{out}");
+    let enough = run_with_input(
+        &progress,
+        &["quiz", "--lab", "retry", "--count", "1", "--seed", "5"],
+        "q\n",
+    );
+    let out = String::from_utf8_lossy(&enough.stdout);
+    assert!(out.contains("quiz: 1 question(s), seed 5"), "{out}");
+}

@@ -4,7 +4,7 @@
 use crate::common::{render, visited_app};
 use resilience_lab::engine::brownout::{self, BrownoutParams};
 use resilience_lab::engine::fault::FaultKind;
-use resilience_lab::engine::retry::{Policy, ScenarioParams, ScenarioResult};
+use resilience_lab::engine::retry::{RetryPolicy, ScenarioParams, ScenarioResult};
 use resilience_lab::learning::reveal;
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::msg::Msg;
@@ -21,7 +21,7 @@ fn lab2_live_policy_c(width: u16, height: u16) -> App {
     }
     let series = RetrySeries {
         view: RetryView::Counting,
-        policy: Some(Policy::TopOnlyBudget),
+        policy: Some(RetryPolicy::TopOnlyBudget),
         policy_label: "C 4x1x1 10%".into(),
         attempts: vec![4, 1, 1],
         p: 1.0,

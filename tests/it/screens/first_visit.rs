@@ -99,6 +99,34 @@ fn the_fleet_view_has_a_first_visit_of_its_own_at_its_first_step() {
     assert!(app.labs[0].later_page().is_some() && !app.labs[0].show_lesson);
 }
 
+/// Issue 26 item 7: the single server's first visit showed the lab's paragraphs; the fleet's
+/// leads with its own first step, whole at 80x24, and `L` later shows everything again.
+#[test]
+fn the_fleet_views_first_visit_does_not_open_the_same_paragraphs_again() {
+    let mut app = app(80, 24);
+    open_lab(&mut app, 0);
+    let opening = lesson_start(&app, 0);
+    assert!(
+        render(&app).contains(&opening),
+        "the single server's first visit has them"
+    );
+    app.update(Msg::ToggleLesson);
+    app.update(Msg::ToggleFleet);
+    let text = render(&app);
+    assert!(text.contains("First visit"), "{text}");
+    assert!(!text.contains(&opening), "the lab's paragraphs again:\n{text}");
+    assert!(text.contains("Steps 1–3: one server (F)"), "{text}");
+    assert!(text.contains("Step 4: The mistake at fleet scale"), "{text}");
+    // The step's "do this" text is on screen to its end, and so is the key to its card.
+    assert!(text.contains("      the outage."), "{text}");
+    assert!(text.contains("p opens this step's prediction card."), "{text}");
+    // Asked for later, the lesson is whole: paragraphs and every step.
+    app.update(Msg::ToggleLesson);
+    app.update(Msg::ToggleLesson);
+    let asked = render(&app);
+    assert!(asked.contains(&opening) && !asked.contains("First visit"), "{asked}");
+}
+
 #[test]
 fn the_visit_survives_a_save_and_a_reload() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -337,11 +337,11 @@ impl LivePart for FleetLive {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::fleet::{Outcome, ReplicaState, Scenario, StateChange};
+    use crate::engine::fleet::{FleetScenario, ReplicaState, RequestOutcome, StateChange};
 
     #[test]
     fn samples_fill_the_record_and_done_replaces_it() {
-        let params = FleetParams::scenario(Scenario::ReadinessChecksDb);
+        let params = FleetParams::scenario(FleetScenario::ReadinessChecksDb);
         let mut live = FleetLive::default();
         live.begin(1, params.clone());
         let sample = |replica, t_s, state, restarts| FleetSample::Replica {
@@ -360,7 +360,7 @@ mod tests {
         live.apply(sample(0, 41.0, ReplicaState::Starting, 1));
         live.apply(FleetSample::Request {
             second: 12,
-            outcome: Outcome::Refused,
+            outcome: RequestOutcome::Refused,
         });
         live.now_s = 45.0;
         live.refresh_no_endpoint();
@@ -378,7 +378,7 @@ mod tests {
 
     #[test]
     fn the_learners_switches_replace_the_schedule_from_the_first_one() {
-        let params = FleetParams::scenario(Scenario::LivenessChecksDb);
+        let params = FleetParams::scenario(FleetScenario::LivenessChecksDb);
         // Scheduled: down 30-330 s. The learner brings it up at 100 s, down again at 200 s.
         let windows = windows_with(&params, &[(100.0, Database::Up), (200.0, Database::Down)]);
         let spans: Vec<(f64, f64)> = windows.iter().map(|w| (w.start_s, w.end_s)).collect();
@@ -389,7 +389,7 @@ mod tests {
     #[test]
     fn events_of_another_run_are_ignored() {
         let mut live = FleetLive::default();
-        live.begin(2, FleetParams::scenario(Scenario::ProcessLocal));
+        live.begin(2, FleetParams::scenario(FleetScenario::ProcessLocal));
         let stale = LabEvent {
             run: 1,
             body: Box::new(LabBody::Fleet(FleetSample::Failed("old".into()))),

@@ -7,7 +7,7 @@ use crate::content::fleet_changes;
 use crate::content::params::fleet::{self as params, scenario_of};
 use crate::content::question::CheckSettings;
 use crate::content::{LabFile, Question};
-use crate::engine::fleet::{self, FleetRun, Scenario};
+use crate::engine::fleet::{self, FleetRun, FleetScenario};
 use crate::tui::event::Event;
 use crate::tui::labs::fleet::live::FleetLive;
 use crate::tui::msg::{FleetMsg, Msg};
@@ -175,15 +175,15 @@ impl FleetPage {
             }
             FleetMsg::Scenario => {
                 let now = scenario(sliders);
-                let index = Scenario::ALL.iter().position(|s| *s == now).unwrap_or(0);
-                apply_scenario(sliders, Scenario::ALL[(index + 1) % Scenario::ALL.len()]);
+                let index = FleetScenario::ALL.iter().position(|s| *s == now).unwrap_or(0);
+                apply_scenario(sliders, FleetScenario::ALL[(index + 1) % FleetScenario::ALL.len()]);
             }
         }
     }
 }
 
 /// The scenario `sliders` start from.
-pub fn scenario(sliders: &[Slider]) -> Scenario {
+pub fn scenario(sliders: &[Slider]) -> FleetScenario {
     scenario_of(value_of(sliders, SCENARIO).unwrap_or(0.0))
 }
 
@@ -201,7 +201,7 @@ fn set(sliders: &mut [Slider], name: &str, value: f64) {
 
 /// Every fleet slider to `scenario`'s values: the one way the view changes scenario
 /// (key `c` and the Scenario slider alike).
-fn apply_scenario(sliders: &mut [Slider], scenario: Scenario) {
+fn apply_scenario(sliders: &mut [Slider], scenario: FleetScenario) {
     for (name, value) in params::scenario_values(scenario) {
         set(sliders, name, value);
     }
@@ -230,10 +230,10 @@ mod tests {
             12,
             "the lab file's defaults are liveness-checks-db"
         );
-        assert_eq!(press(&mut panel, FleetMsg::Liveness), Scenario::LivenessChecksDb);
+        assert_eq!(press(&mut panel, FleetMsg::Liveness), FleetScenario::LivenessChecksDb);
         assert_eq!(panel.run.total_restarts(), 0, "process-local liveness restarts nothing");
         assert!(panel.run.requests.degraded > 0);
-        assert_eq!(press(&mut panel, FleetMsg::Scenario), Scenario::ReadinessChecksDb);
+        assert_eq!(press(&mut panel, FleetMsg::Scenario), FleetScenario::ReadinessChecksDb);
         assert_eq!(panel.run.requests.refused, 530);
     }
 }

@@ -160,7 +160,7 @@ pub fn live_note(scenario: BudgetScenario) -> &'static str {
 }
 
 /// What the live run left for the screen: filled by the run's task, read on the frame tick.
-type Outcome = Arc<Mutex<Option<Result<Option<LiveBudget>, String>>>>;
+type LiveResultSlot = Arc<Mutex<Option<Result<Option<LiveBudget>, String>>>>;
 
 /// Lab 5's live part: `s` runs the scenario on screen on 127.0.0.1 to its end; the result
 /// shows beside the simulation at the same settings.
@@ -168,7 +168,7 @@ type Outcome = Arc<Mutex<Option<Result<Option<LiveBudget>, String>>>>;
 pub struct BudgetLive {
     runs: Runs<()>,
     /// Where the running task leaves its result.
-    outcome: Option<Outcome>,
+    outcome: Option<LiveResultSlot>,
     /// The scenario of the current or last run, and its settings.
     pub scenario: Option<BudgetScenario>,
     pub params: Option<BudgetParams>,
@@ -213,7 +213,7 @@ impl BudgetLive {
                 return true;
             }
         };
-        let outcome: Outcome = Arc::new(Mutex::new(None));
+        let outcome: LiveResultSlot = Arc::new(Mutex::new(None));
         let left = outcome.clone();
         let run_params = params.clone();
         self.runs

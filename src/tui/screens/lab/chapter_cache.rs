@@ -13,7 +13,8 @@ use std::cell::{Cell, Ref, RefCell};
 
 use ratatui::text::{Line, Text};
 
-use crate::tui::screens::book::{self, wrapped_rows};
+use crate::content::book;
+use crate::tui::markdown::{render_markdown, wrapped_rows};
 use crate::tui::theme::Theme;
 
 /// A chapter rendered at one width: its lines and the rows each one wraps to.
@@ -59,7 +60,7 @@ impl ChapterCache {
         };
         if !fresh {
             let lines = book::chapter(file).map_or_else(Vec::new, |chapter| {
-                book::render_markdown(chapter.markdown, theme, width).lines
+                render_markdown(chapter.markdown, theme, width).lines
             });
             let line_rows = lines.iter().map(|line| line_rows(line, width)).collect();
             *self.rendered.borrow_mut() = RenderedChapter {
@@ -106,7 +107,7 @@ mod tests {
         let theme = Theme::new(ThemeName::Dark, true);
         for chapter in book::chapters() {
             for width in [20, 37, 60, 98] {
-                let text = book::render_markdown(chapter.markdown, theme, width);
+                let text = render_markdown(chapter.markdown, theme, width);
                 let per_line: usize = text.lines.iter().map(|line| line_rows(line, width)).sum();
                 assert_eq!(per_line, wrapped_rows(&text, width), "{} at {width}", chapter.file);
             }

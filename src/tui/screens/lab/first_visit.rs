@@ -54,6 +54,25 @@ pub fn steps_elsewhere(lab: &LabFile, page: LabPage, from: usize) -> Option<Stri
     })
 }
 
+/// The line that stands for a run of steps on one other page than `page`, on the run's first
+/// step `step` ("Steps 1–3: one server (F)"); `None` on the run's later steps and on a step
+/// of `page`.
+pub fn other_page_run_from(lab: &LabFile, page: LabPage, step: usize) -> Option<String> {
+    let run_page = step_page(lab, step);
+    if run_page == page || (step > 0 && step_page(lab, step - 1) == run_page) {
+        return None;
+    }
+    let last = (step..lab.steps.len())
+        .take_while(|at| step_page(lab, *at) == run_page)
+        .last()?;
+    let view = lab.pages.get(run_page).map_or("another page", |p| p.short.as_str());
+    Some(if step == last {
+        format!("  Step {}: {view} (F)", step + 1)
+    } else {
+        format!("  Steps {}–{}: {view} (F)", step + 1, last + 1)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,6 +123,24 @@ mod tests {
         );
         assert_eq!(steps_elsewhere(health, 1, last - 1), None, "the lab's last step");
         assert_eq!(steps_elsewhere(content.lab(LabId::Retry), 0, 1), None);
+    }
+
+    #[test]
+    fn another_pages_steps_fold_to_one_line_a_run() {
+        let content = Content::load(None).expect("the built-in labs load");
+        let health = content.lab(LabId::Health);
+        let fleet = first_step(health, 1);
+        let last = health.steps.len();
+        assert_eq!(
+            other_page_run_from(health, 1, 0),
+            Some(format!("  Steps 1–{fleet}: one server (F)"))
+        );
+        assert_eq!(other_page_run_from(health, 1, 1), None, "inside the run");
+        assert_eq!(other_page_run_from(health, 1, fleet), None, "the page's own step");
+        assert_eq!(
+            other_page_run_from(health, 0, fleet),
+            Some(format!("  Steps {}–{last}: fleet view (F)", fleet + 1))
+        );
     }
 
     #[test]

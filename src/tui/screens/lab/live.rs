@@ -13,7 +13,7 @@ use tokio::task::JoinHandle;
 
 use crate::content::{LabFile, LabId};
 use crate::engine::fault::FaultKind;
-use crate::engine::retry::{Policy, ScenarioParams, run_scenario};
+use crate::engine::retry::{RetryPolicy, ScenarioParams, run_scenario};
 use crate::live::run::{LabEvent, LabSender, LiveRun};
 use crate::tui::event::Event;
 use crate::tui::msg::Msg;
@@ -172,34 +172,34 @@ macro_rules! runs_methods {
 pub(crate) use runs_methods;
 
 /// The policy's letter and name, as the live screens print it.
-pub fn policy_name(policy: Policy) -> &'static str {
+pub fn policy_name(policy: RetryPolicy) -> &'static str {
     match policy {
-        Policy::Layered => "A layered",
-        Policy::TopOnly => "B single layer",
-        Policy::TopOnlyBudget => "C single + budget",
+        RetryPolicy::Layered => "A layered",
+        RetryPolicy::TopOnly => "B single layer",
+        RetryPolicy::TopOnlyBudget => "C single + budget",
     }
 }
 
 /// A policy and its attempts in a few characters: `A 4×4×4`, `B 4×1×1`, `C 4×1×1 +10%`.
-pub fn short_policy(policy: Policy, attempts: &[u32], budget: f64) -> String {
+pub fn short_policy(policy: RetryPolicy, attempts: &[u32], budget: f64) -> String {
     let letter = match policy {
-        Policy::Layered => "A",
-        Policy::TopOnly => "B",
-        Policy::TopOnlyBudget => "C",
+        RetryPolicy::Layered => "A",
+        RetryPolicy::TopOnly => "B",
+        RetryPolicy::TopOnlyBudget => "C",
     };
     let product: Vec<String> = attempts.iter().map(u32::to_string).collect();
     let budget = match policy {
-        Policy::TopOnlyBudget => format!(" +{:.0}% budget", budget * 100.0),
+        RetryPolicy::TopOnlyBudget => format!(" +{:.0}% budget", budget * 100.0),
         _ => String::new(),
     };
     format!("{letter} {}{budget}", product.join("×"))
 }
 
-pub fn next_policy(policy: Policy) -> Policy {
+pub fn next_policy(policy: RetryPolicy) -> RetryPolicy {
     match policy {
-        Policy::Layered => Policy::TopOnly,
-        Policy::TopOnly => Policy::TopOnlyBudget,
-        Policy::TopOnlyBudget => Policy::Layered,
+        RetryPolicy::Layered => RetryPolicy::TopOnly,
+        RetryPolicy::TopOnly => RetryPolicy::TopOnlyBudget,
+        RetryPolicy::TopOnlyBudget => RetryPolicy::Layered,
     }
 }
 
@@ -220,9 +220,9 @@ fn faults_cycle_through_what_the_lab_offers() {
 #[cfg(test)]
 #[test]
 fn short_policies_read() {
-    assert_eq!(short_policy(Policy::Layered, &[4, 4, 4], 0.1), "A 4×4×4");
+    assert_eq!(short_policy(RetryPolicy::Layered, &[4, 4, 4], 0.1), "A 4×4×4");
     assert_eq!(
-        short_policy(Policy::TopOnlyBudget, &[4, 1, 1], 0.1),
+        short_policy(RetryPolicy::TopOnlyBudget, &[4, 1, 1], 0.1),
         "C 4×1×1 +10% budget"
     );
 }

@@ -235,6 +235,8 @@ pub enum LabOutcome {
         check_id: String,
         right: bool,
         step_title: Option<String>,
+        /// The step's run was seen (`x`) before the answer ([`Observed::seen_first`]).
+        seen_first: bool,
     },
 }
 
@@ -272,6 +274,10 @@ pub struct LabScreen {
     /// The lesson opened by itself on a page's first visit: it says how to close it and go
     /// on, until it is closed.
     pub first_visit: bool,
+    /// On this first visit another page of the lab had its own first visit before, so the
+    /// learner has read the lab's paragraphs: the panel leads with this page's steps instead
+    /// of opening the same paragraphs again.
+    pub lab_lesson_seen: bool,
     /// First line shown of the lesson.
     pub lesson_scroll: u16,
     /// The last first line the lesson can show, as it was last drawn (`u16::MAX` before it
@@ -340,6 +346,7 @@ impl LabScreen {
             showing_page: 0,
             show_lesson: false,
             first_visit: false,
+            lab_lesson_seen: false,
             lesson_scroll: 0,
             lesson_scroll_end: std::cell::Cell::new(u16::MAX),
             lesson_chapter: chapter_cache::ChapterCache::default(),
@@ -532,9 +539,10 @@ impl LabScreen {
     }
 
     /// A page's first visit: the lesson opens by itself at the page's first guided step.
-    pub fn open_first_visit(&mut self, lab: &LabFile, page: LabPage) {
+    pub fn open_first_visit(&mut self, lab: &LabFile, page: LabPage, lab_lesson_seen: bool) {
         self.show_lesson = true;
         self.first_visit = true;
+        self.lab_lesson_seen = lab_lesson_seen;
         self.lesson_scroll = 0;
         self.predict.step = first_visit::first_step(lab, page);
     }
@@ -944,9 +952,11 @@ impl LabScreen {
     }
 
     /// Shows a prediction's outcome; the app records the answer and the step.
-    fn record_prediction(&mut self, lab: &LabFile, observed: Observed) -> LabOutcome {
+    fn record_prediction(&mut self, lab: &LabFile, mut observed: Observed) -> LabOutcome {
         let state = &mut self.predict;
+        observed.seen_first = self.revealed.contains(state.step);
         let outcome = LabOutcome::Predicted {
+            seen_first: observed.seen_first,
             lab: self.id,
             check_id: observed.check_id.clone(),
             right: observed.verdict.right,
@@ -977,8 +987,10 @@ impl LabScreen {
     /// true if there was one.
     pub fn show_live_verdict(&mut self) -> bool {
         if let Some(decided) = self.live.health_mut().and_then(|live| live.decided.take()) {
-            let (check, observed) = *decided;
+            let (check, mut observed) = *decided;
+            observed.seen_first = self.revealed.contains(check.step);
             self.outcome = Some(LabOutcome::Predicted {
+                seen_first: observed.seen_first,
                 lab: self.id,
                 check_id: observed.check_id.clone(),
                 right: observed.verdict.right,

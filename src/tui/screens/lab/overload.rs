@@ -428,7 +428,7 @@ mod tests {
         assert_eq!(points[0].offered_per_s, 2_500.0);
         assert_eq!(points[0].goodput_per_s, goodput as f64 / 4.0 * 5.0);
         let lifo = OverloadParams {
-            policy: overload::Policy::Lifo,
+            policy: overload::SheddingPolicy::Lifo,
             ..lesson
         };
         assert!(

@@ -9,7 +9,7 @@
 use crate::content::params::Values;
 use crate::content::question::CheckSettings;
 use crate::content::{LabFile, Question};
-use crate::engine::retry::Policy;
+use crate::engine::retry::RetryPolicy;
 use crate::learning::metrics::{self, Metric};
 use crate::learning::quiz::{self, Asked, Response, Verdict};
 #[cfg(test)]
@@ -29,6 +29,9 @@ pub struct Observed {
     pub live: bool,
     pub verdict: Verdict,
     pub explanation: String,
+    /// The learner saw this step's run (`x`) before this answer: a right one is recall, not a
+    /// prediction, and is saved as right after a miss.
+    pub seen_first: bool,
 }
 
 /// One lab's guided-step state.
@@ -85,8 +88,8 @@ pub fn lab_metrics(results: &LabResults) -> Vec<Metric> {
             shown
         }
         LabResults::Retry(retry) => {
-            // The rows are in `Policy::ALL` order (A, B, C), as `compare_policies` returns them.
-            let rows: Vec<_> = Policy::ALL
+            // The rows are in `RetryPolicy::ALL` order (A, B, C), as `compare_policies` returns them.
+            let rows: Vec<_> = RetryPolicy::ALL
                 .iter()
                 .zip(&retry.rows)
                 .map(|(policy, (_, result))| (*policy, result.clone()))
@@ -125,10 +128,28 @@ pub fn sliders_at_settings(check: &Question, sliders: &[Slider]) -> bool {
         })
 }
 
+/// How much a prompt's conditions say of a check's own settings: a card short of rows asks
+/// for less before it drops the step's own text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConditionDetail {
+    /// Each setting that differs, and the slider's value beside it.
+    Full,
+    /// Each setting that differs, without the sliders' values.
+    Settings,
+    /// Only how many settings differ.
+    Count,
+}
+
 /// The conditions a prompt shows under its question: for a check at the settings on screen,
 /// the sliders it `shows`; for a check with its own settings, those the sliders differ from
 /// (nothing when they stand at them).
 pub fn conditions(lab: &LabFile, check: &Question, sliders: &[Slider]) -> Option<String> {
+    conditions_in(lab, check, sliders, ConditionDetail::Full)
+}
+
+/// [`conditions`] with as much of a check's own settings as `detail` says; the settings on
+/// screen are named in full at every detail (they are few, and they are what to look at).
+pub fn conditions_in(lab: &LabFile, check: &Question, sliders: &[Slider], detail: ConditionDetail) -> Option<String> {
     match check.settings.as_ref()? {
         CheckSettings::OnScreen => {
             let names: Vec<&str> = check.shows.iter().map(String::as_str).collect();
@@ -144,11 +165,21 @@ pub fn conditions(lab: &LabFile, check: &Question, sliders: &[Slider]) -> Option
                 .filter_map(|spec| {
                     let set = own.value(&spec.name)?;
                     let slider = sliders.value(&spec.name)?;
-                    ((set - slider).abs() > 1e-9)
-                        .then(|| format!("{} {} (slider {})", spec.label, spec.display(set), spec.display(slider)))
+                    ((set - slider).abs() > 1e-9).then(|| match detail {
+                        ConditionDetail::Full => {
+                            format!("{} {} (slider {})", spec.label, spec.display(set), spec.display(slider))
+                        }
+                        _ => format!("{} {}", spec.label, spec.display(set)),
+                    })
                 })
                 .collect();
-            (!differ.is_empty()).then(|| format!("Scored at the check's own settings: {}", differ.join(", ")))
+            (!differ.is_empty()).then(|| match detail {
+                ConditionDetail::Count => format!(
+                    "Scored at the check's own settings: {} differ from the sliders",
+                    differ.len()
+                ),
+                _ => format!("Scored at the check's own settings: {}", differ.join(", ")),
+            })
         }
     }
 }
@@ -199,6 +230,7 @@ pub fn observe(
         live,
         verdict: quiz::grade(&asked, &Response::Number(predicted), &run),
         explanation: check.explanation.clone(),
+        seen_first: false,
     }
 }
 

@@ -10,7 +10,7 @@ use tokio::time::Instant;
 
 use crate::content::LabId;
 use crate::content::params::{self, RetrySettings};
-use crate::engine::retry::{Policy, ScenarioResult};
+use crate::engine::retry::{RetryPolicy, ScenarioResult};
 use crate::engine::retry_chain::MetastableConfig;
 use crate::live::retry::chain::ChainSnapshot;
 use crate::live::retry::runner::{
@@ -85,7 +85,7 @@ pub fn rate_point(before: &ChainSnapshot, after: &ChainSnapshot, t_s: f64, dt_s:
 pub struct RetrySeries {
     pub view: RetryView,
     /// The policy the run uses (kept here: `o` may pick another for the next run).
-    pub policy: Option<Policy>,
+    pub policy: Option<RetryPolicy>,
     pub policy_label: String,
     /// Attempts per layer of the run, top first.
     pub attempts: Vec<u32>,
@@ -177,7 +177,7 @@ pub struct RetryLive {
     run_view: RetryView,
     pub series: Option<RetrySeries>,
     pub view: RetryView,
-    pub policy: Policy,
+    pub policy: RetryPolicy,
     /// The metastable steady load, actions per second.
     pub load_per_s: f64,
     /// One line for the live screen: a note, or why a run failed.
@@ -192,7 +192,7 @@ impl Default for RetryLive {
             run_view: RetryView::Counting,
             series: None,
             view: RetryView::Counting,
-            policy: Policy::Layered,
+            policy: RetryPolicy::Layered,
             load_per_s: MetastableConfig::default().load_per_s,
             status: None,
         }

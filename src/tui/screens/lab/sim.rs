@@ -15,7 +15,9 @@ use crate::engine::brownout::{self, BrownoutComparison, BrownoutParams};
 use crate::engine::health::{self, DriverRun};
 use crate::engine::overload::metastable::{self, MetastableParams, MetastableRun};
 use crate::engine::overload::{self, OverloadRun, Recompute};
-use crate::engine::retry::{self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, Policy, ScenarioResult};
+use crate::engine::retry::{
+    self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, RetryPolicy, ScenarioResult,
+};
 use crate::learning::metrics::SlotsCase;
 use crate::tui::screens::lab::budget;
 use crate::tui::slider::Slider;
@@ -278,7 +280,7 @@ pub(crate) fn curves_computed() -> usize {
 fn curve_of(key: &CurveKey) -> Vec<Vec<(f64, f64)>> {
     #[cfg(test)]
     CURVES_COMPUTED.with(|count| count.set(count.get() + 1));
-    let mut curve = vec![Vec::with_capacity(CURVE_POINTS); Policy::ALL.len()];
+    let mut curve = vec![Vec::with_capacity(CURVE_POINTS); RetryPolicy::ALL.len()];
     for (p, per_policy) in curve_points(&key.layered, key.budget, key.actions, key.seed) {
         for (index, attempts_per_action) in per_policy.into_iter().enumerate() {
             curve[index].push((p, attempts_per_action));

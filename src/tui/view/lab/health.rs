@@ -38,7 +38,7 @@ use crate::live::health::child::Stream;
 use crate::tui::keys::{self, Context};
 use crate::tui::layout::LabLayout;
 use crate::tui::screens::lab::first_visit;
-use crate::tui::screens::lab::health::{Cell, LiveHealth, LivePhase, Round, Session};
+use crate::tui::screens::lab::health::{LiveHealth, LivePhase, ProbeCell, Round, ServerLife};
 use crate::tui::screens::lab::predict::sliders_at_settings;
 use crate::tui::theme::Theme;
 use crate::tui::view::footer;
@@ -126,12 +126,12 @@ fn phase_style(phase: LivePhase, theme: Theme) -> Style {
     }
 }
 
-pub fn cell_style(cell: Cell, theme: Theme) -> Style {
+pub fn cell_style(cell: ProbeCell, theme: Theme) -> Style {
     match cell {
-        Cell::Ok => theme.closed(),
-        Cell::Unavailable => theme.half_open(),
-        Cell::Other(_) | Cell::Failed => theme.open(),
-        Cell::Refused => theme.dim(),
+        ProbeCell::Ok => theme.closed(),
+        ProbeCell::Unavailable => theme.half_open(),
+        ProbeCell::Other(_) | ProbeCell::Failed => theme.open(),
+        ProbeCell::Refused => theme.dim(),
     }
 }
 
@@ -293,21 +293,21 @@ fn probe_panel(live: &LiveHealth, period_s: f64, theme: Theme, area: Rect, buf: 
         .title_top(Line::from(Span::styled(right, theme.dim())).right_aligned())
         .title_bottom(Line::from(vec![
             Span::raw(" "),
-            Span::styled("█ 200", cell_style(Cell::Ok, theme)),
-            Span::styled("  ▒ 503", cell_style(Cell::Unavailable, theme)),
-            Span::styled("  · refused", cell_style(Cell::Refused, theme)),
-            Span::styled("  × error ", cell_style(Cell::Failed, theme)),
+            Span::styled("█ 200", cell_style(ProbeCell::Ok, theme)),
+            Span::styled("  ▒ 503", cell_style(ProbeCell::Unavailable, theme)),
+            Span::styled("  · refused", cell_style(ProbeCell::Refused, theme)),
+            Span::styled("  × error ", cell_style(ProbeCell::Failed, theme)),
         ]));
     let inner = block.inner(area);
     block.render(area, buf);
     let cells_width = usize::from(inner.width.saturating_sub(LABEL_WIDTH));
     let empty: &[Round] = &[];
-    let rounds = live.session.as_ref().map_or(empty, |s: &Session| &s.rounds[..]);
+    let rounds = live.session.as_ref().map_or(empty, |s: &ServerLife| &s.rounds[..]);
     let visible = &rounds[rounds.len().saturating_sub(cells_width)..];
     // Each row's label ends with its latest code, so the codes read without the colours.
-    let row = |label: &str, pick: fn(&Round) -> Option<Cell>| {
+    let row = |label: &str, pick: fn(&Round) -> Option<ProbeCell>| {
         let latest = visible.iter().rev().find_map(pick);
-        let code = latest.map_or(String::new(), Cell::code);
+        let code = latest.map_or(String::new(), ProbeCell::code);
         let mut spans = vec![
             Span::styled(format!(" {label:<8}"), theme.dim()),
             Span::styled(

@@ -4,7 +4,9 @@
 //! (`screens/lab/chapter_cache.rs`); a frame wraps only the lines in sight.
 //!
 //! On a page's first visit (`screens/lab/first_visit.rs`) it opens by itself, headed by a
-//! line on how to close it and go on.
+//! line on how to close it and go on. A later page's first visit (Lab 1's fleet view, after
+//! the single server's) leaves out the lab's paragraphs the learner has read and folds the
+//! other pages' steps to one line a run.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -85,13 +87,25 @@ fn head_lines(view: &LabView, width: u16) -> Vec<Line<'static>> {
         ]));
         lines.push(Line::from(""));
     }
-    // The lab file's two paragraphs: what the lab is about, before what to do in it.
-    for line in lab.lesson.trim().lines() {
-        lines.push(Line::from(Span::styled(line.to_string(), theme.text())));
+    // A later page's first visit: the learner read the lab's paragraphs on the first page's,
+    // and the steps of the other pages shrink to a line each run, so that this page's first
+    // step is on screen at 80x24.
+    let later_page_first_visit = state.first_visit && state.lab_lesson_seen;
+    if !later_page_first_visit {
+        // The lab file's two paragraphs: what the lab is about, before what to do in it.
+        for line in lab.lesson.trim().lines() {
+            lines.push(Line::from(Span::styled(line.to_string(), theme.text())));
+        }
+        lines.push(Line::from(""));
     }
-    lines.push(Line::from(""));
     lines.push(Line::from(Span::styled("Guided steps", theme.accent())));
     for (number, step) in lab.steps.iter().enumerate() {
+        if later_page_first_visit && first_visit::step_page(lab, number) != state.page() {
+            if let Some(run) = first_visit::other_page_run_from(lab, state.page(), number) {
+                lines.push(Line::from(Span::styled(run, theme.dim())));
+            }
+            continue;
+        }
         let is_done = done.is_some_and(|p| p.steps_done.iter().any(|t| t == &step.title));
         let pointer = if number == current { "▸" } else { " " };
         let tick = if is_done { "✓" } else { "·" };
@@ -142,10 +156,11 @@ fn head_lines(view: &LabView, width: u16) -> Vec<Line<'static>> {
 mod tests {
     use super::*;
     use crate::content::Content;
+    use crate::content::book;
     use crate::tui::app::App;
     use crate::tui::keys::Context;
+    use crate::tui::markdown::{render_markdown, wrapped_rows};
     use crate::tui::msg::Msg;
-    use crate::tui::screens::book::{self, render_markdown, wrapped_rows};
     use crate::tui::theme::Theme;
     use crate::tui::theme::ThemeName;
 

@@ -19,10 +19,10 @@ use crate::content::{LabId, Question};
 use crate::learning::metrics::readyz_moment;
 use crate::learning::quiz::trim_number;
 use crate::learning::reveal::step_check;
-use crate::tui::screens::book::wrapped_rows;
+use crate::tui::markdown::wrapped_rows;
 use crate::tui::screens::lab::done_note;
 use crate::tui::screens::lab::first_visit;
-use crate::tui::screens::lab::predict::{conditions, sliders_at_settings};
+use crate::tui::screens::lab::predict::{ConditionDetail, conditions, conditions_in, sliders_at_settings};
 use crate::tui::view::lab::LabView;
 
 pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
@@ -44,6 +44,8 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         .map(|u| format!(" {u}"))
         .unwrap_or_default();
     let mut lines: Vec<Line> = Vec::new();
+    // Where the prompt's conditions are, to be said shorter if the card is short of rows.
+    let mut conditions_row: Option<usize> = None;
     let title;
     if let Some(observed) = &state.observed {
         title = if observed.verdict.right {
@@ -98,7 +100,9 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
             Span::raw(observed.explanation.clone()),
         ]));
         lines.push(Line::from(Span::styled(
-            if observed.verdict.right {
+            if observed.verdict.right && observed.seen_first {
+                "Step done, saved as right after seeing the run (x). Enter: next step"
+            } else if observed.verdict.right {
                 "Step done and saved. Enter: next step"
             } else {
                 "Saved as not right yet. Esc, then p tries again"
@@ -128,6 +132,7 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
                 Span::raw(check.prompt.clone()),
             ]));
             if let Some(conditions) = conditions(lab, check, view.screen.check_sliders(lab, check)) {
+                conditions_row = Some(lines.len());
                 lines.push(Line::from(Span::styled(conditions, theme.dim())));
             }
         }
@@ -149,10 +154,23 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     };
     let inner_width = area.width.saturating_sub(2);
     let rows_of = |lines: &[Line]| wrapped_rows(&Text::from(lines.to_vec()), inner_width) as u16 + 2;
-    // A prompt that does not fit keeps its end, where the number is typed: the step's text goes
-    // first (the lesson panel, L, has it), then the top scrolls away. Without this a long list of
-    // settings pushed "Your prediction" off the card at 80x24 and the digits typed were unseen.
+    // A prompt that does not fit keeps its end, where the number is typed. The check's own
+    // settings are said shorter first (the values alone, then only how many), as the step's
+    // text is what to do (Lab 1's fleet prompts at 80x24 lost it to a list of six settings);
+    // then the step's text goes (the lesson panel, L, has it); then the top scrolls away.
+    // Without this a long list of settings pushed "Your prediction" off the card at 80x24 and
+    // the digits typed were unseen.
     let prompting = state.observed.is_none() && state.input.is_some();
+    if let (true, Some(row), Some(check)) = (prompting, conditions_row, &check) {
+        for detail in [ConditionDetail::Settings, ConditionDetail::Count] {
+            if rows_of(&lines) <= area.height {
+                break;
+            }
+            if let Some(shorter) = conditions_in(lab, check, view.screen.check_sliders(lab, check), detail) {
+                lines[row] = Line::from(Span::styled(shorter, theme.dim()));
+            }
+        }
+    }
     if prompting && rows_of(&lines) > area.height && lines.len() > 1 && step.is_some() {
         lines.remove(0);
     }

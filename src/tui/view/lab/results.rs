@@ -10,7 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
 use crate::engine::brownout::BrownoutComparison;
-use crate::engine::retry::Policy;
+use crate::engine::retry::RetryPolicy;
 use crate::learning::reveal::{Masked, placeholder};
 use crate::report;
 use crate::report::cells::fit_width;
@@ -42,8 +42,8 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
                 .iter()
                 .enumerate()
                 .map(|(index, (name, result))| {
-                    // The rows are in `Policy::ALL` order (A, B, C), as `compare_policies` returns them.
-                    let row = report::retry_cells(Policy::ALL.get(index).copied(), name, result)
+                    // The rows are in `RetryPolicy::ALL` order (A, B, C), as `compare_policies` returns them.
+                    let row = report::retry_cells(RetryPolicy::ALL.get(index).copied(), name, result)
                         .fit(usize::from(area.width - 2), &masked);
                     Line::from(Span::styled(row, theme.series(index)))
                 })

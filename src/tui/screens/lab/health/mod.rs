@@ -44,8 +44,8 @@ pub struct Round {
     pub id: u64,
     /// Seconds since the server said `listening`.
     pub at_s: f64,
-    pub livez: Option<Cell>,
-    pub readyz: Option<Cell>,
+    pub livez: Option<ProbeCell>,
+    pub readyz: Option<ProbeCell>,
     /// `/work` requests sent from here and not finished, when the round's first answer came.
     pub in_flight: u32,
 }
@@ -60,7 +60,7 @@ pub struct LogLine {
 
 /// One server's life, from `listening` to its exit.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Session {
+pub struct ServerLife {
     pub pid: u32,
     pub port: u16,
     /// What it was started with: slider moves apply on the next start.
@@ -81,7 +81,7 @@ pub struct Session {
     pub last_readyz: Option<(u64, GetOutcome)>,
 }
 
-impl Session {
+impl ServerLife {
     pub fn new(pid: u32, port: u16, config: HealthConfig) -> Self {
         Self {
             pid,
@@ -127,7 +127,7 @@ impl Session {
     }
 
     /// Records one probe's outcome in its round (rounds arrive in order; answers may not).
-    fn record(&mut self, id: u64, at_s: f64, probe: Probe, cell: Cell) {
+    fn record(&mut self, id: u64, at_s: f64, probe: Probe, cell: ProbeCell) {
         let index = match self.rounds.iter().rposition(|round| round.id == id) {
             Some(index) => index,
             None => {
@@ -165,7 +165,7 @@ pub struct LiveHealth {
     /// `--readiness-checks-db` for the next start (key `2`).
     pub next_readiness_checks_db: bool,
     /// The current or last server; kept after its exit so its timeline stays readable.
-    pub session: Option<Session>,
+    pub session: Option<ServerLife>,
     /// A start is under way (the child has not printed `listening` yet).
     pub starting: bool,
     /// One line for the learner: what just happened or why a key did nothing.
@@ -246,11 +246,11 @@ impl LiveHealth {
 
     /// Whether a server process is (or may be) alive now.
     pub fn running(&self) -> bool {
-        self.starting || self.session.as_ref().is_some_and(Session::running)
+        self.starting || self.session.as_ref().is_some_and(ServerLife::running)
     }
 
     fn session_running(&self) -> bool {
-        self.session.as_ref().is_some_and(Session::running)
+        self.session.as_ref().is_some_and(ServerLife::running)
     }
 
     /// Handles the live screen's own keys; `None` leaves `msg` to the lab screen (sliders,
@@ -359,13 +359,13 @@ impl LiveHealth {
             return;
         }
         let Some(pending) = self.pending.take() else { return };
-        let cell = Cell::of(outcome);
+        let cell = ProbeCell::of(outcome);
         let metric = pending.check.metric.clone().unwrap_or_default();
         let code = match cell {
-            Cell::Ok => 200.0,
-            Cell::Unavailable => 503.0,
-            Cell::Other(code) => f64::from(code),
-            Cell::Refused | Cell::Failed => 0.0,
+            ProbeCell::Ok => 200.0,
+            ProbeCell::Unavailable => 503.0,
+            ProbeCell::Other(code) => f64::from(code),
+            ProbeCell::Refused | ProbeCell::Failed => 0.0,
         };
         let asked = Asked {
             question: pending.check.clone(),
@@ -385,6 +385,7 @@ impl LiveHealth {
                 why(probe, outcome, warmup_s),
                 pending.check.explanation
             ),
+            seen_first: false,
         };
         self.status = None;
         self.decided = Some(Box::new((*pending, observed)));
@@ -413,7 +414,7 @@ impl LiveHealth {
                 listening_at,
             } => {
                 self.starting = false;
-                self.session = Some(Session::new(pid, port, config));
+                self.session = Some(ServerLife::new(pid, port, config));
                 self.listening_at = Some(listening_at);
                 self.log.clear();
                 self.log_hidden = 0;
@@ -438,7 +439,7 @@ impl LiveHealth {
                     return false;
                 };
                 session.elapsed_s = session.elapsed_s.max(at_s);
-                session.record(round, at_s, probe, Cell::of(&outcome));
+                session.record(round, at_s, probe, ProbeCell::of(&outcome));
                 let last = match probe {
                     Probe::Livez => &mut session.last_livez,
                     Probe::Readyz => &mut session.last_readyz,
@@ -485,7 +486,10 @@ impl LiveHealth {
                     session.database_up = up;
                     self.status = Some(format!("database marked {word}"));
                 } else {
-                    self.status = Some(format!("the database switch failed: {}", Cell::of(&outcome).glyph()));
+                    self.status = Some(format!(
+                        "the database switch failed: {}",
+                        ProbeCell::of(&outcome).glyph()
+                    ));
                 }
             }
             HealthEvent::Exited(code) => {
@@ -732,7 +736,7 @@ mod tests {
 
     #[test]
     fn the_phase_label_believes_the_probes_about_the_database() {
-        let mut session = Session::new(42, 18080, HealthConfig::default());
+        let mut session = ServerLife::new(42, 18080, HealthConfig::default());
         session.elapsed_s = 5.0;
         assert_eq!(session.phase_label(), "ready");
         session.last_readyz = Some((9, answered(503, "not ready: database down")));
@@ -745,16 +749,24 @@ mod tests {
 
     #[test]
     fn timeline_cells_have_a_glyph_per_kind() {
-        assert_eq!(Cell::of(&answered(200, "ready")), Cell::Ok);
-        assert_eq!(Cell::of(&answered(503, "not ready: draining")), Cell::Unavailable);
-        assert_eq!(Cell::of(&answered(404, "not found")), Cell::Other(404));
-        assert_eq!(Cell::of(&GetOutcome::Refused), Cell::Refused);
-        let glyphs: Vec<char> = [Cell::Ok, Cell::Unavailable, Cell::Refused, Cell::Failed]
-            .iter()
-            .map(|c| c.glyph())
-            .collect();
+        assert_eq!(ProbeCell::of(&answered(200, "ready")), ProbeCell::Ok);
+        assert_eq!(
+            ProbeCell::of(&answered(503, "not ready: draining")),
+            ProbeCell::Unavailable
+        );
+        assert_eq!(ProbeCell::of(&answered(404, "not found")), ProbeCell::Other(404));
+        assert_eq!(ProbeCell::of(&GetOutcome::Refused), ProbeCell::Refused);
+        let glyphs: Vec<char> = [
+            ProbeCell::Ok,
+            ProbeCell::Unavailable,
+            ProbeCell::Refused,
+            ProbeCell::Failed,
+        ]
+        .iter()
+        .map(|c| c.glyph())
+        .collect();
         assert_eq!(glyphs, ['█', '▒', '·', '×']);
-        assert_eq!(Cell::Refused.code(), "000");
-        assert_eq!(Cell::Other(404).code(), "404");
+        assert_eq!(ProbeCell::Refused.code(), "000");
+        assert_eq!(ProbeCell::Other(404).code(), "404");
     }
 }

@@ -10,7 +10,7 @@ pub use crate::live::run::Probe;
 
 /// What one probe saw, as one cell of the timeline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cell {
+pub enum ProbeCell {
     /// 200.
     Ok,
     /// 503: alive but not ready, or not alive.
@@ -23,35 +23,35 @@ pub enum Cell {
     Failed,
 }
 
-impl Cell {
+impl ProbeCell {
     pub fn of(outcome: &GetOutcome) -> Self {
         match outcome {
-            GetOutcome::Answered { code: 200, .. } => Cell::Ok,
-            GetOutcome::Answered { code: 503, .. } => Cell::Unavailable,
-            GetOutcome::Answered { code, .. } => Cell::Other(*code),
-            GetOutcome::Refused => Cell::Refused,
-            GetOutcome::Failed(_) => Cell::Failed,
+            GetOutcome::Answered { code: 200, .. } => ProbeCell::Ok,
+            GetOutcome::Answered { code: 503, .. } => ProbeCell::Unavailable,
+            GetOutcome::Answered { code, .. } => ProbeCell::Other(*code),
+            GetOutcome::Refused => ProbeCell::Refused,
+            GetOutcome::Failed(_) => ProbeCell::Failed,
         }
     }
 
     /// The glyph, distinct per kind so that the timeline reads without colour (`NO_COLOR`).
     pub fn glyph(self) -> char {
         match self {
-            Cell::Ok => '█',
-            Cell::Unavailable => '▒',
-            Cell::Other(_) | Cell::Failed => '×',
-            Cell::Refused => '·',
+            ProbeCell::Ok => '█',
+            ProbeCell::Unavailable => '▒',
+            ProbeCell::Other(_) | ProbeCell::Failed => '×',
+            ProbeCell::Refused => '·',
         }
     }
 
     /// The code as `curl -w %{http_code}` prints it: 000 when refused; `err` when cut off.
     pub fn code(self) -> String {
         match self {
-            Cell::Ok => "200".into(),
-            Cell::Unavailable => "503".into(),
-            Cell::Other(code) => code.to_string(),
-            Cell::Refused => "000".into(),
-            Cell::Failed => "err".into(),
+            ProbeCell::Ok => "200".into(),
+            ProbeCell::Unavailable => "503".into(),
+            ProbeCell::Other(code) => code.to_string(),
+            ProbeCell::Refused => "000".into(),
+            ProbeCell::Failed => "err".into(),
         }
     }
 }

@@ -6,7 +6,7 @@
 
 /// One cell of a table row, its drawn rows joined.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Cell {
+pub struct TableCell {
     /// The cell's text, its rows' fragments joined without spaces: a link's target holds
     /// none, so one split at a space or inside a word reads back whole.
     pub text: String,
@@ -15,7 +15,7 @@ pub struct Cell {
     fragments: Vec<(usize, usize, String)>,
 }
 
-impl Cell {
+impl TableCell {
     /// The pieces of `text`'s chars `start..start + len` on each drawn row, in order.
     pub fn pieces(&self, start: usize, len: usize) -> Vec<(usize, String)> {
         let end = start + len;
@@ -33,7 +33,7 @@ impl Cell {
 /// The cells of the table row being read, one per column.
 #[derive(Clone, Debug, Default)]
 pub struct TableRows {
-    cells: Vec<Cell>,
+    cells: Vec<TableCell>,
 }
 
 /// Whether a drawn line belongs to a table (a border or a row of cells).
@@ -44,7 +44,7 @@ pub fn is_table_line(plain: &str) -> bool {
 impl TableRows {
     /// Reads drawn line `row`: a row of cells adds a fragment to each cell; a border (or a
     /// line outside any table) ends the table row read so far and returns its cells.
-    pub fn push(&mut self, row: usize, plain: &str) -> Vec<Cell> {
+    pub fn push(&mut self, row: usize, plain: &str) -> Vec<TableCell> {
         let trimmed = plain.trim_start();
         if !trimmed.starts_with('│') {
             return self.finish();
@@ -53,7 +53,7 @@ impl TableRows {
         // `│ a │ b │` splits into "", " a ", " b ", "": the cells are between the borders.
         let cells = parts.get(1..parts.len().saturating_sub(1)).unwrap_or_default();
         if self.cells.len() < cells.len() {
-            self.cells.resize_with(cells.len(), Cell::default);
+            self.cells.resize_with(cells.len(), TableCell::default);
         }
         for (cell, fragment) in self.cells.iter_mut().zip(cells) {
             let fragment = fragment.trim();
@@ -68,7 +68,7 @@ impl TableRows {
     }
 
     /// Ends the table row read so far and returns its cells.
-    pub fn finish(&mut self) -> Vec<Cell> {
+    pub fn finish(&mut self) -> Vec<TableCell> {
         std::mem::take(&mut self.cells)
     }
 }
