@@ -22,11 +22,11 @@ use hyper::body::Incoming;
 use hyper::{Request, StatusCode};
 
 use super::clock::DrillClock;
-use super::dependency::{ATTEMPT_PATH, AttemptQuery, WARM_PATH, stand_ins_of};
+use super::dependency::{ATTEMPT_PATH, AttemptQuery, StandInEnd, WARM_PATH, stand_ins_of};
 use super::server;
 use super::tally::{DrillTally, LIVE_REQUESTS_PER_S, LIVE_WORKERS, STANDS_FOR};
 use super::workers::CheckoutWorkers;
-use crate::engine::breaker::{Breaker, BreakerConfig};
+use crate::engine::breaker::{Breaker, BreakerConfig, BreakerState};
 use crate::engine::oncall::call_plan::{CallEnd, CallPlan, CallStep};
 use crate::engine::oncall::register::INBOUND_DEADLINE_MS;
 use crate::engine::oncall::sim::{SHEDDABLE_OF_TEN, call_layers};
@@ -70,7 +70,8 @@ pub struct Checkout {
     deps: [SocketAddr; 4],
     client: PooledClient,
     levers: Mutex<Levers>,
-    breakers: [Mutex<Option<Breaker>>; 4],
+    /// Shared with the tasks that record the stand-ins' outcomes when they are due.
+    breakers: [Arc<Mutex<Option<Breaker>>>; 4],
     workers: CheckoutWorkers,
     tally: Arc<DrillTally>,
     /// Soft calls still running, abandoned ones included: the run waits for them to end.
@@ -91,8 +92,11 @@ impl Checkout {
             deps,
             client: http::pooled_client(),
             levers: Mutex::new(Levers::default()),
-            breakers: OncallDep::ALL
-                .map(|dep| Mutex::new(dep.row().breaker.then(|| Breaker::new(BreakerConfig::default())))),
+            breakers: OncallDep::ALL.map(|dep| {
+                Arc::new(Mutex::new(
+                    dep.row().breaker.then(|| Breaker::new(BreakerConfig::default())),
+                ))
+            }),
             workers: CheckoutWorkers::new(LIVE_WORKERS, INBOUND_DEADLINE_MS / 1_000.0),
             tally,
             soft_in_flight: Arc::new(AtomicUsize::new(0)),
@@ -136,31 +140,48 @@ impl Checkout {
         }
     }
 
-    /// One attempt over HTTP within `limit_ms`: whether it succeeded, its drill ms, and
-    /// how the stand-ins' application attempts ended (none when it was not answered).
-    async fn attempt(&self, dep: OncallDep, query: &AttemptQuery, limit_ms: f64) -> (bool, f64, Vec<bool>) {
+    /// One attempt over HTTP within `limit_ms` of call `started_s`: whether it succeeded
+    /// and its drill ms. A first attempt's answer tells how the stand-ins' application
+    /// attempts end, which go to the breaker at those moments, even when the answer came
+    /// too late for the attempt: a failing attempt is answered at its caller's timeout,
+    /// which the caller's own timer nearly always reaches first, and dropped with it the
+    /// stand-ins made a breaker's window fill at a fifth of the sim's pace while failures
+    /// ran high (its successes still came with their four stand-ins).
+    async fn attempt(&self, dep: OncallDep, query: &AttemptQuery, limit_ms: f64, started_s: f64) -> (bool, f64) {
         let start = Instant::now();
         let uri = format!("http://{}{ATTEMPT_PATH}?{}", self.deps[dep.index()], query.to_query());
         let Ok(request) = Request::get(uri).body(Empty::<Bytes>::new()) else {
-            return (false, 0.0, Vec::new());
+            return (false, 0.0);
         };
-        let exchange = async {
-            let response = self.client.request(request).await.ok()?;
+        let client = self.client.clone();
+        let mut exchange = tokio::spawn(async move {
+            let response = client.request(request).await.ok()?;
             let ok = response.status() == StatusCode::OK;
             let body = http_body_util::BodyExt::collect(response.into_body())
                 .await
                 .ok()?
                 .to_bytes();
             Some((ok, stand_ins_of(&body)))
-        };
+        });
         let limit = self.clock.real(limit_ms.min(SOFT_ATTEMPT_CAP_MS));
-        let (ok, stand_ins) = match tokio::time::timeout(limit, exchange).await {
-            Ok(Some(answer)) => answer,
-            // Not answered in time: the stand-ins are taken to have failed with it, as
-            // five copies of the one outcome.
-            _ => (false, vec![false; STANDS_FOR as usize - 1]),
+        let ok = match tokio::time::timeout(limit, &mut exchange).await {
+            Ok(Ok(Some((ok, stand_ins)))) => {
+                self.record_stand_ins(dep, started_s, stand_ins);
+                ok
+            }
+            Ok(_) => false,
+            Err(_) => {
+                // Not answered in time: failed; its answer still comes, with the stand-ins.
+                let (breaker, clock) = (self.breakers[dep.index()].clone(), self.clock);
+                tokio::spawn(async move {
+                    if let Ok(Some((_, stand_ins))) = exchange.await {
+                        record_stand_ins(breaker, clock, started_s, stand_ins).await;
+                    }
+                });
+                false
+            }
         };
-        (ok, self.clock.drill_ms(start.elapsed()), stand_ins)
+        (ok, self.clock.drill_ms(start.elapsed()))
     }
 
     /// One call of checkout `request` with its retry layers, counted in the checkout's
@@ -184,8 +205,7 @@ impl Checkout {
             layers,
             budget_ms,
         };
-        // How the stand-ins' current application attempt ended, from its latest answer.
-        let mut stand_ins = Vec::new();
+        let started_s = self.clock.now_s();
         loop {
             match plan.next_step() {
                 CallStep::AskBreaker => {
@@ -202,9 +222,8 @@ impl Checkout {
                     plan.permitted(permitted);
                 }
                 CallStep::Attempt { limit_ms } => {
-                    let (ok, took_ms, marks) = self.attempt(dep, &query, limit_ms).await;
+                    let (ok, took_ms) = self.attempt(dep, &query, limit_ms, started_s).await;
                     query.attempt += 1;
-                    stand_ins = marks;
                     let took_ms = plan.attempted(ok, took_ms);
                     self.tally.dep(second, dep, |d| {
                         d.attempts += STANDS_FOR;
@@ -217,15 +236,9 @@ impl Checkout {
                     if let Ok(mut b) = breaker.lock()
                         && let Some(b) = b.as_mut()
                     {
-                        // A live call stands for five to the breaker too, so that its
-                        // window of 20 calls spans the sim's time, not five times it: its
-                        // own outcome and the four stand-ins' the dependency drew, so that
-                        // the window holds 20 draws, not four drawn five times each.
-                        let now_s = self.clock.now_s();
-                        b.record(now_s, ok);
-                        for stand_in_ok in std::mem::take(&mut stand_ins) {
-                            b.record(now_s, stand_in_ok);
-                        }
+                        // The four stand-ins' outcomes come on their own
+                        // (`record_stand_ins`), so that the window holds 20 draws.
+                        b.record(self.clock.now_s(), ok);
                     }
                 }
                 CallStep::Done(end) => return Some(end),
@@ -233,10 +246,21 @@ impl Checkout {
         }
     }
 
+    /// Records the stand-ins' application attempts in `dep`'s breaker when each ends
+    /// ([`record_stand_ins`]), beside the call's own work.
+    fn record_stand_ins(&self, dep: OncallDep, started_s: f64, stand_ins: Vec<StandInEnd>) {
+        if stand_ins.is_empty() {
+            return;
+        }
+        let (breaker, clock) = (self.breakers[dep.index()].clone(), self.clock);
+        tokio::spawn(record_stand_ins(breaker, clock, started_s, stand_ins));
+    }
+
     /// Checkout number `request`, sent at drill second `sent_s`: true when it answered
     /// well within the deadline, which counts from when the customer sent it.
     async fn checkout(self: &Arc<Self>, request: usize, sent_s: f64) -> bool {
-        let arrived_s = self.clock.now_s();
+        // The register's layers as they stand when the customer sent the checkout.
+        let arrived_s = sent_s;
         let deadline = self.clock.instant_at(sent_s) + self.clock.real(INBOUND_DEADLINE_MS);
         let soft: Vec<_> = [OncallDep::Recommendations, OncallDep::ReceiptStore]
             .into_iter()
@@ -298,6 +322,29 @@ impl Checkout {
             http::text(StatusCode::OK, "ok")
         } else {
             http::text(StatusCode::INTERNAL_SERVER_ERROR, "failed")
+        }
+    }
+}
+
+/// Records the stand-ins' application attempts of a call begun at `started_s` in its
+/// breaker when each ends (`started_s` plus its time), as five calls' outcomes would come:
+/// so that the window of 20 calls spans the sim's time and holds 20 draws, not four drawn
+/// five times. A stand-in's outcome counts only while the breaker is closed: once it
+/// opened, the sim's call would have been refused or its late outcome ignored.
+async fn record_stand_ins(
+    breaker: Arc<Mutex<Option<Breaker>>>,
+    clock: DrillClock,
+    started_s: f64,
+    mut ends: Vec<StandInEnd>,
+) {
+    ends.sort_by(|a, b| a.end_ms.total_cmp(&b.end_ms));
+    for end in ends {
+        tokio::time::sleep_until(clock.instant_at(started_s + end.end_ms / 1_000.0).into()).await;
+        if let Ok(mut b) = breaker.lock()
+            && let Some(b) = b.as_mut()
+            && b.state() == BreakerState::Closed
+        {
+            b.record(clock.now_s(), end.ok);
         }
     }
 }

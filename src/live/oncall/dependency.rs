@@ -16,13 +16,17 @@
 //! attempt the plan makes, and answers the call's later attempts (`k=1, 2, ...`) from it.
 //!
 //! A live call stands for five of the sim's ([`STANDS_FOR`]): the server plans the four
-//! others too, as independent draws at the same load, counts their attempts (not five
-//! times the live one's), and tells the caller how each stand-in's application attempt
-//! ended (`stand-ins 10-1` in the body: ok, failed, not made), which the caller's breaker
-//! records beside its own outcome. Five copies of one outcome made the breaker's window of
-//! 20 a window of four (measured: payments-503 at a quarter of attempts refused tripped
-//! the live breaker at nearly every chance, the sim's a few seconds apart, and the last
-//! trip before the shed lever set the restored time).
+//! others too, the sim's requests after the live one's ([`stood_for`]) with their keyed
+//! draws at the same load, counts their attempts (not five times the live one's), and
+//! tells the caller in the first answer how and when each stand-in's application
+//! attempts end (`stand-ins 0:1@120.0 0:0@2000.0`), which the caller's breaker records
+//! at those moments beside its own outcome. Five copies of one
+//! outcome made the breaker's window of 20 a window of four (measured: payments-503 at a
+//! quarter of attempts refused tripped the live breaker at nearly every chance, the sim's
+//! a few seconds apart, and the last trip before the shed lever set the restored time).
+//! Recorded at once rather than when they end, the stand-ins told the breaker of
+//! failures two seconds early (measured: inventory-brownout on payments, seed 2, tripped
+//! at 117 live, 119 in the sim).
 //!
 //! It counts attempts by the drill second of the checkout they serve (`s`), as the sim
 //! does, and judges its load by the second before that one: a stall of the machine that
@@ -45,11 +49,10 @@ use hyper::body::Incoming;
 
 use super::clock::DrillClock;
 use super::server;
-use super::tally::STANDS_FOR;
+use super::tally::{STANDS_FOR, stood_for};
 use crate::engine::oncall::call_plan::{CallPlan, CallStep};
-use crate::engine::oncall::sim::{DRILL_S, attempt_outcome};
+use crate::engine::oncall::sim::{AttemptDraws, DRILL_S, REQUESTS_PER_S, attempt_outcome};
 use crate::engine::oncall::{DrillSetup, OncallDep};
-use crate::engine::pyrandom::PyRandom;
 use crate::live::http::{self, TextBody};
 use crate::live::loopback_server::LoopbackServer;
 
@@ -101,52 +104,68 @@ impl AttemptQuery {
     }
 }
 
-/// How the stand-ins' application attempts ended, from an answer's body: one `true` for
-/// each that succeeded, `false` for each that failed (one that had ended is left out).
-pub fn stand_ins_of(body: &[u8]) -> Vec<bool> {
+/// How one of a stand-in's application attempts ended, and when.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StandInEnd {
+    /// The application attempt, from 0.
+    pub app: usize,
+    pub ok: bool,
+    /// When it ended, in drill ms from the call's first attempt.
+    pub end_ms: f64,
+}
+
+/// The stand-ins' application attempts, from a first attempt's answer (`A:R@MS`, each
+/// an attempt, its result 1 or 0, its end); none from a later attempt's.
+pub fn stand_ins_of(body: &[u8]) -> Vec<StandInEnd> {
     let text = String::from_utf8_lossy(body);
-    let Some(marks) = text.lines().find_map(|line| line.strip_prefix(STAND_INS_WORD)) else {
+    let Some(ends) = text.lines().find_map(|line| line.strip_prefix(STAND_INS_WORD)) else {
         return Vec::new();
     };
-    marks
-        .chars()
-        .filter_map(|mark| match mark {
-            '1' => Some(true),
-            '0' => Some(false),
-            _ => None,
+    ends.split_whitespace()
+        .filter_map(|end| {
+            let (app, rest) = end.split_once(':')?;
+            let (ok, end_ms) = rest.split_once('@')?;
+            Some(StandInEnd {
+                app: app.parse().ok()?,
+                ok: ok == "1",
+                end_ms: end_ms.parse().ok()?,
+            })
         })
         .collect()
 }
 
-/// One planned call: its attempts' outcomes and drill ms, and for each attempt the
-/// application attempt it belongs to; and how each application attempt ended.
+/// One planned call: its attempts' outcomes and drill ms, and how and when (drill ms
+/// from its start) each application attempt ended.
 #[derive(Clone, Debug, Default)]
 struct PlannedCall {
-    attempts: Vec<(bool, f64, usize)>,
-    app_ends: Vec<bool>,
+    attempts: Vec<(bool, f64)>,
+    app_ends: Vec<(bool, f64)>,
 }
 
-/// Plans a call as the sim plays it: every breaker ask granted (the live caller asks its
-/// own breaker), every attempt drawn at `t_s` under `offered_per_s`.
+/// Plans sim request `request`'s call as the sim plays it: every breaker ask granted (the
+/// live caller asks its own breaker), every attempt drawn under `offered_per_s` at the
+/// moment the sim's request arrives, with the sim's keys.
 fn plan_call(
     setup: &DrillSetup,
     dep: OncallDep,
-    t_s: f64,
+    request: usize,
     offered_per_s: f64,
     query: &AttemptQuery,
-    rng: &mut PyRandom,
 ) -> PlannedCall {
+    let t_s = request as f64 / REQUESTS_PER_S as f64;
     let mut plan = CallPlan::new(query.app_attempts.max(1), query.layers.max(1), query.budget_ms);
     let mut planned = PlannedCall::default();
+    let mut elapsed_ms = 0.0;
     loop {
         match plan.next_step() {
             CallStep::AskBreaker => plan.permitted(true),
             CallStep::Attempt { .. } => {
-                let (ok, took_ms) = attempt_outcome(setup, dep, t_s, offered_per_s, rng);
-                plan.attempted(ok, took_ms);
-                planned.attempts.push((ok, took_ms, planned.app_ends.len()));
+                let mut draws = AttemptDraws::new(setup.seed, dep, request, planned.attempts.len());
+                let (ok, took_ms) = attempt_outcome(setup, dep, t_s, offered_per_s, &mut draws);
+                elapsed_ms += plan.attempted(ok, took_ms);
+                planned.attempts.push((ok, took_ms));
             }
-            CallStep::RecordBreaker { ok } => planned.app_ends.push(ok),
+            CallStep::RecordBreaker { ok } => planned.app_ends.push((ok, elapsed_ms)),
             CallStep::Done(_) => return planned,
         }
     }
@@ -159,16 +178,15 @@ struct CallPlans {
 }
 
 impl CallPlans {
-    /// The stand-ins' marks for application attempt `app`: `1` ok, `0` failed, `-` ended.
-    fn marks(&self, app: usize) -> String {
-        self.stand_ins
-            .iter()
-            .map(|call| match call.app_ends.get(app) {
-                Some(true) => '1',
-                Some(false) => '0',
-                None => '-',
-            })
-            .collect()
+    /// The stand-ins' application attempts as a first answer tells them (`A:R@MS ...`).
+    fn stand_in_ends(&self) -> String {
+        let mut ends = Vec::new();
+        for call in &self.stand_ins {
+            for (app, (ok, end_ms)) in call.app_ends.iter().enumerate() {
+                ends.push(format!("{app}:{}@{end_ms:.1}", u8::from(*ok)));
+            }
+        }
+        ends.join(" ")
     }
 }
 
@@ -180,9 +198,6 @@ struct DrillDependency {
     arrivals: Vec<AtomicU32>,
     /// The calls still running, by checkout number.
     calls: Mutex<HashMap<usize, CallPlans>>,
-    /// The server's own stream, from the seed and the dependency: the sim's draws cannot
-    /// be replayed in the live order of arrivals, so the twin agrees in distribution.
-    rng: Mutex<PyRandom>,
 }
 
 impl DrillDependency {
@@ -195,48 +210,47 @@ impl DrillDependency {
 
     /// Plans a call at its first attempt (the live one and its stand-ins) and counts
     /// every attempt they make in its second.
-    fn plan(&self, query: &AttemptQuery, t_s: f64) -> Option<CallPlans> {
+    fn plan(&self, query: &AttemptQuery) -> CallPlans {
         let second = query.second.min(self.arrivals.len() - 1);
         let offered = self.offered_per_s(second);
-        let mut rng = self.rng.lock().ok()?;
-        let mut calls: Vec<PlannedCall> = (0..STANDS_FOR)
-            .map(|_| plan_call(&self.setup, self.dep, t_s, offered, query, &mut rng))
+        let mut calls: Vec<PlannedCall> = stood_for(query.request)
+            .map(|request| plan_call(&self.setup, self.dep, request, offered, query))
             .collect();
         let counted: usize = calls.iter().map(|c| c.attempts.len()).sum();
         self.arrivals[second].fetch_add(counted as u32, Ordering::Relaxed);
         let live = calls.remove(0);
-        Some(CallPlans { live, stand_ins: calls })
+        CallPlans { live, stand_ins: calls }
     }
 
-    /// The outcome of attempt `query.attempt` of its call, its drill ms, and the
-    /// stand-ins' marks for its application attempt.
+    /// The outcome of attempt `query.attempt` of its call, its drill ms, and (on the
+    /// first) the stand-ins' application attempts.
     fn answer(&self, query: &AttemptQuery) -> (bool, f64, String) {
-        let t_s = self.clock.now_s();
         let Ok(mut calls) = self.calls.lock() else {
             return (false, 0.0, String::new());
         };
-        if query.attempt == 0
-            && let Some(plans) = self.plan(query, t_s)
-        {
-            calls.insert(query.request, plans);
+        if query.attempt == 0 {
+            calls.insert(query.request, self.plan(query));
         }
-        let planned = calls
-            .get(&query.request)
-            .and_then(|plans| plans.live.attempts.get(query.attempt).map(|a| (*a, plans.marks(a.2))));
-        let Some(((ok, took_ms, _), marks)) = planned else {
+        let planned = calls.get(&query.request).and_then(|plans| {
+            let ends = if query.attempt == 0 {
+                plans.stand_in_ends()
+            } else {
+                String::new()
+            };
+            plans.live.attempts.get(query.attempt).map(|a| (*a, ends))
+        });
+        let Some(((ok, took_ms), marks)) = planned else {
             // An attempt the plan did not foresee (the live call's times ran past the
             // model's): drawn and counted alone, as five of the sim's.
             drop(calls);
             let second = query.second.min(self.arrivals.len() - 1);
             self.arrivals[second].fetch_add(STANDS_FOR, Ordering::Relaxed);
             let offered = self.offered_per_s(second);
-            return match self.rng.lock() {
-                Ok(mut rng) => {
-                    let (ok, took_ms) = attempt_outcome(&self.setup, self.dep, t_s, offered, &mut rng);
-                    (ok, took_ms, String::new())
-                }
-                Err(_) => (false, 0.0, String::new()),
-            };
+            let request = stood_for(query.request).next().unwrap_or_default();
+            let mut draws = AttemptDraws::new(self.setup.seed, self.dep, request, query.attempt);
+            let t_s = self.clock.now_s();
+            let (ok, took_ms) = attempt_outcome(&self.setup, self.dep, t_s, offered, &mut draws);
+            return (ok, took_ms, String::new());
         };
         let last = calls
             .get(&query.request)
@@ -272,14 +286,12 @@ impl DrillDependency {
 
 /// Starts `dep`'s server for the drill of `setup` on `clock`.
 pub async fn serve(dep: OncallDep, setup: &DrillSetup, clock: DrillClock) -> std::io::Result<LoopbackServer> {
-    let stream = u128::from(setup.seed) * 2 + 1 + 1_000 * (dep.index() as u128 + 1);
     let model = Arc::new(DrillDependency {
         dep,
         setup: setup.clone(),
         clock,
         arrivals: (0..DRILL_S + TAIL_S).map(|_| AtomicU32::new(0)).collect(),
         calls: Mutex::new(HashMap::new()),
-        rng: Mutex::new(PyRandom::new(stream)),
     });
     server::serve(move |request| model.clone().handle(request)).await
 }
@@ -290,7 +302,16 @@ mod tests {
 
     #[test]
     fn the_stand_ins_marks_read_back_from_the_body() {
-        assert_eq!(stand_ins_of(b"ok\nstand-ins 10-1\n"), vec![true, false, true]);
-        assert_eq!(stand_ins_of(b"ok\n"), Vec::<bool>::new());
+        let ends = stand_ins_of(b"ok\nstand-ins 0:1@120.0 0:0@800.0 1:1@920.5\n");
+        assert_eq!(ends.len(), 3);
+        assert_eq!(
+            ends[2],
+            StandInEnd {
+                app: 1,
+                ok: true,
+                end_ms: 920.5
+            }
+        );
+        assert!(stand_ins_of(b"ok\n").is_empty());
     }
 }
