@@ -4,8 +4,21 @@
 //! Load is steady on purpose: a request every 10 ms, three in ten sheddable (scheduled
 //! renewals and saved-cart reminders, which come back in the night's batch), so that the
 //! baseline has no noise and a dip in goodput is the incident's, not the arrivals'.
-//! Each request's calls see its dependencies as they stand when it arrives; the breakers
-//! are fed that moment too, so that their clock only moves forward.
+//! Each request's calls see its dependencies as they stand when it arrives, and ask the
+//! breakers at that moment. A breaker learns how an application attempt ended when it
+//! ends (the arrival plus the attempts' time), as a real one does: the outcome waits until
+//! the drill's clock reaches it, so that the breaker's clock only moves forward. (Fed at
+//! the arrival, the breakers knew a call's end before its timeouts ran out: inventory's
+//! three mesh attempts of 150 ms, payments' 800 ms ones; measured against the live twin,
+//! whose breakers cannot know early, the sim's tripped a second sooner in every cycle of
+//! inventory-brownout, and the runbook's restored moment came 2 s apart.)
+//!
+//! An attempt's random draws are its own ([`AttemptDraws`]): keyed by the seed, the
+//! dependency, the request's number and the attempt's place in its call, not taken in
+//! turn from one stream. The live twin's dependencies draw by the same keys, so that the
+//! simulation and the twin play the same customers' luck whatever order real arrivals
+//! take; a shared stream gave each a different sample of the incident, and incidents that
+//! cycle (breakers, layered retries) were restored seconds apart for that alone.
 //!
 //! A dependency past its capacity queues its callers beyond their timeouts: every attempt
 //! over the limit fails slowly, and beyond 1.25 times the limit they all do (congestion
@@ -23,7 +36,6 @@ use super::incident::{DrillSetup, FaultMode, IncidentSpec};
 use super::lever::{LeverPull, OncallLever};
 use super::register::{INBOUND_DEADLINE_MS, OncallDep};
 use crate::engine::breaker::{Breaker, BreakerConfig};
-use crate::engine::pyrandom::PyRandom;
 
 /// The drill's length in drill seconds.
 pub const DRILL_S: usize = 420;
@@ -246,10 +258,22 @@ pub fn p99(values: &mut [f64]) -> f64 {
     values[rank.clamp(1, values.len()) - 1]
 }
 
+/// An application attempt's outcome on its way to its breaker: due at `due_us`, the
+/// moment the attempt ended; `order` keeps outcomes due at the same moment in turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct BreakerOutcome {
+    due_us: u64,
+    order: u64,
+    dep_index: usize,
+    ok: bool,
+}
+
 struct OncallDrillState<'a> {
     setup: &'a DrillSetup,
-    rng: PyRandom,
     deps: Vec<DepState>,
+    /// Outcomes the breakers have not learnt yet, soonest first.
+    outcomes_due: BinaryHeap<Reverse<BreakerOutcome>>,
+    outcomes_sent: u64,
 }
 
 /// The fault in force on `dep` at `t_s`, as the incident file that describes it: the drill's
@@ -293,6 +317,43 @@ pub fn call_layers(setup: &DrillSetup, dep: OncallDep, t_s: f64, retries_zero: b
     }
 }
 
+/// The uniform draws of one attempt, keyed by what identifies it: the same key gives the
+/// same draws in the simulation and in the live twin, in whatever order attempts come.
+#[derive(Clone, Copy, Debug)]
+pub struct AttemptDraws {
+    state: u64,
+}
+
+impl AttemptDraws {
+    /// The draws of attempt `attempt` (from 0) of request `request`'s call to `dep`,
+    /// request `request` being the drill's `request`-th from 0 (second times 100 plus slot).
+    pub fn new(seed: u64, dep: OncallDep, request: usize, attempt: usize) -> Self {
+        let mut key = splitmix64(seed.wrapping_mul(2).wrapping_add(1));
+        for part in [dep.index() as u64, request as u64, attempt as u64] {
+            key = splitmix64(key ^ part);
+        }
+        Self { state: key }
+    }
+
+    /// The next draw in [0, 1).
+    pub fn random(&mut self) -> f64 {
+        self.state = self.state.wrapping_add(GOLDEN_GAMMA);
+        // 53 bits: every value a double in [0, 1) spaced evenly.
+        (splitmix64(self.state) >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// SplitMix64's increment (the golden ratio's fraction in 64 bits).
+const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// SplitMix64's finaliser: a 64-bit value mixed so that near keys give unrelated draws.
+fn splitmix64(value: u64) -> u64 {
+    let mut z = value.wrapping_add(GOLDEN_GAMMA);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// How `dep` answers one attempt at `t_s` under `offered_per_s` attempts a second (the
 /// last whole second's): whether it succeeds and how long it takes, in drill ms. The
 /// simulation and the live twin's dependency servers both ask this.
@@ -301,7 +362,7 @@ pub fn attempt_outcome(
     dep: OncallDep,
     t_s: f64,
     offered_per_s: f64,
-    rng: &mut PyRandom,
+    draws: &mut AttemptDraws,
 ) -> (bool, f64) {
     let row = dep.row();
     let fault = fault_on(setup, dep, t_s);
@@ -322,21 +383,23 @@ pub fn attempt_outcome(
     } else {
         (0.0, 0.0)
     };
-    if fail_share > 0.0 && rng.random() < fail_share {
+    if fail_share > 0.0 && draws.random() < fail_share {
         return (false, fail_ms);
     }
-    (true, row.usual_ms * (0.6 + 0.8 * rng.random()))
+    (true, row.usual_ms * (0.6 + 0.8 * draws.random()))
 }
 
 impl OncallDrillState<'_> {
-    /// One attempt's outcome and duration.
-    fn attempt(&mut self, dep: OncallDep, t_s: f64) -> (bool, f64) {
+    /// Attempt `attempt` of request `request`'s call: its outcome and duration.
+    fn attempt(&mut self, dep: OncallDep, t_s: f64, request: usize, attempt: usize) -> (bool, f64) {
         let offered = self.deps[dep.index()].offered_per_s;
-        attempt_outcome(self.setup, dep, t_s, offered, &mut self.rng)
+        let mut draws = AttemptDraws::new(self.setup.seed, dep, request, attempt);
+        attempt_outcome(self.setup, dep, t_s, offered, &mut draws)
     }
 
-    /// One call with its retry layers, within `budget_ms`; None when switched off.
-    fn call(&mut self, dep: OncallDep, t_s: f64, budget_ms: f64) -> Option<CallEnd> {
+    /// Request `request`'s call with its retry layers, within `budget_ms`; None when
+    /// switched off.
+    fn call(&mut self, dep: OncallDep, t_s: f64, request: usize, budget_ms: f64) -> Option<CallEnd> {
         let row = dep.row();
         let state = &self.deps[dep.index()];
         if state.off {
@@ -349,6 +412,8 @@ impl OncallDrillState<'_> {
         // waiting: abandoned work that still loads the dependency.
         let budget_ms = if row.hard { budget_ms } else { f64::INFINITY };
         let mut plan = CallPlan::new(app_attempts, layers, budget_ms);
+        let mut elapsed_ms = 0.0;
+        let mut attempts_made = 0;
         loop {
             match plan.next_step() {
                 CallStep::AskBreaker => {
@@ -358,8 +423,10 @@ impl OncallDrillState<'_> {
                     plan.permitted(permitted);
                 }
                 CallStep::Attempt { .. } => {
-                    let (attempt_ok, took_ms) = self.attempt(dep, t_s);
+                    let (attempt_ok, took_ms) = self.attempt(dep, t_s, request, attempts_made);
+                    attempts_made += 1;
                     let took_ms = plan.attempted(attempt_ok, took_ms);
+                    elapsed_ms += took_ms;
                     let state = &mut self.deps[dep.index()];
                     state.attempts += 1;
                     state.errors += u32::from(!attempt_ok);
@@ -367,11 +434,29 @@ impl OncallDrillState<'_> {
                     state.busy_ms += took_ms;
                 }
                 CallStep::RecordBreaker { ok } => {
-                    if let Some(breaker) = self.deps[dep.index()].breaker.as_mut() {
-                        breaker.record(t_s, ok);
+                    if self.deps[dep.index()].breaker.is_some() {
+                        self.outcomes_sent += 1;
+                        self.outcomes_due.push(Reverse(BreakerOutcome {
+                            due_us: ((t_s + elapsed_ms / 1_000.0) * 1e6) as u64,
+                            order: self.outcomes_sent,
+                            dep_index: dep.index(),
+                            ok,
+                        }));
                     }
                 }
                 CallStep::Done(end) => return Some(end),
+            }
+        }
+    }
+
+    /// Gives the breakers every outcome due by `now_us`, each at the moment it was due.
+    fn deliver_outcomes(&mut self, now_us: u64) {
+        while let Some(Reverse(outcome)) = self.outcomes_due.peek().copied()
+            && outcome.due_us <= now_us
+        {
+            self.outcomes_due.pop();
+            if let Some(breaker) = self.deps[outcome.dep_index].breaker.as_mut() {
+                breaker.record(outcome.due_us as f64 / 1e6, outcome.ok);
             }
         }
     }
@@ -421,9 +506,9 @@ pub fn run_drill(setup: &DrillSetup, levers: &[LeverPull]) -> DrillRun {
     levers_sorted.sort_by(|a, b| a.t_s.total_cmp(&b.t_s));
     let mut drill = OncallDrillState {
         setup,
-        // The traffic's stream differs from the setup's, which drew the dependency and moment.
-        rng: PyRandom::new(u128::from(setup.seed) * 2 + 1),
         deps: OncallDep::ALL.into_iter().map(DepState::new).collect(),
+        outcomes_due: BinaryHeap::new(),
+        outcomes_sent: 0,
     };
     let mut shed_on = false;
     let mut next_lever = 0;
@@ -443,13 +528,14 @@ pub fn run_drill(setup: &DrillSetup, levers: &[LeverPull]) -> DrillRun {
                 drill.pull(lever);
                 next_lever += 1;
             }
+            let now_us = (now_s * 1e6) as u64;
+            drill.deliver_outcomes(now_us);
             requests += 1;
             let sheddable = slot % 10 < SHEDDABLE_OF_TEN;
             if shed_on && sheddable {
                 shed += 1;
                 continue;
             }
-            let now_us = (now_s * 1e6) as u64;
             while workers.peek().is_some_and(|Reverse(end)| *end <= now_us) {
                 workers.pop();
             }
@@ -457,15 +543,18 @@ pub fn run_drill(setup: &DrillSetup, levers: &[LeverPull]) -> DrillRun {
                 rejected += 1;
                 continue;
             }
-            let inventory = drill.call(OncallDep::Inventory, now_s, INBOUND_DEADLINE_MS);
+            let request = t_s * REQUESTS_PER_S + slot;
+            let inventory = drill.call(OncallDep::Inventory, now_s, request, INBOUND_DEADLINE_MS);
             let (mut hard_ok, mut hard_ms) = inventory.map_or((true, 0.0), |c| (c.ok, c.elapsed_ms));
-            if hard_ok && let Some(payments) = drill.call(OncallDep::Payments, now_s, INBOUND_DEADLINE_MS - hard_ms) {
+            if hard_ok
+                && let Some(payments) = drill.call(OncallDep::Payments, now_s, request, INBOUND_DEADLINE_MS - hard_ms)
+            {
                 hard_ok = payments.ok;
                 hard_ms += payments.elapsed_ms;
             }
             let mut total_ms = hard_ms;
             for soft in [OncallDep::Recommendations, OncallDep::ReceiptStore] {
-                if let Some(end) = drill.call(soft, now_s, INBOUND_DEADLINE_MS) {
+                if let Some(end) = drill.call(soft, now_s, request, INBOUND_DEADLINE_MS) {
                     total_ms = total_ms.max(end.elapsed_ms.min(INBOUND_DEADLINE_MS));
                 }
             }
@@ -498,5 +587,72 @@ pub fn run_drill(setup: &DrillSetup, levers: &[LeverPull]) -> DrillRun {
         levers: levers_sorted,
         seconds,
         alerts,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::oncall::builtin_incidents;
+
+    fn brownout_setup() -> DrillSetup {
+        let incidents = builtin_incidents().expect("the shipped incidents parse");
+        let incident = incidents
+            .iter()
+            .find(|i| i.name == "inventory-brownout")
+            .expect("a shipped incident");
+        DrillSetup::new(incident, 1)
+    }
+
+    #[test]
+    fn an_attempts_draws_depend_on_its_key_alone() {
+        let draws = |request, attempt| {
+            let mut d = AttemptDraws::new(1, OncallDep::Payments, request, attempt);
+            [d.random(), d.random()]
+        };
+        // Asked in any order, a key gives the same draws; a neighbouring key others.
+        let later_first = (draws(7, 1), draws(7, 0));
+        assert_eq!(draws(7, 0), later_first.1);
+        assert_eq!(draws(7, 1), later_first.0);
+        assert_ne!(draws(7, 0), draws(8, 0));
+        assert_ne!(draws(7, 0), draws(7, 1));
+        let mut other_dep = AttemptDraws::new(1, OncallDep::Inventory, 7, 0);
+        assert_ne!(draws(7, 0)[0], other_dep.random());
+        let mut other_seed = AttemptDraws::new(2, OncallDep::Payments, 7, 0);
+        assert_ne!(draws(7, 0)[0], other_seed.random());
+        let spread: Vec<f64> = (0..10_000).map(|n| draws(n, 0)[0]).collect();
+        assert!(spread.iter().all(|u| (0.0..1.0).contains(u)));
+        let mean = spread.iter().sum::<f64>() / spread.len() as f64;
+        assert!((mean - 0.5).abs() < 0.02, "mean {mean}");
+    }
+
+    #[test]
+    fn a_breaker_learns_a_calls_outcome_when_its_attempts_end_not_when_it_arrives() {
+        let setup = brownout_setup();
+        let mut drill = OncallDrillState {
+            setup: &setup,
+            deps: OncallDep::ALL.into_iter().map(DepState::new).collect(),
+            outcomes_due: BinaryHeap::new(),
+            outcomes_sent: 0,
+        };
+        // Past capacity every attempt fails at its timeout (150 ms for inventory).
+        drill.deps[OncallDep::Inventory.index()].offered_per_s = 10_000.0;
+        let arrived_s = 50.0;
+        let end = drill
+            .call(OncallDep::Inventory, arrived_s, 5_000, INBOUND_DEADLINE_MS)
+            .expect("inventory is on");
+        assert!(!end.ok);
+        let arrived_us = (arrived_s * 1e6) as u64;
+        let window = |drill: &OncallDrillState| {
+            drill.deps[OncallDep::Inventory.index()]
+                .breaker
+                .as_ref()
+                .map(|b| b.failure_rate())
+        };
+        assert_eq!(window(&drill), Some(0.0), "nothing known at the arrival");
+        drill.deliver_outcomes(arrived_us + 100_000);
+        assert_eq!(window(&drill), Some(0.0), "nothing known before the first timeout");
+        drill.deliver_outcomes(arrived_us + (end.elapsed_ms * 1_000.0) as u64 + 1_000);
+        assert_eq!(window(&drill), Some(1.0), "the failure known when the call ends");
     }
 }

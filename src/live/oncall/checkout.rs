@@ -20,13 +20,13 @@ use bytes::Bytes;
 use http_body_util::Empty;
 use hyper::body::Incoming;
 use hyper::{Request, StatusCode};
-use tokio::sync::Semaphore;
 
 use super::clock::DrillClock;
-use super::dependency::{ATTEMPT_PATH, WARM_PATH};
+use super::dependency::{ATTEMPT_PATH, AttemptQuery, StandInEnd, WARM_PATH, stand_ins_of};
 use super::server;
 use super::tally::{DrillTally, LIVE_REQUESTS_PER_S, LIVE_WORKERS, STANDS_FOR};
-use crate::engine::breaker::{Breaker, BreakerConfig};
+use super::workers::CheckoutWorkers;
+use crate::engine::breaker::{Breaker, BreakerConfig, BreakerState};
 use crate::engine::oncall::call_plan::{CallEnd, CallPlan, CallStep};
 use crate::engine::oncall::register::INBOUND_DEADLINE_MS;
 use crate::engine::oncall::sim::{SHEDDABLE_OF_TEN, call_layers};
@@ -70,20 +70,18 @@ pub struct Checkout {
     deps: [SocketAddr; 4],
     client: PooledClient,
     levers: Mutex<Levers>,
-    breakers: [Mutex<Option<Breaker>>; 4],
-    workers: Arc<Semaphore>,
+    /// Shared with the tasks that record the stand-ins' outcomes when they are due.
+    breakers: [Arc<Mutex<Option<Breaker>>>; 4],
+    workers: CheckoutWorkers,
     tally: Arc<DrillTally>,
     /// Soft calls still running, abandoned ones included: the run waits for them to end.
     soft_in_flight: Arc<AtomicUsize>,
 }
 
-/// The request's number from its query, and its second and sheddability.
+/// The request's number from its query, and its sheddability.
 fn request_of(request: &Request<Incoming>) -> Option<(usize, bool)> {
     let i: usize = server::query(request, "i")?.parse().ok()?;
-    Some((
-        i / LIVE_REQUESTS_PER_S,
-        (i % LIVE_REQUESTS_PER_S) % 10 < SHEDDABLE_OF_TEN,
-    ))
+    Some((i, (i % LIVE_REQUESTS_PER_S) % 10 < SHEDDABLE_OF_TEN))
 }
 
 impl Checkout {
@@ -94,9 +92,12 @@ impl Checkout {
             deps,
             client: http::pooled_client(),
             levers: Mutex::new(Levers::default()),
-            breakers: OncallDep::ALL
-                .map(|dep| Mutex::new(dep.row().breaker.then(|| Breaker::new(BreakerConfig::default())))),
-            workers: Arc::new(Semaphore::new(LIVE_WORKERS)),
+            breakers: OncallDep::ALL.map(|dep| {
+                Arc::new(Mutex::new(
+                    dep.row().breaker.then(|| Breaker::new(BreakerConfig::default())),
+                ))
+            }),
+            workers: CheckoutWorkers::new(LIVE_WORKERS, INBOUND_DEADLINE_MS / 1_000.0),
             tally,
             soft_in_flight: Arc::new(AtomicUsize::new(0)),
         }
@@ -120,7 +121,7 @@ impl Checkout {
 
     /// Workers busy now.
     pub fn workers_busy(&self) -> u32 {
-        (LIVE_WORKERS.saturating_sub(self.workers.available_permits()) as u32) * STANDS_FOR
+        self.workers.busy_at(self.clock.now_s()) as u32 * STANDS_FOR
     }
 
     /// `dep`'s breaker as the screen names it now: `off`, `forced_open`, its state, `none`.
@@ -139,26 +140,54 @@ impl Checkout {
         }
     }
 
-    /// One attempt over HTTP within `limit_ms`: whether it succeeded, and its drill ms.
-    async fn attempt(&self, dep: OncallDep, second: usize, limit_ms: f64) -> (bool, f64) {
+    /// One attempt over HTTP within `limit_ms` of call `started_s`: whether it succeeded
+    /// and its drill ms. A first attempt's answer tells how the stand-ins' application
+    /// attempts end, which go to the breaker at those moments, even when the answer came
+    /// too late for the attempt: a failing attempt is answered at its caller's timeout,
+    /// which the caller's own timer nearly always reaches first, and dropped with it the
+    /// stand-ins made a breaker's window fill at a fifth of the sim's pace while failures
+    /// ran high (its successes still came with their four stand-ins).
+    async fn attempt(&self, dep: OncallDep, query: &AttemptQuery, limit_ms: f64, started_s: f64) -> (bool, f64) {
         let start = Instant::now();
-        let uri = format!("http://{}{ATTEMPT_PATH}?s={second}", self.deps[dep.index()]);
+        let uri = format!("http://{}{ATTEMPT_PATH}?{}", self.deps[dep.index()], query.to_query());
         let Ok(request) = Request::get(uri).body(Empty::<Bytes>::new()) else {
             return (false, 0.0);
         };
-        let exchange = async {
-            let response = self.client.request(request).await.ok()?;
+        let client = self.client.clone();
+        let mut exchange = tokio::spawn(async move {
+            let response = client.request(request).await.ok()?;
             let ok = response.status() == StatusCode::OK;
-            http_body_util::BodyExt::collect(response.into_body()).await.ok()?;
-            Some(ok)
-        };
+            let body = http_body_util::BodyExt::collect(response.into_body())
+                .await
+                .ok()?
+                .to_bytes();
+            Some((ok, stand_ins_of(&body)))
+        });
         let limit = self.clock.real(limit_ms.min(SOFT_ATTEMPT_CAP_MS));
-        let ok = matches!(tokio::time::timeout(limit, exchange).await, Ok(Some(true)));
+        let ok = match tokio::time::timeout(limit, &mut exchange).await {
+            Ok(Ok(Some((ok, stand_ins)))) => {
+                self.record_stand_ins(dep, started_s, stand_ins);
+                ok
+            }
+            Ok(_) => false,
+            Err(_) => {
+                // Not answered in time: failed; its answer still comes, with the stand-ins.
+                let (breaker, clock) = (self.breakers[dep.index()].clone(), self.clock);
+                tokio::spawn(async move {
+                    if let Ok(Some((_, stand_ins))) = exchange.await {
+                        record_stand_ins(breaker, clock, started_s, stand_ins).await;
+                    }
+                });
+                false
+            }
+        };
         (ok, self.clock.drill_ms(start.elapsed()))
     }
 
-    /// One call with its retry layers, counted in second `second`; None when switched off.
-    async fn call(&self, dep: OncallDep, second: usize, arrived_s: f64, budget_ms: f64) -> Option<CallEnd> {
+    /// One call of checkout `request` with its retry layers, counted in the checkout's
+    /// second; None when switched off.
+    async fn call(&self, dep: OncallDep, request: usize, arrived_s: f64, budget_ms: f64) -> Option<CallEnd> {
+        let second = request / LIVE_REQUESTS_PER_S;
         let levers = self.levers();
         if levers.off[dep.index()] {
             return None;
@@ -168,6 +197,15 @@ impl Checkout {
         let budget_ms = if dep.row().hard { budget_ms } else { f64::INFINITY };
         let mut plan = CallPlan::new(app_attempts, layers, budget_ms);
         let breaker = &self.breakers[dep.index()];
+        let mut query = AttemptQuery {
+            second,
+            request,
+            attempt: 0,
+            app_attempts,
+            layers,
+            budget_ms,
+        };
+        let started_s = self.clock.now_s();
         loop {
             match plan.next_step() {
                 CallStep::AskBreaker => {
@@ -184,7 +222,8 @@ impl Checkout {
                     plan.permitted(permitted);
                 }
                 CallStep::Attempt { limit_ms } => {
-                    let (ok, took_ms) = self.attempt(dep, second, limit_ms).await;
+                    let (ok, took_ms) = self.attempt(dep, &query, limit_ms, started_s).await;
+                    query.attempt += 1;
                     let took_ms = plan.attempted(ok, took_ms);
                     self.tally.dep(second, dep, |d| {
                         d.attempts += STANDS_FOR;
@@ -197,12 +236,9 @@ impl Checkout {
                     if let Ok(mut b) = breaker.lock()
                         && let Some(b) = b.as_mut()
                     {
-                        // A live call stands for five to the breaker too, so that its
-                        // window of 20 calls spans the sim's time, not five times it.
-                        let now_s = self.clock.now_s();
-                        for _ in 0..STANDS_FOR {
-                            b.record(now_s, ok);
-                        }
+                        // The four stand-ins' outcomes come on their own
+                        // (`record_stand_ins`), so that the window holds 20 draws.
+                        b.record(self.clock.now_s(), ok);
                     }
                 }
                 CallStep::Done(end) => return Some(end),
@@ -210,11 +246,22 @@ impl Checkout {
         }
     }
 
-    /// A checkout: true when it answered well within the deadline.
-    async fn checkout(self: &Arc<Self>, second: usize) -> bool {
-        let start = Instant::now();
-        let arrived_s = self.clock.now_s();
-        let deadline = start + self.clock.real(INBOUND_DEADLINE_MS);
+    /// Records the stand-ins' application attempts in `dep`'s breaker when each ends
+    /// ([`record_stand_ins`]), beside the call's own work.
+    fn record_stand_ins(&self, dep: OncallDep, started_s: f64, stand_ins: Vec<StandInEnd>) {
+        if stand_ins.is_empty() {
+            return;
+        }
+        let (breaker, clock) = (self.breakers[dep.index()].clone(), self.clock);
+        tokio::spawn(record_stand_ins(breaker, clock, started_s, stand_ins));
+    }
+
+    /// Checkout number `request`, sent at drill second `sent_s`: true when it answered
+    /// well within the deadline, which counts from when the customer sent it.
+    async fn checkout(self: &Arc<Self>, request: usize, sent_s: f64) -> bool {
+        // The register's layers as they stand when the customer sent the checkout.
+        let arrived_s = sent_s;
+        let deadline = self.clock.instant_at(sent_s) + self.clock.real(INBOUND_DEADLINE_MS);
         let soft: Vec<_> = [OncallDep::Recommendations, OncallDep::ReceiptStore]
             .into_iter()
             .map(|dep| {
@@ -222,7 +269,7 @@ impl Checkout {
                 me.soft_in_flight.fetch_add(1, Ordering::Relaxed);
                 // Spawned: the request stops waiting at its deadline, the call does not.
                 tokio::spawn(async move {
-                    let end = me.call(dep, second, arrived_s, f64::INFINITY).await;
+                    let end = me.call(dep, request, arrived_s, f64::INFINITY).await;
                     me.soft_in_flight.fetch_sub(1, Ordering::Relaxed);
                     end
                 })
@@ -230,12 +277,12 @@ impl Checkout {
             .collect();
         let hard = async {
             let inventory = self
-                .call(OncallDep::Inventory, second, arrived_s, INBOUND_DEADLINE_MS)
+                .call(OncallDep::Inventory, request, arrived_s, INBOUND_DEADLINE_MS)
                 .await;
             let (mut ok, spent_ms) = inventory.map_or((true, 0.0), |c| (c.ok, c.elapsed_ms));
             if ok
                 && let Some(payments) = self
-                    .call(OncallDep::Payments, second, arrived_s, INBOUND_DEADLINE_MS - spent_ms)
+                    .call(OncallDep::Payments, request, arrived_s, INBOUND_DEADLINE_MS - spent_ms)
                     .await
             {
                 ok = payments.ok;
@@ -257,19 +304,47 @@ impl Checkout {
             }
             return http::text(StatusCode::OK, "warm\n");
         }
-        let Some((second, sheddable)) = request_of(&request) else {
+        let Some((number, sheddable)) = request_of(&request) else {
             return http::text(StatusCode::BAD_REQUEST, "checkout needs ?i=N\n");
         };
         if sheddable && self.levers().shed {
             return http::text(StatusCode::SERVICE_UNAVAILABLE, SHED_WORD);
         }
-        let Ok(_worker) = self.workers.clone().try_acquire_owned() else {
+        // The load sends request N at drill second N / 20: the moment the sim's request
+        // arrives, which the workers' holds are measured from.
+        let sent_s = number as f64 / LIVE_REQUESTS_PER_S as f64;
+        let Some(worker) = self.workers.take(number, sent_s) else {
             return http::text(StatusCode::SERVICE_UNAVAILABLE, BUSY_WORD);
         };
-        if self.checkout(second).await {
+        let ok = self.checkout(number, sent_s).await;
+        self.workers.release(worker, self.clock.now_s());
+        if ok {
             http::text(StatusCode::OK, "ok")
         } else {
             http::text(StatusCode::INTERNAL_SERVER_ERROR, "failed")
+        }
+    }
+}
+
+/// Records the stand-ins' application attempts of a call begun at `started_s` in its
+/// breaker when each ends (`started_s` plus its time), as five calls' outcomes would come:
+/// so that the window of 20 calls spans the sim's time and holds 20 draws, not four drawn
+/// five times. A stand-in's outcome counts only while the breaker is closed: once it
+/// opened, the sim's call would have been refused or its late outcome ignored.
+async fn record_stand_ins(
+    breaker: Arc<Mutex<Option<Breaker>>>,
+    clock: DrillClock,
+    started_s: f64,
+    mut ends: Vec<StandInEnd>,
+) {
+    ends.sort_by(|a, b| a.end_ms.total_cmp(&b.end_ms));
+    for end in ends {
+        tokio::time::sleep_until(clock.instant_at(started_s + end.end_ms / 1_000.0).into()).await;
+        if let Ok(mut b) = breaker.lock()
+            && let Some(b) = b.as_mut()
+            && b.state() == BreakerState::Closed
+        {
+            b.record(clock.now_s(), end.ok);
         }
     }
 }

@@ -1,19 +1,45 @@
 //! One of checkout-api's four dependencies as a server: it answers each attempt as the
 //! simulation's dependency would (`engine::oncall::sim::attempt_outcome`), from the same
-//! incident, at the drill time the attempt arrives, under the load of the last whole drill
-//! second it saw, and takes the answer's time for real (scaled) before it answers.
+//! incident, under the load of the last whole drill second it saw, and takes the answer's
+//! time for real (scaled) before it answers.
 //!
-//! It counts attempts by the drill second of the checkout they serve, as the sim does, and
-//! judges its load by the second before that one: a stall of the machine that bunches
-//! arrivals is not load the sim's steady customers would make (measured: with counting by
-//! arrival, a loaded machine's bunching put inventory past its brownout capacity after
-//! the levers, where the sim has it below). Answers: 200 for a success; 503 for a failure
-//! (a fast 503 above a rate limit, or a slow one at the caller's timeout: past capacity
-//! the attempt is queued beyond the timeout, and the server answers at the moment the
-//! caller would give up, so that the caller's connection stays open for its next attempt;
-//! a connection dropped at each timeout would be thousands of new connections a drill
-//! second in a storm).
+//! It decides a call's attempts as the sim does, all at the call's first attempt: the sim
+//! plays a request's every retry at the moment the request arrives, under the load of the
+//! second before, and counts them all in that second's load at once. A live retry comes
+//! later (a receipt-store attempt that times out is retried a drill second on), so a
+//! server that counted each attempt as it came would, early in each second, judge the
+//! second before by the first attempts alone and miss its retries (measured: in
+//! receipt-store-storm that stretched the storm's four-second cycle to five, and the
+//! runbook's lever met the storm in another phase, restored 2 s early). So the first
+//! attempt (`k=0`) carries the call's layers and budget (`app`, `layers`, `budget`), the
+//! server steps the engine's `CallPlan` with every breaker ask granted, counts every
+//! attempt the plan makes, and answers the call's later attempts (`k=1, 2, ...`) from it.
+//!
+//! A live call stands for five of the sim's ([`STANDS_FOR`]): the server plans the four
+//! others too, the sim's requests after the live one's ([`stood_for`]) with their keyed
+//! draws at the same load, counts their attempts (not five times the live one's), and
+//! tells the caller in the first answer how and when each stand-in's application
+//! attempts end (`stand-ins 0:1@120.0 0:0@2000.0`), which the caller's breaker records
+//! at those moments beside its own outcome. Five copies of one
+//! outcome made the breaker's window of 20 a window of four (measured: payments-503 at a
+//! quarter of attempts refused tripped the live breaker at nearly every chance, the sim's
+//! a few seconds apart, and the last trip before the shed lever set the restored time).
+//! Recorded at once rather than when they end, the stand-ins told the breaker of
+//! failures two seconds early (measured: inventory-brownout on payments, seed 2, tripped
+//! at 117 live, 119 in the sim).
+//!
+//! It counts attempts by the drill second of the checkout they serve (`s`), as the sim
+//! does, and judges its load by the second before that one: a stall of the machine that
+//! bunches arrivals is not load the sim's steady customers would make (measured: with
+//! counting by arrival, a loaded machine's bunching put inventory past its brownout
+//! capacity after the levers, where the sim has it below). Answers: 200 for a success;
+//! 503 for a failure (a fast 503 above a rate limit, or a slow one at the caller's
+//! timeout: past capacity the attempt is queued beyond the timeout, and the server answers
+//! at the moment the caller would give up, so that the caller's connection stays open for
+//! its next attempt; a connection dropped at each timeout would be thousands of new
+//! connections a drill second in a storm).
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -23,10 +49,10 @@ use hyper::body::Incoming;
 
 use super::clock::DrillClock;
 use super::server;
-use super::tally::STANDS_FOR;
-use crate::engine::oncall::sim::{DRILL_S, attempt_outcome};
+use super::tally::{STANDS_FOR, stood_for};
+use crate::engine::oncall::call_plan::{CallPlan, CallStep};
+use crate::engine::oncall::sim::{AttemptDraws, DRILL_S, REQUESTS_PER_S, attempt_outcome};
 use crate::engine::oncall::{DrillSetup, OncallDep};
-use crate::engine::pyrandom::PyRandom;
 use crate::live::http::{self, TextBody};
 use crate::live::loopback_server::LoopbackServer;
 
@@ -36,58 +62,256 @@ pub const WARM_PATH: &str = "/warm";
 
 /// Drill seconds counted past the drill's end (abandoned calls still arriving).
 const TAIL_S: usize = 60;
+/// The body's word before the stand-ins' outcomes.
+const STAND_INS_WORD: &str = "stand-ins ";
+
+/// What a caller tells the server about an attempt: the checkout's second and number,
+/// the attempt's place in its call, and (on the first) the call's layers and budget.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AttemptQuery {
+    /// The drill second of the checkout the attempt serves.
+    pub second: usize,
+    /// The checkout's number in the load: one call per dependency, so the call's key here.
+    pub request: usize,
+    /// The attempt's place in its call, from 0.
+    pub attempt: usize,
+    /// The call's application attempts and wire attempts per application attempt.
+    pub app_attempts: u32,
+    pub layers: u32,
+    /// The call's budget in drill ms (infinite for a soft call).
+    pub budget_ms: f64,
+}
+
+impl AttemptQuery {
+    /// The query string of the attempt's URI.
+    pub fn to_query(&self) -> String {
+        format!(
+            "s={}&c={}&k={}&app={}&layers={}&budget={}",
+            self.second, self.request, self.attempt, self.app_attempts, self.layers, self.budget_ms
+        )
+    }
+
+    fn of(request: &Request<Incoming>) -> Option<Self> {
+        let number = |name| server::query(request, name)?.parse::<usize>().ok();
+        Some(Self {
+            second: number("s")?,
+            request: number("c")?,
+            attempt: number("k")?,
+            app_attempts: number("app")? as u32,
+            layers: number("layers")? as u32,
+            budget_ms: server::query(request, "budget")?.parse().ok()?,
+        })
+    }
+}
+
+/// How one of a stand-in's application attempts ended, and when.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StandInEnd {
+    /// The application attempt, from 0.
+    pub app: usize,
+    pub ok: bool,
+    /// When it ended, in drill ms from the call's first attempt.
+    pub end_ms: f64,
+}
+
+/// The stand-ins' application attempts, from a first attempt's answer (`A:R@MS`, each
+/// an attempt, its result 1 or 0, its end); none from a later attempt's.
+pub fn stand_ins_of(body: &[u8]) -> Vec<StandInEnd> {
+    let text = String::from_utf8_lossy(body);
+    let Some(ends) = text.lines().find_map(|line| line.strip_prefix(STAND_INS_WORD)) else {
+        return Vec::new();
+    };
+    ends.split_whitespace()
+        .filter_map(|end| {
+            let (app, rest) = end.split_once(':')?;
+            let (ok, end_ms) = rest.split_once('@')?;
+            Some(StandInEnd {
+                app: app.parse().ok()?,
+                ok: ok == "1",
+                end_ms: end_ms.parse().ok()?,
+            })
+        })
+        .collect()
+}
+
+/// One planned call: its attempts' outcomes and drill ms, and how and when (drill ms
+/// from its start) each application attempt ended.
+#[derive(Clone, Debug, Default)]
+struct PlannedCall {
+    attempts: Vec<(bool, f64)>,
+    app_ends: Vec<(bool, f64)>,
+}
+
+/// Plans sim request `request`'s call as the sim plays it: every breaker ask granted (the
+/// live caller asks its own breaker), every attempt drawn under `offered_per_s` at the
+/// moment the sim's request arrives, with the sim's keys.
+fn plan_call(
+    setup: &DrillSetup,
+    dep: OncallDep,
+    request: usize,
+    offered_per_s: f64,
+    query: &AttemptQuery,
+) -> PlannedCall {
+    let t_s = request as f64 / REQUESTS_PER_S as f64;
+    let mut plan = CallPlan::new(query.app_attempts.max(1), query.layers.max(1), query.budget_ms);
+    let mut planned = PlannedCall::default();
+    let mut elapsed_ms = 0.0;
+    loop {
+        match plan.next_step() {
+            CallStep::AskBreaker => plan.permitted(true),
+            CallStep::Attempt { .. } => {
+                let mut draws = AttemptDraws::new(setup.seed, dep, request, planned.attempts.len());
+                let (ok, took_ms) = attempt_outcome(setup, dep, t_s, offered_per_s, &mut draws);
+                elapsed_ms += plan.attempted(ok, took_ms);
+                planned.attempts.push((ok, took_ms));
+            }
+            CallStep::RecordBreaker { ok } => planned.app_ends.push((ok, elapsed_ms)),
+            CallStep::Done(_) => return planned,
+        }
+    }
+}
+
+/// A live call's plan and its stand-ins', kept from its first attempt to its last.
+struct CallPlans {
+    live: PlannedCall,
+    stand_ins: Vec<PlannedCall>,
+}
+
+impl CallPlans {
+    /// The stand-ins' application attempts as a first answer tells them (`A:R@MS ...`).
+    fn stand_in_ends(&self) -> String {
+        let mut ends = Vec::new();
+        for call in &self.stand_ins {
+            for (app, (ok, end_ms)) in call.app_ends.iter().enumerate() {
+                ends.push(format!("{app}:{}@{end_ms:.1}", u8::from(*ok)));
+            }
+        }
+        ends.join(" ")
+    }
+}
 
 struct DrillDependency {
     dep: OncallDep,
     setup: DrillSetup,
     clock: DrillClock,
-    /// Attempts that reached the server in each drill second.
+    /// Attempts counted in each drill second, by the second of the checkout they serve.
     arrivals: Vec<AtomicU32>,
-    /// The server's own stream, from the seed and the dependency: the sim's draws cannot
-    /// be replayed in the live order of arrivals, so the twin agrees in distribution.
-    rng: Mutex<PyRandom>,
+    /// The calls still running, by checkout number.
+    calls: Mutex<HashMap<usize, CallPlans>>,
 }
 
 impl DrillDependency {
+    /// The load the attempts of second `second` meet: the attempts of the second before.
+    fn offered_per_s(&self, second: usize) -> f64 {
+        second
+            .checked_sub(1)
+            .map_or(0.0, |last| f64::from(self.arrivals[last].load(Ordering::Relaxed)))
+    }
+
+    /// Plans a call at its first attempt (the live one and its stand-ins) and counts
+    /// every attempt they make in its second.
+    fn plan(&self, query: &AttemptQuery) -> CallPlans {
+        let second = query.second.min(self.arrivals.len() - 1);
+        let offered = self.offered_per_s(second);
+        let mut calls: Vec<PlannedCall> = stood_for(query.request)
+            .map(|request| plan_call(&self.setup, self.dep, request, offered, query))
+            .collect();
+        let counted: usize = calls.iter().map(|c| c.attempts.len()).sum();
+        self.arrivals[second].fetch_add(counted as u32, Ordering::Relaxed);
+        let live = calls.remove(0);
+        CallPlans { live, stand_ins: calls }
+    }
+
+    /// The outcome of attempt `query.attempt` of its call, its drill ms, and (on the
+    /// first) the stand-ins' application attempts.
+    fn answer(&self, query: &AttemptQuery) -> (bool, f64, String) {
+        let Ok(mut calls) = self.calls.lock() else {
+            return (false, 0.0, String::new());
+        };
+        if query.attempt == 0 {
+            calls.insert(query.request, self.plan(query));
+        }
+        let planned = calls.get(&query.request).and_then(|plans| {
+            let ends = if query.attempt == 0 {
+                plans.stand_in_ends()
+            } else {
+                String::new()
+            };
+            plans.live.attempts.get(query.attempt).map(|a| (*a, ends))
+        });
+        let Some(((ok, took_ms), marks)) = planned else {
+            // An attempt the plan did not foresee (the live call's times ran past the
+            // model's): drawn and counted alone, as five of the sim's.
+            drop(calls);
+            let second = query.second.min(self.arrivals.len() - 1);
+            self.arrivals[second].fetch_add(STANDS_FOR, Ordering::Relaxed);
+            let offered = self.offered_per_s(second);
+            let request = stood_for(query.request).next().unwrap_or_default();
+            let mut draws = AttemptDraws::new(self.setup.seed, self.dep, request, query.attempt);
+            let t_s = self.clock.now_s();
+            let (ok, took_ms) = attempt_outcome(&self.setup, self.dep, t_s, offered, &mut draws);
+            return (ok, took_ms, String::new());
+        };
+        let last = calls
+            .get(&query.request)
+            .is_some_and(|plans| query.attempt + 1 >= plans.live.attempts.len());
+        if ok || last {
+            calls.remove(&query.request);
+        }
+        (ok, took_ms, marks)
+    }
+
     async fn handle(self: Arc<Self>, request: Request<Incoming>) -> hyper::Response<TextBody> {
         if request.uri().path() == WARM_PATH {
             return http::text(StatusCode::OK, "warm\n");
         }
-        let t_s = self.clock.now_s();
-        // The second of the request the attempt serves (`?s=`), as the sim counts load; an
-        // attempt without one counts in the second it arrived.
-        let second = server::query(&request, "s")
-            .and_then(|s| s.parse::<usize>().ok())
-            .unwrap_or(t_s as usize)
-            .min(self.arrivals.len() - 1);
-        // Each live attempt stands for five of the sim's, in the load as in the counts.
-        self.arrivals[second].fetch_add(STANDS_FOR, Ordering::Relaxed);
-        let offered_per_s = match second.checked_sub(1) {
-            Some(last) => f64::from(self.arrivals[last].load(Ordering::Relaxed)),
-            None => 0.0,
+        let Some(query) = AttemptQuery::of(&request) else {
+            return http::text(
+                StatusCode::BAD_REQUEST,
+                "an attempt needs ?s=&c=&k=&app=&layers=&budget=\n",
+            );
         };
-        let (ok, took_ms) = match self.rng.lock() {
-            Ok(mut rng) => attempt_outcome(&self.setup, self.dep, t_s, offered_per_s, &mut rng),
-            Err(_) => (false, 0.0),
-        };
+        let (ok, took_ms, marks) = self.answer(&query);
         tokio::time::sleep(self.clock.real(took_ms)).await;
         if ok {
-            http::text(StatusCode::OK, "ok\n")
+            http::text(StatusCode::OK, format!("ok\n{STAND_INS_WORD}{marks}\n"))
         } else {
-            http::text(StatusCode::SERVICE_UNAVAILABLE, "failed: past capacity, or the fault\n")
+            http::text(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("failed: past capacity, or the fault\n{STAND_INS_WORD}{marks}\n"),
+            )
         }
     }
 }
 
 /// Starts `dep`'s server for the drill of `setup` on `clock`.
 pub async fn serve(dep: OncallDep, setup: &DrillSetup, clock: DrillClock) -> std::io::Result<LoopbackServer> {
-    let stream = u128::from(setup.seed) * 2 + 1 + 1_000 * (dep.index() as u128 + 1);
     let model = Arc::new(DrillDependency {
         dep,
         setup: setup.clone(),
         clock,
         arrivals: (0..DRILL_S + TAIL_S).map(|_| AtomicU32::new(0)).collect(),
-        rng: Mutex::new(PyRandom::new(stream)),
+        calls: Mutex::new(HashMap::new()),
     });
     server::serve(move |request| model.clone().handle(request)).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stand_ins_marks_read_back_from_the_body() {
+        let ends = stand_ins_of(b"ok\nstand-ins 0:1@120.0 0:0@800.0 1:1@920.5\n");
+        assert_eq!(ends.len(), 3);
+        assert_eq!(
+            ends[2],
+            StandInEnd {
+                app: 1,
+                ok: true,
+                end_ms: 920.5
+            }
+        );
+        assert!(stand_ins_of(b"ok\n").is_empty());
+    }
 }

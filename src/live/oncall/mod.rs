@@ -15,18 +15,31 @@
 //! - A dependency decides it is over capacity from the attempts of the last whole drill
 //!   second's checkouts (the sim's "attempts made in the last whole second"), counted by
 //!   the second of the checkout each attempt serves ([`dependency`]).
-//! - The load is a fifth of the sim's, each request standing for five in every count, in
-//!   a dependency's load and in its breaker's window, with 13 workers for the sim's 64
-//!   ([`tally::STANDS_FOR`]: the full load is more than two shared cores sustain).
+//! - A dependency decides all of a call's attempts at its first, under the load of the
+//!   second before, and counts them there, as the sim plays a request's every retry at the
+//!   moment it arrives ([`dependency`]).
+//! - The load is a fifth of the sim's, each request standing for five in every count, with
+//!   13 workers for the sim's 64 ([`tally::STANDS_FOR`]: the full load is more than two
+//!   shared cores sustain). Live request N stands for the sim's requests 5N to 5N + 4
+//!   ([`tally::stood_for`]); in a dependency's load and in its breaker's window the other
+//!   four are stand-ins the dependency plays beside the live call, not copies of it.
+//! - A breaker learns how an application attempt ended when it ends, in both: the live
+//!   caller's when its answer comes, the stand-ins' at their planned ends, the sim's at
+//!   its arrival plus the attempts' time ([`checkout`], `engine::oncall::sim`).
+//! - checkout-api's workers are held on the drill clock from the moment the load sent the
+//!   request, and the inbound deadline counts from then too, as the sim's do ([`workers`]).
 //! - A failing attempt is answered 503 at the moment the sim says it ends (its caller's
 //!   timeout, or a fast 10 ms rate-limit answer), so the caller's connection lives on; the
 //!   hang's 1.9 s answer is a success after 1.9 s, as the sim's wait in the pool is.
 //! - checkout-api counts each request's calls and attempts in the second the request
 //!   arrived, as the sim does ([`tally`]); a second's workers-busy and breaker words are
 //!   sampled at its end.
-//! - The random draws are the servers' own streams from the seed: the sim's draws cannot be
-//!   replayed in the live order of arrivals, so the twin agrees in distribution, not draw
-//!   for draw.
+//! - The random draws are keyed, not streamed: an attempt's draws come from the seed, the
+//!   dependency, the sim request's number and the attempt's place in its call
+//!   (`engine::oncall::sim::AttemptDraws`), so a live dependency draws for sim request
+//!   5N + k what the sim draws for it, whatever order real arrivals take. (From streams
+//!   of their own, the two drew different samples of the incident, and where breakers and
+//!   retries cycle the sample alone moved the restored moment by up to 6 s.)
 //!
 //! - [`clock`]: drill time from real time and back.
 //! - [`server`]: the one accept loop's use here.
@@ -35,6 +48,7 @@
 //! - [`load`]: the bounded steady load.
 //! - [`tally`]: checkout-api's counts by arrival second.
 //! - [`runner`]: the whole run, into the engine's `DrillRun`.
+//! - [`workers`]: checkout-api's workers, held on the drill clock as the sim holds them.
 
 pub mod checkout;
 pub mod clock;
@@ -43,3 +57,4 @@ pub mod load;
 pub mod runner;
 pub mod server;
 pub mod tally;
+pub mod workers;

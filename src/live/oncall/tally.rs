@@ -25,6 +25,17 @@ pub const LIVE_REQUESTS_PER_S: usize = REQUESTS_PER_S / STANDS_FOR as usize;
 /// checkout-api's live workers: the sim's 64 for a fifth of the load, rounded (12.8 to 13).
 pub const LIVE_WORKERS: usize = (WORKERS + STANDS_FOR as usize / 2) / STANDS_FOR as usize;
 
+/// The sim's requests live request `live_request` stands for, its own first: the five
+/// in a row from five times its number (live request N is sent at drill second N / 20,
+/// sim request 5N arrives then), so that the live requests stand for every sim request
+/// once, in the sim's order. A dependency draws the live call's attempts and its
+/// stand-ins' with these numbers' keys, as the sim does, and the breaker's window of 20
+/// outcomes holds the same 20 requests in both.
+pub fn stood_for(live_request: usize) -> impl Iterator<Item = usize> {
+    let first = live_request * STANDS_FOR as usize;
+    first..first + STANDS_FOR as usize
+}
+
 /// One dependency's counts for one second.
 #[derive(Clone, Debug, Default)]
 pub struct DepTally {
@@ -114,5 +125,18 @@ impl DrillTally {
             .lock()
             .map(|mut s| std::mem::take(&mut *s))
             .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_live_requests_stand_for_every_sim_request_once_in_its_order() {
+        let sim: Vec<usize> = (0..LIVE_REQUESTS_PER_S * 3).flat_map(stood_for).collect();
+        assert_eq!(sim, (0..REQUESTS_PER_S * 3).collect::<Vec<_>>());
+        // The live request sent at drill second 2.5 stands for the sim's arriving then.
+        assert_eq!(stood_for(50).next(), Some(250));
     }
 }
