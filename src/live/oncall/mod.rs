@@ -35,10 +35,12 @@
 //! - [`load`]: the bounded steady load.
 //! - [`tally`]: checkout-api's counts by arrival second.
 //! - [`runner`]: the whole run, into the engine's `DrillRun`.
+//! - [`feed`]: the app's live drill: levers while it runs, rows as they complete.
 
 pub mod checkout;
 pub mod clock;
 pub mod dependency;
+pub mod feed;
 pub mod load;
 pub mod runner;
 pub mod server;
