@@ -127,6 +127,15 @@ async fn a_live_drill_ended_early_stops_its_servers_at_once() {
     screen.update(Msg::Oncall(OncallMsg::End));
     let reveal = screen.reveal.clone().expect("E reveals");
     assert!(reveal.live_cut_at_s.is_some(), "the reveal says what it counted");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let saved = screen
+        .save(&dir.path().join("progress.toml"))
+        .expect("the debrief saves");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(saved).expect("the debrief reads")).expect("JSON");
+    assert_eq!(doc["mode"], "live");
+    assert_eq!(doc["ms_per_drill_s"], APP_MS_PER_DRILL_S);
+    assert_eq!(doc["measured_s"], reveal.live_cut_at_s.unwrap());
     let task = screen.stop_live().expect("the twin's task");
     tokio::time::timeout(Duration::from_secs(3), task)
         .await

@@ -19,6 +19,7 @@ use serde::Serialize;
 
 use super::incident::{DrillSetup, ExtraFault, IncidentSpec};
 use super::lever::{LeverKnob, LeverPull, OncallLever};
+use super::mode::DrillMode;
 use super::register::OncallDep;
 use super::score::{DrillScore, score_drill};
 use super::sim::{
@@ -124,6 +125,8 @@ pub struct OncallReveal {
     /// seconds the score could count (the twin cannot play the rest at once, as the sim
     /// does).
     pub live_cut_at_s: Option<usize>,
+    /// The clock the drill was played on, for the debrief.
+    pub mode: DrillMode,
 }
 
 /// A drill in play.
@@ -495,6 +498,9 @@ impl OncallPlay {
             hints: self.hints.clone(),
             ended_by_facilitator: self.ended_by_facilitator,
             live_cut_at_s: self.live_cut_at_s,
+            mode: self.live_feed().map_or(DrillMode::Sim, |feed| DrillMode::Live {
+                ms_per_drill_s: feed.ms_per_drill_s(),
+            }),
         })
     }
 }

@@ -30,7 +30,7 @@ use crate::learning::debrief::{debrief_dir, save_debrief};
 use crate::learning::progress::OncallSummary;
 use crate::live::oncall::feed;
 use crate::report::oncall::{
-    add_facilitator_json, debrief_json, debrief_markdown, expected_effect, facilitator_markdown,
+    add_facilitator_json, add_live_json, debrief_json, debrief_markdown, expected_effect, facilitator_markdown,
 };
 use crate::tui::keys::Context;
 use crate::tui::msg::{Msg, OncallMsg};
@@ -379,6 +379,7 @@ impl OncallScreen {
         };
         let mut doc = debrief_json(&reveal.run, &reveal.score, &reveal.decisions);
         add_facilitator_json(&mut doc, &reveal.run, &reveal.hints, reveal.ended_by_facilitator);
+        add_live_json(&mut doc, reveal.mode, reveal.live_cut_at_s);
         let json = serde_json::to_string_pretty(&doc)?;
         let mut md = debrief_markdown(&reveal.run, &reveal.score, &reveal.decisions);
         md.push_str(&facilitator_markdown(
