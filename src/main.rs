@@ -61,6 +61,7 @@ fn app_start(cli: &Cli) -> Option<Option<OncallStart>> {
         Some(Command::Oncall(args)) if !args.gm => Some(Some(OncallStart {
             seed: args.seed,
             incident: args.incident.clone(),
+            live: args.live,
         })),
         Some(_) => None,
     }

@@ -60,6 +60,12 @@ pub struct OncallScreenArgs {
     /// hidden incident, a second fault, an owner's hint, the end.
     #[arg(long, conflicts_with_all = ["incident", "seed"])]
     pub gm: bool,
+    /// Plays the drill live: checkout-api and its dependencies run on 127.0.0.1 under
+    /// steady load, 1 drill s = 400 ms real (the drill in under 3 minutes); a lever goes to
+    /// the running service at once; the signals show a few drill seconds late, once each
+    /// second's requests have ended; the clock cannot pause.
+    #[arg(long, conflicts_with = "gm")]
+    pub live: bool,
     /// With --gm: the drill's port, if not the one its locator file names (1 to 65535).
     #[arg(long, value_name = "P", requires = "gm", value_parser = clap::value_parser!(u16).range(1..))]
     pub port: Option<u16>,

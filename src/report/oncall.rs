@@ -266,6 +266,19 @@ pub fn add_facilitator_json(doc: &mut Value, run: &DrillRun, hints: &[OwnerHint]
     doc["ended_by"] = json!(if ended_by_facilitator { "facilitator" } else { "on-call" });
 }
 
+/// A live drill's debrief says so: `mode`, its scale, and the seconds measured when it
+/// ended early; a sim debrief is left as it always was.
+pub fn add_live_json(doc: &mut Value, mode: DrillMode, measured_s: Option<usize>) {
+    let DrillMode::Live { ms_per_drill_s } = mode else {
+        return;
+    };
+    doc["mode"] = json!(mode.name());
+    doc["ms_per_drill_s"] = json!(ms_per_drill_s);
+    if let Some(measured_s) = measured_s {
+        doc["measured_s"] = json!(measured_s);
+    }
+}
+
 /// The debrief's Markdown section on what a facilitator did; empty without one.
 pub fn facilitator_markdown(run: &DrillRun, hints: &[OwnerHint], ended_by_facilitator: bool) -> String {
     let extras = &run.setup.extra_faults;

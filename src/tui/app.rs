@@ -85,6 +85,8 @@ pub struct App {
     pub oncall_seed: u64,
     /// With `oncall --incident NAME`: every drill plays that incident.
     pub oncall_incident: Option<String>,
+    /// With `oncall --live`: every drill plays the live twin on 127.0.0.1, not the sim.
+    pub oncall_live: bool,
     /// Where a drill writes its control endpoint's locator for a facilitator (`oncall
     /// --gm`); None: no endpoint (tests without a runtime, no data directory).
     pub facilitator_locator: Option<PathBuf>,
@@ -122,6 +124,7 @@ impl App {
             oncall: None,
             oncall_seed: 1,
             oncall_incident: None,
+            oncall_live: false,
             facilitator_locator: None,
             facilitator: None,
         }
@@ -545,7 +548,11 @@ impl App {
                 self.status = Some("no drill: no such incident is shipped".to_string());
                 return true;
             };
-            self.oncall = Some(OncallScreen::new(incident, self.oncall_seed));
+            self.oncall = Some(if self.oncall_live {
+                OncallScreen::new_live(incident, self.oncall_seed)
+            } else {
+                OncallScreen::new(incident, self.oncall_seed)
+            });
             // A new drill gets a new endpoint and token at its first tick.
             self.facilitator = None;
         }
@@ -670,7 +677,7 @@ impl App {
 
     /// Whether any live run or server is going.
     pub fn live_running(&self) -> bool {
-        self.labs.iter().any(LabScreen::live_running)
+        self.labs.iter().any(LabScreen::live_running) || self.oncall.as_ref().is_some_and(OncallScreen::live_running)
     }
 
     /// Stops every live run and waits (bounded) until their servers and tasks are gone.
@@ -678,7 +685,8 @@ impl App {
         if let Some(host) = self.room_host.as_mut() {
             host.stop(SHUTDOWN_DEADLINE).await;
         }
-        let tasks: Vec<_> = self.labs.iter_mut().flat_map(LabScreen::shutdown).collect();
+        let mut tasks: Vec<_> = self.labs.iter_mut().flat_map(LabScreen::shutdown).collect();
+        tasks.extend(self.oncall.as_mut().and_then(OncallScreen::stop_live));
         if tasks.is_empty() {
             return;
         }

@@ -44,6 +44,8 @@ pub enum Context {
     Room,
     /// The on-call drill: its clock running or paused.
     OncallDrill,
+    /// The on-call drill live on 127.0.0.1 (`oncall --live`): its clock is the twin's.
+    OncallLiveDrill,
     /// The on-call drill's lever picker.
     OncallPicker,
     /// The decision log's short form before a lever is applied: every character is typed.
@@ -75,6 +77,7 @@ impl Context {
             Context::Fleet => " Keys: Lab 1 fleet ",
             Context::Room => " Keys: workshop room ",
             Context::OncallDrill => " Keys: on-call drill ",
+            Context::OncallLiveDrill => " Keys: on-call drill, live ",
             Context::OncallPicker => " Keys: levers ",
             Context::OncallForm => " Keys: decision log entry ",
             Context::OncallReveal => " Keys: on-call debrief ",
@@ -121,6 +124,7 @@ const SCREENS: &[Context] = &[
     Context::Note,
     Context::Room,
     Context::OncallDrill,
+    Context::OncallLiveDrill,
     Context::OncallPicker,
     Context::OncallReveal,
 ];
@@ -139,6 +143,7 @@ const EVERYWHERE: &[Context] = &[
     Context::Note,
     Context::Room,
     Context::OncallDrill,
+    Context::OncallLiveDrill,
     Context::OncallPicker,
     Context::OncallForm,
     Context::OncallReveal,
@@ -155,6 +160,9 @@ const PREDICT: &[Context] = &[Context::Predict];
 const OBSERVED: &[Context] = &[Context::Observed];
 const NOTE: &[Context] = &[Context::Note];
 const ONCALL: &[Context] = &[Context::OncallDrill];
+const ONCALL_LIVE: &[Context] = &[Context::OncallLiveDrill];
+/// Keys the drill has on either clock.
+const ONCALL_ANY: &[Context] = &[Context::OncallDrill, Context::OncallLiveDrill];
 const PICKER: &[Context] = &[Context::OncallPicker];
 const FORM: &[Context] = &[Context::OncallForm];
 const DEBRIEF: &[Context] = &[Context::OncallReveal];
@@ -357,9 +365,14 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Char('-'), NONE,  ONCALL,       Msg::Oncall(OncallMsg::Slower),              "",              "",                                                             ""),
     bind(KeyCode::Char('l'), NONE,  ONCALL,       Msg::Oncall(OncallMsg::Levers),              "l/Enter",       "pick a lever to pull or restore (the clock stops meanwhile)",  "l levers"),
     bind(KeyCode::Enter,     NONE,  ONCALL,       Msg::Oncall(OncallMsg::Levers),              "",              "",                                                             ""),
-    bind(KeyCode::Char('E'), NONE,  ONCALL,       Msg::Oncall(OncallMsg::End),                 "E",             "end the drill: reveal the incident, score, save the debrief",  "E end"),
+    bind(KeyCode::Char(' '), NONE,  ONCALL_LIVE,  Msg::Oncall(OncallMsg::Pause),               "Space",         "live: real servers run on; no pause, and no speed keys",       "Space live: cannot pause"),
+    bind(KeyCode::Char('l'), NONE,  ONCALL_LIVE,  Msg::Oncall(OncallMsg::Levers),              "l/Enter",       "pick a lever to pull or restore (live: the clock runs on)",     "l levers"),
+    bind(KeyCode::Enter,     NONE,  ONCALL_LIVE,  Msg::Oncall(OncallMsg::Levers),              "",              "",                                                             ""),
+    bind(KeyCode::Char('E'), NONE,  ONCALL_ANY,   Msg::Oncall(OncallMsg::End),                 "E",             "end the drill: reveal the incident, score, save the debrief",  "E end"),
     bind(KeyCode::Esc,       NONE,  ONCALL,       Msg::Back,                                   "Esc/q",         "pause and go back to the home screen (o resumes)",             "Esc home"),
     bind(KeyCode::Char('q'), NONE,  ONCALL,       Msg::Back,                                   "",              "",                                                             ""),
+    bind(KeyCode::Esc,       NONE,  ONCALL_LIVE,  Msg::Back,                                   "Esc/q",         "go back to the home screen; live, the drill runs on (o returns)", "Esc home"),
+    bind(KeyCode::Char('q'), NONE,  ONCALL_LIVE,  Msg::Back,                                   "",              "",                                                             ""),
     bind(KeyCode::Up,        NONE,  PICKER,       Msg::Up,                                     "↑↓/jk",         "choose a lever",                                               "↑↓ choose"),
     bind(KeyCode::Char('k'), NONE,  PICKER,       Msg::Up,                                     "",              "",                                                             ""),
     bind(KeyCode::Down,      NONE,  PICKER,       Msg::Down,                                   "",              "",                                                             ""),

@@ -145,11 +145,13 @@ pub struct AppSettings {
     pub oncall: Option<OncallStart>,
 }
 
-/// `oncall [--seed S] [--incident NAME]`: the app opens on the drill.
+/// `oncall [--seed S] [--incident NAME] [--live]`: the app opens on the drill.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OncallStart {
     pub seed: Option<u64>,
     pub incident: Option<String>,
+    /// The drill's seconds from the live twin on 127.0.0.1, not the sim.
+    pub live: bool,
 }
 
 /// Runs the terminal app until the learner quits or a signal arrives.
@@ -228,6 +230,9 @@ pub fn run(settings: &AppSettings, content: Content) -> Result<ExitCode> {
     if let Some(start) = settings.oncall.clone() {
         app.oncall_seed = start.seed.unwrap_or(app.oncall_seed);
         app.oncall_incident = start.incident;
+        app.oncall_live = start.live;
+        // On the runtime: a live drill starts its servers now.
+        let _runtime = runtime.enter();
         app.open_oncall();
     }
     let result = runtime.block_on(event_loop(&mut terminal, app, events));

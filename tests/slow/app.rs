@@ -172,3 +172,31 @@ fn lab2_metastable_load_stops_when_leaving_the_screen() {
         assert_eq!(alive_tasks().await, 0, "shutdown left no task");
     });
 }
+
+#[test]
+fn the_live_drill_stops_its_servers_and_tasks_when_the_app_quits() {
+    runtime().block_on(async {
+        let content = Content::load(None).expect("the built-in labs load");
+        let mut app = App::new(content, Theme::new(ThemeName::Dark, false), Rect::new(0, 0, 100, 30));
+        app.mark_all_visited();
+        app.oncall_live = true;
+        assert_eq!(alive_tasks().await, 0);
+        app.update(Msg::OpenOncall);
+        assert!(app.live_running(), "o started the twin");
+        let deadline = tokio::time::Instant::now() + RUN_DEADLINE;
+        while app
+            .oncall
+            .as_ref()
+            .is_some_and(|screen| screen.play.view().second.is_none())
+        {
+            assert!(tokio::time::Instant::now() < deadline, "the twin's rows arrive");
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            app.tick();
+        }
+        assert!(alive_tasks().await > 0, "the twin's servers and load are running");
+        // What the event loop does on every way out, before the terminal is restored.
+        app.shutdown_live().await;
+        assert!(!app.live_running());
+        assert_eq!(alive_tasks().await, 0, "quitting left no server, load or task");
+    });
+}

@@ -18,5 +18,6 @@ mod fleet_children;
 mod health;
 mod health_abuse;
 mod oncall;
+mod oncall_app;
 mod overload;
 mod retry;

@@ -8,6 +8,7 @@
 //! - [`sim`]: the drill second by second, with the golden signals and the two alerts.
 //! - [`mode`]: which clock a drill was played on, for the printer.
 //! - [`play`]: the drill played by a person: its clock, its pulls, what on-call sees.
+//! - [`source`]: where a played drill's seconds come from, the sim or the live twin.
 //! - [`score`]: what a drill scores and why.
 //! - [`facilitator`]: what a facilitator (`oncall --gm`) sees and may ask of a drill.
 
@@ -20,6 +21,7 @@ pub mod play;
 pub mod register;
 pub mod score;
 pub mod sim;
+pub mod source;
 
 pub use facilitator::{FacilitatorCommand, FacilitatorView};
 pub use incident::{
@@ -27,7 +29,8 @@ pub use incident::{
 };
 pub use lever::{LeverPull, OncallLever};
 pub use mode::DrillMode;
-pub use play::{DecisionEntry, OncallPlay, OncallReveal, OncallView, OwnerHint};
+pub use play::{DecisionEntry, LiveClock, OncallPlay, OncallReveal, OncallView, OwnerHint};
 pub use register::OncallDep;
 pub use score::{DrillScore, score_drill};
 pub use sim::{DrillRun, DrillSecond, run_drill};
+pub use source::{AlertLog, DrillSource, LiveFeed};

@@ -1,11 +1,15 @@
-//! The drill played by a person: a drill clock with speeds, pause and end over the
-//! deterministic sim, levers pulled at the clock's moment, and [`OncallView`], the one
-//! thing a screen may draw before the reveal.
+//! The drill played by a person: a drill clock with speeds, pause and end, levers pulled
+//! at the clock's moment, and [`OncallView`], the one thing a screen may draw before the
+//! reveal. Its seconds come from a [`DrillSource`]: the simulation or the live twin.
 //!
-//! The clock is advanced by the caller with real milliseconds (the engine reads no clock).
-//! Each pull re-runs the whole drill with every lever so far: the sim is deterministic and
-//! a lever at second T changes nothing before T, so the seconds already shown stay as they
-//! were and the ones to come follow from the new levers.
+//! On the sim, the clock is advanced by the caller with real milliseconds (the engine reads
+//! no clock). Each pull re-runs the whole drill with every lever so far: the sim is
+//! deterministic and a lever at second T changes nothing before T, so the seconds already
+//! shown stay as they were and the ones to come follow from the new levers.
+//!
+//! Live, the twin's clock is the drill's: it cannot pause or change speed (real servers
+//! run on), a pull goes to the running checkout-api at once, and a second's row shows once
+//! its requests have ended, a few drill seconds after the clock ([`LiveClock::behind_s`]).
 //!
 //! The hiding rule is a type here: [`OncallView`] has no field for the incident, its
 //! dependency, its moment or its settings, so a screen drawn from it cannot show them. Only
@@ -15,12 +19,14 @@ use serde::Serialize;
 
 use super::incident::{DrillSetup, ExtraFault, IncidentSpec};
 use super::lever::{LeverKnob, LeverPull, OncallLever};
+use super::mode::DrillMode;
 use super::register::OncallDep;
 use super::score::{DrillScore, score_drill};
 use super::sim::{
     ALERT_TIME_SCALE, BREAKER_NOT_CLOSED, CALLS_REJECTED, DRILL_S, DrillRun, DrillSecond, REQUESTS_PER_S,
     SHEDDABLE_OF_TEN, run_drill,
 };
+use super::source::{DrillSource, LiveFeed};
 
 /// Real milliseconds per drill second the learner can pick, slowest first.
 pub const SPEEDS_MS: [u64; 5] = [1_000, 500, 250, 125, 60];
@@ -63,6 +69,16 @@ pub struct AlertLine {
     pub firing_s: usize,
 }
 
+/// The live twin's clock as on-call sees it: its scale, and how far the rows trail it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct LiveClock {
+    /// Real milliseconds a drill second lasts live.
+    pub ms_per_drill_s: u64,
+    /// Drill seconds between the clock and the last row shown: a second is shown only
+    /// once its requests have ended, as a scrape shows a metric an interval late.
+    pub behind_s: usize,
+}
+
 /// What on-call sees at this moment, and nothing more.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct OncallView {
@@ -90,6 +106,9 @@ pub struct OncallView {
     pub decisions: Vec<DecisionEntry>,
     /// Owners' hints a facilitator sent, oldest first (their text never names the incident).
     pub hints: Vec<OwnerHint>,
+    /// Live only: the twin's scale and how late its rows are (None on the sim).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub live: Option<LiveClock>,
 }
 
 /// Everything the drill hid, handed out once it has ended.
@@ -102,13 +121,21 @@ pub struct OncallReveal {
     pub hints: Vec<OwnerHint>,
     /// Whether a facilitator ended the drill (`oncall --gm`), not on-call or the clock.
     pub ended_by_facilitator: bool,
+    /// Live, ended before the clock's end (or a twin that could not run): the drill
+    /// seconds the score could count (the twin cannot play the rest at once, as the sim
+    /// does).
+    pub live_cut_at_s: Option<usize>,
+    /// The clock the drill was played on, for the debrief.
+    pub mode: DrillMode,
 }
 
 /// A drill in play.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct OncallPlay {
-    /// The levers so far's run; private, since it names the incident.
+    /// The levers so far's run; private, since it names the incident. Live, the rows
+    /// handed over so far.
     run: DrillRun,
+    source: DrillSource,
     decisions: Vec<DecisionEntry>,
     t_s: usize,
     /// Real milliseconds gathered towards the next drill second.
@@ -118,6 +145,7 @@ pub struct OncallPlay {
     ended: bool,
     hints: Vec<OwnerHint>,
     ended_by_facilitator: bool,
+    live_cut_at_s: Option<usize>,
 }
 
 /// Every knob of the register, in the register's order, shedding last.
@@ -146,10 +174,25 @@ fn lever_of(knob: LeverKnob, pulled: bool) -> OncallLever {
 }
 
 impl OncallPlay {
-    /// A drill at second 0, at the default speed, running.
+    /// A drill on the sim at second 0, at the default speed, running.
     pub fn new(setup: &DrillSetup) -> Self {
+        Self::with_source(setup, DrillSource::Sim)
+    }
+
+    /// A drill of `setup` at second 0 whose seconds come from `source`.
+    pub fn with_source(setup: &DrillSetup, source: DrillSource) -> Self {
+        let run = match source {
+            DrillSource::Sim => run_drill(setup, &[]),
+            DrillSource::Live { .. } => DrillRun {
+                setup: setup.clone(),
+                levers: Vec::new(),
+                seconds: Vec::with_capacity(DRILL_S),
+                alerts: Vec::new(),
+            },
+        };
         Self {
-            run: run_drill(setup, &[]),
+            run,
+            source,
             decisions: Vec::new(),
             t_s: 0,
             pending_ms: 0,
@@ -158,12 +201,22 @@ impl OncallPlay {
             ended: false,
             hints: Vec::new(),
             ended_by_facilitator: false,
+            live_cut_at_s: None,
         }
     }
 
+    /// Whether the seconds come from the live twin (its clock cannot stop).
+    pub fn is_live(&self) -> bool {
+        matches!(self.source, DrillSource::Live { .. })
+    }
+
     /// Moves the clock on by `real_ms` of real time; true when a drill second went by. The
-    /// drill ends by itself after its last second.
+    /// drill ends by itself after its last second. Live, `real_ms` is not used: the clock
+    /// is the twin's, and the rows are the ones it has completed.
     pub fn advance(&mut self, real_ms: u64) -> bool {
+        if self.is_live() {
+            return self.follow_live();
+        }
         if self.paused || self.ended {
             return false;
         }
@@ -174,9 +227,44 @@ impl OncallPlay {
         self.step(seconds)
     }
 
+    /// Live: the twin's clock read, its completed rows closed through the alerts and
+    /// kept; at the clock's end, the final run once every call has ended. True if anything
+    /// on screen moved.
+    fn follow_live(&mut self) -> bool {
+        let DrillSource::Live { feed, alerts } = &mut self.source else {
+            return false;
+        };
+        if self.ended {
+            return false;
+        }
+        let t_s = (feed.now_s().floor() as usize).min(DRILL_S);
+        let mut changed = t_s != self.t_s;
+        self.t_s = t_s;
+        for mut row in feed.take_rows() {
+            alerts.close(&mut row);
+            self.run.seconds.push(row);
+            changed = true;
+        }
+        if changed {
+            self.run.alerts = alerts.spans().to_vec();
+        }
+        if let Some(done) = feed.take_final() {
+            // Short only if the twin could not run the whole drill: the reveal says so.
+            if done.seconds.len() < DRILL_S {
+                self.live_cut_at_s = Some(done.seconds.len());
+            }
+            self.run.seconds = done.seconds;
+            self.run.alerts = done.alerts;
+            self.ended = true;
+            changed = true;
+        }
+        changed
+    }
+
     /// Plays `seconds` drill seconds at once (pause and speed aside); true if any went by.
+    /// The sim's only: the live twin's seconds take their real time.
     pub fn step(&mut self, seconds: usize) -> bool {
-        if self.ended || seconds == 0 {
+        if self.ended || seconds == 0 || self.is_live() {
             return false;
         }
         self.t_s = (self.t_s + seconds).min(DRILL_S);
@@ -186,12 +274,20 @@ impl OncallPlay {
         true
     }
 
+    /// Pauses or runs the sim's clock again; live, nothing (real servers run on, and the
+    /// screen says so).
     pub fn toggle_pause(&mut self) {
-        self.paused = !self.paused;
+        if !self.is_live() {
+            self.paused = !self.paused;
+        }
     }
 
-    /// One speed faster (`true`) or slower; the time gathered so far is kept.
+    /// One speed faster (`true`) or slower; the time gathered so far is kept. Live,
+    /// unchanged: the twin's scale is set when its servers start.
     pub fn change_speed(&mut self, faster: bool) -> bool {
+        if self.is_live() {
+            return false;
+        }
         let before = self.speed;
         self.speed = if faster {
             (self.speed + 1).min(SPEEDS_MS.len() - 1)
@@ -209,9 +305,16 @@ impl OncallPlay {
         self.ended
     }
 
-    /// Ends the drill now: the rest of the timeline plays out with the levers as they are,
-    /// and the score counts the whole drill, as a real incident goes on after a shift.
+    /// Ends the drill now: on the sim the rest of the timeline plays out with the levers as
+    /// they are, and the score counts the whole drill, as a real incident goes on after a
+    /// shift. Live, the servers stop and the score counts the rows completed so far.
     pub fn end(&mut self) {
+        if let DrillSource::Live { feed, .. } = &mut self.source {
+            feed.stop();
+            if !self.ended {
+                self.live_cut_at_s = Some(self.run.seconds.len());
+            }
+        }
         self.ended = true;
     }
 
@@ -220,7 +323,7 @@ impl OncallPlay {
         if !self.ended {
             self.ended_by_facilitator = true;
         }
-        self.ended = true;
+        self.end();
     }
 
     /// Adds `incident`'s fault on `dependency` from now on, and plays the drill again with
@@ -229,6 +332,9 @@ impl OncallPlay {
     pub fn add_fault(&mut self, incident: &IncidentSpec, dependency: OncallDep) -> Result<ExtraFault, String> {
         if self.ended {
             return Err("the drill has ended".to_string());
+        }
+        if self.is_live() {
+            return Err("a live drill takes no second fault (the twin plays one incident)".to_string());
         }
         if self.run.setup.extra_faults.len() >= EXTRA_FAULTS_MAX {
             return Err(format!("at most {EXTRA_FAULTS_MAX} second faults a drill"));
@@ -306,13 +412,26 @@ impl OncallPlay {
         if !self.offer().contains(&lever) {
             return Err(format!("{lever} is not on offer now"));
         }
+        if let Some(feed) = self.live_feed() {
+            // The picker and the form do not stop the twin's clock: the lever acts now.
+            self.t_s = (feed.now_s().floor() as usize).min(DRILL_S);
+        }
         let pull = LeverPull {
             t_s: self.t_s as f64,
             lever,
         };
-        let mut levers = self.run.levers.clone();
-        levers.push(pull);
-        self.run = run_drill(&self.run.setup, &levers);
+        match &mut self.source {
+            DrillSource::Sim => {
+                let mut levers = self.run.levers.clone();
+                levers.push(pull);
+                self.run = run_drill(&self.run.setup, &levers);
+            }
+            // Logged at the whole drill second the learner saw; sent at once.
+            DrillSource::Live { feed, .. } => {
+                feed.pull(lever);
+                self.run.levers.push(pull);
+            }
+        }
         self.decisions.push(DecisionEntry {
             pull,
             why: why.trim().to_string(),
@@ -337,10 +456,14 @@ impl OncallPlay {
                 })
                 .collect()
         });
+        let live = self.live_feed().map(|feed| LiveClock {
+            ms_per_drill_s: feed.ms_per_drill_s(),
+            behind_s: self.t_s.saturating_sub(shown.len()),
+        });
         OncallView {
             t_s: self.t_s,
             drill_s: DRILL_S,
-            speed_ms: SPEEDS_MS[self.speed],
+            speed_ms: live.map_or(SPEEDS_MS[self.speed], |live| live.ms_per_drill_s),
             paused: self.paused,
             ended: self.ended,
             second,
@@ -355,6 +478,14 @@ impl OncallPlay {
             offer: self.offer(),
             decisions: self.decisions.clone(),
             hints: self.hints.clone(),
+            live,
+        }
+    }
+
+    fn live_feed(&self) -> Option<&dyn LiveFeed> {
+        match &self.source {
+            DrillSource::Sim => None,
+            DrillSource::Live { feed, .. } => Some(feed.as_ref()),
         }
     }
 
@@ -366,6 +497,10 @@ impl OncallPlay {
             decisions: self.decisions.clone(),
             hints: self.hints.clone(),
             ended_by_facilitator: self.ended_by_facilitator,
+            live_cut_at_s: self.live_cut_at_s,
+            mode: self.live_feed().map_or(DrillMode::Sim, |feed| DrillMode::Live {
+                ms_per_drill_s: feed.ms_per_drill_s(),
+            }),
         })
     }
 }
@@ -471,6 +606,179 @@ mod tests {
         let reveal = play.reveal().unwrap();
         assert_eq!(reveal.score, score_drill(&run_drill(&setup, &setup.runbook())));
         assert_eq!(reveal.decisions.len(), setup.runbook().len());
+    }
+
+    /// A live feed without sockets: its clock is set by the test, its rows are a sim run's,
+    /// handed over [`FAKE_LAG_S`] seconds behind the clock, and the levers it got are kept.
+    #[derive(Debug)]
+    struct FakeFeed {
+        now_s: std::sync::Arc<std::sync::Mutex<f64>>,
+        rows: Vec<DrillSecond>,
+        handed: usize,
+        pulled: std::sync::Arc<std::sync::Mutex<Vec<OncallLever>>>,
+        final_run: Option<DrillRun>,
+        stopped: std::sync::Arc<std::sync::Mutex<bool>>,
+    }
+
+    const FAKE_LAG_S: usize = 6;
+
+    impl LiveFeed for FakeFeed {
+        fn ms_per_drill_s(&self) -> u64 {
+            400
+        }
+        fn now_s(&self) -> f64 {
+            *self.now_s.lock().unwrap()
+        }
+        fn pull(&mut self, lever: OncallLever) {
+            self.pulled.lock().unwrap().push(lever);
+        }
+        fn take_rows(&mut self) -> Vec<DrillSecond> {
+            let complete = (self.now_s() as usize).saturating_sub(FAKE_LAG_S);
+            let rows: Vec<DrillSecond> = self.rows[self.handed..complete.max(self.handed)]
+                .iter()
+                .map(|row| DrillSecond {
+                    alerts: Vec::new(),
+                    ..row.clone()
+                })
+                .collect();
+            self.handed += rows.len();
+            rows
+        }
+        fn take_final(&mut self) -> Option<DrillRun> {
+            // As the twin: the final run once the clock is past the end.
+            if self.now_s() >= DRILL_S as f64 {
+                self.final_run.take()
+            } else {
+                None
+            }
+        }
+        fn stop(&mut self) {
+            *self.stopped.lock().unwrap() = true;
+        }
+    }
+
+    type Handles = (
+        std::sync::Arc<std::sync::Mutex<f64>>,
+        std::sync::Arc<std::sync::Mutex<Vec<OncallLever>>>,
+        std::sync::Arc<std::sync::Mutex<bool>>,
+    );
+
+    /// A play on a fake live feed whose rows are `setup`'s sim run without levers.
+    fn fake_live(setup: &DrillSetup) -> (OncallPlay, Handles) {
+        let run = run_drill(setup, &[]);
+        let handles: Handles = Default::default();
+        let feed = FakeFeed {
+            now_s: handles.0.clone(),
+            rows: run.seconds.clone(),
+            handed: 0,
+            pulled: handles.1.clone(),
+            final_run: Some(run),
+            stopped: handles.2.clone(),
+        };
+        (
+            OncallPlay::with_source(setup, DrillSource::live(Box::new(feed))),
+            handles,
+        )
+    }
+
+    #[test]
+    fn the_sim_source_plays_as_the_sim_play_did() {
+        let setup = setup("inventory-brownout", 2);
+        let mut old = OncallPlay::new(&setup);
+        let mut seam = OncallPlay::with_source(&setup, DrillSource::Sim);
+        for play in [&mut old, &mut seam] {
+            play.step(setup.onset_s as usize + 12);
+            play.pull(OncallLever::Shed(true), "goodput down", "").unwrap();
+            play.advance(2_500);
+        }
+        assert_eq!(old.view(), seam.view());
+        assert_eq!(seam.view().live, None, "the sim names no live clock");
+        let json = serde_json::to_value(seam.view()).unwrap();
+        assert!(json.get("live").is_none(), "the sim's view serializes as before");
+        old.end();
+        seam.end();
+        assert_eq!(old.reveal().unwrap().score, seam.reveal().unwrap().score);
+    }
+
+    #[test]
+    fn a_live_source_shows_its_rows_behind_its_clock_and_cannot_pause() {
+        let setup = setup("inventory-brownout", 2);
+        let (mut play, (now_s, _, _)) = fake_live(&setup);
+        *now_s.lock().unwrap() = 30.4;
+        assert!(play.advance(0));
+        let view = play.view();
+        assert_eq!(view.t_s, 30);
+        assert_eq!(view.second.as_ref().map(|s| s.t_s), Some(30 - FAKE_LAG_S - 1));
+        assert_eq!(
+            view.live,
+            Some(LiveClock {
+                ms_per_drill_s: 400,
+                behind_s: FAKE_LAG_S
+            })
+        );
+        assert_eq!(view.speed_ms, 400, "the live scale, not a speed");
+        play.toggle_pause();
+        assert!(!play.change_speed(false));
+        assert!(!play.view().paused, "real servers do not pause");
+        assert!(!play.step(10), "live seconds take their real time");
+        assert_eq!(play.t_s(), 30);
+    }
+
+    #[test]
+    fn a_live_pull_goes_to_the_feed_at_its_clock_and_the_end_takes_the_final_run() {
+        let setup = setup("inventory-brownout", 2);
+        let (mut play, (now_s, pulled, _)) = fake_live(&setup);
+        *now_s.lock().unwrap() = 200.7;
+        play.advance(0);
+        *now_s.lock().unwrap() = 201.2;
+        let lever = OncallLever::Shed(true);
+        play.pull(lever, "goodput down", "").unwrap();
+        assert_eq!(*pulled.lock().unwrap(), vec![lever], "sent to the twin at once");
+        assert_eq!(
+            play.view().decisions[0].pull.t_s,
+            201.0,
+            "at the twin's clock, not the last tick's"
+        );
+        assert!(play.add_fault(&setup.incident, OncallDep::Payments).is_err());
+        *now_s.lock().unwrap() = DRILL_S as f64 + 3.0;
+        play.advance(0);
+        assert!(play.ended(), "the clock's end and the final run end the drill");
+        let reveal = play.reveal().unwrap();
+        assert_eq!(reveal.run.seconds.len(), DRILL_S);
+        assert_eq!(reveal.run.levers.len(), 1, "the play keeps the levers");
+        assert_eq!(reveal.live_cut_at_s, None);
+        let alerts_of_rows = run_drill(&setup, &[]).alerts;
+        assert_eq!(reveal.run.alerts, alerts_of_rows);
+    }
+
+    #[test]
+    fn live_rows_fire_the_alerts_the_sim_fires_on_the_same_rows() {
+        let setup = setup("inventory-brownout", 1);
+        let (mut play, (now_s, _, _)) = fake_live(&setup);
+        let full = run_drill(&setup, &[]);
+        let span = full.alerts.first().expect("an unattended brownout fires an alert");
+        *now_s.lock().unwrap() = (span.from_s + 10 + FAKE_LAG_S) as f64;
+        play.advance(0);
+        let view = play.view();
+        let line = view
+            .alerts
+            .iter()
+            .find(|a| a.alert == span.alert && a.dep == span.dep)
+            .expect("the live rows' alert log fires it");
+        assert_eq!(line.firing_s, 10);
+    }
+
+    #[test]
+    fn a_live_drill_ended_before_the_onset_stops_the_twin_and_scores_what_it_measured() {
+        let setup = setup("inventory-brownout", 2);
+        let (mut play, (now_s, _, stopped)) = fake_live(&setup);
+        *now_s.lock().unwrap() = 9.0;
+        play.advance(0);
+        play.end();
+        assert!(*stopped.lock().unwrap(), "the servers stop with the drill");
+        let reveal = play.reveal().unwrap();
+        assert_eq!(reveal.live_cut_at_s, Some(9 - FAKE_LAG_S));
+        assert_eq!(reveal.run.seconds.len(), 9 - FAKE_LAG_S);
     }
 
     #[test]

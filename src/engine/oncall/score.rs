@@ -120,7 +120,9 @@ fn baseline(run: &DrillRun, goodput: &[u32]) -> f64 {
         .iter()
         .map(|extra| extra.from_s as usize)
         .fold(onset, usize::min);
-    let calm = &goodput[10.min(calm_until)..calm_until];
+    // A live drill ended early may stop before the onset: its calm is what it measured.
+    let measured_until = calm_until.min(goodput.len());
+    let calm = &goodput[10.min(measured_until)..measured_until];
     if calm.is_empty() && calm_until < onset {
         CALM_GOODPUT
     } else {

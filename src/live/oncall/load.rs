@@ -13,6 +13,7 @@ use std::time::Instant;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Empty};
 use hyper::{Request, StatusCode};
+use tokio::task::JoinSet;
 
 use super::checkout::{BUSY_WORD, CHECKOUT_PATH, SHED_WORD};
 use super::clock::DrillClock;
@@ -73,20 +74,22 @@ pub async fn warm(client: &PooledClient, addr: SocketAddr) {
 /// end in `tally`; returns when every request has ended.
 pub async fn run(addr: SocketAddr, clock: DrillClock, tally: Arc<DrillTally>) {
     let client = http::pooled_client();
-    let mut sent = Vec::with_capacity(DRILL_S * LIVE_REQUESTS_PER_S);
+    // A set, not a list of handles: if the load is dropped (the app's drill ended early),
+    // the requests under way are aborted with it, not left to run out their limit.
+    let mut sent = JoinSet::new();
     for i in 0..DRILL_S * LIVE_REQUESTS_PER_S {
         let due = clock.instant_at(i as f64 / LIVE_REQUESTS_PER_S as f64);
         if due > Instant::now() {
             tokio::time::sleep_until(due.into()).await;
         }
         let (client, tally) = (client.clone(), tally.clone());
-        sent.push(tokio::spawn(async move {
+        sent.spawn(async move {
             let (end, took_ms) = one(&client, addr, i, clock).await;
             let sheddable = (i % LIVE_REQUESTS_PER_S) % 10 < SHEDDABLE_OF_TEN;
             tally.request(i / LIVE_REQUESTS_PER_S, end, sheddable, took_ms);
-        }));
+        });
+        // The ended requests' slots freed as the load goes: memory stays at those in flight.
+        while sent.try_join_next().is_some() {}
     }
-    for request in sent {
-        let _ = request.await;
-    }
+    while sent.join_next().await.is_some() {}
 }

@@ -49,10 +49,12 @@
 //! - [`tally`]: checkout-api's counts by arrival second.
 //! - [`runner`]: the whole run, into the engine's `DrillRun`.
 //! - [`workers`]: checkout-api's workers, held on the drill clock as the sim holds them.
+//! - [`feed`]: the app's live drill: levers while it runs, rows as they complete.
 
 pub mod checkout;
 pub mod clock;
 pub mod dependency;
+pub mod feed;
 pub mod load;
 pub mod runner;
 pub mod server;

@@ -3,8 +3,9 @@
 //!
 //! By arrival, as the simulation counts: a request's calls, retries and abandoned soft
 //! calls all belong to the second the request came in, so that a row of the twin and a
-//! row of the sim count the same requests' work. A row is read once the drill is over and
-//! every call has ended.
+//! row of the sim count the same requests' work. The headless run reads the rows once the
+//! drill is over and every call has ended; the app's live drill also reads each second a
+//! few seconds after it, once its requests have ended ([`DrillTally::snapshot`]).
 
 use std::sync::Mutex;
 
@@ -117,6 +118,12 @@ impl DrillTally {
                 second.latencies_ms.push(took_ms);
             }
         });
+    }
+
+    /// Second `t_s`'s counts as they stand (a copy): the app's live drill shows a second
+    /// once its requests have ended, before the drill is over.
+    pub fn snapshot(&self, t_s: usize) -> Option<SecondTally> {
+        self.seconds.lock().ok()?.get(t_s).cloned()
     }
 
     /// Every second's counts, taken out.

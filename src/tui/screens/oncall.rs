@@ -11,6 +11,10 @@
 //! drill that ran on while the learner typed would punish writing one. The screen holds the
 //! drill ([`OncallPlay`]), which keeps the incident to itself; what is drawn before the end
 //! comes from [`OncallPlay::view`] only (`view/oncall.rs`).
+//!
+//! Live (`oncall --live`) the same screen plays the twin on 127.0.0.1: its clock runs on
+//! under the picker and the form (real servers do not wait), and the screen holds the
+//! twin's task, so that the app stops it (bounded) when it quits.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -19,13 +23,14 @@ use color_eyre::eyre::Result;
 
 use crate::engine::oncall::register::OncallDep;
 use crate::engine::oncall::{
-    DrillSetup, FacilitatorCommand, FacilitatorView, IncidentSpec, OncallLever, OncallPlay, OncallReveal,
+    DrillSetup, DrillSource, FacilitatorCommand, FacilitatorView, IncidentSpec, OncallLever, OncallPlay, OncallReveal,
     builtin_incidents,
 };
 use crate::learning::debrief::{debrief_dir, save_debrief};
 use crate::learning::progress::OncallSummary;
+use crate::live::oncall::feed;
 use crate::report::oncall::{
-    add_facilitator_json, debrief_json, debrief_markdown, expected_effect, facilitator_markdown,
+    add_facilitator_json, add_live_json, debrief_json, debrief_markdown, expected_effect, facilitator_markdown,
 };
 use crate::tui::keys::Context;
 use crate::tui::msg::{Msg, OncallMsg};
@@ -73,7 +78,7 @@ pub enum OncallOutcome {
 }
 
 /// The on-call screen's state.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct OncallScreen {
     pub play: OncallPlay,
     pub stage: OncallStage,
@@ -85,6 +90,8 @@ pub struct OncallScreen {
     pub seed: u64,
     /// Real time of the last tick, for the drill clock.
     last_tick: Option<Instant>,
+    /// Live: the twin's task, stopped through the play and awaited when the app quits.
+    live_task: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl OncallScreen {
@@ -97,11 +104,42 @@ impl OncallScreen {
             saved: None,
             seed,
             last_tick: None,
+            live_task: None,
         }
+    }
+
+    /// A drill of `incident` with `seed` played live: checkout-api and its dependencies
+    /// start on 127.0.0.1 now, in the background (on the current tokio runtime).
+    pub fn new_live(incident: &IncidentSpec, seed: u64) -> Self {
+        let setup = DrillSetup::new(incident, seed);
+        let (feed, task) = feed::spawn(&setup, feed::APP_MS_PER_DRILL_S);
+        Self {
+            play: OncallPlay::with_source(&setup, DrillSource::live(Box::new(feed))),
+            stage: OncallStage::Drill,
+            reveal: None,
+            saved: None,
+            seed,
+            last_tick: None,
+            live_task: Some(task),
+        }
+    }
+
+    /// Stops a live drill's twin and hands over its task to await; None on the sim or once
+    /// handed over.
+    pub fn stop_live(&mut self) -> Option<tokio::task::JoinHandle<()>> {
+        let task = self.live_task.take()?;
+        self.play.end();
+        Some(task)
+    }
+
+    /// Whether a live drill's twin may still be running.
+    pub fn live_running(&self) -> bool {
+        self.live_task.as_ref().is_some_and(|task| !task.is_finished())
     }
 
     pub fn context(&self) -> Context {
         match self.stage {
+            OncallStage::Drill if self.play.is_live() => Context::OncallLiveDrill,
             OncallStage::Drill => Context::OncallDrill,
             OncallStage::Picker(_) => Context::OncallPicker,
             OncallStage::Form(_) => Context::OncallForm,
@@ -120,9 +158,11 @@ impl OncallScreen {
         self.advance(since_ms)
     }
 
-    /// Moves the drill clock on by `real_ms` (the tick's, or a test's).
+    /// Moves the drill clock on by `real_ms` (the tick's, or a test's); live, the twin's
+    /// clock and rows are read, under the picker and the form too.
     pub fn advance(&mut self, real_ms: u64) -> OncallOutcome {
-        if self.stage != OncallStage::Drill {
+        let live_running = self.play.is_live() && !matches!(self.stage, OncallStage::Reveal(_));
+        if self.stage != OncallStage::Drill && !live_running {
             return OncallOutcome::Unchanged;
         }
         if !self.play.advance(real_ms) {
@@ -339,6 +379,7 @@ impl OncallScreen {
         };
         let mut doc = debrief_json(&reveal.run, &reveal.score, &reveal.decisions);
         add_facilitator_json(&mut doc, &reveal.run, &reveal.hints, reveal.ended_by_facilitator);
+        add_live_json(&mut doc, reveal.mode, reveal.live_cut_at_s);
         let json = serde_json::to_string_pretty(&doc)?;
         let mut md = debrief_markdown(&reveal.run, &reveal.score, &reveal.decisions);
         md.push_str(&facilitator_markdown(

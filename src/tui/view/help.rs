@@ -57,7 +57,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         ],
         Context::Home => &[("click", "open an entry"), ("wheel", "move the selection")],
         // Said where the learner looks for keys: the drill can be steered from a second terminal.
-        Context::OncallDrill => &[
+        Context::OncallDrill | Context::OncallLiveDrill => &[
             ("wheel", "scroll"),
             (
                 "facilitator",

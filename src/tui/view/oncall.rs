@@ -26,7 +26,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Sparkline, Widget, Wrap};
 use crate::engine::oncall::incident::IncidentSpec;
 use crate::engine::oncall::play::ALERT_RULES;
 use crate::engine::oncall::score::{ATTEMPTS_AFTER_S, ATTEMPTS_LIMIT};
-use crate::engine::oncall::sim::WORKERS;
+use crate::engine::oncall::sim::{DRILL_S, WORKERS};
 use crate::engine::oncall::{OncallReveal, OncallView, OwnerHint};
 use crate::report::oncall::{expected_effect, or_never, restored_in_order_words, timeline};
 use crate::tui::keys::Context;
@@ -70,12 +70,26 @@ pub fn render(screen: &OncallScreen, context: Context, theme: Theme, area: Rect,
 }
 
 fn render_title(view: &OncallView, theme: Theme, area: Rect, buf: &mut Buffer) {
-    let state = if view.paused { "paused" } else { "running" };
-    let clock = format!(
-        "   t={} s of {}   {} ms a drill second   {state}",
-        view.t_s, view.drill_s, view.speed_ms
-    );
-    title_line(" On call: checkout-api", clock, theme).render(area, buf);
+    title_line(" On call: checkout-api", clock_words(view), theme).render(area, buf);
+}
+
+/// The title's clock: the drill second, its scale, and on the sim whether it runs; live,
+/// how far the signals trail the clock (a second shows once its requests have ended), in
+/// words short enough for 80 columns (the help and the book say them in full).
+pub fn clock_words(view: &OncallView) -> String {
+    match view.live {
+        None => {
+            let state = if view.paused { "paused" } else { "running" };
+            format!(
+                "   t={} s of {}   {} ms a drill second   {state}",
+                view.t_s, view.drill_s, view.speed_ms
+            )
+        }
+        Some(live) => format!(
+            "   t={} s of {}   live, 1 s = {} ms, signals {} s late",
+            view.t_s, view.drill_s, live.ms_per_drill_s, live.behind_s
+        ),
+    }
 }
 
 /// A drill screen's top line: whose screen it is, then the drill's clock (the learner's
@@ -358,6 +372,15 @@ fn render_reveal(reveal: &OncallReveal, saved: Option<&str>, scroll: u16, theme:
             setup.onset_s
         )),
     ];
+    if let Some(seconds) = reveal.live_cut_at_s {
+        lines.insert(
+            1,
+            Line::styled(
+                format!(" Live, ended before {DRILL_S} s: the score counts the {seconds} drill seconds measured."),
+                theme.dim(),
+            ),
+        );
+    }
     lines.extend(
         hidden_settings(&setup.incident)
             .into_iter()

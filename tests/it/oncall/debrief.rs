@@ -3,12 +3,9 @@
 
 use crate::common::binary::run_with_input;
 
-#[test]
-fn a_debrief_is_saved_twice_without_overwriting_and_replays_to_its_score() {
-    let dir = tempfile::tempdir().unwrap();
-    let progress = dir.path().join("progress.json");
-    let levers = "80:receipt-store.retries=0,95:receipt-store.enabled=off,300:receipt-store.enabled=on,310:receipt-store.retries=restore";
-    let args = [
+/// `run oncall` for receipt-store-slow at seed 4 with `levers`, saving its debrief.
+fn slow_receipts_with_debrief(levers: &str) -> [&str; 9] {
+    [
         "run",
         "oncall",
         "--incident",
@@ -18,7 +15,15 @@ fn a_debrief_is_saved_twice_without_overwriting_and_replays_to_its_score() {
         "--levers",
         levers,
         "--debrief",
-    ];
+    ]
+}
+
+#[test]
+fn a_debrief_is_saved_twice_without_overwriting_and_replays_to_its_score() {
+    let dir = tempfile::tempdir().unwrap();
+    let progress = dir.path().join("progress.json");
+    let levers = "80:receipt-store.retries=0,95:receipt-store.enabled=off,300:receipt-store.enabled=on,310:receipt-store.retries=restore";
+    let args = slow_receipts_with_debrief(levers);
     for _ in 0..2 {
         let out = run_with_input(&progress, &args, "");
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -70,6 +75,40 @@ fn a_debrief_is_saved_twice_without_overwriting_and_replays_to_its_score() {
 
     let markdown = std::fs::read_to_string(saved.join("receipt-store-slow-seed4.md")).unwrap();
     assert!(markdown.contains("## Decision log") && markdown.contains("## Timeline"));
+}
+
+/// A live drill's debrief (`oncall --live`) is played again on the simulation and both
+/// scores said; a sim debrief whose score was changed still fails its replay.
+#[test]
+fn a_live_debrief_replays_on_the_sim_without_being_held_to_its_score() {
+    let dir = tempfile::tempdir().unwrap();
+    let progress = dir.path().join("progress.json");
+    let args = slow_receipts_with_debrief("runbook");
+    let out = run_with_input(&progress, &args, "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let file = dir.path().join("oncall-debriefs").join("receipt-store-slow-seed4.json");
+    let mut doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let sim_score = doc["score"]["score"].as_u64().unwrap();
+    // As a live drill that scored otherwise would have saved it.
+    doc["score"]["score"] = serde_json::json!(sim_score - 3);
+    let replay = |doc: &serde_json::Value| {
+        std::fs::write(&file, serde_json::to_string(doc).unwrap()).unwrap();
+        run_with_input(&progress, &["run", "oncall", "--replay", file.to_str().unwrap()], "")
+    };
+    let out = replay(&doc);
+    assert!(!out.status.success(), "a sim debrief is held to its score");
+    doc["mode"] = serde_json::json!("live");
+    doc["ms_per_drill_s"] = serde_json::json!(400);
+    let out = replay(&doc);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains(&format!(
+            "scored {} live; the simulation's replay above scores {sim_score}",
+            sim_score - 3
+        )),
+        "{said}"
+    );
 }
 
 #[test]

@@ -188,3 +188,41 @@ fn the_end_saves_the_debrief_and_its_summary_in_progress() {
     assert_eq!(app.oncall.as_ref().unwrap().seed, 2);
     assert!(app.oncall.as_ref().unwrap().reveal.is_none());
 }
+
+/// The title's clock live: the twin's scale and how far its rows trail, where the sim's
+/// speed and pause state stand (a fixed view: live timing varies from run to run).
+#[test]
+fn the_live_title_says_the_scale_and_how_far_the_signals_trail() {
+    use resilience_lab::engine::oncall::LiveClock;
+    use resilience_lab::tui::view::oncall::clock_words;
+    let app = drill_app(100, 30, INCIDENT, 1, 30);
+    let mut view = app.oncall.as_ref().unwrap().play.view();
+    assert_eq!(
+        clock_words(&view),
+        "   t=30 s of 420   500 ms a drill second   running",
+        "the sim's words as before"
+    );
+    view.live = Some(LiveClock {
+        ms_per_drill_s: 400,
+        behind_s: 5,
+    });
+    assert_eq!(
+        clock_words(&view),
+        "   t=30 s of 420   live, 1 s = 400 ms, signals 5 s late"
+    );
+    let title = format!(" On call: checkout-api{}", clock_words(&view));
+    assert!(title.chars().count() <= 80, "fits 80 columns: {title:?}");
+}
+
+/// Live, the footer does not offer a pause or a speed: it says the clock cannot stop.
+#[test]
+fn the_live_footer_says_the_clock_cannot_pause() {
+    use resilience_lab::tui::keys::{Context, footer_keys};
+    let live = footer_keys(Context::OncallLiveDrill);
+    assert_eq!(
+        live,
+        ["Space live: cannot pause", "l levers", "E end", "Esc home", "? help"]
+    );
+    let sim = footer_keys(Context::OncallDrill);
+    assert!(sim.contains(&"Space pause") && sim.contains(&"+/- speed"));
+}

@@ -1,0 +1,75 @@
+//! Where a played drill's seconds come from: the simulation, which knows the whole run at
+//! once and plays it again at each lever, or the live twin on 127.0.0.1, whose rows arrive
+//! as its requests end and whose levers go to the running checkout-api.
+//!
+//! This is the one seam between [`super::play::OncallPlay`] and its clock: the view, the
+//! alerts, the score and the debrief read the play's [`DrillRun`] and never ask which
+//! source filled it. The engine names no runtime, so the live twin is a trait here
+//! ([`LiveFeed`]), implemented in `live::oncall::feed`.
+
+use std::fmt::Debug;
+
+use super::lever::OncallLever;
+use super::sim::{AlertSpan, AlertWatch, DrillRun, DrillSecond};
+
+/// The live twin as a played drill sees it: a clock that runs on its own, a lever sent to
+/// the running service, the rows that have completed.
+pub trait LiveFeed: Debug + Send {
+    /// Real milliseconds one drill second lasts.
+    fn ms_per_drill_s(&self) -> u64;
+    /// Drill seconds since the twin's second 0 (0 while the servers warm up).
+    fn now_s(&self) -> f64;
+    /// Sends `lever` to the running checkout-api now.
+    fn pull(&mut self, lever: OncallLever);
+    /// The rows completed since the last call, oldest first, their `alerts` still empty
+    /// (the play closes them through one [`AlertLog`]).
+    fn take_rows(&mut self) -> Vec<DrillSecond>;
+    /// The whole run, once the drill's clock is over and every call has ended: its rows
+    /// read again from the final counts, levers left empty (the play keeps them). A twin
+    /// that could not start hands over a run with no rows at once.
+    fn take_final(&mut self) -> Option<DrillRun>;
+    /// Stops the servers and the load now (also what dropping the feed does).
+    fn stop(&mut self);
+}
+
+/// Which source a played drill reads.
+#[derive(Debug)]
+pub enum DrillSource {
+    /// The deterministic simulation: the play's own clock shows its rows.
+    Sim,
+    /// The live twin, with the alerts of the rows it has handed over so far.
+    Live { feed: Box<dyn LiveFeed>, alerts: AlertLog },
+}
+
+impl DrillSource {
+    /// The live twin's feed.
+    pub fn live(feed: Box<dyn LiveFeed>) -> Self {
+        DrillSource::Live {
+            feed,
+            alerts: AlertLog::default(),
+        }
+    }
+}
+
+/// The two alert rules over a timeline that grows a row at a time: each row closed in
+/// turn, as the simulation closes its seconds, so live rows fire the same alerts.
+#[derive(Clone, Debug, Default)]
+pub struct AlertLog {
+    watches: [AlertWatch; 4],
+    spans: Vec<AlertSpan>,
+}
+
+impl AlertLog {
+    /// Closes `row` (the next second): its firing alerts filled in, the spans moved on.
+    pub fn close(&mut self, row: &mut DrillSecond) {
+        for signals in &row.deps {
+            let fired = self.watches[signals.dep.index()].close_second(row.t_s, signals, &mut self.spans);
+            row.alerts.extend(fired);
+        }
+    }
+
+    /// Every span so far (open ones with no end).
+    pub fn spans(&self) -> &[AlertSpan] {
+        &self.spans
+    }
+}
