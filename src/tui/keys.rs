@@ -368,7 +368,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Char(' '), NONE,  ONCALL_LIVE,  Msg::Oncall(OncallMsg::Pause),               "Space",         "live: real servers run on; no pause, and no speed keys",       "Space live: cannot pause"),
     bind(KeyCode::Char('l'), NONE,  ONCALL_LIVE,  Msg::Oncall(OncallMsg::Levers),              "l/Enter",       "pick a lever to pull or restore (live: the clock runs on)",     "l levers"),
     bind(KeyCode::Enter,     NONE,  ONCALL_LIVE,  Msg::Oncall(OncallMsg::Levers),              "",              "",                                                             ""),
-    bind(KeyCode::Char('E'), NONE,  ONCALL_ANY,   Msg::Oncall(OncallMsg::End),                 "E",             "end the drill: reveal the incident, score, save the debrief",  "E end"),
+    bind(KeyCode::Char('E'), NONE,  ONCALL_ANY,   Msg::Oncall(OncallMsg::End),                 "E",             "twice: end the drill, reveal the incident, save the debrief",  "E end"),
     bind(KeyCode::Esc,       NONE,  ONCALL,       Msg::Back,                                   "Esc/q",         "pause and go back to the home screen (o resumes)",             "Esc home"),
     bind(KeyCode::Char('q'), NONE,  ONCALL,       Msg::Back,                                   "",              "",                                                             ""),
     bind(KeyCode::Esc,       NONE,  ONCALL_LIVE,  Msg::Back,                                   "Esc/q",         "go back to the home screen; live, the drill runs on (o returns)", "Esc home"),

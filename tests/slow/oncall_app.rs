@@ -129,6 +129,7 @@ async fn a_live_drill_ended_early_stops_its_servers_at_once() {
         screen.tick();
     }
     screen.update(Msg::Oncall(OncallMsg::End));
+    screen.update(Msg::Oncall(OncallMsg::End));
     let reveal = screen.reveal.clone().expect("E reveals");
     assert!(reveal.live_cut_at_s.is_some(), "the reveal says what it counted");
     let dir = tempfile::tempdir().expect("a temporary folder");

@@ -92,6 +92,10 @@ pub struct OncallScreen {
     last_tick: Option<Instant>,
     /// Live: the twin's task, stopped through the play and awaited when the app quits.
     live_task: Option<tokio::task::JoinHandle<()>>,
+    /// `E` was pressed once: the next `E` ends the drill, any other key goes on. Ending
+    /// reveals the incident and cannot be undone, so one stray key must not do it (a
+    /// trial's drill ended on a single E).
+    pub end_asked: bool,
 }
 
 impl OncallScreen {
@@ -105,6 +109,7 @@ impl OncallScreen {
             seed,
             last_tick: None,
             live_task: None,
+            end_asked: false,
         }
     }
 
@@ -127,6 +132,7 @@ impl OncallScreen {
             seed,
             last_tick: None,
             live_task: Some(task),
+            end_asked: false,
         }
     }
 
@@ -222,6 +228,8 @@ impl OncallScreen {
     }
 
     fn update_drill(&mut self, msg: Msg) -> OncallOutcome {
+        // Any key but a second E lets the drill go on.
+        let end_asked = std::mem::take(&mut self.end_asked);
         match msg {
             Msg::Oncall(OncallMsg::Pause) => self.play.toggle_pause(),
             Msg::Oncall(OncallMsg::Faster) => {
@@ -231,7 +239,11 @@ impl OncallScreen {
                 self.play.change_speed(false);
             }
             Msg::Oncall(OncallMsg::Levers) => self.stage = OncallStage::Picker(0),
-            Msg::Oncall(OncallMsg::End) => return self.finish(),
+            Msg::Oncall(OncallMsg::End) if end_asked => return self.finish(),
+            Msg::Oncall(OncallMsg::End) => {
+                self.end_asked = true;
+                return OncallOutcome::Changed;
+            }
             Msg::Back => {
                 if !self.play.view().paused {
                     self.play.toggle_pause();
@@ -460,6 +472,12 @@ mod tests {
     fn the_end_reveals_and_asks_the_app_to_save() {
         let mut screen = screen();
         assert!(screen.reveal.is_none());
+        // One E asks; a key between lets the drill go on; E twice ends it.
+        assert_eq!(screen.update(Msg::Oncall(OncallMsg::End)), OncallOutcome::Changed);
+        assert!(screen.end_asked && screen.reveal.is_none());
+        screen.update(Msg::Oncall(OncallMsg::Pause));
+        assert!(!screen.end_asked);
+        assert_eq!(screen.update(Msg::Oncall(OncallMsg::End)), OncallOutcome::Changed);
         assert_eq!(screen.update(Msg::Oncall(OncallMsg::End)), OncallOutcome::Ended);
         assert_eq!(screen.context(), Context::OncallReveal);
         assert!(screen.reveal.is_some());

@@ -40,7 +40,19 @@ const ATLAS_WINDOW_MIN: [u32; 2] = [5, 15];
 pub fn render(screen: &OncallScreen, context: Context, theme: Theme, area: Rect, buf: &mut Buffer) {
     let [title, body, foot] =
         Layout::vertical([Constraint::Length(1), Constraint::Fill(1), Constraint::Length(1)]).areas(area);
-    footer::render_keys(context, theme, foot, buf);
+    if screen.end_asked {
+        // In the footer's place, where the eye goes for keys: what the second E will do.
+        Line::from(vec![
+            Span::styled(" E", theme.key()),
+            Span::styled(
+                " again ends the drill and reveals the incident; any other key goes on",
+                theme.accent(),
+            ),
+        ])
+        .render(foot, buf);
+    } else {
+        footer::render_keys(context, theme, foot, buf);
+    }
     if let (OncallStage::Reveal(scroll), Some(reveal)) = (&screen.stage, &screen.reveal) {
         Line::from(Span::styled(
             " On call: checkout-api, the drill has ended",

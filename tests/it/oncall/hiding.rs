@@ -209,6 +209,7 @@ fn the_drill_screen_hides_the_incident_until_the_reveal_and_shows_it_after() {
             }
             // The reveal names it all: the title whole at 100 columns, where it fits one line.
             app.update(Msg::Oncall(OncallMsg::End));
+            app.update(Msg::Oncall(OncallMsg::End));
             let [narrow, wide] = <[String; 2]>::try_from(both(&mut app)).unwrap();
             for shown in [&narrow, &wide] {
                 assert!(

@@ -86,6 +86,7 @@ fn reveal(width: u16, height: u16) -> String {
     pull_recommendations_off(&mut app);
     app.oncall.as_mut().unwrap().play.step(150);
     app.update(Msg::Oncall(OncallMsg::End));
+    app.update(Msg::Oncall(OncallMsg::End));
     render(&app)
 }
 
@@ -164,6 +165,7 @@ fn the_end_saves_the_debrief_and_its_summary_in_progress() {
     app.progress_path = Some(progress.clone());
     pull_recommendations_off(&mut app);
     app.update(Msg::Oncall(OncallMsg::End));
+    app.update(Msg::Oncall(OncallMsg::End));
     let saved = app.oncall.as_ref().unwrap().saved.clone().unwrap();
     assert!(saved.starts_with("debrief saved: "), "{saved}");
     let text = std::fs::read_to_string(&progress).unwrap();
@@ -225,4 +227,24 @@ fn the_live_footer_says_the_clock_cannot_pause() {
     );
     let sim = footer_keys(Context::OncallDrill);
     assert!(sim.contains(&"Space pause") && sim.contains(&"+/- speed"));
+}
+
+/// One E asks before the drill ends (a trial's drill ended on a single stray E): the footer
+/// says what a second E does, the clock and the incident stay as they were, and any other
+/// key lets the drill go on.
+#[test]
+fn one_e_asks_and_a_second_ends_the_drill() {
+    let mut app = drill_app(80, 24, INCIDENT, 1, onset_s() + 20);
+    app.update(Msg::Oncall(OncallMsg::End));
+    let asked = render(&app);
+    assert!(
+        asked.contains(" E again ends the drill and reveals the incident; any other key goes on"),
+        "{asked}"
+    );
+    assert!(app.oncall.as_ref().unwrap().reveal.is_none(), "not ended yet");
+    app.update(Msg::Oncall(OncallMsg::Pause));
+    assert!(!render(&app).contains("E again ends"), "another key went on");
+    app.update(Msg::Oncall(OncallMsg::End));
+    app.update(Msg::Oncall(OncallMsg::End));
+    assert!(app.oncall.as_ref().unwrap().reveal.is_some(), "E twice ended it");
 }
