@@ -353,7 +353,8 @@ impl App {
                 self.help_scroll != before
             }
             Msg::OpenRoom => self.open_room(),
-            Msg::OpenOncall if self.screen == Screen::Home => self.open_oncall(),
+            Msg::OpenOncall if self.screen == Screen::Home => self.open_oncall_in(false),
+            Msg::OpenOncallLive if self.screen == Screen::Home => self.open_oncall_in(true),
             _ => match self.screen {
                 Screen::Home => self.update_home(msg),
                 Screen::Room => self.update_room(msg),
@@ -530,6 +531,14 @@ impl App {
 
     /// Shows the drill under way, or starts the next one: the incident named on the command
     /// line, else the seed's.
+    /// Opens the drill: the one running, else a new one, `live` on 127.0.0.1 or simulated.
+    fn open_oncall_in(&mut self, live: bool) -> bool {
+        if self.oncall.as_ref().is_none_or(|screen| screen.reveal.is_some()) {
+            self.oncall_live = live;
+        }
+        self.open_oncall()
+    }
+
     pub fn open_oncall(&mut self) -> bool {
         let ended = self.oncall.as_ref().is_none_or(|screen| screen.reveal.is_some());
         if ended {

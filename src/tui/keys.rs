@@ -211,6 +211,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Esc,       NONE,  HOME,         Msg::Back,                                   "",              "",                                                             ""),
     // The drill and the room, each a screen of its own, reached from home.
     bind(KeyCode::Char('o'), NONE,  HOME,         Msg::OpenOncall,                             "o",             "the on-call drill: checkout-api, a hidden incident, the levers", "o on-call"),
+    bind(KeyCode::Char('O'), NONE,  HOME,         Msg::OpenOncallLive,                         "O",             "the on-call drill live: its servers on 127.0.0.1, 1 s = 400 ms", ""),
     bind(KeyCode::Char('C'), NONE,  HOME,         Msg::OpenRoom,                               "C",             "host a workshop room on 127.0.0.1 and show it for a projector", "C room"),
     // The projector's room.
     bind(KeyCode::Char('n'), NONE,  ROOM,         Msg::RoomNext,                               "n",             "open the next check for the room to answer",                   "n next check"),

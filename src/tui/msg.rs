@@ -75,8 +75,10 @@ pub enum Msg {
     ToggleFleet,
     /// A key of Lab 1's fleet view.
     Fleet(FleetMsg),
-    /// Open the on-call drill (`o` on home).
+    /// Open the on-call drill (`o` on home): the simulated one, or the drill already running.
     OpenOncall,
+    /// Open the on-call drill live on 127.0.0.1 (`O` on home), or the drill already running.
+    OpenOncallLive,
     /// A key of the on-call drill.
     Oncall(OncallMsg),
     /// A key of a facilitator's screen (`oncall --gm`).

@@ -200,3 +200,36 @@ fn the_live_drill_stops_its_servers_and_tasks_when_the_app_quits() {
         assert_eq!(alive_tasks().await, 0, "quitting left no server, load or task");
     });
 }
+
+/// `O` on home starts the drill live (its servers on 127.0.0.1) and `o` the simulated one,
+/// each only when no drill is running; quitting stops the live twin and leaves no task.
+#[test]
+fn o_and_shift_o_on_home_open_the_drill_simulated_or_live() {
+    runtime().block_on(async {
+        let content = Content::load(None).expect("the built-in labs load");
+        let mut app = App::new(content, Theme::new(ThemeName::Dark, false), Rect::new(0, 0, 100, 30));
+        app.mark_all_visited();
+        app.update(Msg::OpenOncallLive);
+        assert!(app.oncall.as_ref().expect("a drill").play.is_live(), "O opens it live");
+        app.update(Msg::Back);
+        // The running drill comes back whatever the key: `o` does not start a second one.
+        app.update(Msg::OpenOncall);
+        assert!(
+            app.oncall.as_ref().expect("a drill").play.is_live(),
+            "o resumes the live drill"
+        );
+        app.shutdown_live().await;
+        assert_eq!(alive_tasks().await, 0, "shutdown left no task");
+        let mut sim = App::new(
+            Content::load(None).expect("the built-in labs load"),
+            Theme::new(ThemeName::Dark, false),
+            Rect::new(0, 0, 100, 30),
+        );
+        sim.mark_all_visited();
+        sim.update(Msg::OpenOncall);
+        assert!(
+            !sim.oncall.as_ref().expect("a drill").play.is_live(),
+            "o opens it simulated"
+        );
+    });
+}
