@@ -58,20 +58,16 @@ fn recovery_is_on_calls(right_lever_s: Option<f64>, lost_s: Option<f64>, restore
 }
 
 impl DrillScore {
-    /// Why the goodput, attempts and order points were not given, in the words every
+    /// Why the recovery points (goodput, attempts, order) were not given, in the words every
     /// summary uses (the text, the Markdown debrief, the reveal); `None` when they count.
     pub fn unearned_reason(&self) -> Option<&'static str> {
         if recovery_is_on_calls(self.right_lever_s, self.goodput_lost_s, self.goodput_restored_s) {
             return None;
         }
         Some(match (self.right_lever_s, self.goodput_restored_s) {
-            (None, _) => "no points for goodput, attempts or order: the right lever was not pulled from the onset on",
-            (Some(_), None) => {
-                "no points for goodput, attempts or order: goodput did not come back after the right lever"
-            }
-            (Some(_), Some(_)) => {
-                "no points for goodput, attempts or order: goodput came back before the right lever (the fault's own end)"
-            }
+            (None, _) => "no recovery points: no right lever from the onset on",
+            (Some(_), None) => "no recovery points: goodput was not back after the right lever",
+            (Some(_), Some(_)) => "no recovery points: goodput came back by itself, before the right lever",
         })
     }
 }
@@ -171,7 +167,10 @@ pub fn score_drill(run: &DrillRun) -> DrillScore {
     let bar = RESTORED_SHARE * baseline_goodput;
     let lost = (onset..goodput.len().saturating_sub(DIP_WINDOW_S)).find(|&s| mean(&goodput[s..s + DIP_WINDOW_S]) < bar);
     let restored = match lost {
-        None => Some(onset),
+        // Never lost, in a drill that ran long enough to tell (a live drill ended before its
+        // onset had been read as restored at the onset).
+        None if goodput.len() >= onset + RESTORED_WINDOW_S => Some(onset),
+        None => None,
         Some(lost) => (lost + 1..=goodput.len().saturating_sub(RESTORED_WINDOW_S))
             .find(|&s| mean(&goodput[s..s + RESTORED_WINDOW_S]) >= bar),
     };

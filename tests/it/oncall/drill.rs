@@ -223,3 +223,25 @@ fn a_recovery_on_call_did_not_make_earns_no_goodput_attempts_or_order_points() {
     assert!(runbook.score >= 90, "{runbook:?}");
     assert_eq!(runbook.unearned_reason(), None);
 }
+
+/// A drill that ended before its onset never saw goodput at all, so it was not restored
+/// either (a live drill ended at 29 s read "goodput back at 94 s", its onset).
+#[test]
+fn a_drill_ended_before_its_onset_has_no_restored_moment() {
+    let hang = incidents()
+        .into_iter()
+        .find(|i| i.name == "receipt-store-slow")
+        .expect("shipped");
+    let setup = DrillSetup::new(&hang, 3);
+    let mut run = resilience_lab::engine::oncall::run_drill(&setup, &[]);
+    run.seconds.truncate(29);
+    let score = resilience_lab::engine::oncall::score_drill(&run);
+    assert_eq!(score.goodput_restored_s, None, "{score:?}");
+    assert_eq!(
+        score.unearned_reason(),
+        Some("no recovery points: no right lever from the onset on")
+    );
+    // The whole drill with no dip still reads as held from the onset.
+    let (_, whole) = play(&hang, 3, &LeverScript::Runbook);
+    assert!(whole.goodput_restored_s.is_some(), "{whole:?}");
+}
