@@ -66,6 +66,10 @@ pub struct FacilitatorView {
     pub t_s: usize,
     pub drill_s: usize,
     pub speed_ms: u64,
+    /// On-call plays the live twin: its clock is real time (`speed_ms` its scale) and
+    /// cannot pause. Absent in a view from a build before it: the simulation.
+    #[serde(default)]
+    pub live: bool,
     pub paused: bool,
     pub ended: bool,
     pub ended_by_facilitator: bool,
@@ -110,7 +114,8 @@ impl FacilitatorView {
             owner_hints: owner_hints.into_iter().map(Option::unwrap_or_default).collect(),
             t_s: view.t_s,
             drill_s: view.drill_s,
-            speed_ms: view.speed_ms,
+            speed_ms: view.live.map_or(view.speed_ms, |live| live.ms_per_drill_s),
+            live: view.live.is_some(),
             paused: view.paused,
             ended: view.ended,
             ended_by_facilitator: play.ended_by_facilitator(),

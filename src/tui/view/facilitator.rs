@@ -72,6 +72,7 @@ fn render_title(view: &FacilitatorView, at: &str, theme: Theme, area: Rect, buf:
             Some(score) => format!("ended: score {score}"),
             None => "ended".to_string(),
         },
+        (false, _) if view.live => "live on 127.0.0.1".to_string(),
         (false, true) => "paused".to_string(),
         (false, false) => "running".to_string(),
     };

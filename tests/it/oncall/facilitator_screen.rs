@@ -117,3 +117,21 @@ fn no_color_draws_the_same_text_without_a_colour() {
     assert_eq!(plain.backend().to_string(), coloured.backend().to_string());
     insta::assert_snapshot!(plain.backend().to_string());
 }
+
+/// A live drill's facilitator is told it is live (the header said "400 ms/s running", as of
+/// a simulated clock); a view from an older build, without the field, reads as simulated.
+#[test]
+fn a_live_drill_says_live_in_the_facilitators_header() {
+    let mut screen = FacilitatorScreen::new(builtin_incidents().unwrap(), "127.0.0.1:40000".to_string());
+    let mut view = FacilitatorView::of(&played(false));
+    view.live = true;
+    view.speed_ms = 400;
+    screen.show(view.clone());
+    let shown = text(&screen, 100, 30);
+    let header = shown.lines().next().unwrap_or_default();
+    assert!(header.contains("400 ms/s   live on 127.0.0.1"), "{header}");
+    let mut json = serde_json::to_value(&view).unwrap();
+    json.as_object_mut().unwrap().remove("live");
+    let older: FacilitatorView = serde_json::from_value(json).unwrap();
+    assert!(!older.live);
+}
