@@ -179,10 +179,9 @@ fn the_live_drill_stops_its_servers_and_tasks_when_the_app_quits() {
         let content = Content::load(None).expect("the built-in labs load");
         let mut app = App::new(content, Theme::new(ThemeName::Dark, false), Rect::new(0, 0, 100, 30));
         app.mark_all_visited();
-        app.oncall_live = true;
         assert_eq!(alive_tasks().await, 0);
-        app.update(Msg::OpenOncall);
-        assert!(app.live_running(), "o started the twin");
+        app.update(Msg::OpenOncallLive);
+        assert!(app.live_running(), "O started the twin");
         let deadline = tokio::time::Instant::now() + RUN_DEADLINE;
         while app
             .oncall
