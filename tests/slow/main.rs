@@ -18,6 +18,5 @@ mod fleet_children;
 mod health;
 mod health_abuse;
 mod oncall;
-mod oncall_app;
 mod overload;
 mod retry;

@@ -1,7 +1,6 @@
 //! The headless command line through the real binary: golden outputs, JSON, bad input (one
 //! line, exit code 2) and closed pipes.
 
-mod class_host;
 mod closed_pipe;
 mod edges;
 mod fleet;

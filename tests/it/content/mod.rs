@@ -2,4 +2,3 @@
 //! located.
 
 mod check;
-mod labels;
