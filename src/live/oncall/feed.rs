@@ -120,12 +120,7 @@ async fn play(
     let Ok(twin) = Twin::start(&setup, clock).await else {
         // No servers (no free port, say): a final run with nothing measured ends the drill
         // at once, and the reveal says it counted no second.
-        let _ = done.send(DrillRun {
-            setup,
-            levers: Vec::new(),
-            seconds: Vec::new(),
-            alerts: Vec::new(),
-        });
+        let _ = done.send(runner::rows(&setup, Vec::new(), Vec::new(), &[]));
         return;
     };
     let (sampler, samples) = twin.sample_each_second();
@@ -158,11 +153,7 @@ async fn play(
         twin.stop().await;
         return;
     }
-    let _ = sampler.await;
-    let tally = twin.tally.clone();
-    twin.wind_down().await;
-    let samples = samples.lock().map(|s| s.clone()).unwrap_or_default();
-    let _ = done.send(runner::rows(&setup, Vec::new(), tally.take(), &samples));
+    let _ = done.send(twin.finish(sampler, &samples, &setup, Vec::new()).await);
 }
 
 fn sample_of(samples: &Arc<Mutex<Vec<Sample>>>, t_s: usize) -> Option<Sample> {

@@ -97,6 +97,23 @@ impl Twin {
         self.stop().await;
     }
 
+    /// The drill's end once its load has run out: the last second's sample, the soft calls
+    /// still out waited for, the servers stopped, and the rows built from the final counts
+    /// (the headless run and the app's feed both end here).
+    pub async fn finish(
+        self,
+        sampler: tokio::task::JoinHandle<()>,
+        samples: &Mutex<Vec<Sample>>,
+        setup: &DrillSetup,
+        levers: Vec<LeverPull>,
+    ) -> DrillRun {
+        let _ = sampler.await;
+        let tally = self.tally.clone();
+        self.wind_down().await;
+        let samples = samples.lock().map(|s| s.clone()).unwrap_or_default();
+        rows(setup, levers, tally.take(), &samples)
+    }
+
     /// Stops checkout-api, then the dependencies.
     pub async fn stop(self) {
         self.served.stop().await;
@@ -123,12 +140,8 @@ pub async fn run(setup: &DrillSetup, levers: &[LeverPull], ms_per_drill_s: u64) 
     };
     let (sampler, samples) = twin.sample_each_second();
     load::run(twin.checkout_addr, clock, twin.tally.clone()).await;
-    let _ = sampler.await;
     puller.abort();
-    let tally = twin.tally.clone();
-    twin.wind_down().await;
-    let samples = samples.lock().map(|s| s.clone()).unwrap_or_default();
-    Ok(rows(setup, sorted, tally.take(), &samples))
+    Ok(twin.finish(sampler, &samples, setup, sorted).await)
 }
 
 /// One second's row from its counts and its end-of-second sample, the sim's way; its

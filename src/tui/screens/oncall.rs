@@ -101,16 +101,7 @@ pub struct OncallScreen {
 impl OncallScreen {
     /// A drill of `incident` with `seed`, at second 0.
     pub fn new(incident: &IncidentSpec, seed: u64) -> Self {
-        Self {
-            play: OncallPlay::new(&DrillSetup::new(incident, seed)),
-            stage: OncallStage::Drill,
-            reveal: None,
-            saved: None,
-            seed,
-            last_tick: None,
-            live_task: None,
-            end_asked: false,
-        }
+        Self::from_play(OncallPlay::new(&DrillSetup::new(incident, seed)), seed, None)
     }
 
     /// A drill of `incident` with `seed` played live: checkout-api and its dependencies
@@ -124,14 +115,20 @@ impl OncallScreen {
     pub fn new_live_at(incident: &IncidentSpec, seed: u64, ms_per_drill_s: u64) -> Self {
         let setup = DrillSetup::new(incident, seed);
         let (feed, task) = feed::spawn(&setup, ms_per_drill_s);
+        let play = OncallPlay::with_source(&setup, DrillSource::live(Box::new(feed)));
+        Self::from_play(play, seed, Some(task))
+    }
+
+    /// The screen at second 0 of `play`, before any key.
+    fn from_play(play: OncallPlay, seed: u64, live_task: Option<tokio::task::JoinHandle<()>>) -> Self {
         Self {
-            play: OncallPlay::with_source(&setup, DrillSource::live(Box::new(feed))),
+            play,
             stage: OncallStage::Drill,
             reveal: None,
             saved: None,
             seed,
             last_tick: None,
-            live_task: Some(task),
+            live_task,
             end_asked: false,
         }
     }

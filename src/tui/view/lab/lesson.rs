@@ -46,7 +46,7 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         .as_deref()
         .map_or((&[][..], &[][..]), |c| (&c.lines[..], &c.line_rows[..]));
     let head_rows: Vec<usize> = lines.iter().map(|line| line_rows(line, width)).collect();
-    let rows = head_rows.iter().sum::<usize>() + chapter_rows.iter().sum::<usize>();
+    let rows = head_rows.iter().sum::<usize>() + chapter.as_deref().map_or(0, |c| c.rows());
     // Stop scrolling once the last line is at the bottom: past that is only blank.
     let end = rows.saturating_sub(usize::from(inner.height));
     // The screen's PgDn stops here too, so PgUp from the end moves at once.
@@ -116,13 +116,8 @@ fn step_scroll(head_rows: &[usize], step: std::ops::Range<usize>, scroll: usize,
 }
 
 /// The lines above the chapter: the first visit's note, the lab file's paragraphs and the
-/// guided steps, the current one's text wrapped to fit `width`.
-#[cfg(test)]
-fn head_lines(view: &LabView, width: u16) -> Vec<Line<'static>> {
-    head(view, width).0
-}
-
-/// [`head_lines`], and which of them are the current step's (its title, text and key).
+/// guided steps, the current one's text wrapped to fit `width`; and which of them are the
+/// current step's (its title, text and key).
 fn head(view: &LabView, width: u16) -> (Vec<Line<'static>>, std::ops::Range<usize>) {
     let (theme, lab, state) = (view.theme, view.lab, view.screen);
     let current = state.predict.step;
@@ -257,7 +252,7 @@ mod tests {
             .title_bottom(" L/Esc close · PgUp/PgDn · [ ] steps ")
             .border_style(view.theme.border());
         let inner = block.inner(area);
-        let mut text = Text::from(head_lines(view, inner.width));
+        let mut text = Text::from(head(view, inner.width).0);
         text.extend(chapter.lines.iter().cloned());
         let rows = wrapped_rows(&text, inner.width);
         let scroll = view
