@@ -12,6 +12,8 @@
 //! alone, ended before its onset, answered before the onset, or answered only once the fault
 //! had ended must not score the fault's own end (a trial's drill ended before its onset
 //! scored 61; a right lever pulled after the recovery scored 81, a wrong one restored 25).
+//! A restored window that starts before the lever but ends after it is the lever's recovery,
+//! dated from the lever ([`restored_after_lever`]).
 //!
 //! A facilitator's second faults (`oncall --gm`) change two things, and only in a drill
 //! that has one: the baseline is the calm before the first fault of any kind, and a lever
@@ -159,6 +161,32 @@ fn restored_in_order(run: &DrillRun) -> bool {
     learner_order == expected
 }
 
+/// The restored moment of a recovery the right lever made, where the first restored window
+/// (dated at its start) began before the lever but ends after it: the window's mean counts the
+/// lever's own seconds, so the recovery is the lever's and is dated from it, at the first
+/// restored window that starts at or after the lever (`None` if the drill ended before one
+/// fit). A storm that lets goodput up for a second or two between collapses otherwise dated
+/// a recovery the lever made a second before the lever, and scored it as the fault's own end
+/// (a trial: the right lever at 136 s, a flicker at 135 s, 10 of 100). A window wholly before
+/// the lever is the fault's own end; `Some(restored)` unchanged when no window straddles.
+fn restored_after_lever(
+    goodput: &[u32],
+    bar: f64,
+    restored: Option<usize>,
+    right_lever_s: Option<f64>,
+) -> Option<Option<usize>> {
+    let (restored, right_s) = (restored?, right_lever_s?);
+    let straddles = (restored as f64) < right_s && (restored + RESTORED_WINDOW_S) as f64 > right_s;
+    if !straddles {
+        return None;
+    }
+    let from = right_s.ceil() as usize;
+    Some(
+        (from..=goodput.len().saturating_sub(RESTORED_WINDOW_S))
+            .find(|&s| mean(&goodput[s..s + RESTORED_WINDOW_S]) >= bar),
+    )
+}
+
 /// Scores a finished drill.
 pub fn score_drill(run: &DrillRun) -> DrillScore {
     let onset = run.setup.onset_s as usize;
@@ -181,6 +209,10 @@ pub fn score_drill(run: &DrillRun) -> DrillScore {
         .iter()
         .find(|p| p.t_s >= onset as f64 && p.lever.is_pull() && right.contains(&p.lever.to_string()))
         .map(|p| p.t_s);
+    let restored = match lost.and(restored_after_lever(&goodput, bar, restored, right_lever_s)) {
+        Some(dated_from_lever) => dated_from_lever,
+        None => restored,
+    };
     let end = run.seconds.len();
     let window_end = right_lever_s.map_or(end, |t| ((t + ATTEMPTS_AFTER_S) as usize).min(end));
     let window = &run.seconds[window_end.saturating_sub(10)..window_end];

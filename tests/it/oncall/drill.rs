@@ -224,6 +224,35 @@ fn a_recovery_on_call_did_not_make_earns_no_goodput_attempts_or_order_points() {
     assert_eq!(runbook.unearned_reason(), None);
 }
 
+/// A retry storm lets goodput up for a second or two between collapses, so the first
+/// restored window can start on such a second just before the right lever: that recovery is
+/// the lever's, dated from it (a trial pulled the runbook's lever at 136 s into a flicker at
+/// 135 s and scored 10, "came back by itself"; half the pull seconds did).
+#[test]
+fn a_right_lever_pulled_between_a_storms_collapses_earns_its_recovery() {
+    let storm = incidents()
+        .into_iter()
+        .find(|i| i.name == "receipt-store-storm")
+        .expect("shipped");
+    let seed = 1_796_416_715;
+    let onset = DrillSetup::new(&storm, seed).onset_s;
+    for pull_s in (onset as u32 + 60)..(onset as u32 + 90) {
+        let script = format!(
+            "{pull_s}:receipt-store.retries=0,{}:receipt-store.retries=restore",
+            pull_s + 170
+        );
+        let levers = LeverScript::Pulls(LeverPull::parse_list(&script).expect("a lever list"));
+        let (_, score) = play(&storm, seed, &levers);
+        assert_eq!(score.unearned_reason(), None, "{script}: {score:?}");
+        let restored = score.goodput_restored_s.expect("restored");
+        assert!(
+            restored >= f64::from(pull_s),
+            "{script}: dated before the lever: {score:?}"
+        );
+        assert!(score.score >= 90, "{script}: {score:?}");
+    }
+}
+
 /// A drill that ended before its onset never saw goodput at all, so it was not restored
 /// either (a live drill ended at 29 s read "goodput back at 94 s", its onset).
 #[test]
