@@ -12,6 +12,14 @@ fn incidents() -> Vec<IncidentSpec> {
     builtin_incidents().expect("the shipped incidents load")
 }
 
+/// The shipped incident named `name`.
+fn shipped(name: &str) -> IncidentSpec {
+    incidents()
+        .into_iter()
+        .find(|i| i.name == name)
+        .unwrap_or_else(|| panic!("{name} is shipped"))
+}
+
 #[test]
 fn five_incidents_ship_each_with_a_runbook() {
     let names: Vec<String> = incidents().into_iter().map(|i| i.name).collect();
@@ -186,10 +194,7 @@ fn a_drill_with_no_lever_scores_neither_the_faults_own_end_nor_an_order() {
 /// more than doing nothing). A reviewer found each on recommendations-hang at seed 1.
 #[test]
 fn a_recovery_on_call_did_not_make_earns_no_goodput_attempts_or_order_points() {
-    let hang = incidents()
-        .into_iter()
-        .find(|i| i.name == "recommendations-hang")
-        .expect("shipped");
+    let hang = shipped("recommendations-hang");
     let (_, alone) = play(&hang, 1, &LeverScript::Pulls(Vec::new()));
     let by_itself = alone.goodput_restored_s.expect("the hang ends by itself");
     let onset = DrillSetup::new(&hang, 1).onset_s;
@@ -230,10 +235,7 @@ fn a_recovery_on_call_did_not_make_earns_no_goodput_attempts_or_order_points() {
 /// 135 s and scored 10, "came back by itself"; half the pull seconds did).
 #[test]
 fn a_right_lever_pulled_between_a_storms_collapses_earns_its_recovery() {
-    let storm = incidents()
-        .into_iter()
-        .find(|i| i.name == "receipt-store-storm")
-        .expect("shipped");
+    let storm = shipped("receipt-store-storm");
     let seed = 1_796_416_715;
     let onset = DrillSetup::new(&storm, seed).onset_s;
     for pull_s in (onset as u32 + 60)..(onset as u32 + 90) {
@@ -257,10 +259,7 @@ fn a_right_lever_pulled_between_a_storms_collapses_earns_its_recovery() {
 /// either (a live drill ended at 29 s read "goodput back at 94 s", its onset).
 #[test]
 fn a_drill_ended_before_its_onset_has_no_restored_moment() {
-    let hang = incidents()
-        .into_iter()
-        .find(|i| i.name == "receipt-store-slow")
-        .expect("shipped");
+    let hang = shipped("receipt-store-slow");
     let setup = DrillSetup::new(&hang, 3);
     let mut run = resilience_lab::engine::oncall::run_drill(&setup, &[]);
     run.seconds.truncate(29);
