@@ -396,48 +396,64 @@ impl Progress {
             .is_some_and(|saved| saved.visited.iter().any(|seen| seen == page))
     }
 
-    /// Progress in a lab as `done / total` of its own guided steps and checks: only the
-    /// titles and ids the lab file has count (a quiz question tagged with the lab, or a step
-    /// a facilitator has since renamed, does not).
-    pub fn lab_fraction(&self, lab: &LabFile) -> (usize, usize) {
-        let total = lab.steps.len() + lab.checks.len();
-        let Some(saved) = self.labs.get(&lab.id) else {
-            return (0, total);
+    /// Progress in a lab, its steps and its checks apart: only the titles and ids the lab
+    /// file has count (a quiz question tagged with the lab, or a step a facilitator has since
+    /// renamed, does not). A step whose check was answered is done however the answer fared:
+    /// a trial's learner who had worked through all 11 of Lab 1's steps read "9 of 21 steps
+    /// and checks" (steps and checks counted together, a step only once its check was right)
+    /// and took it for half the lab skipped.
+    pub fn lab_counts(&self, lab: &LabFile) -> LabCounts {
+        let mut counts = LabCounts {
+            steps: lab.steps.len(),
+            checks: lab.checks.len(),
+            ..LabCounts::default()
         };
-        let steps = lab
+        let Some(saved) = self.labs.get(&lab.id) else {
+            return counts;
+        };
+        let answered = |id: &str| saved.check_answers.get(id).is_some_and(|a| a.answered > 0);
+        counts.steps_done = lab
             .steps
             .iter()
-            .filter(|step| saved.steps_done.contains(&step.title))
+            .filter(|step| saved.steps_done.contains(&step.title) || step.check.as_deref().is_some_and(answered))
             .count();
-        let checks = lab
+        let passed: Vec<_> = lab
             .checks
             .iter()
             .filter(|check| saved.checks_passed.contains(&check.id))
-            .count();
-        (steps + checks, total)
-    }
-
-    /// How many of `lab`'s checks counted as passed were right only after a miss: the verdict
-    /// had shown the run's number before the right answer was typed.
-    pub fn lab_right_after_a_miss(&self, lab: &LabFile) -> usize {
-        let Some(saved) = self.labs.get(&lab.id) else {
-            return 0;
-        };
-        lab.checks
+            .collect();
+        counts.checks_right = passed.len();
+        // Right only after a miss: the verdict had shown the run's number before.
+        counts.right_after_a_miss = passed
             .iter()
-            .filter(|check| saved.checks_passed.contains(&check.id))
             .filter(|check| saved.check_answers.get(&check.id).is_some_and(|a| !a.first_try_right))
-            .count()
+            .count();
+        counts
     }
 
-    /// "4 of 14 steps and checks", and ", 1 right after a miss" when a passed check was.
+    /// "steps 4/7 · 2/7 checks right", and ", 1 after a miss" when a right check was.
     pub fn lab_summary(&self, lab: &LabFile) -> String {
-        let (done, total) = self.lab_fraction(lab);
-        match self.lab_right_after_a_miss(lab) {
-            0 => format!("{done} of {total} steps and checks"),
-            after => format!("{done} of {total} steps and checks, {after} right after a miss"),
+        let counts = self.lab_counts(lab);
+        let mut line = format!(
+            "steps {}/{} · {}/{} checks right",
+            counts.steps_done, counts.steps, counts.checks_right, counts.checks
+        );
+        if counts.right_after_a_miss > 0 {
+            line += &format!(", {} after a miss", counts.right_after_a_miss);
         }
+        line
     }
+}
+
+/// A lab's progress as home and `progress` show it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LabCounts {
+    pub steps_done: usize,
+    pub steps: usize,
+    /// Checks counted as passed (right at the first try or after a miss).
+    pub checks_right: usize,
+    pub checks: usize,
+    pub right_after_a_miss: usize,
 }
 
 /// Where progress is kept when no `--progress FILE` is given.
@@ -805,10 +821,37 @@ mod tests {
         let content = crate::content::Content::load(None).expect("embedded content loads");
         let retry = content.lab(crate::content::LabId::Retry);
         // "q1" is no check of Lab 2: only its own step counts.
-        // Lab 2: 7 steps and 7 checks.
-        assert_eq!(progress.lab_fraction(retry), (1, 14));
+        let counts = progress.lab_counts(retry);
+        assert_eq!((counts.steps_done, counts.checks_right), (1, 0));
+        assert_eq!((counts.steps, counts.checks), (retry.steps.len(), retry.checks.len()));
         progress.record_answer("retry-predict-layered", Some("retry"), true);
-        assert_eq!(progress.lab_fraction(retry), (2, 14));
+        assert_eq!(progress.lab_counts(retry).checks_right, 1);
+    }
+
+    #[test]
+    fn a_step_answered_wrong_is_done_and_its_check_not_right() {
+        let content = crate::content::Content::load(None).expect("embedded content loads");
+        let retry = content.lab(crate::content::LabId::Retry);
+        let step = retry
+            .steps
+            .iter()
+            .find(|s| s.check.is_some())
+            .expect("a step with a check");
+        let check = step.check.as_deref().expect("its check");
+        let mut progress = Progress::default();
+        progress.record_answer(check, Some("retry"), false);
+        let counts = progress.lab_counts(retry);
+        assert_eq!((counts.steps_done, counts.checks_right), (1, 0), "{counts:?}");
+        let (steps, checks) = (retry.steps.len(), retry.checks.len());
+        assert_eq!(
+            progress.lab_summary(retry),
+            format!("steps 1/{steps} · 0/{checks} checks right")
+        );
+        progress.record_answer_after_seeing(check, "retry", true);
+        assert_eq!(
+            progress.lab_summary(retry),
+            format!("steps 1/{steps} · 1/{checks} checks right, 1 after a miss")
+        );
     }
 
     #[test]
@@ -832,7 +875,7 @@ mod tests {
         // Only the bank's question counts: the old lab prediction and the dropped id do not.
         assert_eq!((quiz.answered, quiz.right_last, quiz.total), (1, 0, questions.len()));
         let retry = content.lab(crate::content::LabId::Retry);
-        assert_eq!(progress.lab_fraction(retry).0, 1);
+        assert_eq!(progress.lab_counts(retry).checks_right, 1);
         // A new prediction in the lab is saved beside them, and the quiz's count stays.
         progress.record_answer("retry-predict-budget", Some("retry"), false);
         save(&path, &mut progress).expect("save");

@@ -3,12 +3,13 @@
 //! ```text
 //!  resilience-lab                                       how a service survives ...
 //! ┌ Labs ─────────────────────────────────────────────────────────────────────┐
-//! │▸ Lab 1  Truthful health and ordered shutdown     1 of 4 steps and checks │
-//! │         Predict what /livez and /readyz answer while a server ...      │
+//! │▸ Lab 1  Truthful health and ordered shutdown  steps 1/11 · 0/10 checks right │
+//! │         Predict what /livez and /readyz answer while a server warms up, … │
 //! │  Lab 2  ...                                                               │
 //! │  Quiz   ...          answered 3 of 60, right at the last try 2 │
 //! └───────────────────────────────────────────────────────────────────────────┘
-//!  status line (a progress notice, or a save that failed)
+//!  status line (a progress notice, a save that failed, or the selected entry's whole
+//!  description when the list had to cut it)
 //!  footer keys
 //! ```
 
@@ -60,13 +61,14 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         .enumerate()
         .map(|(i, (name, text))| (name.to_string(), "", *text, app.home_marker(labs_count + i)));
     let rects = layout::home_entry_rects(area, app.home_entries());
+    let mut selected_cut = None;
     for (index, ((name, heading, text, marker), rect)) in labs.chain(extras).zip(rects).enumerate() {
         let selected = index == app.home.selected;
         let [head, body] = Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(rect);
         let pointer = if selected { "▸ " } else { "  " };
         let style = if selected { theme.selected() } else { theme.text() };
         let mut left = format!("{pointer}{name:<6} {heading}");
-        // A long marker ("..., 1 right after a miss") takes what it needs from the heading,
+        // A long marker ("..., 1 after a miss") takes what it needs from the heading,
         // which gives way with an ellipsis rather than run into it; one column stays between.
         let room = (head.width as usize).saturating_sub(marker.chars().count() + 2);
         if left.chars().count() > room {
@@ -79,10 +81,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         // Indented under the heading, so wrapped lines stay aligned.
         let indent = 9.min(body.width);
         let body = Rect::new(body.x + indent, body.y, body.width - indent, body.height);
-        Paragraph::new(text)
-            .style(theme.dim())
-            .wrap(Wrap { trim: false })
-            .render(body, buf);
+        let (shown, cut) = description_rows(text, body.width.into(), body.height.into());
+        if selected && cut {
+            selected_cut = Some(text);
+        }
+        Paragraph::new(shown.join("\n")).style(theme.dim()).render(body, buf);
     }
     // A notice, and any live run left going behind a lab screen: Esc keeps a run going
     // (a drain takes seconds to watch), so home says so.
@@ -95,11 +98,52 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             ));
         }
     }
+    let padded = Block::new().padding(ratatui::widgets::Padding::horizontal(1));
     if !notes.is_empty() {
         Paragraph::new(Span::styled(notes.join(" · "), theme.accent()))
             .wrap(Wrap { trim: true })
-            .block(Block::new().padding(ratatui::widgets::Padding::horizontal(1)))
+            .block(padded)
+            .render(status, buf);
+    } else if let Some(text) = selected_cut {
+        // The list has a row for each entry's description at 24 rows: the selected one's,
+        // cut there, reads whole below it (a trial found every lab's cut mid-sentence).
+        Paragraph::new(text)
+            .style(theme.dim())
+            .wrap(Wrap { trim: true })
+            .block(padded)
             .render(status, buf);
     }
     footer::render_keys(app.context(), app.theme, foot, buf);
+}
+
+/// The rows of a description in `rows` rows of `width` columns, wrapped at words, and whether
+/// it was cut: a cut one ends with an ellipsis after its last whole word, not mid-word.
+fn description_rows(text: &str, width: usize, rows: usize) -> (Vec<String>, bool) {
+    let mut lines = crate::wrap::wrap_words(text, width);
+    if lines.len() <= rows {
+        return (lines, false);
+    }
+    lines.truncate(rows);
+    if let Some(last) = lines.last_mut() {
+        while last.chars().count() + 2 > width && last.contains(' ') {
+            let cut_at = last.rfind(' ').unwrap_or(0);
+            last.truncate(cut_at);
+        }
+        last.push_str(" …");
+    }
+    (lines, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::description_rows;
+
+    #[test]
+    fn a_cut_description_ends_after_a_whole_word() {
+        let (rows, cut) = description_rows("Count the attempts that layered retries cause, then bring", 30, 1);
+        assert!(cut);
+        assert_eq!(rows, ["Count the attempts that …"]);
+        let (rows, cut) = description_rows("short text", 30, 1);
+        assert_eq!((rows, cut), (vec!["short text".to_string()], false));
+    }
 }

@@ -139,7 +139,7 @@ fn progress_counts_only_what_was_done_in_the_lab() {
     // A quiz answer tagged with Lab 3 and right: the lab's count does not move.
     // Lab 3: 8 steps and 7 checks.
     app.progress.record_answer("breaker-predict-sick-calls", None, true);
-    assert_eq!(app.home_marker(2), "0 of 15 steps and checks");
+    assert_eq!(app.home_marker(2), "steps 0/8 · 0/7 checks right");
     app.progress
         .labs
         .entry("breaker".into())
@@ -148,7 +148,7 @@ fn progress_counts_only_what_was_done_in_the_lab() {
         .push("breaker-q1".into());
     assert_eq!(
         app.home_marker(2),
-        "0 of 15 steps and checks",
+        "steps 0/8 · 0/7 checks right",
         "a bank id is not a check of the lab"
     );
 
@@ -189,7 +189,8 @@ fn progress_counts_only_what_was_done_in_the_lab() {
         1
     );
     assert_eq!(app.progress.questions["breaker-predict-sick-calls"].answered, 1);
-    assert_eq!(app.home_marker(2), "1 of 15 steps and checks");
+    // Home counts the step as worked through, and its check as not right.
+    assert_eq!(app.home_marker(2), "steps 2/8 · 0/7 checks right");
 }
 
 /// A verdict scored at the check's own settings shows that run, not the sliders': Lab 3's
@@ -253,9 +254,9 @@ fn a_right_answer_after_x_showed_the_run_is_not_first_try() {
         assert!(verdict.contains("Right"), "{verdict}");
         assert_eq!(verdict.contains("saved as right after seeing the"), peek, "{verdict}");
         let expected = if peek {
-            "2 of 14 steps and checks, 1 right after a miss"
+            "steps 1/7 · 1/7 checks right, 1 after a miss"
         } else {
-            "2 of 14 steps and checks"
+            "steps 1/7 · 1/7 checks right"
         };
         app.update(Msg::Back);
         app.update(Msg::Back);
@@ -273,11 +274,11 @@ fn a_right_answer_after_a_miss_is_said_so_on_home() {
         .record_answer("breaker-predict-sick-calls", Some("breaker"), false);
     app.progress
         .record_answer("breaker-predict-sick-calls", Some("breaker"), true);
-    assert_eq!(app.home_marker(2), "1 of 15 steps and checks, 1 right after a miss");
+    assert_eq!(app.home_marker(2), "steps 1/8 · 1/7 checks right, 1 after a miss");
     // A check right the first time is only counted.
     app.progress
         .record_answer("breaker-predict-stuck-timeout", Some("breaker"), true);
-    assert_eq!(app.home_marker(2), "2 of 15 steps and checks, 1 right after a miss");
+    assert_eq!(app.home_marker(2), "steps 2/8 · 2/7 checks right, 1 after a miss");
     let home = text(&app);
-    assert!(home.contains("1 right after a miss"), "{home}");
+    assert!(home.contains("1 after a miss"), "{home}");
 }
