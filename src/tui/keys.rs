@@ -322,6 +322,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Char(' '), NONE,  BOOK,         Msg::ScrollDown,                             "Space",         "scroll the text a page down",                                  ""),
     bind(KeyCode::PageUp,    NONE,  BOOK,         Msg::ScrollUp,                               "PgUp/PgDn",     "scroll the text a page",                                       "PgUp/PgDn scroll"),
     bind(KeyCode::PageDown,  NONE,  BOOK,         Msg::ScrollDown,                             "",              "",                                                             ""),
+    bind(KeyCode::Char('w'), NONE,  BOOK,         Msg::ToggleWide,                             "w",             "the text across the whole width, or the chapter list back",    ""),
     bind(KeyCode::Esc,       NONE,  BOOK,         Msg::Back,                                   "Esc/q",         "back to the home screen",                                      "Esc back"),
     bind(KeyCode::Char('q'), NONE,  BOOK,         Msg::Back,                                   "",              "",                                                             ""),
     // A lab's prediction prompt, then its outcome.

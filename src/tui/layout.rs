@@ -96,15 +96,17 @@ pub struct BookLayout {
     pub footer: Rect,
 }
 
-/// The layout in `area`, or `None` when the terminal is too small.
-pub fn book(area: Rect) -> Option<BookLayout> {
+/// The layout in `area`, or `None` when the terminal is too small. `wide`: the chapter text
+/// takes the whole width and the list is hidden (a zero-width `list`), for tables that a
+/// 48-column text panel at 80x24 would cut mid-word.
+pub fn book(area: Rect, wide: bool) -> Option<BookLayout> {
     if is_too_small(area) {
         return None;
     }
     let [title, body, footer] =
         Layout::vertical([Constraint::Length(1), Constraint::Fill(1), Constraint::Length(1)]).areas(area);
     // Room for the longest chapter name on two rows (`Lab 3: A circuit breaker during a brownout`).
-    let list_width = (area.width / 3).clamp(30, 34);
+    let list_width = if wide { 0 } else { (area.width / 3).clamp(30, 34) };
     let [list, text] = Layout::horizontal([Constraint::Length(list_width), Constraint::Fill(1)]).areas(body);
     Some(BookLayout {
         title,

@@ -73,6 +73,8 @@ pub enum Msg {
     Live(LiveMsg),
     /// Lab 1: the fleet view, or back to the single server.
     ToggleFleet,
+    /// The book's text across the whole width, or the chapter list back.
+    ToggleWide,
     /// A key of Lab 1's fleet view.
     Fleet(FleetMsg),
     /// Open the on-call drill (`o` on home): the simulated one, or the drill already running.

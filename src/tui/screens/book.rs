@@ -27,6 +27,9 @@ pub struct BookState {
     pub link: Option<usize>,
     /// One line for the status row: a web address in full, or why a key did nothing.
     pub status: Option<String>,
+    /// The text across the whole width, the chapter list hidden (`w`): at 80x24 the text
+    /// panel is 48 columns and a four-column table cuts its alert and lever names mid-word.
+    pub wide: bool,
 }
 
 impl BookState {
@@ -34,13 +37,16 @@ impl BookState {
     /// `Some(changed)` whether to redraw.
     pub fn update(&mut self, msg: Msg, area: Rect) -> Option<bool> {
         let chapters = chapters().len();
-        let layout = layout::book(area);
+        let layout = layout::book(area, self.wide);
         let page = layout.map_or(10, |l| l.text.height.saturating_sub(3).max(1));
         let before = self.clone();
         match msg {
             Msg::Back => return None,
-            // Choosing a chapter leaves the open chapter's link: Enter opens the choice.
+            Msg::ToggleWide => self.wide = !self.wide,
+            // Choosing a chapter leaves the open chapter's link: Enter opens the choice. The
+            // list shows again, since the choice is made in it.
             Msg::NextItem | Msg::PrevItem => {
+                self.wide = false;
                 self.selected = if msg == Msg::NextItem {
                     (self.selected + 1) % chapters
                 } else {
@@ -165,11 +171,11 @@ mod tests {
         book.update(Msg::Open, area);
         assert_eq!(book.update(Msg::NextLink, area), Some(true));
         assert_eq!(book.link, Some(0));
-        let first = &book.links(layout::book(area))[0];
-        let rows = usize::from(layout::book(area).expect("fits").text.height - 2);
+        let first = &book.links(layout::book(area, false))[0];
+        let rows = usize::from(layout::book(area, false).expect("fits").text.height - 2);
         assert!((usize::from(book.scroll)..usize::from(book.scroll) + rows).contains(&first.row));
         book.update(Msg::PrevLink, area);
-        let last = book.links(layout::book(area)).len() - 1;
+        let last = book.links(layout::book(area, false)).len() - 1;
         assert_eq!(book.link, Some(last), "Shift+Tab from the first wraps to the last");
         book.update(Msg::Open, area);
         assert_eq!(chapters()[book.open].file, "self-check.md");

@@ -26,7 +26,9 @@ use crate::wrap;
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
-    let Some(layout) = layout::book(area) else { return };
+    let Some(layout) = layout::book(area, app.book.wide) else {
+        return;
+    };
     let chapters = book::chapters();
     let state = &app.book;
     let Some(open) = chapters.get(state.open) else { return };
@@ -50,8 +52,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let scroll = state.scroll.min(rows.saturating_sub(usize::from(inner.height)) as u16);
 
     let left = format!(" Book · {}", open.title);
-    let right = format!("line {} of {rows} ", usize::from(scroll) + 1);
-    let gap = usize::from(layout.title.width).saturating_sub(left.chars().count() + right.len());
+    // The footer has room for six keys; the wide view's key is named up here, where the
+    // line count is.
+    let toggle = if state.wide { "w chapters" } else { "w wide" };
+    let right = format!("line {} of {rows} · {toggle} ", usize::from(scroll) + 1);
+    let gap = usize::from(layout.title.width).saturating_sub(left.chars().count() + right.chars().count());
     Line::from(vec![
         Span::styled(left, theme.accent()),
         Span::raw(" ".repeat(gap)),
@@ -59,35 +64,38 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     ])
     .render(layout.title, buf);
 
-    let list_width = usize::from(Block::bordered().inner(layout.list).width);
-    // Each name on up to two rows (layout::BOOK_ENTRY_HEIGHT), continued under its start.
-    let room = list_width.saturating_sub(3);
-    let mut entries: Vec<Line> = Vec::new();
-    for (index, chapter) in chapters.iter().enumerate() {
-        let pointer = if index == state.selected { "▸ " } else { "  " };
-        let mark = if index == state.open { "•" } else { " " };
-        let mut rows = wrap::wrap_line(Line::from(chapter.title), room, 0);
-        rows.truncate(usize::from(layout::BOOK_ENTRY_HEIGHT));
-        rows.resize(usize::from(layout::BOOK_ENTRY_HEIGHT), Line::from(""));
-        let style = if index == state.selected {
-            theme.selected()
-        } else {
-            theme.text()
-        };
-        for (row, line) in rows.iter().enumerate() {
-            let lead = if row == 0 { pointer } else { "  " };
-            let end = if row == 0 { mark } else { " " };
-            let text = format!("{lead}{:<room$}{end}", line.to_string());
-            entries.push(Line::from(Span::styled(text, style)));
+    // Hidden in the wide view (`w`), where the text takes its columns.
+    if layout.list.width > 0 {
+        let list_width = usize::from(Block::bordered().inner(layout.list).width);
+        // Each name on up to two rows (layout::BOOK_ENTRY_HEIGHT), continued under its start.
+        let room = list_width.saturating_sub(3);
+        let mut entries: Vec<Line> = Vec::new();
+        for (index, chapter) in chapters.iter().enumerate() {
+            let pointer = if index == state.selected { "▸ " } else { "  " };
+            let mark = if index == state.open { "•" } else { " " };
+            let mut rows = wrap::wrap_line(Line::from(chapter.title), room, 0);
+            rows.truncate(usize::from(layout::BOOK_ENTRY_HEIGHT));
+            rows.resize(usize::from(layout::BOOK_ENTRY_HEIGHT), Line::from(""));
+            let style = if index == state.selected {
+                theme.selected()
+            } else {
+                theme.text()
+            };
+            for (row, line) in rows.iter().enumerate() {
+                let lead = if row == 0 { pointer } else { "  " };
+                let end = if row == 0 { mark } else { " " };
+                let text = format!("{lead}{:<room$}{end}", line.to_string());
+                entries.push(Line::from(Span::styled(text, style)));
+            }
         }
+        Paragraph::new(entries)
+            .block(
+                Block::bordered()
+                    .title(Span::styled(" Chapters ", theme.accent()))
+                    .border_style(theme.border()),
+            )
+            .render(layout.list, buf);
     }
-    Paragraph::new(entries)
-        .block(
-            Block::bordered()
-                .title(Span::styled(" Chapters ", theme.accent()))
-                .border_style(theme.border()),
-        )
-        .render(layout.list, buf);
     Paragraph::new(text)
         .wrap(Wrap { trim: false })
         .scroll((scroll, 0))

@@ -760,3 +760,58 @@ fn help_overlay_on_lab3_80x24() {
     msgs.push(Msg::ToggleHelp);
     insta::assert_snapshot!(screen(80, 24, &msgs));
 }
+
+/// At 80x24 the book's text panel is 48 columns, and the drill chapter's alerts and levers
+/// tables cut their names mid-word (`Dependenc`, `yBreakerN`, a trial found): they are lists
+/// now, whose names read whole, and `w` gives any chapter the whole width (the chapter list
+/// hides; choosing a chapter brings it back).
+#[test]
+fn the_drill_chapters_names_read_whole_and_w_gives_the_text_the_width_80x24() {
+    let oncall = resilience_lab::content::book::chapters()
+        .iter()
+        .position(|chapter| chapter.file == "oncall.md")
+        .expect("the drill's chapter is listed");
+    let mut app = app(80, 24);
+    for msg in [Msg::Down; 6].into_iter().chain([Msg::Open]) {
+        app.update(msg);
+    }
+    for _ in 0..oncall {
+        app.update(Msg::NextItem);
+    }
+    app.update(Msg::Open);
+    // Down a line at a time until `name` is on screen (bounded: a few hundred rows).
+    let mut scroll_to = |app: &mut App, name: &str| {
+        for _ in 0..800 {
+            if render(app).contains(name) {
+                return true;
+            }
+            app.update(Msg::Down);
+        }
+        false
+    };
+    for name in [
+        "DependencyBreakerNotClosed",
+        "DependencyCallsRejected",
+        "DEP.retries=restore",
+    ] {
+        app.book.scroll = 0;
+        assert!(scroll_to(&mut app, name), "{name} whole: {}", render(&app));
+    }
+    let narrow = render(&app);
+    assert!(narrow.contains("Chapters"), "{narrow}");
+    assert!(
+        narrow.lines().next().is_some_and(|title| title.contains("w wide")),
+        "the title names the key: {narrow}"
+    );
+    app.update(Msg::ToggleWide);
+    let wide = render(&app);
+    assert!(!wide.contains("Chapters"), "the list hides: {wide}");
+    assert!(wide.contains("w chapters"), "and says how it comes back: {wide}");
+    let text_box = wide.lines().nth(1).expect("the box's top border");
+    assert!(
+        text_box.starts_with("\"┌ On call for checkout-api"),
+        "the text box starts at the left: {wide}"
+    );
+    app.update(Msg::NextItem);
+    assert!(render(&app).contains("Chapters"), "choosing a chapter shows the list");
+}
