@@ -780,7 +780,7 @@ fn the_drill_chapters_names_read_whole_and_w_gives_the_text_the_width_80x24() {
     }
     app.update(Msg::Open);
     // Down a line at a time until `name` is on screen (bounded: a few hundred rows).
-    let mut scroll_to = |app: &mut App, name: &str| {
+    let scroll_to = |app: &mut App, name: &str| {
         for _ in 0..800 {
             if render(app).contains(name) {
                 return true;
