@@ -312,6 +312,7 @@ struct ParameterSpans {
     step: Option<Spanned<IgnoredAny>>,
     default: Option<Spanned<IgnoredAny>>,
     choices: Option<Spanned<IgnoredAny>>,
+    help: Option<Spanned<IgnoredAny>>,
 }
 
 impl ParameterSpans {
@@ -323,6 +324,7 @@ impl ParameterSpans {
             "step" => &self.step,
             "default" => &self.default,
             "choices" => &self.choices,
+            "help" => &self.help,
             _ => &None,
         };
         key.as_ref().map(Spanned::span)
@@ -534,6 +536,25 @@ fn checked(mut lab: LabFile, text: &str, file: &str, expected: LabId) -> Result<
         .collect())
 }
 
+/// A help line that tells a learner nothing: empty, or naming the parameter by its
+/// identifier (`rate_per_s`), which is how a placeholder reads and no sentence for a reader.
+fn help_problem(spec: &ParameterSpec) -> Option<String> {
+    let help = spec.help.trim();
+    if help.is_empty() {
+        return Some("help is empty; say in one line what the slider is, its unit and what it changes".to_string());
+    }
+    let names_itself = spec.name.contains('_')
+        && help
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|word| word == spec.name);
+    names_itself.then(|| {
+        format!(
+            "help names the parameter by its identifier ({}); say in words what it is, its unit and what it changes",
+            spec.name
+        )
+    })
+}
+
 /// What is wrong with one slider spec, in words that say what to fix, each with the key whose
 /// line a message points at.
 fn parameter_problems(lab_id: &str, spec: &ParameterSpec) -> Vec<(&'static str, String)> {
@@ -552,6 +573,9 @@ fn parameter_problems(lab_id: &str, spec: &ParameterSpec) -> Vec<(&'static str, 
                 spec.default, spec.min, spec.max
             ),
         ));
+    }
+    if let Some(problem) = help_problem(spec) {
+        problems.push(("help", problem));
     }
     if !spec.choices.is_empty() {
         let values = ((spec.max - spec.min) / spec.step).round() + 1.0;

@@ -65,22 +65,56 @@ fn an_unknown_field_is_rejected_with_its_location() {
     );
 }
 
-#[test]
-fn a_default_outside_its_range_is_located_at_its_value_not_its_table() {
-    let shipped = include_str!("../../../labs/breaker.toml");
-    let broken = shipped.replacen("default = 200\n", "default = 5000\n", 1);
-    let line = broken
-        .lines()
-        .position(|l| l == "default = 5000")
-        .expect("changed line")
-        + 1;
-    let (dir, output) = override_with("breaker.toml", &broken);
+/// Replaces the line `shipped_line` of the shipped `file` with `broken_line`, runs `check` on
+/// it, and expects `message` located at that line and `column`.
+fn refused_at_its_line(file: &str, shipped: &str, shipped_line: &str, broken_line: &str, column: usize, message: &str) {
+    // Whole lines only: `default = 200` must not match the start of `default = 2000`.
+    let broken = shipped.replacen(&format!("{shipped_line}\n"), &format!("{broken_line}\n"), 1);
+    assert_ne!(broken, shipped, "the shipped line moved: {shipped_line}");
+    let line = broken.lines().position(|l| l == broken_line).expect("changed line") + 1;
+    let (dir, output) = override_with(file, &broken);
     assert_eq!(output.status.code(), Some(2));
     let expected = format!(
-        "{}:{line}:11: parameter \"timeout_ms\": default 5000 is outside min 10 to max 2000",
-        dir.path().join("labs/breaker.toml").display()
+        "{}:{line}:{column}: {message}",
+        dir.path().join("labs").join(file).display()
     );
     assert!(stdout(&output).contains(&expected), "{}", stdout(&output));
+}
+
+#[test]
+fn a_default_outside_its_range_is_located_at_its_value_not_its_table() {
+    refused_at_its_line(
+        "breaker.toml",
+        include_str!("../../../labs/breaker.toml"),
+        "default = 200",
+        "default = 5000",
+        11,
+        "parameter \"timeout_ms\": default 5000 is outside min 10 to max 2000",
+    );
+}
+
+#[test]
+fn a_help_that_only_names_its_parameter_is_refused_at_its_line() {
+    refused_at_its_line(
+        "budget.toml",
+        include_str!("../../../labs/budget.toml"),
+        "help = \"Calls per second each client makes (scenario retry-after).\"",
+        "help = \"Lab 5 parameter rate_per_s.\"",
+        8,
+        "parameter \"rate_per_s\": help names the parameter by its identifier (rate_per_s)",
+    );
+}
+
+#[test]
+fn an_empty_help_is_refused_at_its_line() {
+    refused_at_its_line(
+        "retry.toml",
+        include_str!("../../../labs/retry.toml"),
+        "help = \"How many user actions each policy runs.\"",
+        "help = \" \"",
+        8,
+        "parameter \"actions\": help is empty",
+    );
 }
 
 #[test]

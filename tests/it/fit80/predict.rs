@@ -217,3 +217,38 @@ fn every_fleet_prompt_keeps_its_step_text_at_80x24() {
         app.update(Msg::Back);
     }
 }
+
+/// Lab 3's step 7 is scored at the sliders, so its card at 80x24 opens with what to set
+/// first: a learner who pressed p at step 6's sliders got step 6's just-revealed answer
+/// (issue 26, a trial's finding). The step's text and the prompt both begin with the action;
+/// at 80x24 the card has room for the prompt, so that is where the learner reads it.
+#[test]
+fn the_breakers_on_screen_step_says_first_which_sliders_to_set() {
+    let mut app = app();
+    for msg in [Msg::Down, Msg::Down, Msg::Open] {
+        app.update(msg);
+    }
+    let lab = app.content.labs[2].clone();
+    let step = lab
+        .steps
+        .iter()
+        .position(|step| step.title == "A wider window")
+        .expect("Lab 3's step on the sliders");
+    while app.labs[2].predict.step < step {
+        app.update(Msg::NextStep);
+    }
+    app.update(Msg::Predict);
+    let card = render(&app);
+    assert!(card.contains("Your prediction:"), "{card}");
+    assert!(
+        lab.steps[step]
+            .text
+            .starts_with("First set Breaker window and Minimum calls to 100"),
+        "{}",
+        lab.steps[step].text
+    );
+    assert!(
+        card.contains("Predict: Set Breaker window and"),
+        "the prompt begins with the action:\n{card}"
+    );
+}

@@ -102,7 +102,7 @@ fn the_slider_panel_scrolls_to_the_focused_slider_80x24() {
     }
     let text = render(&app);
     assert!(text.contains("▸ Retry client errors"), "{text}");
-    assert!(text.contains("retry_client_errors."), "its help: {text}");
+    assert!(text.contains("included (scenario status)."), "its help: {text}");
     assert!(!text.contains("Inbound ms"), "the list scrolled: {text}");
 }
 
