@@ -51,40 +51,6 @@ impl ParameterSpec {
             return name.to_string();
         }
         let decimals = self.decimals();
-        let shown = format!("{value:.decimals$}");
-        if self.unit.is_empty() {
-            shown
-        } else if shown == "1" {
-            format!("1 {}", singular_unit(&self.unit))
-        } else {
-            format!("{shown} {}", self.unit)
-        }
-    }
-}
-
-/// A counted unit for a count of one: "1 hop", "1 replica", not "1 hops". Only a word's
-/// plural loses its "s"; a unit of measure (`s`, `ms`, `calls/s`, `req/s`) stays as it is.
-fn singular_unit(unit: &str) -> &str {
-    let is_counted_noun = unit.len() > 2 && unit.bytes().all(|b| b.is_ascii_lowercase()) && unit.ends_with('s');
-    if is_counted_noun { &unit[..unit.len() - 1] } else { unit }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::singular_unit;
-
-    #[test]
-    fn a_count_of_one_takes_the_singular_and_units_of_measure_stay() {
-        for (unit, one) in [
-            ("hops", "hop"),
-            ("calls", "call"),
-            ("replicas", "replica"),
-            ("attempts", "attempt"),
-        ] {
-            assert_eq!(singular_unit(unit), one);
-        }
-        for unit in ["s", "ms", "calls/s", "req/s", "QPS", "share", "HTTP status"] {
-            assert_eq!(singular_unit(unit), unit);
-        }
+        crate::words::with_unit(&format!("{value:.decimals$}"), &self.unit)
     }
 }

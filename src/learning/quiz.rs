@@ -161,7 +161,6 @@ pub fn grade(asked: &Asked, response: &Response, run: &[Metric]) -> Verdict {
                     reading: None,
                 };
             };
-            let unit = question.unit.as_deref().map(|u| format!(" {u}")).unwrap_or_default();
             let tolerance = question.tolerance.unwrap_or(0.0);
             let within = if tolerance > 0.0 {
                 format!(" (within {})", trim_number(tolerance))
@@ -184,7 +183,10 @@ pub fn grade(asked: &Asked, response: &Response, run: &[Metric]) -> Verdict {
             };
             Verdict {
                 right,
-                expected: format!("{}{unit}{within}", trim_number(expected)),
+                expected: format!(
+                    "{}{within}",
+                    crate::words::with_unit(&trim_number(expected), question.unit.as_deref().unwrap_or_default())
+                ),
                 reading,
             }
         }

@@ -91,10 +91,8 @@ pub fn room_page(room: &Room, visitor: &Visitor, error: Option<&str>, change: bo
         .into_iter()
         .find(|(who, _)| *who == name)
         .map(|(_, value)| value);
-    let with_unit = |value: f64| match unit {
-        Some(unit) => format!("{} {}", crate::learning::quiz::trim_number(value), unit),
-        None => crate::learning::quiz::trim_number(value),
-    };
+    let with_unit =
+        |value: f64| crate::words::with_unit(&crate::learning::quiz::trim_number(value), unit.unwrap_or_default());
     if let Some(reveal) = room.reveal_of(&check.id) {
         let measured = reveal.value.map_or_else(|| "no value".to_string(), with_unit);
         let share = (100 * reveal.within).checked_div(reveal.answers).unwrap_or(0);

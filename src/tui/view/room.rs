@@ -123,11 +123,14 @@ fn render_question(board: &Board, area: Rect, buf: &mut Buffer) {
     Paragraph::new(lines).render(chart, buf);
     if let Some(reveal) = &board.reveal {
         let share = (100 * reveal.within).checked_div(reveal.answers).unwrap_or(0);
-        let measured = reveal.value.map_or_else(|| "no value".to_string(), trim_number);
+        let measured = reveal.value.map_or_else(
+            || "no value".to_string(),
+            |value| crate::words::with_unit(&trim_number(value), unit.trim()),
+        );
         Paragraph::new(vec![
             Line::styled(
                 format!(
-                    "The run measured {measured} {unit} (right within {}).",
+                    "The run measured {measured} (right within {}).",
                     trim_number(reveal.tolerance)
                 ),
                 Style::new().add_modifier(Modifier::BOLD),
