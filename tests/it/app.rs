@@ -127,7 +127,7 @@ fn moving_the_timeout_slider_recomputes_lab3_like_the_cli() {
     app.update(Msg::Step(10));
     let state = &app.labs[2];
     assert_eq!(state.lab_sliders()[2].display(), "300 ms");
-    let LabResults::Breaker(run) = &state.results else {
+    let Some(LabResults::Breaker(run)) = &state.results else {
         panic!("lab 3 shows a brownout run")
     };
     let expected = brownout::compare(&brownout::BrownoutParams {
@@ -243,9 +243,7 @@ fn lesson_rows(app: &App, index: usize) -> Vec<String> {
     let mut terminal = Terminal::new(TestBackend::new(app.area.width, app.area.height)).unwrap();
     terminal.draw(|frame| frame.render_widget(app, frame.area())).unwrap();
     let buffer = terminal.backend().buffer().clone();
-    let panel = resilience_lab::tui::layout::lab(app.area, app.labs[index].parts.rows, false)
-        .expect("room for the lab screen")
-        .right;
+    let panel = app.labs[index].layout(app.area).expect("room for the lab screen").right;
     (panel.y + 1..panel.bottom() - 1)
         .map(|y| {
             (panel.x + 1..panel.right() - 1)

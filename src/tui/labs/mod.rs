@@ -12,14 +12,14 @@ use crate::tui::keys::Context;
 use crate::tui::layout::ResultsRows;
 use crate::tui::msg::{LiveMsg, Msg};
 use crate::tui::screens::lab::breaker::BreakerLive;
-use crate::tui::screens::lab::budget::BudgetLive;
 use crate::tui::screens::lab::health::LiveHealth;
 use crate::tui::screens::lab::overload::OverloadLive;
 use crate::tui::screens::lab::retry::RetryLive;
 use crate::tui::screens::lab::sim;
-use crate::tui::screens::lab::{LabLive, LabParts};
-use crate::tui::view::lab::{LabDraw, LiveScreen, breaker, budget, health, overload, retry};
+use crate::tui::screens::lab::{LabLive, LabParts, NoLive, SimParts};
+use crate::tui::view::lab::{LabDraw, LiveScreen, breaker, health, overload, retry};
 
+pub mod budget;
 pub mod fleet;
 pub mod page;
 
@@ -44,8 +44,8 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             rows: (ResultsRows::Fixed(5), ResultsRows::Fixed(5)),
             live_context: Some(Context::LiveHealth),
             new_live: || LabLive::Health(LiveHealth::default()),
-            compute: sim::compute_health, recompute: sim::recompute_health,
-            later_pages: fleet::pages,
+            sim: Some(SimParts { compute: sim::compute_health, recompute: sim::recompute_health }),
+            pages: fleet::pages,
         },
         draw: LabDraw {
             sim_title: ("simulated clock · m live · F fleet ", "m live · F fleet "),
@@ -62,8 +62,8 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             rows: (ResultsRows::Fixed(6), ResultsRows::Fixed(7)),
             live_context: None,
             new_live: || LabLive::Retry(RetryLive::default()),
-            compute: sim::compute_retry_results, recompute: sim::recompute_retry,
-            later_pages: |_, _| Vec::new(),
+            sim: Some(SimParts { compute: sim::compute_retry_results, recompute: sim::recompute_retry }),
+            pages: |_, _| Vec::new(),
         },
         draw: LabDraw {
             sim_title: ("simulated clock · m live ", "simulated clock · m live "),
@@ -79,8 +79,8 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             rows: (ResultsRows::Log { at_least: 0 }, ResultsRows::Log { at_least: 7 }),
             live_context: None,
             new_live: || LabLive::Breaker(BreakerLive::default()),
-            compute: sim::compute_breaker, recompute: sim::recompute_breaker,
-            later_pages: |_, _| Vec::new(),
+            sim: Some(SimParts { compute: sim::compute_breaker, recompute: sim::recompute_breaker }),
+            pages: |_, _| Vec::new(),
         },
         draw: LabDraw {
             sim_title: ("simulated clock · m live ", "simulated clock · m live "),
@@ -97,8 +97,8 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             rows: (ResultsRows::Fixed(5), ResultsRows::Fixed(7)),
             live_context: None,
             new_live: || LabLive::Overload(OverloadLive::default()),
-            compute: sim::compute_overload_results, recompute: sim::recompute_overload,
-            later_pages: |_, _| Vec::new(),
+            sim: Some(SimParts { compute: sim::compute_overload_results, recompute: sim::recompute_overload }),
+            pages: |_, _| Vec::new(),
         },
         draw: LabDraw {
             sim_title: ("simulated clock · m live ", "simulated clock · m live "),
@@ -111,17 +111,16 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
     LabEntry {
         lab: LabId::Budget,
         parts: LabParts {
-            // The scenario's line and up to three of its numbers; live: the status, a note,
-            // and the measured lines each above the simulation's.
+            // Its one page is a `Page` (`labs/budget/`): its rows, live part and drawing are its own.
             rows: (ResultsRows::Fixed(6), ResultsRows::Fixed(8)),
             live_context: None,
-            new_live: || LabLive::Budget(BudgetLive::default()),
-            compute: sim::compute_budget, recompute: sim::recompute_budget,
-            later_pages: |_, _| Vec::new(),
+            new_live: || LabLive::OnPage(NoLive),
+            sim: None,
+            pages: budget::pages,
         },
         draw: LabDraw {
-            sim_title: ("simulated clock · [ ] steps · m live ", "[ ] steps · m live "),
-            live_screen: LiveScreen::Frame { results: budget::render_live_results, charts: budget::render_charts },
+            sim_title: ("", ""),
+            live_screen: LiveScreen::Frame { results: |_, _, _| {}, charts: |_, _, _| {} },
             footer: None,
         },
         live_keys: &[],
@@ -156,7 +155,7 @@ mod tests {
     use crate::learning::metrics;
     use crate::tui::labs::fleet::FleetPage;
     use crate::tui::screens::lab::page_sliders::{PageSliders, SliderWindow};
-    use crate::tui::screens::lab::predict;
+    use crate::tui::screens::lab::{LabScreen, predict};
     use crate::tui::slider::Slider;
 
     #[test]
@@ -164,7 +163,10 @@ mod tests {
         let content = Content::load(None).expect("content");
         for lab in &content.labs {
             let sliders: Vec<Slider> = lab.parameters.iter().cloned().map(Slider::new).collect();
-            let mut run = predict::lab_metrics(&(entry(lab.lab).parts.compute)(lab, &sliders));
+            let mut run = match entry(lab.lab).parts.sim {
+                Some(sim) => predict::lab_metrics(&(sim.compute)(lab, &sliders)),
+                None => LabScreen::new(lab, entry(lab.lab).parts).shown_metrics(),
+            };
             // Lab 1's fleet view shows the fleet simulation: its checks' metrics are there.
             let fleet_page = PageSliders::new(lab.page_parameters(1), SliderWindow::AroundFocus);
             if let Some(panel) = FleetPage::new(lab, Some(&fleet_page)) {

@@ -79,7 +79,6 @@ pub fn lab_metrics(results: &LabResults) -> Vec<Metric> {
     match results {
         LabResults::Health(run) => metrics::health_metrics(run),
         LabResults::Breaker(run) => metrics::breaker_metrics(run),
-        LabResults::Budget(results) => results.metrics(),
         LabResults::Overload(results) => {
             let mut shown = metrics::overload_metrics(&results.recompute.run);
             shown.extend(metrics::overload_case_metrics(results.slots_case, &results.bulkhead));

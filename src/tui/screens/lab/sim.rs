@@ -19,7 +19,6 @@ use crate::engine::retry::{
     self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, RetryPolicy, ScenarioResult,
 };
 use crate::learning::metrics::SlotsCase;
-use crate::tui::screens::lab::budget;
 use crate::tui::slider::Slider;
 
 /// Points of the amplification curve: p = 0, 0.05, ..., 1.
@@ -72,7 +71,6 @@ pub enum LabResults {
     Retry(RetryResults),
     Breaker(BrownoutComparison),
     Overload(Box<OverloadResults>),
-    Budget(Box<budget::BudgetResults>),
 }
 
 /// Lab 4's results at the sliders' values.
@@ -153,20 +151,6 @@ pub fn compute_breaker(lab: &LabFile, sliders: &[Slider]) -> LabResults {
 /// Lab 3 keeps nothing between runs: it runs again.
 pub fn recompute_breaker(lab: &LabFile, sliders: &[Slider], _previous: &LabResults) -> LabResults {
     compute_breaker(lab, sliders)
-}
-
-/// Lab 5's seven scenarios at the sliders (`screens::lab::budget`).
-pub fn compute_budget(_lab: &LabFile, sliders: &[Slider]) -> LabResults {
-    LabResults::Budget(Box::new(budget::at_sliders(sliders, None)))
-}
-
-/// Lab 5, keeping the charts' series a change cannot have moved.
-pub fn recompute_budget(_lab: &LabFile, sliders: &[Slider], previous: &LabResults) -> LabResults {
-    let previous = match previous {
-        LabResults::Budget(previous) => Some(&**previous),
-        _ => None,
-    };
-    LabResults::Budget(Box::new(budget::at_sliders(sliders, previous)))
 }
 
 /// Lab 4's run, curves and bulkhead case at the sliders.

@@ -120,7 +120,7 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
             ),
             theme.dim(),
         )));
-    } else if let LabResults::Breaker(sim) = &state.shown_results() {
+    } else if let Some(LabResults::Breaker(sim)) = state.shown_results() {
         lines.push(Line::from(Span::styled(
             fit_width(
                 format!(

@@ -23,7 +23,10 @@ use crate::wrap::wrap_line;
 pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     let (theme, state) = (view.theme, view.screen);
     let masked = view.masked();
-    match &state.shown_results() {
+    let Some(results) = state.shown_results() else {
+        return;
+    };
+    match results {
         LabResults::Retry(retry) => {
             // The p-curve spans every p: a check at any p of its settings is on it.
             let masked_curve = view.masked_spanning(&["p"]);
@@ -32,7 +35,6 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         LabResults::Breaker(run) => breaker_charts(run, &masked, theme, area, buf),
         LabResults::Health(run) => health_timeline(run, &masked, state.log_scroll, theme, area, buf),
         LabResults::Overload(_) => super::overload::render_charts(view, area, buf),
-        LabResults::Budget(_) => super::budget::render_charts(view, area, buf),
     }
 }
 

@@ -35,7 +35,7 @@ use crate::tui::widgets::panel::panel;
 use crate::wrap::first_that_fits;
 
 fn parts<'a>(view: &'a LabView) -> Option<(&'a OverloadResults, Option<&'a OverloadLive>)> {
-    let LabResults::Overload(results) = &view.screen.shown_results() else {
+    let Some(LabResults::Overload(results)) = view.screen.shown_results() else {
         return None;
     };
     let live = (view.screen.mode == Mode::Live)

@@ -35,7 +35,10 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         .title(Span::styled(super::results_title(state), theme.accent()))
         .border_style(theme.border());
     let masked = view.masked();
-    let lines: Vec<Line> = match &state.shown_results() {
+    let Some(results) = state.shown_results() else {
+        return;
+    };
+    let lines: Vec<Line> = match results {
         LabResults::Retry(retry) => {
             let mut lines: Vec<Line> = retry
                 .rows
@@ -59,7 +62,6 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
             lines
         }
         LabResults::Overload(_) => return super::overload::render_results(view, area, buf),
-        LabResults::Budget(_) => return super::budget::render_results(view, area, buf),
         LabResults::Breaker(run) => {
             let inner = block.inner(area);
             let count = masked.number("breaker.with_breaker.transitions", || {
