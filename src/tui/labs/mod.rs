@@ -11,17 +11,18 @@ use crate::content::{LabFile, LabId};
 use crate::tui::keys::Context;
 use crate::tui::layout::ResultsRows;
 use crate::tui::msg::{LiveMsg, Msg};
-use crate::tui::screens::lab::breaker::BreakerLive;
 use crate::tui::screens::lab::health::LiveHealth;
 use crate::tui::screens::lab::overload::OverloadLive;
 use crate::tui::screens::lab::retry::RetryLive;
 use crate::tui::screens::lab::sim;
 use crate::tui::screens::lab::{LabLive, LabParts, NoLive, SimParts};
-use crate::tui::view::lab::{LabDraw, LiveScreen, breaker, health, overload, retry};
+use crate::tui::view::lab::{LabDraw, LiveScreen, health, overload, retry};
 
+pub mod breaker;
 pub mod budget;
 pub mod fleet;
 pub mod page;
+pub mod sim_page;
 
 /// What the frame needs of one lab: its screen's parts, its drawing's, and its keys. The
 /// parts' types are the frame's own (`LabParts` in the screen, `LabDraw` in the view), so the
@@ -34,6 +35,16 @@ pub struct LabEntry {
     /// The live keys the lab takes (the help lists only these: another lab's would mislead).
     pub live_keys: &'static [LiveMsg],
 }
+
+/// The drawing of a lab whose first page draws itself (a `Page`): nothing of its own here.
+const ON_PAGE: LabDraw = LabDraw {
+    sim_title: ("", ""),
+    live_screen: LiveScreen::Frame {
+        results: |_, _, _| {},
+        charts: |_, _, _| {},
+    },
+    footer: None,
+};
 
 /// Every lab's row, in [`LabId::ALL`]'s order.
 #[rustfmt::skip]
@@ -75,18 +86,14 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
     LabEntry {
         lab: LabId::Breaker,
         parts: LabParts {
-            // Live: the status, the two live rows or the per-caller notes, and the two sim rows.
+            // Its one page is a `Page` (`labs/breaker/`): its rows, live part and drawing are its own.
             rows: (ResultsRows::Log { at_least: 0 }, ResultsRows::Log { at_least: 7 }),
             live_context: None,
-            new_live: || LabLive::Breaker(BreakerLive::default()),
-            sim: Some(SimParts { compute: sim::compute_breaker, recompute: sim::recompute_breaker }),
-            pages: |_, _| Vec::new(),
+            new_live: || LabLive::OnPage(NoLive),
+            sim: None,
+            pages: sim_page::one_page::<breaker::BreakerLab>,
         },
-        draw: LabDraw {
-            sim_title: ("simulated clock · m live ", "simulated clock · m live "),
-            live_screen: LiveScreen::Frame { results: breaker::render_results, charts: breaker::render_charts },
-            footer: None,
-        },
+        draw: ON_PAGE,
         live_keys: &[LiveMsg::BrownOut, LiveMsg::CycleFault],
     },
     LabEntry {
@@ -116,13 +123,9 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             live_context: None,
             new_live: || LabLive::OnPage(NoLive),
             sim: None,
-            pages: budget::pages,
+            pages: sim_page::one_page::<budget::BudgetLab>,
         },
-        draw: LabDraw {
-            sim_title: ("", ""),
-            live_screen: LiveScreen::Frame { results: |_, _, _| {}, charts: |_, _, _| {} },
-            footer: None,
-        },
+        draw: ON_PAGE,
         live_keys: &[],
     },
 ];

@@ -27,6 +27,7 @@ use crate::tui::layout::{LabLayout, ResultsRows};
 use crate::tui::msg::Msg;
 use crate::tui::screens::lab::live::LivePart;
 use crate::tui::screens::lab::page_sliders::{PageSliders, SliderWindow};
+use crate::tui::screens::lab::predict::Observed;
 use crate::tui::slider::Slider;
 use crate::tui::theme::Theme;
 
@@ -78,6 +79,10 @@ pub trait Page: std::fmt::Debug {
     /// (now, or at [`Page::settle`]).
     fn sliders_moved(&mut self, ctx: &PageCtx, sliders: &mut [Slider], before: &[f64]);
 
+    /// A key of the frame's changed the screen but no slider (the focus, the lesson): a live
+    /// run takes the sliders again (most ignore it: nothing moved).
+    fn view_moved(&mut self, _ctx: &PageCtx, _sliders: &[Slider]) {}
+
     /// Before a frame is drawn: what a slider change left is computed, once however many
     /// steps were queued; true if it was.
     fn settle(&mut self, _lab: &LabFile, _sliders: &[Slider]) -> bool {
@@ -115,6 +120,20 @@ pub trait Page: std::fmt::Debug {
     /// The named numbers of a finished live run, if its live screen shows one: a prediction
     /// made there is scored against what really happened on 127.0.0.1.
     fn live_run_metrics(&self) -> Option<Vec<Metric>> {
+        None
+    }
+
+    /// The learner predicted `predicted` for `check` at guided step `step` (number, title)
+    /// with the page's `sliders`: true when a live run of the page decides it (Lab 1's
+    /// probes), which says so and leaves the verdict for [`Page::take_live_verdict`]; false
+    /// leaves it to the simulation at the check's settings.
+    fn predict_live(&mut self, _check: &Question, _predicted: f64, _step: (usize, &str), _sliders: &[Slider]) -> bool {
+        false
+    }
+
+    /// A live check its run decided, for the verdict box: its step, the step's title, and
+    /// what was observed.
+    fn take_live_verdict(&mut self) -> Option<(usize, String, Observed)> {
         None
     }
 
@@ -224,6 +243,8 @@ pub trait PageFrame {
     fn verdict(&self) -> Option<OpenVerdict<'_>>;
     /// The guided step the run on screen is about: an open verdict's, else the current one.
     fn shown_step(&self) -> usize;
+    /// First line shown of a page's log (Lab 3's transitions, Lab 1's timeline).
+    fn log_scroll(&self) -> u16;
     /// The numbers of the run on screen that must not show yet.
     fn masked(&self) -> Masked;
     /// As [`PageFrame::masked`], for a drawing that covers every value of `spanning` at once.

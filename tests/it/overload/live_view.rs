@@ -8,7 +8,6 @@ use resilience_lab::content::LabId;
 use resilience_lab::engine::overload::{OverloadRun, Second, Totals};
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::msg::Msg;
-use resilience_lab::tui::screens::lab::Mode;
 use resilience_lab::tui::screens::lab::overload::{LiveRecord, live_scaled};
 use serde_json::Value;
 
@@ -46,7 +45,7 @@ fn lab4_live_finished(width: u16, height: u16) -> App {
         app.update(msg);
     }
     let screen = app.lab_mut(LabId::Overload);
-    assert_eq!(screen.mode, Mode::Live);
+    assert!(screen.live_showing());
     let lesson = resilience_lab::content::params::overload_params(
         app.content.lab(LabId::Overload),
         app.lab(LabId::Overload).lab_sliders(),

@@ -116,10 +116,7 @@ pub fn render_results(page: &BudgetPage, frame: &dyn PageFrame, area: Rect, buf:
             .map(Line::from),
     );
     Paragraph::new(lines)
-        .block(panel(
-            results_title_of(verdict.is_some_and(|v| page.verdict_run(v).is_some())),
-            theme,
-        ))
+        .block(panel(results_title_of(page.shows_verdict_run(frame)), theme))
         .render(area, buf);
 }
 

@@ -20,7 +20,6 @@
 //! - [`health`], [`retry`], [`breaker`]: each lab's live part and the pure series it draws.
 //! - [`chapter_cache`]: the lesson panel's book chapter, rendered once per width and theme.
 
-pub mod breaker;
 pub mod chapter_cache;
 pub mod first_visit;
 pub mod health;
@@ -47,7 +46,6 @@ use crate::tui::layout::{self, ResultsRows};
 use crate::tui::msg::{LiveMsg, Msg};
 use crate::tui::slider::Slider;
 use crate::tui::widgets::number_input::NumberInput;
-use breaker::BreakerLive;
 use first_visit::LabPage;
 use health::LiveHealth;
 use live::{LiveCtx, LivePart};
@@ -115,10 +113,12 @@ impl LivePart for NoLive {
 /// Each lab's live part, one variant per lab: a new lab is one more variant here, and the
 /// compiler lists the matches below.
 #[derive(Debug)]
+// One per lab screen, five in the app, and going as the labs' first pages become `Page`s:
+// boxing the large variants would buy nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum LabLive {
     Health(LiveHealth),
     Retry(RetryLive),
-    Breaker(BreakerLive),
     Overload(OverloadLive),
     /// The first page is a [`Page`] with a live part of its own.
     OnPage(NoLive),
@@ -129,7 +129,6 @@ impl LabLive {
         match self {
             LabLive::Health(part) => part,
             LabLive::Retry(part) => part,
-            LabLive::Breaker(part) => part,
             LabLive::Overload(part) => part,
             LabLive::OnPage(part) => part,
         }
@@ -139,7 +138,6 @@ impl LabLive {
         match self {
             LabLive::Health(part) => part,
             LabLive::Retry(part) => part,
-            LabLive::Breaker(part) => part,
             LabLive::Overload(part) => part,
             LabLive::OnPage(part) => part,
         }
@@ -187,20 +185,6 @@ impl LabLive {
         }
     }
 
-    pub fn breaker(&self) -> Option<&BreakerLive> {
-        match self {
-            LabLive::Breaker(part) => Some(part),
-            _ => None,
-        }
-    }
-
-    pub fn breaker_mut(&mut self) -> Option<&mut BreakerLive> {
-        match self {
-            LabLive::Breaker(part) => Some(part),
-            _ => None,
-        }
-    }
-
     /// The named numbers the live screen draws now: a finished run's ([`LabLive::run_metrics`]),
     /// or Lab 2's per-action cost so far, which closes in on the finished run's while it runs.
     /// The hiding rule masks them as it masks the simulation's.
@@ -223,7 +207,6 @@ impl LabLive {
     /// screen is scored against what really happened on 127.0.0.1.
     fn run_metrics(&self) -> Option<Vec<Metric>> {
         match self {
-            LabLive::Breaker(part) => part.series.as_ref()?.measured.as_ref().map(metrics::breaker_metrics),
             LabLive::Retry(part) => {
                 let series = part.series.as_ref()?;
                 let result = series.result.clone()?;
@@ -716,14 +699,16 @@ impl LabScreen {
         let outcome = self.update_view(msg, ctx);
         let values_changed = self.showing_sliders().values() != before;
         if let Some(index) = self.state_index(self.showing_page) {
+            let page_ctx = PageCtx {
+                lab: ctx.lab,
+                step: self.current_step(ctx.lab),
+                events: ctx.events,
+            };
+            let sliders = &mut self.pages[self.showing_page].sliders;
             if values_changed {
-                let page_ctx = PageCtx {
-                    lab: ctx.lab,
-                    step: self.current_step(ctx.lab),
-                    events: ctx.events,
-                };
-                let sliders = &mut self.pages[self.showing_page].sliders;
                 self.page_states[index].sliders_moved(&page_ctx, sliders, &before);
+            } else if outcome == LabOutcome::Changed {
+                self.page_states[index].view_moved(&page_ctx, sliders);
             }
             return outcome;
         }
@@ -804,7 +789,9 @@ impl LabScreen {
             self.live.part().leave();
             return None;
         }
-        if matches!(msg, Msg::ToggleLesson | Msg::ScrollUp | Msg::ScrollDown) {
+        // PgUp/PgDn scroll a live screen's log unless the lesson shows (then they scroll it).
+        let lesson_scroll = self.show_lesson && matches!(msg, Msg::ScrollUp | Msg::ScrollDown);
+        if msg == Msg::ToggleLesson || lesson_scroll {
             return None;
         }
         let page_ctx = PageCtx {
@@ -1012,11 +999,23 @@ impl LabScreen {
                         // simulation at them does, as for every other live screen).
                         let step_title = lab.steps.get(state.step).map_or("", |s| s.title.as_str());
                         let step = state.step;
-                        if self.mode == Mode::Live
-                            && predict::sliders_at_settings(&check, &self.pages[0].sliders)
-                            && let Some(live) = self.live.health_mut()
-                            && live.expect(&check, value, step, step_title).is_some()
-                        {
+                        let decided_live = match self.state_index(0) {
+                            Some(first) => self.page_states[first].predict_live(
+                                &check,
+                                value,
+                                (step, step_title),
+                                &self.pages[0].sliders,
+                            ),
+                            None => {
+                                self.mode == Mode::Live
+                                    && predict::sliders_at_settings(&check, &self.pages[0].sliders)
+                                    && self
+                                        .live
+                                        .health_mut()
+                                        .is_some_and(|live| live.expect(&check, value, step, step_title).is_some())
+                            }
+                        };
+                        if decided_live {
                             self.predict.close();
                             return LabOutcome::Changed;
                         }
@@ -1128,7 +1127,8 @@ impl LabScreen {
     /// and leaves the outcome for [`LabScreen::take_outcome`].
     pub fn on_event(&mut self, event: LabEvent) -> bool {
         if let Some(page) = self.page_states.iter_mut().find(|page| page.takes_event(&event.body)) {
-            return page.on_event(event);
+            let changed = page.on_event(event);
+            return self.show_live_verdict() || changed;
         }
         let changed = self.live.part().on_event(event);
         self.show_live_verdict() || changed
@@ -1137,22 +1137,26 @@ impl LabScreen {
     /// Moves a live check the live part decided into the verdict box and the outcome;
     /// true if there was one.
     pub fn show_live_verdict(&mut self) -> bool {
-        if let Some(decided) = self.live.health_mut().and_then(|live| live.decided.take()) {
-            let (check, mut observed) = *decided;
-            observed.seen_first = self.revealed.contains(check.step);
-            self.outcome = Some(LabOutcome::Predicted {
-                seen_first: observed.seen_first,
-                lab: self.id,
-                check_id: observed.check_id.clone(),
-                right: observed.verdict.right,
-                step_title: Some(check.step_title).filter(|_| observed.verdict.right),
-            });
-            self.predict.close();
-            self.predict.step = check.step;
-            self.predict.observed = Some(observed);
-            return true;
-        }
-        false
+        let from_page = self.page_states.iter_mut().find_map(|page| page.take_live_verdict());
+        let decided = from_page.or_else(|| {
+            let (check, observed) = *self.live.health_mut()?.decided.take()?;
+            Some((check.step, check.step_title, observed))
+        });
+        let Some((step, step_title, mut observed)) = decided else {
+            return false;
+        };
+        observed.seen_first = self.revealed.contains(step);
+        self.outcome = Some(LabOutcome::Predicted {
+            seen_first: observed.seen_first,
+            lab: self.id,
+            check_id: observed.check_id.clone(),
+            right: observed.verdict.right,
+            step_title: Some(step_title).filter(|_| observed.verdict.right),
+        });
+        self.predict.close();
+        self.predict.step = step;
+        self.predict.observed = Some(observed);
+        true
     }
 
     /// The outcome a live event left (a live check decided), for the app to apply once.

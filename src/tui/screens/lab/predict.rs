@@ -78,7 +78,6 @@ impl PredictState {
 pub fn lab_metrics(results: &LabResults) -> Vec<Metric> {
     match results {
         LabResults::Health(run) => metrics::health_metrics(run),
-        LabResults::Breaker(run) => metrics::breaker_metrics(run),
         LabResults::Overload(results) => {
             let mut shown = metrics::overload_metrics(&results.recompute.run);
             shown.extend(metrics::overload_case_metrics(results.slots_case, &results.bulkhead));

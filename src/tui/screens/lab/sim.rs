@@ -11,7 +11,7 @@
 
 use crate::content::LabFile;
 use crate::content::params::{self, RetrySettings};
-use crate::engine::brownout::{self, BrownoutComparison, BrownoutParams};
+use crate::engine::brownout::BrownoutParams;
 use crate::engine::health::{self, DriverRun};
 use crate::engine::overload::metastable::{self, MetastableParams, MetastableRun};
 use crate::engine::overload::{self, OverloadRun, Recompute};
@@ -69,7 +69,6 @@ pub struct CurveKey {
 pub enum LabResults {
     Health(DriverRun),
     Retry(RetryResults),
-    Breaker(BrownoutComparison),
     Overload(Box<OverloadResults>),
 }
 
@@ -141,16 +140,6 @@ pub fn finish_pending(results: &mut LabResults) -> bool {
     retry.curve_actions = key.actions;
     retry.curve_key = key;
     true
-}
-
-/// Lab 3's two runs (timeout only, with the breaker) at the sliders.
-pub fn compute_breaker(lab: &LabFile, sliders: &[Slider]) -> LabResults {
-    LabResults::Breaker(brownout::compare(&breaker_params(lab, sliders)))
-}
-
-/// Lab 3 keeps nothing between runs: it runs again.
-pub fn recompute_breaker(lab: &LabFile, sliders: &[Slider], _previous: &LabResults) -> LabResults {
-    compute_breaker(lab, sliders)
 }
 
 /// Lab 4's run, curves and bulkhead case at the sliders.

@@ -32,7 +32,6 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
             let masked_curve = view.masked_spanning(&["p"]);
             retry_charts(retry, [&masked, &masked_curve], theme, area, buf)
         }
-        LabResults::Breaker(run) => breaker_charts(run, &masked, theme, area, buf),
         LabResults::Health(run) => health_timeline(run, &masked, state.log_scroll, theme, area, buf),
         LabResults::Overload(_) => super::overload::render_charts(view, area, buf),
     }
@@ -274,7 +273,7 @@ fn jitter_title(room: u16, theme: Theme) -> Line<'static> {
         .unwrap_or(shortest)
 }
 
-fn breaker_charts(run: &BrownoutComparison, masked: &Masked, theme: Theme, area: Rect, buf: &mut Buffer) {
+pub fn breaker_charts(run: &BrownoutComparison, masked: &Masked, theme: Theme, area: Rect, buf: &mut Buffer) {
     let [left, right] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
     let duration_s = run.params.duration_s;
     // Shared scales, so the two columns compare at a glance.

@@ -35,7 +35,6 @@ use crate::tui::theme::Theme;
 use crate::tui::view::footer;
 use crate::tui::widgets::panel::panel;
 
-pub mod breaker;
 pub mod charts;
 pub mod health;
 pub mod hidden_legend;
@@ -121,6 +120,10 @@ impl PageFrame for LabView<'_> {
             Some(_) => screen.predict.step,
             None => screen.current_step(self.lab),
         }
+    }
+
+    fn log_scroll(&self) -> u16 {
+        self.screen.log_scroll
     }
 
     fn masked(&self) -> Masked {

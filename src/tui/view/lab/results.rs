@@ -31,7 +31,7 @@ const LOG_COLUMN_WIDTH: u16 = 30;
 
 pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     let (theme, state) = (view.theme, view.screen);
-    let mut block = Block::bordered()
+    let block = Block::bordered()
         .title(Span::styled(super::results_title(state), theme.accent()))
         .border_style(theme.border());
     let masked = view.masked();
@@ -62,15 +62,6 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
             lines
         }
         LabResults::Overload(_) => return super::overload::render_results(view, area, buf),
-        LabResults::Breaker(run) => {
-            let inner = block.inner(area);
-            let count = masked.number("breaker.with_breaker.transitions", || {
-                run.with_breaker.transitions.len().to_string()
-            });
-            block = block
-                .title_top(Line::from(format!(" breaker transitions: {count} · PgUp/PgDn scroll ")).right_aligned());
-            breaker_lines(theme, run, inner, state.log_scroll, &masked)
-        }
         LabResults::Health(run) => {
             let rows = report::health_rows(run);
             let mut outcome: Vec<String> = rows.iter().rev().take(3).map(|row| row.join(&masked)).collect();
@@ -93,6 +84,30 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         }
     };
     Paragraph::new(lines).block(block).render(area, buf);
+}
+
+/// Lab 3's simulated Results panel titled `title`: the two rows and the transition log,
+/// `masked` and scrolled `log_scroll` rows down.
+pub fn breaker_results(
+    run: &BrownoutComparison,
+    (masked, log_scroll): (&Masked, u16),
+    title: &str,
+    theme: Theme,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let block = Block::bordered()
+        .title(Span::styled(title.to_string(), theme.accent()))
+        .border_style(theme.border());
+    let inner = block.inner(area);
+    let count = masked.number("breaker.with_breaker.transitions", || {
+        run.with_breaker.transitions.len().to_string()
+    });
+    let block =
+        block.title_top(Line::from(format!(" breaker transitions: {count} · PgUp/PgDn scroll ")).right_aligned());
+    Paragraph::new(breaker_lines(theme, run, inner, log_scroll, masked))
+        .block(block)
+        .render(area, buf);
 }
 
 /// The two summary rows, then the transition log laid out in columns from `scroll` rows down
