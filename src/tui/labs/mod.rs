@@ -1,8 +1,12 @@
 //! The lab registry: one row per lab, the one place the lab screen's frame, its layout, the
 //! key table's help and the live part learn what differs between labs.
 //!
-//! Adding a lab is its `LabId` variant, its row in [`LABS`] and its book chapter in the
-//! summary: the frame reads the row and matches on no lab. Before the table, a lab's
+//! Adding a lab is its `LabId` variant, its row in [`LABS`], its book chapter in the summary
+//! and its folder here: the frame reads the row and matches on no lab. A lab's pages are
+//! folders here, each behind [`page::Page`]; a first page is one [`sim_page::LabSim`] impl
+//! (Lab 3's `breaker/`, Lab 4's `overload/`, Lab 5's `budget/`), its row `sim: None, pages:
+//! sim_page::one_page::<TheLab>`. Labs 1 and 2 still give their first page as
+//! [`LabParts`]' simulation and a [`LabDraw`], until they move too. Before the table, a lab's
 //! differences were 18 `match` arms on `LabId` the compiler listed and four `==` and
 //! `matches!` checks it did not (the help's live keys, the frame's live title), so a new lab
 //! compiled with some of them silently wrong.
@@ -12,15 +16,15 @@ use crate::tui::keys::Context;
 use crate::tui::layout::ResultsRows;
 use crate::tui::msg::{LiveMsg, Msg};
 use crate::tui::screens::lab::health::LiveHealth;
-use crate::tui::screens::lab::overload::OverloadLive;
 use crate::tui::screens::lab::retry::RetryLive;
 use crate::tui::screens::lab::sim;
 use crate::tui::screens::lab::{LabLive, LabParts, NoLive, SimParts};
-use crate::tui::view::lab::{LabDraw, LiveScreen, health, overload, retry};
+use crate::tui::view::lab::{LabDraw, LiveScreen, health, retry};
 
 pub mod breaker;
 pub mod budget;
 pub mod fleet;
+pub mod overload;
 pub mod page;
 pub mod sim_page;
 
@@ -99,20 +103,14 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
     LabEntry {
         lab: LabId::Overload,
         parts: LabParts {
-            // The run's numbers in three lines; live: the settings, the live scale, and a
-            // table of the live run against the sim.
+            // Its one page is a `Page` (`labs/overload/`): its rows, live part and drawing are its own.
             rows: (ResultsRows::Fixed(5), ResultsRows::Fixed(7)),
             live_context: None,
-            new_live: || LabLive::Overload(OverloadLive::default()),
-            sim: Some(SimParts { compute: sim::compute_overload_results, recompute: sim::recompute_overload }),
-            pages: |_, _| Vec::new(),
+            new_live: || LabLive::OnPage(NoLive),
+            sim: None,
+            pages: sim_page::one_page::<overload::OverloadLab>,
         },
-        draw: LabDraw {
-            sim_title: ("simulated clock · m live ", "simulated clock · m live "),
-            live_screen: LiveScreen::Frame { results: overload::render_results, charts: overload::render_charts },
-            // Lab 4's footer names its view key.
-            footer: Some(overload::render_footer),
-        },
+        draw: ON_PAGE,
         live_keys: &[LiveMsg::ToggleView],
     },
     LabEntry {

@@ -368,6 +368,7 @@ use resilience_lab::engine::brownout::{self, BrownoutParams};
 use resilience_lab::engine::fault::FaultKind;
 use resilience_lab::live::breaker::brownout::{CallerSample, LiveSample};
 use resilience_lab::live::retry::chain::ChainSnapshot;
+use resilience_lab::tui::labs::breaker::BreakerLab;
 use resilience_lab::tui::labs::breaker::live::{BreakerLive, BreakerSeries};
 use resilience_lab::tui::screens::lab::retry::{RetrySeries, RetryView, rate_point};
 
@@ -423,7 +424,7 @@ fn lab3_live_with(
         series.measured = Some(sim);
         series.running = false;
     }
-    crate::common::show_breaker_live(&mut app, |live| {
+    crate::common::show_live::<BreakerLab>(&mut app, 2, |live| {
         live.series = Some(series);
         tweak(live);
     });

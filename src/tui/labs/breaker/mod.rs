@@ -2,7 +2,9 @@
 //! live ([`live`]): both callers against one dependency on 127.0.0.1, the breaker sliders
 //! retuning the running breaker at once; [`view`] draws the live screen's regions.
 
+pub mod charts;
 pub mod live;
+pub mod results;
 pub mod view;
 
 use ratatui::buffer::Buffer;
@@ -17,7 +19,7 @@ use crate::tui::labs::sim_page::{LabSim, SimPage};
 use crate::tui::layout::ResultsRows;
 use crate::tui::screens::lab::sim;
 use crate::tui::slider::Slider;
-use crate::tui::view::lab::{charts, results, results_title_of};
+use crate::tui::view::lab::results_title_of;
 use live::BreakerLive;
 
 /// Lab 3's page.

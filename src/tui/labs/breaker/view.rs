@@ -29,11 +29,11 @@ use crate::learning::metrics::BREAKER_CALLERS;
 use crate::report::caller_row;
 use crate::report::cells::fit_width;
 use crate::tui::labs::breaker::BreakerPage;
+use crate::tui::labs::breaker::charts::{calls_chart, resample};
 use crate::tui::labs::breaker::live::{BreakerLive, BreakerSeries, ROLLING_WINDOW_S, Side};
 use crate::tui::labs::page::PageFrame;
 use crate::tui::theme::Theme;
 use crate::tui::view::footer::choice_hint;
-use crate::tui::view::lab::charts::{calls_chart, resample};
 use crate::tui::widgets::panel::panel;
 use crate::tui::widgets::state_band::StateBand;
 

@@ -8,7 +8,7 @@
 //!
 //! - [`page_sliders`]: one page's sliders, focus and drag; the screen holds one per page and
 //!   moves the showing page's with the one slider and mouse handler.
-//! - `tui::labs::page`: a lab's pages (Lab 5's, Lab 1's fleet view), each behind the one
+//! - `tui::labs::page`: a lab's pages (Labs 3 to 5's, Lab 1's fleet view), each behind the one
 //!   trait [`Page`]: the screen asks a page for its numbers and hands it its keys; it draws
 //!   its regions. A first page not yet behind the trait is still [`LabParts`]' simulation
 //!   and [`LabLive`].
@@ -17,14 +17,15 @@
 //! - [`crate::learning::reveal`] (in `learning`, which knows no terminal): the run a
 //!   step's unanswered check asks about waits for a prediction (or `x`).
 //! - [`live`]: the shape every lab's live part has ([`live::LivePart`]).
-//! - [`health`], [`retry`], [`breaker`]: each lab's live part and the pure series it draws.
+//! - [`health`], [`retry`]: the live part and the pure series of each lab whose first page
+//!   is not yet a `Page` (Labs 3, 4 and 5 are, in `tui/labs/breaker/`, `tui/labs/overload/`
+//!   and `tui/labs/budget/`, on the one first-page shape `tui::labs::sim_page`).
 //! - [`chapter_cache`]: the lesson panel's book chapter, rendered once per width and theme.
 
 pub mod chapter_cache;
 pub mod first_visit;
 pub mod health;
 pub mod live;
-pub mod overload;
 pub mod page_sliders;
 pub mod predict;
 pub mod retry;
@@ -43,13 +44,12 @@ use crate::tui::event::Event;
 use crate::tui::keys::Context;
 use crate::tui::labs::page::{LabPages, OpenVerdict, Page, PageCtx, ScoredCheck};
 use crate::tui::layout::{self, ResultsRows};
-use crate::tui::msg::{LiveMsg, Msg};
+use crate::tui::msg::Msg;
 use crate::tui::slider::Slider;
 use crate::tui::widgets::number_input::NumberInput;
 use first_visit::LabPage;
 use health::LiveHealth;
 use live::{LiveCtx, LivePart};
-use overload::OverloadLive;
 use page_sliders::{PageSliders, SliderWindow};
 use predict::{Observed, PredictState};
 use retry::RetryLive;
@@ -119,7 +119,6 @@ impl LivePart for NoLive {
 pub enum LabLive {
     Health(LiveHealth),
     Retry(RetryLive),
-    Overload(OverloadLive),
     /// The first page is a [`Page`] with a live part of its own.
     OnPage(NoLive),
 }
@@ -129,7 +128,6 @@ impl LabLive {
         match self {
             LabLive::Health(part) => part,
             LabLive::Retry(part) => part,
-            LabLive::Overload(part) => part,
             LabLive::OnPage(part) => part,
         }
     }
@@ -138,7 +136,6 @@ impl LabLive {
         match self {
             LabLive::Health(part) => part,
             LabLive::Retry(part) => part,
-            LabLive::Overload(part) => part,
             LabLive::OnPage(part) => part,
         }
     }
@@ -171,20 +168,6 @@ impl LabLive {
         }
     }
 
-    pub fn overload(&self) -> Option<&OverloadLive> {
-        match self {
-            LabLive::Overload(part) => Some(part),
-            _ => None,
-        }
-    }
-
-    pub fn overload_mut(&mut self) -> Option<&mut OverloadLive> {
-        match self {
-            LabLive::Overload(part) => Some(part),
-            _ => None,
-        }
-    }
-
     /// The named numbers the live screen draws now: a finished run's ([`LabLive::run_metrics`]),
     /// or Lab 2's per-action cost so far, which closes in on the finished run's while it runs.
     /// The hiding rule masks them as it masks the simulation's.
@@ -212,13 +195,6 @@ impl LabLive {
                 let result = series.result.clone()?;
                 Some(metrics::retry_metrics(&[(series.policy?, result)]))
             }
-            // At the lesson's scale, as the checks ask (the live run is the same ratios, smaller).
-            LabLive::Overload(part) => part
-                .record
-                .as_ref()?
-                .lesson_run()
-                .as_ref()
-                .map(metrics::overload_metrics),
             LabLive::Health(_) | LabLive::OnPage(_) => None,
         }
     }
@@ -739,11 +715,6 @@ impl LabScreen {
                 }
                 return Some(LabOutcome::Changed);
             }
-            // Lab 4's views (curves, outcomes, bulkhead) switch in both modes.
-            Msg::Live(LiveMsg::ToggleView) if let LabLive::Overload(part) = &mut self.live => {
-                part.view = part.view.next();
-                return Some(LabOutcome::Changed);
-            }
             Msg::StartStop | Msg::Live(_) if self.mode == Mode::Sim => return Some(LabOutcome::Unchanged),
             Msg::StartStop => {
                 let live_ctx = LiveCtx {
@@ -1021,12 +992,6 @@ impl LabScreen {
                         }
                         let live_run = self.live_run_metrics();
                         let observed = predict::observe(lab, &check, reading, &self.pages[0].sliders, live_run);
-                        // Lab 4: the view that draws what the check counts.
-                        if let Some(view) = check.metric.as_deref().and_then(overload::OverloadView::showing)
-                            && let Some(part) = self.live.overload_mut()
-                        {
-                            part.view = view;
-                        }
                         // The view shows the run the verdict is about while it is open.
                         let check_page = lab.check_page(&check.id);
                         let first = usize::from(self.parts.sim.is_some());
@@ -1045,9 +1010,7 @@ impl LabScreen {
                                 .filter(|_| !observed.live && check_page == 0)
                                 .and_then(|sim| {
                                     let at_check = predict::sliders_for_check(&check, &self.pages[0].sliders)?;
-                                    let results =
-                                        sim::compute_for_check(sim.compute, lab, &at_check, check.metric.as_deref());
-                                    Some((check.id.clone(), results))
+                                    Some((check.id.clone(), (sim.compute)(lab, &at_check)))
                                 });
                         return self.record_prediction(lab, observed);
                     }

@@ -39,7 +39,6 @@ pub mod charts;
 pub mod health;
 pub mod hidden_legend;
 pub mod lesson;
-pub mod overload;
 pub mod params;
 pub mod predict;
 pub mod results;
@@ -294,9 +293,9 @@ fn render_footer(view: &LabView, area: Rect, buf: &mut Buffer) {
 }
 
 /// The footer entries of `view`'s context, `x reveal` only while the run waits for a prediction.
-pub fn footer_keys(view: &LabView) -> Vec<&'static str> {
-    let hidden = run_hidden(view);
-    keys::footer_keys_if(view.context, |msg| msg != Msg::Reveal || hidden)
+pub fn footer_keys(frame: &dyn PageFrame) -> Vec<&'static str> {
+    let hidden = frame.run_hidden();
+    keys::footer_keys_if(frame.context(), |msg| msg != Msg::Reveal || hidden)
 }
 
 /// Whether the run waits for the current step's check to be predicted (or revealed, `x`).
