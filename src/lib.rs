@@ -17,14 +17,18 @@
 //!   [`live::run::LiveRun`] and sends its samples into the app's event queue.
 //! - [`tui`]: the terminal app (ratatui): `App` routes to one screen; the lab screen
 //!   (`tui/screens/lab/`) and its drawing (`tui/view/lab/`) match on no lab: what differs
-//!   between labs is one row of the registry [`tui::labs::LABS`] (its simulation, live part,
-//!   results rows, live drawing, its pages after the first, and keys), which the app reads
-//!   and hands the screen; the screen holds one slider state per page of the lab file and
-//!   moves the showing page's with one handler (`tui/screens/lab/page_sliders.rs`); a page
-//!   after the first is one folder behind one trait (`tui/labs/page.rs`; Lab 1's fleet view
-//!   is `tui/labs/fleet/`), which draws itself and reports its numbers; views draw from the
-//!   screens; `keys.rs` is the one key table; `tui/markdown/` renders the book's chapters
-//!   (for the book screen, whose state is `tui/screens/book.rs`, and the lesson panel).
+//!   between labs is one row of the registry [`tui::labs::LABS`] (its pages, live keys, and,
+//!   for a first page not yet behind the trait, its simulation, live part and drawing), which
+//!   the app reads and hands the screen; the screen holds one slider state per page of the
+//!   lab file and moves the showing page's with one handler
+//!   (`tui/screens/lab/page_sliders.rs`); a page is one folder behind one trait
+//!   (`tui/labs/page.rs`), which computes at its sliders, takes its keys, reports its numbers
+//!   and draws its regions inside the frame's title, parameter panel and footer (or a whole
+//!   screen of its own: Lab 1's fleet view, `tui/labs/fleet/`); a lab's first page is one
+//!   `LabSim` impl on the shared shape `tui/labs/sim_page.rs` (Lab 3's `tui/labs/breaker/`,
+//!   Lab 4's `tui/labs/overload/`, Lab 5's `tui/labs/budget/`); views draw from the screens; `keys.rs` is the one key
+//!   table; `tui/markdown/` renders the book's chapters (for the book screen, whose state is
+//!   `tui/screens/book.rs`, and the lesson panel).
 //! - [`cli`]: the command line (clap), with [`cli_values`] (negative numbers and allowed choices,
 //!   in one line); [`commands`]: what each subcommand does, one file each;
 //!   [`report`]: the headless text and JSON reports; [`signals`]: the signals that end a
@@ -41,9 +45,9 @@
 //!   (counts in prose: "five labs").
 //!
 //! A new lab is an engine module, a content file (with its `[[page]]`s) and its
-//! [`content::LabId`] variant, a `live/<lab>/` folder, a `tui/screens/lab/<lab>.rs` and a
-//! `tui/view/lab/<lab>.rs` (and a `tui/labs/<page>/` folder for each page after the first),
-//! and its row in [`tui::labs::LABS`] (whose test fails while a
+//! [`content::LabId`] variant, a `live/<lab>/` folder, a `tui/labs/<page>/` folder for each
+//! page (the first one a `LabSim` impl: its simulation, live part and drawing), and its row
+//! in [`tui::labs::LABS`] (whose test fails while a
 //! `LabId` has none). Outside the TUI the compiler still lists the `match`es on `LabId` that
 //! must handle it (`content::lab`'s limits, `metrics`, `commands`). `tests/it/architecture.rs`
 //! keeps the layers apart and finds any two modules that import each other in a loop.

@@ -437,7 +437,7 @@ mod tests {
         let fresh = sim::compute_retry(&app.content.labs[1], screen.lab_sliders(), sim::CURVE_ACTIONS_MAX);
         assert_eq!(
             screen.results,
-            LabResults::Retry(fresh),
+            Some(LabResults::Retry(fresh)),
             "the last frame shows the final values"
         );
     }

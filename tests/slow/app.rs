@@ -10,8 +10,6 @@ use resilience_lab::content::LabId;
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::event::{CHANNEL_CAPACITY, Event};
 use resilience_lab::tui::msg::Msg;
-use resilience_lab::tui::screens::lab::Mode;
-use resilience_lab::tui::screens::lab::breaker::BreakerLive;
 use resilience_lab::tui::screens::lab::retry::RetryLive;
 use resilience_lab::tui::theme::Theme;
 use resilience_lab::tui::theme::ThemeName;
@@ -46,12 +44,31 @@ fn live_app(index: usize) -> (App, mpsc::Receiver<Event>) {
     }
     app.update(Msg::Open);
     app.update(Msg::ToggleMode);
-    assert_eq!(app.labs[index].mode, Mode::Live);
+    assert!(app.labs[index].live_showing());
     (app, received)
 }
 
-fn breaker(app: &App) -> &BreakerLive {
-    app.lab(LabId::Breaker).live.breaker().expect("Lab 3's live part")
+/// The named number `name` of Lab 3's finished live run, as its page reports it.
+fn breaker_measured(app: &App, name: &str) -> Option<f64> {
+    let measured = app.lab(LabId::Breaker).live_run_metrics()?;
+    resilience_lab::learning::metrics::lookup(&measured, name)
+}
+
+/// What Lab 3's screen reads now.
+fn breaker_text(app: &App) -> String {
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 30)).expect("test terminal");
+    terminal
+        .draw(|frame| frame.render_widget(app, frame.area()))
+        .expect("drawn");
+    let buffer = terminal.backend().buffer();
+    (0..buffer.area.height)
+        .map(|y| {
+            (0..buffer.area.width)
+                .map(|x| buffer[(x, y)].symbol())
+                .collect::<String>()
+                + "\n"
+        })
+        .collect()
 }
 
 fn retry(app: &App) -> &RetryLive {
@@ -109,27 +126,23 @@ fn lab3_live_runs_from_the_app_and_leaves_no_task() {
         set(&mut app, 2, "rate", 50.0);
         assert_eq!(alive_tasks().await, 0);
         app.update(Msg::StartStop);
-        assert!(breaker(&app).runs.running(), "s started a run");
+        assert!(app.lab(LabId::Breaker).live_running(), "s started a run");
         // A breaker slider while running goes through the watch channel, without a restart.
         app.update(Msg::NextSlider);
         app.update(Msg::Step(1));
         assert!(
-            pump(&mut app, &mut events, |app| !breaker(app).runs.running()).await,
+            pump(&mut app, &mut events, |app| !app.lab(LabId::Breaker).live_running()).await,
             "the run ended within {RUN_DEADLINE:?}"
         );
-        let series = breaker(&app).series.as_ref().expect("a series");
-        assert!(series.samples.len() >= 4, "samples arrived: {}", series.samples.len());
-        assert!(series.samples.iter().any(|s| s.sick), "the brownout was seen");
-        let calls: u64 = series.samples.iter().map(|s| s.timeout_only.stats.calls).sum();
-        assert!(calls > 100, "calls were made: {calls}");
-        let measured = series.measured.as_ref().expect("the measured rows");
-        assert_eq!(measured.timeout_only.summary.calls, 250, "5 s at 50 calls/s");
-        assert!(
-            breaker(&app).status.is_some(),
-            "a note says which sliders wait for the next start"
-        );
+        // The page reports the finished run's measured rows as named numbers.
+        let calls = breaker_measured(&app, "breaker.timeout_only.calls");
+        assert_eq!(calls, Some(250.0), "5 s at 50 calls/s");
+        let sick = breaker_measured(&app, "breaker.timeout_only.sick_calls").unwrap_or_default();
+        assert!(sick > 0.0, "the brownout was seen: {sick} calls to the sick dependency");
+        let text = breaker_text(&app);
+        assert!(text.contains("finished · live rows measured"), "{text}");
         app.shutdown_live().await;
-        assert!(breaker(&app).runs.stopping().is_empty());
+        assert!(!app.lab(LabId::Breaker).live_running());
         assert_eq!(alive_tasks().await, 0, "shutdown left no task");
     });
 }

@@ -180,14 +180,8 @@ fn lab5_live_runs_from_the_app_and_quitting_leaves_no_task() {
         ] {
             app.update(msg);
         }
-        let live = |app: &App| {
-            app.lab(resilience_lab::content::LabId::Budget)
-                .live
-                .budget()
-                .expect("Lab 5's live part")
-                .measured
-                .clone()
-        };
+        // The page reports a finished live run's named numbers (`budget.NAME`).
+        let live = |app: &App| app.lab(resilience_lab::content::LabId::Budget).live_run_metrics();
         let mut measured = None;
         for _ in 0..200 {
             app.tick();
@@ -198,7 +192,10 @@ fn lab5_live_runs_from_the_app_and_quitting_leaves_no_task() {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         let measured = measured.expect("the deadline run ended within 10 s");
-        assert_eq!(measured.number("edge_budget_ms"), Some(30_000.0));
+        assert_eq!(
+            resilience_lab::learning::metrics::lookup(&measured, "budget.edge_budget_ms"),
+            Some(30_000.0)
+        );
         // Again, and quit while it runs.
         app.update(Msg::StartStop);
         tokio::time::sleep(Duration::from_millis(500)).await;

@@ -1,8 +1,12 @@
 //! The lab registry: one row per lab, the one place the lab screen's frame, its layout, the
 //! key table's help and the live part learn what differs between labs.
 //!
-//! Adding a lab is its `LabId` variant, its row in [`LABS`] and its book chapter in the
-//! summary: the frame reads the row and matches on no lab. Before the table, a lab's
+//! Adding a lab is its `LabId` variant, its row in [`LABS`], its book chapter in the summary
+//! and its folder here: the frame reads the row and matches on no lab. A lab's pages are
+//! folders here, each behind [`page::Page`]; a first page is one [`sim_page::LabSim`] impl
+//! (Lab 3's `breaker/`, Lab 4's `overload/`, Lab 5's `budget/`), its row `sim: None, pages:
+//! sim_page::one_page::<TheLab>`. Labs 1 and 2 still give their first page as
+//! [`LabParts`]' simulation and a [`LabDraw`], until they move too. Before the table, a lab's
 //! differences were 18 `match` arms on `LabId` the compiler listed and four `==` and
 //! `matches!` checks it did not (the help's live keys, the frame's live title), so a new lab
 //! compiled with some of them silently wrong.
@@ -11,17 +15,18 @@ use crate::content::{LabFile, LabId};
 use crate::tui::keys::Context;
 use crate::tui::layout::ResultsRows;
 use crate::tui::msg::{LiveMsg, Msg};
-use crate::tui::screens::lab::breaker::BreakerLive;
-use crate::tui::screens::lab::budget::BudgetLive;
 use crate::tui::screens::lab::health::LiveHealth;
-use crate::tui::screens::lab::overload::OverloadLive;
 use crate::tui::screens::lab::retry::RetryLive;
 use crate::tui::screens::lab::sim;
-use crate::tui::screens::lab::{LabLive, LabParts};
-use crate::tui::view::lab::{LabDraw, LiveScreen, breaker, budget, health, overload, retry};
+use crate::tui::screens::lab::{LabLive, LabParts, NoLive, SimParts};
+use crate::tui::view::lab::{LabDraw, LiveScreen, health, retry};
 
+pub mod breaker;
+pub mod budget;
 pub mod fleet;
+pub mod overload;
 pub mod page;
+pub mod sim_page;
 
 /// What the frame needs of one lab: its screen's parts, its drawing's, and its keys. The
 /// parts' types are the frame's own (`LabParts` in the screen, `LabDraw` in the view), so the
@@ -35,6 +40,16 @@ pub struct LabEntry {
     pub live_keys: &'static [LiveMsg],
 }
 
+/// The drawing of a lab whose first page draws itself (a `Page`): nothing of its own here.
+const ON_PAGE: LabDraw = LabDraw {
+    sim_title: ("", ""),
+    live_screen: LiveScreen::Frame {
+        results: |_, _, _| {},
+        charts: |_, _, _| {},
+    },
+    footer: None,
+};
+
 /// Every lab's row, in [`LabId::ALL`]'s order.
 #[rustfmt::skip]
 pub const LABS: [LabEntry; LabId::ALL.len()] = [
@@ -44,8 +59,8 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             rows: (ResultsRows::Fixed(5), ResultsRows::Fixed(5)),
             live_context: Some(Context::LiveHealth),
             new_live: || LabLive::Health(LiveHealth::default()),
-            compute: sim::compute_health, recompute: sim::recompute_health,
-            later_pages: fleet::pages,
+            sim: Some(SimParts { compute: sim::compute_health, recompute: sim::recompute_health }),
+            pages: fleet::pages,
         },
         draw: LabDraw {
             sim_title: ("simulated clock · m live · F fleet ", "m live · F fleet "),
@@ -62,8 +77,8 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
             rows: (ResultsRows::Fixed(6), ResultsRows::Fixed(7)),
             live_context: None,
             new_live: || LabLive::Retry(RetryLive::default()),
-            compute: sim::compute_retry_results, recompute: sim::recompute_retry,
-            later_pages: |_, _| Vec::new(),
+            sim: Some(SimParts { compute: sim::compute_retry_results, recompute: sim::recompute_retry }),
+            pages: |_, _| Vec::new(),
         },
         draw: LabDraw {
             sim_title: ("simulated clock · m live ", "simulated clock · m live "),
@@ -75,55 +90,40 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
     LabEntry {
         lab: LabId::Breaker,
         parts: LabParts {
-            // Live: the status, the two live rows or the per-caller notes, and the two sim rows.
+            // Its one page is a `Page` (`labs/breaker/`): its rows, live part and drawing are its own.
             rows: (ResultsRows::Log { at_least: 0 }, ResultsRows::Log { at_least: 7 }),
             live_context: None,
-            new_live: || LabLive::Breaker(BreakerLive::default()),
-            compute: sim::compute_breaker, recompute: sim::recompute_breaker,
-            later_pages: |_, _| Vec::new(),
+            new_live: || LabLive::OnPage(NoLive),
+            sim: None,
+            pages: sim_page::one_page::<breaker::BreakerLab>,
         },
-        draw: LabDraw {
-            sim_title: ("simulated clock · m live ", "simulated clock · m live "),
-            live_screen: LiveScreen::Frame { results: breaker::render_results, charts: breaker::render_charts },
-            footer: None,
-        },
+        draw: ON_PAGE,
         live_keys: &[LiveMsg::BrownOut, LiveMsg::CycleFault],
     },
     LabEntry {
         lab: LabId::Overload,
         parts: LabParts {
-            // The run's numbers in three lines; live: the settings, the live scale, and a
-            // table of the live run against the sim.
+            // Its one page is a `Page` (`labs/overload/`): its rows, live part and drawing are its own.
             rows: (ResultsRows::Fixed(5), ResultsRows::Fixed(7)),
             live_context: None,
-            new_live: || LabLive::Overload(OverloadLive::default()),
-            compute: sim::compute_overload_results, recompute: sim::recompute_overload,
-            later_pages: |_, _| Vec::new(),
+            new_live: || LabLive::OnPage(NoLive),
+            sim: None,
+            pages: sim_page::one_page::<overload::OverloadLab>,
         },
-        draw: LabDraw {
-            sim_title: ("simulated clock · m live ", "simulated clock · m live "),
-            live_screen: LiveScreen::Frame { results: overload::render_results, charts: overload::render_charts },
-            // Lab 4's footer names its view key.
-            footer: Some(overload::render_footer),
-        },
+        draw: ON_PAGE,
         live_keys: &[LiveMsg::ToggleView],
     },
     LabEntry {
         lab: LabId::Budget,
         parts: LabParts {
-            // The scenario's line and up to three of its numbers; live: the status, a note,
-            // and the measured lines each above the simulation's.
+            // Its one page is a `Page` (`labs/budget/`): its rows, live part and drawing are its own.
             rows: (ResultsRows::Fixed(6), ResultsRows::Fixed(8)),
             live_context: None,
-            new_live: || LabLive::Budget(BudgetLive::default()),
-            compute: sim::compute_budget, recompute: sim::recompute_budget,
-            later_pages: |_, _| Vec::new(),
+            new_live: || LabLive::OnPage(NoLive),
+            sim: None,
+            pages: sim_page::one_page::<budget::BudgetLab>,
         },
-        draw: LabDraw {
-            sim_title: ("simulated clock · [ ] steps · m live ", "[ ] steps · m live "),
-            live_screen: LiveScreen::Frame { results: budget::render_live_results, charts: budget::render_charts },
-            footer: None,
-        },
+        draw: ON_PAGE,
         live_keys: &[],
     },
 ];
@@ -156,7 +156,7 @@ mod tests {
     use crate::learning::metrics;
     use crate::tui::labs::fleet::FleetPage;
     use crate::tui::screens::lab::page_sliders::{PageSliders, SliderWindow};
-    use crate::tui::screens::lab::predict;
+    use crate::tui::screens::lab::{LabScreen, predict};
     use crate::tui::slider::Slider;
 
     #[test]
@@ -164,7 +164,10 @@ mod tests {
         let content = Content::load(None).expect("content");
         for lab in &content.labs {
             let sliders: Vec<Slider> = lab.parameters.iter().cloned().map(Slider::new).collect();
-            let mut run = predict::lab_metrics(&(entry(lab.lab).parts.compute)(lab, &sliders));
+            let mut run = match entry(lab.lab).parts.sim {
+                Some(sim) => predict::lab_metrics(&(sim.compute)(lab, &sliders)),
+                None => LabScreen::new(lab, entry(lab.lab).parts).shown_metrics(),
+            };
             // Lab 1's fleet view shows the fleet simulation: its checks' metrics are there.
             let fleet_page = PageSliders::new(lab.page_parameters(1), SliderWindow::AroundFocus);
             if let Some(panel) = FleetPage::new(lab, Some(&fleet_page)) {

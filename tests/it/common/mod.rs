@@ -3,6 +3,7 @@
 //! [`procs`] finds child processes in `/proc`, for the tests that no child outlives its parent;
 //! [`binary`] runs the real binary with typed input. [`written_links`] counts a chapter's
 //! links as its Markdown writes them, so a test of the book's links follows the book's text.
+//! [`show_live`] stands a live part of the test's making in a lab's first page.
 
 pub mod binary;
 pub mod procs;
@@ -12,6 +13,7 @@ use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 use resilience_lab::content::Content;
 use resilience_lab::tui::app::App;
+use resilience_lab::tui::labs::sim_page::{LabSim, SimPage};
 use resilience_lab::tui::theme::Theme;
 use resilience_lab::tui::theme::ThemeName;
 
@@ -60,4 +62,15 @@ pub fn predict(app: &mut App, typed: &str) {
         app.update(Msg::Type(c));
     }
     app.update(Msg::Open);
+}
+
+/// The first page of lab `index` (0-based, a `S` page) live at its sliders, with its live
+/// part as `tweak` leaves it: the tests' stand-in for a run on 127.0.0.1. The page is the
+/// screen's to hold, so a test hands it one rather than reach into the one it has.
+pub fn show_live<S: LabSim>(app: &mut App, index: usize, tweak: impl FnOnce(&mut S::Live)) {
+    let sliders = app.labs[index].lab_sliders().to_vec();
+    let mut page = SimPage::<S>::new(&app.content.labs[index], &sliders);
+    page.live_showing = true;
+    tweak(&mut page.live);
+    app.labs[index].page_states[0] = Box::new(page);
 }

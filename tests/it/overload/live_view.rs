@@ -7,9 +7,9 @@ use crate::common::render;
 use resilience_lab::content::LabId;
 use resilience_lab::engine::overload::{OverloadRun, Second, Totals};
 use resilience_lab::tui::app::App;
+use resilience_lab::tui::labs::overload::OverloadLab;
+use resilience_lab::tui::labs::overload::live::{LiveRecord, OverloadLive, live_scaled};
 use resilience_lab::tui::msg::Msg;
-use resilience_lab::tui::screens::lab::Mode;
-use resilience_lab::tui::screens::lab::overload::{LiveRecord, live_scaled};
 use serde_json::Value;
 
 const RECORDED: &str = include_str!("../../fixtures/overload_live_fifo_4s.json");
@@ -40,13 +40,20 @@ fn recorded_seconds() -> Vec<Second> {
 
 /// Lab 4 in live mode at its defaults, after the recorded run ended.
 fn lab4_live_finished(width: u16, height: u16) -> App {
+    let (mut app, finished) = live_app_and_recorded_run(width, height);
+    crate::common::show_live::<OverloadLab>(&mut app, 3, |live| live.replay(finished));
+    app
+}
+
+/// Lab 4 in live mode at its defaults, and the recorded run at its live settings.
+fn live_app_and_recorded_run(width: u16, height: u16) -> (App, LiveRecord) {
     // Not the first visit: the lesson would cover the run.
     let mut app = crate::common::visited_app(width, height);
     for msg in [Msg::Down, Msg::Down, Msg::Down, Msg::Open, Msg::ToggleMode] {
         app.update(msg);
     }
     let screen = app.lab_mut(LabId::Overload);
-    assert_eq!(screen.mode, Mode::Live);
+    assert!(screen.live_showing());
     let lesson = resilience_lab::content::params::overload_params(
         app.content.lab(LabId::Overload),
         app.lab(LabId::Overload).lab_sliders(),
@@ -86,12 +93,7 @@ fn lab4_live_finished(width: u16, height: u16) -> App {
         measured: Some(measured),
         ..record
     };
-    app.lab_mut(LabId::Overload)
-        .live
-        .overload_mut()
-        .expect("Lab 4's live part")
-        .replay(finished);
-    app
+    (app, finished)
 }
 
 #[test]
@@ -108,9 +110,11 @@ fn lab4_live_finished_80x24() {
 /// 2,500/s, and 760 answered in time over 4 s is 190/s live, 950/s read back.
 #[test]
 fn the_finished_run_is_a_point_of_the_curve_at_the_lessons_scale() {
-    let app = lab4_live_finished(100, 30);
+    // The live part the screen's page is handed in `lab4_live_finished`.
+    let (app, finished) = live_app_and_recorded_run(100, 30);
+    let mut part = OverloadLive::default();
+    part.replay(finished);
     let screen = app.lab(LabId::Overload);
-    let part = screen.live.overload().expect("Lab 4's live part");
     let lesson =
         resilience_lab::content::params::overload_params(app.content.lab(LabId::Overload), screen.lab_sliders());
     let points = part.points_at(&lesson);

@@ -20,7 +20,7 @@ fn lab2() -> App {
 
 fn retry(app: &App) -> &sim::RetryResults {
     match &app.lab(LabId::Retry).results {
-        LabResults::Retry(retry) => retry,
+        Some(LabResults::Retry(retry)) => retry,
         other => panic!("Lab 2 shows retry results, not {other:?}"),
     }
 }

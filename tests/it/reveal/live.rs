@@ -7,8 +7,9 @@ use resilience_lab::engine::fault::FaultKind;
 use resilience_lab::engine::retry::{RetryPolicy, ScenarioParams, ScenarioResult};
 use resilience_lab::learning::reveal;
 use resilience_lab::tui::app::App;
+use resilience_lab::tui::labs::breaker::BreakerLab;
+use resilience_lab::tui::labs::breaker::live::BreakerSeries;
 use resilience_lab::tui::msg::Msg;
-use resilience_lab::tui::screens::lab::breaker::BreakerSeries;
 use resilience_lab::tui::screens::lab::retry::{RetrySeries, RetryView};
 
 const SIZES: [(u16, u16); 2] = [(100, 30), (80, 24)];
@@ -93,7 +94,7 @@ fn lab3_live_masks_its_rows_live_and_sim_for_later_steps() {
         let mut series = BreakerSeries::new(BrownoutParams::default(), FaultKind::Hang);
         series.measured = Some(brownout::compare(&BrownoutParams::default()));
         series.running = false;
-        app.labs[2].live.breaker_mut().expect("Lab 3").series = Some(series);
+        crate::common::show_live::<BreakerLab>(&mut app, 2, |live| live.series = Some(series));
         let screen = render(&app);
         // Step 2 asks how many calls the breaker's caller sends to the sick dependency (44).
         let sick_44 = screen.lines().filter(|row| row.contains("with breaker")).any(|row| {

@@ -368,13 +368,24 @@ use resilience_lab::engine::brownout::{self, BrownoutParams};
 use resilience_lab::engine::fault::FaultKind;
 use resilience_lab::live::breaker::brownout::{CallerSample, LiveSample};
 use resilience_lab::live::retry::chain::ChainSnapshot;
-use resilience_lab::tui::screens::lab::Mode;
-use resilience_lab::tui::screens::lab::breaker::BreakerSeries;
+use resilience_lab::tui::labs::breaker::BreakerLab;
+use resilience_lab::tui::labs::breaker::live::{BreakerLive, BreakerSeries};
 use resilience_lab::tui::screens::lab::retry::{RetrySeries, RetryView, rate_point};
 
 /// Lab 3 in live mode with the first `seconds` of the Atlas's run as if measured: the sim's
 /// per-second numbers stand in for the samples, so the snapshot is deterministic.
 fn lab3_live(width: u16, height: u16, seconds: usize, finished: bool) -> App {
+    lab3_live_with(width, height, seconds, finished, |_| {})
+}
+
+/// [`lab3_live`], its live part then as `tweak` leaves it.
+fn lab3_live_with(
+    width: u16,
+    height: u16,
+    seconds: usize,
+    finished: bool,
+    tweak: impl FnOnce(&mut BreakerLive),
+) -> App {
     let mut app = app(width, height);
     for msg in LAB3 {
         app.update(*msg);
@@ -413,7 +424,10 @@ fn lab3_live(width: u16, height: u16, seconds: usize, finished: bool) -> App {
         series.measured = Some(sim);
         series.running = false;
     }
-    app.labs[2].live.breaker_mut().expect("Lab 3").series = Some(series);
+    crate::common::show_live::<BreakerLab>(&mut app, 2, |live| {
+        live.series = Some(series);
+        tweak(live);
+    });
     app
 }
 
@@ -553,7 +567,7 @@ fn lab2_live_metastable(width: u16, height: u16) -> App {
     series.latest = before;
     series.latest_s = 25.0;
     app.labs[1].live.retry_mut().expect("Lab 2").series = Some(series);
-    assert_eq!(app.labs[1].mode, Mode::Live);
+    assert!(app.labs[1].live_showing());
     app
 }
 
@@ -688,10 +702,10 @@ fn keys_do_nothing_while_the_terminal_is_too_small() {
 /// override instead of the schedule, and the sim rows (a hang model) say they do not apply.
 #[test]
 fn lab3_live_healed_by_hand_with_a_slow_fault_80x24() {
-    let mut app = lab3_live(80, 24, 25, false);
-    let live = app.labs[2].live.breaker_mut().expect("Lab 3");
-    live.manual = Some(resilience_lab::engine::fault::ManualOverride::Healthy);
-    live.fault = FaultKind::Slow;
+    let app = lab3_live_with(80, 24, 25, false, |live| {
+        live.manual = Some(resilience_lab::engine::fault::ManualOverride::Healthy);
+        live.fault = FaultKind::Slow;
+    });
     let text = render(&app);
     assert!(text.contains("healed by hand · b brown out"), "{text}");
     assert!(!text.contains("hang 10–40 s · healed"), "{text}");

@@ -10,16 +10,13 @@ pub mod state;
 pub mod view;
 
 use ratatui::buffer::Buffer;
-use tokio::sync::mpsc;
-use tokio::task::JoinHandle;
 
-use crate::content::{LabFile, Question};
+use crate::content::LabFile;
 use crate::learning::metrics::{self, Metric};
-use crate::live::run::{LabBody, LabEvent};
-use crate::tui::event::Event;
+use crate::live::run::LabBody;
 use crate::tui::keys::Context;
-use crate::tui::labs::page::{LaterPages, OpenVerdict, Page, PageFrame};
-use crate::tui::layout::LabLayout;
+use crate::tui::labs::page::{LabPages, OpenVerdict, Page, PageCtx, PageFrame, ScoredCheck};
+use crate::tui::layout::{LabLayout, ResultsRows};
 use crate::tui::msg::Msg;
 use crate::tui::screens::lab::live::LivePart;
 use crate::tui::screens::lab::page_sliders::{PageSliders, SliderWindow};
@@ -28,7 +25,7 @@ pub use state::FleetPage;
 
 /// The fleet page of `lab` at its second page's sliders, if it has one (Lab 1's registry
 /// row names this).
-pub fn pages(lab: &LabFile, pages: &[PageSliders]) -> LaterPages {
+pub fn pages(lab: &LabFile, pages: &[PageSliders]) -> LabPages {
     FleetPage::new(lab, pages.get(1))
         .map(|page| Box::new(page) as Box<dyn Page>)
         .into_iter()
@@ -41,13 +38,13 @@ impl Page for FleetPage {
         SliderWindow::AroundFocus
     }
 
-    fn key(
-        &mut self,
-        msg: Msg,
-        lab: &LabFile,
-        sliders: &mut [Slider],
-        events: Option<&mpsc::Sender<Event>>,
-    ) -> Option<bool> {
+    fn results_rows(&self) -> ResultsRows {
+        // The design and its totals in three lines, sim or live.
+        ResultsRows::Fixed(5)
+    }
+
+    fn key(&mut self, msg: Msg, ctx: &PageCtx, sliders: &mut [Slider]) -> Option<bool> {
+        let (lab, events) = (ctx.lab, ctx.events);
         if let Some(changed) = self.update_live(msg, lab, sliders, events) {
             return Some(changed);
         }
@@ -57,7 +54,7 @@ impl Page for FleetPage {
                 self.set_by_key(key, sliders);
                 let changed = sliders.iter().map(Slider::value).ne(before.iter().copied());
                 if changed {
-                    self.sliders_moved(lab, sliders, &before, events);
+                    FleetPage::sliders_moved(self, lab, sliders, &before, events);
                 }
                 Some(changed)
             }
@@ -67,18 +64,13 @@ impl Page for FleetPage {
         }
     }
 
-    fn sliders_moved(
-        &mut self,
-        lab: &LabFile,
-        sliders: &mut [Slider],
-        before: &[f64],
-        events: Option<&mpsc::Sender<Event>>,
-    ) {
-        FleetPage::sliders_moved(self, lab, sliders, before, events);
+    fn sliders_moved(&mut self, ctx: &PageCtx, sliders: &mut [Slider], before: &[f64]) {
+        FleetPage::sliders_moved(self, ctx.lab, sliders, before, ctx.events);
     }
 
-    fn keep_check_run(&mut self, lab: &LabFile, check: &Question) {
-        FleetPage::keep_check_run(self, lab, check);
+    fn keep_check_run(&mut self, lab: &LabFile, scored: ScoredCheck, _sliders: &[Slider]) {
+        // The fleet's checks carry settings of their own: its sliders do not enter.
+        FleetPage::keep_check_run(self, lab, scored.check);
     }
 
     fn shows_check_run(&self, verdict: OpenVerdict) -> bool {
@@ -94,35 +86,24 @@ impl Page for FleetPage {
         !self.live_showing
     }
 
-    fn key_context(&self) -> Context {
-        Context::Fleet
+    fn key_context(&self) -> Option<Context> {
+        Some(Context::Fleet)
     }
 
     fn takes_event(&self, body: &LabBody) -> bool {
         matches!(body, LabBody::Fleet(_))
     }
 
-    fn on_event(&mut self, event: LabEvent) -> bool {
-        self.live.on_event(event)
+    fn live_part(&self) -> Option<&dyn LivePart> {
+        Some(&self.live)
     }
 
-    fn tick(&mut self) -> bool {
-        self.live.tick()
+    fn live_part_mut(&mut self) -> Option<&mut dyn LivePart> {
+        Some(&mut self.live)
     }
 
-    fn running(&self) -> bool {
-        self.live.running()
-    }
-
-    fn leave(&mut self) {
-        self.live.leave();
-    }
-
-    fn shutdown(&mut self) -> Vec<JoinHandle<()>> {
-        self.live.shutdown()
-    }
-
-    fn render(&self, frame: &dyn PageFrame, sliders: &PageSliders, layout: &LabLayout, buf: &mut Buffer) {
+    fn render_whole(&self, frame: &dyn PageFrame, sliders: &PageSliders, layout: &LabLayout, buf: &mut Buffer) -> bool {
         view::render(self, frame, sliders, layout, buf);
+        true
     }
 }

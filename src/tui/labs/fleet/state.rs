@@ -10,6 +10,7 @@ use crate::content::{LabFile, Question};
 use crate::engine::fleet::{self, FleetRun, FleetScenario};
 use crate::tui::event::Event;
 use crate::tui::labs::fleet::live::FleetLive;
+use crate::tui::labs::page;
 use crate::tui::msg::{FleetMsg, Msg};
 use crate::tui::screens::lab::live::{LiveCtx, LivePart};
 use crate::tui::screens::lab::page_sliders::PageSliders;
@@ -132,13 +133,7 @@ impl FleetPage {
             events,
         };
         match msg {
-            Msg::ToggleMode => {
-                if self.live_showing {
-                    self.live.leave();
-                }
-                self.live_showing = !self.live_showing;
-                Some(true)
-            }
+            Msg::ToggleMode => Some(page::toggle_mode(&mut self.live_showing, &mut self.live)),
             Msg::StartStop if self.live_showing => Some(if self.live.running() {
                 self.live.stop()
             } else {

@@ -47,12 +47,19 @@ impl LiveCtx<'_> {
 pub trait LivePart {
     /// Starts a run with the screen's settings (`s` when nothing runs).
     fn start(&mut self, ctx: &LiveCtx) -> bool;
-    /// A slider moved: what applies at once goes to the running run.
-    fn retune(&mut self, ctx: &LiveCtx) -> bool;
+    /// A slider moved: what applies at once goes to the running run (by default nothing:
+    /// a slider applies at the next start).
+    fn retune(&mut self, _ctx: &LiveCtx) -> bool {
+        false
+    }
     /// A key of this lab's live screen; `None` leaves it to the lab screen.
-    fn key(&mut self, msg: Msg, ctx: &LiveCtx) -> Option<bool>;
+    fn key(&mut self, _msg: Msg, _ctx: &LiveCtx) -> Option<bool> {
+        None
+    }
     /// An event of one of this lab's runs arrived on the app's queue.
-    fn on_event(&mut self, event: LabEvent) -> bool;
+    fn on_event(&mut self, _event: LabEvent) -> bool {
+        false
+    }
     /// Stops the run (`s` while it runs, or leaving the screen); it ends in the background.
     fn stop(&mut self) -> bool;
 

@@ -8,24 +8,24 @@
 //!
 //! - [`page_sliders`]: one page's sliders, focus and drag; the screen holds one per page and
 //!   moves the showing page's with the one slider and mouse handler.
-//! - `tui::labs::page`: the pages after a lab's first (Lab 1's fleet view), each behind the
-//!   one trait [`Page`]: the screen asks a page for its numbers and hands it its keys; it
-//!   draws itself.
+//! - `tui::labs::page`: a lab's pages (Labs 3 to 5's, Lab 1's fleet view), each behind the one
+//!   trait [`Page`]: the screen asks a page for its numbers and hands it its keys; it draws
+//!   its regions. A first page not yet behind the trait is still [`LabParts`]' simulation
+//!   and [`LabLive`].
 //! - [`sim`]: the engines run on the sliders' values (the simulated clock).
 //! - [`predict`]: the guided steps and predict-then-observe checks.
 //! - [`crate::learning::reveal`] (in `learning`, which knows no terminal): the run a
 //!   step's unanswered check asks about waits for a prediction (or `x`).
 //! - [`live`]: the shape every lab's live part has ([`live::LivePart`]).
-//! - [`health`], [`retry`], [`breaker`]: each lab's live part and the pure series it draws.
+//! - [`health`], [`retry`]: the live part and the pure series of each lab whose first page
+//!   is not yet a `Page` (Labs 3, 4 and 5 are, in `tui/labs/breaker/`, `tui/labs/overload/`
+//!   and `tui/labs/budget/`, on the one first-page shape `tui::labs::sim_page`).
 //! - [`chapter_cache`]: the lesson panel's book chapter, rendered once per width and theme.
 
-pub mod breaker;
-pub mod budget;
 pub mod chapter_cache;
 pub mod first_visit;
 pub mod health;
 pub mod live;
-pub mod overload;
 pub mod page_sliders;
 pub mod predict;
 pub mod retry;
@@ -42,16 +42,14 @@ use crate::learning::reveal::{self, Revealed};
 use crate::live::run::LabEvent;
 use crate::tui::event::Event;
 use crate::tui::keys::Context;
-use crate::tui::labs::page::{LaterPages, OpenVerdict, Page};
+use crate::tui::labs::page::{LabPages, OpenVerdict, Page, PageCtx, ScoredCheck};
 use crate::tui::layout::{self, ResultsRows};
-use crate::tui::msg::{LiveMsg, Msg};
+use crate::tui::msg::Msg;
 use crate::tui::slider::Slider;
 use crate::tui::widgets::number_input::NumberInput;
-use breaker::BreakerLive;
 use first_visit::LabPage;
 use health::LiveHealth;
 use live::{LiveCtx, LivePart};
-use overload::OverloadLive;
 use page_sliders::{PageSliders, SliderWindow};
 use predict::{Observed, PredictState};
 use retry::RetryLive;
@@ -74,22 +72,55 @@ pub struct LabParts {
     /// The key context the live screen consults before the lab's (Lab 1's live keys).
     pub live_context: Option<Context>,
     pub new_live: fn() -> LabLive,
+    /// The first page's simulation while that page is not a [`Page`] of its own; `None`
+    /// when it is (Lab 5), and `pages` builds it.
+    pub sim: Option<SimParts>,
+    /// The lab's pages that are [`Page`]s, at their sliders, in the lab file's order (Lab 1's
+    /// fleet view; Lab 5's one page).
+    pub pages: fn(&LabFile, &[PageSliders]) -> LabPages,
+}
+
+/// A first page's simulation, run by the screen while the page is not a [`Page`] of its own.
+#[derive(Clone, Copy, Debug)]
+pub struct SimParts {
     /// The simulation at the sliders, and again reusing what a change cannot have moved.
     pub compute: fn(&LabFile, &[Slider]) -> LabResults,
     pub recompute: fn(&LabFile, &[Slider], &LabResults) -> LabResults,
-    /// The lab's pages after the first, at their sliders (Lab 1's fleet view; none for most).
-    pub later_pages: fn(&LabFile, &[PageSliders]) -> LaterPages,
+}
+
+/// The live part of a lab whose first page is a [`Page`]: the page has its own.
+#[derive(Debug, Default)]
+pub struct NoLive;
+
+impl LivePart for NoLive {
+    fn start(&mut self, _ctx: &LiveCtx) -> bool {
+        false
+    }
+
+    fn stop(&mut self) -> bool {
+        false
+    }
+
+    fn running(&self) -> bool {
+        false
+    }
+
+    fn shutdown(&mut self) -> Vec<JoinHandle<()>> {
+        Vec::new()
+    }
 }
 
 /// Each lab's live part, one variant per lab: a new lab is one more variant here, and the
 /// compiler lists the matches below.
 #[derive(Debug)]
+// One per lab screen, five in the app, and going as the labs' first pages become `Page`s:
+// boxing the large variants would buy nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum LabLive {
     Health(LiveHealth),
     Retry(RetryLive),
-    Breaker(BreakerLive),
-    Overload(OverloadLive),
-    Budget(budget::BudgetLive),
+    /// The first page is a [`Page`] with a live part of its own.
+    OnPage(NoLive),
 }
 
 impl LabLive {
@@ -97,9 +128,7 @@ impl LabLive {
         match self {
             LabLive::Health(part) => part,
             LabLive::Retry(part) => part,
-            LabLive::Breaker(part) => part,
-            LabLive::Overload(part) => part,
-            LabLive::Budget(part) => part,
+            LabLive::OnPage(part) => part,
         }
     }
 
@@ -107,9 +136,7 @@ impl LabLive {
         match self {
             LabLive::Health(part) => part,
             LabLive::Retry(part) => part,
-            LabLive::Breaker(part) => part,
-            LabLive::Overload(part) => part,
-            LabLive::Budget(part) => part,
+            LabLive::OnPage(part) => part,
         }
     }
 
@@ -141,41 +168,6 @@ impl LabLive {
         }
     }
 
-    pub fn overload(&self) -> Option<&OverloadLive> {
-        match self {
-            LabLive::Overload(part) => Some(part),
-            _ => None,
-        }
-    }
-
-    pub fn overload_mut(&mut self) -> Option<&mut OverloadLive> {
-        match self {
-            LabLive::Overload(part) => Some(part),
-            _ => None,
-        }
-    }
-
-    pub fn breaker(&self) -> Option<&BreakerLive> {
-        match self {
-            LabLive::Breaker(part) => Some(part),
-            _ => None,
-        }
-    }
-
-    pub fn budget(&self) -> Option<&budget::BudgetLive> {
-        match self {
-            LabLive::Budget(part) => Some(part),
-            _ => None,
-        }
-    }
-
-    pub fn breaker_mut(&mut self) -> Option<&mut BreakerLive> {
-        match self {
-            LabLive::Breaker(part) => Some(part),
-            _ => None,
-        }
-    }
-
     /// The named numbers the live screen draws now: a finished run's ([`LabLive::run_metrics`]),
     /// or Lab 2's per-action cost so far, which closes in on the finished run's while it runs.
     /// The hiding rule masks them as it masks the simulation's.
@@ -198,21 +190,12 @@ impl LabLive {
     /// screen is scored against what really happened on 127.0.0.1.
     fn run_metrics(&self) -> Option<Vec<Metric>> {
         match self {
-            LabLive::Breaker(part) => part.series.as_ref()?.measured.as_ref().map(metrics::breaker_metrics),
             LabLive::Retry(part) => {
                 let series = part.series.as_ref()?;
                 let result = series.result.clone()?;
                 Some(metrics::retry_metrics(&[(series.policy?, result)]))
             }
-            // At the lesson's scale, as the checks ask (the live run is the same ratios, smaller).
-            LabLive::Overload(part) => part
-                .record
-                .as_ref()?
-                .lesson_run()
-                .as_ref()
-                .map(metrics::overload_metrics),
-            LabLive::Budget(part) => part.run_metrics(),
-            LabLive::Health(_) => None,
+            LabLive::Health(_) | LabLive::OnPage(_) => None,
         }
     }
 }
@@ -297,7 +280,8 @@ pub struct LabScreen {
     pub lesson_chapter: chapter_cache::ChapterCache,
     /// First line shown of the transition log (Lab 3) or the timeline (Lab 1).
     pub log_scroll: u16,
-    pub results: LabResults,
+    /// The first page's simulation while it is not a [`Page`] (`None` when it is).
+    pub results: Option<LabResults>,
     /// The lab's run at a check's own settings, kept when the simulation scored that check
     /// there (check id, run): while its verdict is open the results and charts show this run,
     /// the one the verdict speaks of, not the sliders'.
@@ -309,9 +293,10 @@ pub struct LabScreen {
     pub predict: PredictState,
     pub mode: Mode,
     pub live: LabLive,
-    /// The pages after the first (Lab 1's fleet view, key `F`), each at the sliders of its
-    /// page in `pages`: `later_pages[0]` is page 1's.
-    pub later_pages: LaterPages,
+    /// The lab's pages that are [`Page`]s (Lab 1's fleet view, key `F`; Lab 5's page), each
+    /// at the sliders of its page in `pages`: `page_states[0]` is page 0's when the first
+    /// page is one, else page 1's ([`LabScreen::page_state`]).
+    pub page_states: LabPages,
     /// What a live event decided (a Lab 1 live check), until the app applies it.
     pub outcome: Option<LabOutcome>,
     /// Steps whose unanswered check's run the learner chose to see without predicting (`x`).
@@ -344,9 +329,10 @@ impl LabScreen {
         let mut pages: Vec<PageSliders> = (0..lab.pages.len().max(1))
             .map(|page| PageSliders::new(lab.page_parameters(page), SliderWindow::Scrolled))
             .collect();
-        let results = (parts.compute)(lab, &pages[0].sliders);
-        let later_pages = (parts.later_pages)(lab, &pages);
-        for (sliders, page) in pages.iter_mut().skip(1).zip(&later_pages) {
+        let results = parts.sim.map(|sim| (sim.compute)(lab, &pages[0].sliders));
+        let page_states = (parts.pages)(lab, &pages);
+        let first_state = usize::from(parts.sim.is_some());
+        for (sliders, page) in pages.iter_mut().skip(first_state).zip(&page_states) {
             sliders.window = page.slider_window();
         }
         Self {
@@ -370,17 +356,41 @@ impl LabScreen {
             predict: PredictState::default(),
             mode: Mode::Sim,
             live: (parts.new_live)(),
-            later_pages,
+            page_states,
             outcome: None,
             revealed: Revealed::default(),
             check_answers: std::cell::OnceCell::new(),
         }
     }
 
+    /// Where page `page` is in `page_states`, if it is a [`Page`]: the first page, while it
+    /// is the screen's own simulation, is not.
+    fn state_index(&self, page: usize) -> Option<usize> {
+        page.checked_sub(usize::from(self.parts.sim.is_some()))
+            .filter(|&index| index < self.page_states.len())
+    }
+
+    /// Page `page`, if it is a [`Page`].
+    pub fn page_state(&self, page: usize) -> Option<&dyn Page> {
+        self.state_index(page).map(|index| self.page_states[index].as_ref())
+    }
+
+    /// The page showing, if it is a [`Page`].
+    pub fn showing_state(&self) -> Option<&dyn Page> {
+        self.page_state(self.showing_page)
+    }
+
     /// The page showing when it is one after the first (Lab 1's fleet view, after `F`).
     pub fn later_page(&self) -> Option<&dyn Page> {
-        let index = self.showing_page.checked_sub(1)?;
-        self.later_pages.get(index).map(|page| page.as_ref())
+        self.showing_state().filter(|_| self.showing_page > 0)
+    }
+
+    /// The lab screen's layout at `area`, for the page showing (the views and the mouse share it).
+    pub fn layout(&self, area: Rect) -> Option<layout::LabLayout> {
+        match self.showing_state() {
+            Some(page) => layout::lab_rows(area, page.results_rows()),
+            None => layout::lab(area, self.parts.rows, self.mode == Mode::Live),
+        }
     }
 
     /// The first page's sliders: the lab's engines and its live part run at these.
@@ -403,8 +413,8 @@ impl LabScreen {
 
     /// The results the view shows: those of an open verdict's check when it was scored at
     /// settings of its own, else the sliders'.
-    pub fn shown_results(&self) -> &LabResults {
-        self.verdict_showing().unwrap_or(&self.results)
+    pub fn shown_results(&self) -> Option<&LabResults> {
+        self.verdict_showing().or(self.results.as_ref())
     }
 
     /// The run at an open verdict's own settings, if the view shows that one.
@@ -440,7 +450,7 @@ impl LabScreen {
     /// Whether the page showing is a simulation (the lab screen in sim mode, or the fleet view
     /// showing its simulated run): only there can a run show before the learner predicts.
     fn simulated(&self) -> bool {
-        match self.later_page() {
+        match self.showing_state() {
             Some(page) => page.simulated(),
             None => self.mode == Mode::Sim,
         }
@@ -476,7 +486,11 @@ impl LabScreen {
         }
         // A live screen draws its run's numbers, and the simulated rows beside them: both are
         // named numbers, masked by the one rule at the sliders' settings, the live run's own.
-        simulated.union(self.masked_run(lab, progress, spanning, &values, &self.live.shown_metrics()))
+        let live = match self.showing_state() {
+            Some(page) => page.live_metrics(),
+            None => self.live.shown_metrics(),
+        };
+        simulated.union(self.masked_run(lab, progress, spanning, &values, &live))
     }
 
     /// [`reveal::masked_metrics`] of a run at `values` drawing `metrics`.
@@ -507,23 +521,34 @@ impl LabScreen {
     /// The named numbers of the simulated run on screen: a later page's (the fleet's: an
     /// open verdict's own run, else the sliders'), or the lab screen's with Lab 4's slots case.
     pub fn shown_metrics(&self) -> Vec<Metric> {
-        if let Some(page) = self.later_page() {
+        if let Some(page) = self.showing_state() {
             return page.shown_metrics(self.open_verdict());
         }
-        predict::lab_metrics(self.shown_results())
+        self.shown_results().map(predict::lab_metrics).unwrap_or_default()
+    }
+
+    /// The named numbers of a finished live run on the page showing, if its live screen
+    /// shows one: a prediction made there is scored against what really happened.
+    pub fn live_run_metrics(&self) -> Option<Vec<Metric>> {
+        match self.showing_state() {
+            Some(page) if !page.simulated() => page.live_run_metrics(),
+            Some(_) => None,
+            None if self.mode == Mode::Live => self.live.run_metrics(),
+            None => None,
+        }
     }
 
     /// The parameter values of the simulated run on screen: an open verdict's check's own
     /// settings when the view shows the run at them, else every slider (the fleet's too).
     fn shown_values(&self, lab: &LabFile) -> Vec<(String, f64)> {
-        let verdict_check = self
-            .predict
-            .observed
-            .as_ref()
-            .filter(|_| match (self.later_page(), self.open_verdict()) {
-                (Some(page), Some(verdict)) => page.shows_check_run(verdict),
-                _ => self.verdict_showing().is_some(),
-            });
+        let verdict_check =
+            self.predict
+                .observed
+                .as_ref()
+                .filter(|_| match (self.showing_state(), self.open_verdict()) {
+                    (Some(page), Some(verdict)) => page.shows_check_run(verdict),
+                    _ => self.verdict_showing().is_some(),
+                });
         let own = verdict_check
             .and_then(|observed| lab.checks.iter().find(|check| check.id == observed.check_id))
             .and_then(|check| check.settings.as_ref())
@@ -562,9 +587,12 @@ impl LabScreen {
         self.predict.step = first_visit::first_step(lab, page);
     }
 
-    /// Whether the live screen shows.
+    /// Whether the first page shows its live screen (on whichever page shows).
     pub fn live_showing(&self) -> bool {
-        self.mode == Mode::Live
+        match self.page_state(0) {
+            Some(page) => !page.simulated(),
+            None => self.mode == Mode::Live,
+        }
     }
 
     /// The key context of this screen under any overlay.
@@ -582,8 +610,8 @@ impl LabScreen {
 
     /// The extra key context of the live screen, consulted before [`Context::Lab`].
     pub fn live_context(&self) -> Option<Context> {
-        if let Some(page) = self.later_page() {
-            Some(page.key_context())
+        if let Some(page) = self.showing_state() {
+            page.key_context()
         } else {
             self.parts.live_context.filter(|_| self.live_showing())
         }
@@ -593,7 +621,7 @@ impl LabScreen {
     pub fn update(&mut self, msg: Msg, ctx: &ScreenCtx) -> LabOutcome {
         // `F` from a verdict or a note (which may say the lab goes on in the other view)
         // closes it and switches views.
-        if msg == Msg::ToggleFleet && !self.later_pages.is_empty() && self.predict.is_showing_outcome() {
+        if msg == Msg::ToggleFleet && self.page_count() > 1 && self.predict.is_showing_outcome() {
             self.predict.close();
         }
         // Seeing the run without predicting: this step only; its check stays open to predict.
@@ -625,10 +653,10 @@ impl LabScreen {
             self.first_visit = false;
             return LabOutcome::Changed;
         }
-        if msg == Msg::ToggleFleet && !self.later_pages.is_empty() {
-            self.showing_page = (self.showing_page + 1) % (self.later_pages.len() + 1);
+        if msg == Msg::ToggleFleet && self.page_count() > 1 {
+            self.showing_page = (self.showing_page + 1) % self.page_count();
             // Leaving a page ends its live run: no replica runs unseen.
-            self.later_pages.iter_mut().for_each(|page| page.leave());
+            self.page_states.iter_mut().for_each(|page| page.leave());
             // Each view offers its own steps: the guided step moves to the view's first.
             let page = self.page();
             if first_visit::step_page(ctx.lab, self.predict.step) != page {
@@ -636,8 +664,8 @@ impl LabScreen {
             }
             return LabOutcome::Changed;
         }
-        if self.later_page().is_some() {
-            if let Some(outcome) = self.update_later_page(msg, ctx) {
+        if self.showing_state().is_some() {
+            if let Some(outcome) = self.update_page(msg, ctx) {
                 return outcome;
             }
         } else if let Some(outcome) = self.update_live(msg, ctx) {
@@ -646,13 +674,17 @@ impl LabScreen {
         let before = self.showing_sliders().values();
         let outcome = self.update_view(msg, ctx);
         let values_changed = self.showing_sliders().values() != before;
-        if let Some(page) = self
-            .showing_page
-            .checked_sub(1)
-            .and_then(|i| self.later_pages.get_mut(i))
-        {
+        if let Some(index) = self.state_index(self.showing_page) {
+            let page_ctx = PageCtx {
+                lab: ctx.lab,
+                step: self.current_step(ctx.lab),
+                events: ctx.events,
+            };
+            let sliders = &mut self.pages[self.showing_page].sliders;
             if values_changed {
-                page.sliders_moved(ctx.lab, &mut self.pages[self.showing_page].sliders, &before, ctx.events);
+                self.page_states[index].sliders_moved(&page_ctx, sliders, &before);
+            } else if outcome == LabOutcome::Changed {
+                self.page_states[index].view_moved(&page_ctx, sliders);
             }
             return outcome;
         }
@@ -681,11 +713,6 @@ impl LabScreen {
                 } else {
                     self.mode = Mode::Live;
                 }
-                return Some(LabOutcome::Changed);
-            }
-            // Lab 4's views (curves, outcomes, bulkhead) switch in both modes.
-            Msg::Live(LiveMsg::ToggleView) if let LabLive::Overload(part) = &mut self.live => {
-                part.view = part.view.next();
                 return Some(LabOutcome::Changed);
             }
             Msg::StartStop | Msg::Live(_) if self.mode == Mode::Sim => return Some(LabOutcome::Unchanged),
@@ -723,47 +750,74 @@ impl LabScreen {
         None
     }
 
-    /// The keys of the later page showing (Lab 1's fleet: `m`, `s`, its live keys,
+    /// The keys of the [`Page`] showing (its mode and live keys; Lab 1's fleet: `m`, `s`,
     /// `d`/`w`/`u`, `l`/`r`, `o`, `c`): `Some` when `msg` was one of them.
-    fn update_later_page(&mut self, msg: Msg, ctx: &ScreenCtx) -> Option<LabOutcome> {
-        let page = self.later_pages.get_mut(self.showing_page.checked_sub(1)?)?;
+    fn update_page(&mut self, msg: Msg, ctx: &ScreenCtx) -> Option<LabOutcome> {
+        let index = self.state_index(self.showing_page)?;
         if msg == Msg::Back {
-            page.leave();
-            // The first page's live part stops too, as it does when leaving from there.
+            // Leaving the lab ends every page's live run, the first page's too.
+            self.page_states.iter_mut().for_each(|page| page.leave());
             self.live.part().leave();
             return None;
         }
-        if matches!(msg, Msg::ToggleLesson | Msg::ScrollUp | Msg::ScrollDown) {
+        // PgUp/PgDn scroll a live screen's log unless the lesson shows (then they scroll it).
+        let lesson_scroll = self.show_lesson && matches!(msg, Msg::ScrollUp | Msg::ScrollDown);
+        if msg == Msg::ToggleLesson || lesson_scroll {
             return None;
         }
+        let page_ctx = PageCtx {
+            lab: ctx.lab,
+            step: self.current_step(ctx.lab),
+            events: ctx.events,
+        };
         let sliders = &mut self.pages[self.showing_page].sliders;
-        page.key(msg, ctx.lab, sliders, ctx.events).map(LabOutcome::changed)
+        self.page_states[index]
+            .key(msg, &page_ctx, sliders)
+            .map(LabOutcome::changed)
+    }
+
+    /// How many pages the lab has.
+    fn page_count(&self) -> usize {
+        usize::from(self.parts.sim.is_some()) + self.page_states.len()
     }
 
     /// Every page computes again at its sliders as they stand, for sliders set from outside
     /// the handler (a test moving a check's settings onto them at once).
     pub fn sliders_set(&mut self, lab: &LabFile) {
         self.results_stale = true;
-        for (page, sliders) in self.later_pages.iter_mut().zip(self.pages.iter_mut().skip(1)) {
+        let ctx = PageCtx {
+            lab,
+            step: self.current_step(lab),
+            events: None,
+        };
+        let first = usize::from(self.parts.sim.is_some());
+        for (page, sliders) in self.page_states.iter_mut().zip(self.pages.iter_mut().skip(first)) {
             let now = sliders.values();
-            page.sliders_moved(lab, &mut sliders.sliders, &now, None);
+            page.sliders_moved(&ctx, &mut sliders.sliders, &now);
         }
     }
 
     /// Recomputes the results if a slider moved since they were computed; true if it did.
     /// What does not fit the frame (Lab 2's p-curve) is left to [`LabScreen::finish_slow_work`].
     pub fn settle(&mut self, lab: &LabFile) -> bool {
-        if !self.results_stale {
-            return false;
+        let first = usize::from(self.parts.sim.is_some());
+        let mut settled = false;
+        for (page, sliders) in self.page_states.iter_mut().zip(self.pages.iter().skip(first)) {
+            settled |= page.settle(lab, &sliders.sliders);
         }
-        self.results = (self.parts.recompute)(lab, &self.pages[0].sliders, &self.results);
+        if !self.results_stale {
+            return settled;
+        }
+        if let (Some(sim), Some(results)) = (self.parts.sim, &self.results) {
+            self.results = Some((sim.recompute)(lab, &self.pages[0].sliders, results));
+        }
         self.results_stale = false;
         true
     }
 
     /// Whether the results wait for work [`LabScreen::settle`] left.
     pub fn slow_work_pending(&self) -> bool {
-        sim::pending(&self.results)
+        self.results.as_ref().is_some_and(sim::pending) || self.page_states.iter().any(|page| page.slow_work_pending())
     }
 
     /// The lesson and the charts share the right panel: a verdict speaks of the run, so
@@ -783,12 +837,16 @@ impl LabScreen {
 
     /// Does the work [`LabScreen::settle`] left; true if there was some.
     pub fn finish_slow_work(&mut self) -> bool {
-        sim::finish_pending(&mut self.results)
+        let pages = self
+            .page_states
+            .iter_mut()
+            .fold(false, |finished, page| page.finish_slow_work() | finished);
+        self.results.as_mut().is_some_and(sim::finish_pending) | pages
     }
 
     /// The showing page's sliders, the lesson, scrolling and the mouse.
     fn update_view(&mut self, msg: Msg, ctx: &ScreenCtx) -> LabOutcome {
-        let layout = layout::lab(ctx.area, self.parts.rows, self.mode == Mode::Live);
+        let layout = self.layout(ctx.area);
         let page = self.showing_page;
         let view_before = (
             self.pages[page].focus,
@@ -912,39 +970,48 @@ impl LabScreen {
                         // simulation at them does, as for every other live screen).
                         let step_title = lab.steps.get(state.step).map_or("", |s| s.title.as_str());
                         let step = state.step;
-                        if self.mode == Mode::Live
-                            && predict::sliders_at_settings(&check, &self.pages[0].sliders)
-                            && let Some(live) = self.live.health_mut()
-                            && live.expect(&check, value, step, step_title).is_some()
-                        {
+                        let decided_live = match self.state_index(0) {
+                            Some(first) => self.page_states[first].predict_live(
+                                &check,
+                                value,
+                                (step, step_title),
+                                &self.pages[0].sliders,
+                            ),
+                            None => {
+                                self.mode == Mode::Live
+                                    && predict::sliders_at_settings(&check, &self.pages[0].sliders)
+                                    && self
+                                        .live
+                                        .health_mut()
+                                        .is_some_and(|live| live.expect(&check, value, step, step_title).is_some())
+                            }
+                        };
+                        if decided_live {
                             self.predict.close();
                             return LabOutcome::Changed;
                         }
-                        let live_run = if self.mode == Mode::Live {
-                            self.live.run_metrics()
-                        } else {
-                            None
-                        };
+                        let live_run = self.live_run_metrics();
                         let observed = predict::observe(lab, &check, reading, &self.pages[0].sliders, live_run);
-                        // Lab 4: the view that draws what the check counts.
-                        if let Some(view) = check.metric.as_deref().and_then(overload::OverloadView::showing)
-                            && let Some(part) = self.live.overload_mut()
-                        {
-                            part.view = view;
-                        }
                         // The view shows the run the verdict is about while it is open.
-                        for page in &mut self.later_pages {
-                            page.keep_check_run(lab, &check);
+                        let check_page = lab.check_page(&check.id);
+                        let first = usize::from(self.parts.sim.is_some());
+                        for (index, page) in self.page_states.iter_mut().enumerate() {
+                            let scored = ScoredCheck {
+                                check: &check,
+                                scored_live: observed.live,
+                                on_this_page: index + first == check_page,
+                            };
+                            page.keep_check_run(lab, scored, &self.pages[index + first].sliders);
                         }
-                        // (A fleet check's run is the fleet panel's, kept just above.)
-                        self.verdict_results = (!observed.live && lab.check_page(&check.id) == 0)
-                            .then(|| predict::sliders_for_check(&check, &self.pages[0].sliders))
-                            .flatten()
-                            .map(|at_check| {
-                                let results =
-                                    sim::compute_for_check(self.parts.compute, lab, &at_check, check.metric.as_deref());
-                                (check.id.clone(), results)
-                            });
+                        // (A check of a page behind the trait is kept by that page, just above.)
+                        self.verdict_results =
+                            self.parts
+                                .sim
+                                .filter(|_| !observed.live && check_page == 0)
+                                .and_then(|sim| {
+                                    let at_check = predict::sliders_for_check(&check, &self.pages[0].sliders)?;
+                                    Some((check.id.clone(), (sim.compute)(lab, &at_check)))
+                                });
                         return self.record_prediction(lab, observed);
                     }
                     None => state.close(),
@@ -1022,8 +1089,9 @@ impl LabScreen {
     /// An event of one of this lab's live runs. A live check it decides shows its verdict
     /// and leaves the outcome for [`LabScreen::take_outcome`].
     pub fn on_event(&mut self, event: LabEvent) -> bool {
-        if let Some(page) = self.later_pages.iter_mut().find(|page| page.takes_event(&event.body)) {
-            return page.on_event(event);
+        if let Some(page) = self.page_states.iter_mut().find(|page| page.takes_event(&event.body)) {
+            let changed = page.on_event(event);
+            return self.show_live_verdict() || changed;
         }
         let changed = self.live.part().on_event(event);
         self.show_live_verdict() || changed
@@ -1032,22 +1100,26 @@ impl LabScreen {
     /// Moves a live check the live part decided into the verdict box and the outcome;
     /// true if there was one.
     pub fn show_live_verdict(&mut self) -> bool {
-        if let Some(decided) = self.live.health_mut().and_then(|live| live.decided.take()) {
-            let (check, mut observed) = *decided;
-            observed.seen_first = self.revealed.contains(check.step);
-            self.outcome = Some(LabOutcome::Predicted {
-                seen_first: observed.seen_first,
-                lab: self.id,
-                check_id: observed.check_id.clone(),
-                right: observed.verdict.right,
-                step_title: Some(check.step_title).filter(|_| observed.verdict.right),
-            });
-            self.predict.close();
-            self.predict.step = check.step;
-            self.predict.observed = Some(observed);
-            return true;
-        }
-        false
+        let from_page = self.page_states.iter_mut().find_map(|page| page.take_live_verdict());
+        let decided = from_page.or_else(|| {
+            let (check, observed) = *self.live.health_mut()?.decided.take()?;
+            Some((check.step, check.step_title, observed))
+        });
+        let Some((step, step_title, mut observed)) = decided else {
+            return false;
+        };
+        observed.seen_first = self.revealed.contains(step);
+        self.outcome = Some(LabOutcome::Predicted {
+            seen_first: observed.seen_first,
+            lab: self.id,
+            check_id: observed.check_id.clone(),
+            right: observed.verdict.right,
+            step_title: Some(step_title).filter(|_| observed.verdict.right),
+        });
+        self.predict.close();
+        self.predict.step = step;
+        self.predict.observed = Some(observed);
+        true
     }
 
     /// The outcome a live event left (a live check decided), for the app to apply once.
@@ -1058,7 +1130,7 @@ impl LabScreen {
     /// The frame tick; true if the screen changed.
     pub fn tick(&mut self) -> bool {
         let later = self
-            .later_pages
+            .page_states
             .iter_mut()
             .fold(false, |changed, page| page.tick() | changed);
         self.live.part().tick() | later
@@ -1066,13 +1138,13 @@ impl LabScreen {
 
     /// Whether a live run (or server) of this lab is going.
     pub fn live_running(&self) -> bool {
-        self.live.part_ref().running() || self.later_pages.iter().any(|page| page.running())
+        self.live.part_ref().running() || self.page_states.iter().any(|page| page.running())
     }
 
     /// Stops every live run of this lab; the tasks are for the bounded wait before leaving.
     pub fn shutdown(&mut self) -> Vec<JoinHandle<()>> {
         let mut tasks = self.live.part().shutdown();
-        for page in &mut self.later_pages {
+        for page in &mut self.page_states {
             tasks.extend(page.shutdown());
         }
         tasks
@@ -1099,10 +1171,12 @@ mod tests {
             rows: (ResultsRows::Fixed(5), ResultsRows::Fixed(5)),
             live_context: Some(Context::LiveHealth),
             new_live: || LabLive::Health(LiveHealth::default()),
-            compute: sim::compute_health,
-            recompute: sim::recompute_health,
+            sim: Some(SimParts {
+                compute: sim::compute_health,
+                recompute: sim::recompute_health,
+            }),
             // The live keys are the first page's: no later page is needed here.
-            later_pages: |_, _| Vec::new(),
+            pages: |_, _| Vec::new(),
         };
         let mut screen = LabScreen::new(lab, parts);
         let ctx = ScreenCtx {

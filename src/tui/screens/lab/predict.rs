@@ -74,19 +74,10 @@ impl PredictState {
 }
 
 /// The named numbers of the run a lab screen shows ([`crate::learning::metrics`]'s map, which scores
-/// checks too): Lab 4's with its slots case.
+/// checks too).
 pub fn lab_metrics(results: &LabResults) -> Vec<Metric> {
     match results {
         LabResults::Health(run) => metrics::health_metrics(run),
-        LabResults::Breaker(run) => metrics::breaker_metrics(run),
-        LabResults::Budget(results) => results.metrics(),
-        LabResults::Overload(results) => {
-            let mut shown = metrics::overload_metrics(&results.recompute.run);
-            shown.extend(metrics::overload_case_metrics(results.slots_case, &results.bulkhead));
-            // The metastable view draws the model's run: its numbers are on screen too.
-            shown.extend(metrics::overload_metastable_metrics(&results.metastable));
-            shown
-        }
         LabResults::Retry(retry) => {
             // The rows are in `RetryPolicy::ALL` order (A, B, C), as `compare_policies` returns them.
             let rows: Vec<_> = RetryPolicy::ALL

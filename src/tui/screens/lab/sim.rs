@@ -11,15 +11,11 @@
 
 use crate::content::LabFile;
 use crate::content::params::{self, RetrySettings};
-use crate::engine::brownout::{self, BrownoutComparison, BrownoutParams};
+use crate::engine::brownout::BrownoutParams;
 use crate::engine::health::{self, DriverRun};
-use crate::engine::overload::metastable::{self, MetastableParams, MetastableRun};
-use crate::engine::overload::{self, OverloadRun, Recompute};
 use crate::engine::retry::{
     self, ATLAS_JITTER_BASE_S, ATLAS_JITTER_CAP_S, ATLAS_JITTER_SEED, RetryPolicy, ScenarioResult,
 };
-use crate::learning::metrics::SlotsCase;
-use crate::tui::screens::lab::budget;
 use crate::tui::slider::Slider;
 
 /// Points of the amplification curve: p = 0, 0.05, ..., 1.
@@ -70,26 +66,6 @@ pub struct CurveKey {
 pub enum LabResults {
     Health(DriverRun),
     Retry(RetryResults),
-    Breaker(BrownoutComparison),
-    Overload(Box<OverloadResults>),
-    Budget(Box<budget::BudgetResults>),
-}
-
-/// Lab 4's results at the sliders' values.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OverloadResults {
-    /// The run at the sliders (exact) and every policy's goodput curve.
-    pub recompute: Recompute,
-    /// The run the slots view draws: the bulkhead case at the same pool (X's 100 calls/s at
-    /// 2 s beside the rest), or, for a verdict on a hang check, that check's hang case (X
-    /// hangs and the timeout caps the slots it holds; [`compute_for_check`]).
-    pub bulkhead: OverloadRun,
-    /// The case `bulkhead` is (the bulkhead, or the hang for a hang check's verdict), for
-    /// its named numbers.
-    pub slots_case: SlotsCase,
-    /// The paper's metastable model the metastable view draws: the run its check
-    /// (`overload.metastable.*`) is scored on, at the model's own numbers.
-    pub metastable: MetastableRun,
 }
 
 /// Lab 1's simulated driver at the sliders.
@@ -143,87 +119,6 @@ pub fn finish_pending(results: &mut LabResults) -> bool {
     retry.curve_actions = key.actions;
     retry.curve_key = key;
     true
-}
-
-/// Lab 3's two runs (timeout only, with the breaker) at the sliders.
-pub fn compute_breaker(lab: &LabFile, sliders: &[Slider]) -> LabResults {
-    LabResults::Breaker(brownout::compare(&breaker_params(lab, sliders)))
-}
-
-/// Lab 3 keeps nothing between runs: it runs again.
-pub fn recompute_breaker(lab: &LabFile, sliders: &[Slider], _previous: &LabResults) -> LabResults {
-    compute_breaker(lab, sliders)
-}
-
-/// Lab 5's seven scenarios at the sliders (`screens::lab::budget`).
-pub fn compute_budget(_lab: &LabFile, sliders: &[Slider]) -> LabResults {
-    LabResults::Budget(Box::new(budget::at_sliders(sliders, None)))
-}
-
-/// Lab 5, keeping the charts' series a change cannot have moved.
-pub fn recompute_budget(_lab: &LabFile, sliders: &[Slider], previous: &LabResults) -> LabResults {
-    let previous = match previous {
-        LabResults::Budget(previous) => Some(&**previous),
-        _ => None,
-    };
-    LabResults::Budget(Box::new(budget::at_sliders(sliders, previous)))
-}
-
-/// Lab 4's run, curves and bulkhead case at the sliders.
-pub fn compute_overload_results(lab: &LabFile, sliders: &[Slider]) -> LabResults {
-    LabResults::Overload(Box::new(compute_overload(lab, sliders, None)))
-}
-
-/// Lab 4, keeping the curves of `previous` while only the offered load or the policy moved.
-pub fn recompute_overload(lab: &LabFile, sliders: &[Slider], previous: &LabResults) -> LabResults {
-    match previous {
-        LabResults::Overload(previous) => {
-            LabResults::Overload(Box::new(compute_overload(lab, sliders, Some(previous))))
-        }
-        _ => compute_overload_results(lab, sliders),
-    }
-}
-
-/// Lab 4: the run, the curves (kept from `previous` when they cannot have changed) and
-/// the bulkhead case (kept unless the pool, service time or timeout moved).
-pub fn compute_overload(lab: &LabFile, sliders: &[Slider], previous: Option<&OverloadResults>) -> OverloadResults {
-    let params = params::overload_params(lab, sliders);
-    let recompute = overload::screen_recompute_after(previous.map(|p| &p.recompute), &params);
-    let bulkhead_params = SlotsCase::Bulkhead.params(lab, sliders);
-    let bulkhead = match previous {
-        Some(previous) if previous.bulkhead.params == bulkhead_params => previous.bulkhead.clone(),
-        _ => overload::run(&bulkhead_params),
-    };
-    // The model has its own numbers: computed once, then kept.
-    let metastable = match previous {
-        Some(previous) => previous.metastable.clone(),
-        None => metastable::run(&MetastableParams::default()),
-    };
-    OverloadResults {
-        recompute,
-        bulkhead,
-        slots_case: SlotsCase::Bulkhead,
-        metastable,
-    }
-}
-
-/// The run a verdict on a check with `metric` scored, at `sliders` (the check's settings):
-/// as the lab's `compute` (its registry row's), except that a Lab 4 check on the hanging dependency (`overload.hang.*`)
-/// puts its hang case where the slots view reads, so the slots it counts are on screen.
-pub fn compute_for_check(
-    compute: fn(&LabFile, &[Slider]) -> LabResults,
-    lab: &LabFile,
-    sliders: &[Slider],
-    metric: Option<&str>,
-) -> LabResults {
-    let mut results = compute(lab, sliders);
-    if let LabResults::Overload(overload_results) = &mut results
-        && metric.and_then(SlotsCase::of_metric) == Some(SlotsCase::Hang)
-    {
-        overload_results.bulkhead = overload::run(&SlotsCase::Hang.params(lab, sliders));
-        overload_results.slots_case = SlotsCase::Hang;
-    }
-    results
 }
 
 /// The brownout parameters the sliders describe. The sliders' ranges always make at least

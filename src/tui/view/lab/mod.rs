@@ -35,13 +35,10 @@ use crate::tui::theme::Theme;
 use crate::tui::view::footer;
 use crate::tui::widgets::panel::panel;
 
-pub mod breaker;
-pub mod budget;
 pub mod charts;
 pub mod health;
 pub mod hidden_legend;
 pub mod lesson;
-pub mod overload;
 pub mod params;
 pub mod predict;
 pub mod results;
@@ -95,7 +92,7 @@ impl LabView<'_> {
     }
 }
 
-/// What the frame lends a later page (Lab 1's fleet view) to draw itself with.
+/// What the frame lends a page to draw itself with.
 impl PageFrame for LabView<'_> {
     fn lab(&self) -> &LabFile {
         self.lab
@@ -116,8 +113,24 @@ impl PageFrame for LabView<'_> {
         })
     }
 
+    fn shown_step(&self) -> usize {
+        let screen = self.screen;
+        match screen.predict.observed {
+            Some(_) => screen.predict.step,
+            None => screen.current_step(self.lab),
+        }
+    }
+
+    fn log_scroll(&self) -> u16 {
+        self.screen.log_scroll
+    }
+
     fn masked(&self) -> Masked {
         LabView::masked(self)
+    }
+
+    fn masked_spanning(&self, spanning: &[&str]) -> Masked {
+        LabView::masked_spanning(self, spanning)
     }
 
     fn hidden_why(&self) -> Option<String> {
@@ -153,7 +166,13 @@ pub fn masked_chart(title: &str, step: usize, theme: Theme, area: Rect, buf: &mu
 /// The Results panel's title: it says so when an open verdict's run, at the check's own
 /// settings, stands in for the sliders' run.
 pub fn results_title(screen: &LabScreen) -> &'static str {
-    if screen.verdict_showing().is_some() {
+    results_title_of(screen.verdict_showing().is_some())
+}
+
+/// The Results panel's title when the run shown is, or is not, that at an open verdict's
+/// check's own settings.
+pub fn results_title_of(check_run: bool) -> &'static str {
+    if check_run {
         " Results · check's settings "
     } else {
         " Results "
@@ -163,21 +182,28 @@ pub fn results_title(screen: &LabScreen) -> &'static str {
 /// The lab screen, then the one legend of hidden numbers if any is on it.
 pub fn render(view: &LabView, draw: &LabDraw, area: Rect, buf: &mut Buffer) {
     render_regions(view, draw, area, buf);
-    if let Some(layout) = layout::lab(area, view.screen.parts.rows, view.screen.mode == Mode::Live) {
+    if let Some(layout) = view.screen.layout(area) {
         hidden_legend::render(layout.results, area, view.theme, buf);
     }
 }
 
 /// Every region of the lab screen: a later page's, a lab's own live screen, or the frame's.
 fn render_regions(view: &LabView, draw: &LabDraw, area: Rect, buf: &mut Buffer) {
-    let theme = view.theme;
-    let lab = view.lab;
     let state = view.screen;
-    let Some(layout) = layout::lab(area, state.parts.rows, state.mode == Mode::Live) else {
+    let Some(layout) = state.layout(area) else {
         return;
     };
-    if let Some(page) = state.later_page() {
-        return page.render(view, state.showing_sliders(), &layout, buf);
+    if let Some(page) = state.showing_state() {
+        if page.render_whole(view, state.showing_sliders(), &layout, buf) {
+            return;
+        }
+        let regions = Regions {
+            title_right: page.title_right(),
+            results: &|area, buf| page.render_results(view, area, buf),
+            charts: &|area, buf| page.render_charts(view, area, buf),
+            footer: &|area, buf| page.render_footer(view, area, buf),
+        };
+        return render_framed(view, &regions, &layout, buf);
     }
     let live = state.mode == Mode::Live;
     let live_frame = match draw.live_screen {
@@ -185,12 +211,50 @@ fn render_regions(view: &LabView, draw: &LabDraw, area: Rect, buf: &mut Buffer) 
         LiveScreen::Frame { results, charts } if live => Some((results, charts)),
         _ => None,
     };
-    let left = format!(" Lab {} · {}", view.number, lab.title);
-    let (wide, narrow) = draw.sim_title;
-    let right = match live_frame {
-        Some(_) => "live · 127.0.0.1 · m sim ",
-        None if left.chars().count() + wide.chars().count() < layout.title.width as usize => wide,
-        None => narrow,
+    let (results, charts): (Draw, Draw) = live_frame.unwrap_or((results::render, charts::render));
+    let live_title = "live · 127.0.0.1 · m sim ";
+    let regions = Regions {
+        title_right: if live_frame.is_some() {
+            (live_title, live_title)
+        } else {
+            draw.sim_title
+        },
+        results: &|area, buf| results(view, area, buf),
+        charts: &|area, buf| charts(view, area, buf),
+        footer: &|area, buf| match draw.footer {
+            Some(footer) => {
+                footer(view, area, buf);
+                true
+            }
+            None => false,
+        },
+    };
+    render_framed(view, &regions, &layout, buf);
+}
+
+/// A drawing into one region of the frame.
+type DrawInto<'a, T> = &'a dyn Fn(Rect, &mut Buffer) -> T;
+
+/// What the frame draws of the page showing: its title's right end (wide, narrow), its
+/// results and charts, and its own footer in the lab context (true when it has one).
+struct Regions<'a> {
+    title_right: (&'a str, &'a str),
+    results: DrawInto<'a, ()>,
+    charts: DrawInto<'a, ()>,
+    footer: DrawInto<'a, bool>,
+}
+
+/// The frame around a page's regions: the title, the parameter panel, the results and
+/// charts (hidden while the run waits), the lesson, the prompt and the footer.
+fn render_framed(view: &LabView, regions: &Regions, layout: &layout::LabLayout, buf: &mut Buffer) {
+    let theme = view.theme;
+    let state = view.screen;
+    let left = format!(" Lab {} · {}", view.number, view.lab.title);
+    let (wide, narrow) = regions.title_right;
+    let right = if left.chars().count() + wide.chars().count() < layout.title.width as usize {
+        wide
+    } else {
+        narrow
     };
     let gap = (layout.title.width as usize).saturating_sub(left.chars().count() + right.len());
     Line::from(vec![
@@ -210,18 +274,16 @@ fn render_regions(view: &LabView, draw: &LabDraw, area: Rect, buf: &mut Buffer) 
             hidden(" Charts ", &why, theme, layout.right, buf);
         }
     } else {
-        let (results, charts): (Draw, Draw) = live_frame.unwrap_or((results::render, charts::render));
-        results(view, layout.results, buf);
+        (regions.results)(layout.results, buf);
         if state.show_lesson {
             lesson::render(view, layout.right, buf);
         } else {
-            charts(view, layout.right, buf);
+            (regions.charts)(layout.right, buf);
         }
     }
     predict::render(view, layout.right, buf);
-    match draw.footer {
-        Some(footer) if view.context == Context::Lab => footer(view, layout.footer, buf),
-        _ => render_footer(view, layout.footer, buf),
+    if view.context != Context::Lab || !(regions.footer)(layout.footer, buf) {
+        render_footer(view, layout.footer, buf);
     }
 }
 
@@ -231,9 +293,9 @@ fn render_footer(view: &LabView, area: Rect, buf: &mut Buffer) {
 }
 
 /// The footer entries of `view`'s context, `x reveal` only while the run waits for a prediction.
-pub fn footer_keys(view: &LabView) -> Vec<&'static str> {
-    let hidden = run_hidden(view);
-    keys::footer_keys_if(view.context, |msg| msg != Msg::Reveal || hidden)
+pub fn footer_keys(frame: &dyn PageFrame) -> Vec<&'static str> {
+    let hidden = frame.run_hidden();
+    keys::footer_keys_if(frame.context(), |msg| msg != Msg::Reveal || hidden)
 }
 
 /// Whether the run waits for the current step's check to be predicted (or revealed, `x`).

@@ -30,10 +30,12 @@ use crate::engine::budget::{BudgetRun, BudgetScenario, MetricValue};
 use crate::learning::reveal::Masked;
 use crate::report::budget_rows;
 use crate::report::cells::Mask;
-use crate::tui::screens::lab::budget::{ARRIVAL_SLOT_MS, BudgetLive, BudgetResults, HERD_SLOT_MS, scenario_at_step};
-use crate::tui::screens::lab::sim::LabResults;
+use crate::tui::labs::budget::BudgetPage;
+use crate::tui::labs::budget::live::{BudgetLive, live_note};
+use crate::tui::labs::budget::run::{ARRIVAL_SLOT_MS, BudgetResults, HERD_SLOT_MS, scenario_at_step};
+use crate::tui::labs::page::PageFrame;
 use crate::tui::theme::Theme;
-use crate::tui::view::lab::LabView;
+use crate::tui::view::lab::{masked_chart, results_title_of};
 use crate::tui::widgets::panel::panel;
 
 /// The endings of a number drawn beside its scenario's chosen one (`peak_per_10ms_fixed`
@@ -84,21 +86,8 @@ pub fn scenario_line(scenario: BudgetScenario) -> String {
 }
 
 /// The scenario the page draws: that of an open verdict's check, else the current step's.
-fn shown_scenario(view: &LabView) -> BudgetScenario {
-    let screen = view.screen;
-    let step = screen
-        .predict
-        .observed
-        .as_ref()
-        .map_or_else(|| screen.current_step(view.lab), |_| screen.predict.step);
-    scenario_at_step(view.lab, step)
-}
-
-fn shown_results<'a>(view: &'a LabView) -> Option<&'a BudgetResults> {
-    match view.screen.shown_results() {
-        LabResults::Budget(results) => Some(results),
-        _ => None,
-    }
+fn shown_scenario(frame: &dyn PageFrame) -> BudgetScenario {
+    scenario_at_step(frame.lab(), frame.shown_step())
 }
 
 /// The results lines of `run`, masked, each cut to `width`.
@@ -110,14 +99,13 @@ fn run_lines(run: &BudgetRun, masked: &Masked, width: usize) -> Vec<String> {
 }
 
 /// The simulated page's results panel.
-pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
-    let theme = view.theme;
-    let Some(results) = shown_results(view) else {
-        return;
-    };
-    let scenario = shown_scenario(view);
+pub fn render_results(page: &BudgetPage, frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) {
+    let theme = frame.theme();
+    let verdict = frame.verdict();
+    let results = page.shown_results(verdict);
+    let scenario = shown_scenario(frame);
     let width = usize::from(area.width.saturating_sub(2));
-    let masked = view.masked();
+    let masked = frame.masked();
     let mut lines = vec![Line::from(Span::styled(
         crate::report::cells::fit_width(scenario_line(scenario), width),
         theme.accent(),
@@ -128,25 +116,23 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
             .map(Line::from),
     );
     Paragraph::new(lines)
-        .block(panel(super::results_title(view.screen), theme))
+        .block(panel(results_title_of(page.shows_verdict_run(frame)), theme))
         .render(area, buf);
 }
 
 /// The live page's results panel: what runs, how it is made, and the measured lines beside
 /// the simulation's at the run's own settings.
-pub fn render_live_results(view: &LabView, area: Rect, buf: &mut Buffer) {
-    let theme = view.theme;
+pub fn render_live_results(page: &BudgetPage, frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) {
+    let theme = frame.theme();
     let width = usize::from(area.width.saturating_sub(2));
     let fit = |text: String| crate::report::cells::fit_width(text, width);
-    let Some(live) = view.screen.live.budget() else {
-        return;
-    };
-    let scenario = live.scenario.unwrap_or_else(|| shown_scenario(view));
+    let live = &page.live;
+    let scenario = live.scenario.unwrap_or_else(|| shown_scenario(frame));
     let status = live.status.clone().unwrap_or_else(|| {
         format!(
             "s runs scenario {} on 127.0.0.1 · {}",
             scenario.name(),
-            crate::tui::screens::lab::budget::live_note(scenario)
+            live_note(scenario)
         )
     });
     let mut lines = vec![Line::from(Span::styled(fit(status), theme.accent()))];
@@ -168,15 +154,13 @@ pub fn render_live_results(view: &LabView, area: Rect, buf: &mut Buffer) {
 
 /// The chart of the scenario on screen (sim or live: the live deadline draws its measured
 /// hops).
-pub fn render_charts(view: &LabView, area: Rect, buf: &mut Buffer) {
-    let theme = view.theme;
-    let Some(results) = shown_results(view) else {
-        return;
-    };
-    let live = view.screen.live_showing().then(|| view.screen.live.budget()).flatten();
-    let scenario = live.and_then(|l| l.scenario).unwrap_or_else(|| shown_scenario(view));
+pub fn render_charts(page: &BudgetPage, frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) {
+    let theme = frame.theme();
+    let results = page.shown_results(frame.verdict());
+    let live = page.live_showing.then_some(&page.live);
+    let scenario = live.and_then(|l| l.scenario).unwrap_or_else(|| shown_scenario(frame));
     let title = chart_title(scenario);
-    let masked = view.masked();
+    let masked = frame.masked();
     let run = results.run(scenario);
     let names: Vec<String> = run
         .metrics
@@ -192,7 +176,7 @@ pub fn render_charts(view: &LabView, area: Rect, buf: &mut Buffer) {
             .step(name)
             .or_else(|| WithCompanions::base(name).and_then(|base| masked.step(base)))
     }) {
-        return super::masked_chart(title, step, theme, area, buf);
+        return masked_chart(title, step, theme, area, buf);
     }
     let block = panel(title, theme);
     let inner = block.inner(area);

@@ -23,33 +23,24 @@ use ratatui::widgets::{Paragraph, Widget};
 use crate::engine::overload::{CurvePoint, OverloadParams, OverloadRun, Second};
 use crate::learning::reveal::{Masked, placeholder};
 use crate::report::cells::fit_width;
-use crate::tui::screens::lab::Mode;
-use crate::tui::screens::lab::overload::{LiveRecord, LiveScale, OverloadLive, OverloadView, live_scaled};
-use crate::tui::screens::lab::sim::{LabResults, OverloadResults};
+use crate::tui::labs::overload::OverloadPage;
+use crate::tui::labs::overload::live::{LiveRecord, LiveScale, OverloadLive, OverloadView, live_scaled};
+use crate::tui::labs::overload::run::OverloadResults;
+use crate::tui::labs::page::PageFrame;
 use crate::tui::view::footer;
-use crate::tui::view::lab::{LabView, masked_chart};
+use crate::tui::view::lab::{footer_keys, masked_chart, results_title_of};
 use crate::tui::view::overload::{
     bulkhead_view, goodput_curves, metastable_view, outcomes_per_second, queue_over_time, throttle_view,
 };
 use crate::tui::widgets::panel::panel;
 use crate::wrap::first_that_fits;
 
-fn parts<'a>(view: &'a LabView) -> Option<(&'a OverloadResults, Option<&'a OverloadLive>)> {
-    let LabResults::Overload(results) = &view.screen.shown_results() else {
-        return None;
-    };
-    let live = (view.screen.mode == Mode::Live)
-        .then(|| view.screen.live.overload())
-        .flatten();
-    Some((results, live))
-}
-
-/// The view `v` chose (kept in the live part, so it is the same in both modes).
-fn chosen_view(view: &LabView) -> OverloadView {
-    view.screen
-        .live
-        .overload()
-        .map_or_else(OverloadView::default, |part| part.view)
+/// The run shown, and the live part while the live screen shows.
+fn parts<'a>(page: &'a OverloadPage, frame: &dyn PageFrame) -> (&'a OverloadResults, Option<&'a OverloadLive>) {
+    (
+        page.shown_results(frame.verdict()),
+        page.live_showing.then_some(&page.live),
+    )
 }
 
 /// The live table's label column, the longest label ("per s, lesson scale") and a space.
@@ -159,19 +150,19 @@ fn live_scale_line(p: &OverloadParams, scale: LiveScale, width: usize) -> String
 
 /// The Results panel: three lines in sim; in live the live scale and a small table of the
 /// live run against the sim at the live settings, both at the lesson's scale.
-pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
-    let theme = view.theme;
-    let block = panel(super::results_title(view.screen), theme);
+pub fn render_results(page: &OverloadPage, frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) {
+    let theme = frame.theme();
+    let block = panel(results_title_of(page.shows_verdict_run(frame)), theme);
     let inner = block.inner(area);
     block.render(area, buf);
-    let Some((results, live)) = parts(view) else { return };
+    let (results, live) = parts(page, frame);
     let run = &results.recompute.run;
     let width = usize::from(inner.width);
     let fit = |line: String| fit_width(line, width);
     let mut lines = vec![Line::from(fit(settings_line(run)))];
     match live {
         None => {
-            let masked = view.masked();
+            let masked = frame.masked();
             lines.push(last_second_line(run, &masked, width));
             let wait = run.seconds.iter().find(|s| s.t_s == 2.0).map_or(String::new(), |s| {
                 let wait_s = masked.number("overload.queue_wait_at_2_s", || format!("{:.2} s", s.queue_wait_s));
@@ -190,7 +181,7 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
                 format!("{per_s:.0}")
             });
             let queue = masked.number("overload.max_queue_len", || run.totals.max_queue_len.to_string());
-            let name = chosen_view(view).name();
+            let name = page.live.view.name();
             let run_s = run.seconds.len();
             let wordings = [
                 format!("{run_s} s mean: goodput {mean}/s · queue max {queue}{wait} · v view: {name}"),
@@ -258,10 +249,11 @@ fn live_points(live: &OverloadLive, results: &OverloadResults) -> Vec<CurvePoint
 
 /// The view `v` chose: the curves and queue, the outcomes and throttle, the bulkhead, or
 /// the metastable model.
-pub fn render_charts(view: &LabView, area: Rect, buf: &mut Buffer) {
-    let theme = view.theme;
-    let Some((results, live)) = parts(view) else { return };
-    let chosen = chosen_view(view);
+pub fn render_charts(page: &OverloadPage, frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) {
+    let theme = frame.theme();
+    let (results, live) = parts(page, frame);
+    // The view `v` chose (kept in the live part, so it is the same in both modes).
+    let chosen = page.live.view;
     let sim = &results.recompute;
     let points = live.map_or_else(Vec::new, |l| live_points(l, results));
     let record = live.and_then(|l| l.record.as_deref());
@@ -273,7 +265,7 @@ pub fn render_charts(view: &LabView, area: Rect, buf: &mut Buffer) {
     let shown_run = live_run.as_ref().unwrap_or(&sim.run);
     // A chart drawing a number another step asks for waits for it (simulated only: a live
     // screen masks nothing). The curves mark goodput at the offered load.
-    let masked = view.masked();
+    let masked = frame.masked();
     let waits_for = |metrics: &[&str]| masked.first_step(metrics.iter().copied());
     // (The wait series reads to a row, a second or so: coarser than its check's tolerance.)
     let queue_masked = waits_for(&["overload.queue_len_at_2_s", "overload.max_queue_len"]);
@@ -326,10 +318,10 @@ pub fn render_charts(view: &LabView, area: Rect, buf: &mut Buffer) {
 
 /// Lab 4's footer: the lab screen's keys with `v` (and `s` in live) after the sliders'; on
 /// a narrow live screen the lesson's `L` gives way (the help lists it).
-pub fn render_footer(view: &LabView, area: Rect, buf: &mut Buffer) {
-    let live = view.screen.mode == Mode::Live;
+pub fn render_footer(page: &OverloadPage, frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) {
+    let live = page.live_showing;
     let mut entries = Vec::new();
-    for entry in super::footer_keys(view) {
+    for entry in footer_keys(frame) {
         entries.push(entry);
         if entry.starts_with("←→") {
             entries.push("v view");
@@ -342,5 +334,5 @@ pub fn render_footer(view: &LabView, area: Rect, buf: &mut Buffer) {
     if width(&entries) > usize::from(area.width) {
         entries.retain(|entry| !entry.starts_with("L "));
     }
-    footer::render_entries(entries, view.theme, area, buf);
+    footer::render_entries(entries, frame.theme(), area, buf);
 }

@@ -28,13 +28,12 @@ use crate::engine::fault::{FaultKind, ManualOverride};
 use crate::learning::metrics::BREAKER_CALLERS;
 use crate::report::caller_row;
 use crate::report::cells::fit_width;
-use crate::tui::screens::lab::breaker::BreakerLive;
-use crate::tui::screens::lab::breaker::{BreakerSeries, ROLLING_WINDOW_S, Side};
-use crate::tui::screens::lab::sim::LabResults;
+use crate::tui::labs::breaker::BreakerPage;
+use crate::tui::labs::breaker::charts::{calls_chart, resample};
+use crate::tui::labs::breaker::live::{BreakerLive, BreakerSeries, ROLLING_WINDOW_S, Side};
+use crate::tui::labs::page::PageFrame;
 use crate::tui::theme::Theme;
 use crate::tui::view::footer::choice_hint;
-use crate::tui::view::lab::LabView;
-use crate::tui::view::lab::charts::{calls_chart, resample};
 use crate::tui::widgets::panel::panel;
 use crate::tui::widgets::state_band::StateBand;
 
@@ -76,9 +75,9 @@ fn status_line(live: &BreakerLive) -> String {
     }
 }
 
-pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
-    let (theme, state) = (view.theme, view.screen);
-    let Some(live) = state.live.breaker() else { return };
+pub fn render_results(page: &BreakerPage, frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) {
+    let theme = frame.theme();
+    let live = &page.live;
     let block = panel(" Live: both callers against one dependency on 127.0.0.1 ", theme);
     let width = usize::from(block.inner(area).width);
     let mut lines = vec![Line::from(Span::styled(
@@ -90,7 +89,7 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
     }
     // The rows' numbers are named (`breaker.with_breaker.sick_calls`, live and sim alike): a
     // check that asks for one, unanswered, gets its placeholder.
-    let masked = view.masked();
+    let masked = frame.masked();
     if let Some(measured) = live.series.as_ref().and_then(|s| s.measured.as_ref()) {
         lines.push(Line::from(fit_width(
             format!(
@@ -120,7 +119,8 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
             ),
             theme.dim(),
         )));
-    } else if let LabResults::Breaker(sim) = &state.shown_results() {
+    } else {
+        let sim = page.shown_results(frame.verdict());
         lines.push(Line::from(Span::styled(
             fit_width(
                 format!(
@@ -154,9 +154,8 @@ pub fn render_results(view: &LabView, area: Rect, buf: &mut Buffer) {
     Paragraph::new(lines).block(block).render(area, buf);
 }
 
-pub fn render_charts(view: &LabView, area: Rect, buf: &mut Buffer) {
-    let theme = view.theme;
-    let Some(series) = view.screen.live.breaker().and_then(|live| live.series.as_ref()) else {
+pub fn render_charts(live: &BreakerLive, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let Some(series) = live.series.as_ref() else {
         // Wrapped at the panel's width: broken by hand at 68 columns, it was cut at 100x30 and 80x24.
         let text = vec![
             Line::from("Press s to start both callers against one dependency on 127.0.0.1."),
