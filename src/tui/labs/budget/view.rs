@@ -203,7 +203,7 @@ pub fn render_charts(page: &BudgetPage, frame: &dyn PageFrame, area: Rect, buf: 
                 ("dropped after commit", "dropped_after_commit"),
                 ("duplicates", "duplicates"),
             ],
-            "With a key made once per order, the retry finds the first charge: no duplicate.",
+            "A reply lost after the charge commits, then a retry: with or without the order's key.",
             theme,
             inner,
             buf,

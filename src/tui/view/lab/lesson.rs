@@ -87,13 +87,19 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
 fn folded_chapter(view: &LabView, waiting: usize) -> Vec<Line<'static>> {
     let theme = view.theme;
     let title = book::chapter(&view.lab.chapter).map_or_else(|| view.lab.chapter.clone(), |c| c.title.to_string());
-    let checks = if waiting == 1 { "check" } else { "checks" };
+    // "one of this lab's checks waits ... its answer", "3 of this lab's checks wait ... their
+    // answers" (a trial read "1 of this lab's check wait").
+    let (count, verb, whose) = if waiting == 1 {
+        ("one".to_string(), "waits", "its answer")
+    } else {
+        (waiting.to_string(), "wait", "their answers")
+    };
     vec![
         Line::from(""),
         Line::from(Span::styled(format!("Book chapter: {title}"), theme.accent())),
         Line::from(Span::styled(
             format!(
-                "Folded while {waiting} of this lab's {checks} wait for your prediction: it works their answers out. \
+                "Folded while {count} of this lab's checks {verb} for your prediction: it works {whose} out. \
                  It opens here once each is predicted (or seen with x); the book on the home screen has it now."
             ),
             theme.dim(),
@@ -158,8 +164,18 @@ fn head(view: &LabView, width: u16) -> (Vec<Line<'static>>, std::ops::Range<usiz
             continue;
         }
         let is_done = done.is_some_and(|p| p.steps_done.iter().any(|t| t == &step.title));
+        // A check answered but not right yet is marked apart from a step not tried (a trial
+        // could not tell its misses from the steps it had not reached).
+        let missed = step.check.as_deref().is_some_and(|check| {
+            done.and_then(|p| p.check_answers.get(check))
+                .is_some_and(|answers| answers.answered > 0)
+        });
         let pointer = if number == current { "▸" } else { " " };
-        let tick = if is_done { "✓" } else { "·" };
+        let tick = match (is_done, missed) {
+            (true, _) => "✓",
+            (false, true) => "✗",
+            (false, false) => "·",
+        };
         let style = if number == current { theme.key() } else { theme.text() };
         // A step of Lab 1's other view says which key gets there: `[`, `]` and `p` stay in this one.
         let view_key = match first_visit::step_page(lab, number) {
@@ -172,10 +188,17 @@ fn head(view: &LabView, width: u16) -> (Vec<Line<'static>>, std::ops::Range<usiz
         if number == current {
             current_lines.start = lines.len();
         }
-        lines.push(Line::from(Span::styled(
-            format!("{pointer} {tick} Step {}: {}{view_key}", number + 1, step.title),
-            style,
-        )));
+        // A long title continues under its own start, not under the marks.
+        let title = format!("Step {}: {}{view_key}", number + 1, step.title);
+        let title_width = usize::from(width.saturating_sub(4)).max(10);
+        for (row, part) in wrap_words(&title, title_width).into_iter().enumerate() {
+            let marks = if row == 0 {
+                format!("{pointer} {tick} ")
+            } else {
+                "    ".to_string()
+            };
+            lines.push(Line::from(Span::styled(format!("{marks}{part}"), style)));
+        }
         if number == current {
             // The current step's text hangs under its title.
             let width = usize::from(width.saturating_sub(6)).max(10);
@@ -325,6 +348,35 @@ mod tests {
         assert_eq!(app.labs[1].lesson_chapter.renders(), before + 2);
     }
 
+    /// A step whose check was answered but not right is marked apart from one not tried, and a
+    /// title too long for the panel continues under its own start (a trial could not tell its
+    /// misses from untouched steps, and read wrapped titles flush left under the marks).
+    #[test]
+    fn a_missed_step_is_marked_and_a_long_title_hangs_under_itself() {
+        let mut app = lab2();
+        let lab = &app.content.labs[1];
+        let check = lab.steps[0].check.clone().expect("Lab 2's step 1 has a check");
+        app.progress.record_answer(&check, Some("retry"), false);
+        let rows = |app: &App, width: u16| -> Vec<String> {
+            head(&view(app), width).0.iter().map(ToString::to_string).collect()
+        };
+        let wide = rows(&app, 100);
+        assert!(wide.iter().any(|row| row.contains("✗ Step 1:")), "{wide:#?}");
+        assert!(wide.iter().any(|row| row.contains("· Step 2:")), "{wide:#?}");
+        let narrow = rows(&app, 24);
+        let first = narrow.iter().position(|row| row.contains("Step 2:")).expect("step 2");
+        let title = &app.content.labs[1].steps[1].title;
+        assert!(narrow[first].chars().count() <= 24, "{narrow:#?}");
+        assert!(
+            format!("    Step 2: {title}").chars().count() > 24,
+            "the title wraps at 24"
+        );
+        assert!(
+            narrow[first + 1].starts_with("    ") && !narrow[first + 1].trim().is_empty(),
+            "{narrow:#?}"
+        );
+    }
+
     /// The chapter works out the answers (Lab 2's opens with 4 x 4 x 4 = 64): while one check
     /// waits the panel holds a note in its place, whatever the scroll, and the chapter opens
     /// once every check is predicted or seen.
@@ -354,6 +406,19 @@ mod tests {
             0,
             "a folded chapter is not rendered"
         );
+        // The last check waiting reads in the singular.
+        let checked = app.content.labs[1]
+            .steps
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.check.is_some());
+        app.labs[1].revealed = Default::default();
+        for (index, _) in checked.skip(1) {
+            app.labs[1].revealed.insert(index);
+        }
+        let one = text(&app);
+        assert!(one.contains("Folded while one of this lab's checks waits"), "{one}");
+        assert!(one.contains("works its answer out"), "{one}");
         let app = lab2();
         let open = text(&app);
         assert!(open.contains("The idea") && open.contains("64"), "{open}");

@@ -36,13 +36,15 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         format!("Step {} of {} · {}", state.step + 1, lab.steps.len(), s.title)
     });
     let check = step_check(lab, state.step);
-    let unit = check
-        .as_ref()
-        .and_then(|c| c.unit.as_deref())
-        // A unitless answer (a share, a probability) takes no space before the `;` that follows.
-        .filter(|u| !u.is_empty())
-        .map(|u| format!(" {u}"))
-        .unwrap_or_default();
+    let unit_name = check.as_ref().and_then(|c| c.unit.as_deref()).unwrap_or_default();
+    // A unitless answer (a share, a probability) takes no space before the `;` that follows.
+    let unit = if unit_name.is_empty() {
+        String::new()
+    } else {
+        format!(" {unit_name}")
+    };
+    // A number as the verdict writes it, with its unit: "1 call", "44 calls".
+    let with_unit = |shown: String| crate::words::with_unit(&shown, unit_name);
     let mut lines: Vec<Line> = Vec::new();
     // Where the prompt's conditions are, to be said shorter if the card is short of rows.
     let mut conditions_row: Option<usize> = None;
@@ -55,7 +57,9 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         };
         let measured = observed
             .measured
-            .map_or("nothing (no such metric)".to_string(), trim_number);
+            .map_or("nothing (no such metric)".to_string(), |value| {
+                with_unit(trim_number(value))
+            });
         lines.push(Line::from(vec![
             Span::styled("You predicted ", theme.dim()),
             // An answer read another way than typed says how (`20, read as 20% = 0.2`).
@@ -64,7 +68,7 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
                     .verdict
                     .reading
                     .clone()
-                    .unwrap_or_else(|| format!("{}{unit}", trim_number(observed.predicted))),
+                    .unwrap_or_else(|| with_unit(trim_number(observed.predicted))),
                 theme.key(),
             ),
             Span::styled(
@@ -75,7 +79,7 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
                 },
                 theme.dim(),
             ),
-            Span::styled(format!("{measured}{unit}"), theme.accent()),
+            Span::styled(measured, theme.accent()),
             Span::styled(
                 check
                     .as_ref()
