@@ -500,6 +500,19 @@ impl OncallDrillState<'_> {
     }
 }
 
+/// How a request ended, from its hard chain (whether it succeeded, its drill ms) and its
+/// soft calls' ends (None for one switched off): whether it was served well, and its
+/// time. The request waits for a soft call up to the deadline and no longer, so a soft
+/// call counts for its time cut at the deadline, and one that ran to it fails the request.
+/// The live twin judges its stand-in requests by this rule too (`live::oncall::checkout`).
+pub fn request_end(hard_ok: bool, hard_ms: f64, soft: [Option<CallEnd>; 2]) -> (bool, f64) {
+    let total_ms = soft
+        .iter()
+        .flatten()
+        .fold(hard_ms, |total, end| total.max(end.elapsed_ms.min(INBOUND_DEADLINE_MS)));
+    (hard_ok && total_ms < INBOUND_DEADLINE_MS, total_ms)
+}
+
 /// Plays the drill: the setup's incident at its onset, the levers at their times.
 pub fn run_drill(setup: &DrillSetup, levers: &[LeverPull]) -> DrillRun {
     let mut levers_sorted = levers.to_vec();
@@ -552,13 +565,9 @@ pub fn run_drill(setup: &DrillSetup, levers: &[LeverPull]) -> DrillRun {
                 hard_ok = payments.ok;
                 hard_ms += payments.elapsed_ms;
             }
-            let mut total_ms = hard_ms;
-            for soft in [OncallDep::Recommendations, OncallDep::ReceiptStore] {
-                if let Some(end) = drill.call(soft, now_s, request, INBOUND_DEADLINE_MS) {
-                    total_ms = total_ms.max(end.elapsed_ms.min(INBOUND_DEADLINE_MS));
-                }
-            }
-            let ok = hard_ok && total_ms < INBOUND_DEADLINE_MS;
+            let soft = [OncallDep::Recommendations, OncallDep::ReceiptStore]
+                .map(|soft| drill.call(soft, now_s, request, INBOUND_DEADLINE_MS));
+            let (ok, total_ms) = request_end(hard_ok, hard_ms, soft);
             let held_ms = total_ms.max(1.0);
             workers.push(Reverse(now_us + (held_ms * 1_000.0) as u64));
             latencies_ms.push(total_ms);
