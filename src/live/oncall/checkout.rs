@@ -27,13 +27,14 @@ use super::dependency::{
     ATTEMPT_PATH, AttemptQuery, STAND_INS, StandInEnd, WARM_PATH, stand_in_calls_of, stand_ins_of,
 };
 use super::server;
+use super::setup::SharedSetup;
 use super::tally::{DrillTally, LIVE_REQUESTS_PER_S, LIVE_WORKERS, STANDS_FOR};
 use super::workers::CheckoutWorkers;
 use crate::engine::breaker::{Breaker, BreakerConfig, BreakerState};
 use crate::engine::oncall::call_plan::{CallEnd, CallPlan, CallStep};
 use crate::engine::oncall::register::INBOUND_DEADLINE_MS;
 use crate::engine::oncall::sim::{SHEDDABLE_OF_TEN, call_layers, request_end};
-use crate::engine::oncall::{DrillSetup, OncallDep, OncallLever};
+use crate::engine::oncall::{OncallDep, OncallLever};
 use crate::live::http::{self, PooledClient, TextBody};
 use crate::live::loopback_server::LoopbackServer;
 
@@ -70,7 +71,8 @@ impl Levers {
 
 /// checkout-api's state, shared by its handlers.
 pub struct Checkout {
-    setup: DrillSetup,
+    /// Shared with the dependencies: a second fault's hidden retry layer counts at once.
+    setup: SharedSetup,
     clock: DrillClock,
     deps: [SocketAddr; 4],
     client: PooledClient,
@@ -90,7 +92,7 @@ fn request_of(request: &Request<Incoming>) -> Option<(usize, bool)> {
 }
 
 impl Checkout {
-    pub fn new(setup: &DrillSetup, clock: DrillClock, deps: [SocketAddr; 4], tally: Arc<DrillTally>) -> Self {
+    pub fn new(setup: &SharedSetup, clock: DrillClock, deps: [SocketAddr; 4], tally: Arc<DrillTally>) -> Self {
         Self {
             setup: setup.clone(),
             clock,
@@ -209,7 +211,7 @@ impl Checkout {
             let _ = report.send([None; STAND_INS]);
             return None;
         }
-        let (app_attempts, layers) = call_layers(&self.setup, dep, arrived_s, levers.retries_zero[dep.index()]);
+        let (app_attempts, layers) = call_layers(&self.setup.read(), dep, arrived_s, levers.retries_zero[dep.index()]);
         self.tally.dep(second, dep, |d| d.calls += STANDS_FOR);
         let soft = !dep.row().hard;
         let budget_ms = if soft { f64::INFINITY } else { budget_ms };
@@ -298,7 +300,7 @@ impl Checkout {
             let _ = report.send(stand_in_budgets_ms.map(|b| b.and(REFUSED)));
             return;
         }
-        let (app_attempts, layers) = call_layers(&self.setup, dep, arrived_s, levers.retries_zero[dep.index()]);
+        let (app_attempts, layers) = call_layers(&self.setup.read(), dep, arrived_s, levers.retries_zero[dep.index()]);
         let query = AttemptQuery {
             second: request / LIVE_REQUESTS_PER_S,
             request,

@@ -55,6 +55,7 @@ use hyper::body::Incoming;
 
 use super::clock::DrillClock;
 use super::server;
+use super::setup::SharedSetup;
 use super::tally::{STANDS_FOR, stood_for};
 use crate::engine::oncall::call_plan::{CallEnd, CallPlan, CallStep};
 use crate::engine::oncall::sim::{AttemptDraws, DRILL_S, REQUESTS_PER_S, attempt_outcome};
@@ -289,7 +290,8 @@ impl CallPlans {
 
 struct DrillDependency {
     dep: OncallDep,
-    setup: DrillSetup,
+    /// Shared with checkout-api: a second fault reaches the answers at once.
+    setup: SharedSetup,
     clock: DrillClock,
     /// Attempts counted in each drill second, by the second of the checkout they serve.
     arrivals: Vec<AtomicU32>,
@@ -312,16 +314,17 @@ impl DrillDependency {
         let offered = self.offered_per_s(second);
         let mut sim_requests = stood_for(query.request);
         let live_request = sim_requests.next().unwrap_or_default();
-        let setup = &self.setup;
+        let setup = self.setup.read();
         let live = query
             .live_calls
-            .then(|| plan_call(setup, self.dep, live_request, offered, query, query.budget_ms));
+            .then(|| plan_call(&setup, self.dep, live_request, offered, query, query.budget_ms));
         let stand_ins: Vec<Option<PlannedCall>> = sim_requests
             .zip(query.stand_in_budgets_ms)
             .map(|(request, budget)| {
-                budget.map(|budget_ms| plan_call(setup, self.dep, request, offered, query, budget_ms))
+                budget.map(|budget_ms| plan_call(&setup, self.dep, request, offered, query, budget_ms))
             })
             .collect();
+        drop(setup);
         let counted: usize = live
             .iter()
             .chain(stand_ins.iter().flatten())
@@ -357,9 +360,10 @@ impl DrillDependency {
             self.arrivals[second].fetch_add(STANDS_FOR, Ordering::Relaxed);
             let offered = self.offered_per_s(second);
             let request = stood_for(query.request).next().unwrap_or_default();
-            let mut draws = AttemptDraws::new(self.setup.seed, self.dep, request, query.attempt);
+            let setup = self.setup.read();
+            let mut draws = AttemptDraws::new(setup.seed, self.dep, request, query.attempt);
             let t_s = self.clock.now_s();
-            let (ok, took_ms) = attempt_outcome(&self.setup, self.dep, t_s, offered, &mut draws);
+            let (ok, took_ms) = attempt_outcome(&setup, self.dep, t_s, offered, &mut draws);
             return (ok, took_ms, marks);
         };
         let last = live.is_some_and(|live| query.attempt + 1 >= live.attempts.len());
@@ -393,7 +397,7 @@ impl DrillDependency {
 }
 
 /// Starts `dep`'s server for the drill of `setup` on `clock`.
-pub async fn serve(dep: OncallDep, setup: &DrillSetup, clock: DrillClock) -> std::io::Result<LoopbackServer> {
+pub async fn serve(dep: OncallDep, setup: &SharedSetup, clock: DrillClock) -> std::io::Result<LoopbackServer> {
     let model = Arc::new(DrillDependency {
         dep,
         setup: setup.clone(),
@@ -407,7 +411,7 @@ pub async fn serve(dep: OncallDep, setup: &DrillSetup, clock: DrillClock) -> std
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::oncall::builtin_incidents;
+    use crate::engine::oncall::{ExtraFault, builtin_incidents};
 
     fn incident(name: &str) -> crate::engine::oncall::IncidentSpec {
         let incidents = builtin_incidents().expect("the shipped incidents parse");
@@ -417,16 +421,20 @@ mod tests {
             .expect("a shipped incident")
     }
 
-    #[test]
-    fn a_call_made_by_its_stand_ins_alone_is_played_and_answered_at_once() {
-        let inventory = DrillDependency {
+    /// Inventory's server model, without its socket, on `setup`.
+    fn inventory_on(setup: &SharedSetup) -> DrillDependency {
+        DrillDependency {
             dep: OncallDep::Inventory,
-            setup: DrillSetup::new(&incident("receipt-store-slow"), 1),
+            setup: setup.clone(),
             clock: DrillClock::start_after(std::time::Duration::ZERO, 80.0),
             arrivals: (0..DRILL_S + TAIL_S).map(|_| AtomicU32::new(0)).collect(),
             calls: Mutex::new(HashMap::new()),
-        };
-        let query = |request: usize| AttemptQuery {
+        }
+    }
+
+    /// The first attempt of checkout `request`'s one-attempt call.
+    fn first_attempt(request: usize) -> AttemptQuery {
+        AttemptQuery {
             second: request / 20,
             request,
             attempt: 0,
@@ -435,7 +443,33 @@ mod tests {
             budget_ms: 2_000.0,
             stand_in_budgets_ms: [Some(2_000.0); STAND_INS],
             live_calls: true,
-        };
+        }
+    }
+
+    #[test]
+    fn a_second_fault_added_to_the_shared_setup_reaches_the_dependencys_answers() {
+        // The drill's own incident on receipt-store; the second fault on inventory.
+        let setup = SharedSetup::new(&DrillSetup::new(&incident("receipt-store-slow"), 1));
+        let inventory = inventory_on(&setup);
+        // Checkout 400 is sent at drill second 20, checkout 1,000 at 50.
+        assert!(inventory.answer(&first_attempt(400)).0, "a calm inventory answers");
+        setup.add_fault(ExtraFault {
+            incident: incident("receipt-store-slow"),
+            dependency: OncallDep::Inventory,
+            from_s: 30.0,
+        });
+        let (ok, took_ms, marks) = inventory.answer(&first_attempt(1_000));
+        assert!(!ok, "the second fault's slow answers, from its moment on");
+        assert_eq!(took_ms, OncallDep::Inventory.row().timeout_ms);
+        assert!(marks.contains("calls 0@"), "its stand-ins fail with it: {marks}");
+        assert!(inventory.answer(&first_attempt(401)).0, "before its moment, as it was");
+    }
+
+    #[test]
+    fn a_call_made_by_its_stand_ins_alone_is_played_and_answered_at_once() {
+        let inventory = inventory_on(&SharedSetup::new(&DrillSetup::new(&incident("receipt-store-slow"), 1)));
+        let query = first_attempt;
+        assert!(inventory.answer(&query(401)).0, "a calm inventory answers");
         // Only the stand-ins call (the live request's inventory failed): answered at once,
         // the stand-in with no budget making no call.
         let mut only_stand_ins = query(402);

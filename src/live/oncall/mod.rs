@@ -59,6 +59,7 @@
 //! - [`runner`]: the whole run, into the engine's `DrillRun`.
 //! - [`workers`]: checkout-api's workers, held on the drill clock as the sim holds them.
 //! - [`feed`]: the app's live drill: levers while it runs, rows as they complete.
+//! - [`setup`]: the setup the servers share, where a facilitator's second fault goes.
 
 pub mod checkout;
 pub mod clock;
@@ -67,5 +68,6 @@ pub mod feed;
 pub mod load;
 pub mod runner;
 pub mod server;
+pub mod setup;
 pub mod tally;
 pub mod workers;

@@ -16,6 +16,7 @@ use super::checkout::{self, Checkout};
 use super::clock::DrillClock;
 use super::dependency;
 use super::load;
+use super::setup::SharedSetup;
 use super::tally::{DrillTally, SecondTally};
 use crate::engine::oncall::sim::{DRILL_S, DepSignals, DrillSecond, POOL_CONNECTIONS, p99};
 use crate::engine::oncall::{AlertLog, DrillRun, DrillSetup, LeverPull, OncallDep};
@@ -40,6 +41,8 @@ pub(super) type Sample = (u32, [&'static str; 4]);
 /// one drill clock. Shared by the headless run and the app's live drill (`super::feed`).
 pub(super) struct Twin {
     pub clock: DrillClock,
+    /// The setup every server reads, where a facilitator's second fault goes.
+    pub setup: SharedSetup,
     pub api: Arc<Checkout>,
     pub tally: Arc<DrillTally>,
     pub checkout_addr: SocketAddr,
@@ -51,17 +54,19 @@ impl Twin {
     /// Starts the servers on 127.0.0.1 and warms checkout-api's connections, before
     /// `clock`'s second 0.
     pub async fn start(setup: &DrillSetup, clock: DrillClock) -> std::io::Result<Self> {
+        let setup = SharedSetup::new(setup);
         let mut deps = Vec::new();
         for dep in OncallDep::ALL {
-            deps.push(dependency::serve(dep, setup, clock).await?);
+            deps.push(dependency::serve(dep, &setup, clock).await?);
         }
         let addrs = [deps[0].addr, deps[1].addr, deps[2].addr, deps[3].addr];
         let tally = Arc::new(DrillTally::default());
-        let api = Arc::new(Checkout::new(setup, clock, addrs, tally.clone()));
+        let api = Arc::new(Checkout::new(&setup, clock, addrs, tally.clone()));
         let served = checkout::serve(api.clone()).await?;
         load::warm(&http::pooled_client(), served.addr).await;
         Ok(Self {
             clock,
+            setup,
             api,
             tally,
             checkout_addr: served.addr,
