@@ -161,12 +161,12 @@ struct DepState {
     not_permitted: u32,
     latencies_ms: Vec<f64>,
     busy_ms: f64,
-    alerts: AlertWatch,
 }
 
 /// One dependency's alert rules' memory: how long its breaker has not been closed, and
 /// its calls refused second by second. The simulation and the live twin close each
-/// second's row through it, so that both fire the same alerts from the same rows.
+/// second's row through an [`AlertLog`] of these, so that both fire the same alerts from
+/// the same rows.
 #[derive(Clone, Debug, Default)]
 pub struct AlertWatch {
     not_closed_streak: usize,
@@ -218,6 +218,29 @@ impl AlertWatch {
     }
 }
 
+/// The two alert rules over a timeline that grows a row at a time: each row closed in
+/// turn, as the simulation closes its seconds, so live rows fire the same alerts.
+#[derive(Clone, Debug, Default)]
+pub struct AlertLog {
+    watches: [AlertWatch; 4],
+    spans: Vec<AlertSpan>,
+}
+
+impl AlertLog {
+    /// Closes `row` (the next second): its firing alerts filled in, the spans moved on.
+    pub fn close(&mut self, row: &mut DrillSecond) {
+        for signals in &row.deps {
+            let fired = self.watches[signals.dep.index()].close_second(row.t_s, signals, &mut self.spans);
+            row.alerts.extend(fired);
+        }
+    }
+
+    /// Every span so far (open ones with no end).
+    pub fn spans(&self) -> &[AlertSpan] {
+        &self.spans
+    }
+}
+
 impl DepState {
     fn new(dep: OncallDep) -> Self {
         Self {
@@ -233,7 +256,6 @@ impl DepState {
             not_permitted: 0,
             latencies_ms: Vec::new(),
             busy_ms: 0.0,
-            alerts: AlertWatch::default(),
         }
     }
 
@@ -470,10 +492,10 @@ impl OncallDrillState<'_> {
         }
     }
 
-    /// Closes a second: the signals, the alerts' memory, the load for the next second.
-    fn close_second(&mut self, t_s: usize, alerts: &mut Vec<AlertSpan>) -> (Vec<DepSignals>, Vec<String>) {
+    /// Closes a second: the signals, the load for the next second (the alerts are the
+    /// row's, closed through an [`AlertLog`] as the live twin's rows are).
+    fn close_second(&mut self) -> Vec<DepSignals> {
         let mut signals = Vec::new();
-        let mut firing = Vec::new();
         for state in &mut self.deps {
             let word = state.breaker_word();
             let row = DepSignals {
@@ -486,7 +508,6 @@ impl OncallDrillState<'_> {
                 breaker: word,
                 not_permitted: state.not_permitted,
             };
-            firing.extend(state.alerts.close_second(t_s, &row, alerts));
             signals.push(row);
             state.offered_per_s = f64::from(state.attempts);
             state.attempts = 0;
@@ -496,7 +517,7 @@ impl OncallDrillState<'_> {
             state.latencies_ms.clear();
             state.busy_ms = 0.0;
         }
-        (signals, firing)
+        signals
     }
 }
 
@@ -527,7 +548,7 @@ pub fn run_drill(setup: &DrillSetup, levers: &[LeverPull]) -> DrillRun {
     let mut next_lever = 0;
     let mut workers: BinaryHeap<Reverse<u64>> = BinaryHeap::new();
     let mut seconds = Vec::with_capacity(DRILL_S);
-    let mut alerts = Vec::new();
+    let mut alerts = AlertLog::default();
     for t_s in 0..DRILL_S {
         let (mut requests, mut goodput, mut shed, mut rejected, mut failed) = (0, 0, 0, 0, 0);
         let mut latencies_ms = Vec::with_capacity(REQUESTS_PER_S);
@@ -577,8 +598,8 @@ pub fn run_drill(setup: &DrillSetup, levers: &[LeverPull]) -> DrillRun {
                 (false, _) => failed += 1,
             }
         }
-        let (deps, firing) = drill.close_second(t_s, &mut alerts);
-        seconds.push(DrillSecond {
+        let deps = drill.close_second();
+        let mut row = DrillSecond {
             t_s,
             requests,
             goodput,
@@ -588,14 +609,16 @@ pub fn run_drill(setup: &DrillSetup, levers: &[LeverPull]) -> DrillRun {
             p99_ms: p99(&mut latencies_ms),
             workers_busy: workers.len() as u32,
             deps,
-            alerts: firing,
-        });
+            alerts: Vec::new(),
+        };
+        alerts.close(&mut row);
+        seconds.push(row);
     }
     DrillRun {
         setup: setup.clone(),
         levers: levers_sorted,
         seconds,
-        alerts,
+        alerts: alerts.spans().to_vec(),
     }
 }
 

@@ -11,7 +11,7 @@ use std::fmt::Debug;
 
 use super::incident::ExtraFault;
 use super::lever::OncallLever;
-use super::sim::{AlertSpan, AlertWatch, DrillRun, DrillSecond};
+use super::sim::{AlertLog, DrillRun, DrillSecond};
 
 /// The live twin as a played drill sees it: a clock that runs on its own, a lever sent to
 /// the running service, the rows that have completed.
@@ -55,28 +55,5 @@ impl DrillSource {
             feed,
             alerts: AlertLog::default(),
         }
-    }
-}
-
-/// The two alert rules over a timeline that grows a row at a time: each row closed in
-/// turn, as the simulation closes its seconds, so live rows fire the same alerts.
-#[derive(Clone, Debug, Default)]
-pub struct AlertLog {
-    watches: [AlertWatch; 4],
-    spans: Vec<AlertSpan>,
-}
-
-impl AlertLog {
-    /// Closes `row` (the next second): its firing alerts filled in, the spans moved on.
-    pub fn close(&mut self, row: &mut DrillSecond) {
-        for signals in &row.deps {
-            let fired = self.watches[signals.dep.index()].close_second(row.t_s, signals, &mut self.spans);
-            row.alerts.extend(fired);
-        }
-    }
-
-    /// Every span so far (open ones with no end).
-    pub fn spans(&self) -> &[AlertSpan] {
-        &self.spans
     }
 }

@@ -223,7 +223,6 @@ impl Checkout {
         let mut plan = CallPlan::new(app_attempts, layers, budget_ms);
         let breaker = &self.breakers[dep.index()];
         let mut query = AttemptQuery {
-            second,
             request,
             attempt: 0,
             app_attempts,
@@ -302,7 +301,6 @@ impl Checkout {
         }
         let (app_attempts, layers) = call_layers(&self.setup.read(), dep, arrived_s, levers.retries_zero[dep.index()]);
         let query = AttemptQuery {
-            second: request / LIVE_REQUESTS_PER_S,
             request,
             attempt: 0,
             app_attempts,

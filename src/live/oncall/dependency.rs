@@ -19,7 +19,7 @@
 //! others too, the sim's requests after the live one's ([`stood_for`]) with their keyed
 //! draws at the same load, counts their attempts (not five times the live one's), and
 //! tells the caller in the first answer how and when each stand-in's application
-//! attempts end (`stand-ins 0:1@120.0 0:0@2000.0`), which the caller's breaker records
+//! attempts end (`stand-ins 1@120.0 0@2000.0`), which the caller's breaker records
 //! at those moments beside its own outcome, and how each stand-in's whole call ended
 //! (`calls 1@31.2 0@450.0 x 1@28.9`, `x` for a stand-in that made no call), from which
 //! checkout-api judges each stand-in's request as the sim judges its own. A hard call's
@@ -34,7 +34,7 @@
 //! failures two seconds early (measured: inventory-brownout on payments, seed 2, tripped
 //! at 117 live, 119 in the sim).
 //!
-//! It counts attempts by the drill second of the checkout they serve (`s`), as the sim
+//! It counts attempts by the drill second of the checkout they serve (its number `c` over 20), as the sim
 //! does, and judges its load by the second before that one: a stall of the machine that
 //! bunches arrivals is not load the sim's steady customers would make (measured: with
 //! counting by arrival, a loaded machine's bunching put inventory past its brownout
@@ -56,7 +56,7 @@ use hyper::body::Incoming;
 use super::clock::DrillClock;
 use super::server;
 use super::setup::SharedSetup;
-use super::tally::{STANDS_FOR, stood_for};
+use super::tally::{LIVE_REQUESTS_PER_S, STANDS_FOR, stood_for};
 use crate::engine::oncall::call_plan::{CallEnd, CallPlan, CallStep};
 use crate::engine::oncall::sim::{AttemptDraws, DRILL_S, REQUESTS_PER_S, attempt_outcome};
 use crate::engine::oncall::{DrillSetup, OncallDep};
@@ -82,9 +82,8 @@ pub const STAND_INS: usize = STANDS_FOR as usize - 1;
 /// the attempt's place in its call, and (on the first) the call's layers and budget.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AttemptQuery {
-    /// The drill second of the checkout the attempt serves.
-    pub second: usize,
-    /// The checkout's number in the load: one call per dependency, so the call's key here.
+    /// The checkout's number in the load: one call per dependency, so the call's key here
+    /// (and its second, [`AttemptQuery::second`]).
     pub request: usize,
     /// The attempt's place in its call, from 0.
     pub attempt: usize,
@@ -103,11 +102,17 @@ pub struct AttemptQuery {
 }
 
 impl AttemptQuery {
+    /// The drill second of the checkout the attempt serves: the load sends checkout N at
+    /// drill second N / 20.
+    pub fn second(&self) -> usize {
+        self.request / LIVE_REQUESTS_PER_S
+    }
+
     /// The query string of the attempt's URI.
     pub fn to_query(&self) -> String {
         let mut query = format!(
-            "s={}&c={}&k={}&app={}&layers={}&budget={}",
-            self.second, self.request, self.attempt, self.app_attempts, self.layers, self.budget_ms
+            "c={}&k={}&app={}&layers={}&budget={}",
+            self.request, self.attempt, self.app_attempts, self.layers, self.budget_ms
         );
         if self.stand_in_budgets_ms != [Some(self.budget_ms); STAND_INS] {
             let budgets: Vec<String> = self
@@ -139,7 +144,6 @@ impl AttemptQuery {
             }
         }
         Some(Self {
-            second: number("s")?,
             request: number("c")?,
             attempt: number("k")?,
             app_attempts: number("app")? as u32,
@@ -154,15 +158,13 @@ impl AttemptQuery {
 /// How one of a stand-in's application attempts ended, and when.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StandInEnd {
-    /// The application attempt, from 0.
-    pub app: usize,
     pub ok: bool,
     /// When it ended, in drill ms from the call's first attempt.
     pub end_ms: f64,
 }
 
-/// The stand-ins' application attempts, from a first attempt's answer (`A:R@MS`, each
-/// an attempt, its result 1 or 0, its end); none from a later attempt's.
+/// The stand-ins' application attempts, from a first attempt's answer (`R@MS`, each
+/// an attempt's result 1 or 0 and its end); none from a later attempt's.
 pub fn stand_ins_of(body: &[u8]) -> Vec<StandInEnd> {
     let text = String::from_utf8_lossy(body);
     let Some(ends) = text.lines().find_map(|line| line.strip_prefix(STAND_INS_WORD)) else {
@@ -170,10 +172,8 @@ pub fn stand_ins_of(body: &[u8]) -> Vec<StandInEnd> {
     };
     ends.split_whitespace()
         .filter_map(|end| {
-            let (app, rest) = end.split_once(':')?;
-            let (ok, end_ms) = rest.split_once('@')?;
+            let (ok, end_ms) = end.split_once('@')?;
             Some(StandInEnd {
-                app: app.parse().ok()?,
                 ok: ok == "1",
                 end_ms: end_ms.parse().ok()?,
             })
@@ -254,12 +254,12 @@ struct CallPlans {
 }
 
 impl CallPlans {
-    /// The stand-ins' application attempts as a first answer tells them (`A:R@MS ...`).
+    /// The stand-ins' application attempts as a first answer tells them (`R@MS ...`).
     fn stand_in_ends(&self) -> String {
         let mut ends = Vec::new();
         for call in self.stand_ins.iter().flatten() {
-            for (app, (ok, end_ms)) in call.app_ends.iter().enumerate() {
-                ends.push(format!("{app}:{}@{end_ms:.1}", u8::from(*ok)));
+            for (ok, end_ms) in &call.app_ends {
+                ends.push(format!("{}@{end_ms:.1}", u8::from(*ok)));
             }
         }
         ends.join(" ")
@@ -310,7 +310,7 @@ impl DrillDependency {
     /// Plans a call at its first attempt (the live one and its stand-ins) and counts
     /// every attempt they make in its second.
     fn plan(&self, query: &AttemptQuery) -> CallPlans {
-        let second = query.second.min(self.arrivals.len() - 1);
+        let second = query.second().min(self.arrivals.len() - 1);
         let offered = self.offered_per_s(second);
         let mut sim_requests = stood_for(query.request);
         let live_request = sim_requests.next().unwrap_or_default();
@@ -356,7 +356,7 @@ impl DrillDependency {
             // An attempt the plan did not foresee (the live call's times ran past the
             // model's): drawn and counted alone, as five of the sim's.
             drop(calls);
-            let second = query.second.min(self.arrivals.len() - 1);
+            let second = query.second().min(self.arrivals.len() - 1);
             self.arrivals[second].fetch_add(STANDS_FOR, Ordering::Relaxed);
             let offered = self.offered_per_s(second);
             let request = stood_for(query.request).next().unwrap_or_default();
@@ -380,7 +380,7 @@ impl DrillDependency {
         let Some(query) = AttemptQuery::of(&request) else {
             return http::text(
                 StatusCode::BAD_REQUEST,
-                "an attempt needs ?s=&c=&k=&app=&layers=&budget=\n",
+                "an attempt needs ?c=&k=&app=&layers=&budget=\n",
             );
         };
         let (ok, took_ms, marks) = self.answer(&query);
@@ -435,7 +435,6 @@ mod tests {
     /// The first attempt of checkout `request`'s one-attempt call.
     fn first_attempt(request: usize) -> AttemptQuery {
         AttemptQuery {
-            second: request / 20,
             request,
             attempt: 0,
             app_attempts: 1,
@@ -483,12 +482,11 @@ mod tests {
 
     #[test]
     fn the_stand_ins_marks_read_back_from_the_body() {
-        let ends = stand_ins_of(b"ok\nstand-ins 0:1@120.0 0:0@800.0 1:1@920.5\n");
+        let ends = stand_ins_of(b"ok\nstand-ins 1@120.0 0@800.0 1@920.5\n");
         assert_eq!(ends.len(), 3);
         assert_eq!(
             ends[2],
             StandInEnd {
-                app: 1,
                 ok: true,
                 end_ms: 920.5
             }

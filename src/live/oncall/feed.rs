@@ -194,7 +194,7 @@ where
         .await
         .map_err(|e| format!("it could not start on 127.0.0.1: {e}"))?;
     let (sampler, samples) = twin.sample_each_second();
-    let mut load = tokio::spawn(load::run(twin.checkout_addr, clock, twin.tally.clone()));
+    let mut load = tokio::spawn(load::run(twin.checkout_addr(), clock, twin.tally.clone()));
     let mut look = tokio::time::interval(clock.real(LOOK_EVERY_MS));
     let mut next_row = 0;
     let stopped = loop {

@@ -45,7 +45,7 @@ pub(super) struct Twin {
     pub setup: SharedSetup,
     pub api: Arc<Checkout>,
     pub tally: Arc<DrillTally>,
-    pub checkout_addr: SocketAddr,
+    /// checkout-api's server; its address is where the load goes.
     served: LoopbackServer,
     deps: Vec<LoopbackServer>,
 }
@@ -69,10 +69,14 @@ impl Twin {
             setup,
             api,
             tally,
-            checkout_addr: served.addr,
             served,
             deps,
         })
+    }
+
+    /// Where the load sends its checkouts.
+    pub fn checkout_addr(&self) -> SocketAddr {
+        self.served.addr
     }
 
     /// Samples workers busy and the breakers' words at the end of each drill second, into
@@ -144,7 +148,7 @@ pub async fn run(setup: &DrillSetup, levers: &[LeverPull], ms_per_drill_s: u64) 
         })
     };
     let (sampler, samples) = twin.sample_each_second();
-    load::run(twin.checkout_addr, clock, twin.tally.clone()).await;
+    load::run(twin.checkout_addr(), clock, twin.tally.clone()).await;
     puller.abort();
     Ok(twin.finish(sampler, &samples, setup, sorted).await)
 }
