@@ -154,6 +154,11 @@ pub struct OncallStart {
     pub live: bool,
 }
 
+/// The name of the runtime's threads, where tasks run (the event loop runs on the main
+/// thread): a panic there is a task's, which ends the task and not the app, so the panic
+/// hook leaves the terminal as it is and writes the panic to the log.
+const WORKER_THREAD_NAME: &str = "resilience-lab-worker";
+
 /// Runs the terminal app until the learner quits or a signal arrives.
 ///
 /// `main` has installed color_eyre already; the hook installed here restores the terminal
@@ -183,6 +188,12 @@ pub fn run(settings: &AppSettings, content: Content) -> Result<ExitCode> {
     let (progress_path, loaded) = learning::load_progress(settings.progress.as_deref())?;
     let previous_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        if std::thread::current().name() == Some(WORKER_THREAD_NAME) {
+            // A task's panic: tokio hands it to the task's owner (the live drill's twin
+            // says it on the drill screen), and the app, its screen included, goes on.
+            log::line(&format!("panic in a task: {info}"));
+            return;
+        }
         restore_terminal();
         log::line(&format!("panic: {info}"));
         previous_hook(info);
@@ -191,6 +202,7 @@ pub fn run(settings: &AppSettings, content: Content) -> Result<ExitCode> {
     // chain would delay the frame tick and the keys.
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
+        .thread_name(WORKER_THREAD_NAME)
         .enable_all()
         .build()
         .wrap_err("starting the async runtime")?;

@@ -8,12 +8,16 @@
 //! drills played at once make the machine the experiment (the baseline sags under the
 //! double load, the bar with it). A test checks that no shipped incident is left out.
 //!
-//! payments-503's test is ignored, and says why: the twin counts goodput by its own
-//! requests, one in five of the sim's, each counted five times, and that payments-503's
-//! restored moment cannot be read to 1 s through a one-in-five count. The sim's own
-//! requests, counted one in five the way the twin counts, read 128 to 131 s for the five
-//! ways of choosing the fifth, against the whole count's 129 s (the other four incidents
-//! read the same second for every fifth). Run it with `--ignored`.
+//! payments-503's test is ignored, and says why. Its goodput is now counted over every
+//! sim request (the stand-ins' own outcomes), and six live runs of the final build at a
+//! load average of 7 to 8 read 129 s four times, the sim's second, with seconds 126 to
+//! 130 within 1 to 3 of the sim's 58, 54, 53, 54, 54; but twice the live payments
+//! breaker tripped once more just after the retries lever at 125 s (seconds 126 to 130
+//! at 0), and the run read 131 s and 134 s. The twin's breaker cycle runs about a second
+//! ahead of the sim's from the onset on (at 110 s live goodput reads 34, the sim's 66,
+//! in every run), so the lever meets the cycle in another phase, and on a loaded machine
+//! that phase sometimes trips. Run it with `--ignored`.
+
 use resilience_lab::engine::oncall::{DrillScore, DrillSetup, builtin_incidents, run_drill, score_drill};
 use resilience_lab::live::oncall::runner::{MS_PER_DRILL_S, run};
 
@@ -89,7 +93,7 @@ async fn the_live_twin_agrees_with_the_simulation_on_the_brownouts_runbook() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "a one-in-five goodput count reads payments-503's restored moment 128 to 131 s, the sim 129 s: see the module's note"]
+#[ignore = "the twin's payments breaker cycle runs a second ahead of the sim's, and under load it trips once more after the lever (131 s, 134 s in two of six runs; 129 s, the sim's, in four): see the module's note"]
 async fn the_live_twin_agrees_with_the_simulation_on_the_payments_503_runbook() {
     agrees_on_the_runbook("payments-503").await;
 }

@@ -32,5 +32,5 @@ pub use mode::DrillMode;
 pub use play::{DecisionEntry, LiveClock, OncallPlay, OncallReveal, OncallView, OwnerHint};
 pub use register::OncallDep;
 pub use score::{DrillScore, score_drill};
-pub use sim::{DrillRun, DrillSecond, run_drill};
-pub use source::{AlertLog, DrillSource, LiveFeed};
+pub use sim::{AlertLog, DrillRun, DrillSecond, run_drill};
+pub use source::{DrillSource, LiveFeed};

@@ -125,6 +125,10 @@ pub struct OncallReveal {
     /// seconds the score could count (the twin cannot play the rest at once, as the sim
     /// does).
     pub live_cut_at_s: Option<usize>,
+    /// Live: why the twin stopped on its own before the drill's end, as a clause ("it
+    /// could not start on 127.0.0.1: ...", "it panicked: ..."), for the screen's one
+    /// line; None when it ran or was stopped.
+    pub live_stopped: Option<String>,
     /// The clock the drill was played on, for the debrief.
     pub mode: DrillMode,
 }
@@ -146,6 +150,7 @@ pub struct OncallPlay {
     hints: Vec<OwnerHint>,
     ended_by_facilitator: bool,
     live_cut_at_s: Option<usize>,
+    live_stopped: Option<String>,
 }
 
 /// Every knob of the register, in the register's order, shedding last.
@@ -202,6 +207,7 @@ impl OncallPlay {
             hints: Vec::new(),
             ended_by_facilitator: false,
             live_cut_at_s: None,
+            live_stopped: None,
         }
     }
 
@@ -237,28 +243,37 @@ impl OncallPlay {
         if self.ended {
             return false;
         }
-        let t_s = (feed.now_s().floor() as usize).min(DRILL_S);
+        let t_s = live_second(feed.as_ref());
         let mut changed = t_s != self.t_s;
         self.t_s = t_s;
-        for mut row in feed.take_rows() {
-            alerts.close(&mut row);
-            self.run.seconds.push(row);
-            changed = true;
-        }
-        if changed {
-            self.run.alerts = alerts.spans().to_vec();
-        }
-        if let Some(done) = feed.take_final() {
-            // Short only if the twin could not run the whole drill: the reveal says so.
-            if done.seconds.len() < DRILL_S {
-                self.live_cut_at_s = Some(done.seconds.len());
+        let rows = feed.take_rows();
+        if !rows.is_empty() {
+            for mut row in rows {
+                alerts.close(&mut row);
+                self.run.seconds.push(row);
             }
-            self.run.seconds = done.seconds;
-            self.run.alerts = done.alerts;
-            self.ended = true;
+            // Copied only when a row came: the spans change with the rows alone.
+            self.run.alerts = alerts.spans().to_vec();
             changed = true;
         }
-        changed
+        match feed.take_final() {
+            Some(Ok(done)) => {
+                // Short only if the twin could not run the whole drill: the reveal says so.
+                if done.seconds.len() < DRILL_S {
+                    self.live_cut_at_s = Some(done.seconds.len());
+                }
+                self.run.seconds = done.seconds;
+                self.run.alerts = done.alerts;
+            }
+            Some(Err(why)) => {
+                // The twin is gone: the drill ends on the rows it handed over.
+                self.live_cut_at_s = Some(self.run.seconds.len());
+                self.live_stopped = Some(why);
+            }
+            None => return changed,
+        }
+        self.ended = true;
+        true
     }
 
     /// Plays `seconds` drill seconds at once (pause and speed aside); true if any went by.
@@ -326,27 +341,38 @@ impl OncallPlay {
         self.end();
     }
 
-    /// Adds `incident`'s fault on `dependency` from now on, and plays the drill again with
-    /// it: the seconds already shown stay as they were. Refused after the end, or past
-    /// [`EXTRA_FAULTS_MAX`].
+    /// Adds `incident`'s fault on `dependency` from now on: the sim plays the drill again
+    /// with it (the seconds already shown stay as they were), the live twin's dependencies
+    /// take it at once. Refused after the end, or past [`EXTRA_FAULTS_MAX`].
     pub fn add_fault(&mut self, incident: &IncidentSpec, dependency: OncallDep) -> Result<ExtraFault, String> {
         if self.ended {
             return Err("the drill has ended".to_string());
         }
-        if self.is_live() {
-            return Err("a live drill takes no second fault (the twin plays one incident)".to_string());
-        }
         if self.run.setup.extra_faults.len() >= EXTRA_FAULTS_MAX {
             return Err(format!("at most {EXTRA_FAULTS_MAX} second faults a drill"));
+        }
+        if let Some(feed) = self.live_feed() {
+            // As a lever: from the twin's second now, not the last tick's.
+            self.t_s = live_second(feed);
         }
         let extra = ExtraFault {
             incident: incident.clone(),
             dependency,
             from_s: self.t_s as f64,
         };
-        let mut setup = self.run.setup.clone();
-        setup.extra_faults.push(extra.clone());
-        self.run = run_drill(&setup, &self.run.levers);
+        match &mut self.source {
+            DrillSource::Sim => {
+                let mut setup = self.run.setup.clone();
+                setup.extra_faults.push(extra.clone());
+                self.run = run_drill(&setup, &self.run.levers);
+            }
+            // The twin's dependencies take it at once; the play keeps it for the score,
+            // the facilitator's view and the debrief.
+            DrillSource::Live { feed, .. } => {
+                feed.add_fault(extra.clone());
+                self.run.setup.extra_faults.push(extra.clone());
+            }
+        }
         Ok(extra)
     }
 
@@ -414,7 +440,7 @@ impl OncallPlay {
         }
         if let Some(feed) = self.live_feed() {
             // The picker and the form do not stop the twin's clock: the lever acts now.
-            self.t_s = (feed.now_s().floor() as usize).min(DRILL_S);
+            self.t_s = live_second(feed);
         }
         let pull = LeverPull {
             t_s: self.t_s as f64,
@@ -498,11 +524,17 @@ impl OncallPlay {
             hints: self.hints.clone(),
             ended_by_facilitator: self.ended_by_facilitator,
             live_cut_at_s: self.live_cut_at_s,
+            live_stopped: self.live_stopped.clone(),
             mode: self.live_feed().map_or(DrillMode::Sim, |feed| DrillMode::Live {
                 ms_per_drill_s: feed.ms_per_drill_s(),
             }),
         })
     }
+}
+
+/// The live twin's whole drill second now, within the drill.
+fn live_second(feed: &dyn LiveFeed) -> usize {
+    (feed.now_s().floor() as usize).min(DRILL_S)
 }
 
 /// The alert rules in the order the screen lists them.
@@ -618,6 +650,9 @@ mod tests {
         pulled: std::sync::Arc<std::sync::Mutex<Vec<OncallLever>>>,
         final_run: Option<DrillRun>,
         stopped: std::sync::Arc<std::sync::Mutex<bool>>,
+        faults: std::sync::Arc<std::sync::Mutex<Vec<ExtraFault>>>,
+        /// From this clock on, the twin is gone and says why (as a panic or a failed start).
+        fails_at: Option<(f64, String)>,
     }
 
     const FAKE_LAG_S: usize = 6;
@@ -644,13 +679,21 @@ mod tests {
             self.handed += rows.len();
             rows
         }
-        fn take_final(&mut self) -> Option<DrillRun> {
+        fn take_final(&mut self) -> Option<Result<DrillRun, String>> {
+            if let Some((at_s, why)) = &self.fails_at
+                && self.now_s() >= *at_s
+            {
+                return Some(Err(why.clone()));
+            }
             // As the twin: the final run once the clock is past the end.
             if self.now_s() >= DRILL_S as f64 {
-                self.final_run.take()
+                self.final_run.take().map(Ok)
             } else {
                 None
             }
+        }
+        fn add_fault(&mut self, fault: ExtraFault) {
+            self.faults.lock().unwrap().push(fault);
         }
         fn stop(&mut self) {
             *self.stopped.lock().unwrap() = true;
@@ -661,10 +704,16 @@ mod tests {
         std::sync::Arc<std::sync::Mutex<f64>>,
         std::sync::Arc<std::sync::Mutex<Vec<OncallLever>>>,
         std::sync::Arc<std::sync::Mutex<bool>>,
+        std::sync::Arc<std::sync::Mutex<Vec<ExtraFault>>>,
     );
 
     /// A play on a fake live feed whose rows are `setup`'s sim run without levers.
     fn fake_live(setup: &DrillSetup) -> (OncallPlay, Handles) {
+        fake_live_failing(setup, None)
+    }
+
+    /// [`fake_live`] whose twin stops on its own at `fails_at` (the clock, and why).
+    fn fake_live_failing(setup: &DrillSetup, fails_at: Option<(f64, String)>) -> (OncallPlay, Handles) {
         let run = run_drill(setup, &[]);
         let handles: Handles = Default::default();
         let feed = FakeFeed {
@@ -674,6 +723,8 @@ mod tests {
             pulled: handles.1.clone(),
             final_run: Some(run),
             stopped: handles.2.clone(),
+            faults: handles.3.clone(),
+            fails_at,
         };
         (
             OncallPlay::with_source(setup, DrillSource::live(Box::new(feed))),
@@ -703,7 +754,7 @@ mod tests {
     #[test]
     fn a_live_source_shows_its_rows_behind_its_clock_and_cannot_pause() {
         let setup = setup("inventory-brownout", 2);
-        let (mut play, (now_s, _, _)) = fake_live(&setup);
+        let (mut play, (now_s, ..)) = fake_live(&setup);
         *now_s.lock().unwrap() = 30.4;
         assert!(play.advance(0));
         let view = play.view();
@@ -727,7 +778,7 @@ mod tests {
     #[test]
     fn a_live_pull_goes_to_the_feed_at_its_clock_and_the_end_takes_the_final_run() {
         let setup = setup("inventory-brownout", 2);
-        let (mut play, (now_s, pulled, _)) = fake_live(&setup);
+        let (mut play, (now_s, pulled, _, faults)) = fake_live(&setup);
         *now_s.lock().unwrap() = 200.7;
         play.advance(0);
         *now_s.lock().unwrap() = 201.2;
@@ -739,13 +790,23 @@ mod tests {
             201.0,
             "at the twin's clock, not the last tick's"
         );
-        assert!(play.add_fault(&setup.incident, OncallDep::Payments).is_err());
+        *now_s.lock().unwrap() = 203.6;
+        let extra = play
+            .add_fault(&setup.incident, OncallDep::Payments)
+            .expect("a live drill takes a second fault");
+        assert_eq!(extra.from_s, 203.0, "from the twin's second, not the last tick's");
+        assert_eq!(*faults.lock().unwrap(), vec![extra.clone()], "sent to the twin at once");
         *now_s.lock().unwrap() = DRILL_S as f64 + 3.0;
         play.advance(0);
         assert!(play.ended(), "the clock's end and the final run end the drill");
         let reveal = play.reveal().unwrap();
         assert_eq!(reveal.run.seconds.len(), DRILL_S);
         assert_eq!(reveal.run.levers.len(), 1, "the play keeps the levers");
+        assert_eq!(
+            reveal.run.setup.extra_faults,
+            vec![extra],
+            "and the second fault, for the score"
+        );
         assert_eq!(reveal.live_cut_at_s, None);
         let alerts_of_rows = run_drill(&setup, &[]).alerts;
         assert_eq!(reveal.run.alerts, alerts_of_rows);
@@ -754,7 +815,7 @@ mod tests {
     #[test]
     fn live_rows_fire_the_alerts_the_sim_fires_on_the_same_rows() {
         let setup = setup("inventory-brownout", 1);
-        let (mut play, (now_s, _, _)) = fake_live(&setup);
+        let (mut play, (now_s, ..)) = fake_live(&setup);
         let full = run_drill(&setup, &[]);
         let span = full.alerts.first().expect("an unattended brownout fires an alert");
         *now_s.lock().unwrap() = (span.from_s + 10 + FAKE_LAG_S) as f64;
@@ -771,7 +832,7 @@ mod tests {
     #[test]
     fn a_live_drill_ended_before_the_onset_stops_the_twin_and_scores_what_it_measured() {
         let setup = setup("inventory-brownout", 2);
-        let (mut play, (now_s, _, stopped)) = fake_live(&setup);
+        let (mut play, (now_s, _, stopped, _)) = fake_live(&setup);
         *now_s.lock().unwrap() = 9.0;
         play.advance(0);
         play.end();
@@ -779,6 +840,25 @@ mod tests {
         let reveal = play.reveal().unwrap();
         assert_eq!(reveal.live_cut_at_s, Some(9 - FAKE_LAG_S));
         assert_eq!(reveal.run.seconds.len(), 9 - FAKE_LAG_S);
+    }
+
+    #[test]
+    fn a_twin_that_stops_on_its_own_ends_the_drill_on_the_seconds_measured_and_says_why() {
+        let setup = setup("inventory-brownout", 2);
+        let why = "it panicked: boom".to_string();
+        let (mut play, (now_s, ..)) = fake_live_failing(&setup, Some((40.0, why.clone())));
+        *now_s.lock().unwrap() = 39.5;
+        play.advance(0);
+        assert!(!play.ended());
+        *now_s.lock().unwrap() = 40.0;
+        assert!(play.advance(0), "the end is news");
+        assert!(play.ended(), "no frozen screen: the drill ends");
+        let reveal = play.reveal().expect("the reveal");
+        assert_eq!(reveal.live_stopped, Some(why));
+        // The rows handed over up to the failure, and no more.
+        let measured = 40 - FAKE_LAG_S;
+        assert_eq!(reveal.live_cut_at_s, Some(measured), "scored on the seconds measured");
+        assert_eq!(reveal.run.seconds.len(), measured);
     }
 
     #[test]

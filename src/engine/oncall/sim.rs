@@ -161,12 +161,12 @@ struct DepState {
     not_permitted: u32,
     latencies_ms: Vec<f64>,
     busy_ms: f64,
-    alerts: AlertWatch,
 }
 
 /// One dependency's alert rules' memory: how long its breaker has not been closed, and
 /// its calls refused second by second. The simulation and the live twin close each
-/// second's row through it, so that both fire the same alerts from the same rows.
+/// second's row through an [`AlertLog`] of these, so that both fire the same alerts from
+/// the same rows.
 #[derive(Clone, Debug, Default)]
 pub struct AlertWatch {
     not_closed_streak: usize,
@@ -218,6 +218,29 @@ impl AlertWatch {
     }
 }
 
+/// The two alert rules over a timeline that grows a row at a time: each row closed in
+/// turn, as the simulation closes its seconds, so live rows fire the same alerts.
+#[derive(Clone, Debug, Default)]
+pub struct AlertLog {
+    watches: [AlertWatch; 4],
+    spans: Vec<AlertSpan>,
+}
+
+impl AlertLog {
+    /// Closes `row` (the next second): its firing alerts filled in, the spans moved on.
+    pub fn close(&mut self, row: &mut DrillSecond) {
+        for signals in &row.deps {
+            let fired = self.watches[signals.dep.index()].close_second(row.t_s, signals, &mut self.spans);
+            row.alerts.extend(fired);
+        }
+    }
+
+    /// Every span so far (open ones with no end).
+    pub fn spans(&self) -> &[AlertSpan] {
+        &self.spans
+    }
+}
+
 impl DepState {
     fn new(dep: OncallDep) -> Self {
         Self {
@@ -233,7 +256,6 @@ impl DepState {
             not_permitted: 0,
             latencies_ms: Vec::new(),
             busy_ms: 0.0,
-            alerts: AlertWatch::default(),
         }
     }
 
@@ -470,10 +492,10 @@ impl OncallDrillState<'_> {
         }
     }
 
-    /// Closes a second: the signals, the alerts' memory, the load for the next second.
-    fn close_second(&mut self, t_s: usize, alerts: &mut Vec<AlertSpan>) -> (Vec<DepSignals>, Vec<String>) {
+    /// Closes a second: the signals, the load for the next second (the alerts are the
+    /// row's, closed through an [`AlertLog`] as the live twin's rows are).
+    fn close_second(&mut self) -> Vec<DepSignals> {
         let mut signals = Vec::new();
-        let mut firing = Vec::new();
         for state in &mut self.deps {
             let word = state.breaker_word();
             let row = DepSignals {
@@ -486,7 +508,6 @@ impl OncallDrillState<'_> {
                 breaker: word,
                 not_permitted: state.not_permitted,
             };
-            firing.extend(state.alerts.close_second(t_s, &row, alerts));
             signals.push(row);
             state.offered_per_s = f64::from(state.attempts);
             state.attempts = 0;
@@ -496,8 +517,21 @@ impl OncallDrillState<'_> {
             state.latencies_ms.clear();
             state.busy_ms = 0.0;
         }
-        (signals, firing)
+        signals
     }
+}
+
+/// How a request ended, from its hard chain (whether it succeeded, its drill ms) and its
+/// soft calls' ends (None for one switched off): whether it was served well, and its
+/// time. The request waits for a soft call up to the deadline and no longer, so a soft
+/// call counts for its time cut at the deadline, and one that ran to it fails the request.
+/// The live twin judges its stand-in requests by this rule too (`live::oncall::checkout`).
+pub fn request_end(hard_ok: bool, hard_ms: f64, soft: [Option<CallEnd>; 2]) -> (bool, f64) {
+    let total_ms = soft
+        .iter()
+        .flatten()
+        .fold(hard_ms, |total, end| total.max(end.elapsed_ms.min(INBOUND_DEADLINE_MS)));
+    (hard_ok && total_ms < INBOUND_DEADLINE_MS, total_ms)
 }
 
 /// Plays the drill: the setup's incident at its onset, the levers at their times.
@@ -514,7 +548,7 @@ pub fn run_drill(setup: &DrillSetup, levers: &[LeverPull]) -> DrillRun {
     let mut next_lever = 0;
     let mut workers: BinaryHeap<Reverse<u64>> = BinaryHeap::new();
     let mut seconds = Vec::with_capacity(DRILL_S);
-    let mut alerts = Vec::new();
+    let mut alerts = AlertLog::default();
     for t_s in 0..DRILL_S {
         let (mut requests, mut goodput, mut shed, mut rejected, mut failed) = (0, 0, 0, 0, 0);
         let mut latencies_ms = Vec::with_capacity(REQUESTS_PER_S);
@@ -552,13 +586,9 @@ pub fn run_drill(setup: &DrillSetup, levers: &[LeverPull]) -> DrillRun {
                 hard_ok = payments.ok;
                 hard_ms += payments.elapsed_ms;
             }
-            let mut total_ms = hard_ms;
-            for soft in [OncallDep::Recommendations, OncallDep::ReceiptStore] {
-                if let Some(end) = drill.call(soft, now_s, request, INBOUND_DEADLINE_MS) {
-                    total_ms = total_ms.max(end.elapsed_ms.min(INBOUND_DEADLINE_MS));
-                }
-            }
-            let ok = hard_ok && total_ms < INBOUND_DEADLINE_MS;
+            let soft = [OncallDep::Recommendations, OncallDep::ReceiptStore]
+                .map(|soft| drill.call(soft, now_s, request, INBOUND_DEADLINE_MS));
+            let (ok, total_ms) = request_end(hard_ok, hard_ms, soft);
             let held_ms = total_ms.max(1.0);
             workers.push(Reverse(now_us + (held_ms * 1_000.0) as u64));
             latencies_ms.push(total_ms);
@@ -568,8 +598,8 @@ pub fn run_drill(setup: &DrillSetup, levers: &[LeverPull]) -> DrillRun {
                 (false, _) => failed += 1,
             }
         }
-        let (deps, firing) = drill.close_second(t_s, &mut alerts);
-        seconds.push(DrillSecond {
+        let deps = drill.close_second();
+        let mut row = DrillSecond {
             t_s,
             requests,
             goodput,
@@ -579,14 +609,16 @@ pub fn run_drill(setup: &DrillSetup, levers: &[LeverPull]) -> DrillRun {
             p99_ms: p99(&mut latencies_ms),
             workers_busy: workers.len() as u32,
             deps,
-            alerts: firing,
-        });
+            alerts: Vec::new(),
+        };
+        alerts.close(&mut row);
+        seconds.push(row);
     }
     DrillRun {
         setup: setup.clone(),
         levers: levers_sorted,
         seconds,
-        alerts,
+        alerts: alerts.spans().to_vec(),
     }
 }
 

@@ -9,8 +9,9 @@
 
 use std::fmt::Debug;
 
+use super::incident::ExtraFault;
 use super::lever::OncallLever;
-use super::sim::{AlertSpan, AlertWatch, DrillRun, DrillSecond};
+use super::sim::{AlertLog, DrillRun, DrillSecond};
 
 /// The live twin as a played drill sees it: a clock that runs on its own, a lever sent to
 /// the running service, the rows that have completed.
@@ -25,9 +26,15 @@ pub trait LiveFeed: Debug + Send {
     /// (the play closes them through one [`AlertLog`]).
     fn take_rows(&mut self) -> Vec<DrillSecond>;
     /// The whole run, once the drill's clock is over and every call has ended: its rows
-    /// read again from the final counts, levers left empty (the play keeps them). A twin
-    /// that could not start hands over a run with no rows at once.
-    fn take_final(&mut self) -> Option<DrillRun>;
+    /// read again from the final counts, levers left empty (the play keeps them). Or why
+    /// the twin stopped without one, as a clause ("it could not start on 127.0.0.1: ...",
+    /// "it panicked: ..."), at once, so
+    /// that the drill ends on the seconds measured instead of waiting for rows that will
+    /// not come.
+    fn take_final(&mut self) -> Option<Result<DrillRun, String>>;
+    /// Adds a facilitator's second fault to the running twin now, through the channel
+    /// the levers take.
+    fn add_fault(&mut self, fault: ExtraFault);
     /// Stops the servers and the load now (also what dropping the feed does).
     fn stop(&mut self);
 }
@@ -48,28 +55,5 @@ impl DrillSource {
             feed,
             alerts: AlertLog::default(),
         }
-    }
-}
-
-/// The two alert rules over a timeline that grows a row at a time: each row closed in
-/// turn, as the simulation closes its seconds, so live rows fire the same alerts.
-#[derive(Clone, Debug, Default)]
-pub struct AlertLog {
-    watches: [AlertWatch; 4],
-    spans: Vec<AlertSpan>,
-}
-
-impl AlertLog {
-    /// Closes `row` (the next second): its firing alerts filled in, the spans moved on.
-    pub fn close(&mut self, row: &mut DrillSecond) {
-        for signals in &row.deps {
-            let fired = self.watches[signals.dep.index()].close_second(row.t_s, signals, &mut self.spans);
-            row.alerts.extend(fired);
-        }
-    }
-
-    /// Every span so far (open ones with no end).
-    pub fn spans(&self) -> &[AlertSpan] {
-        &self.spans
     }
 }

@@ -20,17 +20,21 @@ use bytes::Bytes;
 use http_body_util::Empty;
 use hyper::body::Incoming;
 use hyper::{Request, StatusCode};
+use tokio::sync::oneshot;
 
 use super::clock::DrillClock;
-use super::dependency::{ATTEMPT_PATH, AttemptQuery, StandInEnd, WARM_PATH, stand_ins_of};
+use super::dependency::{
+    ATTEMPT_PATH, AttemptQuery, STAND_INS, StandInEnd, WARM_PATH, stand_in_calls_of, stand_ins_of,
+};
 use super::server;
+use super::setup::SharedSetup;
 use super::tally::{DrillTally, LIVE_REQUESTS_PER_S, LIVE_WORKERS, STANDS_FOR};
 use super::workers::CheckoutWorkers;
 use crate::engine::breaker::{Breaker, BreakerConfig, BreakerState};
 use crate::engine::oncall::call_plan::{CallEnd, CallPlan, CallStep};
 use crate::engine::oncall::register::INBOUND_DEADLINE_MS;
-use crate::engine::oncall::sim::{SHEDDABLE_OF_TEN, call_layers};
-use crate::engine::oncall::{DrillSetup, OncallDep, OncallLever};
+use crate::engine::oncall::sim::{SHEDDABLE_OF_TEN, call_layers, request_end};
+use crate::engine::oncall::{OncallDep, OncallLever};
 use crate::live::http::{self, PooledClient, TextBody};
 use crate::live::loopback_server::LoopbackServer;
 
@@ -39,6 +43,8 @@ pub const CHECKOUT_PATH: &str = "/checkout";
 /// The body words of checkout-api's refusals, which the load tells apart.
 pub const SHED_WORD: &str = "shed";
 pub const BUSY_WORD: &str = "busy";
+/// The answer's word before its stand-ins' outcomes.
+const SERVED_WORD: &str = "served ";
 /// The longest one soft attempt is waited for (drill ms): a bound for a call that has
 /// no deadline, far past every answer time the incidents have (1.9 s at most).
 const SOFT_ATTEMPT_CAP_MS: f64 = 10_000.0;
@@ -65,7 +71,8 @@ impl Levers {
 
 /// checkout-api's state, shared by its handlers.
 pub struct Checkout {
-    setup: DrillSetup,
+    /// Shared with the dependencies: a second fault's hidden retry layer counts at once.
+    setup: SharedSetup,
     clock: DrillClock,
     deps: [SocketAddr; 4],
     client: PooledClient,
@@ -85,7 +92,7 @@ fn request_of(request: &Request<Incoming>) -> Option<(usize, bool)> {
 }
 
 impl Checkout {
-    pub fn new(setup: &DrillSetup, clock: DrillClock, deps: [SocketAddr; 4], tally: Arc<DrillTally>) -> Self {
+    pub fn new(setup: &SharedSetup, clock: DrillClock, deps: [SocketAddr; 4], tally: Arc<DrillTally>) -> Self {
         Self {
             setup: setup.clone(),
             clock,
@@ -146,14 +153,24 @@ impl Checkout {
     /// too late for the attempt: a failing attempt is answered at its caller's timeout,
     /// which the caller's own timer nearly always reaches first, and dropped with it the
     /// stand-ins made a breaker's window fill at a fifth of the sim's pace while failures
-    /// ran high (its successes still came with their four stand-ins).
-    async fn attempt(&self, dep: OncallDep, query: &AttemptQuery, limit_ms: f64, started_s: f64) -> (bool, f64) {
+    /// ran high (its successes still came with their four stand-ins). It also tells how
+    /// each stand-in's whole call ended, which goes to `report` when it comes, late or not.
+    async fn attempt(
+        &self,
+        dep: OncallDep,
+        query: &AttemptQuery,
+        limit_ms: f64,
+        started_s: f64,
+        report: Option<StandInReport>,
+    ) -> (bool, f64) {
         let start = Instant::now();
         let uri = format!("http://{}{ATTEMPT_PATH}?{}", self.deps[dep.index()], query.to_query());
         let Ok(request) = Request::get(uri).body(Empty::<Bytes>::new()) else {
             return (false, 0.0);
         };
-        let client = self.client.clone();
+        let (client, breaker, clock) = (self.client.clone(), self.breakers[dep.index()].clone(), self.clock);
+        // Spawned, so that an answer that comes after the attempt's limit still tells the
+        // breaker and the report about the stand-ins.
         let mut exchange = tokio::spawn(async move {
             let response = client.request(request).await.ok()?;
             let ok = response.status() == StatusCode::OK;
@@ -161,50 +178,60 @@ impl Checkout {
                 .await
                 .ok()?
                 .to_bytes();
-            Some((ok, stand_ins_of(&body)))
+            let stand_ins = stand_ins_of(&body);
+            if !stand_ins.is_empty() {
+                tokio::spawn(record_stand_ins(breaker, clock, started_s, stand_ins));
+            }
+            if let (Some(report), Some(calls)) = (report, stand_in_calls_of(&body)) {
+                let _ = report.send(calls);
+            }
+            Some(ok)
         });
         let limit = self.clock.real(limit_ms.min(SOFT_ATTEMPT_CAP_MS));
-        let ok = match tokio::time::timeout(limit, &mut exchange).await {
-            Ok(Ok(Some((ok, stand_ins)))) => {
-                self.record_stand_ins(dep, started_s, stand_ins);
-                ok
-            }
-            Ok(_) => false,
-            Err(_) => {
-                // Not answered in time: failed; its answer still comes, with the stand-ins.
-                let (breaker, clock) = (self.breakers[dep.index()].clone(), self.clock);
-                tokio::spawn(async move {
-                    if let Ok(Some((_, stand_ins))) = exchange.await {
-                        record_stand_ins(breaker, clock, started_s, stand_ins).await;
-                    }
-                });
-                false
-            }
-        };
+        let ok = matches!(tokio::time::timeout(limit, &mut exchange).await, Ok(Ok(Some(true))));
         (ok, self.clock.drill_ms(start.elapsed()))
     }
 
     /// One call of checkout `request` with its retry layers, counted in the checkout's
-    /// second; None when switched off.
-    async fn call(&self, dep: OncallDep, request: usize, arrived_s: f64, budget_ms: f64) -> Option<CallEnd> {
+    /// second; None when switched off. Its stand-ins' calls, each within its own budget
+    /// of `stand_in_budgets_ms`, go to `report`: from the dependency's first answer, or
+    /// refused with the live call when the breaker refuses it before any attempt.
+    async fn call(
+        &self,
+        dep: OncallDep,
+        request: usize,
+        arrived_s: f64,
+        budget_ms: f64,
+        stand_in_budgets_ms: [Option<f64>; STAND_INS],
+        report: StandInReport,
+    ) -> Option<CallEnd> {
         let second = request / LIVE_REQUESTS_PER_S;
         let levers = self.levers();
         if levers.off[dep.index()] {
+            let _ = report.send([None; STAND_INS]);
             return None;
         }
-        let (app_attempts, layers) = call_layers(&self.setup, dep, arrived_s, levers.retries_zero[dep.index()]);
+        let (app_attempts, layers) = call_layers(&self.setup.read(), dep, arrived_s, levers.retries_zero[dep.index()]);
         self.tally.dep(second, dep, |d| d.calls += STANDS_FOR);
-        let budget_ms = if dep.row().hard { budget_ms } else { f64::INFINITY };
+        let soft = !dep.row().hard;
+        let budget_ms = if soft { f64::INFINITY } else { budget_ms };
+        let stand_in_budgets_ms = if soft {
+            stand_in_budgets_ms.map(|b| b.map(|_| f64::INFINITY))
+        } else {
+            stand_in_budgets_ms
+        };
         let mut plan = CallPlan::new(app_attempts, layers, budget_ms);
         let breaker = &self.breakers[dep.index()];
         let mut query = AttemptQuery {
-            second,
             request,
             attempt: 0,
             app_attempts,
             layers,
             budget_ms,
+            stand_in_budgets_ms,
+            live_calls: true,
         };
+        let mut report = Some(report);
         let started_s = self.clock.now_s();
         loop {
             match plan.next_step() {
@@ -218,11 +245,16 @@ impl Checkout {
                             .unwrap_or(false);
                     if !permitted {
                         self.tally.dep(second, dep, |d| d.not_permitted += STANDS_FOR);
+                        if let Some(report) = report.take() {
+                            // Refused before any attempt: the stand-ins, asking at the
+                            // same moment, are refused with it.
+                            let _ = report.send(stand_in_budgets_ms.map(|b| b.and(REFUSED)));
+                        }
                     }
                     plan.permitted(permitted);
                 }
                 CallStep::Attempt { limit_ms } => {
-                    let (ok, took_ms) = self.attempt(dep, &query, limit_ms, started_s).await;
+                    let (ok, took_ms) = self.attempt(dep, &query, limit_ms, started_s, report.take()).await;
                     query.attempt += 1;
                     let took_ms = plan.attempted(ok, took_ms);
                     self.tally.dep(second, dep, |d| {
@@ -246,52 +278,129 @@ impl Checkout {
         }
     }
 
-    /// Records the stand-ins' application attempts in `dep`'s breaker when each ends
-    /// ([`record_stand_ins`]), beside the call's own work.
-    fn record_stand_ins(&self, dep: OncallDep, started_s: f64, stand_ins: Vec<StandInEnd>) {
-        if stand_ins.is_empty() {
+    /// The calls of `request`'s stand-ins to hard `dep` when the live request makes none
+    /// (its inventory call failed, theirs did not): the dependency plays and counts them
+    /// and answers at once; refused while the breaker is not closed or forced open (asked
+    /// without taking a half-open trial, since no live outcome would come back for it).
+    async fn stand_ins_call(
+        &self,
+        dep: OncallDep,
+        request: usize,
+        arrived_s: f64,
+        stand_in_budgets_ms: [Option<f64>; STAND_INS],
+        report: StandInReport,
+    ) {
+        let levers = self.levers();
+        let closed = self.breakers[dep.index()]
+            .lock()
+            .map(|b| b.as_ref().is_none_or(|b| b.state() == BreakerState::Closed))
+            .unwrap_or(false);
+        if levers.forced_open[dep.index()] || !closed {
+            let _ = report.send(stand_in_budgets_ms.map(|b| b.and(REFUSED)));
             return;
         }
-        let (breaker, clock) = (self.breakers[dep.index()].clone(), self.clock);
-        tokio::spawn(record_stand_ins(breaker, clock, started_s, stand_ins));
+        let (app_attempts, layers) = call_layers(&self.setup.read(), dep, arrived_s, levers.retries_zero[dep.index()]);
+        let query = AttemptQuery {
+            request,
+            attempt: 0,
+            app_attempts,
+            layers,
+            budget_ms: INBOUND_DEADLINE_MS,
+            stand_in_budgets_ms,
+            live_calls: false,
+        };
+        let started_s = self.clock.now_s();
+        self.attempt(dep, &query, INBOUND_DEADLINE_MS, started_s, Some(report))
+            .await;
     }
 
     /// Checkout number `request`, sent at drill second `sent_s`: true when it answered
-    /// well within the deadline, which counts from when the customer sent it.
-    async fn checkout(self: &Arc<Self>, request: usize, sent_s: f64) -> bool {
+    /// well within the deadline, which counts from when the customer sent it; and the
+    /// same for each of its stand-ins, judged by the sim's rule (`sim::request_end`) on
+    /// their calls' ends as the dependencies played them.
+    async fn checkout(self: &Arc<Self>, request: usize, sent_s: f64) -> (bool, [bool; STAND_INS]) {
         // The register's layers as they stand when the customer sent the checkout.
         let arrived_s = sent_s;
         let deadline = self.clock.instant_at(sent_s) + self.clock.real(INBOUND_DEADLINE_MS);
+        let all_called = [Some(INBOUND_DEADLINE_MS); STAND_INS];
+        let mut soft_reports = Vec::new();
         let soft: Vec<_> = [OncallDep::Recommendations, OncallDep::ReceiptStore]
             .into_iter()
             .map(|dep| {
                 let me = self.clone();
+                let (report, reported) = oneshot::channel();
+                soft_reports.push(reported);
                 me.soft_in_flight.fetch_add(1, Ordering::Relaxed);
                 // Spawned: the request stops waiting at its deadline, the call does not.
                 tokio::spawn(async move {
-                    let end = me.call(dep, request, arrived_s, f64::INFINITY).await;
+                    let end = me
+                        .call(dep, request, arrived_s, f64::INFINITY, all_called, report)
+                        .await;
                     me.soft_in_flight.fetch_sub(1, Ordering::Relaxed);
                     end
                 })
             })
             .collect();
         let hard = async {
+            let (report, reported) = oneshot::channel();
             let inventory = self
-                .call(OncallDep::Inventory, request, arrived_s, INBOUND_DEADLINE_MS)
+                .call(
+                    OncallDep::Inventory,
+                    request,
+                    arrived_s,
+                    INBOUND_DEADLINE_MS,
+                    all_called,
+                    report,
+                )
                 .await;
+            let inventory_stand_ins = stand_in_calls(reported, deadline).await;
+            // A stand-in calls payments only if its inventory call succeeded, within what
+            // is left of its deadline, as the sim's requests do.
+            let payments_budgets = inventory_stand_ins.map(|end| match end {
+                None => Some(INBOUND_DEADLINE_MS),
+                Some(end) if end.ok => Some(INBOUND_DEADLINE_MS - end.elapsed_ms),
+                Some(_) => None,
+            });
+            let (report, reported) = oneshot::channel();
             let (mut ok, spent_ms) = inventory.map_or((true, 0.0), |c| (c.ok, c.elapsed_ms));
-            if ok
-                && let Some(payments) = self
-                    .call(OncallDep::Payments, request, arrived_s, INBOUND_DEADLINE_MS - spent_ms)
-                    .await
-            {
-                ok = payments.ok;
+            if ok {
+                let budget_ms = INBOUND_DEADLINE_MS - spent_ms;
+                let payments = self
+                    .call(
+                        OncallDep::Payments,
+                        request,
+                        arrived_s,
+                        budget_ms,
+                        payments_budgets,
+                        report,
+                    )
+                    .await;
+                ok = payments.is_none_or(|p| p.ok);
+            } else if payments_budgets.iter().any(Option::is_some) {
+                self.stand_ins_call(OncallDep::Payments, request, arrived_s, payments_budgets, report)
+                    .await;
+            } else {
+                // No payments call at all: the report is closed now, not at the deadline
+                // (held, it kept the request and its worker waiting for it).
+                drop(report);
             }
-            ok
+            let payments_stand_ins = stand_in_calls(reported, deadline).await;
+            let hard_stand_ins: [(bool, f64); STAND_INS] =
+                std::array::from_fn(|k| hard_chain(inventory_stand_ins[k], payments_stand_ins[k]));
+            (ok, hard_stand_ins)
         };
         let soft_waited = tokio::time::timeout_at(deadline.into(), wait_all(soft));
-        let (hard_ok, _) = tokio::join!(hard, soft_waited);
-        hard_ok && Instant::now() < deadline
+        let ((hard_ok, hard_stand_ins), _) = tokio::join!(hard, soft_waited);
+        let live_ok = hard_ok && Instant::now() < deadline;
+        let mut soft_stand_ins = Vec::new();
+        for reported in soft_reports {
+            soft_stand_ins.push(stand_in_calls(reported, deadline).await);
+        }
+        let served = std::array::from_fn(|k| {
+            let (hard_ok, hard_ms) = hard_stand_ins[k];
+            request_end(hard_ok, hard_ms, [soft_stand_ins[0][k], soft_stand_ins[1][k]]).0
+        });
+        (live_ok, served)
     }
 
     async fn handle(self: Arc<Self>, request: Request<Incoming>) -> hyper::Response<TextBody> {
@@ -316,12 +425,13 @@ impl Checkout {
         let Some(worker) = self.workers.take(number, sent_s) else {
             return http::text(StatusCode::SERVICE_UNAVAILABLE, BUSY_WORD);
         };
-        let ok = self.checkout(number, sent_s).await;
+        let (ok, stand_ins) = self.checkout(number, sent_s).await;
         self.workers.release(worker, self.clock.now_s());
+        let served = served_line(&stand_ins);
         if ok {
-            http::text(StatusCode::OK, "ok")
+            http::text(StatusCode::OK, format!("ok\n{served}"))
         } else {
-            http::text(StatusCode::INTERNAL_SERVER_ERROR, "failed")
+            http::text(StatusCode::INTERNAL_SERVER_ERROR, format!("failed\n{served}"))
         }
     }
 }
@@ -347,6 +457,64 @@ async fn record_stand_ins(
             b.record(clock.now_s(), end.ok);
         }
     }
+}
+
+/// Where a call's stand-ins' ends go: each stand-in's whole call, None for no call.
+type StandInReport = oneshot::Sender<[Option<CallEnd>; STAND_INS]>;
+
+/// A stand-in call refused by the breaker (or the lever): no attempt, failed at once.
+const REFUSED: Option<CallEnd> = Some(CallEnd {
+    ok: false,
+    elapsed_ms: 0.0,
+    refused: true,
+});
+
+/// A stand-in call whose end never came (the dependency's answer was lost, or later than
+/// the request's deadline): failed, and as long as the request could wait.
+const NOT_REPORTED: Option<CallEnd> = Some(CallEnd {
+    ok: false,
+    elapsed_ms: f64::INFINITY,
+    refused: false,
+});
+
+/// A call's stand-in ends once reported, waited for until `deadline` (the request's):
+/// the dependency's first answer comes within the first attempt's time, so well before.
+async fn stand_in_calls(
+    reported: oneshot::Receiver<[Option<CallEnd>; STAND_INS]>,
+    deadline: Instant,
+) -> [Option<CallEnd>; STAND_INS] {
+    match tokio::time::timeout_at(deadline.into(), reported).await {
+        Ok(Ok(calls)) => calls,
+        _ => [NOT_REPORTED; STAND_INS],
+    }
+}
+
+/// A stand-in's hard chain from its inventory and payments calls' ends, as the sim's
+/// request runs it: payments counts only after an inventory call that succeeded (or none).
+fn hard_chain(inventory: Option<CallEnd>, payments: Option<CallEnd>) -> (bool, f64) {
+    let (ok, spent_ms) = inventory.map_or((true, 0.0), |c| (c.ok, c.elapsed_ms));
+    match payments {
+        Some(payments) if ok => (payments.ok, spent_ms + payments.elapsed_ms),
+        _ => (ok, spent_ms),
+    }
+}
+
+/// The answer's line that tells the load how each stand-in ended (`served 1 0 1 1`).
+fn served_line(stand_ins: &[bool; STAND_INS]) -> String {
+    let words: Vec<&str> = stand_ins.iter().map(|&ok| if ok { "1" } else { "0" }).collect();
+    format!("{SERVED_WORD}{}\n", words.join(" "))
+}
+
+/// The stand-ins' outcomes from checkout-api's answer; None if it has none.
+pub fn served_of(body: &[u8]) -> Option<[bool; STAND_INS]> {
+    let text = String::from_utf8_lossy(body);
+    let line = text.lines().find_map(|line| line.strip_prefix(SERVED_WORD))?;
+    let mut words = line.split_whitespace();
+    let mut served = [false; STAND_INS];
+    for ok in &mut served {
+        *ok = words.next()? == "1";
+    }
+    Some(served)
 }
 
 /// Waits for every spawned soft call.

@@ -23,6 +23,11 @@ impl DrillClock {
         }
     }
 
+    /// Real milliseconds a drill second lasts (whole: the scale is set in whole ms).
+    pub fn ms_per_drill_s(&self) -> u64 {
+        self.ms_per_drill_s.round() as u64
+    }
+
     /// Drill seconds since the start.
     pub fn now_s(&self) -> f64 {
         Instant::now().saturating_duration_since(self.epoch).as_secs_f64() * 1_000.0 / self.ms_per_drill_s

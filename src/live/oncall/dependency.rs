@@ -19,8 +19,14 @@
 //! others too, the sim's requests after the live one's ([`stood_for`]) with their keyed
 //! draws at the same load, counts their attempts (not five times the live one's), and
 //! tells the caller in the first answer how and when each stand-in's application
-//! attempts end (`stand-ins 0:1@120.0 0:0@2000.0`), which the caller's breaker records
-//! at those moments beside its own outcome. Five copies of one
+//! attempts end (`stand-ins 1@120.0 0@2000.0`), which the caller's breaker records
+//! at those moments beside its own outcome, and how each stand-in's whole call ended
+//! (`calls 1@31.2 0@450.0 x 1@28.9`, `x` for a stand-in that made no call), from which
+//! checkout-api judges each stand-in's request as the sim judges its own. A hard call's
+//! stand-ins each have their own budget (`sb=`, what their inventory calls left of the
+//! deadline, `x` where inventory failed and no payments call follows), and when the live
+//! request makes no call here but some of its stand-ins do (`live=0`), the server plays
+//! and counts theirs and answers at once. Five copies of one
 //! outcome made the breaker's window of 20 a window of four (measured: payments-503 at a
 //! quarter of attempts refused tripped the live breaker at nearly every chance, the sim's
 //! a few seconds apart, and the last trip before the shed lever set the restored time).
@@ -28,7 +34,7 @@
 //! failures two seconds early (measured: inventory-brownout on payments, seed 2, tripped
 //! at 117 live, 119 in the sim).
 //!
-//! It counts attempts by the drill second of the checkout they serve (`s`), as the sim
+//! It counts attempts by the drill second of the checkout they serve (its number `c` over 20), as the sim
 //! does, and judges its load by the second before that one: a stall of the machine that
 //! bunches arrivals is not load the sim's steady customers would make (measured: with
 //! counting by arrival, a loaded machine's bunching put inventory past its brownout
@@ -49,8 +55,9 @@ use hyper::body::Incoming;
 
 use super::clock::DrillClock;
 use super::server;
-use super::tally::{STANDS_FOR, stood_for};
-use crate::engine::oncall::call_plan::{CallPlan, CallStep};
+use super::setup::SharedSetup;
+use super::tally::{LIVE_REQUESTS_PER_S, STANDS_FOR, stood_for};
+use crate::engine::oncall::call_plan::{CallEnd, CallPlan, CallStep};
 use crate::engine::oncall::sim::{AttemptDraws, DRILL_S, REQUESTS_PER_S, attempt_outcome};
 use crate::engine::oncall::{DrillSetup, OncallDep};
 use crate::live::http::{self, TextBody};
@@ -62,16 +69,21 @@ pub const WARM_PATH: &str = "/warm";
 
 /// Drill seconds counted past the drill's end (abandoned calls still arriving).
 const TAIL_S: usize = 60;
-/// The body's word before the stand-ins' outcomes.
+/// The body's word before the stand-ins' application attempts (for the breaker).
 const STAND_INS_WORD: &str = "stand-ins ";
+/// The body's word before the stand-ins' whole calls (for their requests' outcomes).
+const CALLS_WORD: &str = "calls ";
+/// A stand-in that makes no call, in a query's budgets and an answer's calls.
+const NO_CALL: &str = "x";
+/// The stand-ins a live call plays beside its own: the other sim requests it stands for.
+pub const STAND_INS: usize = STANDS_FOR as usize - 1;
 
 /// What a caller tells the server about an attempt: the checkout's second and number,
 /// the attempt's place in its call, and (on the first) the call's layers and budget.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AttemptQuery {
-    /// The drill second of the checkout the attempt serves.
-    pub second: usize,
-    /// The checkout's number in the load: one call per dependency, so the call's key here.
+    /// The checkout's number in the load: one call per dependency, so the call's key here
+    /// (and its second, [`AttemptQuery::second`]).
     pub request: usize,
     /// The attempt's place in its call, from 0.
     pub attempt: usize,
@@ -80,26 +92,65 @@ pub struct AttemptQuery {
     pub layers: u32,
     /// The call's budget in drill ms (infinite for a soft call).
     pub budget_ms: f64,
+    /// The stand-ins' budgets (drill ms), None for a stand-in that makes no call here
+    /// (its inventory call failed, so its payments call never happens); by default each
+    /// has the live call's budget.
+    pub stand_in_budgets_ms: [Option<f64>; STAND_INS],
+    /// False when the live request itself makes no call here and only its stand-ins do:
+    /// the server plays and counts theirs and answers at once.
+    pub live_calls: bool,
 }
 
 impl AttemptQuery {
+    /// The drill second of the checkout the attempt serves: the load sends checkout N at
+    /// drill second N / 20.
+    pub fn second(&self) -> usize {
+        self.request / LIVE_REQUESTS_PER_S
+    }
+
     /// The query string of the attempt's URI.
     pub fn to_query(&self) -> String {
-        format!(
-            "s={}&c={}&k={}&app={}&layers={}&budget={}",
-            self.second, self.request, self.attempt, self.app_attempts, self.layers, self.budget_ms
-        )
+        let mut query = format!(
+            "c={}&k={}&app={}&layers={}&budget={}",
+            self.request, self.attempt, self.app_attempts, self.layers, self.budget_ms
+        );
+        if self.stand_in_budgets_ms != [Some(self.budget_ms); STAND_INS] {
+            let budgets: Vec<String> = self
+                .stand_in_budgets_ms
+                .iter()
+                .map(|b| b.map_or_else(|| NO_CALL.to_string(), |b| b.to_string()))
+                .collect();
+            query.push_str(&format!("&sb={}", budgets.join(",")));
+        }
+        if !self.live_calls {
+            query.push_str("&live=0");
+        }
+        query
     }
 
     fn of(request: &Request<Incoming>) -> Option<Self> {
         let number = |name| server::query(request, name)?.parse::<usize>().ok();
+        let budget_ms: f64 = server::query(request, "budget")?.parse().ok()?;
+        let mut stand_in_budgets_ms = [Some(budget_ms); STAND_INS];
+        if let Some(budgets) = server::query(request, "sb") {
+            let mut given = budgets.split(',');
+            for budget in &mut stand_in_budgets_ms {
+                let text = given.next()?;
+                *budget = if text == NO_CALL {
+                    None
+                } else {
+                    Some(text.parse().ok()?)
+                };
+            }
+        }
         Some(Self {
-            second: number("s")?,
             request: number("c")?,
             attempt: number("k")?,
             app_attempts: number("app")? as u32,
             layers: number("layers")? as u32,
-            budget_ms: server::query(request, "budget")?.parse().ok()?,
+            budget_ms,
+            stand_in_budgets_ms,
+            live_calls: server::query(request, "live") != Some("0"),
         })
     }
 }
@@ -107,15 +158,13 @@ impl AttemptQuery {
 /// How one of a stand-in's application attempts ended, and when.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StandInEnd {
-    /// The application attempt, from 0.
-    pub app: usize,
     pub ok: bool,
     /// When it ended, in drill ms from the call's first attempt.
     pub end_ms: f64,
 }
 
-/// The stand-ins' application attempts, from a first attempt's answer (`A:R@MS`, each
-/// an attempt, its result 1 or 0, its end); none from a later attempt's.
+/// The stand-ins' application attempts, from a first attempt's answer (`R@MS`, each
+/// an attempt's result 1 or 0 and its end); none from a later attempt's.
 pub fn stand_ins_of(body: &[u8]) -> Vec<StandInEnd> {
     let text = String::from_utf8_lossy(body);
     let Some(ends) = text.lines().find_map(|line| line.strip_prefix(STAND_INS_WORD)) else {
@@ -123,10 +172,8 @@ pub fn stand_ins_of(body: &[u8]) -> Vec<StandInEnd> {
     };
     ends.split_whitespace()
         .filter_map(|end| {
-            let (app, rest) = end.split_once(':')?;
-            let (ok, end_ms) = rest.split_once('@')?;
+            let (ok, end_ms) = end.split_once('@')?;
             Some(StandInEnd {
-                app: app.parse().ok()?,
                 ok: ok == "1",
                 end_ms: end_ms.parse().ok()?,
             })
@@ -134,12 +181,35 @@ pub fn stand_ins_of(body: &[u8]) -> Vec<StandInEnd> {
         .collect()
 }
 
-/// One planned call: its attempts' outcomes and drill ms, and how and when (drill ms
-/// from its start) each application attempt ended.
+/// Each stand-in's whole call as a first answer tells it (`R@MS`, its result and its
+/// drill ms, or `x` for no call), in the stand-ins' order; None from an answer without
+/// them (a later attempt's, or a garbled one).
+pub fn stand_in_calls_of(body: &[u8]) -> Option<[Option<CallEnd>; STAND_INS]> {
+    let text = String::from_utf8_lossy(body);
+    let ends = text.lines().find_map(|line| line.strip_prefix(CALLS_WORD))?;
+    let mut calls = [None; STAND_INS];
+    let mut given = ends.split_whitespace();
+    for call in &mut calls {
+        let end = given.next()?;
+        if end != NO_CALL {
+            let (ok, elapsed_ms) = end.split_once('@')?;
+            *call = Some(CallEnd {
+                ok: ok == "1",
+                elapsed_ms: elapsed_ms.parse().ok()?,
+                refused: false,
+            });
+        }
+    }
+    Some(calls)
+}
+
+/// One planned call: its attempts' outcomes and drill ms, how and when (drill ms from
+/// its start) each application attempt ended, and how the call ended.
 #[derive(Clone, Debug, Default)]
 struct PlannedCall {
     attempts: Vec<(bool, f64)>,
     app_ends: Vec<(bool, f64)>,
+    end: Option<CallEnd>,
 }
 
 /// Plans sim request `request`'s call as the sim plays it: every breaker ask granted (the
@@ -151,9 +221,10 @@ fn plan_call(
     request: usize,
     offered_per_s: f64,
     query: &AttemptQuery,
+    budget_ms: f64,
 ) -> PlannedCall {
     let t_s = request as f64 / REQUESTS_PER_S as f64;
-    let mut plan = CallPlan::new(query.app_attempts.max(1), query.layers.max(1), query.budget_ms);
+    let mut plan = CallPlan::new(query.app_attempts.max(1), query.layers.max(1), budget_ms);
     let mut planned = PlannedCall::default();
     let mut elapsed_ms = 0.0;
     loop {
@@ -166,33 +237,61 @@ fn plan_call(
                 planned.attempts.push((ok, took_ms));
             }
             CallStep::RecordBreaker { ok } => planned.app_ends.push((ok, elapsed_ms)),
-            CallStep::Done(_) => return planned,
+            CallStep::Done(end) => {
+                planned.end = Some(end);
+                return planned;
+            }
         }
     }
 }
 
 /// A live call's plan and its stand-ins', kept from its first attempt to its last.
 struct CallPlans {
-    live: PlannedCall,
-    stand_ins: Vec<PlannedCall>,
+    /// None when the live request makes no call here ([`AttemptQuery::live_calls`]).
+    live: Option<PlannedCall>,
+    /// None for a stand-in that makes no call here.
+    stand_ins: Vec<Option<PlannedCall>>,
 }
 
 impl CallPlans {
-    /// The stand-ins' application attempts as a first answer tells them (`A:R@MS ...`).
+    /// The stand-ins' application attempts as a first answer tells them (`R@MS ...`).
     fn stand_in_ends(&self) -> String {
         let mut ends = Vec::new();
-        for call in &self.stand_ins {
-            for (app, (ok, end_ms)) in call.app_ends.iter().enumerate() {
-                ends.push(format!("{app}:{}@{end_ms:.1}", u8::from(*ok)));
+        for call in self.stand_ins.iter().flatten() {
+            for (ok, end_ms) in &call.app_ends {
+                ends.push(format!("{}@{end_ms:.1}", u8::from(*ok)));
             }
         }
         ends.join(" ")
+    }
+
+    /// The stand-ins' whole calls as a first answer tells them (`R@MS`, or `x`).
+    fn stand_in_calls(&self) -> String {
+        let ends: Vec<String> = self
+            .stand_ins
+            .iter()
+            .map(|call| match call.as_ref().and_then(|c| c.end) {
+                Some(end) => format!("{}@{:.1}", u8::from(end.ok), end.elapsed_ms),
+                None => NO_CALL.to_string(),
+            })
+            .collect();
+        ends.join(" ")
+    }
+
+    /// The lines of a first answer that tell the caller about the stand-ins.
+    fn marks(&self) -> String {
+        format!(
+            "{STAND_INS_WORD}{}\n{CALLS_WORD}{}\n",
+            self.stand_in_ends(),
+            self.stand_in_calls()
+        )
     }
 }
 
 struct DrillDependency {
     dep: OncallDep,
-    setup: DrillSetup,
+    /// Shared with checkout-api: a second fault reaches the answers at once.
+    setup: SharedSetup,
     clock: DrillClock,
     /// Attempts counted in each drill second, by the second of the checkout they serve.
     arrivals: Vec<AtomicU32>,
@@ -211,50 +310,63 @@ impl DrillDependency {
     /// Plans a call at its first attempt (the live one and its stand-ins) and counts
     /// every attempt they make in its second.
     fn plan(&self, query: &AttemptQuery) -> CallPlans {
-        let second = query.second.min(self.arrivals.len() - 1);
+        let second = query.second().min(self.arrivals.len() - 1);
         let offered = self.offered_per_s(second);
-        let mut calls: Vec<PlannedCall> = stood_for(query.request)
-            .map(|request| plan_call(&self.setup, self.dep, request, offered, query))
+        let mut sim_requests = stood_for(query.request);
+        let live_request = sim_requests.next().unwrap_or_default();
+        let setup = self.setup.read();
+        let live = query
+            .live_calls
+            .then(|| plan_call(&setup, self.dep, live_request, offered, query, query.budget_ms));
+        let stand_ins: Vec<Option<PlannedCall>> = sim_requests
+            .zip(query.stand_in_budgets_ms)
+            .map(|(request, budget)| {
+                budget.map(|budget_ms| plan_call(&setup, self.dep, request, offered, query, budget_ms))
+            })
             .collect();
-        let counted: usize = calls.iter().map(|c| c.attempts.len()).sum();
+        drop(setup);
+        let counted: usize = live
+            .iter()
+            .chain(stand_ins.iter().flatten())
+            .map(|c| c.attempts.len())
+            .sum();
         self.arrivals[second].fetch_add(counted as u32, Ordering::Relaxed);
-        let live = calls.remove(0);
-        CallPlans { live, stand_ins: calls }
+        CallPlans { live, stand_ins }
     }
 
     /// The outcome of attempt `query.attempt` of its call, its drill ms, and (on the
-    /// first) the stand-ins' application attempts.
+    /// first) the lines that tell of the stand-ins. A first attempt's plans are made
+    /// before the lock is taken: the lock guards the map, not the draws.
     fn answer(&self, query: &AttemptQuery) -> (bool, f64, String) {
+        let planned = (query.attempt == 0).then(|| self.plan(query));
         let Ok(mut calls) = self.calls.lock() else {
             return (false, 0.0, String::new());
         };
-        if query.attempt == 0 {
-            calls.insert(query.request, self.plan(query));
+        let mut marks = String::new();
+        if let Some(plans) = planned {
+            marks = plans.marks();
+            if !query.live_calls {
+                // Only the stand-ins call: played and counted, nothing to answer later.
+                return (true, 0.0, marks);
+            }
+            calls.insert(query.request, plans);
         }
-        let planned = calls.get(&query.request).and_then(|plans| {
-            let ends = if query.attempt == 0 {
-                plans.stand_in_ends()
-            } else {
-                String::new()
-            };
-            plans.live.attempts.get(query.attempt).map(|a| (*a, ends))
-        });
-        let Some(((ok, took_ms), marks)) = planned else {
+        let live = calls.get(&query.request).and_then(|plans| plans.live.as_ref());
+        let Some(&(ok, took_ms)) = live.and_then(|live| live.attempts.get(query.attempt)) else {
             // An attempt the plan did not foresee (the live call's times ran past the
             // model's): drawn and counted alone, as five of the sim's.
             drop(calls);
-            let second = query.second.min(self.arrivals.len() - 1);
+            let second = query.second().min(self.arrivals.len() - 1);
             self.arrivals[second].fetch_add(STANDS_FOR, Ordering::Relaxed);
             let offered = self.offered_per_s(second);
             let request = stood_for(query.request).next().unwrap_or_default();
-            let mut draws = AttemptDraws::new(self.setup.seed, self.dep, request, query.attempt);
+            let setup = self.setup.read();
+            let mut draws = AttemptDraws::new(setup.seed, self.dep, request, query.attempt);
             let t_s = self.clock.now_s();
-            let (ok, took_ms) = attempt_outcome(&self.setup, self.dep, t_s, offered, &mut draws);
-            return (ok, took_ms, String::new());
+            let (ok, took_ms) = attempt_outcome(&setup, self.dep, t_s, offered, &mut draws);
+            return (ok, took_ms, marks);
         };
-        let last = calls
-            .get(&query.request)
-            .is_some_and(|plans| query.attempt + 1 >= plans.live.attempts.len());
+        let last = live.is_some_and(|live| query.attempt + 1 >= live.attempts.len());
         if ok || last {
             calls.remove(&query.request);
         }
@@ -268,24 +380,24 @@ impl DrillDependency {
         let Some(query) = AttemptQuery::of(&request) else {
             return http::text(
                 StatusCode::BAD_REQUEST,
-                "an attempt needs ?s=&c=&k=&app=&layers=&budget=\n",
+                "an attempt needs ?c=&k=&app=&layers=&budget=\n",
             );
         };
         let (ok, took_ms, marks) = self.answer(&query);
         tokio::time::sleep(self.clock.real(took_ms)).await;
         if ok {
-            http::text(StatusCode::OK, format!("ok\n{STAND_INS_WORD}{marks}\n"))
+            http::text(StatusCode::OK, format!("ok\n{marks}"))
         } else {
             http::text(
                 StatusCode::SERVICE_UNAVAILABLE,
-                format!("failed: past capacity, or the fault\n{STAND_INS_WORD}{marks}\n"),
+                format!("failed: past capacity, or the fault\n{marks}"),
             )
         }
     }
 }
 
 /// Starts `dep`'s server for the drill of `setup` on `clock`.
-pub async fn serve(dep: OncallDep, setup: &DrillSetup, clock: DrillClock) -> std::io::Result<LoopbackServer> {
+pub async fn serve(dep: OncallDep, setup: &SharedSetup, clock: DrillClock) -> std::io::Result<LoopbackServer> {
     let model = Arc::new(DrillDependency {
         dep,
         setup: setup.clone(),
@@ -299,19 +411,102 @@ pub async fn serve(dep: OncallDep, setup: &DrillSetup, clock: DrillClock) -> std
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::oncall::{ExtraFault, builtin_incidents};
+
+    fn incident(name: &str) -> crate::engine::oncall::IncidentSpec {
+        let incidents = builtin_incidents().expect("the shipped incidents parse");
+        incidents
+            .into_iter()
+            .find(|i| i.name == name)
+            .expect("a shipped incident")
+    }
+
+    /// Inventory's server model, without its socket, on `setup`.
+    fn inventory_on(setup: &SharedSetup) -> DrillDependency {
+        DrillDependency {
+            dep: OncallDep::Inventory,
+            setup: setup.clone(),
+            clock: DrillClock::start_after(std::time::Duration::ZERO, 80.0),
+            arrivals: (0..DRILL_S + TAIL_S).map(|_| AtomicU32::new(0)).collect(),
+            calls: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The first attempt of checkout `request`'s one-attempt call.
+    fn first_attempt(request: usize) -> AttemptQuery {
+        AttemptQuery {
+            request,
+            attempt: 0,
+            app_attempts: 1,
+            layers: 1,
+            budget_ms: 2_000.0,
+            stand_in_budgets_ms: [Some(2_000.0); STAND_INS],
+            live_calls: true,
+        }
+    }
+
+    #[test]
+    fn a_second_fault_added_to_the_shared_setup_reaches_the_dependencys_answers() {
+        // The drill's own incident on receipt-store; the second fault on inventory.
+        let setup = SharedSetup::new(&DrillSetup::new(&incident("receipt-store-slow"), 1));
+        let inventory = inventory_on(&setup);
+        // Checkout 400 is sent at drill second 20, checkout 1,000 at 50.
+        assert!(inventory.answer(&first_attempt(400)).0, "a calm inventory answers");
+        setup.add_fault(ExtraFault {
+            incident: incident("receipt-store-slow"),
+            dependency: OncallDep::Inventory,
+            from_s: 30.0,
+        });
+        let (ok, took_ms, marks) = inventory.answer(&first_attempt(1_000));
+        assert!(!ok, "the second fault's slow answers, from its moment on");
+        assert_eq!(took_ms, OncallDep::Inventory.row().timeout_ms);
+        assert!(marks.contains("calls 0@"), "its stand-ins fail with it: {marks}");
+        assert!(inventory.answer(&first_attempt(401)).0, "before its moment, as it was");
+    }
+
+    #[test]
+    fn a_call_made_by_its_stand_ins_alone_is_played_and_answered_at_once() {
+        let inventory = inventory_on(&SharedSetup::new(&DrillSetup::new(&incident("receipt-store-slow"), 1)));
+        let query = first_attempt;
+        assert!(inventory.answer(&query(401)).0, "a calm inventory answers");
+        // Only the stand-ins call (the live request's inventory failed): answered at once,
+        // the stand-in with no budget making no call.
+        let mut only_stand_ins = query(402);
+        only_stand_ins.live_calls = false;
+        only_stand_ins.stand_in_budgets_ms[2] = None;
+        let (ok, took_ms, marks) = inventory.answer(&only_stand_ins);
+        assert!(ok && took_ms == 0.0);
+        let calls = stand_in_calls_of(marks.as_bytes()).expect("the stand-ins' calls");
+        assert_eq!(calls.map(|c| c.is_some()), [true, true, false, true]);
+    }
 
     #[test]
     fn the_stand_ins_marks_read_back_from_the_body() {
-        let ends = stand_ins_of(b"ok\nstand-ins 0:1@120.0 0:0@800.0 1:1@920.5\n");
+        let ends = stand_ins_of(b"ok\nstand-ins 1@120.0 0@800.0 1@920.5\n");
         assert_eq!(ends.len(), 3);
         assert_eq!(
             ends[2],
             StandInEnd {
-                app: 1,
                 ok: true,
                 end_ms: 920.5
             }
         );
         assert!(stand_ins_of(b"ok\n").is_empty());
+    }
+
+    #[test]
+    fn the_stand_ins_whole_calls_read_back_from_the_body() {
+        let calls = stand_in_calls_of(b"ok\nstand-ins \ncalls 1@31.5 0@450.0 x 1@28.0\n").expect("four calls");
+        assert_eq!(
+            calls.map(|c| c.map(|c| c.ok)),
+            [Some(true), Some(false), None, Some(true)]
+        );
+        assert_eq!(calls[1].map(|c| c.elapsed_ms), Some(450.0));
+        assert_eq!(
+            stand_in_calls_of(b"ok\ncalls 1@31.5\n"),
+            None,
+            "a short list is no list"
+        );
+        assert_eq!(stand_in_calls_of(b"ok\n"), None);
     }
 }

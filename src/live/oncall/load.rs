@@ -15,10 +15,10 @@ use http_body_util::{BodyExt, Empty};
 use hyper::{Request, StatusCode};
 use tokio::task::JoinSet;
 
-use super::checkout::{BUSY_WORD, CHECKOUT_PATH, SHED_WORD};
+use super::checkout::{BUSY_WORD, CHECKOUT_PATH, SHED_WORD, served_of};
 use super::clock::DrillClock;
 use super::dependency::WARM_PATH;
-use super::tally::{DrillTally, LIVE_REQUESTS_PER_S, RequestEnd};
+use super::tally::{DrillTally, LIVE_REQUESTS_PER_S, RequestEnd, StandIns};
 use crate::engine::oncall::sim::{DRILL_S, SHEDDABLE_OF_TEN};
 use crate::live::http::{self, PooledClient};
 
@@ -29,29 +29,32 @@ pub const REQUEST_LIMIT_MS: f64 = 4_000.0;
 /// first second's latency.
 const WARM_CONNECTIONS: usize = 64;
 
-async fn one(client: &PooledClient, addr: SocketAddr, i: usize, clock: DrillClock) -> (RequestEnd, f64) {
+/// Request `i`: how it ended, its drill ms, and (when checkout-api served it, well or
+/// not) how its stand-ins ended.
+async fn one(client: &PooledClient, addr: SocketAddr, i: usize, clock: DrillClock) -> (RequestEnd, f64, StandIns) {
     let start = Instant::now();
     let uri = format!("http://{addr}{CHECKOUT_PATH}?i={i}");
     let Ok(request) = Request::get(uri).body(Empty::<Bytes>::new()) else {
-        return (RequestEnd::Failed, 0.0);
+        return (RequestEnd::Failed, 0.0, None);
     };
     let exchange = async {
         let response = client.request(request).await.ok()?;
         let status = response.status();
         let body = response.into_body().collect().await.ok()?.to_bytes();
-        Some(match status {
+        let end = match status {
             StatusCode::OK => RequestEnd::Served,
             StatusCode::SERVICE_UNAVAILABLE if body.as_ref() == SHED_WORD.as_bytes() => RequestEnd::Shed,
             StatusCode::SERVICE_UNAVAILABLE if body.as_ref() == BUSY_WORD.as_bytes() => RequestEnd::Rejected,
             _ => RequestEnd::Failed,
-        })
+        };
+        Some((end, served_of(&body)))
     };
-    let end = tokio::time::timeout(clock.real(REQUEST_LIMIT_MS), exchange)
+    let (end, stand_ins) = tokio::time::timeout(clock.real(REQUEST_LIMIT_MS), exchange)
         .await
         .ok()
         .flatten()
-        .unwrap_or(RequestEnd::Failed);
-    (end, clock.drill_ms(start.elapsed()))
+        .unwrap_or((RequestEnd::Failed, None));
+    (end, clock.drill_ms(start.elapsed()), stand_ins)
 }
 
 /// Opens [`WARM_CONNECTIONS`] connections to checkout-api (and through it to each
@@ -84,9 +87,9 @@ pub async fn run(addr: SocketAddr, clock: DrillClock, tally: Arc<DrillTally>) {
         }
         let (client, tally) = (client.clone(), tally.clone());
         sent.spawn(async move {
-            let (end, took_ms) = one(&client, addr, i, clock).await;
+            let (end, took_ms, stand_ins) = one(&client, addr, i, clock).await;
             let sheddable = (i % LIVE_REQUESTS_PER_S) % 10 < SHEDDABLE_OF_TEN;
-            tally.request(i / LIVE_REQUESTS_PER_S, end, sheddable, took_ms);
+            tally.request(i / LIVE_REQUESTS_PER_S, end, sheddable, took_ms, stand_ins);
         });
         // The ended requests' slots freed as the load goes: memory stays at those in flight.
         while sent.try_join_next().is_some() {}

@@ -34,6 +34,15 @@
 //! - checkout-api counts each request's calls and attempts in the second the request
 //!   arrived, as the sim does ([`tally`]); a second's workers-busy and breaker words are
 //!   sampled at its end.
+//! - Goodput counts every sim request, not one in five: a dependency tells checkout-api
+//!   how each stand-in's call ended, checkout-api judges each stand-in's request by the
+//!   sim's rule (`engine::oncall::sim::request_end`: the hard chain succeeded and no wait
+//!   reached the deadline) and tells the load, which counts the live request and its four
+//!   stand-ins each once ([`checkout`], [`tally`]). A stand-in shares the live request's
+//!   worker, its sheddability and its breaker's first answer. (Counted five times, the
+//!   live request's own outcome read goodput through a one-in-five sample, and
+//!   payments-503's restored moment, where goodput sits just under the bar, moved 1 to
+//!   2 s with which fifth was counted.)
 //! - The random draws are keyed, not streamed: an attempt's draws come from the seed, the
 //!   dependency, the sim request's number and the attempt's place in its call
 //!   (`engine::oncall::sim::AttemptDraws`), so a live dependency draws for sim request
@@ -50,6 +59,7 @@
 //! - [`runner`]: the whole run, into the engine's `DrillRun`.
 //! - [`workers`]: checkout-api's workers, held on the drill clock as the sim holds them.
 //! - [`feed`]: the app's live drill: levers while it runs, rows as they complete.
+//! - [`setup`]: the setup the servers share, where a facilitator's second fault goes.
 
 pub mod checkout;
 pub mod clock;
@@ -58,5 +68,6 @@ pub mod feed;
 pub mod load;
 pub mod runner;
 pub mod server;
+pub mod setup;
 pub mod tally;
 pub mod workers;

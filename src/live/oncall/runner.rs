@@ -16,6 +16,7 @@ use super::checkout::{self, Checkout};
 use super::clock::DrillClock;
 use super::dependency;
 use super::load;
+use super::setup::SharedSetup;
 use super::tally::{DrillTally, SecondTally};
 use crate::engine::oncall::sim::{DRILL_S, DepSignals, DrillSecond, POOL_CONNECTIONS, p99};
 use crate::engine::oncall::{AlertLog, DrillRun, DrillSetup, LeverPull, OncallDep};
@@ -40,9 +41,11 @@ pub(super) type Sample = (u32, [&'static str; 4]);
 /// one drill clock. Shared by the headless run and the app's live drill (`super::feed`).
 pub(super) struct Twin {
     pub clock: DrillClock,
+    /// The setup every server reads, where a facilitator's second fault goes.
+    pub setup: SharedSetup,
     pub api: Arc<Checkout>,
     pub tally: Arc<DrillTally>,
-    pub checkout_addr: SocketAddr,
+    /// checkout-api's server; its address is where the load goes.
     served: LoopbackServer,
     deps: Vec<LoopbackServer>,
 }
@@ -51,23 +54,29 @@ impl Twin {
     /// Starts the servers on 127.0.0.1 and warms checkout-api's connections, before
     /// `clock`'s second 0.
     pub async fn start(setup: &DrillSetup, clock: DrillClock) -> std::io::Result<Self> {
+        let setup = SharedSetup::new(setup);
         let mut deps = Vec::new();
         for dep in OncallDep::ALL {
-            deps.push(dependency::serve(dep, setup, clock).await?);
+            deps.push(dependency::serve(dep, &setup, clock).await?);
         }
         let addrs = [deps[0].addr, deps[1].addr, deps[2].addr, deps[3].addr];
         let tally = Arc::new(DrillTally::default());
-        let api = Arc::new(Checkout::new(setup, clock, addrs, tally.clone()));
+        let api = Arc::new(Checkout::new(&setup, clock, addrs, tally.clone()));
         let served = checkout::serve(api.clone()).await?;
         load::warm(&http::pooled_client(), served.addr).await;
         Ok(Self {
             clock,
+            setup,
             api,
             tally,
-            checkout_addr: served.addr,
             served,
             deps,
         })
+    }
+
+    /// Where the load sends its checkouts.
+    pub fn checkout_addr(&self) -> SocketAddr {
+        self.served.addr
     }
 
     /// Samples workers busy and the breakers' words at the end of each drill second, into
@@ -139,7 +148,7 @@ pub async fn run(setup: &DrillSetup, levers: &[LeverPull], ms_per_drill_s: u64) 
         })
     };
     let (sampler, samples) = twin.sample_each_second();
-    load::run(twin.checkout_addr, clock, twin.tally.clone()).await;
+    load::run(twin.checkout_addr(), clock, twin.tally.clone()).await;
     puller.abort();
     Ok(twin.finish(sampler, &samples, setup, sorted).await)
 }

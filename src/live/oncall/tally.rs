@@ -17,9 +17,11 @@ use crate::engine::oncall::sim::{DRILL_S, REQUESTS_PER_S, WORKERS};
 /// to 20,000 loopback exchanges a real second at 80 ms a drill second; measured on the
 /// 2-core machine shared with three builds (load average 6, debug build), even the calm
 /// baseline's attempts took 40 to 60 real ms instead of 2 to 10 and every worker filled.
-/// A fifth of the load, each request counted five times, keeps the sim's numbers (70
+/// A fifth of the load, each request standing for five, keeps the sim's numbers (70
 /// checkouts a second of goodput, attempts a second as a dependency's load) at a rate
-/// the machine sustains.
+/// the machine sustains: goodput counts the live request and its four stand-ins each by
+/// its own outcome ([`DrillTally::request`]), the dashboard's counts of calls and
+/// attempts count the live call's five times.
 pub const STANDS_FOR: u32 = 5;
 /// Live requests a drill second: every fifth of the sim's, still three in ten sheddable.
 pub const LIVE_REQUESTS_PER_S: usize = REQUESTS_PER_S / STANDS_FOR as usize;
@@ -36,6 +38,9 @@ pub fn stood_for(live_request: usize) -> impl Iterator<Item = usize> {
     let first = live_request * STANDS_FOR as usize;
     first..first + STANDS_FOR as usize
 }
+
+/// How a served request's stand-ins ended (true: served well), as checkout-api answered.
+pub type StandIns = Option<[bool; STANDS_FOR as usize - 1]>;
 
 /// One dependency's counts for one second.
 #[derive(Clone, Debug, Default)]
@@ -102,20 +107,31 @@ impl DrillTally {
         self.with(t_s, |second| change(&mut second.deps[dep.index()]));
     }
 
-    /// A request of second `t_s` ended: how, after `took_ms`, and whether it was sheddable;
-    /// counted [`STANDS_FOR`] times.
-    pub fn request(&self, t_s: usize, end: RequestEnd, sheddable: bool, took_ms: f64) {
+    /// A request of second `t_s` ended: how, after `took_ms`, and whether it was
+    /// sheddable. Turned away (shed or busy), it counts [`STANDS_FOR`] times, as its
+    /// stand-ins were turned away with it; served (well or not), it counts once and each
+    /// of its stand-ins by its own outcome (`stand_ins`, None when the answer never came:
+    /// failed with it), so that goodput counts every sim request, not one in five. The
+    /// stand-ins are sheddable when the live request is (they share its answer to shed).
+    pub fn request(&self, t_s: usize, end: RequestEnd, sheddable: bool, took_ms: f64, stand_ins: StandIns) {
         self.with(t_s, |second| {
             second.requests += STANDS_FOR;
-            match end {
-                RequestEnd::Served if !sheddable => second.goodput += STANDS_FOR,
+            let mut count = |end: RequestEnd, times: u32| match end {
+                RequestEnd::Served if !sheddable => second.goodput += times,
                 RequestEnd::Served => {}
-                RequestEnd::Shed => second.shed += STANDS_FOR,
-                RequestEnd::Rejected => second.rejected += STANDS_FOR,
-                RequestEnd::Failed => second.failed += STANDS_FOR,
-            }
-            if matches!(end, RequestEnd::Served | RequestEnd::Failed) {
-                second.latencies_ms.push(took_ms);
+                RequestEnd::Shed => second.shed += times,
+                RequestEnd::Rejected => second.rejected += times,
+                RequestEnd::Failed => second.failed += times,
+            };
+            match end {
+                RequestEnd::Served | RequestEnd::Failed => {
+                    count(end, 1);
+                    for served in stand_ins.unwrap_or_default() {
+                        count(if served { RequestEnd::Served } else { RequestEnd::Failed }, 1);
+                    }
+                    second.latencies_ms.push(took_ms);
+                }
+                RequestEnd::Shed | RequestEnd::Rejected => count(end, STANDS_FOR),
             }
         });
     }
@@ -145,5 +161,21 @@ mod tests {
         assert_eq!(sim, (0..REQUESTS_PER_S * 3).collect::<Vec<_>>());
         // The live request sent at drill second 2.5 stands for the sim's arriving then.
         assert_eq!(stood_for(50).next(), Some(250));
+    }
+
+    #[test]
+    fn a_served_request_counts_its_stand_ins_by_their_own_outcomes() {
+        let tally = DrillTally::default();
+        tally.request(3, RequestEnd::Served, false, 40.0, Some([true, false, true, true]));
+        tally.request(3, RequestEnd::Failed, false, 2_000.0, Some([true, true, false, false]));
+        tally.request(3, RequestEnd::Failed, false, 4_000.0, None);
+        tally.request(3, RequestEnd::Served, true, 40.0, Some([true; 4]));
+        tally.request(3, RequestEnd::Rejected, false, 0.0, None);
+        let second = tally.snapshot(3).expect("second 3");
+        assert_eq!(second.requests, 25);
+        assert_eq!(second.goodput, 4 + 2, "each of the five once; a sheddable one none");
+        assert_eq!(second.failed, 1 + 3 + 5);
+        assert_eq!(second.rejected, 5, "turned away with its stand-ins");
+        assert_eq!(second.latencies_ms.len(), 4, "one answer time a live request");
     }
 }

@@ -393,6 +393,13 @@ fn render_reveal(reveal: &OncallReveal, saved: Option<&str>, scroll: u16, theme:
             ),
         );
     }
+    if let Some(why) = &reveal.live_stopped {
+        // Above everything: the drill did not end as the learner asked or the clock said.
+        lines.insert(
+            0,
+            Line::styled(format!(" The live service stopped: {why}."), theme.accent()),
+        );
+    }
     lines.extend(
         hidden_settings(&setup.incident)
             .into_iter()

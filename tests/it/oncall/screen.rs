@@ -248,3 +248,56 @@ fn one_e_asks_and_a_second_ends_the_drill() {
     app.update(Msg::Oncall(OncallMsg::End));
     assert!(app.oncall.as_ref().unwrap().reveal.is_some(), "E twice ended it");
 }
+
+/// A live twin that stopped by itself before its first row: it could not start.
+#[derive(Debug)]
+struct TwinThatCannotStart;
+
+impl resilience_lab::engine::oncall::LiveFeed for TwinThatCannotStart {
+    fn ms_per_drill_s(&self) -> u64 {
+        400
+    }
+    fn now_s(&self) -> f64 {
+        0.0
+    }
+    fn pull(&mut self, _: resilience_lab::engine::oncall::OncallLever) {}
+    fn take_rows(&mut self) -> Vec<resilience_lab::engine::oncall::DrillSecond> {
+        Vec::new()
+    }
+    fn take_final(&mut self) -> Option<Result<resilience_lab::engine::oncall::DrillRun, String>> {
+        Some(Err("it could not start on 127.0.0.1: no free port".to_string()))
+    }
+    fn add_fault(&mut self, _: resilience_lab::engine::oncall::ExtraFault) {}
+    fn stop(&mut self) {}
+}
+
+#[test]
+fn a_live_twin_that_cannot_start_ends_the_drill_and_the_screen_says_why() {
+    use resilience_lab::engine::oncall::{DrillSource, OncallPlay};
+    use resilience_lab::tui::screens::oncall::{OncallOutcome, OncallStage};
+    let mut app = drill_app(80, 24, INCIDENT, 1, 0);
+    let setup = {
+        let incidents = builtin_incidents().unwrap();
+        DrillSetup::new(incidents.iter().find(|i| i.name == INCIDENT).unwrap(), 1)
+    };
+    let screen = app.oncall.as_mut().unwrap();
+    screen.play = OncallPlay::with_source(&setup, DrillSource::live(Box::new(TwinThatCannotStart)));
+    assert_eq!(
+        screen.advance(0),
+        OncallOutcome::Ended,
+        "no frozen screen: the drill ends"
+    );
+    assert_eq!(screen.stage, OncallStage::Reveal(0));
+    let text = render(&app);
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("The live service stopped"))
+        .collect();
+    assert_eq!(lines.len(), 1, "one line says it:\n{text}");
+    assert!(
+        lines[0].contains("The live service stopped: it could not start on 127.0.0.1: no free port."),
+        "{}",
+        lines[0]
+    );
+    assert!(text.contains("the score counts the 0 drill seconds measured"), "{text}");
+}
