@@ -3,7 +3,7 @@
 //! ```text
 //!  On call: checkout-api   t=123 s of 420   500 ms a drill second   running
 //! ┌ Signals, last drill second ──────────────────────────────────────────────┐
-//! │ goodput 70/s (calm 70)  attempts/request 1.00  workers 12/64  ...        │
+//! │ goodput 70/s, 10 s mean 70 (calm 70)  attempts/request 1.00  p99 ...      │
 //! │ dependency      kind  rate/s errors  p99 ms satur. att/call breaker  ... │
 //! │ payments        hard     100      0     150    37%     1.00 closed       │
 //! │ ...                                                                      │
@@ -128,9 +128,15 @@ fn render_signals(view: &OncallView, theme: Theme, area: Rect, buf: &mut Buffer)
     match &view.second {
         None => lines.push(Line::styled(" the first drill second is under way", theme.dim())),
         Some(second) => {
+            // The 10 s mean beside the second: a storm's goodput flickers between 0 and calm
+            // from one second to the next (a trial read 0/s over a bar of full columns), and
+            // the score reads goodput back from the 10 s mean.
+            let last_ten = &view.goodput_trend[view.goodput_trend.len().saturating_sub(10)..];
+            let mean_10s = last_ten.iter().map(|g| f64::from(*g)).sum::<f64>() / last_ten.len().max(1) as f64;
             lines.push(Line::from(format!(
-                " goodput {:>2}/s (calm {})   attempts/request {:.2}   p99 {:>4.0} ms",
+                " goodput {:>2}/s, 10 s mean {:>2.0} (calm {})  attempts/request {:.2}  p99 {:>4.0} ms",
                 second.goodput,
+                mean_10s,
                 view.baseline_goodput,
                 second.attempts_per_request(),
                 second.p99_ms,
