@@ -431,6 +431,22 @@ fn lab3_live_with(
     app
 }
 
+/// A run where `b` took over from the schedule ends saying so: its live rows followed the hand,
+/// not the window the simulation's rows played.
+#[test]
+fn a_lab3_live_run_that_b_overrode_says_so_when_it_finishes() {
+    use resilience_lab::engine::fault::ManualOverride;
+    let plain = render(&lab3_live(80, 24, 60, true));
+    assert!(plain.contains("live rows measured, sim rows below"), "{plain}");
+    let overridden = render(&lab3_live_with(80, 24, 60, true, |live| {
+        live.manual = Some(ManualOverride::Sick);
+    }));
+    assert!(
+        overridden.contains("b overrode hang 10–40 s: live rows differ from sim"),
+        "{overridden}"
+    );
+}
+
 #[test]
 fn lab1_live_draining_100x30() {
     insta::assert_snapshot!(render(&lab1_live(100, 30, false)));

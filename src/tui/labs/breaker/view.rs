@@ -64,6 +64,11 @@ fn status_line(live: &BreakerLive) -> String {
             series.elapsed_s(),
             params.duration_s
         )
+    } else if series.measured.is_some() && live.manual.is_some() {
+        // `b` replaced the schedule for the rest of the run: the live rows followed the hand,
+        // not the window the sim rows played (a trial read "hang 10–40 s" after one `b` at
+        // 5 s, and 5,500 calls to sick live against the sim's 3,000).
+        format!("finished · b overrode {scheduled}: live rows differ from sim · s again")
     } else if series.measured.is_some() {
         format!("finished · live rows measured, sim rows below · {scheduled} · s again")
     } else {
