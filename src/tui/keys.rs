@@ -278,7 +278,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Down,      NONE,  CHOICE,       Msg::Down,                                   "",              "",                                                             ""),
     bind(KeyCode::Enter,     NONE,  CHOICE,       Msg::Open,                                   "",              "",                                                             ""),
     // A typed number, in the quiz or a lab's prediction.
-    bind(KeyCode::Char('0'), NONE,  INPUT,        Msg::Type('0'),                              "0–9 . , -",     "type the number",                                              "0–9 type"),
+    bind(KeyCode::Char('0'), NONE,  INPUT,        Msg::Type('0'),                              "0–9 . , -",     "type the number (decimals with .; 20% or 0.2 for a share)",    "0–9 . type"),
     bind(KeyCode::Char('1'), NONE,  INPUT,        Msg::Type('1'),                              "",              "",                                                             ""),
     bind(KeyCode::Char('2'), NONE,  INPUT,        Msg::Type('2'),                              "",              "",                                                             ""),
     bind(KeyCode::Char('3'), NONE,  INPUT,        Msg::Type('3'),                              "",              "",                                                             ""),

@@ -80,7 +80,7 @@ fn fleet() {
     assert!(!verdict.contains("restarts 12"), "{verdict}");
     // A prompt and a verdict take the keys: the footer lists theirs, not the fleet's.
     let footer = |screen: &str| screen.lines().last().unwrap_or_default().to_string();
-    assert!(footer(&prompt).contains("0–9 type"), "{prompt}");
+    assert!(footer(&prompt).contains("0–9 . type"), "{prompt}");
     assert!(footer(&verdict).contains("Enter next step"), "{verdict}");
     for fleet_key in ["d/w/u db", "c scenario", "m live"] {
         assert!(!footer(&prompt).contains(fleet_key), "{prompt}");
