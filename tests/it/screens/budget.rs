@@ -140,3 +140,16 @@ fn a_live_start_past_the_live_limits_is_refused_with_the_sliders_name() {
     assert!(text.contains("not started: Herd clients 6000 live; allowed:"), "{text}");
     assert!(!app.labs[index].live_running(), "no run started");
 }
+
+/// Live mode's first line says how the scenario runs live; at 80 columns it was cut
+/// mid-sentence ("... time shifted to the cooldown's end, t"): it wraps onto a spare row.
+#[test]
+fn the_live_status_reads_whole_at_80x24() {
+    for (step, ends_with) in [(0, "20 times fewer"), (12, "then real time")] {
+        let mut app = lab5(80, 24, step, true);
+        app.update(Msg::ToggleMode);
+        let text = render(&app);
+        assert!(text.contains("s runs scenario"), "step {step}: {text}");
+        assert!(text.contains(ends_with), "step {step}: {text}");
+    }
+}

@@ -135,7 +135,21 @@ pub fn render_live_results(page: &BudgetPage, frame: &dyn PageFrame, area: Rect,
             live_note(scenario)
         )
     });
-    let mut lines = vec![Line::from(Span::styled(fit(status), theme.accent()))];
+    // The status wraps onto a second row where the panel has one to spare (its notes on how
+    // the scenario runs live were cut at 80 columns), else it is fitted to one.
+    let notes = live.notes.len();
+    let pairs = if live.measured.is_some() { 2 * 3 } else { 0 };
+    let spare = usize::from(area.height.saturating_sub(2)).saturating_sub(1 + notes + pairs);
+    let wrapped = crate::wrap::wrap_words(&status, width);
+    let status_rows = if wrapped.len() > 1 && wrapped.len() - 1 <= spare {
+        wrapped
+    } else {
+        vec![fit(status)]
+    };
+    let mut lines: Vec<Line> = status_rows
+        .into_iter()
+        .map(|row| Line::from(Span::styled(row, theme.accent())))
+        .collect();
     for note in &live.notes {
         lines.push(Line::from(Span::styled(fit(note.clone()), theme.dim())));
     }
