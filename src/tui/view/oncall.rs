@@ -201,8 +201,10 @@ fn alert_lines(view: &OncallView) -> Vec<(bool, String)> {
         if firing.is_empty() {
             lines.push((
                 false,
+                // Both rules read breakers only: a dependency without one never fires them,
+                // which a trial waited 200 s to learn during a receipt-store storm.
                 format!(
-                    " {rule}: quiet (its window {window_min} min, {:.0} s here)",
+                    " {rule}: quiet · breakers only · window {:.0} s here ({window_min} min)",
                     f64::from(window_min) * 60.0 / scale
                 ),
             ));
