@@ -25,8 +25,9 @@
 //!   (`tui/labs/page.rs`), which computes at its sliders, takes its keys, reports its numbers
 //!   and draws its regions inside the frame's title, parameter panel and footer (or a whole
 //!   screen of its own: Lab 1's fleet view, `tui/labs/fleet/`); a lab's first page is one
-//!   `LabSim` impl on the shared shape `tui/labs/sim_page.rs` (Lab 3's `tui/labs/breaker/`,
-//!   Lab 4's `tui/labs/overload/`, Lab 5's `tui/labs/budget/`); views draw from the screens; `keys.rs` is the one key
+//!   `LabSim` impl on the shared shape `tui/labs/sim_page.rs` (Lab 2's `tui/labs/retry/`,
+//!   Lab 3's `tui/labs/breaker/`, Lab 4's `tui/labs/overload/`, Lab 5's `tui/labs/budget/`);
+//!   views draw from the screens; `keys.rs` is the one key
 //!   table; `tui/markdown/` renders the book's chapters (for the book screen, whose state is
 //!   `tui/screens/book.rs`, and the lesson panel).
 //! - [`cli`]: the command line (clap), with [`cli_values`] (negative numbers and allowed choices,

@@ -409,7 +409,8 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn steps_a_few_ms_apart_compute_the_p_curve_once_when_the_input_goes_quiet() {
-        use crate::tui::screens::lab::sim::{self, LabResults};
+        use crate::tui::labs::retry::{RetryLab, run};
+        use crate::tui::labs::sim_page::LabSim;
         use ratatui::backend::TestBackend;
         use std::time::Duration;
 
@@ -434,23 +435,27 @@ mod tests {
             };
             let _ = keys.send(quit).await;
         });
-        let before = sim::curves_computed();
+        let before = run::curves_computed();
         let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("test terminal");
         run_loop(&mut terminal, &mut app, (sender, events))
             .await
             .expect("the loop runs");
-        assert_eq!(sim::curves_computed() - before, 1, "one curve for the burst");
+        assert_eq!(run::curves_computed() - before, 1, "one curve for the burst");
         let screen = &app.labs[1];
         assert_eq!(
             screen.lab_sliders()[1].value(),
             1.0,
             "ten steps down from 4, clamped at 1"
         );
-        let fresh = sim::compute_retry(&app.content.labs[1], screen.lab_sliders(), sim::CURVE_ACTIONS_MAX);
+        let fresh = RetryLab::compute(&app.content.labs[1], screen.lab_sliders());
         assert_eq!(
-            screen.results,
-            Some(LabResults::Retry(fresh)),
+            screen.shown_metrics(),
+            RetryLab::metrics(&fresh),
             "the last frame shows the final values"
+        );
+        assert!(
+            !screen.settle_pending() && !screen.slow_work_pending(),
+            "and waits for nothing"
         );
     }
 }

@@ -4,9 +4,9 @@
 //! Adding a lab is its `LabId` variant, its row in [`LABS`], its book chapter in the summary
 //! and its folder here: the frame reads the row and matches on no lab. A lab's pages are
 //! folders here, each behind [`page::Page`]; a first page is one [`sim_page::LabSim`] impl
-//! (Lab 3's `breaker/`, Lab 4's `overload/`, Lab 5's `budget/`), its row `sim: None, pages:
-//! sim_page::one_page::<TheLab>`. Labs 1 and 2 still give their first page as
-//! [`LabParts`]' simulation and a [`LabDraw`], until they move too. Before the table, a lab's
+//! (Lab 2's `retry/`, Lab 3's `breaker/`, Lab 4's `overload/`, Lab 5's `budget/`), its row
+//! `sim: None, pages: sim_page::one_page::<TheLab>`. Lab 1 still gives its first page as
+//! [`LabParts`]' simulation and a [`LabDraw`], until it moves too. Before the table, a lab's
 //! differences were 18 `match` arms on `LabId` the compiler listed and four `==` and
 //! `matches!` checks it did not (the help's live keys, the frame's live title), so a new lab
 //! compiled with some of them silently wrong.
@@ -16,16 +16,16 @@ use crate::tui::keys::Context;
 use crate::tui::layout::ResultsRows;
 use crate::tui::msg::{LiveMsg, Msg};
 use crate::tui::screens::lab::health::LiveHealth;
-use crate::tui::screens::lab::retry::RetryLive;
 use crate::tui::screens::lab::sim;
 use crate::tui::screens::lab::{LabLive, LabParts, NoLive, SimParts};
-use crate::tui::view::lab::{LabDraw, LiveScreen, health, retry};
+use crate::tui::view::lab::{LabDraw, LiveScreen, health};
 
 pub mod breaker;
 pub mod budget;
 pub mod fleet;
 pub mod overload;
 pub mod page;
+pub mod retry;
 pub mod sim_page;
 
 /// What the frame needs of one lab: its screen's parts, its drawing's, and its keys. The
@@ -72,19 +72,14 @@ pub const LABS: [LabEntry; LabId::ALL.len()] = [
     LabEntry {
         lab: LabId::Retry,
         parts: LabParts {
-            // A, B and C, and the jitter line; live: the status, two counter lines, the
-            // measured line and what the sim compares.
+            // Its one page is a `Page` (`labs/retry/`): its rows, live part and drawing are its own.
             rows: (ResultsRows::Fixed(6), ResultsRows::Fixed(7)),
             live_context: None,
-            new_live: || LabLive::Retry(RetryLive::default()),
-            sim: Some(SimParts { compute: sim::compute_retry_results, recompute: sim::recompute_retry }),
-            pages: |_, _| Vec::new(),
+            new_live: || LabLive::OnPage(NoLive),
+            sim: None,
+            pages: sim_page::one_page::<retry::RetryLab>,
         },
-        draw: LabDraw {
-            sim_title: ("simulated clock · m live ", "simulated clock · m live "),
-            live_screen: LiveScreen::Frame { results: retry::render_results, charts: retry::render_charts },
-            footer: None,
-        },
+        draw: ON_PAGE,
         live_keys: &[LiveMsg::ToggleView, LiveMsg::Trigger, LiveMsg::CyclePolicy, LiveMsg::CutLoad, LiveMsg::Load(0)],
     },
     LabEntry {

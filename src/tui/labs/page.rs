@@ -89,6 +89,11 @@ pub trait Page: std::fmt::Debug {
         false
     }
 
+    /// Whether a slider moved since its run was computed: [`Page::settle`] computes it.
+    fn settle_pending(&self) -> bool {
+        false
+    }
+
     /// Whether its run waits for work too slow for one frame (Lab 2's p-curve).
     fn slow_work_pending(&self) -> bool {
         false
@@ -238,6 +243,9 @@ pub trait PageFrame {
     fn lab(&self) -> &LabFile;
     /// The lab's number on the home screen, from 1.
     fn number(&self) -> usize;
+    /// The sliders of the page showing, as they stand (a live screen names what the
+    /// simulation beside it runs).
+    fn sliders(&self) -> &[Slider];
     fn theme(&self) -> Theme;
     /// The verdict open on screen, if any.
     fn verdict(&self) -> Option<OpenVerdict<'_>>;

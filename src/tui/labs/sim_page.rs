@@ -229,6 +229,10 @@ impl<S: LabSim> Page for SimPage<S> {
         true
     }
 
+    fn settle_pending(&self) -> bool {
+        self.stale
+    }
+
     fn slow_work_pending(&self) -> bool {
         S::pending(&self.results)
     }

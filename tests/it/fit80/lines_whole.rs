@@ -7,8 +7,9 @@ use resilience_lab::engine::health::HealthConfig;
 use resilience_lab::engine::retry::{ScenarioParams, ScenarioResult};
 use resilience_lab::live::run::HealthEvent;
 use resilience_lab::tui::app::App;
+use resilience_lab::tui::labs::retry::RetryLab;
+use resilience_lab::tui::labs::retry::live::{RetrySeries, RetryView};
 use resilience_lab::tui::msg::{LiveMsg, Msg};
-use resilience_lab::tui::screens::lab::retry::{RetrySeries, RetryView};
 
 /// The screen's rows, without the quotes the test backend puts round them.
 fn rows(app: &App) -> Vec<String> {
@@ -102,7 +103,8 @@ fn lab2_live_explains_the_sliders_whole_before_a_run() {
     assert!(!text.contains("p = 0") && text.contains("p unused"), "{text}");
 }
 
-fn finished(app: &mut App, p: f64, attempts_per_action: f64, success_ratio: f64) {
+/// Lab 2 live with a finished counting run of `p`, and `status` as the note of the last key.
+fn finished(app: &mut App, (p, attempts_per_action, success_ratio): (f64, f64, f64), status: Option<&str>) {
     let params = ScenarioParams {
         p,
         attempts: vec![4, 4, 4],
@@ -127,13 +129,16 @@ fn finished(app: &mut App, p: f64, attempts_per_action: f64, success_ratio: f64)
         }),
         ..RetrySeries::default()
     };
-    app.labs[1].live.retry_mut().expect("Lab 2").series = Some(series);
+    crate::common::show_live::<RetryLab>(app, 1, |live| {
+        live.series = Some(series);
+        live.status = status.map(String::from);
+    });
 }
 
 #[test]
 fn lab2_live_result_keeps_both_percentages_at_80_columns() {
     let mut app = lab2(80, 24, true);
-    finished(&mut app, 0.3, 1.41, 1.0);
+    finished(&mut app, (0.3, 1.41, 1.0), None);
     let rows = rows(&app);
     let measured = rows
         .iter()
@@ -144,15 +149,18 @@ fn lab2_live_result_keeps_both_percentages_at_80_columns() {
     assert!(measured.trim_end_matches('│').trim_end().ends_with('%'), "{measured}");
     // Where the long wording fits it is kept.
     let mut app = lab2(100, 30, true);
-    finished(&mut app, 0.3, 1.41, 1.0);
+    finished(&mut app, (0.3, 1.41, 1.0), None);
     assert!(render(&app).contains("success 100.0% · sim of this run"));
 }
 
 #[test]
 fn lab2_live_note_takes_the_explanations_row_at_80x24() {
     let mut app = lab2(80, 24, true);
-    finished(&mut app, 1.0, 64.0, 0.0);
-    app.labs[1].live.retry_mut().expect("Lab 2").status = Some("the policy applies on the next start (s)".into());
+    finished(
+        &mut app,
+        (1.0, 64.0, 0.0),
+        Some("the policy applies on the next start (s)"),
+    );
     let text = render(&app);
     assert!(text.contains("the policy applies on the next start (s)"), "{text}");
     assert!(text.contains("sim of this run 64.00, 0.0%"), "{text}");

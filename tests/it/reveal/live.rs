@@ -9,18 +9,20 @@ use resilience_lab::learning::reveal;
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::labs::breaker::BreakerLab;
 use resilience_lab::tui::labs::breaker::live::BreakerSeries;
+use resilience_lab::tui::labs::retry::RetryLab;
+use resilience_lab::tui::labs::retry::live::{RetrySeries, RetryView};
 use resilience_lab::tui::msg::Msg;
-use resilience_lab::tui::screens::lab::retry::{RetrySeries, RetryView};
 
 const SIZES: [(u16, u16); 2] = [(100, 30), (80, 24)];
 
-/// Lab 2 live at step 3 (row C's cost), a counting run of policy C at p = 1 finished with 1.11.
-fn lab2_live_policy_c(width: u16, height: u16) -> App {
+/// Lab 2 live at step 3 (row C's cost), a counting run of policy C at p = 1 finished with
+/// 1.11, as `tweak` leaves it.
+fn lab2_live_policy_c(width: u16, height: u16, tweak: impl FnOnce(&mut RetrySeries)) -> App {
     let mut app = visited_app(width, height);
     for msg in [Msg::Down, Msg::Open, Msg::NextStep, Msg::NextStep, Msg::ToggleMode] {
         app.update(msg);
     }
-    let series = RetrySeries {
+    let mut series = RetrySeries {
         view: RetryView::Counting,
         policy: Some(RetryPolicy::TopOnlyBudget),
         policy_label: "C 4x1x1 10%".into(),
@@ -44,14 +46,15 @@ fn lab2_live_policy_c(width: u16, height: u16) -> App {
         }),
         ..RetrySeries::default()
     };
-    app.labs[1].live.retry_mut().expect("Lab 2").series = Some(series);
+    tweak(&mut series);
+    crate::common::show_live::<RetryLab>(&mut app, 1, |live| live.series = Some(series));
     app
 }
 
 #[test]
 fn lab2_live_hides_a_finished_runs_cost_until_the_verdict() {
     for (width, height) in SIZES {
-        let mut app = lab2_live_policy_c(width, height);
+        let mut app = lab2_live_policy_c(width, height, |_| {});
         let screen = render(&app);
         assert!(!screen.contains("1.11"), "step 3 asks for C's cost: {screen}");
         assert!(screen.contains("measured ?s3 db"), "{screen}");
@@ -68,18 +71,12 @@ fn lab2_live_hides_a_finished_runs_cost_until_the_verdict() {
 
 #[test]
 fn lab2_live_hides_the_cost_so_far_while_it_runs() {
-    let mut app = lab2_live_policy_c(100, 30);
-    let series = app.labs[1]
-        .live
-        .retry_mut()
-        .expect("Lab 2")
-        .series
-        .as_mut()
-        .expect("a run");
-    series.finished = false;
-    series.result = None;
-    series.latest.actions_done = 100;
-    series.latest.db_attempts_of_finished = 111;
+    let app = lab2_live_policy_c(100, 30, |series| {
+        series.finished = false;
+        series.result = None;
+        series.latest.actions_done = 100;
+        series.latest.db_attempts_of_finished = 111;
+    });
     let screen = render(&app);
     assert!(screen.contains("so far ?s3 db") && !screen.contains("1.11"), "{screen}");
 }
@@ -112,7 +109,7 @@ fn lab3_live_masks_its_rows_live_and_sim_for_later_steps() {
 
 #[test]
 fn x_reveals_a_live_screens_masked_numbers_for_its_step() {
-    let mut app = lab2_live_policy_c(100, 30);
+    let mut app = lab2_live_policy_c(100, 30, |_| {});
     assert!(!render(&app).contains("1.11"));
     app.update(Msg::Reveal);
     assert!(render(&app).contains("measured 1.11 db"), "{}", render(&app));

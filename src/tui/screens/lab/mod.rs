@@ -8,7 +8,7 @@
 //!
 //! - [`page_sliders`]: one page's sliders, focus and drag; the screen holds one per page and
 //!   moves the showing page's with the one slider and mouse handler.
-//! - `tui::labs::page`: a lab's pages (Labs 3 to 5's, Lab 1's fleet view), each behind the one
+//! - `tui::labs::page`: a lab's pages (Labs 2 to 5's, Lab 1's fleet view), each behind the one
 //!   trait [`Page`]: the screen asks a page for its numbers and hands it its keys; it draws
 //!   its regions. A first page not yet behind the trait is still [`LabParts`]' simulation
 //!   and [`LabLive`].
@@ -17,9 +17,9 @@
 //! - [`crate::learning::reveal`] (in `learning`, which knows no terminal): the run a
 //!   step's unanswered check asks about waits for a prediction (or `x`).
 //! - [`live`]: the shape every lab's live part has ([`live::LivePart`]).
-//! - [`health`], [`retry`]: the live part and the pure series of each lab whose first page
-//!   is not yet a `Page` (Labs 3, 4 and 5 are, in `tui/labs/breaker/`, `tui/labs/overload/`
-//!   and `tui/labs/budget/`, on the one first-page shape `tui::labs::sim_page`).
+//! - [`health`]: the live part of Lab 1, whose first page is not yet a `Page` (Labs 2 to 5's
+//!   are, in `tui/labs/retry/`, `breaker/`, `overload/` and `budget/`, on the one first-page
+//!   shape `tui::labs::sim_page`).
 //! - [`chapter_cache`]: the lesson panel's book chapter, rendered once per width and theme.
 
 pub mod chapter_cache;
@@ -28,7 +28,6 @@ pub mod health;
 pub mod live;
 pub mod page_sliders;
 pub mod predict;
-pub mod retry;
 pub mod sim;
 
 use ratatui::layout::Rect;
@@ -52,7 +51,6 @@ use health::LiveHealth;
 use live::{LiveCtx, LivePart};
 use page_sliders::{PageSliders, SliderWindow};
 use predict::{Observed, PredictState};
-use retry::RetryLive;
 use sim::LabResults;
 
 /// Whether a lab screen shows the simulation or the live lab.
@@ -118,7 +116,6 @@ impl LivePart for NoLive {
 #[allow(clippy::large_enum_variant)]
 pub enum LabLive {
     Health(LiveHealth),
-    Retry(RetryLive),
     /// The first page is a [`Page`] with a live part of its own.
     OnPage(NoLive),
 }
@@ -127,7 +124,6 @@ impl LabLive {
     pub fn part(&mut self) -> &mut dyn LivePart {
         match self {
             LabLive::Health(part) => part,
-            LabLive::Retry(part) => part,
             LabLive::OnPage(part) => part,
         }
     }
@@ -135,7 +131,6 @@ impl LabLive {
     pub fn part_ref(&self) -> &dyn LivePart {
         match self {
             LabLive::Health(part) => part,
-            LabLive::Retry(part) => part,
             LabLive::OnPage(part) => part,
         }
     }
@@ -151,51 +146,6 @@ impl LabLive {
         match self {
             LabLive::Health(part) => Some(part),
             _ => None,
-        }
-    }
-
-    pub fn retry(&self) -> Option<&RetryLive> {
-        match self {
-            LabLive::Retry(part) => Some(part),
-            _ => None,
-        }
-    }
-
-    pub fn retry_mut(&mut self) -> Option<&mut RetryLive> {
-        match self {
-            LabLive::Retry(part) => Some(part),
-            _ => None,
-        }
-    }
-
-    /// The named numbers the live screen draws now: a finished run's ([`LabLive::run_metrics`]),
-    /// or Lab 2's per-action cost so far, which closes in on the finished run's while it runs.
-    /// The hiding rule masks them as it masks the simulation's.
-    fn shown_metrics(&self) -> Vec<Metric> {
-        if let Some(finished) = self.run_metrics() {
-            return finished;
-        }
-        match self {
-            LabLive::Retry(part) => part
-                .series
-                .as_ref()
-                .and_then(|series| Some((series.policy?, series.db_per_action())))
-                .map(|(policy, so_far)| vec![(metrics::retry_metric(policy, "db_attempts_per_action"), so_far)])
-                .unwrap_or_default(),
-            _ => Vec::new(),
-        }
-    }
-
-    /// The named numbers of a finished live run, if any: a prediction made on the live
-    /// screen is scored against what really happened on 127.0.0.1.
-    fn run_metrics(&self) -> Option<Vec<Metric>> {
-        match self {
-            LabLive::Retry(part) => {
-                let series = part.series.as_ref()?;
-                let result = series.result.clone()?;
-                Some(metrics::retry_metrics(&[(series.policy?, result)]))
-            }
-            LabLive::Health(_) | LabLive::OnPage(_) => None,
         }
     }
 }
@@ -488,7 +438,8 @@ impl LabScreen {
         // named numbers, masked by the one rule at the sliders' settings, the live run's own.
         let live = match self.showing_state() {
             Some(page) => page.live_metrics(),
-            None => self.live.shown_metrics(),
+            // Lab 1's live screen, not yet a page's, draws no named numbers.
+            None => Vec::new(),
         };
         simulated.union(self.masked_run(lab, progress, spanning, &values, &live))
     }
@@ -533,7 +484,6 @@ impl LabScreen {
         match self.showing_state() {
             Some(page) if !page.simulated() => page.live_run_metrics(),
             Some(_) => None,
-            None if self.mode == Mode::Live => self.live.run_metrics(),
             None => None,
         }
     }
@@ -815,9 +765,15 @@ impl LabScreen {
         true
     }
 
+    /// Whether a slider moved since the run on screen was computed: [`LabScreen::settle`]
+    /// computes it (the first page's results, or a page's).
+    pub fn settle_pending(&self) -> bool {
+        self.results_stale || self.page_states.iter().any(|page| page.settle_pending())
+    }
+
     /// Whether the results wait for work [`LabScreen::settle`] left.
     pub fn slow_work_pending(&self) -> bool {
-        self.results.as_ref().is_some_and(sim::pending) || self.page_states.iter().any(|page| page.slow_work_pending())
+        self.page_states.iter().any(|page| page.slow_work_pending())
     }
 
     /// The lesson and the charts share the right panel: a verdict speaks of the run, so
@@ -837,11 +793,9 @@ impl LabScreen {
 
     /// Does the work [`LabScreen::settle`] left; true if there was some.
     pub fn finish_slow_work(&mut self) -> bool {
-        let pages = self
-            .page_states
+        self.page_states
             .iter_mut()
-            .fold(false, |finished, page| page.finish_slow_work() | finished);
-        self.results.as_mut().is_some_and(sim::finish_pending) | pages
+            .fold(false, |finished, page| page.finish_slow_work() | finished)
     }
 
     /// The showing page's sliders, the lesson, scrolling and the mouse.

@@ -9,7 +9,6 @@
 use crate::content::params::Values;
 use crate::content::question::CheckSettings;
 use crate::content::{LabFile, Question};
-use crate::engine::retry::RetryPolicy;
 use crate::learning::metrics::{self, Metric};
 use crate::learning::quiz::{self, Asked, Response, Verdict};
 #[cfg(test)]
@@ -78,17 +77,6 @@ impl PredictState {
 pub fn lab_metrics(results: &LabResults) -> Vec<Metric> {
     match results {
         LabResults::Health(run) => metrics::health_metrics(run),
-        LabResults::Retry(retry) => {
-            // The rows are in `RetryPolicy::ALL` order (A, B, C), as `compare_policies` returns them.
-            let rows: Vec<_> = RetryPolicy::ALL
-                .iter()
-                .zip(&retry.rows)
-                .map(|(policy, (_, result))| (*policy, result.clone()))
-                .collect();
-            let mut shown = metrics::retry_metrics(&rows);
-            shown.extend(metrics::retry_jitter_metrics(&retry.ceilings_s));
-            shown
-        }
     }
 }
 

@@ -42,7 +42,6 @@ pub mod lesson;
 pub mod params;
 pub mod predict;
 pub mod results;
-pub mod retry;
 
 /// A drawing of one region of the lab screen.
 pub type Draw = fn(&LabView, Rect, &mut Buffer);
@@ -100,6 +99,10 @@ impl PageFrame for LabView<'_> {
 
     fn number(&self) -> usize {
         self.number
+    }
+
+    fn sliders(&self) -> &[crate::tui::slider::Slider] {
+        &self.screen.showing_sliders().sliders
     }
 
     fn theme(&self) -> Theme {

@@ -1,15 +1,13 @@
 //! The results panel: the numbers, laid out as the Atlas prints them.
 //!
-//! Lab 2: the A, B and C rows at the current p and the jitter line. Lab 1: what the two
-//! requests and the server's exit said (the timeline is in the right panel). (Lab 3's is
-//! its page's, `labs/breaker/results.rs`.)
+//! Lab 1's first page: what the two requests and the server's exit said (the timeline is
+//! in the right panel). (Labs 2 to 5 draw their own, in their folders under `tui/labs/`.)
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
-use crate::engine::retry::RetryPolicy;
 use crate::learning::reveal::{Masked, placeholder};
 use crate::report;
 use crate::tui::screens::lab::sim::LabResults;
@@ -29,52 +27,25 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
         .title(Span::styled(super::results_title(state), theme.accent()))
         .border_style(theme.border());
     let masked = view.masked();
-    let Some(results) = state.shown_results() else {
+    let Some(LabResults::Health(run)) = state.shown_results() else {
         return;
     };
-    let lines: Vec<Line> = match results {
-        LabResults::Retry(retry) => {
-            let mut lines: Vec<Line> = retry
-                .rows
-                .iter()
-                .enumerate()
-                .map(|(index, (name, result))| {
-                    // The rows are in `RetryPolicy::ALL` order (A, B, C), as `compare_policies` returns them.
-                    let row = report::retry_cells(RetryPolicy::ALL.get(index).copied(), name, result)
-                        .fit(usize::from(area.width - 2), &masked);
-                    Line::from(Span::styled(row, theme.series(index)))
-                })
-                .collect();
-            // The sleeps are drawn under the ceilings, so they bound them: the row waits for
-            // the first step asking for a ceiling, as the jitter chart does.
-            let ceilings = super::charts::jitter_metrics(retry);
-            let sleeps = match masked.first_step(ceilings.iter().map(String::as_str)) {
-                Some(step) => report::jitter_line_with(&placeholder(step)),
-                None => report::jitter_line(&retry.sleeps_s),
-            };
-            lines.push(Line::from(Span::styled(sleeps, theme.dim())));
-            lines
-        }
-        LabResults::Health(run) => {
-            let rows = report::health_rows(run);
-            let mut outcome: Vec<String> = rows.iter().rev().take(3).map(|row| row.join(&masked)).collect();
-            outcome.reverse();
-            // On one line where it fits; else one line each (80 columns), the note cut first.
-            let joined = outcome.join("   ");
-            let mut lines: Vec<Line> = if joined.chars().count() <= usize::from(area.width.saturating_sub(2)) {
-                vec![Line::from(joined)]
-            } else {
-                outcome.into_iter().map(Line::from).collect()
-            };
-            if run.abandoned > 0 {
-                lines.push(Line::from(crate::engine::health::abandon_line(run.abandoned)));
-            }
-            lines.push(Line::from(Span::styled(
-                "This is the simulated driver; m switches to live: a real server on 127.0.0.1.",
-                theme.dim(),
-            )));
-            lines
-        }
+    let rows = report::health_rows(run);
+    let mut outcome: Vec<String> = rows.iter().rev().take(3).map(|row| row.join(&masked)).collect();
+    outcome.reverse();
+    // On one line where it fits; else one line each (80 columns), the note cut first.
+    let joined = outcome.join("   ");
+    let mut lines: Vec<Line> = if joined.chars().count() <= usize::from(area.width.saturating_sub(2)) {
+        vec![Line::from(joined)]
+    } else {
+        outcome.into_iter().map(Line::from).collect()
     };
+    if run.abandoned > 0 {
+        lines.push(Line::from(crate::engine::health::abandon_line(run.abandoned)));
+    }
+    lines.push(Line::from(Span::styled(
+        "This is the simulated driver; m switches to live: a real server on 127.0.0.1.",
+        theme.dim(),
+    )));
     Paragraph::new(lines).block(block).render(area, buf);
 }

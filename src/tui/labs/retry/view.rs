@@ -19,14 +19,15 @@ use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph, Widget};
 
+use super::RetryPage;
+use super::live::{RatePoint, RetryLive, RetrySeries, RetryView};
 use crate::learning::metrics::retry_metric;
 use crate::live::retry::runner::LIVE_ACTIONS_MAX;
+use crate::tui::labs::page::PageFrame;
 use crate::tui::screens::lab::live::{policy_name, sim_of};
-use crate::tui::screens::lab::retry::{RatePoint, RetrySeries, RetryView};
 use crate::tui::slider::value_of;
 use crate::tui::theme::Theme;
 use crate::tui::view::footer::choice_hint;
-use crate::tui::view::lab::LabView;
 use crate::tui::widgets::panel::panel;
 use crate::wrap::{fit_or_wrap, wrap_line};
 
@@ -41,11 +42,9 @@ pub fn short_rate(per_s: f64) -> String {
     }
 }
 
-pub fn render_results(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
-    let theme = lab_view.theme;
-    let Some(live) = lab_view.screen.live.retry() else {
-        return;
-    };
+pub fn render_results(page: &RetryPage, frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) {
+    let theme = frame.theme();
+    let live = &page.live;
     let view = live.view;
     let title = match view {
         RetryView::Counting => " Live: counting run on 127.0.0.1 (v: metastable) ",
@@ -120,7 +119,7 @@ pub fn render_results(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
             let sim = series.result.as_ref().map(|result| sim_of(&result.params));
             // The run's numbers are its policy's row's, named as the sim screen's: a check that
             // asks for them, unanswered, gets their placeholder (the sim of this run too).
-            let masked = lab_view.masked();
+            let masked = frame.masked();
             let metric = |field: &str| {
                 series
                     .policy
@@ -163,7 +162,7 @@ pub fn render_results(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
                 ],
             }));
             // Why these figures can differ from the sim screen's in the last digit.
-            let sim_actions = value_of(lab_view.screen.lab_sliders(), "actions").unwrap_or(10_000.0);
+            let sim_actions = value_of(frame.sliders(), "actions").unwrap_or(10_000.0);
             explain.extend(fit(
                 [
                     format!(
@@ -246,11 +245,7 @@ fn counters_lines(series: &RetrySeries) -> [Vec<Line<'static>>; 2] {
     ]
 }
 
-pub fn render_charts(lab_view: &LabView, area: Rect, buf: &mut Buffer) {
-    let theme = lab_view.theme;
-    let Some(live) = lab_view.screen.live.retry() else {
-        return;
-    };
+pub fn render_charts(live: &RetryLive, theme: Theme, area: Rect, buf: &mut Buffer) {
     let series = live.series.as_ref();
     let [chain_area, charts_area] = Layout::vertical([Constraint::Length(6), Constraint::Fill(1)]).areas(area);
     let rates = series.map_or_else(|| vec![0.0; 3], RetrySeries::hop_rates);
