@@ -62,7 +62,12 @@ pub fn render(screen: &OncallScreen, context: Context, theme: Theme, area: Rect,
         render_reveal(reveal, screen.saved.as_deref(), *scroll, theme, body, buf);
         return;
     }
-    let view = screen.play.view();
+    let mut view = screen.play.view();
+    // The sim's clock waits under the picker and the form (screens::oncall): the title says
+    // so, as the picker's border does (a trial read "running" above "(the clock waits)").
+    if matches!(screen.stage, OncallStage::Picker(_) | OncallStage::Form(_)) && view.live.is_none() {
+        view.paused = true;
+    }
     render_title(&view, theme, title, buf);
     let alert_rows = alert_lines(&view).len().min(4) as u16;
     let [signals, alerts, log] = Layout::vertical([
