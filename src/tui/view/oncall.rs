@@ -246,6 +246,9 @@ fn render_alerts(view: &OncallView, theme: Theme, area: Rect, buf: &mut Buffer) 
     Paragraph::new(lines).render(inner, buf);
 }
 
+/// Where a decision log entry's text starts, after ` t=123 s `: its wrapped rows start here.
+const LOG_TEXT_COLUMN: usize = 9;
+
 fn render_log(view: &OncallView, theme: Theme, area: Rect, buf: &mut Buffer) {
     let pulled = if view.pulled.is_empty() {
         "none".to_string()
@@ -283,8 +286,13 @@ fn render_log(view: &OncallView, theme: Theme, area: Rect, buf: &mut Buffer) {
         ));
     }
     lines.extend(hints.map(|hint| hint_line(hint, theme)));
-    // Long reasons wrap, and the newest entries stay in sight.
-    let paragraph = Paragraph::new(lines).wrap(Wrap { trim: false });
+    // Long reasons wrap under the entry's text, past its `t=... s` column (Paragraph's own
+    // wrap sent them to column 0, under the times), and the newest entries stay in sight.
+    let wrapped: Vec<Line> = lines
+        .into_iter()
+        .flat_map(|line| crate::wrap::wrap_line(line, usize::from(inner.width), LOG_TEXT_COLUMN))
+        .collect();
+    let paragraph = Paragraph::new(wrapped);
     let rows = paragraph.line_count(inner.width) as u16;
     paragraph
         .scroll((rows.saturating_sub(inner.height), 0))
