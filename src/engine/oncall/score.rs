@@ -168,23 +168,22 @@ fn restored_in_order(run: &DrillRun) -> bool {
 /// fit). A storm that lets goodput up for a second or two between collapses otherwise dated
 /// a recovery the lever made a second before the lever, and scored it as the fault's own end
 /// (a trial: the right lever at 136 s, a flicker at 135 s, 10 of 100). A window wholly before
-/// the lever is the fault's own end; `Some(restored)` unchanged when no window straddles.
+/// the lever is the fault's own end; `restored` is kept when no window straddles the lever.
 fn restored_after_lever(
     goodput: &[u32],
     bar: f64,
     restored: Option<usize>,
     right_lever_s: Option<f64>,
-) -> Option<Option<usize>> {
-    let (restored, right_s) = (restored?, right_lever_s?);
-    let straddles = (restored as f64) < right_s && (restored + RESTORED_WINDOW_S) as f64 > right_s;
+) -> Option<usize> {
+    let (Some(start), Some(right_s)) = (restored, right_lever_s) else {
+        return restored;
+    };
+    let straddles = (start as f64) < right_s && (start + RESTORED_WINDOW_S) as f64 > right_s;
     if !straddles {
-        return None;
+        return restored;
     }
     let from = right_s.ceil() as usize;
-    Some(
-        (from..=goodput.len().saturating_sub(RESTORED_WINDOW_S))
-            .find(|&s| mean(&goodput[s..s + RESTORED_WINDOW_S]) >= bar),
-    )
+    (from..=goodput.len().saturating_sub(RESTORED_WINDOW_S)).find(|&s| mean(&goodput[s..s + RESTORED_WINDOW_S]) >= bar)
 }
 
 /// Scores a finished drill.
@@ -209,9 +208,10 @@ pub fn score_drill(run: &DrillRun) -> DrillScore {
         .iter()
         .find(|p| p.t_s >= onset as f64 && p.lever.is_pull() && right.contains(&p.lever.to_string()))
         .map(|p| p.t_s);
-    let restored = match lost.and(restored_after_lever(&goodput, bar, restored, right_lever_s)) {
-        Some(dated_from_lever) => dated_from_lever,
-        None => restored,
+    let restored = if lost.is_some() {
+        restored_after_lever(&goodput, bar, restored, right_lever_s)
+    } else {
+        restored
     };
     let end = run.seconds.len();
     let window_end = right_lever_s.map_or(end, |t| ((t + ATTEMPTS_AFTER_S) as usize).min(end));

@@ -156,6 +156,12 @@ impl OncallScreen {
         }
     }
 
+    /// Whether the simulated clock waits for the learner: under the lever picker and the form
+    /// ([`Self::advance`] moves a simulated drill only on the drill stage; a live one runs on).
+    pub fn clock_waits(&self) -> bool {
+        !self.play.is_live() && matches!(self.stage, OncallStage::Picker(_) | OncallStage::Form(_))
+    }
+
     /// The frame tick: the drill clock moves by the real time since the last tick, while
     /// the drill shows and no picker or form is open. Returns what the app must do.
     pub fn tick(&mut self) -> OncallOutcome {

@@ -63,9 +63,9 @@ pub fn render(screen: &OncallScreen, context: Context, theme: Theme, area: Rect,
         return;
     }
     let mut view = screen.play.view();
-    // The sim's clock waits under the picker and the form (screens::oncall): the title says
-    // so, as the picker's border does (a trial read "running" above "(the clock waits)").
-    if matches!(screen.stage, OncallStage::Picker(_) | OncallStage::Form(_)) && view.live.is_none() {
+    // The title says the clock waits, as the picker's border does (a trial read "running"
+    // above "(the clock waits)").
+    if screen.clock_waits() {
         view.paused = true;
     }
     render_title(&view, theme, title, buf);

@@ -137,9 +137,13 @@ pub fn render_live_results(page: &BudgetPage, frame: &dyn PageFrame, area: Rect,
     });
     // The status wraps onto a second row where the panel has one to spare (its notes on how
     // the scenario runs live were cut at 80 columns), else it is fitted to one.
-    let notes = live.notes.len();
-    let pairs = if live.measured.is_some() { 2 * 3 } else { 0 };
-    let spare = usize::from(area.height.saturating_sub(2)).saturating_sub(1 + notes + pairs);
+    let masked = Masked::default();
+    let measured_rows = match (&live.measured, &live.params) {
+        (Some(measured), Some(_)) => run_lines(measured, &masked, width.saturating_sub(6)).len(),
+        _ => 0,
+    };
+    // Each measured row shows above the simulation's.
+    let spare = usize::from(area.height.saturating_sub(2)).saturating_sub(1 + live.notes.len() + 2 * measured_rows);
     let wrapped = crate::wrap::wrap_words(&status, width);
     let status_rows = if wrapped.len() > 1 && wrapped.len() - 1 <= spare {
         wrapped
@@ -153,7 +157,6 @@ pub fn render_live_results(page: &BudgetPage, frame: &dyn PageFrame, area: Rect,
     for note in &live.notes {
         lines.push(Line::from(Span::styled(fit(note.clone()), theme.dim())));
     }
-    let masked = Masked::default();
     if let (Some(measured), Some(params)) = (&live.measured, &live.params) {
         let sim = crate::engine::budget::run(scenario, params);
         let measured_lines = run_lines(measured, &masked, width.saturating_sub(6));
