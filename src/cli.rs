@@ -195,7 +195,8 @@ pub struct QuizArgs {
     /// Seed of the question order; the same seed asks the same quiz again.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Ask the questions due for review first: missed ones, then those not yet right 3 times in a row.
+    /// Ask the questions due for review first, on a spaced schedule kept in progress: a miss
+    /// comes back the same day, a right answer after 1, 3 and 7 days, a learned one after 21.
     #[arg(long, conflicts_with = "drill")]
     pub review: bool,
     /// An interview drill instead: an open design prompt, a time limit, a model answer and a

@@ -265,6 +265,20 @@ fn drill_and_review_refuse_to_be_combined() {
 }
 
 #[test]
+fn the_review_flag_describes_the_spaced_schedule_it_keeps() {
+    // The schedule is `learning::schedule`'s Leitner boxes: the help once described an older
+    // rule (three right answers in a row), which one sitting can reach.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = run_with_input(&dir.path().join("p.toml"), &["quiz", "--help"], "");
+    let help = String::from_utf8_lossy(&output.stdout);
+    assert!(!help.contains("in a row"), "{help}");
+    assert!(
+        help.contains("a miss comes back the same day") && help.contains("after 1, 3 and 7 days"),
+        "{help}"
+    );
+}
+
+#[test]
 fn the_quiz_goes_on_when_progress_cannot_be_saved() {
     let dir = tempfile::tempdir().expect("temp dir");
     let progress = dir.path().join("progress.toml");
