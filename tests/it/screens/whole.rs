@@ -33,12 +33,17 @@ fn lab4_80x24() {
     insta::assert_snapshot!(screen(80, 24, LAB4));
 }
 
-/// `v` twice: the bulkhead view.
+/// `v` twice: the bulkhead view, on step 5 revealed (before it, the view waits for step 5:
+/// it works out its answer).
 #[test]
 fn lab4_bulkhead_80x24() {
     let keys = [
         LAB4,
         &[
+            Msg::NextStep,
+            Msg::NextStep,
+            Msg::NextStep,
+            Msg::NextStep,
             Msg::Reveal,
             Msg::Live(LiveMsg::ToggleView),
             Msg::Live(LiveMsg::ToggleView),
