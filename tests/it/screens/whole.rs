@@ -642,28 +642,53 @@ fn help_overlay_on_lab1_live_80x24_scrolls() {
     insta::assert_snapshot!("help_overlay_on_lab1_live_80x24_bottom", bottom);
 }
 
+/// The counting run at p = 1 ended, with its result (64 attempts per action, none ok).
+fn finished_at_p_1(series: &mut RetrySeries) {
+    series.finished = true;
+    series.result = Some(resilience_lab::engine::retry::ScenarioResult {
+        params: resilience_lab::engine::retry::ScenarioParams {
+            p: 1.0,
+            attempts: vec![4, 4, 4],
+            budget: 0.0,
+            actions: 2_000,
+            seed: 42,
+        },
+        db_attempts: 128_000,
+        db_attempts_per_action: 64.0,
+        successes: 0,
+        success_ratio: 0.0,
+        sends_per_layer: vec![8_000, 32_000, 128_000],
+    });
+}
+
 #[test]
 fn lab2_live_counting_finished_80x24() {
     let app = lab2_live_counting(80, 24, |series| {
-        series.finished = true;
-        series.result = Some(resilience_lab::engine::retry::ScenarioResult {
-            params: resilience_lab::engine::retry::ScenarioParams {
-                p: 1.0,
-                attempts: vec![4, 4, 4],
-                budget: 0.0,
-                actions: 2_000,
-                seed: 42,
-            },
-            db_attempts: 128_000,
-            db_attempts_per_action: 64.0,
-            successes: 0,
-            success_ratio: 0.0,
-            sends_per_layer: vec![8_000, 32_000, 128_000],
-        });
+        finished_at_p_1(series);
     });
     let text = render(&app);
     assert!(text.contains("success 0.0%"), "success as on the sim screen: {text}");
     insta::assert_snapshot!(text);
+}
+
+#[test]
+fn a_live_counting_run_over_in_under_a_second_says_so_and_its_axis_fits_it() {
+    let app = lab2_live_counting(80, 24, |series| {
+        // Two points, the last partial: the run ended at 0.8 s.
+        for (point, t_s) in series.points.iter_mut().zip([0.5, 0.8]) {
+            point.t_s = t_s;
+        }
+        series.points.truncate(2);
+        series.latest_s = 0.8;
+        finished_at_p_1(series);
+    });
+    let text = render(&app);
+    assert!(text.contains("finished in 0.8 s"), "{text}");
+    let axes: Vec<&str> = text.lines().filter(|line| line.contains("     0    ")).collect();
+    assert!(
+        axes.iter().any(|line| line.contains("0.8 s")) && !text.contains("10 s"),
+        "the time axis ends where the run did: {text}"
+    );
 }
 
 #[test]
