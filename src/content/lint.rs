@@ -123,6 +123,7 @@ mod tests {
             settings: None,
             shows: Vec::new(),
             given_away_by: Vec::new(),
+            given_away_at_any_settings: false,
             fact: None,
             explanation: "because".into(),
             source: "here".into(),

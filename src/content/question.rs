@@ -83,6 +83,12 @@ pub struct Question {
     /// check's own number is hidden, these are hidden with it (`learning::reveal`).
     #[serde(default)]
     pub given_away_by: Vec<String>,
+    /// For a lab's check: any run that shows its number gives the answer away, whatever its
+    /// settings, because the view draws the arithmetic itself (Lab 4's bulkhead view: the
+    /// pool, X's pool and what is left, at any pool size). Its number and `given_away_by`
+    /// are hidden in every run that shows them until it is predicted (`learning::reveal`).
+    #[serde(default)]
+    pub given_away_at_any_settings: bool,
     /// A name shared by the bank's questions that give each other's answers away (one's
     /// explanation states another's number): a session draws at most one of them.
     #[serde(default)]

@@ -239,6 +239,7 @@ mod tests {
             settings: None,
             shows: Vec::new(),
             given_away_by: Vec::new(),
+            given_away_at_any_settings: false,
             fact: None,
             explanation: "4 x 4 x 4".into(),
             source: "SRE book".into(),

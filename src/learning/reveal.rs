@@ -228,8 +228,9 @@ pub struct ShownRun<'a> {
 /// depend on: Lab 1's fleet step 4 (a 60 s outage) restarts first at the 61.0 s that step 5
 /// (a 300 s outage) asks for. Runs further away are other experiments: a 0 there is not the
 /// answer given away. The current step's own check is among them while unanswered, which
-/// changes nothing: its panels are hidden whole then. A masked check's `given_away_by`
-/// numbers are masked with its own, for the same step.
+/// changes nothing: its panels are hidden whole then. A check `given_away_at_any_settings`
+/// (its view draws the arithmetic: Lab 4's bulkhead) is masked in any run showing its number.
+/// A masked check's `given_away_by` numbers are masked with its own, for the same step.
 pub fn masked_metrics(
     lab: &LabFile,
     shown: &ShownRun,
@@ -248,11 +249,12 @@ pub fn masked_metrics(
         else {
             continue;
         };
-        let shows_answer = match settings_differing(&check, shown.values, spanning) {
-            0 => true,
-            1 => answer(&check).is_some_and(|answer| check.number_is_right(number, answer)),
-            _ => false,
-        };
+        let shows_answer = check.given_away_at_any_settings
+            || match settings_differing(&check, shown.values, spanning) {
+                0 => true,
+                1 => answer(&check).is_some_and(|answer| check.number_is_right(number, answer)),
+                _ => false,
+            };
         if !shows_answer {
             continue;
         }

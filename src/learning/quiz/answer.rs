@@ -341,6 +341,7 @@ mod tests {
             settings: None,
             shows: Vec::new(),
             given_away_by: Vec::new(),
+            given_away_at_any_settings: false,
             fact: None,
             explanation: "why".into(),
             source: "src".into(),

@@ -7,8 +7,8 @@
 //! │ fleet-0     4 ▒███████······▒▒▒···▒▒▒▒·····▒▒▒▒▒▒···▒███████████████   │
 //! │ endpoints     0333333333000000000000000000000000000123333333333333333   │
 //! │ database      ▁▁▁████████████████████████████████▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁   │
-//! │ ▒ starting █ ready ░ unready ▄ stopping · back-off                      │
-//! │ db ▁ up ▄ slow █ down            (the legends wrap by whole items)     │
+//! │ ▒ starting █ ready ░ unready ▄ stopping · back-off 0-3 endpoints ready  │
+//! │ db: ▁ up ▄ slow █ down           (the legends wrap by whole items)     │
 //! │ requests/s  o ok  d degraded  x failed  r refused                      │
 //! │ 10/s ooooo      rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr     oooooooooooooo    │
 //! │  0/s      ddd                                                          │
@@ -157,7 +157,13 @@ pub fn render(view: &FleetView, theme: Theme, area: Rect, buf: &mut Buffer) {
 
     let rows_left = |y: u16| inner.bottom().saturating_sub(y);
     // The states' legend wraps by whole items on a narrow panel (two lines at 80 columns).
-    let legend = legend::flow(&state_legend(theme), usize::from(inner.width), 1);
+    let most_endpoints = run
+        .endpoints
+        .iter()
+        .map(|(_, count)| *count)
+        .fold(params.replicas, u32::max);
+    // Two spaces between items: "0-3 endpoints ready" and "db:" are words, not glyphs.
+    let legend = legend::flow(&state_legend(most_endpoints, theme), usize::from(inner.width), 2);
     let legend_rows = legend.len() as u16;
     for replica in &run.replicas {
         // Below the replicas: endpoints, database, the legend, the chart's 2 rows, the totals.
@@ -265,9 +271,10 @@ pub fn render(view: &FleetView, theme: Theme, area: Rect, buf: &mut Buffer) {
     put(buf, inner.x, inner.bottom() - 1, &totals, theme.text(), right);
 }
 
-/// The legend of the replica and database bands: each glyph with its word, the database's
-/// after a `│ db` lead.
-fn state_legend(theme: Theme) -> Vec<Item<'static>> {
+/// The legend of the replica bands, the endpoints row's digits (up to `most_endpoints`)
+/// and the database's band, each glyph with its word; the database's states together after
+/// a `db:` that says whose they are (a `│` before them read as one more glyph without a word).
+fn state_legend(most_endpoints: u32, theme: Theme) -> Vec<Item<'static>> {
     // Terminating shares the stopping glyph, and its legend item.
     let mut items: Vec<Item> = ReplicaState::ALL
         .into_iter()
@@ -280,22 +287,24 @@ fn state_legend(theme: Theme) -> Vec<Item<'static>> {
             ])
         })
         .collect();
-    for (at, state) in [Database::Up, Database::Slow { latency_ms: 0 }, Database::Down]
-        .into_iter()
-        .enumerate()
-    {
+    let digits = match most_endpoints {
+        0 => "0".to_string(),
+        1..=9 => format!("0-{most_endpoints}"),
+        _ => "0-9 +".to_string(),
+    };
+    items.push(Item::new(vec![
+        Span::styled(digits, theme.text()),
+        Span::styled(" endpoints ready", theme.dim()),
+    ]));
+    // The database's states as one item, kept together on a line.
+    let mut database = vec![Span::styled("db:", theme.dim())];
+    for state in [Database::Up, Database::Slow { latency_ms: 0 }, Database::Down] {
         let (glyph, style) = database_look(state, theme);
-        let mut item = Item::new(vec![
-            Span::styled(glyph, style),
-            Span::styled(format!(" {}", state.word()), theme.dim()),
-        ]);
-        if at == 0 {
-            // At a line's start the database's first item still says whose states follow.
-            item.spans.insert(0, Span::styled("db ", theme.dim()));
-            item.lead = vec![Span::styled("│ ", theme.dim())];
-        }
-        items.push(item);
+        database.push(Span::raw(" "));
+        database.push(Span::styled(glyph, style));
+        database.push(Span::styled(format!(" {}", state.word()), theme.dim()));
     }
+    items.push(Item::new(database));
     items
 }
 

@@ -99,7 +99,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let widest_closes = format!(" ↑↓ scroll {0}/{0} · ? or Esc closes ", overflow + 1);
     let rows_w = lines.iter().map(Line::width).max().unwrap_or(0) + 4;
     let titles_w = title.chars().count().max(widest_closes.chars().count()) + 2;
-    let width = fit(rows_w.max(titles_w) as u16, area.width);
+    let width = fit_width(rows_w.max(titles_w) as u16, area.width);
     let popup = crate::tui::layout::centred(area, width, height);
     Clear.render(popup, buf);
     Paragraph::new(lines)
@@ -118,4 +118,33 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
 /// beside the border reads as the overlay's own, cut).
 fn fit(wanted: u16, room: u16) -> u16 {
     if wanted + 1 >= room { room } else { wanted }
+}
+
+/// The narrowest strip of the screen below worth leaving beside the overlay: in a narrower
+/// one only fragments of its panels show, their borders beside the overlay's (`│s3  │`,
+/// `┘────┘` at 80x24), read as stray pieces of the overlay.
+const SIDE_MIN: u16 = 10;
+
+/// The overlay's width: [`fit`], and the whole screen where either side would keep a strip
+/// narrower than [`SIDE_MIN`], so the overlay covers it.
+fn fit_width(wanted: u16, room: u16) -> u16 {
+    if wanted + 2 * SIDE_MIN > room {
+        room
+    } else {
+        fit(wanted, room)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fit_width;
+
+    #[test]
+    fn an_overlay_covers_a_strip_too_narrow_to_read_beside_it() {
+        // Lab 3's keys at 80 columns: 71 wide left 4 and 5 columns of cut panels.
+        assert_eq!(fit_width(71, 80), 80);
+        assert_eq!(fit_width(71, 100), 71, "15 columns a side read as the screen below");
+        assert_eq!(fit_width(60, 80), 60);
+        assert_eq!(fit_width(90, 80), 80);
+    }
 }

@@ -390,6 +390,18 @@ pub fn hidden_settings(incident: &IncidentSpec) -> Vec<String> {
     incident.settings_lines()
 }
 
+/// Where a debrief line's text starts, so its wrapped rows start there too: after its
+/// leading spaces, and after a `t=130 s  ` time (a decision, a hint, the timeline).
+fn reveal_text_column(text: &str) -> usize {
+    let spaces = text.chars().take_while(|c| *c == ' ').count();
+    let rest = &text[spaces..];
+    let time = match rest.strip_prefix("t=").and_then(|after| after.find(" s  ")) {
+        Some(at) => "t=".len() + at + " s  ".len(),
+        None => 0,
+    };
+    spaces + time
+}
+
 fn render_reveal(reveal: &OncallReveal, saved: Option<&str>, scroll: u16, theme: Theme, area: Rect, buf: &mut Buffer) {
     let setup = &reveal.run.setup;
     let score = &reveal.score;
@@ -502,9 +514,35 @@ fn render_reveal(reveal: &OncallReveal, saved: Option<&str>, scroll: u16, theme:
     let block = bordered(" Reveal and debrief ".to_string(), theme);
     let inner = block.inner(area);
     block.render(area, buf);
-    let paragraph = Paragraph::new(lines).wrap(Wrap { trim: false });
+    // A long line wraps under its own text, past its indent and its `t=... s` (Paragraph's
+    // own wrap sent it to column 0), as the decision log's does.
+    let wrapped: Vec<Line> = lines
+        .into_iter()
+        .flat_map(|line| {
+            let indent = reveal_text_column(&line.to_string());
+            crate::wrap::wrap_line(line, usize::from(inner.width), indent)
+        })
+        .collect();
+    let paragraph = Paragraph::new(wrapped);
     // The scroll stops where the last row is at the bottom.
     let rows = paragraph.line_count(inner.width) as u16;
     let scroll = scroll.min(rows.saturating_sub(inner.height));
     paragraph.scroll((scroll, 0)).render(inner, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reveal_text_column;
+
+    #[test]
+    fn a_debrief_line_wraps_under_its_text_past_its_time() {
+        assert_eq!(
+            reveal_text_column("   t=130 s  recommendations.enabled=off  why: ..."),
+            12
+        );
+        assert_eq!(reveal_text_column("   t=  5 s  fault: hang"), 12);
+        assert_eq!(reveal_text_column("   goodput back to 95% of calm at: 131 s"), 3);
+        assert_eq!(reveal_text_column(" The incident: recommendations-hang"), 1);
+        assert_eq!(reveal_text_column("   t=unfinished"), 3, "no time without its ' s  '");
+    }
 }

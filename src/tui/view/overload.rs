@@ -8,10 +8,10 @@
 //!
 //! ```text
 //! ┌ goodput/s vs offered/s ──────────┐┌ queue ────────────────────────────┐
-//! │2000┤   AAAAALLLLMMM              ││ q queue len  w wait s  - timeout  │
-//! │    │ ◆                           ││ ...                               │
-//! │   0└──────────────── 6000        ││                                   │
-//! │F fifo A age-cap L lifo ...       │└───────────────────────────────────┘
+//! │2000┤   CCCCCCCCCCCC              ││- timeout q queue (top 5000) w wait│
+//! │    │ ◆                           ││5│        q   q   w   w            │
+//! │   0└───2k───4k───6k───8k──10k/s  ││ └──────2──────4──────6──────8──10 s│
+//! │F fifo ... A, L, M: same as C     │└───────────────────────────────────┘
 //! └──────────────────────────────────┘┌ per second ───────────────────────┐
 //!                                     │ g goodput  w wasted  r refused    │
 //! ```
@@ -110,6 +110,21 @@ fn axis_number(value: f64) -> String {
     }
 }
 
+/// A tick's value in the end label's style: thousands as `2k`, `2.5k` where the end is `10k`.
+fn tick_number(value: f64, x_max: f64) -> String {
+    if x_max >= 10_000.0 {
+        let thousands = format!("{:.1}", value / 1_000.0);
+        format!("{}k", thousands.trim_end_matches(".0"))
+    } else {
+        let number = axis_number(value);
+        // 2.5, not 2.50: a tick is a round value.
+        match number.contains('.') && !number.ends_with('k') {
+            true => number.trim_end_matches('0').trim_end_matches('.').to_string(),
+            false => number,
+        }
+    }
+}
+
 /// The ranges of a glyph plot (both start at 0) and the x axis's unit.
 #[derive(Clone, Copy, Debug)]
 pub struct Axes<'a> {
@@ -150,8 +165,20 @@ pub fn glyph_plot(
     for col in 0..plot.width {
         buf.set_string(plot.x + col, bottom, "─", axis);
     }
-    let x_label = format!("{} {x_unit}", axis_number(x_max));
-    let x_at = (plot.x + plot.width).saturating_sub(x_label.chars().count() as u16);
+    let end_label = |label: String| {
+        let x_at = (plot.x + plot.width).saturating_sub(label.chars().count() as u16);
+        (x_at, x_ticks(x_max, plot.width, x_at.saturating_sub(plot.x)), label)
+    };
+    let (mut x_at, mut ticks, mut x_label) = end_label(format!("{} {x_unit}", axis_number(x_max)));
+    // A unit such as `offered/s` gives way to its `/s` where it leaves room for fewer than
+    // three ticks (the chart's title names what is offered).
+    if let Some(per) = x_unit.find('/').filter(|&at| at > 0 && ticks.len() < 3) {
+        (x_at, ticks, x_label) = end_label(format!("{}{}", axis_number(x_max), &x_unit[per..]));
+    }
+    // The ticks between 0 and the end, each value centred on its column of the axis.
+    for (col, tick) in ticks {
+        buf.set_string(plot.x + col, bottom, tick, axis);
+    }
     buf.set_string(x_at, bottom, x_label, axis);
     let cell = |x: f64, y: f64| -> Option<(u16, u16)> {
         if !(x.is_finite() && y.is_finite()) || x_max <= 0.0 || y_max <= 0.0 {
@@ -173,6 +200,35 @@ pub fn glyph_plot(
             buf.set_string(col, row, glyph.to_string(), style);
         }
     }
+}
+
+/// The x axis's ticks inside a plot `width` columns wide whose end label starts at column
+/// `end_at`: (column of the label's first character, label), evenly spaced at a step that
+/// divides `x_max` into 5, 4 or 2 (the most that fit with two dashes between labels and
+/// before the end label), none when not even the middle fits.
+pub fn x_ticks(x_max: f64, width: u16, end_at: u16) -> Vec<(u16, String)> {
+    if !(x_max.is_finite() && x_max > 0.0) || width < 2 {
+        return Vec::new();
+    }
+    let column = |x: f64| ((x / x_max) * f64::from(width - 1)).round() as i32;
+    for parts in [5u32, 4, 2] {
+        let mut ticks = Vec::new();
+        // The origin's corner is the left edge: the first label keeps a dash after it.
+        let mut free_from = 2i32;
+        let fits = (1..parts).all(|i| {
+            let label = tick_number(x_max * f64::from(i) / f64::from(parts), x_max);
+            let len = label.chars().count() as i32;
+            let start = column(x_max * f64::from(i) / f64::from(parts)) - (len - 1) / 2;
+            let fits = start >= free_from && start + len + 2 <= i32::from(end_at);
+            free_from = start + len + 2;
+            ticks.push((start.max(0) as u16, label));
+            fits
+        });
+        if fits {
+            return ticks;
+        }
+    }
+    Vec::new()
 }
 
 /// A nice upper bound for an axis: the maximum rounded up to 1, 2 or 5 x a power of ten.
@@ -230,13 +286,19 @@ pub fn goodput_curves(result: &Recompute, live_points: &[CurvePoint], theme: The
     curves.sort_by_key(|(_, curve)| curve.policy == result.run.params.policy);
     // Half a percent of capacity is well under a row of any chart this size: such curves overlap.
     let drawn: Vec<&crate::engine::overload::Curve> = curves.iter().map(|(_, curve)| *curve).collect();
-    let notes: Vec<Span<'_>> = hidden_under(&drawn, result.run.capacity_per_s * 0.005)
-        .into_iter()
-        .map(|(top, hidden)| {
-            let under: Vec<String> = hidden.iter().map(|p| policy_glyph(*p).to_string()).collect();
-            Span::styled(format!("{} under {}", under.join(" "), policy_glyph(top)), theme.dim())
-        })
-        .collect();
+    let groups = hidden_under(&drawn, result.run.capacity_per_s * 0.005);
+    // In words: "A, L, M: same points as C"; shorter where the longer takes a third row.
+    let notes_worded = |wording: fn(String, char) -> String| -> Vec<Span<'static>> {
+        groups
+            .iter()
+            .map(|(top, hidden)| {
+                let under: Vec<String> = hidden.iter().map(|p| policy_glyph(*p).to_string()).collect();
+                Span::styled(wording(under.join(", "), policy_glyph(*top)), theme.dim())
+            })
+            .collect()
+    };
+    let long = notes_worded(|under, top| format!("{under}: same points as {top}"));
+    let short = notes_worded(|under, top| format!("{under}: same as {top}"));
     let series: Vec<Series<'_>> = curves
         .into_iter()
         .map(|(index, curve)| Series {
@@ -271,7 +333,10 @@ pub fn goodput_curves(result: &Recompute, live_points: &[CurvePoint], theme: The
         (CURRENT_GLYPH, "now", theme.selected()),
         (LIVE_GLYPH, "live", theme.accent()),
     ];
-    let names = legend_noted(&series, &extra, &notes, inner.width);
+    let mut names = legend_noted(&series, &extra, &long, inner.width);
+    if names.len() > 2 {
+        names = legend_noted(&series, &extra, &short, inner.width);
+    }
     // Two rows at least, as before the note; a third only when the note needs it.
     let rows = u16::try_from(names.len()).unwrap_or(2).clamp(2, 3);
     let [plot_area, legend_area] = Layout::vertical([Constraint::Fill(1), Constraint::Length(rows)]).areas(inner);
@@ -292,6 +357,14 @@ pub fn goodput_curves(result: &Recompute, live_points: &[CurvePoint], theme: The
 
 /// Queue length and the wait of a new arrival over time, the client's timeout marked.
 pub fn queue_over_time(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buffer) {
+    queue_over_time_scaled(run, run, theme, area, buf);
+}
+
+/// [`queue_over_time`] on axes sized to `scale_from`'s whole run (a live run drawn second by
+/// second keeps the axes of the simulation at its settings, so they do not jump between
+/// frames), or to `run` where it goes higher. The legend names the queue's top row, so a
+/// scale that changes with the sliders says so.
+pub fn queue_over_time_scaled(run: &OverloadRun, scale_from: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buffer) {
     let block = panel(" queue over time ", theme);
     let inner = block.inner(area);
     block.render(area, buf);
@@ -299,14 +372,15 @@ pub fn queue_over_time(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Bu
         return;
     }
     let timeout_s = run.params.client_timeout_ms / 1_000.0;
-    let wait_max = nice_max(run.seconds.iter().map(|s| s.queue_wait_s).fold(timeout_s, f64::max));
-    let queue_max = nice_max(run.seconds.iter().map(|s| s.queue_len as f64).fold(1.0, f64::max));
-    // Both on one grid: the queue scaled to the wait's axis (the legend says by how
-    // much), so where each crosses the timeout line reads at a glance.
+    let both = || run.seconds.iter().chain(&scale_from.seconds);
+    let wait_max = nice_max(both().map(|s| s.queue_wait_s).fold(timeout_s, f64::max));
+    let queue_max = nice_max(both().map(|s| s.queue_len as f64).fold(1.0, f64::max));
+    // Both on one grid: the queue scaled to the wait's axis (the legend says where its top
+    // row is), so where each crosses the timeout line reads at a glance.
     let scale = wait_max / queue_max;
     let duration = nice_max(run.params.duration_s);
     let timeout_line: Vec<(f64, f64)> = (0..=40).map(|i| (f64::from(i) * duration / 40.0, timeout_s)).collect();
-    let queue_name = format!("queue/{}", axis_number(queue_max / wait_max));
+    let queue_name = format!("queue (top {})", axis_number(queue_max));
     let all = [
         Series {
             name: "timeout",
@@ -781,6 +855,28 @@ mod tests {
             )],
             "FIFO collapses and the throttle stays below: only A, L, M and C coincide"
         );
+    }
+
+    #[test]
+    fn the_x_axis_ticks_divide_it_evenly_and_leave_room_for_its_end() {
+        let labels = |x_max, width, end_at| -> Vec<String> {
+            super::x_ticks(x_max, width, end_at)
+                .into_iter()
+                .map(|(_, label)| label)
+                .collect()
+        };
+        assert_eq!(labels(10.0, 44, 39), ["2", "4", "6", "8"]);
+        assert_eq!(
+            labels(10_000.0, 41, 35),
+            ["2.5k", "5k", "7.5k"],
+            "five parts crowd the end label"
+        );
+        assert_eq!(labels(10_000.0, 39, 26), ["5k"]);
+        assert_eq!(labels(5.0, 40, 36), ["1", "2", "3", "4"]);
+        assert_eq!(labels(1.0, 40, 36), ["0.2", "0.4", "0.6", "0.8"]);
+        assert!(labels(10.0, 8, 4).is_empty(), "none where not even the middle fits");
+        let ticks = super::x_ticks(10.0, 41, 37);
+        assert_eq!(ticks[1], (16, "4".to_string()), "4 of 10 on column 16 of 0 to 40");
     }
 
     #[test]

@@ -92,7 +92,8 @@ fn the_fleet_legends_and_totals_are_whole_at_80x24_and_100x30() {
             "░ unready",
             "▄ stopping",
             "· back-off",
-            "db ▁ up",
+            "db: ▁ up",
+            "0-3 endpoints ready",
             "▄ slow",
             "█ down",
             "o ok",
@@ -102,6 +103,8 @@ fn the_fleet_legends_and_totals_are_whole_at_80x24_and_100x30() {
         ] {
             assert!(screen.contains(item), "{item:?} at {width}x{height}:\n{screen}");
         }
+        // No glyph without its word: the database's states follow their `db:`, not a `│`.
+        assert!(!screen.contains("│ db"), "{width}x{height}:\n{screen}");
         // The chart's own totals row (the box above has them too): whole numbers only.
         assert!(
             screen.contains("││ok 2700 degraded 340 failed 0 refused 2860 "),

@@ -21,11 +21,13 @@ fn bulkhead_view(width: u16, height: u16) -> String {
     render(&app)
 }
 
-/// Lab 4 opened at 80x24, its run revealed, `v` twice: the bulkhead view at the sliders.
+/// Lab 4 opened at 80x24, on step 5 revealed (before it the view waits for step 5), `v`
+/// twice: the bulkhead view at the sliders.
 fn bulkhead_view_80x24() -> String {
     let mut app = app(80, 24);
-    let msgs = [Msg::Down, Msg::Down, Msg::Down, Msg::Open, Msg::Reveal];
-    for msg in msgs.into_iter().chain([Msg::Live(LiveMsg::ToggleView); 2]) {
+    let open = [Msg::Down, Msg::Down, Msg::Down, Msg::Open];
+    let msgs = open.into_iter().chain([Msg::NextStep; 4]).chain([Msg::Reveal]);
+    for msg in msgs.chain([Msg::Live(LiveMsg::ToggleView); 2]) {
         app.update(msg);
     }
     render(&app)

@@ -9,8 +9,8 @@ use resilience_lab::engine::overload::{self, CurvePoint, OverloadParams, Overloa
 use resilience_lab::tui::theme::Theme;
 use resilience_lab::tui::theme::ThemeName;
 use resilience_lab::tui::view::overload::{
-    Axes, CURRENT_GLYPH, bulkhead_view, glyph_plot, goodput_curves, nice_max, queue_over_time, render_results,
-    throttle_view,
+    Axes, CURRENT_GLYPH, bulkhead_view, glyph_plot, goodput_curves, nice_max, queue_over_time, queue_over_time_scaled,
+    render_results, throttle_view,
 };
 
 fn text(buffer: &Buffer) -> String {
@@ -130,8 +130,42 @@ fn queue_chart_shows_the_timeout_line() {
     let screen = draw(40, 12, |area, buf| queue_over_time(&run, NO_COLOUR, area, buf));
     assert!(screen.contains("---"), "{screen}");
     assert!(
-        screen.contains("q queue/1000"),
-        "queue 5,000 drawn at 5 on the wait's axis: {screen}"
+        screen.contains("q queue (top 5000)"),
+        "queue 5,000 drawn at 5 on the wait's axis, its top row named: {screen}"
+    );
+}
+
+#[test]
+fn a_live_queue_keeps_the_axes_of_the_whole_simulated_run() {
+    // Two seconds in, the queue has not grown to the whole run's 5,000: the axes do not
+    // follow it second by second, they stay the simulation's.
+    let sim = overload::run(&OverloadScenario::Fifo.params());
+    let early = overload::OverloadRun {
+        seconds: sim.seconds[..2].to_vec(),
+        ..sim.clone()
+    };
+    let whole = draw(40, 12, |area, buf| queue_over_time(&sim, NO_COLOUR, area, buf));
+    let scaled = draw(40, 12, |area, buf| {
+        queue_over_time_scaled(&early, &sim, NO_COLOUR, area, buf)
+    });
+    let alone = draw(40, 12, |area, buf| queue_over_time(&early, NO_COLOUR, area, buf));
+    assert!(scaled.contains("q queue (top 5000)"), "{scaled}");
+    let axis = |screen: &str| screen.lines().nth(2).map(|l| l.chars().take(4).collect::<String>());
+    assert_eq!(axis(&scaled), axis(&whole), "{scaled}\n{whole}");
+    assert!(!alone.contains("(top 5000)"), "alone, its own axes: {alone}");
+}
+
+#[test]
+fn the_curves_at_80x24_say_in_words_which_policies_coincide_and_tick_the_x_axis() {
+    let result = overload::recompute(&OverloadScenario::Fifo.params());
+    // The curve panel's size on Lab 4's screen at 80x24.
+    let screen = draw(46, 10, |area, buf| goodput_curves(&result, &[], NO_COLOUR, area, buf));
+    assert!(screen.contains("A, L, M: same as C"), "{screen}");
+    assert!(!screen.contains("under C"), "{screen}");
+    let axis = screen.lines().find(|l| l.contains('└')).expect("an x axis");
+    assert!(
+        axis.contains("─2k─") && axis.contains("─8k─"),
+        "ticks between 0 and 10k: {screen}"
     );
 }
 

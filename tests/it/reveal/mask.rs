@@ -578,3 +578,50 @@ fn a_placeholder_on_screen_comes_with_the_one_legend_and_none_without() {
         );
     }
 }
+
+#[test]
+fn lab_4s_bulkhead_view_waits_for_step_5_at_any_pool() {
+    // The view draws pool - X's pool = free: at the defaults' 100 threads it works step 5's
+    // 200 - 40 out before the learner predicts it.
+    for (width, height) in SIZES {
+        let mut app = open_at(width, height, LabId::Overload, 0);
+        let index = lab_index(&app, LabId::Overload);
+        app.update(Msg::Reveal);
+        while !render(&app).contains(OVERLOAD_VIEWS[2]) {
+            next_overload_view(&mut app, index);
+        }
+        let screen = render(&app);
+        assert!(!screen.contains("free for the rest"), "{screen}");
+        assert!(!screen.contains("X's pool 40"), "{screen}");
+        assert!(screen.contains("hidden until step 5 is predicted"), "{screen}");
+        // Predicted (wrong, even), the view shows at the pool on screen.
+        go_to(&mut app, index, 4);
+        predict(&mut app, "60");
+        app.update(Msg::Back);
+        go_to(&mut app, index, 0);
+        let screen = render(&app);
+        assert!(screen.contains("free for the rest: 60"), "{screen}");
+    }
+}
+
+#[test]
+fn lab_3s_breaker_calls_wait_for_step_5() {
+    // 6000 - (2911 - 44) = 3133, step 5's degraded answers, once step 2's 44 is known.
+    for (width, height) in SIZES {
+        let mut app = open_at(width, height, LabId::Breaker, 0);
+        let index = lab_index(&app, LabId::Breaker);
+        let screen = squeezed(&render(&app));
+        assert!(!screen.contains("2911"), "{screen}");
+        assert!(screen.contains("calls=?s5"), "{screen}");
+        assert!(
+            screen.contains("calls=6000"),
+            "the timeout's calls are the offered: {screen}"
+        );
+        go_to(&mut app, index, 4);
+        predict(&mut app, "3000");
+        app.update(Msg::Back);
+        go_to(&mut app, index, 0);
+        let screen = squeezed(&render(&app));
+        assert!(screen.contains("calls=2911"), "{screen}");
+    }
+}

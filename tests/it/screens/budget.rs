@@ -35,6 +35,36 @@ fn lab5_deadline_80x24() {
     insta::assert_snapshot!(render(&lab5(80, 24, 0, true)));
 }
 
+/// Steps 1 and 2 revealed: the waterfall itself.
+fn waterfall(width: u16, height: u16) -> App {
+    let mut app = lab5(width, height, 0, true);
+    app.update(Msg::NextStep);
+    app.update(Msg::Reveal);
+    app
+}
+
+#[test]
+fn lab5_waterfall_80x24() {
+    insta::assert_snapshot!(render(&waterfall(80, 24)));
+}
+
+#[test]
+fn the_waterfalls_labels_are_whole_and_spent_is_the_work_sliders_at_80x24() {
+    let screen = render(&waterfall(80, 24));
+    // Payments' work slider is 1000 ms; the run counts its 18000 ms on the processor in its
+    // time too, said on a line of its own.
+    assert!(screen.contains("got 19000 spent 1000 passed 18000"), "{screen}");
+    assert!(screen.contains("then waited 18000 on the processor"), "{screen}");
+    assert!(!screen.contains("spent 19000"), "{screen}");
+    assert!(
+        screen.contains("│ the inbound deadline (ms)"),
+        "the legend whole: {screen}"
+    );
+    for label in ["got 30000 spent 7000 passed 23000", "got 23000 spent 4000 passed 19000"] {
+        assert!(screen.contains(label), "{label}: {screen}");
+    }
+}
+
 /// As opened: step 1's check is unanswered, so the run waits for a prediction.
 #[test]
 fn lab5_as_opened_80x24() {

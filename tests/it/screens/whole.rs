@@ -33,12 +33,17 @@ fn lab4_80x24() {
     insta::assert_snapshot!(screen(80, 24, LAB4));
 }
 
-/// `v` twice: the bulkhead view.
+/// `v` twice: the bulkhead view, on step 5 revealed (before it, the view waits for step 5:
+/// it works out its answer).
 #[test]
 fn lab4_bulkhead_80x24() {
     let keys = [
         LAB4,
         &[
+            Msg::NextStep,
+            Msg::NextStep,
+            Msg::NextStep,
+            Msg::NextStep,
             Msg::Reveal,
             Msg::Live(LiveMsg::ToggleView),
             Msg::Live(LiveMsg::ToggleView),
@@ -146,8 +151,9 @@ fn resizing_to_too_small_and_back_redraws_the_lab() {
     app.update(Msg::Resize(50, 12));
     assert!(render(&app).contains("terminal too small: needs 80x24, have 50x12"));
     app.update(Msg::Resize(100, 30));
-    // Its 44 calls to the sick dependency are step 2's answer: masked until predicted there.
-    assert!(render(&app).contains("with breaker  calls= 2911 to sick=  ?s2"));
+    // Its 44 calls to the sick dependency are step 2's answer, and its 2911 calls work out
+    // step 5's: masked until predicted there.
+    assert!(render(&app).contains("with breaker  calls=  ?s5 to sick=  ?s2"));
 }
 
 // The learning screens: quiz, book, lesson with the chapter, predictions.
@@ -637,28 +643,53 @@ fn help_overlay_on_lab1_live_80x24_scrolls() {
     insta::assert_snapshot!("help_overlay_on_lab1_live_80x24_bottom", bottom);
 }
 
+/// The counting run at p = 1 ended, with its result (64 attempts per action, none ok).
+fn finished_at_p_1(series: &mut RetrySeries) {
+    series.finished = true;
+    series.result = Some(resilience_lab::engine::retry::ScenarioResult {
+        params: resilience_lab::engine::retry::ScenarioParams {
+            p: 1.0,
+            attempts: vec![4, 4, 4],
+            budget: 0.0,
+            actions: 2_000,
+            seed: 42,
+        },
+        db_attempts: 128_000,
+        db_attempts_per_action: 64.0,
+        successes: 0,
+        success_ratio: 0.0,
+        sends_per_layer: vec![8_000, 32_000, 128_000],
+    });
+}
+
 #[test]
 fn lab2_live_counting_finished_80x24() {
     let app = lab2_live_counting(80, 24, |series| {
-        series.finished = true;
-        series.result = Some(resilience_lab::engine::retry::ScenarioResult {
-            params: resilience_lab::engine::retry::ScenarioParams {
-                p: 1.0,
-                attempts: vec![4, 4, 4],
-                budget: 0.0,
-                actions: 2_000,
-                seed: 42,
-            },
-            db_attempts: 128_000,
-            db_attempts_per_action: 64.0,
-            successes: 0,
-            success_ratio: 0.0,
-            sends_per_layer: vec![8_000, 32_000, 128_000],
-        });
+        finished_at_p_1(series);
     });
     let text = render(&app);
     assert!(text.contains("success 0.0%"), "success as on the sim screen: {text}");
     insta::assert_snapshot!(text);
+}
+
+#[test]
+fn a_live_counting_run_over_in_under_a_second_says_so_and_its_axis_fits_it() {
+    let app = lab2_live_counting(80, 24, |series| {
+        // Two points, the last partial: the run ended at 0.8 s.
+        for (point, t_s) in series.points.iter_mut().zip([0.5, 0.8]) {
+            point.t_s = t_s;
+        }
+        series.points.truncate(2);
+        series.latest_s = 0.8;
+        finished_at_p_1(series);
+    });
+    let text = render(&app);
+    assert!(text.contains("finished in 0.8 s"), "{text}");
+    let axes: Vec<&str> = text.lines().filter(|line| line.contains("     0    ")).collect();
+    assert!(
+        axes.iter().any(|line| line.contains("0.8 s")) && !text.contains("10 s"),
+        "the time axis ends where the run did: {text}"
+    );
 }
 
 #[test]

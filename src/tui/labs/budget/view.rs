@@ -36,7 +36,9 @@ use crate::tui::labs::budget::run::{ARRIVAL_SLOT_MS, BudgetResults, HERD_SLOT_MS
 use crate::tui::labs::page::PageFrame;
 use crate::tui::theme::Theme;
 use crate::tui::view::lab::{masked_chart, results_title_of};
+use crate::tui::view::legend::{self, Item};
 use crate::tui::widgets::panel::panel;
+use crate::wrap::first_that_fits;
 
 /// The endings of a number drawn beside its scenario's chosen one (`peak_per_10ms_fixed`
 /// beside `peak_per_10ms`): where the chosen one is hidden, these are too, since at the
@@ -315,6 +317,11 @@ const NAME_WIDTH: u16 = 10;
 /// passed on (from when it called the next hop), `│` the inbound deadline. Without
 /// propagation a hop knows no budget and only its time shows, past the deadline where it
 /// kept working for nobody.
+///
+/// Under each bar: what the hop got, spent on its own work (the work slider's value, or
+/// less where the budget cut it) and passed on; the hop that calls the processor has a line
+/// of its own for that wait, since the run counts it in the hop's time (payments: work 1000
+/// ms, then 18000 ms waiting, 19000 in all), and a "spent" with it would not be the slider's.
 fn waterfall(run: &BudgetRun, inbound_ms: u64, theme: Theme, area: Rect, buf: &mut Buffer) {
     if area.width <= NAME_WIDTH + 4 || area.height < 2 {
         return;
@@ -330,13 +337,32 @@ fn waterfall(run: &BudgetRun, inbound_ms: u64, theme: Theme, area: Rect, buf: &m
     let span_ms = end_ms * 1.05;
     let x0 = area.x + NAME_WIDTH;
     let deadline_x = x0 + column(inbound_ms as f64, span_ms, bar_width);
+    // The labels start under the names, indented, so that they are not cut at 80x24.
+    let label_x = area.x + 2;
+    let label_width = area.width.saturating_sub(2);
+    let processor_wait_ms = run.number("processor_wait_ms").unwrap_or(0.0) as u64;
+    let legend = legend::flow(
+        &[
+            Item::new(vec![Span::styled("▓ own work", theme.dim())]),
+            Item::new(vec![Span::styled("░ passed on", theme.dim())]),
+            Item::new(vec![Span::styled("│ the inbound deadline (ms)", theme.dim())]),
+        ],
+        usize::from(area.width),
+        2,
+    );
     let mut y = area.y;
-    for hop in &run.hops {
+    for (index, hop) in run.hops.iter().enumerate() {
         if y + 1 >= area.bottom() {
             break;
         }
         Line::from(Span::styled(format!("{:<9}", hop.name), theme.text()))
             .render(Rect::new(area.x, y, NAME_WIDTH, 1), buf);
+        // The wait on the processor, in this hop's time if it is the one that called it.
+        let waited_ms = match index + 1 == run.hops.len() && !hop.rejected {
+            true => processor_wait_ms.min(hop.spent_ms),
+            false => 0,
+        };
+        let own_ms = hop.spent_ms - waited_ms;
         // Its own work: what it received less what it passed on (a hop that passes nothing
         // on, or knows no budget, spends its whole time).
         let work_ms = match (hop.received_ms, hop.passed_ms) {
@@ -357,19 +383,33 @@ fn waterfall(run: &BudgetRun, inbound_ms: u64, theme: Theme, area: Rect, buf: &m
             .map_or_else(|| "no budget".to_string(), |ms| format!("got {ms}"));
         let passed = hop.passed_ms.map_or_else(String::new, |ms| format!(" passed {ms}"));
         let rejected = if hop.rejected { " refused at once" } else { "" };
-        Line::from(Span::styled(
-            format!("{received} spent {}{passed}{rejected}", hop.spent_ms),
-            theme.dim(),
-        ))
-        .render(Rect::new(x0, y + 1, bar_width, 1), buf);
+        let wordings = [
+            format!("{received} spent {own_ms} on its work{passed}{rejected}"),
+            format!("{received} spent {own_ms}{passed}{rejected}"),
+        ];
+        let line = first_that_fits(wordings.map(Line::from).to_vec(), usize::from(label_width)).unwrap_or_default();
+        line.style(theme.dim())
+            .render(Rect::new(label_x, y + 1, label_width, 1), buf);
         y += 2;
+        // The processor's wait, where a row is left for it above the legend.
+        if waited_ms > 0 && usize::from(area.bottom().saturating_sub(y)) > legend.len() {
+            let wordings = [
+                format!("then waited {waited_ms} on the processor: {} in all", hop.spent_ms),
+                format!("then waited {waited_ms} on the processor"),
+                format!("+ {waited_ms} waiting"),
+            ];
+            let line = first_that_fits(wordings.map(Line::from).to_vec(), usize::from(label_width)).unwrap_or_default();
+            line.style(theme.dim())
+                .render(Rect::new(label_x, y, label_width, 1), buf);
+            y += 1;
+        }
     }
-    if y < area.bottom() {
-        Line::from(Span::styled(
-            fit_legend("▓ own work  ░ passed on  │ the inbound deadline (ms)", area.width),
-            theme.dim(),
-        ))
-        .render(Rect::new(area.x, y, area.width, 1), buf);
+    for line in legend {
+        if y >= area.bottom() {
+            break;
+        }
+        line.render(Rect::new(area.x, y, area.width, 1), buf);
+        y += 1;
     }
 }
 

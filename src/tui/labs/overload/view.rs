@@ -30,7 +30,7 @@ use crate::tui::labs::page::PageFrame;
 use crate::tui::view::footer;
 use crate::tui::view::lab::{footer_keys, masked_chart, results_title_of};
 use crate::tui::view::overload::{
-    bulkhead_view, goodput_curves, metastable_view, outcomes_per_second, queue_over_time, throttle_view,
+    bulkhead_view, goodput_curves, metastable_view, outcomes_per_second, queue_over_time_scaled, throttle_view,
 };
 use crate::tui::widgets::panel::panel;
 use crate::wrap::first_that_fits;
@@ -294,7 +294,8 @@ pub fn render_charts(page: &OverloadPage, frame: &dyn PageFrame, area: Rect, buf
                 goodput_curves(sim, &points, theme, top, buf)
             });
             or_masked(queue_masked, " queue over time ", bottom, buf, &|buf| {
-                queue_over_time(shown_run, theme, bottom, buf)
+                // Live, the axes are the simulation's at the live settings, the whole run's.
+                queue_over_time_scaled(shown_run, record.map_or(shown_run, |r| &r.sim), theme, bottom, buf)
             });
         }
         OverloadView::Outcomes => {

@@ -97,22 +97,26 @@ pub fn render_results(page: &RetryPage, frame: &dyn PageFrame, area: Rect, buf: 
             .to_vec()));
         }
         (RetryView::Counting, Some(series)) => {
+            // An ended run says how long it took: a counting run at 127.0.0.1 often ends
+            // in under a second, and its charts' time axis fits it.
+            let took = format!(" in {}", seconds_label(series.latest_s));
             let state = match (running, series.result.is_some()) {
-                (true, _) => "running",
-                (false, true) => "finished",
-                (false, false) => "stopped",
+                (true, _) => "running".to_string(),
+                (false, true) => format!("finished{took}"),
+                (false, false) => format!("stopped{took}"),
             };
-            lines.push(Line::from(Span::styled(
-                format!(
-                    "{state} {} · p {:.2} · {}/{} actions · o policy · s {}",
-                    series.policy_label,
-                    series.p,
-                    series.latest.actions_done,
-                    series.actions,
-                    if running { "stop" } else { "again" }
-                ),
-                theme.accent(),
-            )));
+            let rest = format!(
+                "{} · p {:.2} · {}/{} actions · o policy · s {}",
+                series.policy_label,
+                series.p,
+                series.latest.actions_done,
+                series.actions,
+                if running { "stop" } else { "again" }
+            );
+            let sep = if running { " " } else { " · " };
+            lines.extend(fit([format!("{state}{sep}{rest}"), format!("{state} {rest}")]
+                .map(|text| Line::from(Span::styled(text, theme.accent())))
+                .to_vec()));
             for candidates in counters_lines(series) {
                 lines.extend(fit(candidates));
             }
@@ -362,11 +366,27 @@ fn top_label(top: f64) -> String {
 }
 
 /// The time axis's end: the last point, or the end of a trigger window still going, at
-/// least 10 s, in whole seconds.
+/// least 10 s while the run goes on, in whole seconds. An ended run's axis fits the run
+/// (a counting run over in 0.8 s drew a sliver at the left of 10 s): its length rounded up
+/// to a tenth of a second below 1 s, else to a whole second.
 fn time_end_s(series: &RetrySeries) -> f64 {
     let last_s = series.points.last().map_or(10.0, |p: &RatePoint| p.t_s);
     let trigger_end_s = series.triggers.iter().map(|(_, end)| *end).fold(0.0, f64::max);
-    last_s.max(trigger_end_s).max(10.0).ceil()
+    let end_s = last_s.max(trigger_end_s);
+    match series.finished && !series.points.is_empty() {
+        true if end_s < 1.0 => ((end_s * 10.0).ceil() / 10.0).max(0.1),
+        true => end_s.ceil(),
+        false => end_s.max(10.0).ceil(),
+    }
+}
+
+/// A time axis's end or a run's length: `0.8 s` below a second, `12 s` from one on.
+fn seconds_label(seconds: f64) -> String {
+    if seconds < 1.0 {
+        format!("{seconds:.1} s")
+    } else {
+        format!("{seconds:.0} s")
+    }
 }
 
 /// The chain as boxes joined by arrows, each arrow labelled with the requests per second
@@ -504,7 +524,7 @@ fn line_chart(
         .x_axis(
             Axis::default()
                 .bounds([0.0, end_s])
-                .labels(["0".to_string(), format!("{end_s:.0} s")])
+                .labels(["0".to_string(), seconds_label(end_s)])
                 .style(theme.dim()),
         )
         .y_axis(

@@ -229,8 +229,8 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
 /// Fewest letters of a step's name worth showing before a "…": fewer say nothing.
 const SHORTEST_NAME: usize = 6;
 
-/// `title` shortened to fit a card `width` cells wide: the step's `name` loses its end, marked
-/// "…", and goes whole (with its " · ") only when fewer than [`SHORTEST_NAME`] letters of it
+/// `title` shortened to fit a card `width` cells wide: the step's `name` loses its end at a
+/// whole word, marked "…", and goes whole (with its " · ") only when fewer than [`SHORTEST_NAME`] letters of it
 /// would fit; the step's number and the verdict always stay. (It went whole at the first cell
 /// too many: Lab 4's step 6 and the fleet's step 9 verdict showed no name at all.)
 fn fit_title(title: &str, name: &str, width: usize) -> String {
@@ -241,9 +241,16 @@ fn fit_title(title: &str, name: &str, width: usize) -> String {
     }
     let over = length - room;
     let kept = name.chars().count().saturating_sub(over + 1);
-    if kept >= SHORTEST_NAME {
-        let cut: String = name.chars().take(kept).collect();
-        return title.replacen(name, &format!("{}…", cut.trim_end()), 1);
+    // Whole words only: a word cut after its first letters read as another word.
+    let chars: Vec<char> = name.chars().collect();
+    let whole = match chars.get(kept) {
+        Some(next) if !next.is_whitespace() => chars[..kept].iter().rposition(|c| c.is_whitespace()).unwrap_or(0),
+        _ => kept,
+    };
+    let cut: String = chars[..whole].iter().collect();
+    let cut = cut.trim_end();
+    if cut.chars().count() >= SHORTEST_NAME {
+        return title.replacen(name, &format!("{cut}…"), 1);
     }
     title.replacen(&format!(" · {name}"), "", 1)
 }
@@ -282,6 +289,13 @@ mod title_tests {
         let verdict = " ✓ Right · Step 9 of 11 · Readiness on the database ";
         let cut = fit_title(verdict, "Readiness on the database", 40);
         assert_eq!(cut, " ✓ Right · Step 9 of 11 · Readiness… ");
+        // Never mid-word: "Readiness on the datab…" read as another word.
+        let cut = fit_title(verdict, "Readiness on the database", 50);
+        assert_eq!(cut, " ✓ Right · Step 9 of 11 · Readiness on the… ");
+        assert_eq!(
+            fit_title(" Step 2 of 8 · Overloaded queues ", "Overloaded queues", 31),
+            " Step 2 of 8 · Overloaded… "
+        );
         // Too narrow for a name worth reading: the number and the verdict stay.
         assert_eq!(
             fit_title(verdict, "Readiness on the database", 30),
