@@ -99,7 +99,7 @@ impl App {
         let labs = content
             .labs
             .iter()
-            .map(|lab| LabScreen::new(lab, crate::tui::labs::entry(lab.lab).parts))
+            .map(|lab| LabScreen::new(lab, crate::tui::labs::entry(lab.lab).pages))
             .collect();
         let quiz = QuizScreen::new(&content);
         Self {
@@ -682,6 +682,12 @@ impl App {
             1 => format!("{} chapters", book::chapters().len()),
             _ => self.progress.oncall_line(),
         }
+    }
+
+    /// The app is about to stop every live run: a lab screen whose stop takes a moment says
+    /// so (Lab 1's server: SIGTERM, then a kill).
+    pub fn quitting(&mut self) {
+        self.labs.iter_mut().for_each(LabScreen::quitting);
     }
 
     /// Whether any live run or server is going.

@@ -7,7 +7,9 @@
 //! - [`msg`]: the messages the keys and the mouse send.
 //! - [`keys`]: the one key table.
 //! - [`layout`]: pure layouts, shared by the views and the mouse hit tests.
-//! - [`screens`]: home, lab (sim and live), quiz and book, each owning its state.
+//! - [`labs`]: the lab registry and each lab's pages, one folder per page behind one trait.
+//! - [`screens`]: home, the lab screen's frame (which knows no lab), quiz and book, each
+//!   owning its state.
 //! - [`learning`]: progress loaded before the terminal is taken.
 //! - [`slider`]: slider arithmetic.
 //! - [`view`]: drawing, one file per screen region; lab views take a `&LabScreen`.
@@ -50,7 +52,6 @@ use ratatui::layout::Rect;
 use ratatui::{DefaultTerminal, Terminal};
 
 use crate::content::Content;
-use crate::content::LabId;
 use crate::tui::app::App;
 use crate::tui::event::Event;
 use crate::tui::theme::{Theme, ThemeName};
@@ -263,10 +264,7 @@ async fn event_loop(
     // On every way out (quit, signal, a drawing error), and before the terminal is restored:
     // no server child, live server or task outlives the app. The stops take a moment, so the
     // screen says why the app has not left yet.
-    let lab1 = app.lab_mut(LabId::Health).live.health_mut();
-    if let Some(live) = lab1.filter(|live| live.running()) {
-        live.status = Some("quitting: stopping the server (SIGTERM, then a kill after 3 s)".into());
-    }
+    app.quitting();
     if app.live_running() {
         let _ = terminal.draw(|frame| {
             frame.render_widget(&app, frame.area());

@@ -8,6 +8,7 @@ use resilience_lab::content::Content;
 use resilience_lab::engine::brownout;
 use resilience_lab::tui::app::{App, Screen};
 use resilience_lab::tui::keys::{self, Context};
+use resilience_lab::tui::labs::health::HealthLab;
 use resilience_lab::tui::msg::Msg;
 use resilience_lab::tui::theme::Theme;
 use resilience_lab::tui::theme::ThemeName;
@@ -633,7 +634,7 @@ fn lab1_live_keys_come_first_only_on_the_live_screen() {
     assert!(screen.contains("s starts `resilience-lab serve health`"), "{screen}");
     // Without the app's runtime (a test), `s` says so instead of starting anything.
     app.update(Msg::StartStop);
-    assert!(!app.labs[0].live.health().expect("Lab 1").running());
+    assert!(!app.labs[0].live_running());
     // Lab 2 is not Lab 1: its `s` is the shared start/stop of Labs 2 and 3.
     app.update(Msg::Back);
     app.update(Msg::Down);
@@ -644,27 +645,17 @@ fn lab1_live_keys_come_first_only_on_the_live_screen() {
 
 #[test]
 fn lab1_live_log_scrolls_and_the_lesson_still_shows() {
-    use resilience_lab::engine::health::HealthConfig;
     use resilience_lab::live::health::child::Stream;
-    use resilience_lab::live::run::HealthEvent as Report;
 
     let mut app = app();
     app.update(Msg::Open);
     app.update(Msg::ToggleMode);
-    app.labs[0].live.health_mut().expect("Lab 1").apply(Report::Started {
-        pid: 7,
-        port: 18080,
-        config: HealthConfig::default(),
-        note: None,
-        listening_at: tokio::time::Instant::now(),
+    crate::common::show_live::<HealthLab>(&mut app, 0, |live| {
+        live.apply(crate::common::lab1_started(7));
+        for n in 0..40 {
+            live.apply_line(f64::from(n), Stream::Stderr, &format!("GET /work?n={n}"));
+        }
     });
-    for n in 0..40 {
-        app.labs[0].live.health_mut().expect("Lab 1").apply_line(
-            f64::from(n),
-            Stream::Stderr,
-            &format!("GET /work?n={n}"),
-        );
-    }
     assert!(text(&app).contains("GET /work?n=39"));
     app.update(Msg::ScrollUp);
     let screen = text(&app);

@@ -73,7 +73,7 @@ fn live_app() -> (App, mpsc::Receiver<Event>) {
     let mut page = FleetPage::new(lab, app.lab(LabId::Health).pages.get(1)).expect("Lab 1's fleet page");
     page.live_showing = true;
     page.live.program = Some(BIN.into());
-    app.lab_mut(LabId::Health).page_states[0] = Box::new(page);
+    app.lab_mut(LabId::Health).page_states[1] = Box::new(page);
     (app, received)
 }
 

@@ -91,6 +91,16 @@ pub trait LabSim: Debug + Sized + 'static {
         false
     }
 
+    /// See [`Page::slider_note`].
+    fn slider_note(_page: &SimPage<Self>, _sliders: &[Slider], _focus: usize) -> Option<String> {
+        None
+    }
+
+    /// See [`Page::scored_by`].
+    fn scored_by(_page: &SimPage<Self>, _check: Option<&Question>, _sliders: &[Slider]) -> Option<&'static str> {
+        None
+    }
+
     /// See [`Page::predict_live`].
     fn predict_live(_live: &mut Self::Live, _check: &Question, _predicted: f64, _step: (usize, &str)) -> bool {
         false
@@ -276,6 +286,14 @@ impl<S: LabSim> Page for SimPage<S> {
 
     fn key_context(&self) -> Option<Context> {
         S::key_context(self)
+    }
+
+    fn slider_note(&self, sliders: &[Slider], focus: usize) -> Option<String> {
+        S::slider_note(self, sliders, focus)
+    }
+
+    fn scored_by(&self, check: Option<&Question>, sliders: &[Slider]) -> Option<&'static str> {
+        S::scored_by(self, check, sliders)
     }
 
     fn predict_live(&mut self, check: &Question, predicted: f64, step: (usize, &str), sliders: &[Slider]) -> bool {

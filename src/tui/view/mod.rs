@@ -45,7 +45,7 @@ impl Widget for &App {
                     progress: &self.progress,
                     context: self.context(),
                 };
-                lab::render(&view, &crate::tui::labs::entry(view.screen.id).draw, area, buf);
+                lab::render(&view, area, buf);
             }
             Screen::Quiz => quiz::render(self, area, buf),
             Screen::Book => book::render(self, area, buf),

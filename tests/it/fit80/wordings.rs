@@ -5,11 +5,10 @@
 //! status whole beside a long phase; a long fleet verdict keeps its last line.
 
 use crate::common::render;
-use resilience_lab::engine::health::HealthConfig;
-use resilience_lab::live::http::GetOutcome;
-use resilience_lab::live::run::{HealthEvent, Probe};
+use resilience_lab::live::run::Probe;
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::keys::{self, Context};
+use resilience_lab::tui::labs::health::HealthLab;
 use resilience_lab::tui::msg::Msg;
 use resilience_lab::tui::view::lab::params::shorter_wordings;
 
@@ -194,31 +193,18 @@ fn lab1_live_keeps_a_waiting_checks_status_whole_beside_a_long_phase() {
     let mut app = app(80, 24);
     app.update(Msg::Open);
     app.update(Msg::ToggleMode);
-    let live = app.labs[0].live.health_mut().expect("Lab 1's live part");
-    live.apply(HealthEvent::Started {
-        pid: 4242,
-        port: 18080,
-        config: HealthConfig::default(),
-        note: None,
-        listening_at: tokio::time::Instant::now(),
-    });
-    // Ready by the clock, but /readyz checks a database that is down.
-    for (round, at_s) in [(0, 3.0), (1, 3.5)] {
-        for (probe, code, body) in [
-            (Probe::Livez, 200, "alive"),
-            (Probe::Readyz, 503, "not ready: database down"),
-        ] {
-            live.apply(HealthEvent::Probe {
-                round,
-                at_s,
-                probe,
-                outcome: GetOutcome::Answered {
-                    code,
-                    body: format!("{body}\n"),
-                },
-            });
+    crate::common::show_live::<HealthLab>(&mut app, 0, |live| {
+        live.apply(crate::common::lab1_started(4242));
+        // Ready by the clock, but /readyz checks a database that is down.
+        for (round, at_s) in [(0, 3.0), (1, 3.5)] {
+            for (probe, code, body) in [
+                (Probe::Livez, 200, "alive"),
+                (Probe::Readyz, 503, "not ready: database down"),
+            ] {
+                live.apply(crate::common::lab1_probe(round, at_s, probe, code, body));
+            }
         }
-    }
+    });
     // Step 1's check while the server runs: its status asks for a restart and needs two rows.
     app.update(Msg::Predict);
     for c in "503".chars() {

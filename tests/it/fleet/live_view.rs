@@ -129,7 +129,7 @@ fn fed(width: u16, height: u16, until_s: f64, done: bool) -> App {
     let mut app = fleet_live(width, height);
     let run = recorded_run(&app);
     let page = page_showing(&app, &run);
-    app.lab_mut(LabId::Health).page_states[0] = Box::new(page);
+    app.lab_mut(LabId::Health).page_states[1] = Box::new(page);
     for (_, sample) in samples_of(&run, until_s) {
         send(&mut app, sample);
     }

@@ -180,10 +180,7 @@ fn shown_values(app: &App, index: usize) -> Vec<(String, f64)> {
             check_id: &observed.check_id,
             scored_live: observed.live,
         };
-        let shows_own = match screen.later_page() {
-            Some(page) => page.shows_check_run(verdict),
-            None => screen.verdict_showing().is_some(),
-        };
+        let shows_own = screen.showing_state().is_some_and(|page| page.shows_check_run(verdict));
         let check = lab.checks.iter().find(|check| check.id == observed.check_id)?;
         shows_own.then(|| check.settings.as_ref().and_then(CheckSettings::fixed))?
     });

@@ -1,10 +1,10 @@
-//! The shape every lab's live part has, and what the live parts share.
+//! The shape every page's live part has, and what the live parts share.
 //!
-//! A lab screen in live mode hands its keys and the events of its runs to its live part
-//! through [`LivePart`]: the same five methods for every lab (`start`, `retune`, `key`,
-//! `on_event`, `stop`), plus what the screen asks of any part (is it running, the frame
-//! tick, whether leaving stops it, and the handles quitting awaits). [`LiveCtx`] is what a
-//! part may read of its screen: the lab file, the sliders, and the app's event queue.
+//! A page in live mode hands its keys and the events of its runs to its live part through
+//! [`LivePart`]: the same five methods for every lab (`start`, `retune`, `key`, `on_event`,
+//! `stop`), plus what the screen asks of any part (is it running, the frame tick, whether
+//! leaving stops it, what quitting says, and the handles quitting awaits). [`LiveCtx`] is
+//! what a part may read of its screen: the lab file, the sliders, and the app's event queue.
 
 use std::time::Duration;
 
@@ -71,6 +71,9 @@ pub trait LivePart {
     }
     /// The learner left the screen (home, or back to sim): most labs stop their run, quietly.
     fn leave(&mut self) {}
+    /// The app is about to stop every run and wait for them: a part whose run takes a moment
+    /// to stop says so on its screen (Lab 1's server gets its grace period, then a kill).
+    fn quitting(&mut self) {}
     /// Stops everything and hands over the tasks still ending, for the bounded wait
     /// before the app leaves.
     fn shutdown(&mut self) -> Vec<JoinHandle<()>>;
