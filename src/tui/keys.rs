@@ -332,12 +332,12 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Esc,       NONE,  OBSERVED,     Msg::Back,                                   "Esc",           "close, stay on this step",                                     "Esc close"),
     bind(KeyCode::PageDown,  NONE,  OBSERVED,     Msg::ScrollDown,                             "PgDn/PgUp",     "a verdict longer than its card: its end, or its start",        ""),
     bind(KeyCode::PageUp,    NONE,  OBSERVED,     Msg::ScrollUp,                               "",              "",                                                             ""),
-    bind(KeyCode::Char('F'), NONE,  OBSERVED,     Msg::ToggleFleet,                            "F",             "Lab 1: close this and switch to the fleet view, or back",     ""),
+    bind(KeyCode::Char('F'), NONE,  OBSERVED,     Msg::NextPage,                               "F",             "Lab 1: close this and switch to the fleet view, or back",     ""),
     // The note that the steps go on in the other view: nothing follows here, so Enter closes it.
     bind(KeyCode::Enter,     NONE,  NOTE,         Msg::Open,                                   "Enter/]/Esc",   "close the note, stay on this step",                            "Enter close"),
     bind(KeyCode::Char(']'), NONE,  NOTE,         Msg::Open,                                   "",              "",                                                             ""),
     bind(KeyCode::Esc,       NONE,  NOTE,         Msg::Back,                                   "",              "",                                                             ""),
-    bind(KeyCode::Char('F'), NONE,  NOTE,         Msg::ToggleFleet,                            "F",             "close the note and switch to the view it names",               "F go there"),
+    bind(KeyCode::Char('F'), NONE,  NOTE,         Msg::NextPage,                               "F",             "close the note and switch to the view it names",               "F go there"),
     bind(KeyCode::Char('m'), NONE,  LAB,          Msg::ToggleMode,                             "m/s",           "sim or live; live: s starts or stops a run",                   ""),
     bind(KeyCode::Char('s'), NONE,  LAB,          Msg::StartStop,                              "",              "",                                                             ""),
     bind(KeyCode::Char('b'), NONE,  LAB,          Msg::Live(LiveMsg::BrownOut),                "b/f",           "Lab 3 live: b browns out now or heals; f next fault",          ""),
@@ -349,7 +349,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Char('='), NONE,  LAB,          Msg::Live(LiveMsg::Load(1)),                 "",              "",                                                             ""),
     bind(KeyCode::Char('-'), NONE,  LAB,          Msg::Live(LiveMsg::Load(-1)),                "",              "",                                                             ""),
     bind(KeyCode::Char('c'), NONE,  LAB,          Msg::Live(LiveMsg::CutLoad),                 "",              "",                                                             ""),
-    bind(KeyCode::Char('F'), NONE,  FLEET,        Msg::ToggleFleet,                            "F",             "back to the single server",                                    "F one server"),
+    bind(KeyCode::Char('F'), NONE,  FLEET,        Msg::NextPage,                               "F",             "back to the single server",                                    "F one server"),
     bind(KeyCode::Char('d'), NONE,  FLEET,        Msg::Fleet(FleetMsg::DbDown),                "d/w/u",         "the database's window: down, slow (2 s a query) or up",       "d/w/u db"),
     bind(KeyCode::Char('w'), NONE,  FLEET,        Msg::Fleet(FleetMsg::DbSlow),                "",              "",                                                             ""),
     bind(KeyCode::Char('u'), NONE,  FLEET,        Msg::Fleet(FleetMsg::DbUp),                  "",              "",                                                             ""),
@@ -359,7 +359,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Char('c'), NONE,  FLEET,        Msg::Fleet(FleetMsg::Scenario),              "c",             "the next scenario: every fleet slider to its values",          "c scenario"),
     bind(KeyCode::Char('m'), NONE,  FLEET,        Msg::ToggleMode,                             "m",             "simulated or live (real replicas, database, Service at 10x)",  "m live"),
     bind(KeyCode::Char('s'), NONE,  FLEET,        Msg::StartStop,                              "s",             "live: start a run (it ends by itself), or stop it",            "s start/stop"),
-    bind(KeyCode::Char('F'), NONE,  LAB,          Msg::ToggleFleet,                            "F",             "Lab 1: the fleet view (replicas behind a Service), or back",   ""),
+    bind(KeyCode::Char('F'), NONE,  LAB,          Msg::NextPage,                               "F",             "Lab 1: the fleet view (replicas behind a Service), or back",   ""),
     // The on-call drill. Esc pauses the clock before it goes home, so nothing runs unseen.
     bind(KeyCode::Char(' '), NONE,  ONCALL,       Msg::Oncall(OncallMsg::Pause),               "Space",         "pause the drill clock, or run it again",                       "Space pause"),
     bind(KeyCode::Char('+'), NONE,  ONCALL,       Msg::Oncall(OncallMsg::Faster),              "+/-",           "drill clock faster or slower (1000 to 60 ms a drill second)",  "+/- speed"),
@@ -488,7 +488,7 @@ pub fn help_rows_if(context: Context, keep: impl Fn(Msg) -> bool) -> Vec<(&'stat
 /// Whether the fleet view takes the lab screen's `msg`: it has its own `m`, `s` and `F`,
 /// and no other lab's live keys.
 pub fn fleet_takes(msg: Msg) -> bool {
-    !matches!(msg, Msg::Live(_) | Msg::ToggleMode | Msg::StartStop | Msg::ToggleFleet)
+    !matches!(msg, Msg::Live(_) | Msg::ToggleMode | Msg::StartStop | Msg::NextPage)
 }
 
 /// How the footer and the help name the answer keys of a choice question with `choices`
@@ -540,8 +540,8 @@ mod tests {
 
     #[test]
     fn a_messages_key_label_is_the_one_its_binding_shows() {
-        let fleet = BINDINGS.iter().find(|b| b.msg == Msg::ToggleFleet).expect("a binding");
-        assert_eq!(key_label(Msg::ToggleFleet), Some(fleet.label));
+        let fleet = BINDINGS.iter().find(|b| b.msg == Msg::NextPage).expect("a binding");
+        assert_eq!(key_label(Msg::NextPage), Some(fleet.label));
         assert_eq!(
             key_label(Msg::NextSlider),
             Some("Tab/↓/j"),

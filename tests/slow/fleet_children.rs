@@ -64,7 +64,7 @@ fn live_app() -> (App, mpsc::Receiver<Event>) {
     let (events, received) = mpsc::channel(CHANNEL_CAPACITY);
     let mut app = app(100, 30);
     app.use_events(events);
-    for msg in [Msg::Open, Msg::ToggleFleet, Msg::ToggleMode] {
+    for msg in [Msg::Open, Msg::NextPage, Msg::ToggleMode] {
         app.update(msg);
     }
     // The fleet page as the app made it, but with its children from `BIN` (this test's own
@@ -121,9 +121,9 @@ fn live_runs_leave_no_child_however_they_end() {
 
         // Leaving the fleet view (F), then coming back.
         let children = start(&mut app, &mut events).await;
-        app.update(Msg::ToggleFleet);
+        app.update(Msg::NextPage);
         no_child_left(&mut app, &mut events, &children).await;
-        app.update(Msg::ToggleFleet);
+        app.update(Msg::NextPage);
 
         // Quitting: the event loop's bounded wait for every live run.
         let children = start(&mut app, &mut events).await;

@@ -70,7 +70,7 @@ pub fn lab_takes(lab: &LabFile, msg: Msg) -> bool {
             .live_keys
             .iter()
             .any(|taken| std::mem::discriminant(taken) == std::mem::discriminant(&key)),
-        Msg::ToggleFleet => lab.pages.len() > 1,
+        Msg::NextPage => lab.pages.len() > 1,
         _ => true,
     }
 }
@@ -128,7 +128,7 @@ mod tests {
         assert!(!takes(LabId::Overload, Msg::Live(LiveMsg::Load(1))));
         assert!(takes(LabId::Overload, Msg::Live(LiveMsg::ToggleView)));
         assert!(!takes(LabId::Health, Msg::Live(LiveMsg::ToggleView)));
-        assert!(takes(LabId::Health, Msg::ToggleFleet), "Lab 1 has a second page");
-        assert!(!takes(LabId::Breaker, Msg::ToggleFleet));
+        assert!(takes(LabId::Health, Msg::NextPage), "Lab 1 has a second page");
+        assert!(!takes(LabId::Breaker, Msg::NextPage));
     }
 }

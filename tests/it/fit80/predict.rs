@@ -63,7 +63,7 @@ fn lab4() {
 /// While the prompt is open its totals and its fleet are hidden; the verdict shows them.
 #[test]
 fn fleet() {
-    let keys = [Msg::Open, Msg::ToggleFleet];
+    let keys = [Msg::Open, Msg::NextPage];
     let (prompt, verdict) = prompt_and_verdict(&keys, "3");
     assert!(prompt.contains("Step 4 of"), "{prompt}");
     for answer in ["restarts 3", "RST", "fleet-0"] {
@@ -158,7 +158,7 @@ fn every_fleet_prompt_shows_what_is_typed() {
     for step in 0..8 {
         let mut app = app();
         app.update(Msg::Open);
-        app.update(Msg::ToggleFleet);
+        app.update(Msg::NextPage);
         for _ in 0..step {
             app.update(Msg::NextStep);
         }
@@ -185,7 +185,7 @@ fn every_fleet_prompt_shows_what_is_typed() {
 fn every_fleet_prompt_keeps_its_step_text_at_80x24() {
     let mut app = app();
     app.update(Msg::Open);
-    app.update(Msg::ToggleFleet);
+    app.update(Msg::NextPage);
     let lab = app.content.labs[0].clone();
     let fleet_steps: Vec<usize> = (0..lab.steps.len())
         .filter(|step| lab.step_page(*step) == 1 && lab.steps[*step].check.is_some())

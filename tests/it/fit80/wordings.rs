@@ -57,8 +57,8 @@ fn the_steps_go_on_elsewhere_note_lists_the_keys_it_takes() {
         crossterm::event::KeyCode::Char('F'),
         crossterm::event::KeyModifiers::NONE,
     );
-    assert_eq!(keys::msg_for(Context::Note, &f), Some(Msg::ToggleFleet));
-    app.update(Msg::ToggleFleet);
+    assert_eq!(keys::msg_for(Context::Note, &f), Some(Msg::NextPage));
+    app.update(Msg::NextPage);
     assert!(app.labs[0].later_page().is_some());
 }
 
@@ -161,7 +161,7 @@ fn a_sliders_help_gives_way_whole_never_a_cut_word() {
     // The fleet view's scenario help at 80x24: its first sentence without the aside.
     let mut app = crate::common::visited_app(80, 24);
     app.update(Msg::Open);
-    app.update(Msg::ToggleFleet);
+    app.update(Msg::NextPage);
     let screen = render(&app);
     let help = help_rows(&screen).join(" ");
     assert_eq!(help, "The scenario the fleet starts from.", "{screen}");
@@ -221,7 +221,7 @@ fn lab1_live_keeps_a_waiting_checks_status_whole_beside_a_long_phase() {
 fn fleet_step7_wrong(width: u16, height: u16) -> App {
     let mut app = app(width, height);
     app.update(Msg::Open);
-    app.update(Msg::ToggleFleet);
+    app.update(Msg::NextPage);
     for _ in 0..3 {
         app.update(Msg::NextStep);
     }

@@ -36,7 +36,7 @@ fn page_showing(app: &App, run: &FleetRun) -> FleetPage {
 /// Lab 1 opened, the fleet view on, in live mode.
 fn fleet_live(width: u16, height: u16) -> App {
     let mut app = app(width, height);
-    for msg in [Msg::Open, Msg::ToggleFleet, Msg::ToggleMode] {
+    for msg in [Msg::Open, Msg::NextPage, Msg::ToggleMode] {
         app.update(msg);
     }
     let page = app.lab(LabId::Health).later_page().expect("the fleet view shows");

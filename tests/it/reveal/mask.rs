@@ -141,7 +141,7 @@ fn go_to(app: &mut App, index: usize, step: usize) {
     let lab = app.content.labs[index].clone();
     let fleet_page = step_page(&lab, step) == 1;
     if app.labs[index].later_page().is_some() != fleet_page {
-        app.update(Msg::ToggleFleet);
+        app.update(Msg::NextPage);
     }
     app.labs[index].predict.step = step;
 }

@@ -12,8 +12,6 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use crate::content::{LabFile, LabId};
-use crate::engine::fault::FaultKind;
-use crate::engine::retry::{RetryPolicy, ScenarioParams, run_scenario};
 use crate::live::run::{LabEvent, LabSender, LiveRun};
 use crate::tui::event::Event;
 use crate::tui::msg::Msg;
@@ -180,72 +178,3 @@ macro_rules! runs_methods {
     };
 }
 pub(crate) use runs_methods;
-
-/// The policy's letter and name, as the live screens print it.
-pub fn policy_name(policy: RetryPolicy) -> &'static str {
-    match policy {
-        RetryPolicy::Layered => "A layered",
-        RetryPolicy::TopOnly => "B single layer",
-        RetryPolicy::TopOnlyBudget => "C single + budget",
-    }
-}
-
-/// A policy and its attempts in a few characters: `A 4×4×4`, `B 4×1×1`, `C 4×1×1 +10%`.
-pub fn short_policy(policy: RetryPolicy, attempts: &[u32], budget: f64) -> String {
-    let letter = match policy {
-        RetryPolicy::Layered => "A",
-        RetryPolicy::TopOnly => "B",
-        RetryPolicy::TopOnlyBudget => "C",
-    };
-    let product: Vec<String> = attempts.iter().map(u32::to_string).collect();
-    let budget = match policy {
-        RetryPolicy::TopOnlyBudget => format!(" +{:.0}% budget", budget * 100.0),
-        _ => String::new(),
-    };
-    format!("{letter} {}{budget}", product.join("×"))
-}
-
-pub fn next_policy(policy: RetryPolicy) -> RetryPolicy {
-    match policy {
-        RetryPolicy::Layered => RetryPolicy::TopOnly,
-        RetryPolicy::TopOnly => RetryPolicy::TopOnlyBudget,
-        RetryPolicy::TopOnlyBudget => RetryPolicy::Layered,
-    }
-}
-
-#[cfg(test)]
-#[test]
-fn faults_cycle_through_what_the_lab_offers() {
-    use FaultKind::{Errors, Hang, Refuse, Slow};
-    assert_eq!(next_fault(Hang, &FaultKind::ALL), Slow);
-    assert_eq!(next_fault(Refuse, &FaultKind::ALL), Hang);
-    assert_eq!(next_fault(Errors, &[Hang, Errors]), Hang);
-    assert_eq!(
-        next_fault(Slow, &[Hang, Errors]),
-        Hang,
-        "a fault the lab does not offer moves to its first"
-    );
-}
-
-#[cfg(test)]
-#[test]
-fn short_policies_read() {
-    assert_eq!(short_policy(RetryPolicy::Layered, &[4, 4, 4], 0.1), "A 4×4×4");
-    assert_eq!(
-        short_policy(RetryPolicy::TopOnlyBudget, &[4, 1, 1], 0.1),
-        "C 4×1×1 +10% budget"
-    );
-}
-
-/// The fault after `kind` among those the lab file offers (never empty: see `fault_kinds`).
-pub fn next_fault(kind: FaultKind, offered: &[FaultKind]) -> FaultKind {
-    match offered.iter().position(|k| *k == kind) {
-        Some(at) => offered[(at + 1) % offered.len()],
-        None => offered[0],
-    }
-}
-
-/// The sim's result at a live counting run's own settings, for the row beside it.
-pub fn sim_of(params: &ScenarioParams) -> crate::engine::retry::ScenarioResult {
-    run_scenario(params)
-}

@@ -403,7 +403,7 @@ impl LabScreen {
     pub fn update(&mut self, msg: Msg, ctx: &ScreenCtx) -> LabOutcome {
         // `F` from a verdict or a note (which may say the lab goes on in the other view)
         // closes it and switches views.
-        if msg == Msg::ToggleFleet && self.page_count() > 1 && self.predict.is_showing_outcome() {
+        if msg == Msg::NextPage && self.page_count() > 1 && self.predict.is_showing_outcome() {
             self.predict.close();
         }
         // Seeing the run without predicting: this step only; its check stays open to predict.
@@ -435,7 +435,7 @@ impl LabScreen {
             self.first_visit = false;
             return LabOutcome::Changed;
         }
-        if msg == Msg::ToggleFleet && self.page_count() > 1 {
+        if msg == Msg::NextPage && self.page_count() > 1 {
             self.showing_page = (self.showing_page + 1) % self.page_count();
             // Leaving a page ends its live run: no replica runs unseen.
             self.page_states.iter_mut().for_each(|page| page.leave());
