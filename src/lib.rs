@@ -16,11 +16,11 @@
 //!   one folder per lab, each with a `runner.rs` whose `spawn` returns the one handle shape
 //!   [`live::run::LiveRun`] and sends its samples into the app's event queue.
 //! - [`tui`]: the terminal app (ratatui): `App` routes to one screen; the lab screen's frame
-//!   (its state `tui/screens/lab/`, its drawing `tui/view/lab/`) names no lab: a lab is its
+//!   (`tui/frame/`, its drawing in `tui/frame/view/`) names no lab: a lab is its
 //!   pages, which the app builds from the lab's row of the registry [`tui::labs::LABS`] (its
 //!   pages and live keys) and hands the frame; the frame holds one slider state per page of
 //!   the lab file and moves the showing page's with one handler
-//!   (`tui/screens/lab/page_sliders.rs`), and runs the steps, prompts and verdicts; a page is
+//!   (`tui/frame/page_sliders.rs`), and runs the steps, prompts and verdicts; a page is
 //!   one folder behind one trait (`tui/labs/page.rs`), which computes at its sliders, takes
 //!   its keys (its mode, its live part), reports its numbers and draws its regions inside the
 //!   frame's title, parameter panel and footer (or a whole screen of its own: Lab 1's live

@@ -7,12 +7,14 @@
 //! - [`msg`]: the messages the keys and the mouse send.
 //! - [`keys`]: the one key table.
 //! - [`layout`]: pure layouts, shared by the views and the mouse hit tests.
+//! - [`frame`]: the lab screen, the same for every lab and naming none: one slider and mouse
+//!   handler, the step, prompt and verdict machine, the lesson; its drawing in `frame/view/`
+//!   (title, parameter panel, footer) around the page showing.
 //! - [`labs`]: the lab registry and each lab's pages, one folder per page behind one trait.
-//! - [`screens`]: home, the lab screen's frame (which knows no lab), quiz and book, each
-//!   owning its state.
+//! - [`screens`]: home, quiz, book, the drill and the room, each owning its state.
 //! - [`learning`]: progress loaded before the terminal is taken.
 //! - [`slider`]: slider arithmetic.
-//! - [`view`]: drawing, one file per screen region; lab views take a `&LabScreen`.
+//! - [`view`]: drawing, one file per screen region (a lab screen's is `frame/view/`).
 //! - [`widgets`]: small widgets the views share (slider bar, state band, panel, number input).
 //! - [`theme`]: colours by role; `NO_COLOR`; `--theme`.
 //! - [`log`]: the `--log` diagnostics file.
@@ -22,6 +24,7 @@
 pub mod app;
 pub mod event;
 pub mod facilitator_link;
+pub mod frame;
 pub mod game_master;
 pub mod keys;
 pub mod labs;

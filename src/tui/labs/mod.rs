@@ -2,7 +2,7 @@
 //! live keys learn what differs between labs: its pages and its live keys.
 //!
 //! Adding a lab is its `LabId` variant, its row in [`LABS`], its book chapter in the summary
-//! and its folder here: the lab screen's frame (`tui/screens/lab/`, `tui/view/lab/`) reads
+//! and its folder here: the lab screen's frame (`tui/frame/`: its state, and its drawing in `frame/view/`) reads
 //! no row and names no lab; the app builds a lab's pages from its row and hands them to the
 //! frame. A lab's pages are folders here, each behind [`page::Page`]; a first page is one
 //! [`sim_page::LabSim`] impl (Lab 1's `health/`, Lab 2's `retry/`, Lab 3's `breaker/`, Lab
@@ -13,8 +13,8 @@
 //! them silently wrong.
 
 use crate::content::{LabFile, LabId};
+use crate::tui::frame::page_sliders::PageSliders;
 use crate::tui::msg::{LiveMsg, Msg};
-use crate::tui::screens::lab::page_sliders::PageSliders;
 use page::{LabPages, NewPages};
 
 pub mod breaker;
@@ -80,7 +80,7 @@ mod tests {
     use super::*;
     use crate::content::Content;
     use crate::learning::metrics;
-    use crate::tui::screens::lab::LabScreen;
+    use crate::tui::frame::LabScreen;
     use crate::tui::slider::Slider;
 
     #[test]

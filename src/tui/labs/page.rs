@@ -3,7 +3,7 @@
 //! computes at its sliders, keeps its run at a check's own settings, reports the named
 //! numbers it shows (the hiding rule and the scoring ask for these), takes its own keys
 //! (its mode, its live part) and draws its regions. The frame keeps what every page shares:
-//! the sliders and the mouse (`screens::lab::page_sliders`), the steps, prompts and
+//! the sliders and the mouse (`frame::page_sliders`), the steps, prompts and
 //! verdicts, the lesson, and (unless the page draws a whole screen of its own) the title,
 //! parameter panel and footer around the page's results and charts. No downcasts: the
 //! screen asks, the page answers.
@@ -22,12 +22,12 @@ use crate::learning::metrics::Metric;
 use crate::learning::reveal::Masked;
 use crate::live::run::{LabBody, LabEvent};
 use crate::tui::event::Event;
+use crate::tui::frame::live::LivePart;
+use crate::tui::frame::page_sliders::{PageSliders, SliderWindow};
+use crate::tui::frame::predict::Observed;
 use crate::tui::keys::Context;
 use crate::tui::layout::{LabLayout, ResultsRows};
 use crate::tui::msg::Msg;
-use crate::tui::screens::lab::live::LivePart;
-use crate::tui::screens::lab::page_sliders::{PageSliders, SliderWindow};
-use crate::tui::screens::lab::predict::Observed;
 use crate::tui::slider::Slider;
 use crate::tui::theme::Theme;
 

@@ -14,13 +14,13 @@ use ratatui::layout::Rect;
 use crate::content::{LabFile, Question};
 use crate::learning::metrics::Metric;
 use crate::live::run::{LabBody, LabEvent};
+use crate::tui::frame::live::{LiveCtx, LivePart};
+use crate::tui::frame::page_sliders::PageSliders;
+use crate::tui::frame::predict::{self, Observed};
 use crate::tui::keys::Context;
 use crate::tui::labs::page::{self, LabPages, OpenVerdict, Page, PageCtx, PageFrame, ScoredCheck};
 use crate::tui::layout::{LabLayout, ResultsRows};
 use crate::tui::msg::Msg;
-use crate::tui::screens::lab::live::{LiveCtx, LivePart};
-use crate::tui::screens::lab::page_sliders::PageSliders;
-use crate::tui::screens::lab::predict::{self, Observed};
 use crate::tui::slider::Slider;
 
 /// What one lab's first page is made of: the rest is [`SimPage`]'s.

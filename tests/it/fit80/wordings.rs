@@ -7,10 +7,10 @@
 use crate::common::render;
 use resilience_lab::live::run::Probe;
 use resilience_lab::tui::app::App;
+use resilience_lab::tui::frame::view::params::shorter_wordings;
 use resilience_lab::tui::keys::{self, Context};
 use resilience_lab::tui::labs::health::HealthLab;
 use resilience_lab::tui::msg::Msg;
-use resilience_lab::tui::view::lab::params::shorter_wordings;
 
 fn app(width: u16, height: u16) -> App {
     crate::common::visited_app(width, height)

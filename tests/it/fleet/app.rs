@@ -121,7 +121,7 @@ fn a_fleet_prompt_compares_the_fleet_sliders_and_hides_the_run() {
     let screen = render(&app);
     let check =
         resilience_lab::learning::reveal::step_check(app.content.lab(LabId::Health), 3).expect("step 4 has a check");
-    let shown = resilience_lab::tui::screens::lab::predict::conditions(
+    let shown = resilience_lab::tui::frame::predict::conditions(
         app.content.lab(LabId::Health),
         &check,
         app.lab(LabId::Health)

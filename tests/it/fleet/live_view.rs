@@ -14,10 +14,10 @@ use resilience_lab::engine::fleet::{FleetRun, ReplicaState, RequestOutcome, simu
 use resilience_lab::live::fleet::FleetSample;
 use resilience_lab::live::run::{LabBody, LabEvent};
 use resilience_lab::tui::app::App;
+use resilience_lab::tui::frame::live::LivePart;
 use resilience_lab::tui::labs::fleet::FleetPage;
 use resilience_lab::tui::labs::fleet::live::APP_TIME_SCALE;
 use resilience_lab::tui::msg::Msg;
-use resilience_lab::tui::screens::lab::live::LivePart;
 
 /// The run id the synthetic samples carry.
 const RUN: u64 = 7;

@@ -8,9 +8,9 @@ use ratatui::layout::Rect;
 use resilience_lab::content::{Content, LabId};
 use resilience_lab::live::run::Probe;
 use resilience_lab::tui::app::App;
+use resilience_lab::tui::frame::LabOutcome;
 use resilience_lab::tui::keys::Context;
 use resilience_lab::tui::msg::Msg;
-use resilience_lab::tui::screens::lab::LabOutcome;
 use resilience_lab::tui::theme::Theme;
 use resilience_lab::tui::theme::ThemeName;
 

@@ -18,9 +18,9 @@ use resilience_lab::learning::metrics;
 use resilience_lab::learning::reveal;
 use resilience_lab::learning::reveal::step_check;
 use resilience_lab::tui::app::App;
+use resilience_lab::tui::frame::first_visit::step_page;
 use resilience_lab::tui::labs::page::{OpenVerdict, PageCtx};
 use resilience_lab::tui::msg::{LiveMsg, Msg};
-use resilience_lab::tui::screens::lab::first_visit::step_page;
 
 const SIZES: [(u16, u16); 2] = [(100, 30), (80, 24)];
 

@@ -14,10 +14,10 @@ use crate::engine::stats::atlas_percentile;
 use crate::live::breaker::brownout::{CallerSample, LiveSample};
 use crate::live::breaker::runner::{self, BreakerControl};
 use crate::live::run::{BreakerEvent, LabBody, LabEvent};
+use crate::tui::frame::live::{LiveCtx, LivePart, Runs, runs_methods};
 use crate::tui::labs::breaker::run::breaker_params;
 use crate::tui::log;
 use crate::tui::msg::{LiveMsg, Msg};
-use crate::tui::screens::lab::live::{LiveCtx, LivePart, Runs, runs_methods};
 
 /// Seconds the Hystrix-style summary looks back over (Hystrix's default rolling window).
 pub const ROLLING_WINDOW_S: usize = 10;

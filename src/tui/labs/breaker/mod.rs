@@ -16,11 +16,11 @@ use crate::content::LabFile;
 use crate::engine::brownout::{self, BrownoutComparison};
 use crate::learning::metrics::{self, Metric};
 use crate::live::run::LabBody;
+use crate::tui::frame::view::results_title_of;
 use crate::tui::labs::page::PageFrame;
 use crate::tui::labs::sim_page::{LabSim, SimPage};
 use crate::tui::layout::ResultsRows;
 use crate::tui::slider::{Slider, value_of};
-use crate::tui::view::lab::results_title_of;
 use live::BreakerLive;
 
 /// Lab 3's page.

@@ -30,12 +30,12 @@ use crate::engine::budget::{BudgetRun, BudgetScenario, MetricValue};
 use crate::learning::reveal::Masked;
 use crate::report::budget_rows;
 use crate::report::cells::Mask;
+use crate::tui::frame::view::{masked_chart, results_title_of};
 use crate::tui::labs::budget::BudgetPage;
 use crate::tui::labs::budget::live::{BudgetLive, live_note};
 use crate::tui::labs::budget::run::{ARRIVAL_SLOT_MS, BudgetResults, HERD_SLOT_MS, scenario_at_step};
 use crate::tui::labs::page::PageFrame;
 use crate::tui::theme::Theme;
-use crate::tui::view::lab::{masked_chart, results_title_of};
 use crate::tui::widgets::panel::panel;
 
 /// The endings of a number drawn beside its scenario's chosen one (`peak_per_10ms_fixed`

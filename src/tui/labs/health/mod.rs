@@ -18,11 +18,11 @@ use crate::content::{LabFile, Question};
 use crate::engine::health::{self, DriverRun};
 use crate::learning::metrics::{self, Metric, readyz_moment};
 use crate::live::run::LabBody;
+use crate::tui::frame::predict::{Observed, sliders_at_settings};
 use crate::tui::keys::Context;
 use crate::tui::labs::page::PageFrame;
 use crate::tui::labs::sim_page::{LabSim, SimPage};
 use crate::tui::layout::{LabLayout, ResultsRows};
-use crate::tui::screens::lab::predict::{Observed, sliders_at_settings};
 use crate::tui::slider::Slider;
 use live::LiveHealth;
 
@@ -128,11 +128,11 @@ mod tests {
     use super::*;
     use crate::content::{Content, LabId};
     use crate::learning::progress::Progress;
+    use crate::tui::frame::view::{LabView, render};
+    use crate::tui::frame::{LabOutcome, LabScreen, ScreenCtx};
     use crate::tui::labs::entry;
     use crate::tui::msg::Msg;
-    use crate::tui::screens::lab::{LabOutcome, LabScreen, ScreenCtx};
     use crate::tui::theme::{Theme, ThemeName};
-    use crate::tui::view::lab::{LabView, render};
 
     #[test]
     fn keys_without_a_server_say_why_and_flags_wait_for_the_next_start() {

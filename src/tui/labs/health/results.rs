@@ -9,8 +9,8 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 
 use crate::engine::health::DriverRun;
 use crate::report;
+use crate::tui::frame::view::results_title_of;
 use crate::tui::labs::page::PageFrame;
-use crate::tui::view::lab::results_title_of;
 
 /// `run` is the run shown: `check_run` when it is that at an open verdict's own settings.
 pub fn render(run: &DriverRun, check_run: bool, frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) {

@@ -35,14 +35,14 @@ use crate::engine::health::Phase;
 use crate::engine::health::ProbeMoment;
 use crate::learning::reveal::step_check;
 use crate::live::health::child::Stream;
+use crate::tui::frame::predict::sliders_at_settings;
+use crate::tui::frame::view::hidden;
 use crate::tui::keys::{self, Context};
 use crate::tui::labs::health::live::{LiveHealth, LivePhase, ProbeCell, Round, ServerLife};
 use crate::tui::labs::page::PageFrame;
 use crate::tui::layout::LabLayout;
-use crate::tui::screens::lab::predict::sliders_at_settings;
 use crate::tui::theme::Theme;
 use crate::tui::view::footer;
-use crate::tui::view::lab::hidden;
 use crate::tui::widgets::panel::panel;
 use crate::wrap::wrap_line;
 

@@ -23,12 +23,12 @@ use ratatui::widgets::{Paragraph, Widget};
 use crate::engine::overload::{CurvePoint, OverloadParams, OverloadRun, Second};
 use crate::learning::reveal::{Masked, placeholder};
 use crate::report::cells::fit_width;
+use crate::tui::frame::view::{footer_keys, masked_chart, results_title_of};
 use crate::tui::labs::overload::OverloadPage;
 use crate::tui::labs::overload::live::{LiveRecord, LiveScale, OverloadLive, OverloadView, live_scaled};
 use crate::tui::labs::overload::run::OverloadResults;
 use crate::tui::labs::page::PageFrame;
 use crate::tui::view::footer;
-use crate::tui::view::lab::{footer_keys, masked_chart, results_title_of};
 use crate::tui::view::overload::{
     bulkhead_view, goodput_curves, metastable_view, outcomes_per_second, queue_over_time, throttle_view,
 };

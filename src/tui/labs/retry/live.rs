@@ -17,9 +17,9 @@ use crate::live::retry::runner::{
     self, LIVE_ACTIONS_MAX, LOAD_MAX_PER_S, LOAD_STEP_PER_S, RetryControl, RetryParams, TRIGGER_LENGTH,
 };
 use crate::live::run::{LabBody, LabEvent, RetryEvent};
+use crate::tui::frame::live::{LiveCtx, LivePart, Runs, runs_methods};
 use crate::tui::log;
 use crate::tui::msg::{LiveMsg, Msg};
-use crate::tui::screens::lab::live::{LiveCtx, LivePart, Runs, runs_methods};
 
 /// Width of one point of the charts: two frame ticks, so a short counting run still draws
 /// a line (rates are per second whatever the width).

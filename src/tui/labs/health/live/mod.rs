@@ -25,9 +25,9 @@ use crate::live::health::child::Stream;
 use crate::live::health::runner::{self, HealthControl, HealthParams};
 use crate::live::http::GetOutcome;
 use crate::live::run::{HealthEvent, LabBody, LabEvent, LiveRun};
+use crate::tui::frame::live::{LiveCtx, LivePart};
+use crate::tui::frame::predict::Observed;
 use crate::tui::msg::Msg;
-use crate::tui::screens::lab::live::{LiveCtx, LivePart};
-use crate::tui::screens::lab::predict::Observed;
 
 pub use crate::live::health::runner::{PREFERRED_PORT, QUIT_DEADLINE};
 

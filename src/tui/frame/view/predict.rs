@@ -18,11 +18,11 @@ use crate::content::Question;
 use crate::content::question::CheckSettings;
 use crate::learning::quiz::trim_number;
 use crate::learning::reveal::step_check;
+use crate::tui::frame::done_note;
+use crate::tui::frame::first_visit;
+use crate::tui::frame::predict::{ConditionDetail, conditions, conditions_in};
+use crate::tui::frame::view::LabView;
 use crate::tui::markdown::wrapped_rows;
-use crate::tui::screens::lab::done_note;
-use crate::tui::screens::lab::first_visit;
-use crate::tui::screens::lab::predict::{ConditionDetail, conditions, conditions_in};
-use crate::tui::view::lab::LabView;
 
 pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     let (theme, lab) = (view.theme, view.lab);

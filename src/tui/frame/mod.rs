@@ -1,5 +1,5 @@
-//! A lab screen: everything of one lab (sliders, results, guided steps and predictions,
-//! the mode, the live part), with `update(Msg) -> LabOutcome` and `on_event(LabEvent)`.
+//! The lab screen's frame: one lab's screen (its pages, their sliders, the guided steps and
+//! predictions, the lesson), with `update(Msg) -> LabOutcome` and `on_event(LabEvent)`.
 //!
 //! The app routes messages and events here and applies the [`LabOutcome`]; it knows nothing
 //! of a lab's insides. What differs between labs is its pages, which the app builds from the
@@ -18,12 +18,15 @@
 //!   step's unanswered check asks about waits for a prediction (or `x`).
 //! - [`live`]: the shape every page's live part has ([`live::LivePart`]).
 //! - [`chapter_cache`]: the lesson panel's book chapter, rendered once per width and theme.
+//! - [`view`]: the frame's drawing, from a [`view::LabView`] (the screen and what the app
+//!   lends it): the title, parameter panel, lesson, prompt and footer around the page's regions.
 
 pub mod chapter_cache;
 pub mod first_visit;
 pub mod live;
 pub mod page_sliders;
 pub mod predict;
+pub mod view;
 
 use ratatui::layout::Rect;
 use tokio::sync::mpsc;

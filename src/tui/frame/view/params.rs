@@ -6,10 +6,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
+use crate::tui::frame::view::LabView;
 use crate::tui::layout;
 use crate::tui::slider::Slider;
 use crate::tui::theme::Theme;
-use crate::tui::view::lab::LabView;
 use crate::tui::widgets::slider_bar::SliderBar;
 
 /// The parameter panel of the page showing, with what its page notes of the focused slider.
