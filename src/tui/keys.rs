@@ -228,8 +228,8 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Right,     NONE,  LAB,          Msg::Step(1),                                "",              "",                                                             ""),
     bind(KeyCode::Left,      SHIFT, LAB,          Msg::Step(-10),                              "Shift+←/→",     "move the slider ten steps",                                    ""),
     bind(KeyCode::Right,     SHIFT, LAB,          Msg::Step(10),                               "",              "",                                                             ""),
-    bind(KeyCode::Home,      NONE,  LAB,          Msg::SliderMin,                              "Home",          "slider to its minimum",                                        ""),
-    bind(KeyCode::End,       NONE,  LAB,          Msg::SliderMax,                              "End",           "slider to its maximum",                                        ""),
+    bind(KeyCode::Home,      NONE,  LAB,          Msg::SliderMin,                              "Home",          "slider to its minimum; the lesson's top if open",              ""),
+    bind(KeyCode::End,       NONE,  LAB,          Msg::SliderMax,                              "End",           "slider to its maximum; the lesson's end if open",              ""),
     // Left out of the footer to make room for `p predict` (the help lists it).
     bind(KeyCode::Char('0'), NONE,  LAB,          Msg::SliderReset,                            "0",             "slider back to its default",                                   ""),
     bind(KeyCode::Char('l'), NONE,  LAB,          Msg::ToggleLesson,                           "L",             "show or hide the lesson",                                      "L lesson"),

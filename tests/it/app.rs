@@ -281,6 +281,35 @@ fn page_keys_move_the_lesson_a_page_keeping_one_row() {
 }
 
 #[test]
+fn home_and_end_go_to_the_lessons_top_and_end_while_it_shows_not_a_slider() {
+    let mut app = app();
+    app.area = Rect::new(0, 0, 80, 24);
+    app.update(Msg::Down);
+    app.update(Msg::Open);
+    app.update(Msg::ToggleLesson);
+    let values = app.labs[1].lab_sliders().to_vec();
+    let top = lesson_rows(&app, 1);
+    app.update(Msg::SliderMax);
+    assert_eq!(
+        app.labs[1].lab_sliders(),
+        &values[..],
+        "End moved no slider under the lesson"
+    );
+    let end = lesson_rows(&app, 1);
+    assert_ne!(end, top, "End went to the lesson's end");
+    app.update(Msg::ScrollDown);
+    assert_eq!(lesson_rows(&app, 1), end, "nothing after the end");
+    app.update(Msg::SliderMin);
+    assert_eq!(lesson_rows(&app, 1), top, "Home went back to the top");
+    assert_eq!(app.labs[1].lab_sliders(), &values[..]);
+    // The lesson closed, they move the focused slider again.
+    app.update(Msg::ToggleLesson);
+    app.update(Msg::SliderMax);
+    let focused = &app.labs[1].lab_sliders()[0];
+    assert_eq!(focused.value(), focused.spec.max, "End: the slider to its maximum");
+}
+
+#[test]
 fn the_lesson_says_p_opens_the_current_steps_card() {
     let mut app = app();
     app.area = Rect::new(0, 0, 100, 30);

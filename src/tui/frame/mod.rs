@@ -570,7 +570,16 @@ impl LabScreen {
             self.log_scroll,
         );
         let before = self.pages[page].values();
-        if !self.pages[page].update(msg, layout.as_ref()) {
+        // With the lesson open, Home and End go to its top and its end (as PgUp and PgDn page
+        // it): a slider moved under the lesson was a change the learner did not see.
+        let lesson_end = self.show_lesson && matches!(msg, Msg::SliderMin | Msg::SliderMax);
+        if lesson_end {
+            self.lesson_to_step = false;
+            self.lesson_scroll = match msg {
+                Msg::SliderMin => 0,
+                _ => self.lesson_scroll_end.get().min(500),
+            };
+        } else if !self.pages[page].update(msg, layout.as_ref()) {
             match msg {
                 Msg::Back => return LabOutcome::Home,
                 Msg::ToggleLesson => {
