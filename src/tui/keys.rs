@@ -38,6 +38,9 @@ pub enum Context {
     Note,
     /// Lab 1's live screen; its keys come before the lab screen's.
     LiveHealth,
+    /// A lab's live screen inside the lab screen's frame (Labs 2 to 5); its keys come before
+    /// the lab screen's, and its footer lists them instead of the sliders'.
+    Live,
     /// Lab 1's fleet view; its keys come before the lab screen's.
     Fleet,
     /// The projector's view of a room this app hosts (`C` on home).
@@ -74,6 +77,7 @@ impl Context {
             Context::QuizReview => " Keys: quiz review ",
             Context::Book => " Keys: book ",
             Context::LiveHealth => " Keys: Lab 1 live ",
+            Context::Live => " Keys: live ",
             Context::Fleet => " Keys: Lab 1 fleet ",
             Context::Room => " Keys: workshop room ",
             Context::OncallDrill => " Keys: on-call drill ",
@@ -108,6 +112,7 @@ const HOME: &[Context] = &[Context::Home];
 const LAB: &[Context] = &[Context::Lab];
 const HELP: &[Context] = &[Context::Help];
 const LIVE_HEALTH: &[Context] = &[Context::LiveHealth];
+const LIVE: &[Context] = &[Context::Live];
 const FLEET: &[Context] = &[Context::Fleet];
 const ROOM: &[Context] = &[Context::Room];
 const SCREENS: &[Context] = &[
@@ -241,6 +246,8 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Char('1'), NONE,  LIVE_HEALTH,  Msg::LiveLivenessDb,                         "1",             "next start: /livez checks the database, or not",               ""),
     bind(KeyCode::Char('2'), NONE,  LIVE_HEALTH,  Msg::LiveReadinessDb,                        "2",             "next start: /readyz checks the database, or not",              ""),
     bind(KeyCode::Char('m'), NONE,  LIVE_HEALTH,  Msg::ToggleMode,                             "",              "",                                                             "m sim"),
+    bind(KeyCode::Char('s'), NONE,  LIVE,         Msg::StartStop,                              "s",             "start a run, or stop it",                                      "s start/stop"),
+    bind(KeyCode::Char('m'), NONE,  LIVE,         Msg::ToggleMode,                             "m",             "back to the simulation",                                       "m sim"),
     bind(KeyCode::PageUp,    NONE,  LAB,          Msg::ScrollUp,                               "PgUp/PgDn",     "scroll the lesson, log or timeline",                           ""),
     bind(KeyCode::PageDown,  NONE,  LAB,          Msg::ScrollDown,                             "",              "",                                                             ""),
     // Lab: predict-then-observe. `m` and `s` are kept free for Sim/Live and start/stop.

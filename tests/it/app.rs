@@ -700,6 +700,43 @@ fn lab1_live_log_scrolls_and_the_lesson_still_shows() {
 }
 
 #[test]
+fn each_live_screen_lists_its_own_keys_in_the_footer() {
+    // Labs 2 to 5: live, the footer lists start, stop and the way back, not the simulation's
+    // slider keys (with those only, a learner on a live screen was not told that `s` runs it).
+    for index in 1..5 {
+        let mut app = app();
+        for _ in 0..index {
+            app.update(Msg::Down);
+        }
+        app.update(Msg::Open);
+        let footer = |app: &App| text(app).lines().last().unwrap_or_default().to_string();
+        let press = |code| crossterm::event::Event::Key(key(code, KeyModifiers::NONE));
+        let sim = footer(&app);
+        assert!(
+            sim.contains("←→ adjust") && !sim.contains("s start/stop"),
+            "lab {}: {sim}",
+            index + 1
+        );
+        app.update(Msg::ToggleMode);
+        let live = footer(&app);
+        for entry in ["s start/stop", "m sim", "p predict", "Esc back"] {
+            assert!(live.contains(entry), "lab {}: {entry} in {live}", index + 1);
+        }
+        assert!(!live.contains("←→ adjust"), "lab {}: {live}", index + 1);
+        // The keys it lists are the live screen's: `s` and `m` reach it from the key table.
+        assert_eq!(app.msg_for(&press(KeyCode::Char('s'))), Some(Msg::StartStop));
+        assert_eq!(app.msg_for(&press(KeyCode::Char('m'))), Some(Msg::ToggleMode));
+        app.update(Msg::ToggleMode);
+        assert_eq!(
+            footer(&app),
+            sim,
+            "lab {}: back in the simulation, its footer",
+            index + 1
+        );
+    }
+}
+
+#[test]
 fn live_keys_need_live_mode_and_a_live_lab() {
     let mut app = app();
     // Every lab has one mode flag, its screen's own: `m` on Lab 1 shows its live screen

@@ -286,6 +286,8 @@ pub trait PageFrame {
     fn run_hidden(&self) -> bool;
     /// The key context, for the footer.
     fn context(&self) -> Context;
+    /// The key context of the page's live screen, if it shows one: its keys come first.
+    fn live_context(&self) -> Option<Context>;
     fn show_lesson(&self) -> bool;
     /// The parameter panel of the page showing, over `area`.
     fn render_params(&self, area: Rect, buf: &mut Buffer);

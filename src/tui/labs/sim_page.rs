@@ -81,7 +81,8 @@ pub trait LabSim: Debug + Sized + 'static {
     /// A check of the page was scored (Lab 4 shows the view that draws what it counts).
     fn checked(_page: &mut SimPage<Self>, _check: &Question) {}
 
-    /// The key context the live screen adds, if any.
+    /// The key context the live screen adds, if not [`Context::Live`] (start, stop, back to
+    /// the simulation, and the footer that lists them).
     fn key_context(_page: &SimPage<Self>) -> Option<Context> {
         None
     }
@@ -285,7 +286,7 @@ impl<S: LabSim> Page for SimPage<S> {
     }
 
     fn key_context(&self) -> Option<Context> {
-        S::key_context(self)
+        S::key_context(self).or_else(|| self.live_showing.then_some(Context::Live))
     }
 
     fn slider_note(&self, sliders: &[Slider], focus: usize) -> Option<String> {

@@ -133,6 +133,10 @@ impl PageFrame for LabView<'_> {
         self.context
     }
 
+    fn live_context(&self) -> Option<Context> {
+        self.screen.live_context()
+    }
+
     fn show_lesson(&self) -> bool {
         self.screen.show_lesson
     }
@@ -260,10 +264,22 @@ fn render_footer(view: &LabView, area: Rect, buf: &mut Buffer) {
     footer::render_entries(footer_keys(view), view.theme, area, buf);
 }
 
-/// The footer entries of `view`'s context, `x reveal` only while the run waits for a prediction.
+/// The footer entries of `view`'s context, `x reveal` only while the run waits for a
+/// prediction. A live screen's come first (start and stop, back to the simulation), in place
+/// of the sliders' (the help lists those): its footer read as the simulation's, without the
+/// keys that run it.
 pub fn footer_keys(frame: &dyn PageFrame) -> Vec<&'static str> {
     let hidden = frame.run_hidden();
-    keys::footer_keys_if(frame.context(), |msg| msg != Msg::Reveal || hidden)
+    let keep = |msg: Msg| msg != Msg::Reveal || hidden;
+    match frame.live_context().filter(|_| frame.context() == Context::Lab) {
+        Some(live) => keys::footer_keys(live)
+            .into_iter()
+            .chain(keys::footer_keys_if(Context::Lab, |msg| {
+                keep(msg) && !matches!(msg, Msg::NextSlider | Msg::Step(_))
+            }))
+            .collect(),
+        None => keys::footer_keys_if(frame.context(), keep),
+    }
 }
 
 /// Whether the run waits for the current step's check to be predicted (or revealed, `x`).
