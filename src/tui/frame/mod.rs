@@ -117,7 +117,7 @@ pub struct LabScreen {
     /// starts there.
     pub lesson_scroll_drawn: std::cell::Cell<u16>,
     /// The lesson folded to show the run a verdict speaks of: it opens again when the
-    /// verdict closes ([`LabScreen::lesson_gives_way`]).
+    /// learner goes on from the verdict ([`LabScreen::lesson_gives_way`]).
     pub lesson_folded: bool,
     /// The last first line the lesson can show, as it was last drawn (`u16::MAX` before it
     /// is): PgDn stops there, so PgUp from the end moves a page at once.
@@ -429,7 +429,7 @@ impl LabScreen {
             if self.predict.step != step_before {
                 self.lesson_to_step = true;
             }
-            self.lesson_gives_way(verdict_before);
+            self.lesson_gives_way(verdict_before, msg == Msg::Back);
             return outcome;
         }
         // Esc closes the lesson before it leaves the lab (the first visit's lesson says so).
@@ -539,16 +539,24 @@ impl LabScreen {
 
     /// The lesson and the charts share the right panel: a verdict speaks of the run, so
     /// while it is open the run shows there (the lesson folds), and the lesson comes back
-    /// when it closes, at the step it went on to. At 80x24 the lesson covered Lab 1's
-    /// timeline and Lab 2's jitter chart while their verdicts spoke of them.
-    fn lesson_gives_way(&mut self, verdict_before: bool) {
+    /// when the learner goes on, at the step it went on to. At 80x24 the lesson covered Lab
+    /// 1's timeline and Lab 2's jitter chart while their verdicts spoke of them. Closed with
+    /// Esc (`stays`: on this step, to look at the run, a miss to try again) the run stays in
+    /// view and `L` opens the lesson: it came back over the chart a miss had just sent the
+    /// learner to (Lab 4, in a new user's trial).
+    fn lesson_gives_way(&mut self, verdict_before: bool, stays: bool) {
         let verdict_now = self.predict.observed.is_some();
         if verdict_now && !verdict_before && self.show_lesson {
             self.show_lesson = false;
             self.lesson_folded = true;
         } else if !verdict_now && verdict_before && self.lesson_folded {
-            self.show_lesson = true;
             self.lesson_folded = false;
+            if stays {
+                // The first visit's lesson has been read past: `L` opens the lesson itself.
+                self.first_visit = false;
+            } else {
+                self.show_lesson = true;
+            }
         }
     }
 

@@ -216,6 +216,29 @@ fn a_verdict_shows_its_run_where_the_open_lesson_was_and_the_lesson_comes_back()
 }
 
 #[test]
+fn a_verdict_closed_to_stay_on_its_step_leaves_its_run_in_view() {
+    // Lab 4 at 80x24, the first visit's lesson open: a miss shows the chart it counted where
+    // the lesson was; Esc (stay, look, try again) leaves that chart in view, L opens the lesson.
+    let mut app = app(80, 24);
+    open_lab(&mut app, 3);
+    assert!(render(&app).contains("Lesson · first visit"), "the lesson opened");
+    predict(&mut app, "900");
+    let verdict = render(&app);
+    assert!(
+        verdict.contains("Not quite") && verdict.contains("goodput/s against offered/s"),
+        "{verdict}"
+    );
+    app.update(Msg::Back);
+    let text = render(&app);
+    assert!(
+        !text.contains("Lesson ·") && text.contains("goodput/s against offered/s"),
+        "the chart stays: {text}"
+    );
+    app.update(Msg::ToggleLesson);
+    assert!(render(&app).contains("Lesson ·"), "L opens the lesson");
+}
+
+#[test]
 fn revealing_a_run_shows_it_where_the_open_lesson_was() {
     let mut app = app(80, 24);
     open_lab(&mut app, 1);
