@@ -15,19 +15,19 @@
 //! - [`live`]: the live labs on 127.0.0.1 (tokio + hyper), calling the engine's policies;
 //!   one folder per lab, each with a `runner.rs` whose `spawn` returns the one handle shape
 //!   [`live::run::LiveRun`] and sends its samples into the app's event queue.
-//! - [`tui`]: the terminal app (ratatui): `App` routes to one screen; the lab screen
-//!   (`tui/screens/lab/`) and its drawing (`tui/view/lab/`) match on no lab: what differs
-//!   between labs is one row of the registry [`tui::labs::LABS`] (its pages, live keys, and,
-//!   for a first page not yet behind the trait, its simulation, live part and drawing), which
-//!   the app reads and hands the screen; the screen holds one slider state per page of the
-//!   lab file and moves the showing page's with one handler
-//!   (`tui/screens/lab/page_sliders.rs`); a page is one folder behind one trait
-//!   (`tui/labs/page.rs`), which computes at its sliders, takes its keys, reports its numbers
-//!   and draws its regions inside the frame's title, parameter panel and footer (or a whole
-//!   screen of its own: Lab 1's fleet view, `tui/labs/fleet/`); a lab's first page is one
-//!   `LabSim` impl on the shared shape `tui/labs/sim_page.rs` (Lab 2's `tui/labs/retry/`,
-//!   Lab 3's `tui/labs/breaker/`, Lab 4's `tui/labs/overload/`, Lab 5's `tui/labs/budget/`);
-//!   views draw from the screens; `keys.rs` is the one key
+//! - [`tui`]: the terminal app (ratatui): `App` routes to one screen; the lab screen's frame
+//!   (`tui/frame/`, its drawing in `tui/frame/view/`) names no lab: a lab is its
+//!   pages, which the app builds from the lab's row of the registry [`tui::labs::LABS`] (its
+//!   pages and live keys) and hands the frame; the frame holds one slider state per page of
+//!   the lab file and moves the showing page's with one handler
+//!   (`tui/frame/page_sliders.rs`), and runs the steps, prompts and verdicts; a page is
+//!   one folder behind one trait (`tui/labs/page.rs`), which computes at its sliders, takes
+//!   its keys (its mode, its live part), reports its numbers and draws its regions inside the
+//!   frame's title, parameter panel and footer (or a whole screen of its own: Lab 1's live
+//!   server, Lab 1's fleet); a lab's first page is one `LabSim` impl on the shared shape
+//!   `tui/labs/sim_page.rs` (Lab 1's `tui/labs/health/`, Lab 2's `tui/labs/retry/`, Lab 3's
+//!   `tui/labs/breaker/`, Lab 4's `tui/labs/overload/`, Lab 5's `tui/labs/budget/`), and Lab
+//!   1's second page is `tui/labs/fleet/`; views draw from the screens; `keys.rs` is the one key
 //!   table; `tui/markdown/` renders the book's chapters (for the book screen, whose state is
 //!   `tui/screens/book.rs`, and the lesson panel).
 //! - [`cli`]: the command line (clap), with [`cli_values`] (negative numbers and allowed choices,

@@ -18,14 +18,14 @@ use crate::engine::oncall::{builtin_incidents, choose_incident};
 use crate::learning::progress::{self, Loaded, Progress};
 use crate::live::run::{self, LabEvent};
 use crate::tui::event::Event;
+use crate::tui::frame::live::SHUTDOWN_DEADLINE;
+use crate::tui::frame::{LabOutcome, LabScreen, ScreenCtx};
 use crate::tui::keys::{self, Context};
 use crate::tui::layout;
 use crate::tui::log;
 use crate::tui::msg::Msg;
 use crate::tui::screens::book::BookState;
 use crate::tui::screens::home::{EXTRA_ENTRIES, HomeOutcome, HomeScreen};
-use crate::tui::screens::lab::live::SHUTDOWN_DEADLINE;
-use crate::tui::screens::lab::{LabOutcome, LabScreen, ScreenCtx};
 use crate::tui::screens::oncall::{OncallOutcome, OncallScreen};
 use crate::tui::screens::quiz::{QuizOutcome, QuizScreen};
 use crate::tui::screens::room::RoomHost;
@@ -99,7 +99,7 @@ impl App {
         let labs = content
             .labs
             .iter()
-            .map(|lab| LabScreen::new(lab, crate::tui::labs::entry(lab.lab).parts))
+            .map(|lab| LabScreen::new(lab, crate::tui::labs::entry(lab.lab).pages))
             .collect();
         let quiz = QuizScreen::new(&content);
         Self {
@@ -682,6 +682,12 @@ impl App {
             1 => format!("{} chapters", book::chapters().len()),
             _ => self.progress.oncall_line(),
         }
+    }
+
+    /// The app is about to stop every live run: a lab screen whose stop takes a moment says
+    /// so (Lab 1's server: SIGTERM, then a kill).
+    pub fn quitting(&mut self) {
+        self.labs.iter_mut().for_each(LabScreen::quitting);
     }
 
     /// Whether any live run or server is going.

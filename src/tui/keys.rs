@@ -38,6 +38,9 @@ pub enum Context {
     Note,
     /// Lab 1's live screen; its keys come before the lab screen's.
     LiveHealth,
+    /// A lab's live screen inside the lab screen's frame (Labs 2 to 5); its keys come before
+    /// the lab screen's, and its footer lists them instead of the sliders'.
+    Live,
     /// Lab 1's fleet view; its keys come before the lab screen's.
     Fleet,
     /// The projector's view of a room this app hosts (`C` on home).
@@ -74,6 +77,7 @@ impl Context {
             Context::QuizReview => " Keys: quiz review ",
             Context::Book => " Keys: book ",
             Context::LiveHealth => " Keys: Lab 1 live ",
+            Context::Live => " Keys: live ",
             Context::Fleet => " Keys: Lab 1 fleet ",
             Context::Room => " Keys: workshop room ",
             Context::OncallDrill => " Keys: on-call drill ",
@@ -108,6 +112,7 @@ const HOME: &[Context] = &[Context::Home];
 const LAB: &[Context] = &[Context::Lab];
 const HELP: &[Context] = &[Context::Help];
 const LIVE_HEALTH: &[Context] = &[Context::LiveHealth];
+const LIVE: &[Context] = &[Context::Live];
 const FLEET: &[Context] = &[Context::Fleet];
 const ROOM: &[Context] = &[Context::Room];
 const SCREENS: &[Context] = &[
@@ -228,8 +233,8 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Right,     NONE,  LAB,          Msg::Step(1),                                "",              "",                                                             ""),
     bind(KeyCode::Left,      SHIFT, LAB,          Msg::Step(-10),                              "Shift+←/→",     "move the slider ten steps",                                    ""),
     bind(KeyCode::Right,     SHIFT, LAB,          Msg::Step(10),                               "",              "",                                                             ""),
-    bind(KeyCode::Home,      NONE,  LAB,          Msg::SliderMin,                              "Home",          "slider to its minimum",                                        ""),
-    bind(KeyCode::End,       NONE,  LAB,          Msg::SliderMax,                              "End",           "slider to its maximum",                                        ""),
+    bind(KeyCode::Home,      NONE,  LAB,          Msg::SliderMin,                              "Home",          "slider to its minimum; the lesson's top if open",              ""),
+    bind(KeyCode::End,       NONE,  LAB,          Msg::SliderMax,                              "End",           "slider to its maximum; the lesson's end if open",              ""),
     // Left out of the footer to make room for `p predict` (the help lists it).
     bind(KeyCode::Char('0'), NONE,  LAB,          Msg::SliderReset,                            "0",             "slider back to its default",                                   ""),
     bind(KeyCode::Char('l'), NONE,  LAB,          Msg::ToggleLesson,                           "L",             "show or hide the lesson",                                      "L lesson"),
@@ -241,6 +246,8 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Char('1'), NONE,  LIVE_HEALTH,  Msg::LiveLivenessDb,                         "1",             "next start: /livez checks the database, or not",               ""),
     bind(KeyCode::Char('2'), NONE,  LIVE_HEALTH,  Msg::LiveReadinessDb,                        "2",             "next start: /readyz checks the database, or not",              ""),
     bind(KeyCode::Char('m'), NONE,  LIVE_HEALTH,  Msg::ToggleMode,                             "",              "",                                                             "m sim"),
+    bind(KeyCode::Char('s'), NONE,  LIVE,         Msg::StartStop,                              "s",             "start a run, or stop it",                                      "s start/stop"),
+    bind(KeyCode::Char('m'), NONE,  LIVE,         Msg::ToggleMode,                             "m",             "back to the simulation",                                       "m sim"),
     bind(KeyCode::PageUp,    NONE,  LAB,          Msg::ScrollUp,                               "PgUp/PgDn",     "scroll the lesson, log or timeline",                           ""),
     bind(KeyCode::PageDown,  NONE,  LAB,          Msg::ScrollDown,                             "",              "",                                                             ""),
     // Lab: predict-then-observe. `m` and `s` are kept free for Sim/Live and start/stop.
@@ -332,12 +339,12 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Esc,       NONE,  OBSERVED,     Msg::Back,                                   "Esc",           "close, stay on this step",                                     "Esc close"),
     bind(KeyCode::PageDown,  NONE,  OBSERVED,     Msg::ScrollDown,                             "PgDn/PgUp",     "a verdict longer than its card: its end, or its start",        ""),
     bind(KeyCode::PageUp,    NONE,  OBSERVED,     Msg::ScrollUp,                               "",              "",                                                             ""),
-    bind(KeyCode::Char('F'), NONE,  OBSERVED,     Msg::ToggleFleet,                            "F",             "Lab 1: close this and switch to the fleet view, or back",     ""),
+    bind(KeyCode::Char('F'), NONE,  OBSERVED,     Msg::NextPage,                               "F",             "Lab 1: close this and switch to the fleet view, or back",     ""),
     // The note that the steps go on in the other view: nothing follows here, so Enter closes it.
     bind(KeyCode::Enter,     NONE,  NOTE,         Msg::Open,                                   "Enter/]/Esc",   "close the note, stay on this step",                            "Enter close"),
     bind(KeyCode::Char(']'), NONE,  NOTE,         Msg::Open,                                   "",              "",                                                             ""),
     bind(KeyCode::Esc,       NONE,  NOTE,         Msg::Back,                                   "",              "",                                                             ""),
-    bind(KeyCode::Char('F'), NONE,  NOTE,         Msg::ToggleFleet,                            "F",             "close the note and switch to the view it names",               "F go there"),
+    bind(KeyCode::Char('F'), NONE,  NOTE,         Msg::NextPage,                               "F",             "close the note and switch to the view it names",               "F go there"),
     bind(KeyCode::Char('m'), NONE,  LAB,          Msg::ToggleMode,                             "m/s",           "sim or live; live: s starts or stops a run",                   ""),
     bind(KeyCode::Char('s'), NONE,  LAB,          Msg::StartStop,                              "",              "",                                                             ""),
     bind(KeyCode::Char('b'), NONE,  LAB,          Msg::Live(LiveMsg::BrownOut),                "b/f",           "Lab 3 live: b browns out now or heals; f next fault",          ""),
@@ -349,7 +356,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Char('='), NONE,  LAB,          Msg::Live(LiveMsg::Load(1)),                 "",              "",                                                             ""),
     bind(KeyCode::Char('-'), NONE,  LAB,          Msg::Live(LiveMsg::Load(-1)),                "",              "",                                                             ""),
     bind(KeyCode::Char('c'), NONE,  LAB,          Msg::Live(LiveMsg::CutLoad),                 "",              "",                                                             ""),
-    bind(KeyCode::Char('F'), NONE,  FLEET,        Msg::ToggleFleet,                            "F",             "back to the single server",                                    "F one server"),
+    bind(KeyCode::Char('F'), NONE,  FLEET,        Msg::NextPage,                               "F",             "back to the single server",                                    "F one server"),
     bind(KeyCode::Char('d'), NONE,  FLEET,        Msg::Fleet(FleetMsg::DbDown),                "d/w/u",         "the database's window: down, slow (2 s a query) or up",       "d/w/u db"),
     bind(KeyCode::Char('w'), NONE,  FLEET,        Msg::Fleet(FleetMsg::DbSlow),                "",              "",                                                             ""),
     bind(KeyCode::Char('u'), NONE,  FLEET,        Msg::Fleet(FleetMsg::DbUp),                  "",              "",                                                             ""),
@@ -359,7 +366,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Char('c'), NONE,  FLEET,        Msg::Fleet(FleetMsg::Scenario),              "c",             "the next scenario: every fleet slider to its values",          "c scenario"),
     bind(KeyCode::Char('m'), NONE,  FLEET,        Msg::ToggleMode,                             "m",             "simulated or live (real replicas, database, Service at 10x)",  "m live"),
     bind(KeyCode::Char('s'), NONE,  FLEET,        Msg::StartStop,                              "s",             "live: start a run (it ends by itself), or stop it",            "s start/stop"),
-    bind(KeyCode::Char('F'), NONE,  LAB,          Msg::ToggleFleet,                            "F",             "Lab 1: the fleet view (replicas behind a Service), or back",   ""),
+    bind(KeyCode::Char('F'), NONE,  LAB,          Msg::NextPage,                               "F",             "Lab 1: the fleet view (replicas behind a Service), or back",   ""),
     // The on-call drill. Esc pauses the clock before it goes home, so nothing runs unseen.
     bind(KeyCode::Char(' '), NONE,  ONCALL,       Msg::Oncall(OncallMsg::Pause),               "Space",         "pause the drill clock, or run it again",                       "Space pause"),
     bind(KeyCode::Char('+'), NONE,  ONCALL,       Msg::Oncall(OncallMsg::Faster),              "+/-",           "drill clock faster or slower (1000 to 60 ms a drill second)",  "+/- speed"),
@@ -488,7 +495,7 @@ pub fn help_rows_if(context: Context, keep: impl Fn(Msg) -> bool) -> Vec<(&'stat
 /// Whether the fleet view takes the lab screen's `msg`: it has its own `m`, `s` and `F`,
 /// and no other lab's live keys.
 pub fn fleet_takes(msg: Msg) -> bool {
-    !matches!(msg, Msg::Live(_) | Msg::ToggleMode | Msg::StartStop | Msg::ToggleFleet)
+    !matches!(msg, Msg::Live(_) | Msg::ToggleMode | Msg::StartStop | Msg::NextPage)
 }
 
 /// How the footer and the help name the answer keys of a choice question with `choices`
@@ -540,8 +547,8 @@ mod tests {
 
     #[test]
     fn a_messages_key_label_is_the_one_its_binding_shows() {
-        let fleet = BINDINGS.iter().find(|b| b.msg == Msg::ToggleFleet).expect("a binding");
-        assert_eq!(key_label(Msg::ToggleFleet), Some(fleet.label));
+        let fleet = BINDINGS.iter().find(|b| b.msg == Msg::NextPage).expect("a binding");
+        assert_eq!(key_label(Msg::NextPage), Some(fleet.label));
         assert_eq!(
             key_label(Msg::NextSlider),
             Some("Tab/↓/j"),

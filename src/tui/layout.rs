@@ -163,12 +163,6 @@ impl ResultsRows {
     }
 }
 
-/// The layout of a lab whose Results take `rows` (sim, live) in `area`, sim or `live`, or
-/// `None` when the terminal is too small.
-pub fn lab(area: Rect, rows: (ResultsRows, ResultsRows), live: bool) -> Option<LabLayout> {
-    lab_rows(area, if live { rows.1 } else { rows.0 })
-}
-
 /// The lab screen's regions at `area` with a Results panel of `rows`, or `None` when the
 /// terminal is too small.
 pub fn lab_rows(area: Rect, rows: ResultsRows) -> Option<LabLayout> {

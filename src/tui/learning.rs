@@ -1,6 +1,6 @@
 //! The app's side of learning: progress loaded before the terminal is taken.
 //!
-//! The state machines live in the screens (`screens/quiz.rs`, `screens/lab/predict.rs`);
+//! The state machines live in the screens (`screens/quiz.rs`, `frame/predict.rs`);
 //! `app.rs` records what their outcomes say and saves progress after every answer and step.
 
 use std::path::{Path, PathBuf};

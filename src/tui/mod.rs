@@ -7,10 +7,14 @@
 //! - [`msg`]: the messages the keys and the mouse send.
 //! - [`keys`]: the one key table.
 //! - [`layout`]: pure layouts, shared by the views and the mouse hit tests.
-//! - [`screens`]: home, lab (sim and live), quiz and book, each owning its state.
+//! - [`frame`]: the lab screen, the same for every lab and naming none: one slider and mouse
+//!   handler, the step, prompt and verdict machine, the lesson; its drawing in `frame/view/`
+//!   (title, parameter panel, footer) around the page showing.
+//! - [`labs`]: the lab registry and each lab's pages, one folder per page behind one trait.
+//! - [`screens`]: home, quiz, book, the drill and the room, each owning its state.
 //! - [`learning`]: progress loaded before the terminal is taken.
 //! - [`slider`]: slider arithmetic.
-//! - [`view`]: drawing, one file per screen region; lab views take a `&LabScreen`.
+//! - [`view`]: drawing, one file per screen region (a lab screen's is `frame/view/`).
 //! - [`widgets`]: small widgets the views share (slider bar, state band, panel, number input).
 //! - [`theme`]: colours by role; `NO_COLOR`; `--theme`.
 //! - [`log`]: the `--log` diagnostics file.
@@ -20,6 +24,7 @@
 pub mod app;
 pub mod event;
 pub mod facilitator_link;
+pub mod frame;
 pub mod game_master;
 pub mod keys;
 pub mod labs;
@@ -50,7 +55,6 @@ use ratatui::layout::Rect;
 use ratatui::{DefaultTerminal, Terminal};
 
 use crate::content::Content;
-use crate::content::LabId;
 use crate::tui::app::App;
 use crate::tui::event::Event;
 use crate::tui::theme::{Theme, ThemeName};
@@ -263,10 +267,7 @@ async fn event_loop(
     // On every way out (quit, signal, a drawing error), and before the terminal is restored:
     // no server child, live server or task outlives the app. The stops take a moment, so the
     // screen says why the app has not left yet.
-    let lab1 = app.lab_mut(LabId::Health).live.health_mut();
-    if let Some(live) = lab1.filter(|live| live.running()) {
-        live.status = Some("quitting: stopping the server (SIGTERM, then a kill after 3 s)".into());
-    }
+    app.quitting();
     if app.live_running() {
         let _ = terminal.draw(|frame| {
             frame.render_widget(&app, frame.area());

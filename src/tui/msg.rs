@@ -71,8 +71,9 @@ pub enum Msg {
     StartStop,
     /// A key only the live screens use.
     Live(LiveMsg),
-    /// Lab 1: the fleet view, or back to the single server.
-    ToggleFleet,
+    /// The lab's next page, the first after its last (Lab 1: the fleet view, or back to the
+    /// single server).
+    NextPage,
     /// The book's text across the whole width, or the chapter list back.
     ToggleWide,
     /// A key of Lab 1's fleet view.

@@ -8,6 +8,7 @@ use resilience_lab::content::Content;
 use resilience_lab::engine::brownout;
 use resilience_lab::tui::app::{App, Screen};
 use resilience_lab::tui::keys::{self, Context};
+use resilience_lab::tui::labs::health::HealthLab;
 use resilience_lab::tui::msg::Msg;
 use resilience_lab::tui::theme::Theme;
 use resilience_lab::tui::theme::ThemeName;
@@ -277,6 +278,35 @@ fn page_keys_move_the_lesson_a_page_keeping_one_row() {
     app.update(Msg::ScrollUp);
     let before_end = lesson_rows(&app, 1);
     assert_eq!(before_end[before_end.len() - 1], end[0], "{end:#?}\n{before_end:#?}");
+}
+
+#[test]
+fn home_and_end_go_to_the_lessons_top_and_end_while_it_shows_not_a_slider() {
+    let mut app = app();
+    app.area = Rect::new(0, 0, 80, 24);
+    app.update(Msg::Down);
+    app.update(Msg::Open);
+    app.update(Msg::ToggleLesson);
+    let values = app.labs[1].lab_sliders().to_vec();
+    let top = lesson_rows(&app, 1);
+    app.update(Msg::SliderMax);
+    assert_eq!(
+        app.labs[1].lab_sliders(),
+        &values[..],
+        "End moved no slider under the lesson"
+    );
+    let end = lesson_rows(&app, 1);
+    assert_ne!(end, top, "End went to the lesson's end");
+    app.update(Msg::ScrollDown);
+    assert_eq!(lesson_rows(&app, 1), end, "nothing after the end");
+    app.update(Msg::SliderMin);
+    assert_eq!(lesson_rows(&app, 1), top, "Home went back to the top");
+    assert_eq!(app.labs[1].lab_sliders(), &values[..]);
+    // The lesson closed, they move the focused slider again.
+    app.update(Msg::ToggleLesson);
+    app.update(Msg::SliderMax);
+    let focused = &app.labs[1].lab_sliders()[0];
+    assert_eq!(focused.value(), focused.spec.max, "End: the slider to its maximum");
 }
 
 #[test]
@@ -633,7 +663,7 @@ fn lab1_live_keys_come_first_only_on_the_live_screen() {
     assert!(screen.contains("s starts `resilience-lab serve health`"), "{screen}");
     // Without the app's runtime (a test), `s` says so instead of starting anything.
     app.update(Msg::StartStop);
-    assert!(!app.labs[0].live.health().expect("Lab 1").running());
+    assert!(!app.labs[0].live_running());
     // Lab 2 is not Lab 1: its `s` is the shared start/stop of Labs 2 and 3.
     app.update(Msg::Back);
     app.update(Msg::Down);
@@ -644,27 +674,17 @@ fn lab1_live_keys_come_first_only_on_the_live_screen() {
 
 #[test]
 fn lab1_live_log_scrolls_and_the_lesson_still_shows() {
-    use resilience_lab::engine::health::HealthConfig;
     use resilience_lab::live::health::child::Stream;
-    use resilience_lab::live::run::HealthEvent as Report;
 
     let mut app = app();
     app.update(Msg::Open);
     app.update(Msg::ToggleMode);
-    app.labs[0].live.health_mut().expect("Lab 1").apply(Report::Started {
-        pid: 7,
-        port: 18080,
-        config: HealthConfig::default(),
-        note: None,
-        listening_at: tokio::time::Instant::now(),
+    crate::common::show_live::<HealthLab>(&mut app, 0, |live| {
+        live.apply(crate::common::lab1_started(7));
+        for n in 0..40 {
+            live.apply_line(f64::from(n), Stream::Stderr, &format!("GET /work?n={n}"));
+        }
     });
-    for n in 0..40 {
-        app.labs[0].live.health_mut().expect("Lab 1").apply_line(
-            f64::from(n),
-            Stream::Stderr,
-            &format!("GET /work?n={n}"),
-        );
-    }
     assert!(text(&app).contains("GET /work?n=39"));
     app.update(Msg::ScrollUp);
     let screen = text(&app);
@@ -677,6 +697,43 @@ fn lab1_live_log_scrolls_and_the_lesson_still_shows() {
         "the lesson panel replaces the live panels: {screen}"
     );
     assert!(screen.contains("pid 7"), "the server panel stays: {screen}");
+}
+
+#[test]
+fn each_live_screen_lists_its_own_keys_in_the_footer() {
+    // Labs 2 to 5: live, the footer lists start, stop and the way back, not the simulation's
+    // slider keys (with those only, a learner on a live screen was not told that `s` runs it).
+    for index in 1..5 {
+        let mut app = app();
+        for _ in 0..index {
+            app.update(Msg::Down);
+        }
+        app.update(Msg::Open);
+        let footer = |app: &App| text(app).lines().last().unwrap_or_default().to_string();
+        let press = |code| crossterm::event::Event::Key(key(code, KeyModifiers::NONE));
+        let sim = footer(&app);
+        assert!(
+            sim.contains("←→ adjust") && !sim.contains("s start/stop"),
+            "lab {}: {sim}",
+            index + 1
+        );
+        app.update(Msg::ToggleMode);
+        let live = footer(&app);
+        for entry in ["s start/stop", "m sim", "p predict", "Esc back"] {
+            assert!(live.contains(entry), "lab {}: {entry} in {live}", index + 1);
+        }
+        assert!(!live.contains("←→ adjust"), "lab {}: {live}", index + 1);
+        // The keys it lists are the live screen's: `s` and `m` reach it from the key table.
+        assert_eq!(app.msg_for(&press(KeyCode::Char('s'))), Some(Msg::StartStop));
+        assert_eq!(app.msg_for(&press(KeyCode::Char('m'))), Some(Msg::ToggleMode));
+        app.update(Msg::ToggleMode);
+        assert_eq!(
+            footer(&app),
+            sim,
+            "lab {}: back in the simulation, its footer",
+            index + 1
+        );
+    }
 }
 
 #[test]

@@ -5,6 +5,8 @@
 //! - the live labs name neither the terminal app nor the command line;
 //! - the terminal app names neither the subcommands nor the command line's types, and the
 //!   subcommands name no part of the terminal app;
+//! - the lab screen's frame (`tui/frame/`) names no lab: no `LabId::` variant, no lab's
+//!   module or type (outside its tests), so what differs between labs is a page's;
 //! - a subcommand keeps no parameter bound (`const MAX_…`, `LIVE_MAX_…`) and no resolution
 //!   (a named value read, a lab file's default, a bound held) of its own: one path per lab,
 //!   for flags, sliders and checks; the few that bound something else are listed, with why;
@@ -177,6 +179,85 @@ fn tui_names_neither_the_subcommands_nor_clap_argument_structs() {
             );
         }
     }
+}
+
+/// The words a lab's name is spelt with in the code (its folder under `tui/labs/`, its
+/// types, its `LabId` variant), Lab 1's fleet page among them.
+const LAB_WORDS: [&str; 6] = ["health", "fleet", "retry", "breaker", "overload", "budget"];
+
+/// The names in `code` (comments and strings already out, see [`strip`]) outside its
+/// `#[cfg(test)]` modules that say which lab: a `LabId::` path, or an identifier one of
+/// whose words (its `snake_case` or `CamelCase` parts) is one of [`LAB_WORDS`].
+fn lab_names(code: &str) -> Vec<String> {
+    let tests = inline_modules(code);
+    let in_test = |at: usize| {
+        tests
+            .iter()
+            .any(|block| block.test_only && block.open < at && at < block.close)
+    };
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut found = Vec::new();
+    let starts = code
+        .char_indices()
+        .filter(|&(at, c)| word(c) && !code[..at].ends_with(word))
+        .map(|(at, _)| at);
+    for start in starts {
+        let token = code[start..].split(|c: char| !word(c)).next().unwrap_or_default();
+        if in_test(start) {
+            continue;
+        }
+        if token == "LabId" && code[start + token.len()..].starts_with("::") {
+            found.push("LabId::".to_string());
+            continue;
+        }
+        // `LiveHealth` is `live`, `health`; `FLEET_MAX` is `fleet`, `max`.
+        let mut words = Vec::new();
+        for part in token.split('_') {
+            let mut current = String::new();
+            for (index, c) in part.char_indices() {
+                let after_lower = part[..index].chars().last().is_some_and(char::is_lowercase);
+                if c.is_uppercase() && after_lower {
+                    words.push(std::mem::take(&mut current));
+                }
+                current.extend(c.to_lowercase());
+            }
+            words.push(current);
+        }
+        if words.iter().any(|w| LAB_WORDS.contains(&w.as_str())) {
+            found.push(token.to_string());
+        }
+    }
+    found
+}
+
+#[test]
+fn the_lab_screens_frame_names_no_lab() {
+    // What differs between labs is a page's, behind `tui::labs::page::Page`: a frame that
+    // named a lab would be one more file a new lab has to touch, and would know a lab's
+    // insides (it once held Lab 1's simulation, live part and drawing, and matched on
+    // `LabId::Health` for a note and a prompt).
+    let files = files_under("tui/frame");
+    assert!(files.len() >= 8, "expected the frame's modules, found {files:?}");
+    for file in files {
+        let named = lab_names(&code_of(&file));
+        assert!(named.is_empty(), "{} names a lab: {named:?}", file.display());
+    }
+}
+
+#[test]
+fn a_lab_is_found_by_its_id_or_the_words_of_its_name() {
+    let code = strip(
+        "use crate::tui::labs::health::view;\nfn f(id: LabId) { if id == LabId::Retry {} }\n\
+         struct LiveFleet; const BUDGET_MAX: u8 = 1; fn breakers() {}\n\
+         // a comment on Lab 3's breaker\nfn g() { let _ = \"overload\"; HealthyLatency; Msg::NextPage }\n\
+         #[cfg(test)]\nmod tests {\n    use crate::content::LabId;\n    fn t() { LabId::Health; }\n}\n",
+    );
+    assert_eq!(
+        lab_names(&code),
+        vec!["health", "LabId::", "Retry", "LiveFleet", "BUDGET_MAX"],
+        "an id and its variant, a module, a type's and a constant's word; not a comment, a string, a \
+         longer word (`breakers`, `HealthyLatency`) or a test"
+    );
 }
 
 #[test]
@@ -590,7 +671,7 @@ fn no_two_modules_import_each_other_in_a_loop() {
         shown.join("\n")
     );
     // The walk sees the edges it must: the app routes to the lab screens.
-    assert!(edges["crate::tui::app"].contains("crate::tui::screens::lab"));
+    assert!(edges["crate::tui::app"].contains("crate::tui::frame"));
 }
 
 #[test]

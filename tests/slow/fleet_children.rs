@@ -64,7 +64,7 @@ fn live_app() -> (App, mpsc::Receiver<Event>) {
     let (events, received) = mpsc::channel(CHANNEL_CAPACITY);
     let mut app = app(100, 30);
     app.use_events(events);
-    for msg in [Msg::Open, Msg::ToggleFleet, Msg::ToggleMode] {
+    for msg in [Msg::Open, Msg::NextPage, Msg::ToggleMode] {
         app.update(msg);
     }
     // The fleet page as the app made it, but with its children from `BIN` (this test's own
@@ -73,7 +73,7 @@ fn live_app() -> (App, mpsc::Receiver<Event>) {
     let mut page = FleetPage::new(lab, app.lab(LabId::Health).pages.get(1)).expect("Lab 1's fleet page");
     page.live_showing = true;
     page.live.program = Some(BIN.into());
-    app.lab_mut(LabId::Health).page_states[0] = Box::new(page);
+    app.lab_mut(LabId::Health).page_states[1] = Box::new(page);
     (app, received)
 }
 
@@ -121,9 +121,9 @@ fn live_runs_leave_no_child_however_they_end() {
 
         // Leaving the fleet view (F), then coming back.
         let children = start(&mut app, &mut events).await;
-        app.update(Msg::ToggleFleet);
+        app.update(Msg::NextPage);
         no_child_left(&mut app, &mut events, &children).await;
-        app.update(Msg::ToggleFleet);
+        app.update(Msg::NextPage);
 
         // Quitting: the event loop's bounded wait for every live run.
         let children = start(&mut app, &mut events).await;

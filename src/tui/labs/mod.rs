@@ -1,127 +1,58 @@
-//! The lab registry: one row per lab, the one place the lab screen's frame, its layout, the
-//! key table's help and the live part learn what differs between labs.
+//! The lab registry: one row per lab, the one place the app, the key table's help and the
+//! live keys learn what differs between labs: its pages and its live keys.
 //!
 //! Adding a lab is its `LabId` variant, its row in [`LABS`], its book chapter in the summary
-//! and its folder here: the frame reads the row and matches on no lab. A lab's pages are
-//! folders here, each behind [`page::Page`]; a first page is one [`sim_page::LabSim`] impl
-//! (Lab 2's `retry/`, Lab 3's `breaker/`, Lab 4's `overload/`, Lab 5's `budget/`), its row
-//! `sim: None, pages: sim_page::one_page::<TheLab>`. Lab 1 still gives its first page as
-//! [`LabParts`]' simulation and a [`LabDraw`], until it moves too. Before the table, a lab's
-//! differences were 18 `match` arms on `LabId` the compiler listed and four `==` and
-//! `matches!` checks it did not (the help's live keys, the frame's live title), so a new lab
-//! compiled with some of them silently wrong.
+//! and its folder here: the lab screen's frame (`tui/frame/`: its state, and its drawing in `frame/view/`) reads
+//! no row and names no lab; the app builds a lab's pages from its row and hands them to the
+//! frame. A lab's pages are folders here, each behind [`page::Page`]; a first page is one
+//! [`sim_page::LabSim`] impl (Lab 1's `health/`, Lab 2's `retry/`, Lab 3's `breaker/`, Lab
+//! 4's `overload/`, Lab 5's `budget/`), its row `pages: sim_page::one_page::<TheLab>`; Lab 1's
+//! second page is the fleet (`fleet/`). Before the table, a lab's differences were 18
+//! `match` arms on `LabId` the compiler listed and four `==` and `matches!` checks it did
+//! not (the help's live keys, the frame's live title), so a new lab compiled with some of
+//! them silently wrong.
 
 use crate::content::{LabFile, LabId};
-use crate::tui::keys::Context;
-use crate::tui::layout::ResultsRows;
+use crate::tui::frame::page_sliders::PageSliders;
 use crate::tui::msg::{LiveMsg, Msg};
-use crate::tui::screens::lab::health::LiveHealth;
-use crate::tui::screens::lab::sim;
-use crate::tui::screens::lab::{LabLive, LabParts, NoLive, SimParts};
-use crate::tui::view::lab::{LabDraw, LiveScreen, health};
+use page::{LabPages, NewPages};
 
 pub mod breaker;
 pub mod budget;
 pub mod fleet;
+pub mod health;
 pub mod overload;
 pub mod page;
 pub mod retry;
 pub mod sim_page;
 
-/// What the frame needs of one lab: its screen's parts, its drawing's, and its keys. The
-/// parts' types are the frame's own (`LabParts` in the screen, `LabDraw` in the view), so the
-/// frame never imports this table: the app reads a row and hands the frame its parts.
+/// What differs between labs: its pages, and its live keys.
 #[derive(Clone, Copy)]
 pub struct LabEntry {
     pub lab: LabId,
-    pub parts: LabParts,
-    pub draw: LabDraw,
+    /// Builds the lab's pages at their sliders, in the lab file's order (the app hands them
+    /// to the lab screen).
+    pub pages: NewPages,
     /// The live keys the lab takes (the help lists only these: another lab's would mislead).
     pub live_keys: &'static [LiveMsg],
 }
 
-/// The drawing of a lab whose first page draws itself (a `Page`): nothing of its own here.
-const ON_PAGE: LabDraw = LabDraw {
-    sim_title: ("", ""),
-    live_screen: LiveScreen::Frame {
-        results: |_, _, _| {},
-        charts: |_, _, _| {},
-    },
-    footer: None,
-};
-
 /// Every lab's row, in [`LabId::ALL`]'s order.
 #[rustfmt::skip]
 pub const LABS: [LabEntry; LabId::ALL.len()] = [
-    LabEntry {
-        lab: LabId::Health,
-        parts: LabParts {
-            rows: (ResultsRows::Fixed(5), ResultsRows::Fixed(5)),
-            live_context: Some(Context::LiveHealth),
-            new_live: || LabLive::Health(LiveHealth::default()),
-            sim: Some(SimParts { compute: sim::compute_health, recompute: sim::recompute_health }),
-            pages: fleet::pages,
-        },
-        draw: LabDraw {
-            sim_title: ("simulated clock · m live · F fleet ", "m live · F fleet "),
-            live_screen: LiveScreen::Own(health::render),
-            footer: None,
-        },
-        live_keys: &[],
-    },
-    LabEntry {
-        lab: LabId::Retry,
-        parts: LabParts {
-            // Its one page is a `Page` (`labs/retry/`): its rows, live part and drawing are its own.
-            rows: (ResultsRows::Fixed(6), ResultsRows::Fixed(7)),
-            live_context: None,
-            new_live: || LabLive::OnPage(NoLive),
-            sim: None,
-            pages: sim_page::one_page::<retry::RetryLab>,
-        },
-        draw: ON_PAGE,
-        live_keys: &[LiveMsg::ToggleView, LiveMsg::Trigger, LiveMsg::CyclePolicy, LiveMsg::CutLoad, LiveMsg::Load(0)],
-    },
-    LabEntry {
-        lab: LabId::Breaker,
-        parts: LabParts {
-            // Its one page is a `Page` (`labs/breaker/`): its rows, live part and drawing are its own.
-            rows: (ResultsRows::Log { at_least: 0 }, ResultsRows::Log { at_least: 7 }),
-            live_context: None,
-            new_live: || LabLive::OnPage(NoLive),
-            sim: None,
-            pages: sim_page::one_page::<breaker::BreakerLab>,
-        },
-        draw: ON_PAGE,
-        live_keys: &[LiveMsg::BrownOut, LiveMsg::CycleFault],
-    },
-    LabEntry {
-        lab: LabId::Overload,
-        parts: LabParts {
-            // Its one page is a `Page` (`labs/overload/`): its rows, live part and drawing are its own.
-            rows: (ResultsRows::Fixed(5), ResultsRows::Fixed(7)),
-            live_context: None,
-            new_live: || LabLive::OnPage(NoLive),
-            sim: None,
-            pages: sim_page::one_page::<overload::OverloadLab>,
-        },
-        draw: ON_PAGE,
-        live_keys: &[LiveMsg::ToggleView],
-    },
-    LabEntry {
-        lab: LabId::Budget,
-        parts: LabParts {
-            // Its one page is a `Page` (`labs/budget/`): its rows, live part and drawing are its own.
-            rows: (ResultsRows::Fixed(6), ResultsRows::Fixed(8)),
-            live_context: None,
-            new_live: || LabLive::OnPage(NoLive),
-            sim: None,
-            pages: sim_page::one_page::<budget::BudgetLab>,
-        },
-        draw: ON_PAGE,
-        live_keys: &[],
-    },
+    LabEntry { lab: LabId::Health,   pages: health_pages,                                live_keys: &[] },
+    LabEntry { lab: LabId::Retry,    pages: sim_page::one_page::<retry::RetryLab>,       live_keys: &[LiveMsg::ToggleView, LiveMsg::Trigger, LiveMsg::CyclePolicy, LiveMsg::CutLoad, LiveMsg::Load(0)] },
+    LabEntry { lab: LabId::Breaker,  pages: sim_page::one_page::<breaker::BreakerLab>,   live_keys: &[LiveMsg::BrownOut, LiveMsg::CycleFault] },
+    LabEntry { lab: LabId::Overload, pages: sim_page::one_page::<overload::OverloadLab>, live_keys: &[LiveMsg::ToggleView] },
+    LabEntry { lab: LabId::Budget,   pages: sim_page::one_page::<budget::BudgetLab>,     live_keys: &[] },
 ];
+
+/// Lab 1's pages: the single server (`health/`), then the fleet (`fleet/`).
+fn health_pages(lab: &LabFile, pages: &[PageSliders]) -> LabPages {
+    let mut all = sim_page::one_page::<health::HealthLab>(lab, pages);
+    all.extend(fleet::pages(lab, pages));
+    all
+}
 
 /// The row of `lab`.
 pub fn entry(lab: LabId) -> &'static LabEntry {
@@ -139,7 +70,7 @@ pub fn lab_takes(lab: &LabFile, msg: Msg) -> bool {
             .live_keys
             .iter()
             .any(|taken| std::mem::discriminant(taken) == std::mem::discriminant(&key)),
-        Msg::ToggleFleet => lab.pages.len() > 1,
+        Msg::NextPage => lab.pages.len() > 1,
         _ => true,
     }
 }
@@ -149,9 +80,7 @@ mod tests {
     use super::*;
     use crate::content::Content;
     use crate::learning::metrics;
-    use crate::tui::labs::fleet::FleetPage;
-    use crate::tui::screens::lab::page_sliders::{PageSliders, SliderWindow};
-    use crate::tui::screens::lab::{LabScreen, predict};
+    use crate::tui::frame::LabScreen;
     use crate::tui::slider::Slider;
 
     #[test]
@@ -159,15 +88,14 @@ mod tests {
         let content = Content::load(None).expect("content");
         for lab in &content.labs {
             let sliders: Vec<Slider> = lab.parameters.iter().cloned().map(Slider::new).collect();
-            let mut run = match entry(lab.lab).parts.sim {
-                Some(sim) => predict::lab_metrics(&(sim.compute)(lab, &sliders)),
-                None => LabScreen::new(lab, entry(lab.lab).parts).shown_metrics(),
-            };
-            // Lab 1's fleet view shows the fleet simulation: its checks' metrics are there.
-            let fleet_page = PageSliders::new(lab.page_parameters(1), SliderWindow::AroundFocus);
-            if let Some(panel) = FleetPage::new(lab, Some(&fleet_page)) {
-                run.extend(metrics::fleet_metrics(&panel.run));
-            }
+            // Every page's simulated run (Lab 1's fleet page shows the fleet's: its checks'
+            // metrics are there).
+            let screen = LabScreen::new(lab, entry(lab.lab).pages);
+            let run: Vec<_> = screen
+                .page_states
+                .iter()
+                .flat_map(|page| page.shown_metrics(None))
+                .collect();
             for check in &lab.checks {
                 // Lab 4's checks ask about cases beside the screen's run (a hanging
                 // dependency, the throttle at 3x, the metastable model): at their settings.
@@ -200,7 +128,7 @@ mod tests {
         assert!(!takes(LabId::Overload, Msg::Live(LiveMsg::Load(1))));
         assert!(takes(LabId::Overload, Msg::Live(LiveMsg::ToggleView)));
         assert!(!takes(LabId::Health, Msg::Live(LiveMsg::ToggleView)));
-        assert!(takes(LabId::Health, Msg::ToggleFleet), "Lab 1 has a second page");
-        assert!(!takes(LabId::Breaker, Msg::ToggleFleet));
+        assert!(takes(LabId::Health, Msg::NextPage), "Lab 1 has a second page");
+        assert!(!takes(LabId::Breaker, Msg::NextPage));
     }
 }

@@ -3,7 +3,7 @@
 //! computes at its sliders, keeps its run at a check's own settings, reports the named
 //! numbers it shows (the hiding rule and the scoring ask for these), takes its own keys
 //! (its mode, its live part) and draws its regions. The frame keeps what every page shares:
-//! the sliders and the mouse (`screens::lab::page_sliders`), the steps, prompts and
+//! the sliders and the mouse (`frame::page_sliders`), the steps, prompts and
 //! verdicts, the lesson, and (unless the page draws a whole screen of its own) the title,
 //! parameter panel and footer around the page's results and charts. No downcasts: the
 //! screen asks, the page answers.
@@ -22,12 +22,12 @@ use crate::learning::metrics::Metric;
 use crate::learning::reveal::Masked;
 use crate::live::run::{LabBody, LabEvent};
 use crate::tui::event::Event;
+use crate::tui::frame::live::LivePart;
+use crate::tui::frame::page_sliders::{PageSliders, SliderWindow};
+use crate::tui::frame::predict::Observed;
 use crate::tui::keys::Context;
 use crate::tui::layout::{LabLayout, ResultsRows};
 use crate::tui::msg::Msg;
-use crate::tui::screens::lab::live::LivePart;
-use crate::tui::screens::lab::page_sliders::{PageSliders, SliderWindow};
-use crate::tui::screens::lab::predict::Observed;
 use crate::tui::slider::Slider;
 use crate::tui::theme::Theme;
 
@@ -40,6 +40,10 @@ pub struct OpenVerdict<'a> {
 
 /// A lab's pages, in the lab file's order.
 pub type LabPages = Vec<Box<dyn Page>>;
+
+/// How a lab's registry row builds its pages, each at its sliders (the lab file's pages', in
+/// order).
+pub type NewPages = fn(&LabFile, &[PageSliders]) -> LabPages;
 
 /// What a page may read of the screen when it takes a key or its sliders move.
 pub struct PageCtx<'a> {
@@ -151,6 +155,21 @@ pub trait Page: std::fmt::Debug {
         None
     }
 
+    /// What its `sliders`' values mean here that their help alone does not say, the slider
+    /// at `focus` focused (a setting its simulation ignores, a combination the command line
+    /// refuses): the frame's parameter panel shows it above the help.
+    fn slider_note(&self, _sliders: &[Slider], _focus: usize) -> Option<String> {
+        None
+    }
+
+    /// How a prediction of `check` is scored, for the prompt, when not by running the
+    /// simulation at once: the lab's first page is asked, as for [`Page::predict_live`]
+    /// (Lab 1 live: a probe, or the simulation at the check's own settings). `sliders` are
+    /// this page's.
+    fn scored_by(&self, _check: Option<&Question>, _sliders: &[Slider]) -> Option<&'static str> {
+        None
+    }
+
     /// Its live part, if it has one: the defaults below hand it the events, the tick,
     /// leaving and quitting.
     fn live_part(&self) -> Option<&dyn LivePart> {
@@ -194,7 +213,7 @@ pub trait Page: std::fmt::Debug {
     }
 
     /// Draws the page's whole screen at `sliders` into `layout`, if it draws one of its own
-    /// (Lab 1's fleet); false leaves the frame to draw its title, parameter panel, lesson,
+    /// (Lab 1's fleet, Lab 1's live server); false leaves the frame to draw its title, parameter panel, lesson,
     /// prompt and footer around [`Page::render_results`] and [`Page::render_charts`].
     fn render_whole(
         &self,
@@ -251,6 +270,10 @@ pub trait PageFrame {
     fn verdict(&self) -> Option<OpenVerdict<'_>>;
     /// The guided step the run on screen is about: an open verdict's, else the current one.
     fn shown_step(&self) -> usize;
+    /// The guided step the screen is at, whichever page it is on.
+    fn step(&self) -> usize;
+    /// Where the lab's guided steps go on after step `from`, when the next is on another page.
+    fn steps_elsewhere(&self, from: usize) -> Option<String>;
     /// First line shown of a page's log (Lab 3's transitions, Lab 1's timeline).
     fn log_scroll(&self) -> u16;
     /// The numbers of the run on screen that must not show yet.
@@ -263,7 +286,11 @@ pub trait PageFrame {
     fn run_hidden(&self) -> bool;
     /// The key context, for the footer.
     fn context(&self) -> Context;
+    /// The key context of the page's live screen, if it shows one: its keys come first.
+    fn live_context(&self) -> Option<Context>;
     fn show_lesson(&self) -> bool;
+    /// The parameter panel of the page showing, over `area`.
+    fn render_params(&self, area: Rect, buf: &mut Buffer);
     fn render_lesson(&self, area: Rect, buf: &mut Buffer);
     /// The prompt or the verdict over `area`, if one is open.
     fn render_predict(&self, area: Rect, buf: &mut Buffer);

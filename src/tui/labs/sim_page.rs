@@ -14,13 +14,13 @@ use ratatui::layout::Rect;
 use crate::content::{LabFile, Question};
 use crate::learning::metrics::Metric;
 use crate::live::run::{LabBody, LabEvent};
+use crate::tui::frame::live::{LiveCtx, LivePart};
+use crate::tui::frame::page_sliders::PageSliders;
+use crate::tui::frame::predict::{self, Observed};
 use crate::tui::keys::Context;
 use crate::tui::labs::page::{self, LabPages, OpenVerdict, Page, PageCtx, PageFrame, ScoredCheck};
 use crate::tui::layout::{LabLayout, ResultsRows};
 use crate::tui::msg::Msg;
-use crate::tui::screens::lab::live::{LiveCtx, LivePart};
-use crate::tui::screens::lab::page_sliders::PageSliders;
-use crate::tui::screens::lab::predict::{self, Observed};
 use crate::tui::slider::Slider;
 
 /// What one lab's first page is made of: the rest is [`SimPage`]'s.
@@ -81,7 +81,8 @@ pub trait LabSim: Debug + Sized + 'static {
     /// A check of the page was scored (Lab 4 shows the view that draws what it counts).
     fn checked(_page: &mut SimPage<Self>, _check: &Question) {}
 
-    /// The key context the live screen adds, if any.
+    /// The key context the live screen adds, if not [`Context::Live`] (start, stop, back to
+    /// the simulation, and the footer that lists them).
     fn key_context(_page: &SimPage<Self>) -> Option<Context> {
         None
     }
@@ -89,6 +90,16 @@ pub trait LabSim: Debug + Sized + 'static {
     /// Whether a live event with `body` is one of the live part's runs'.
     fn takes_event(_body: &LabBody) -> bool {
         false
+    }
+
+    /// See [`Page::slider_note`].
+    fn slider_note(_page: &SimPage<Self>, _sliders: &[Slider], _focus: usize) -> Option<String> {
+        None
+    }
+
+    /// See [`Page::scored_by`].
+    fn scored_by(_page: &SimPage<Self>, _check: Option<&Question>, _sliders: &[Slider]) -> Option<&'static str> {
+        None
     }
 
     /// See [`Page::predict_live`].
@@ -275,7 +286,15 @@ impl<S: LabSim> Page for SimPage<S> {
     }
 
     fn key_context(&self) -> Option<Context> {
-        S::key_context(self)
+        S::key_context(self).or_else(|| self.live_showing.then_some(Context::Live))
+    }
+
+    fn slider_note(&self, sliders: &[Slider], focus: usize) -> Option<String> {
+        S::slider_note(self, sliders, focus)
+    }
+
+    fn scored_by(&self, check: Option<&Question>, sliders: &[Slider]) -> Option<&'static str> {
+        S::scored_by(self, check, sliders)
     }
 
     fn predict_live(&mut self, check: &Question, predicted: f64, step: (usize, &str), sliders: &[Slider]) -> bool {

@@ -1,8 +1,7 @@
-//! The screens: each owns its state and takes messages in `update`, returning what the
+//! The screens other than a lab's (`tui::frame` is the lab screen): each owns its state and takes messages in `update`, returning what the
 //! app must do (the quiz's `QuizOutcome` is the model).
 //!
 //! - [`home`]: the list of labs, the quiz and the book.
-//! - [`lab`]: one lab's screen ([`lab::LabScreen`]), sim and live.
 //! - [`quiz`]: the quiz's state machine (pick, answer, feedback, review).
 //! - [`oncall`]: the on-call drill (its clock, the lever picker, the decision log's form, the reveal).
 //! - [`facilitator`]: a facilitator's screen (`oncall --gm`): the drill watched, what may be sent.
@@ -13,7 +12,6 @@
 pub mod book;
 pub mod facilitator;
 pub mod home;
-pub mod lab;
 pub mod oncall;
 pub mod quiz;
 pub mod room;

@@ -1,5 +1,5 @@
-//! Drawing: `impl Widget for &App`, one file per screen region; a lab screen is drawn
-//! from its [`lab::LabView`] (the `&LabScreen` and what the app lends it).
+//! Drawing: `impl Widget for &App`, one file per screen region; a lab screen is drawn by the
+//! frame's own view, from its [`LabView`] (the `&LabScreen` and what the app lends it).
 //!
 //! Views read the state and never change it; the layouts they use are pure functions of
 //! the terminal size, so mouse hit tests in the screens ask the same functions (`tui/layout.rs`).
@@ -10,7 +10,6 @@ pub mod fleet;
 pub mod footer;
 pub mod help;
 pub mod home;
-pub mod lab;
 pub mod legend;
 pub mod oncall;
 pub mod overload;
@@ -23,6 +22,8 @@ use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget};
 
 use crate::tui::app::{App, Screen};
+use crate::tui::frame;
+use crate::tui::frame::view::LabView;
 use crate::tui::layout::{is_too_small, too_small_message};
 
 impl Widget for &App {
@@ -37,7 +38,7 @@ impl Widget for &App {
         match self.screen {
             Screen::Home => home::render(self, area, buf),
             Screen::Lab(index) => {
-                let view = lab::LabView {
+                let view = LabView {
                     screen: &self.labs[index],
                     lab: &self.content.labs[index],
                     number: index + 1,
@@ -45,7 +46,7 @@ impl Widget for &App {
                     progress: &self.progress,
                     context: self.context(),
                 };
-                lab::render(&view, &crate::tui::labs::entry(view.screen.id).draw, area, buf);
+                frame::view::render(&view, area, buf);
             }
             Screen::Quiz => quiz::render(self, area, buf),
             Screen::Book => book::render(self, area, buf),

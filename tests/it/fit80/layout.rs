@@ -78,7 +78,7 @@ fn lab4s_throttle_panel_is_whole_at_80x24_sim_and_live() {
 
 /// Lab 1's fleet view, its run revealed (`x`: step 4's check is unanswered), `msgs` after.
 fn fleet(width: u16, height: u16, msgs: &[Msg]) -> App {
-    let app = run(visited_app(width, height), &[Msg::Open, Msg::ToggleFleet, Msg::Reveal]);
+    let app = run(visited_app(width, height), &[Msg::Open, Msg::NextPage, Msg::Reveal]);
     run(app, msgs)
 }
 

@@ -3,7 +3,6 @@
 //! number and unit. States are built by hand, no sockets or child.
 
 use crate::common::{render, visited_app as app};
-use resilience_lab::engine::health::HealthConfig;
 use resilience_lab::engine::retry::{ScenarioParams, ScenarioResult};
 use resilience_lab::live::run::HealthEvent;
 use resilience_lab::tui::app::App;
@@ -37,17 +36,9 @@ fn lab1_waiting_for_the_action(width: u16, height: u16, step: usize, running: bo
     app.update(Msg::Open);
     app.update(Msg::ToggleMode);
     if running {
-        app.labs[0]
-            .live
-            .health_mut()
-            .expect("Lab 1")
-            .apply(HealthEvent::Started {
-                pid: 4242,
-                port: 18080,
-                config: HealthConfig::default(),
-                note: None,
-                listening_at: tokio::time::Instant::now(),
-            });
+        // A stand-in server of run `LAB1_RUN`, started: the test sends its events.
+        crate::common::show_lab1_run(&mut app);
+        crate::common::lab1_event(&mut app, crate::common::lab1_started(4242));
     }
     for _ in 0..step {
         app.update(Msg::NextStep);
@@ -82,7 +73,7 @@ fn lab1_live_says_whole_which_probe_decides_the_answer() {
 #[test]
 fn lab1_live_keeps_the_curl_hint_while_the_status_fits_one_row() {
     let mut app = lab1_waiting_for_the_action(100, 30, 0, true);
-    app.labs[0].live.health_mut().expect("Lab 1").status = Some("database down".into());
+    crate::common::lab1_event(&mut app, HealthEvent::Note("database down".into()));
     let text = rows(&app)[1..6].join("\n");
     assert!(text.contains("try: curl 127.0.0.1:18080/readyz"), "{text}");
 }

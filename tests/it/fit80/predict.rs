@@ -3,9 +3,7 @@
 //! Lab 1's fleet view.
 
 use crate::common::render;
-use resilience_lab::engine::health::HealthConfig;
-use resilience_lab::live::http::GetOutcome;
-use resilience_lab::live::run::{HealthEvent, Probe};
+use resilience_lab::live::run::Probe;
 use resilience_lab::tui::app::App;
 use resilience_lab::tui::msg::Msg;
 
@@ -65,7 +63,7 @@ fn lab4() {
 /// While the prompt is open its totals and its fleet are hidden; the verdict shows them.
 #[test]
 fn fleet() {
-    let keys = [Msg::Open, Msg::ToggleFleet];
+    let keys = [Msg::Open, Msg::NextPage];
     let (prompt, verdict) = prompt_and_verdict(&keys, "3");
     assert!(prompt.contains("Step 4 of"), "{prompt}");
     for answer in ["restarts 3", "RST", "fleet-0"] {
@@ -96,39 +94,31 @@ fn lab1_live() {
     let mut app = app();
     app.update(Msg::Open);
     app.update(Msg::ToggleMode);
+    // A stand-in server: the test sends the events its run would.
+    crate::common::show_lab1_run(&mut app);
     app.update(Msg::Predict);
     for c in "503".chars() {
         app.update(Msg::Type(c));
     }
     insta::assert_snapshot!("lab1_live_prompt_80x24", render(&app));
     app.update(Msg::Open);
-    let screen = &mut app.labs[0];
-    let live = screen.live.health_mut().expect("Lab 1's live part");
-    live.apply(HealthEvent::Started {
-        pid: 4242,
-        port: 18080,
-        config: HealthConfig::default(),
-        note: None,
-        listening_at: tokio::time::Instant::now(),
-    });
+    crate::common::lab1_event(&mut app, crate::common::lab1_started(4242));
     for (round, at_s) in [(0, 0.0), (1, 0.5)] {
         for probe in [Probe::Livez, Probe::Readyz] {
             let (code, body) = match probe {
                 Probe::Livez => (200, "alive"),
                 Probe::Readyz => (503, "not ready: warming up"),
             };
-            live.apply(HealthEvent::Probe {
-                round,
-                at_s,
-                probe,
-                outcome: GetOutcome::Answered {
-                    code,
-                    body: format!("{body}\n"),
-                },
-            });
+            let decided_before = app.labs[0].predict.observed.is_some();
+            crate::common::lab1_event(&mut app, crate::common::lab1_probe(round, at_s, probe, code, body));
+            let decides = (round, probe) == (1, Probe::Readyz);
+            assert_eq!(
+                app.labs[0].predict.observed.is_some() && !decided_before,
+                decides,
+                "the probe at 0.5 s decides, round {round} {probe:?}"
+            );
         }
     }
-    assert!(screen.show_live_verdict(), "the probe at 0.5 s decides");
     let observed = app.labs[0].predict.observed.clone().expect("a verdict");
     assert!(
         observed
@@ -154,7 +144,10 @@ fn lab1_live_away_from_the_checks_settings_is_scored_at_them() {
     app.update(Msg::Open);
     let observed = app.labs[0].predict.observed.clone().expect("scored at once");
     assert!(observed.verdict.right && !observed.live, "{observed:?}");
-    assert!(app.labs[0].live.health().expect("Lab 1").pending.is_none());
+    // No live check waits for a probe: the live screen's status would say what decides it.
+    app.update(Msg::Back);
+    let screen = render(&app);
+    assert!(!screen.contains("you said 503"), "{screen}");
 }
 
 /// Every fleet step's prompt keeps the line where the number is typed at 80x24, however long
@@ -165,7 +158,7 @@ fn every_fleet_prompt_shows_what_is_typed() {
     for step in 0..8 {
         let mut app = app();
         app.update(Msg::Open);
-        app.update(Msg::ToggleFleet);
+        app.update(Msg::NextPage);
         for _ in 0..step {
             app.update(Msg::NextStep);
         }
@@ -192,7 +185,7 @@ fn every_fleet_prompt_shows_what_is_typed() {
 fn every_fleet_prompt_keeps_its_step_text_at_80x24() {
     let mut app = app();
     app.update(Msg::Open);
-    app.update(Msg::ToggleFleet);
+    app.update(Msg::NextPage);
     let lab = app.content.labs[0].clone();
     let fleet_steps: Vec<usize> = (0..lab.steps.len())
         .filter(|step| lab.step_page(*step) == 1 && lab.steps[*step].check.is_some())

@@ -5,13 +5,12 @@
 //! status whole beside a long phase; a long fleet verdict keeps its last line.
 
 use crate::common::render;
-use resilience_lab::engine::health::HealthConfig;
-use resilience_lab::live::http::GetOutcome;
-use resilience_lab::live::run::{HealthEvent, Probe};
+use resilience_lab::live::run::Probe;
 use resilience_lab::tui::app::App;
+use resilience_lab::tui::frame::view::params::shorter_wordings;
 use resilience_lab::tui::keys::{self, Context};
+use resilience_lab::tui::labs::health::HealthLab;
 use resilience_lab::tui::msg::Msg;
-use resilience_lab::tui::view::lab::params::shorter_wordings;
 
 fn app(width: u16, height: u16) -> App {
     crate::common::visited_app(width, height)
@@ -58,8 +57,8 @@ fn the_steps_go_on_elsewhere_note_lists_the_keys_it_takes() {
         crossterm::event::KeyCode::Char('F'),
         crossterm::event::KeyModifiers::NONE,
     );
-    assert_eq!(keys::msg_for(Context::Note, &f), Some(Msg::ToggleFleet));
-    app.update(Msg::ToggleFleet);
+    assert_eq!(keys::msg_for(Context::Note, &f), Some(Msg::NextPage));
+    app.update(Msg::NextPage);
     assert!(app.labs[0].later_page().is_some());
 }
 
@@ -162,7 +161,7 @@ fn a_sliders_help_gives_way_whole_never_a_cut_word() {
     // The fleet view's scenario help at 80x24: its first sentence without the aside.
     let mut app = crate::common::visited_app(80, 24);
     app.update(Msg::Open);
-    app.update(Msg::ToggleFleet);
+    app.update(Msg::NextPage);
     let screen = render(&app);
     let help = help_rows(&screen).join(" ");
     assert_eq!(help, "The scenario the fleet starts from.", "{screen}");
@@ -194,31 +193,18 @@ fn lab1_live_keeps_a_waiting_checks_status_whole_beside_a_long_phase() {
     let mut app = app(80, 24);
     app.update(Msg::Open);
     app.update(Msg::ToggleMode);
-    let live = app.labs[0].live.health_mut().expect("Lab 1's live part");
-    live.apply(HealthEvent::Started {
-        pid: 4242,
-        port: 18080,
-        config: HealthConfig::default(),
-        note: None,
-        listening_at: tokio::time::Instant::now(),
-    });
-    // Ready by the clock, but /readyz checks a database that is down.
-    for (round, at_s) in [(0, 3.0), (1, 3.5)] {
-        for (probe, code, body) in [
-            (Probe::Livez, 200, "alive"),
-            (Probe::Readyz, 503, "not ready: database down"),
-        ] {
-            live.apply(HealthEvent::Probe {
-                round,
-                at_s,
-                probe,
-                outcome: GetOutcome::Answered {
-                    code,
-                    body: format!("{body}\n"),
-                },
-            });
+    crate::common::show_live::<HealthLab>(&mut app, 0, |live| {
+        live.apply(crate::common::lab1_started(4242));
+        // Ready by the clock, but /readyz checks a database that is down.
+        for (round, at_s) in [(0, 3.0), (1, 3.5)] {
+            for (probe, code, body) in [
+                (Probe::Livez, 200, "alive"),
+                (Probe::Readyz, 503, "not ready: database down"),
+            ] {
+                live.apply(crate::common::lab1_probe(round, at_s, probe, code, body));
+            }
         }
-    }
+    });
     // Step 1's check while the server runs: its status asks for a restart and needs two rows.
     app.update(Msg::Predict);
     for c in "503".chars() {
@@ -235,7 +221,7 @@ fn lab1_live_keeps_a_waiting_checks_status_whole_beside_a_long_phase() {
 fn fleet_step7_wrong(width: u16, height: u16) -> App {
     let mut app = app(width, height);
     app.update(Msg::Open);
-    app.update(Msg::ToggleFleet);
+    app.update(Msg::NextPage);
     for _ in 0..3 {
         app.update(Msg::NextStep);
     }

@@ -12,7 +12,7 @@ use resilience_lab::tui::slider::value_of;
 /// (tests/it/reveal/panels.rs has the rule).
 fn fleet(width: u16, height: u16, msgs: &[Msg]) -> App {
     let mut app = app(width, height);
-    for msg in [Msg::Open, Msg::ToggleFleet].iter().chain(msgs) {
+    for msg in [Msg::Open, Msg::NextPage].iter().chain(msgs) {
         app.update(*msg);
     }
     app
@@ -59,7 +59,7 @@ fn fleet_help_100x30() {
 fn the_fleet_sliders_leave_the_single_server_alone() {
     let mut app = fleet(100, 30, &[Msg::NextSlider, Msg::Step(1)]);
     let single_before: Vec<f64> = app.lab(LabId::Health).lab_sliders().iter().map(|s| s.value()).collect();
-    app.update(Msg::ToggleFleet);
+    app.update(Msg::NextPage);
     let lab = app.lab(LabId::Health);
     assert!(lab.later_page().is_none());
     let single_after: Vec<f64> = lab.lab_sliders().iter().map(|s| s.value()).collect();
@@ -90,7 +90,7 @@ fn each_view_offers_its_own_steps() {
         2,
         "step 3 is the single server's last"
     );
-    app.update(Msg::ToggleFleet);
+    app.update(Msg::NextPage);
     assert_eq!(app.lab(LabId::Health).predict.step, 3, "the fleet view opens at step 4");
     app.update(Msg::PrevStep);
     assert_eq!(
@@ -103,7 +103,7 @@ fn each_view_offers_its_own_steps() {
     let screen = render(&app);
     assert!(screen.contains("Step 5 of"), "{screen}");
     app.update(Msg::Back);
-    app.update(Msg::ToggleFleet);
+    app.update(Msg::NextPage);
     assert_eq!(
         app.lab(LabId::Health).predict.step,
         0,
@@ -121,7 +121,7 @@ fn a_fleet_prompt_compares_the_fleet_sliders_and_hides_the_run() {
     let screen = render(&app);
     let check =
         resilience_lab::learning::reveal::step_check(app.content.lab(LabId::Health), 3).expect("step 4 has a check");
-    let shown = resilience_lab::tui::screens::lab::predict::conditions(
+    let shown = resilience_lab::tui::frame::predict::conditions(
         app.content.lab(LabId::Health),
         &check,
         app.lab(LabId::Health)

@@ -14,10 +14,10 @@ use resilience_lab::engine::fleet::{FleetRun, ReplicaState, RequestOutcome, simu
 use resilience_lab::live::fleet::FleetSample;
 use resilience_lab::live::run::{LabBody, LabEvent};
 use resilience_lab::tui::app::App;
+use resilience_lab::tui::frame::live::LivePart;
 use resilience_lab::tui::labs::fleet::FleetPage;
 use resilience_lab::tui::labs::fleet::live::APP_TIME_SCALE;
 use resilience_lab::tui::msg::Msg;
-use resilience_lab::tui::screens::lab::live::LivePart;
 
 /// The run id the synthetic samples carry.
 const RUN: u64 = 7;
@@ -36,7 +36,7 @@ fn page_showing(app: &App, run: &FleetRun) -> FleetPage {
 /// Lab 1 opened, the fleet view on, in live mode.
 fn fleet_live(width: u16, height: u16) -> App {
     let mut app = app(width, height);
-    for msg in [Msg::Open, Msg::ToggleFleet, Msg::ToggleMode] {
+    for msg in [Msg::Open, Msg::NextPage, Msg::ToggleMode] {
         app.update(msg);
     }
     let page = app.lab(LabId::Health).later_page().expect("the fleet view shows");
@@ -129,7 +129,7 @@ fn fed(width: u16, height: u16, until_s: f64, done: bool) -> App {
     let mut app = fleet_live(width, height);
     let run = recorded_run(&app);
     let page = page_showing(&app, &run);
-    app.lab_mut(LabId::Health).page_states[0] = Box::new(page);
+    app.lab_mut(LabId::Health).page_states[1] = Box::new(page);
     for (_, sample) in samples_of(&run, until_s) {
         send(&mut app, sample);
     }

@@ -13,7 +13,7 @@ use resilience_lab::tui::slider::value_of;
 /// check hides it until answered), then `msgs`.
 fn fleet(width: u16, height: u16, msgs: &[Msg]) -> App {
     let mut app = app(width, height);
-    for msg in [Msg::Open, Msg::ToggleFleet, Msg::Reveal].iter().chain(msgs) {
+    for msg in [Msg::Open, Msg::NextPage, Msg::Reveal].iter().chain(msgs) {
         app.update(*msg);
     }
     app
@@ -108,7 +108,7 @@ fn the_title_names_the_roll_whole_at_both_sizes() {
 #[test]
 fn at_80x24_the_footer_keeps_every_key_while_x_applies() {
     let mut app = app(80, 24);
-    for msg in [Msg::Open, Msg::ToggleFleet] {
+    for msg in [Msg::Open, Msg::NextPage] {
         app.update(msg);
     }
     let screen = render(&app);

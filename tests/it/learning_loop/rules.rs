@@ -6,13 +6,11 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 use resilience_lab::content::{Content, LabId};
-use resilience_lab::engine::health::HealthConfig;
-use resilience_lab::live::http::GetOutcome;
-use resilience_lab::live::run::{HealthEvent, Probe};
+use resilience_lab::live::run::Probe;
 use resilience_lab::tui::app::App;
+use resilience_lab::tui::frame::LabOutcome;
 use resilience_lab::tui::keys::Context;
 use resilience_lab::tui::msg::Msg;
-use resilience_lab::tui::screens::lab::LabOutcome;
 use resilience_lab::tui::theme::Theme;
 use resilience_lab::tui::theme::ThemeName;
 
@@ -72,6 +70,8 @@ fn lab1_live_asks_before_the_action_and_a_probe_decides() {
     let mut app = app();
     app.update(Msg::Open);
     app.update(Msg::ToggleMode);
+    // A stand-in server: the test sends the events its run would.
+    crate::common::show_lab1_run(&mut app);
     app.update(Msg::Predict);
     let prompt = text(&app);
     assert!(prompt.contains("Predict:"), "the prompt is drawn: {prompt}");
@@ -85,32 +85,16 @@ fn lab1_live_asks_before_the_action_and_a_probe_decides() {
     assert_eq!(app.context(), Context::Lab, "answered: s and t reach the live screen");
     assert!(text(&app).contains("you said 503: now start the server (s)"));
 
-    let screen = &mut app.labs[0];
-    let live = screen.live.health_mut().expect("Lab 1's live part");
-    live.apply(HealthEvent::Started {
-        pid: 42,
-        port: 18080,
-        config: HealthConfig::default(),
-        note: None,
-        listening_at: tokio::time::Instant::now(),
-    });
-    let readyz = |round, at_s, code: u16, body: &str| HealthEvent::Probe {
-        round,
-        at_s,
-        probe: Probe::Readyz,
-        outcome: GetOutcome::Answered {
-            code,
-            body: format!("{body}\n"),
-        },
-    };
-    live.apply(readyz(0, 0.0, 503, "not ready: warming up"));
+    crate::common::lab1_event(&mut app, crate::common::lab1_started(42));
+    let readyz = |round, at_s, code: u16, body: &str| crate::common::lab1_probe(round, at_s, Probe::Readyz, code, body);
+    crate::common::lab1_event(&mut app, readyz(0, 0.0, 503, "not ready: warming up"));
     assert!(
-        !screen.show_live_verdict(),
+        app.labs[0].predict.observed.is_none(),
         "the probe at 0 s is before the moment the prompt names"
     );
-    let live = screen.live.health_mut().expect("Lab 1's live part");
-    live.apply(readyz(1, 0.5, 503, "not ready: warming up"));
-    assert!(screen.show_live_verdict());
+    crate::common::lab1_event(&mut app, readyz(1, 0.5, 503, "not ready: warming up"));
+    let screen = &mut app.labs[0];
+    assert!(screen.predict.observed.is_some(), "the probe at 0.5 s decides");
     let observed = screen.predict.observed.clone().expect("a verdict");
     assert!(observed.verdict.right && observed.live, "{observed:?}");
     assert!(

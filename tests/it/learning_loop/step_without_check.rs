@@ -50,7 +50,7 @@ fn p_on_a_step_without_a_check_says_so_and_enter_passes_it() {
     assert!(!app.lab(LabId::Health).predict.is_open(), "Enter closes the note");
     // F from the note (it says press F) goes to the fleet view, at its first step.
     app.update(Msg::NextStep);
-    app.update(Msg::ToggleFleet);
+    app.update(Msg::NextPage);
     assert!(app.lab(LabId::Health).later_page().is_some());
     assert_eq!(app.lab(LabId::Health).predict.step, 3);
 }

@@ -18,9 +18,9 @@ use resilience_lab::learning::metrics;
 use resilience_lab::learning::reveal;
 use resilience_lab::learning::reveal::step_check;
 use resilience_lab::tui::app::App;
+use resilience_lab::tui::frame::first_visit::step_page;
 use resilience_lab::tui::labs::page::{OpenVerdict, PageCtx};
 use resilience_lab::tui::msg::{LiveMsg, Msg};
-use resilience_lab::tui::screens::lab::first_visit::step_page;
 
 const SIZES: [(u16, u16); 2] = [(100, 30), (80, 24)];
 
@@ -141,7 +141,7 @@ fn go_to(app: &mut App, index: usize, step: usize) {
     let lab = app.content.labs[index].clone();
     let fleet_page = step_page(&lab, step) == 1;
     if app.labs[index].later_page().is_some() != fleet_page {
-        app.update(Msg::ToggleFleet);
+        app.update(Msg::NextPage);
     }
     app.labs[index].predict.step = step;
 }
@@ -180,10 +180,7 @@ fn shown_values(app: &App, index: usize) -> Vec<(String, f64)> {
             check_id: &observed.check_id,
             scored_live: observed.live,
         };
-        let shows_own = match screen.later_page() {
-            Some(page) => page.shows_check_run(verdict),
-            None => screen.verdict_showing().is_some(),
-        };
+        let shows_own = screen.showing_state().is_some_and(|page| page.shows_check_run(verdict));
         let check = lab.checks.iter().find(|check| check.id == observed.check_id)?;
         shows_own.then(|| check.settings.as_ref().and_then(CheckSettings::fixed))?
     });

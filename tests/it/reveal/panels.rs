@@ -192,7 +192,7 @@ fn a_step_without_a_check_and_a_live_screen_show_everything() {
 #[test]
 fn the_fleet_view_hides_its_totals_and_bands_until_predicted() {
     for (width, height) in SIZES {
-        let mut app = run(visited_app(width, height), &[Msg::Open, Msg::ToggleFleet]);
+        let mut app = run(visited_app(width, height), &[Msg::Open, Msg::NextPage]);
         let screen = render(&app);
         for answer in ["restarts", "RST", "fleet-0", "requests/s"] {
             assert!(!screen.contains(answer), "{answer} at {width}x{height}:\n{screen}");
@@ -226,7 +226,7 @@ fn the_help_lists_x_while_it_reveals_something() {
     app.update(Msg::Reveal);
     app.update(Msg::ToggleHelp);
     assert!(!render(&app).contains("show the run without predicting"));
-    let mut app = run(visited_app(100, 30), &[Msg::Open, Msg::ToggleFleet, Msg::ToggleHelp]);
+    let mut app = run(visited_app(100, 30), &[Msg::Open, Msg::NextPage, Msg::ToggleHelp]);
     assert!(render(&app).contains("show the run without predicting"));
     app.update(Msg::ToggleHelp);
     app.update(Msg::Reveal);

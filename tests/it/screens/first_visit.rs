@@ -86,7 +86,7 @@ fn the_fleet_view_has_a_first_visit_of_its_own_at_its_first_step() {
     open_lab(&mut app, 0);
     app.update(Msg::ToggleLesson);
     assert!(!app.labs[0].show_lesson);
-    app.update(Msg::ToggleFleet);
+    app.update(Msg::NextPage);
     let screen = &app.labs[0];
     assert!(screen.show_lesson && screen.first_visit);
     let step = &app.content.labs[0].steps[screen.predict.step];
@@ -94,8 +94,8 @@ fn the_fleet_view_has_a_first_visit_of_its_own_at_its_first_step() {
     assert!(render(&app).contains("▸ · Step 4: The mistake at fleet scale"));
     // L closes it; back to one server and to the fleet again: no second opening.
     app.update(Msg::ToggleLesson);
-    app.update(Msg::ToggleFleet);
-    app.update(Msg::ToggleFleet);
+    app.update(Msg::NextPage);
+    app.update(Msg::NextPage);
     assert!(app.labs[0].later_page().is_some() && !app.labs[0].show_lesson);
 }
 
@@ -111,7 +111,7 @@ fn the_fleet_views_first_visit_does_not_open_the_same_paragraphs_again() {
         "the single server's first visit has them"
     );
     app.update(Msg::ToggleLesson);
-    app.update(Msg::ToggleFleet);
+    app.update(Msg::NextPage);
     let text = render(&app);
     assert!(text.contains("First visit"), "{text}");
     assert!(!text.contains(&opening), "the lab's paragraphs again:\n{text}");
@@ -187,7 +187,7 @@ fn first_visit_fleet_80x24() {
     let mut app = app(80, 24);
     open_lab(&mut app, 0);
     app.update(Msg::ToggleLesson);
-    app.update(Msg::ToggleFleet);
+    app.update(Msg::NextPage);
     insta::assert_snapshot!(render(&app));
 }
 
@@ -213,6 +213,29 @@ fn a_verdict_shows_its_run_where_the_open_lesson_was_and_the_lesson_comes_back()
             "lab {index}: {text}"
         );
     }
+}
+
+#[test]
+fn a_verdict_closed_to_stay_on_its_step_leaves_its_run_in_view() {
+    // Lab 4 at 80x24, the first visit's lesson open: a miss shows the chart it counted where
+    // the lesson was; Esc (stay, look, try again) leaves that chart in view, L opens the lesson.
+    let mut app = app(80, 24);
+    open_lab(&mut app, 3);
+    assert!(render(&app).contains("Lesson · first visit"), "the lesson opened");
+    predict(&mut app, "900");
+    let verdict = render(&app);
+    assert!(
+        verdict.contains("Not quite") && verdict.contains("goodput/s against offered/s"),
+        "{verdict}"
+    );
+    app.update(Msg::Back);
+    let text = render(&app);
+    assert!(
+        !text.contains("Lesson ·") && text.contains("goodput/s against offered/s"),
+        "the chart stays: {text}"
+    );
+    app.update(Msg::ToggleLesson);
+    assert!(render(&app).contains("Lesson ·"), "L opens the lesson");
 }
 
 #[test]

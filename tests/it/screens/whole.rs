@@ -306,7 +306,6 @@ fn lab2_prediction_observed_100x30() {
 /// Lab 1 live in a state built by hand (no child): warm-up, ready, a /work request,
 /// SIGTERM, the listener closed, then, if `exited`, the refusals and the exit.
 fn lab1_live(width: u16, height: u16, exited: bool) -> App {
-    use resilience_lab::engine::health::HealthConfig;
     use resilience_lab::live::health::child::Stream;
     use resilience_lab::live::http::GetOutcome;
     use resilience_lab::live::run::{HealthEvent as Report, Probe};
@@ -314,57 +313,52 @@ fn lab1_live(width: u16, height: u16, exited: bool) -> App {
     let mut app = app(width, height);
     app.update(Msg::Open);
     app.update(Msg::ToggleMode);
-    let live = app.labs[0].live.health_mut().expect("Lab 1");
-    live.apply(Report::Started {
-        pid: 4242,
-        port: 18080,
-        config: HealthConfig::default(),
-        note: None,
-        listening_at: tokio::time::Instant::now(),
-    });
-    live.apply_line(0.0, Stream::Stdout, "listening on 127.0.0.1:18080");
-    let answered = |code: u16, body: &str| GetOutcome::Answered {
-        code,
-        body: format!("{body}\n"),
-    };
-    let rounds = if exited { 30 } else { 14 };
-    for round in 0..rounds {
-        let at_s = round as f64 * 0.5;
-        if round == 8 {
-            live.apply(Report::WorkSent);
-            live.apply_line(at_s, Stream::Stderr, "GET /work");
-        }
-        if round == 12 {
-            live.apply(Report::SigtermSent);
-        }
-        if round == 14 {
-            live.apply_line(at_s, Stream::Stdout, "stopped listening");
-        }
-        let (livez, readyz) = match round {
-            0..4 => (answered(200, "alive"), answered(503, "not ready: warming up")),
-            4..12 => (answered(200, "alive"), answered(200, "ready")),
-            12..14 => (answered(200, "alive"), answered(503, "not ready: draining")),
-            _ => (GetOutcome::Refused, GetOutcome::Refused),
+    crate::common::show_live::<HealthLab>(&mut app, 0, |live| {
+        live.apply(crate::common::lab1_started(4242));
+        live.apply_line(0.0, Stream::Stdout, "listening on 127.0.0.1:18080");
+        let answered = |code: u16, body: &str| GetOutcome::Answered {
+            code,
+            body: format!("{body}\n"),
         };
-        for (probe, outcome) in [(Probe::Livez, livez), (Probe::Readyz, readyz)] {
-            live.apply(Report::Probe {
-                round,
-                at_s,
-                probe,
-                outcome,
-            });
+        let rounds = if exited { 30 } else { 14 };
+        for round in 0..rounds {
+            let at_s = round as f64 * 0.5;
+            if round == 8 {
+                live.apply(Report::WorkSent);
+                live.apply_line(at_s, Stream::Stderr, "GET /work");
+            }
+            if round == 12 {
+                live.apply(Report::SigtermSent);
+            }
+            if round == 14 {
+                live.apply_line(at_s, Stream::Stdout, "stopped listening");
+            }
+            let (livez, readyz) = match round {
+                0..4 => (answered(200, "alive"), answered(503, "not ready: warming up")),
+                4..12 => (answered(200, "alive"), answered(200, "ready")),
+                12..14 => (answered(200, "alive"), answered(503, "not ready: draining")),
+                _ => (GetOutcome::Refused, GetOutcome::Refused),
+            };
+            for (probe, outcome) in [(Probe::Livez, livez), (Probe::Readyz, readyz)] {
+                live.apply(Report::Probe {
+                    round,
+                    at_s,
+                    probe,
+                    outcome,
+                });
+            }
+            if round == 11 && exited {
+                live.apply(Report::WorkDone(answered(200, "done")));
+            }
         }
-        if round == 11 && exited {
-            live.apply(Report::WorkDone(answered(200, "done")));
+        if exited {
+            live.apply_line(7.5, Stream::Stdout, "drained, exiting");
+            live.apply(Report::Exited(0));
+            live.apply(Report::ProbesStopped);
+        } else {
+            live.apply_line(7.0, Stream::Stdout, "stopped listening");
         }
-    }
-    if exited {
-        live.apply_line(7.5, Stream::Stdout, "drained, exiting");
-        live.apply(Report::Exited(0));
-        live.apply(Report::ProbesStopped);
-    } else {
-        live.apply_line(7.0, Stream::Stdout, "stopped listening");
-    }
+    });
     app
 }
 
@@ -376,6 +370,7 @@ use resilience_lab::live::breaker::brownout::{CallerSample, LiveSample};
 use resilience_lab::live::retry::chain::ChainSnapshot;
 use resilience_lab::tui::labs::breaker::BreakerLab;
 use resilience_lab::tui::labs::breaker::live::{BreakerLive, BreakerSeries};
+use resilience_lab::tui::labs::health::HealthLab;
 use resilience_lab::tui::labs::retry::RetryLab;
 use resilience_lab::tui::labs::retry::live::{RetrySeries, RetryView, rate_point};
 

@@ -14,10 +14,10 @@ use crate::engine::stats::atlas_percentile;
 use crate::live::breaker::brownout::{CallerSample, LiveSample};
 use crate::live::breaker::runner::{self, BreakerControl};
 use crate::live::run::{BreakerEvent, LabBody, LabEvent};
+use crate::tui::frame::live::{LiveCtx, LivePart, Runs, runs_methods};
+use crate::tui::labs::breaker::run::breaker_params;
 use crate::tui::log;
 use crate::tui::msg::{LiveMsg, Msg};
-use crate::tui::screens::lab::live::{LiveCtx, LivePart, Runs, next_fault, runs_methods};
-use crate::tui::screens::lab::sim::breaker_params;
 
 /// Seconds the Hystrix-style summary looks back over (Hystrix's default rolling window).
 pub const ROLLING_WINDOW_S: usize = 10;
@@ -326,6 +326,28 @@ impl LivePart for BreakerLive {
     }
 
     runs_methods!("stopped early: no measured rows for a partial run");
+}
+
+/// The fault after `kind` among those the lab file offers (never empty: see `fault_kinds`).
+pub fn next_fault(kind: FaultKind, offered: &[FaultKind]) -> FaultKind {
+    match offered.iter().position(|k| *k == kind) {
+        Some(at) => offered[(at + 1) % offered.len()],
+        None => offered[0],
+    }
+}
+
+#[cfg(test)]
+#[test]
+fn faults_cycle_through_what_the_lab_offers() {
+    use FaultKind::{Errors, Hang, Refuse, Slow};
+    assert_eq!(next_fault(Hang, &FaultKind::ALL), Slow);
+    assert_eq!(next_fault(Refuse, &FaultKind::ALL), Hang);
+    assert_eq!(next_fault(Errors, &[Hang, Errors]), Hang);
+    assert_eq!(
+        next_fault(Slow, &[Hang, Errors]),
+        Hang,
+        "a fault the lab does not offer moves to its first"
+    );
 }
 
 #[cfg(test)]

@@ -1,10 +1,12 @@
-//! Lab 3's page: the brownout simulated with and without a breaker at the sliders, and
-//! live ([`live`]): both callers against one dependency on 127.0.0.1, the breaker sliders
-//! retuning the running breaker at once; [`view`] draws the live screen's regions.
+//! Lab 3's page: the brownout simulated with and without a breaker at the sliders ([`run`]
+//! says at which parameters), and live ([`live`]): both callers against one dependency on
+//! 127.0.0.1, the breaker sliders retuning the running breaker at once; [`view`] draws the
+//! live screen's regions.
 
 pub mod charts;
 pub mod live;
 pub mod results;
+pub mod run;
 pub mod view;
 
 use ratatui::buffer::Buffer;
@@ -14,12 +16,11 @@ use crate::content::LabFile;
 use crate::engine::brownout::{self, BrownoutComparison};
 use crate::learning::metrics::{self, Metric};
 use crate::live::run::LabBody;
+use crate::tui::frame::view::results_title_of;
 use crate::tui::labs::page::PageFrame;
 use crate::tui::labs::sim_page::{LabSim, SimPage};
 use crate::tui::layout::ResultsRows;
-use crate::tui::screens::lab::sim;
-use crate::tui::slider::Slider;
-use crate::tui::view::lab::results_title_of;
+use crate::tui::slider::{Slider, value_of};
 use live::BreakerLive;
 
 /// Lab 3's page.
@@ -34,7 +35,7 @@ impl LabSim for BreakerLab {
     type Live = BreakerLive;
 
     fn compute(lab: &LabFile, sliders: &[Slider]) -> BrownoutComparison {
-        brownout::compare(&sim::breaker_params(lab, sliders))
+        brownout::compare(&run::breaker_params(lab, sliders))
     }
 
     fn metrics(run: &BrownoutComparison) -> Vec<Metric> {
@@ -54,6 +55,15 @@ impl LabSim for BreakerLab {
 
     fn takes_event(body: &LabBody) -> bool {
         matches!(body, LabBody::Breaker(_))
+    }
+
+    fn slider_note(_page: &BreakerPage, sliders: &[Slider], _focus: usize) -> Option<String> {
+        // Said where the sliders are; the Results panel gives the reason in full.
+        let min_calls = value_of(sliders, "min_calls")?;
+        let window = value_of(sliders, "window")?;
+        // The command line refuses this with the same reason (commands/run.rs).
+        // Short enough for the panel's two lines at 80x24: the reason stays whole.
+        (min_calls > window).then(|| format!("Above the window ({window:.0}): the breaker can never open."))
     }
 
     fn render_results(page: &BreakerPage, frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) {

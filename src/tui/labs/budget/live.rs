@@ -9,8 +9,8 @@ use crate::engine::budget::{BudgetParams, BudgetRun, BudgetScenario};
 use crate::learning::metrics::{self, Metric};
 use crate::live::budget::runner::{self, LiveBudget};
 use crate::live::run::{LiveRun, stopped};
+use crate::tui::frame::live::{LiveCtx, LivePart, Runs, runs_methods};
 use crate::tui::labs::budget::run::scenario_at_step;
-use crate::tui::screens::lab::live::{LiveCtx, LivePart, Runs, runs_methods};
 
 /// How scenario `scenario` runs live, in a few words for the screen.
 pub fn live_note(scenario: BudgetScenario) -> &'static str {

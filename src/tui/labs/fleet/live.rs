@@ -26,8 +26,8 @@ use crate::engine::fleet::{
 };
 use crate::live::fleet::{self as live_fleet, FleetControl, FleetSample};
 use crate::live::run::{LabBody, LabEvent, LiveRun};
+use crate::tui::frame::live::{LiveCtx, LivePart};
 use crate::tui::msg::{FleetMsg, Msg};
-use crate::tui::screens::lab::live::{LiveCtx, LivePart};
 
 /// Real seconds per model second in the app: the longest scenario (600 model s) takes one
 /// real minute, a classroom's attention span.

@@ -2,7 +2,7 @@
 //! sliders, run again on every change (about 2 ms, `cargo bench --bench fleet`), and its keys.
 //! Key `F` switches between it and the single-server screen, whose sliders and results it
 //! leaves as they are; the lab screen moves the sliders of both with one handler
-//! (`screens::lab::page_sliders`). Key `m` switches the view to live ([`live`]), where `s`
+//! (`frame::page_sliders`). Key `m` switches the view to live ([`live`]), where `s`
 //! starts real replicas at the sliders' settings; [`view`] draws the page.
 
 pub mod live;
@@ -14,12 +14,12 @@ use ratatui::buffer::Buffer;
 use crate::content::LabFile;
 use crate::learning::metrics::{self, Metric};
 use crate::live::run::LabBody;
+use crate::tui::frame::live::LivePart;
+use crate::tui::frame::page_sliders::{PageSliders, SliderWindow};
 use crate::tui::keys::Context;
 use crate::tui::labs::page::{LabPages, OpenVerdict, Page, PageCtx, PageFrame, ScoredCheck};
 use crate::tui::layout::{LabLayout, ResultsRows};
 use crate::tui::msg::Msg;
-use crate::tui::screens::lab::live::LivePart;
-use crate::tui::screens::lab::page_sliders::{PageSliders, SliderWindow};
 use crate::tui::slider::Slider;
 pub use state::FleetPage;
 

@@ -9,11 +9,11 @@ use crate::content::question::CheckSettings;
 use crate::content::{LabFile, Question};
 use crate::engine::fleet::{self, FleetRun, FleetScenario};
 use crate::tui::event::Event;
+use crate::tui::frame::live::{LiveCtx, LivePart};
+use crate::tui::frame::page_sliders::PageSliders;
 use crate::tui::labs::fleet::live::FleetLive;
 use crate::tui::labs::page;
 use crate::tui::msg::{FleetMsg, Msg};
-use crate::tui::screens::lab::live::{LiveCtx, LivePart};
-use crate::tui::screens::lab::page_sliders::PageSliders;
 use crate::tui::slider::{Slider, value_of};
 
 /// The slider that picks the scenario the others start from.
@@ -206,7 +206,7 @@ fn apply_scenario(sliders: &mut [Slider], scenario: FleetScenario) {
 mod tests {
     use super::*;
     use crate::content::{Content, LabId};
-    use crate::tui::screens::lab::page_sliders::SliderWindow;
+    use crate::tui::frame::page_sliders::SliderWindow;
 
     #[test]
     fn keys_set_the_sliders_and_the_run_follows() {

@@ -30,16 +30,16 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 
 use crate::engine::fleet::{FleetComparison, FleetRun};
 use crate::learning::reveal::Masked;
+use crate::tui::frame::page_sliders::PageSliders;
+use crate::tui::frame::view::{self as lab_view, params};
 use crate::tui::keys::{self, Context};
 use crate::tui::labs::fleet::live::{APP_TIME_SCALE, FleetLive};
 use crate::tui::labs::fleet::state::{self, FleetPage};
 use crate::tui::labs::page::PageFrame;
 use crate::tui::layout::LabLayout;
 use crate::tui::msg::Msg;
-use crate::tui::screens::lab::page_sliders::PageSliders;
 use crate::tui::view::fleet::{self as fleet_view, FleetView};
 use crate::tui::view::footer;
-use crate::tui::view::lab::{self as lab_view, params};
 use crate::wrap;
 
 /// The fleet view's whole screen: `panel` at `page`'s sliders, in what `frame` lends.

@@ -11,8 +11,8 @@ use crate::content::{LabId, params};
 use crate::engine::overload::{self, CurvePoint, OverloadParams, OverloadRun, Second};
 use crate::live::overload::runner::{self, OverloadControl};
 use crate::live::run::{LabBody, LabEvent, OverloadEvent};
+use crate::tui::frame::live::{LiveCtx, LivePart, Runs, runs_methods};
 use crate::tui::msg::Msg;
-use crate::tui::screens::lab::live::{LiveCtx, LivePart, Runs, runs_methods};
 
 // The app's live run at the lesson's scale resolves with Lab 4's other parameters.
 pub use crate::content::params::overload::{

@@ -95,8 +95,8 @@ impl LabSim for OverloadLab {
         view::render_charts(page, frame, area, buf);
     }
 
-    fn render_footer(page: &OverloadPage, frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) -> bool {
-        view::render_footer(page, frame, area, buf);
+    fn render_footer(_page: &OverloadPage, frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) -> bool {
+        view::render_footer(frame, area, buf);
         true
     }
 }

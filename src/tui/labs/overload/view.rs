@@ -23,12 +23,12 @@ use ratatui::widgets::{Paragraph, Widget};
 use crate::engine::overload::{CurvePoint, OverloadParams, OverloadRun, Second};
 use crate::learning::reveal::{Masked, placeholder};
 use crate::report::cells::fit_width;
+use crate::tui::frame::view::{footer_keys, masked_chart, results_title_of};
 use crate::tui::labs::overload::OverloadPage;
 use crate::tui::labs::overload::live::{LiveRecord, LiveScale, OverloadLive, OverloadView, live_scaled};
 use crate::tui::labs::overload::run::OverloadResults;
 use crate::tui::labs::page::PageFrame;
 use crate::tui::view::footer;
-use crate::tui::view::lab::{footer_keys, masked_chart, results_title_of};
 use crate::tui::view::overload::{
     bulkhead_view, goodput_curves, metastable_view, outcomes_per_second, queue_over_time_scaled, throttle_view,
 };
@@ -317,18 +317,14 @@ pub fn render_charts(page: &OverloadPage, frame: &dyn PageFrame, area: Rect, buf
     }
 }
 
-/// Lab 4's footer: the lab screen's keys with `v` (and `s` in live) after the sliders'; on
-/// a narrow live screen the lesson's `L` gives way (the help lists it).
-pub fn render_footer(page: &OverloadPage, frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) {
-    let live = page.live_showing;
+/// Lab 4's footer: the lab screen's keys with `v` after the sliders' (live: after start and
+/// stop); on a narrow live screen the lesson's `L` gives way (the help lists it).
+pub fn render_footer(frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) {
     let mut entries = Vec::new();
     for entry in footer_keys(frame) {
         entries.push(entry);
-        if entry.starts_with("←→") {
+        if entry.starts_with("←→") || entry.starts_with("s start") {
             entries.push("v view");
-            if live {
-                entries.push("s start/stop");
-            }
         }
     }
     let width = |entries: &[&str]| 1 + entries.iter().map(|e| e.chars().count() + 2).sum::<usize>();

@@ -11,8 +11,8 @@ use ratatui::widgets::{Axis, Bar, BarChart, BarGroup, Block, Chart, Dataset, Gra
 use super::run::RetryResults;
 use crate::learning::metrics;
 use crate::learning::reveal::Masked;
+use crate::tui::frame::view::masked_chart;
 use crate::tui::theme::Theme;
-use crate::tui::view::lab::masked_chart;
 use crate::tui::widgets::panel::panel;
 
 /// A legend as one line: `prefix` then each name with its series' mark, in its series

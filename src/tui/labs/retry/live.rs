@@ -10,16 +10,16 @@ use tokio::time::Instant;
 
 use crate::content::LabId;
 use crate::content::params::{self, RetrySettings};
-use crate::engine::retry::{RetryPolicy, ScenarioResult};
+use crate::engine::retry::{RetryPolicy, ScenarioParams, ScenarioResult, run_scenario};
 use crate::engine::retry_chain::MetastableConfig;
 use crate::live::retry::chain::ChainSnapshot;
 use crate::live::retry::runner::{
     self, LIVE_ACTIONS_MAX, LOAD_MAX_PER_S, LOAD_STEP_PER_S, RetryControl, RetryParams, TRIGGER_LENGTH,
 };
 use crate::live::run::{LabBody, LabEvent, RetryEvent};
+use crate::tui::frame::live::{LiveCtx, LivePart, Runs, runs_methods};
 use crate::tui::log;
 use crate::tui::msg::{LiveMsg, Msg};
-use crate::tui::screens::lab::live::{LiveCtx, LivePart, Runs, next_policy, runs_methods, short_policy};
 
 /// Width of one point of the charts: two frame ticks, so a short counting run still draws
 /// a line (rates are per second whatever the width).
@@ -383,6 +383,53 @@ impl LivePart for RetryLive {
     }
 
     runs_methods!("stopped");
+}
+
+/// The policy's letter and name, as the live screens print it.
+pub fn policy_name(policy: RetryPolicy) -> &'static str {
+    match policy {
+        RetryPolicy::Layered => "A layered",
+        RetryPolicy::TopOnly => "B single layer",
+        RetryPolicy::TopOnlyBudget => "C single + budget",
+    }
+}
+
+/// A policy and its attempts in a few characters: `A 4×4×4`, `B 4×1×1`, `C 4×1×1 +10%`.
+pub fn short_policy(policy: RetryPolicy, attempts: &[u32], budget: f64) -> String {
+    let letter = match policy {
+        RetryPolicy::Layered => "A",
+        RetryPolicy::TopOnly => "B",
+        RetryPolicy::TopOnlyBudget => "C",
+    };
+    let product: Vec<String> = attempts.iter().map(u32::to_string).collect();
+    let budget = match policy {
+        RetryPolicy::TopOnlyBudget => format!(" +{:.0}% budget", budget * 100.0),
+        _ => String::new(),
+    };
+    format!("{letter} {}{budget}", product.join("×"))
+}
+
+pub fn next_policy(policy: RetryPolicy) -> RetryPolicy {
+    match policy {
+        RetryPolicy::Layered => RetryPolicy::TopOnly,
+        RetryPolicy::TopOnly => RetryPolicy::TopOnlyBudget,
+        RetryPolicy::TopOnlyBudget => RetryPolicy::Layered,
+    }
+}
+
+/// The sim's result at a live counting run's own settings, for the row beside it.
+pub fn sim_of(params: &ScenarioParams) -> ScenarioResult {
+    run_scenario(params)
+}
+
+#[cfg(test)]
+#[test]
+fn short_policies_read() {
+    assert_eq!(short_policy(RetryPolicy::Layered, &[4, 4, 4], 0.1), "A 4×4×4");
+    assert_eq!(
+        short_policy(RetryPolicy::TopOnlyBudget, &[4, 1, 1], 0.1),
+        "C 4×1×1 +10% budget"
+    );
 }
 
 #[cfg(test)]

@@ -16,11 +16,11 @@ use crate::content::LabFile;
 use crate::engine::retry::RetryPolicy;
 use crate::learning::metrics::{self, Metric};
 use crate::live::run::LabBody;
+use crate::tui::frame::view::results_title_of;
 use crate::tui::labs::page::PageFrame;
 use crate::tui::labs::sim_page::{LabSim, SimPage};
 use crate::tui::layout::ResultsRows;
 use crate::tui::slider::Slider;
-use crate::tui::view::lab::results_title_of;
 use live::RetryLive;
 use run::{CURVE_ACTIONS_MAX, RetryResults};
 

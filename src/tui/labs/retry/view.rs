@@ -20,11 +20,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph, Widget};
 
 use super::RetryPage;
-use super::live::{RatePoint, RetryLive, RetrySeries, RetryView};
+use super::live::{RatePoint, RetryLive, RetrySeries, RetryView, policy_name, sim_of};
 use crate::learning::metrics::retry_metric;
 use crate::live::retry::runner::LIVE_ACTIONS_MAX;
 use crate::tui::labs::page::PageFrame;
-use crate::tui::screens::lab::live::{policy_name, sim_of};
 use crate::tui::slider::value_of;
 use crate::tui::theme::Theme;
 use crate::tui::view::footer::choice_hint;

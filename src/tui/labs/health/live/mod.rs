@@ -1,13 +1,15 @@
 //! Lab 1's live part: a real `resilience-lab serve health` child, probed on loopback, shown
 //! as it happens.
 //!
-//! [`LiveHealth`] is plain state the lab screen owns: the child's pid and port, the probe
+//! [`LiveHealth`] is plain state Lab 1's first page owns: the child's pid and port, the probe
 //! timeline, the `/work` requests in flight, the server's own output lines, and a guided
 //! step's check answered before the action that decides it. The run itself (`live::health::runner`) owns the child and
 //! the probes; keys reach it through its `HealthControl` watch, and what it sees comes back
 //! as `HealthEvent`s on the app's queue, applied by [`LiveHealth::apply`] (tests call it and
-//! [`LiveHealth::apply_line`] by hand, no child needed). A keypress never waits on a socket
-//! or a process. The pure reading of the probes and the server's lines is in `observe`.
+//! [`LiveHealth::apply_line`] by hand, no child needed, or hand the screen a page showing a
+//! run of their own making, [`LiveHealth::show_run`], and send it that run's events). A
+//! keypress never waits on a socket or a process. The pure reading of the probes and the
+//! server's lines is in `observe`.
 //!
 //! No child outlives the app: the handles [`LiveHealth::shutdown`] returns are awaited by
 //! the event loop before the terminal is restored; `kill_on_drop` and `PR_SET_PDEATHSIG`
@@ -23,9 +25,9 @@ use crate::live::health::child::Stream;
 use crate::live::health::runner::{self, HealthControl, HealthParams};
 use crate::live::http::GetOutcome;
 use crate::live::run::{HealthEvent, LabBody, LabEvent, LiveRun};
+use crate::tui::frame::live::{LiveCtx, LivePart};
+use crate::tui::frame::predict::Observed;
 use crate::tui::msg::Msg;
-use crate::tui::screens::lab::live::{LiveCtx, LivePart};
-use crate::tui::screens::lab::predict::Observed;
 
 pub use crate::live::health::runner::{PREFERRED_PORT, QUIT_DEADLINE};
 
@@ -186,6 +188,8 @@ pub struct LiveHealth {
     asked_port: Option<u16>,
     /// The current server's run; kept until it ends, so its last events still land.
     run: Option<LiveRun<HealthControl>>,
+    /// The run whose events land here: the current server's, until its run ends.
+    showing: Option<u64>,
     /// Runs asked to stop (a restart, or quitting), still ending.
     stopping: Vec<JoinHandle<()>>,
     /// The id the next run gets.
@@ -424,9 +428,7 @@ impl LiveHealth {
             }
             HealthEvent::StartFailed(reason) => {
                 self.starting = false;
-                if let Some(run) = self.run.take() {
-                    self.stopping.push(run.stop());
-                }
+                self.end_run();
                 self.status = Some(format!("could not start: {reason}"));
             }
             HealthEvent::Probe {
@@ -513,9 +515,7 @@ impl LiveHealth {
                     self.status = Some("the server went before the deciding probe: p asks again".to_string());
                 }
                 // The run has ended: keep its handle so quitting still waits for it.
-                if let Some(run) = self.run.take() {
-                    self.stopping.push(run.stop());
-                }
+                self.end_run();
             }
             HealthEvent::Line(line) => {
                 let at_s = self
@@ -558,10 +558,23 @@ impl LiveHealth {
     /// Ends the server, if any: SIGTERM, [`QUIT_DEADLINE`], a kill. The handles are for
     /// the bounded `join_all` the app awaits before it leaves.
     pub fn shutdown(&mut self) -> Vec<JoinHandle<()>> {
+        self.end_run();
+        std::mem::take(&mut self.stopping)
+    }
+
+    /// The current run, if any, is asked to stop and kept among those ending; its events
+    /// land here no more.
+    fn end_run(&mut self) {
         if let Some(run) = self.run.take() {
             self.stopping.push(run.stop());
         }
-        std::mem::take(&mut self.stopping)
+        self.showing = None;
+    }
+
+    /// Takes the events of run `run` from now on: `start` does for the run it spawns, and a
+    /// test for a run of its own making (no child), whose events it sends through the screen.
+    pub fn show_run(&mut self, run: u64) {
+        self.showing = Some(run);
     }
 }
 
@@ -580,11 +593,10 @@ impl LivePart for LiveHealth {
             return true;
         };
         // A run still probing its exited server ends now: no answer of it lands in this one.
-        if let Some(run) = self.run.take() {
-            self.stopping.push(run.stop());
-        }
+        self.end_run();
         self.stopping.retain(|task| !task.is_finished());
         self.run = Some(runner::spawn(params, events));
+        self.show_run(self.next_run);
         self.starting = true;
         self.say("starting resilience-lab serve health ...");
         true
@@ -613,9 +625,7 @@ impl LivePart for LiveHealth {
 
     fn on_event(&mut self, event: LabEvent) -> bool {
         match *event.body {
-            LabBody::Health(event_body) if self.run.as_ref().is_some_and(|run| run.id == event.run) => {
-                self.apply(event_body)
-            }
+            LabBody::Health(event_body) if self.showing == Some(event.run) => self.apply(event_body),
             _ => false,
         }
     }
@@ -641,6 +651,12 @@ impl LivePart for LiveHealth {
 
     fn tick(&mut self) -> bool {
         LiveHealth::tick(self)
+    }
+
+    fn quitting(&mut self) {
+        if self.running() {
+            self.status = Some("quitting: stopping the server (SIGTERM, then a kill after 3 s)".into());
+        }
     }
 
     fn shutdown(&mut self) -> Vec<JoinHandle<()>> {

@@ -1,5 +1,7 @@
-//! The lab screen's frame, the same for every lab, drawn from a [`LabView`]; its layout is
-//! `tui/layout.rs`'s, shared with the mouse hit tests.
+//! The lab screen's frame, the same for every lab, drawn from a [`LabView`]: its title,
+//! parameter panel, lesson, prompt and footer around the showing page's results and charts,
+//! which the page draws (`tui::labs::page::Page`), or the page's whole screen when it draws
+//! one. It names no lab. Its layout is `tui/layout.rs`'s, shared with the mouse hit tests.
 //!
 //! ```text
 //!  Lab 3 · A breaker during a brownout                          simulated clock
@@ -25,46 +27,21 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use crate::content::LabFile;
 use crate::learning::progress::Progress;
-use crate::learning::reveal::{self, Masked};
+use crate::learning::reveal::{self, Masked, placeholder};
+use crate::tui::frame::LabScreen;
+use crate::tui::frame::first_visit;
 use crate::tui::keys::{self, Context};
 use crate::tui::labs::page::{OpenVerdict, PageFrame};
 use crate::tui::layout;
 use crate::tui::msg::Msg;
-use crate::tui::screens::lab::{LabScreen, Mode};
 use crate::tui::theme::Theme;
 use crate::tui::view::footer;
 use crate::tui::widgets::panel::panel;
 
-pub mod charts;
-pub mod health;
 pub mod hidden_legend;
 pub mod lesson;
 pub mod params;
 pub mod predict;
-pub mod results;
-
-/// A drawing of one region of the lab screen.
-pub type Draw = fn(&LabView, Rect, &mut Buffer);
-
-/// How a lab's live mode is drawn.
-#[derive(Clone, Copy)]
-pub enum LiveScreen {
-    /// The frame's title, parameters and footer around the lab's own results and charts.
-    Frame { results: Draw, charts: Draw },
-    /// A whole screen of the lab's own (Lab 1's server, probes and timeline).
-    Own(fn(&LabView, &layout::LabLayout, &mut Buffer)),
-}
-
-/// What the frame draws of a lab's own, from its registry row (`tui::labs::LABS`).
-#[derive(Clone, Copy)]
-pub struct LabDraw {
-    /// The right end of the title in sim mode, wide and narrow (the clock's name gives way
-    /// on a narrow screen rather than the keys).
-    pub sim_title: (&'static str, &'static str),
-    pub live_screen: LiveScreen,
-    /// The lab's own footer in the lab context, if not the frame's.
-    pub footer: Option<Draw>,
-}
 
 /// What a lab view draws from: the lab's screen, its file, and what the app lends it.
 pub struct LabView<'a> {
@@ -124,6 +101,14 @@ impl PageFrame for LabView<'_> {
         }
     }
 
+    fn step(&self) -> usize {
+        self.screen.predict.step
+    }
+
+    fn steps_elsewhere(&self, from: usize) -> Option<String> {
+        first_visit::steps_elsewhere(self.lab, self.screen.page(), from)
+    }
+
     fn log_scroll(&self) -> u16 {
         self.screen.log_scroll
     }
@@ -148,8 +133,16 @@ impl PageFrame for LabView<'_> {
         self.context
     }
 
+    fn live_context(&self) -> Option<Context> {
+        self.screen.live_context()
+    }
+
     fn show_lesson(&self) -> bool {
         self.screen.show_lesson
+    }
+
+    fn render_params(&self, area: Rect, buf: &mut Buffer) {
+        params::render(self, area, buf);
     }
 
     fn render_lesson(&self, area: Rect, buf: &mut Buffer) {
@@ -161,15 +154,17 @@ impl PageFrame for LabView<'_> {
     }
 }
 
+/// A report row hides the numbers masked by the hiding rule, by their metric, before it is
+/// text: the rule lives in `learning`, the cells in `report`, and the app is where both meet.
+impl crate::report::cells::Mask for Masked {
+    fn hidden(&self, metric: &str) -> Option<String> {
+        self.step(metric).map(placeholder)
+    }
+}
+
 /// A chart's area when a number it draws is masked: the one line saying which step asks for it.
 pub fn masked_chart(title: &str, step: usize, theme: Theme, area: Rect, buf: &mut Buffer) {
     hidden(title, &reveal::Why::AskedBy(step).text(), theme, area, buf);
-}
-
-/// The Results panel's title: it says so when an open verdict's run, at the check's own
-/// settings, stands in for the sliders' run.
-pub fn results_title(screen: &LabScreen) -> &'static str {
-    results_title_of(screen.verdict_showing().is_some())
 }
 
 /// The Results panel's title when the run shown is, or is not, that at an open verdict's
@@ -183,54 +178,28 @@ pub fn results_title_of(check_run: bool) -> &'static str {
 }
 
 /// The lab screen, then the one legend of hidden numbers if any is on it.
-pub fn render(view: &LabView, draw: &LabDraw, area: Rect, buf: &mut Buffer) {
-    render_regions(view, draw, area, buf);
+pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
+    render_regions(view, area, buf);
     if let Some(layout) = view.screen.layout(area) {
         hidden_legend::render(layout.results, area, view.theme, buf);
     }
 }
 
-/// Every region of the lab screen: a later page's, a lab's own live screen, or the frame's.
-fn render_regions(view: &LabView, draw: &LabDraw, area: Rect, buf: &mut Buffer) {
+/// Every region of the lab screen: the page's own whole screen, or the frame's around its
+/// regions.
+fn render_regions(view: &LabView, area: Rect, buf: &mut Buffer) {
     let state = view.screen;
-    let Some(layout) = state.layout(area) else {
+    let (Some(layout), Some(page)) = (state.layout(area), state.showing_state()) else {
         return;
     };
-    if let Some(page) = state.showing_state() {
-        if page.render_whole(view, state.showing_sliders(), &layout, buf) {
-            return;
-        }
-        let regions = Regions {
-            title_right: page.title_right(),
-            results: &|area, buf| page.render_results(view, area, buf),
-            charts: &|area, buf| page.render_charts(view, area, buf),
-            footer: &|area, buf| page.render_footer(view, area, buf),
-        };
-        return render_framed(view, &regions, &layout, buf);
+    if page.render_whole(view, state.showing_sliders(), &layout, buf) {
+        return;
     }
-    let live = state.mode == Mode::Live;
-    let live_frame = match draw.live_screen {
-        LiveScreen::Own(draw) if live => return draw(view, &layout, buf),
-        LiveScreen::Frame { results, charts } if live => Some((results, charts)),
-        _ => None,
-    };
-    let (results, charts): (Draw, Draw) = live_frame.unwrap_or((results::render, charts::render));
-    let live_title = "live · 127.0.0.1 · m sim ";
     let regions = Regions {
-        title_right: if live_frame.is_some() {
-            (live_title, live_title)
-        } else {
-            draw.sim_title
-        },
-        results: &|area, buf| results(view, area, buf),
-        charts: &|area, buf| charts(view, area, buf),
-        footer: &|area, buf| match draw.footer {
-            Some(footer) => {
-                footer(view, area, buf);
-                true
-            }
-            None => false,
-        },
+        title_right: page.title_right(),
+        results: &|area, buf| page.render_results(view, area, buf),
+        charts: &|area, buf| page.render_charts(view, area, buf),
+        footer: &|area, buf| page.render_footer(view, area, buf),
     };
     render_framed(view, &regions, &layout, buf);
 }
@@ -295,10 +264,22 @@ fn render_footer(view: &LabView, area: Rect, buf: &mut Buffer) {
     footer::render_entries(footer_keys(view), view.theme, area, buf);
 }
 
-/// The footer entries of `view`'s context, `x reveal` only while the run waits for a prediction.
+/// The footer entries of `view`'s context, `x reveal` only while the run waits for a
+/// prediction. A live screen's come first (start and stop, back to the simulation), in place
+/// of the sliders' (the help lists those): its footer read as the simulation's, without the
+/// keys that run it.
 pub fn footer_keys(frame: &dyn PageFrame) -> Vec<&'static str> {
     let hidden = frame.run_hidden();
-    keys::footer_keys_if(frame.context(), |msg| msg != Msg::Reveal || hidden)
+    let keep = |msg: Msg| msg != Msg::Reveal || hidden;
+    match frame.live_context().filter(|_| frame.context() == Context::Lab) {
+        Some(live) => keys::footer_keys(live)
+            .into_iter()
+            .chain(keys::footer_keys_if(Context::Lab, |msg| {
+                keep(msg) && !matches!(msg, Msg::NextSlider | Msg::Step(_))
+            }))
+            .collect(),
+        None => keys::footer_keys_if(frame.context(), keep),
+    }
 }
 
 /// Whether the run waits for the current step's check to be predicted (or revealed, `x`).

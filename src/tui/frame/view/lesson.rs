@@ -1,9 +1,9 @@
 //! The lesson panel (L): the lab file's `lesson` paragraphs, the lab's guided steps (done
 //! ones ticked, the current one marked and expanded), then its book chapter rendered from
 //! Markdown, scrollable as one text. The chapter is rendered once per width and theme
-//! (`screens/lab/chapter_cache.rs`); a frame wraps only the lines in sight.
+//! (`frame/chapter_cache.rs`); a frame wraps only the lines in sight.
 //!
-//! On a page's first visit (`screens/lab/first_visit.rs`) it opens by itself, headed by a
+//! On a page's first visit (`frame/first_visit.rs`) it opens by itself, headed by a
 //! line on how to close it and go on. A later page's first visit (Lab 1's fleet view, after
 //! the single server's) leaves out the lab's paragraphs the learner has read and folds the
 //! other pages' steps to one line a run.
@@ -15,9 +15,9 @@ use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
 use crate::content::book;
 use crate::learning::reveal;
-use crate::tui::screens::lab::chapter_cache::line_rows;
-use crate::tui::screens::lab::first_visit;
-use crate::tui::view::lab::LabView;
+use crate::tui::frame::chapter_cache::line_rows;
+use crate::tui::frame::first_visit;
+use crate::tui::frame::view::LabView;
 use crate::wrap::wrap_words;
 
 pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {

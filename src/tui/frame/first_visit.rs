@@ -13,7 +13,7 @@ use crate::tui::msg::Msg;
 
 /// The key that switches a lab screen's pages, as the key table names it.
 fn page_key() -> &'static str {
-    keys::key_label(Msg::ToggleFleet).unwrap_or_default()
+    keys::key_label(Msg::NextPage).unwrap_or_default()
 }
 
 /// A page of a lab screen, by its index in the lab file's `[[page]]` list: page 0 is the one

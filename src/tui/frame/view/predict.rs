@@ -14,16 +14,15 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
+use crate::content::Question;
 use crate::content::question::CheckSettings;
-use crate::content::{LabId, Question};
-use crate::learning::metrics::readyz_moment;
 use crate::learning::quiz::trim_number;
 use crate::learning::reveal::step_check;
+use crate::tui::frame::done_note;
+use crate::tui::frame::first_visit;
+use crate::tui::frame::predict::{ConditionDetail, conditions, conditions_in};
+use crate::tui::frame::view::LabView;
 use crate::tui::markdown::wrapped_rows;
-use crate::tui::screens::lab::done_note;
-use crate::tui::screens::lab::first_visit;
-use crate::tui::screens::lab::predict::{ConditionDetail, conditions, conditions_in, sliders_at_settings};
-use crate::tui::view::lab::LabView;
 
 pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
     let (theme, lab) = (view.theme, view.lab);
@@ -255,24 +254,15 @@ fn fit_title(title: &str, name: &str, width: usize) -> String {
     title.replacen(&format!(" · {name}"), "", 1)
 }
 
-/// What will score the prediction, as the prompt promises it: on Lab 1 live a real probe, but
-/// only for a check the live server can answer (a /readyz moment of the Atlas's schedule) and
-/// only with the sliders at the check's own settings, since the server starts at the sliders;
-/// anywhere else the simulation at the check's settings.
+/// What will score the prediction, as the prompt promises it: the lab's first page says when
+/// not the simulation at once ([`crate::tui::labs::page::Page::scored_by`]: Lab 1 live, a
+/// real probe), as it is the one asked whether its live run decides a check.
 fn what_decides(view: &LabView, check: Option<&Question>) -> &'static str {
-    let probe_decides = view.screen.live_showing()
-        && view.screen.id == LabId::Health
-        && check.is_some_and(|check| {
-            check.metric.as_deref().and_then(readyz_moment).is_some()
-                && sliders_at_settings(check, view.screen.lab_sliders())
-        });
-    if probe_decides {
-        "   (Enter, then start the server or send SIGTERM: a probe decides)"
-    } else if view.screen.live_showing() && view.screen.id == LabId::Health {
-        "   (Enter: the simulation at the check's settings scores it)"
-    } else {
-        "   (Enter: run it and see)"
-    }
+    let screen = view.screen;
+    screen
+        .page_state(0)
+        .and_then(|first| first.scored_by(check, screen.lab_sliders()))
+        .unwrap_or("   (Enter: run it and see)")
 }
 
 #[cfg(test)]

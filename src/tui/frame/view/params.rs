@@ -6,20 +6,23 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
-use crate::content::LabId;
+use crate::tui::frame::view::LabView;
 use crate::tui::layout;
-use crate::tui::screens::lab::Mode;
-use crate::tui::slider::{Slider, value_of};
+use crate::tui::slider::Slider;
 use crate::tui::theme::Theme;
-use crate::tui::view::lab::LabView;
 use crate::tui::widgets::slider_bar::SliderBar;
 
+/// The parameter panel of the page showing, with what its page notes of the focused slider.
 pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
-    let note = note(view);
+    let sliders = view.screen.showing_sliders();
+    let note = view
+        .screen
+        .showing_state()
+        .and_then(|page| page.slider_note(&sliders.sliders, sliders.focus));
     render_sliders(
         " Parameters ",
-        view.screen.lab_sliders(),
-        view.screen.pages[0].focus,
+        &sliders.sliders,
+        sliders.focus,
         note,
         view.theme,
         area,
@@ -154,31 +157,4 @@ pub fn shorter_wordings(help: &str) -> Vec<String> {
     );
     ways.dedup();
     ways
-}
-
-/// What the sliders' values mean on this screen that the help alone does not say: a
-/// setting the simulation ignores, or a combination the command line refuses.
-fn note(view: &LabView) -> Option<String> {
-    let state = view.screen;
-    let focused = state
-        .lab_sliders()
-        .get(state.pages[0].focus)
-        .map(|s| s.spec.name.as_str());
-    match state.id {
-        LabId::Health if state.mode == Mode::Sim && focused == Some("port") => {
-            Some("In sim there is no server: this is the live server's (m).".to_string())
-        }
-        LabId::Health if state.mode == Mode::Sim && focused == Some("probe_period_s") => Some(
-            "In sim this changes nothing: requests go at set times. It is the live probes' period (m).".to_string(),
-        ),
-        LabId::Breaker => {
-            // Said where the sliders are; the Results panel gives the reason in full.
-            let min_calls = value_of(state.lab_sliders(), "min_calls")?;
-            let window = value_of(state.lab_sliders(), "window")?;
-            // The command line refuses this with the same reason (commands/run.rs).
-            // Short enough for the panel's two lines at 80x24: the reason stays whole.
-            (min_calls > window).then(|| format!("Above the window ({window:.0}): the breaker can never open."))
-        }
-        _ => None,
-    }
 }

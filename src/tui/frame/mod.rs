@@ -1,34 +1,32 @@
-//! A lab screen: everything of one lab (sliders, results, guided steps and predictions,
-//! the mode, the live part), with `update(Msg) -> LabOutcome` and `on_event(LabEvent)`.
+//! The lab screen's frame: one lab's screen (its pages, their sliders, the guided steps and
+//! predictions, the lesson), with `update(Msg) -> LabOutcome` and `on_event(LabEvent)`.
 //!
 //! The app routes messages and events here and applies the [`LabOutcome`]; it knows nothing
-//! of a lab's insides. What differs between labs arrives as [`LabParts`], from the lab's row
-//! of the registry (`tui::labs::LABS`): the screen matches on no `LabId`. Which page a slider,
-//! guided step or check is on is the lab file's (`content::page`). The parts:
+//! of a lab's insides. What differs between labs is its pages, which the app builds from the
+//! lab's row of the registry (`tui::labs::LABS`) and hands the screen: the screen matches on
+//! no `LabId` and names no lab. Which page a slider, guided step or check is on is the lab
+//! file's (`content::page`). The parts:
 //!
 //! - [`page_sliders`]: one page's sliders, focus and drag; the screen holds one per page and
 //!   moves the showing page's with the one slider and mouse handler.
-//! - `tui::labs::page`: a lab's pages (Labs 2 to 5's, Lab 1's fleet view), each behind the one
-//!   trait [`Page`]: the screen asks a page for its numbers and hands it its keys; it draws
-//!   its regions. A first page not yet behind the trait is still [`LabParts`]' simulation
-//!   and [`LabLive`].
-//! - [`sim`]: the engines run on the sliders' values (the simulated clock).
+//! - `tui::labs::page`: a lab's pages (every lab's first page, on the one first-page shape
+//!   `tui::labs::sim_page`, and Lab 1's fleet), each behind the one trait [`Page`]: the
+//!   screen asks a page for its numbers and hands it its keys, its mode and its live part
+//!   are its own; it draws its regions.
 //! - [`predict`]: the guided steps and predict-then-observe checks.
 //! - [`crate::learning::reveal`] (in `learning`, which knows no terminal): the run a
 //!   step's unanswered check asks about waits for a prediction (or `x`).
-//! - [`live`]: the shape every lab's live part has ([`live::LivePart`]).
-//! - [`health`]: the live part of Lab 1, whose first page is not yet a `Page` (Labs 2 to 5's
-//!   are, in `tui/labs/retry/`, `breaker/`, `overload/` and `budget/`, on the one first-page
-//!   shape `tui::labs::sim_page`).
+//! - [`live`]: the shape every page's live part has ([`live::LivePart`]).
 //! - [`chapter_cache`]: the lesson panel's book chapter, rendered once per width and theme.
+//! - [`view`]: the frame's drawing, from a [`view::LabView`] (the screen and what the app
+//!   lends it): the title, parameter panel, lesson, prompt and footer around the page's regions.
 
 pub mod chapter_cache;
 pub mod first_visit;
-pub mod health;
 pub mod live;
 pub mod page_sliders;
 pub mod predict;
-pub mod sim;
+pub mod view;
 
 use ratatui::layout::Rect;
 use tokio::sync::mpsc;
@@ -41,114 +39,14 @@ use crate::learning::reveal::{self, Revealed};
 use crate::live::run::LabEvent;
 use crate::tui::event::Event;
 use crate::tui::keys::Context;
-use crate::tui::labs::page::{LabPages, OpenVerdict, Page, PageCtx, ScoredCheck};
-use crate::tui::layout::{self, ResultsRows};
+use crate::tui::labs::page::{LabPages, NewPages, OpenVerdict, Page, PageCtx, ScoredCheck};
+use crate::tui::layout;
 use crate::tui::msg::Msg;
 use crate::tui::slider::Slider;
 use crate::tui::widgets::number_input::NumberInput;
 use first_visit::LabPage;
-use health::LiveHealth;
-use live::{LiveCtx, LivePart};
 use page_sliders::{PageSliders, SliderWindow};
 use predict::{Observed, PredictState};
-use sim::LabResults;
-
-/// Whether a lab screen shows the simulation or the live lab.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Mode {
-    #[default]
-    Sim,
-    Live,
-}
-
-/// What a lab screen needs of its lab's registry row (`tui::labs::LABS`), handed to
-/// [`LabScreen::new`] by the app: the screen matches on no lab.
-#[derive(Clone, Copy, Debug)]
-pub struct LabParts {
-    /// The Results panel's rows, simulated and live (the layout and the mouse share them).
-    pub rows: (ResultsRows, ResultsRows),
-    /// The key context the live screen consults before the lab's (Lab 1's live keys).
-    pub live_context: Option<Context>,
-    pub new_live: fn() -> LabLive,
-    /// The first page's simulation while that page is not a [`Page`] of its own; `None`
-    /// when it is (Lab 5), and `pages` builds it.
-    pub sim: Option<SimParts>,
-    /// The lab's pages that are [`Page`]s, at their sliders, in the lab file's order (Lab 1's
-    /// fleet view; Lab 5's one page).
-    pub pages: fn(&LabFile, &[PageSliders]) -> LabPages,
-}
-
-/// A first page's simulation, run by the screen while the page is not a [`Page`] of its own.
-#[derive(Clone, Copy, Debug)]
-pub struct SimParts {
-    /// The simulation at the sliders, and again reusing what a change cannot have moved.
-    pub compute: fn(&LabFile, &[Slider]) -> LabResults,
-    pub recompute: fn(&LabFile, &[Slider], &LabResults) -> LabResults,
-}
-
-/// The live part of a lab whose first page is a [`Page`]: the page has its own.
-#[derive(Debug, Default)]
-pub struct NoLive;
-
-impl LivePart for NoLive {
-    fn start(&mut self, _ctx: &LiveCtx) -> bool {
-        false
-    }
-
-    fn stop(&mut self) -> bool {
-        false
-    }
-
-    fn running(&self) -> bool {
-        false
-    }
-
-    fn shutdown(&mut self) -> Vec<JoinHandle<()>> {
-        Vec::new()
-    }
-}
-
-/// Each lab's live part, one variant per lab: a new lab is one more variant here, and the
-/// compiler lists the matches below.
-#[derive(Debug)]
-// One per lab screen, five in the app, and going as the labs' first pages become `Page`s:
-// boxing the large variants would buy nothing.
-#[allow(clippy::large_enum_variant)]
-pub enum LabLive {
-    Health(LiveHealth),
-    /// The first page is a [`Page`] with a live part of its own.
-    OnPage(NoLive),
-}
-
-impl LabLive {
-    pub fn part(&mut self) -> &mut dyn LivePart {
-        match self {
-            LabLive::Health(part) => part,
-            LabLive::OnPage(part) => part,
-        }
-    }
-
-    pub fn part_ref(&self) -> &dyn LivePart {
-        match self {
-            LabLive::Health(part) => part,
-            LabLive::OnPage(part) => part,
-        }
-    }
-
-    pub fn health(&self) -> Option<&LiveHealth> {
-        match self {
-            LabLive::Health(part) => Some(part),
-            _ => None,
-        }
-    }
-
-    pub fn health_mut(&mut self) -> Option<&mut LiveHealth> {
-        match self {
-            LabLive::Health(part) => Some(part),
-            _ => None,
-        }
-    }
-}
 
 /// What a message did to the screen, for the app to apply.
 #[derive(Clone, Debug, PartialEq)]
@@ -196,8 +94,6 @@ pub struct ScreenCtx<'a> {
 #[derive(Debug)]
 pub struct LabScreen {
     pub id: LabId,
-    /// What differs between labs, from the lab's registry row.
-    pub parts: LabParts,
     /// Each page's sliders, in the lab file's order of `[[page]]`s: the first page's are
     /// those the lab's engines and live part run at.
     pub pages: Vec<PageSliders>,
@@ -221,33 +117,21 @@ pub struct LabScreen {
     /// starts there.
     pub lesson_scroll_drawn: std::cell::Cell<u16>,
     /// The lesson folded to show the run a verdict speaks of: it opens again when the
-    /// verdict closes ([`LabScreen::lesson_gives_way`]).
+    /// learner goes on from the verdict ([`LabScreen::lesson_gives_way`]).
     pub lesson_folded: bool,
     /// The last first line the lesson can show, as it was last drawn (`u16::MAX` before it
     /// is): PgDn stops there, so PgUp from the end moves a page at once.
     pub lesson_scroll_end: std::cell::Cell<u16>,
     /// The lesson's book chapter as last drawn, so a frame does not render it again.
     pub lesson_chapter: chapter_cache::ChapterCache,
-    /// First line shown of the transition log (Lab 3) or the timeline (Lab 1).
+    /// First line shown of a page's log (Lab 3's transitions, Lab 1's timeline).
     pub log_scroll: u16,
-    /// The first page's simulation while it is not a [`Page`] (`None` when it is).
-    pub results: Option<LabResults>,
-    /// The lab's run at a check's own settings, kept when the simulation scored that check
-    /// there (check id, run): while its verdict is open the results and charts show this run,
-    /// the one the verdict speaks of, not the sliders'.
-    pub verdict_results: Option<(String, LabResults)>,
-    /// A slider moved since `results` were computed: [`LabScreen::settle`] recomputes once,
-    /// before the next frame, however many steps were queued.
-    pub results_stale: bool,
     /// The guided step and the prediction.
     pub predict: PredictState,
-    pub mode: Mode,
-    pub live: LabLive,
-    /// The lab's pages that are [`Page`]s (Lab 1's fleet view, key `F`; Lab 5's page), each
-    /// at the sliders of its page in `pages`: `page_states[0]` is page 0's when the first
-    /// page is one, else page 1's ([`LabScreen::page_state`]).
+    /// The lab's pages (key `F` switches between them where there are two), each at the
+    /// sliders of its page in `pages`: `page_states[i]` is page `i`.
     pub page_states: LabPages,
-    /// What a live event decided (a Lab 1 live check), until the app applies it.
+    /// What a live event decided (a live check a page's run decided), until the app applies it.
     pub outcome: Option<LabOutcome>,
     /// Steps whose unanswered check's run the learner chose to see without predicting (`x`).
     pub revealed: Revealed,
@@ -273,21 +157,19 @@ pub fn lesson_page_rows(panel: Rect) -> u16 {
 }
 
 impl LabScreen {
-    pub fn new(lab: &LabFile, parts: LabParts) -> Self {
+    /// The screen of `lab`, its pages built by `new_pages` (its registry row's) at their sliders.
+    pub fn new(lab: &LabFile, new_pages: NewPages) -> Self {
         // Each page's parameters are its sliders (Lab 1's first page: not the fleet view's),
         // laid out as the page asks.
         let mut pages: Vec<PageSliders> = (0..lab.pages.len().max(1))
             .map(|page| PageSliders::new(lab.page_parameters(page), SliderWindow::Scrolled))
             .collect();
-        let results = parts.sim.map(|sim| (sim.compute)(lab, &pages[0].sliders));
-        let page_states = (parts.pages)(lab, &pages);
-        let first_state = usize::from(parts.sim.is_some());
-        for (sliders, page) in pages.iter_mut().skip(first_state).zip(&page_states) {
+        let page_states = new_pages(lab, &pages);
+        for (sliders, page) in pages.iter_mut().zip(&page_states) {
             sliders.window = page.slider_window();
         }
         Self {
             id: lab.lab,
-            parts,
             pages,
             showing_page: 0,
             show_lesson: false,
@@ -300,12 +182,7 @@ impl LabScreen {
             lesson_scroll_end: std::cell::Cell::new(u16::MAX),
             lesson_chapter: chapter_cache::ChapterCache::default(),
             log_scroll: 0,
-            results,
-            verdict_results: None,
-            results_stale: false,
             predict: PredictState::default(),
-            mode: Mode::Sim,
-            live: (parts.new_live)(),
             page_states,
             outcome: None,
             revealed: Revealed::default(),
@@ -313,19 +190,12 @@ impl LabScreen {
         }
     }
 
-    /// Where page `page` is in `page_states`, if it is a [`Page`]: the first page, while it
-    /// is the screen's own simulation, is not.
-    fn state_index(&self, page: usize) -> Option<usize> {
-        page.checked_sub(usize::from(self.parts.sim.is_some()))
-            .filter(|&index| index < self.page_states.len())
-    }
-
-    /// Page `page`, if it is a [`Page`].
+    /// Page `page`, if the lab has it.
     pub fn page_state(&self, page: usize) -> Option<&dyn Page> {
-        self.state_index(page).map(|index| self.page_states[index].as_ref())
+        self.page_states.get(page).map(AsRef::as_ref)
     }
 
-    /// The page showing, if it is a [`Page`].
+    /// The page showing (a lab without pages, which its registry row never gives, has none).
     pub fn showing_state(&self) -> Option<&dyn Page> {
         self.page_state(self.showing_page)
     }
@@ -337,10 +207,7 @@ impl LabScreen {
 
     /// The lab screen's layout at `area`, for the page showing (the views and the mouse share it).
     pub fn layout(&self, area: Rect) -> Option<layout::LabLayout> {
-        match self.showing_state() {
-            Some(page) => layout::lab_rows(area, page.results_rows()),
-            None => layout::lab(area, self.parts.rows, self.mode == Mode::Live),
-        }
+        layout::lab_rows(area, self.showing_state()?.results_rows())
     }
 
     /// The first page's sliders: the lab's engines and its live part run at these.
@@ -359,21 +226,6 @@ impl LabScreen {
             check_id: &observed.check_id,
             scored_live: observed.live,
         })
-    }
-
-    /// The results the view shows: those of an open verdict's check when it was scored at
-    /// settings of its own, else the sliders'.
-    pub fn shown_results(&self) -> Option<&LabResults> {
-        self.verdict_showing().or(self.results.as_ref())
-    }
-
-    /// The run at an open verdict's own settings, if the view shows that one.
-    pub fn verdict_showing(&self) -> Option<&LabResults> {
-        let observed = self.predict.observed.as_ref().filter(|o| !o.live)?;
-        self.verdict_results
-            .as_ref()
-            .filter(|(id, _)| *id == observed.check_id)
-            .map(|(_, results)| results)
     }
 
     /// The sliders a check's prompt compares with its settings: those of the page whose
@@ -400,10 +252,7 @@ impl LabScreen {
     /// Whether the page showing is a simulation (the lab screen in sim mode, or the fleet view
     /// showing its simulated run): only there can a run show before the learner predicts.
     fn simulated(&self) -> bool {
-        match self.showing_state() {
-            Some(page) => page.simulated(),
-            None => self.mode == Mode::Sim,
-        }
+        self.showing_state().is_none_or(|page| page.simulated())
     }
 
     /// Whether the run on screen waits for a prediction ([`reveal`]): the page is simulated,
@@ -436,11 +285,7 @@ impl LabScreen {
         }
         // A live screen draws its run's numbers, and the simulated rows beside them: both are
         // named numbers, masked by the one rule at the sliders' settings, the live run's own.
-        let live = match self.showing_state() {
-            Some(page) => page.live_metrics(),
-            // Lab 1's live screen, not yet a page's, draws no named numbers.
-            None => Vec::new(),
-        };
+        let live = self.showing_state().map(|page| page.live_metrics()).unwrap_or_default();
         simulated.union(self.masked_run(lab, progress, spanning, &values, &live))
     }
 
@@ -469,23 +314,20 @@ impl LabScreen {
         reveal::masked_metrics(lab, &shown, spanning, answer, (&self.revealed, progress))
     }
 
-    /// The named numbers of the simulated run on screen: a later page's (the fleet's: an
-    /// open verdict's own run, else the sliders'), or the lab screen's with Lab 4's slots case.
+    /// The named numbers of the simulated run on screen, the page showing's: an open
+    /// verdict's own run, else the sliders'.
     pub fn shown_metrics(&self) -> Vec<Metric> {
-        if let Some(page) = self.showing_state() {
-            return page.shown_metrics(self.open_verdict());
-        }
-        self.shown_results().map(predict::lab_metrics).unwrap_or_default()
+        self.showing_state()
+            .map(|page| page.shown_metrics(self.open_verdict()))
+            .unwrap_or_default()
     }
 
     /// The named numbers of a finished live run on the page showing, if its live screen
     /// shows one: a prediction made there is scored against what really happened.
     pub fn live_run_metrics(&self) -> Option<Vec<Metric>> {
-        match self.showing_state() {
-            Some(page) if !page.simulated() => page.live_run_metrics(),
-            Some(_) => None,
-            None => None,
-        }
+        self.showing_state()
+            .filter(|page| !page.simulated())
+            .and_then(|page| page.live_run_metrics())
     }
 
     /// The parameter values of the simulated run on screen: an open verdict's check's own
@@ -497,7 +339,7 @@ impl LabScreen {
                 .as_ref()
                 .filter(|_| match (self.showing_state(), self.open_verdict()) {
                     (Some(page), Some(verdict)) => page.shows_check_run(verdict),
-                    _ => self.verdict_showing().is_some(),
+                    _ => false,
                 });
         let own = verdict_check
             .and_then(|observed| lab.checks.iter().find(|check| check.id == observed.check_id))
@@ -539,10 +381,7 @@ impl LabScreen {
 
     /// Whether the first page shows its live screen (on whichever page shows).
     pub fn live_showing(&self) -> bool {
-        match self.page_state(0) {
-            Some(page) => !page.simulated(),
-            None => self.mode == Mode::Live,
-        }
+        self.page_state(0).is_some_and(|page| !page.simulated())
     }
 
     /// The key context of this screen under any overlay.
@@ -560,18 +399,14 @@ impl LabScreen {
 
     /// The extra key context of the live screen, consulted before [`Context::Lab`].
     pub fn live_context(&self) -> Option<Context> {
-        if let Some(page) = self.showing_state() {
-            page.key_context()
-        } else {
-            self.parts.live_context.filter(|_| self.live_showing())
-        }
+        self.showing_state()?.key_context()
     }
 
     /// Applies `msg`; the outcome says what changed and what the app must do.
     pub fn update(&mut self, msg: Msg, ctx: &ScreenCtx) -> LabOutcome {
         // `F` from a verdict or a note (which may say the lab goes on in the other view)
         // closes it and switches views.
-        if msg == Msg::ToggleFleet && self.page_count() > 1 && self.predict.is_showing_outcome() {
+        if msg == Msg::NextPage && self.page_count() > 1 && self.predict.is_showing_outcome() {
             self.predict.close();
         }
         // Seeing the run without predicting: this step only; its check stays open to predict.
@@ -594,7 +429,7 @@ impl LabScreen {
             if self.predict.step != step_before {
                 self.lesson_to_step = true;
             }
-            self.lesson_gives_way(verdict_before);
+            self.lesson_gives_way(verdict_before, msg == Msg::Back);
             return outcome;
         }
         // Esc closes the lesson before it leaves the lab (the first visit's lesson says so).
@@ -603,7 +438,7 @@ impl LabScreen {
             self.first_visit = false;
             return LabOutcome::Changed;
         }
-        if msg == Msg::ToggleFleet && self.page_count() > 1 {
+        if msg == Msg::NextPage && self.page_count() > 1 {
             self.showing_page = (self.showing_page + 1) % self.page_count();
             // Leaving a page ends its live run: no replica runs unseen.
             self.page_states.iter_mut().for_each(|page| page.leave());
@@ -614,100 +449,35 @@ impl LabScreen {
             }
             return LabOutcome::Changed;
         }
-        if self.showing_state().is_some() {
-            if let Some(outcome) = self.update_page(msg, ctx) {
-                return outcome;
-            }
-        } else if let Some(outcome) = self.update_live(msg, ctx) {
+        if let Some(outcome) = self.update_page(msg, ctx) {
             return outcome;
         }
         let before = self.showing_sliders().values();
         let outcome = self.update_view(msg, ctx);
         let values_changed = self.showing_sliders().values() != before;
-        if let Some(index) = self.state_index(self.showing_page) {
-            let page_ctx = PageCtx {
-                lab: ctx.lab,
-                step: self.current_step(ctx.lab),
-                events: ctx.events,
-            };
-            let sliders = &mut self.pages[self.showing_page].sliders;
+        let page_ctx = PageCtx {
+            lab: ctx.lab,
+            step: self.current_step(ctx.lab),
+            events: ctx.events,
+        };
+        let sliders = &mut self.pages[self.showing_page].sliders;
+        if let Some(page) = self.page_states.get_mut(self.showing_page) {
             if values_changed {
-                self.page_states[index].sliders_moved(&page_ctx, sliders, &before);
+                page.sliders_moved(&page_ctx, sliders, &before);
             } else if outcome == LabOutcome::Changed {
-                self.page_states[index].view_moved(&page_ctx, sliders);
+                page.view_moved(&page_ctx, sliders);
             }
-            return outcome;
-        }
-        if values_changed {
-            self.results_stale = true;
-        }
-        if values_changed || (outcome == LabOutcome::Changed && self.mode == Mode::Live) {
-            let live_ctx = LiveCtx {
-                lab: ctx.lab,
-                sliders: &self.pages[0].sliders,
-                step: self.current_step(ctx.lab),
-                events: ctx.events,
-            };
-            self.live.part().retune(&live_ctx);
         }
         outcome
-    }
-
-    /// The first page's mode and live keys: `Some` when `msg` was one of them.
-    fn update_live(&mut self, msg: Msg, ctx: &ScreenCtx) -> Option<LabOutcome> {
-        match msg {
-            Msg::ToggleMode => {
-                if self.mode == Mode::Live {
-                    self.live.part().leave();
-                    self.mode = Mode::Sim;
-                } else {
-                    self.mode = Mode::Live;
-                }
-                return Some(LabOutcome::Changed);
-            }
-            Msg::StartStop | Msg::Live(_) if self.mode == Mode::Sim => return Some(LabOutcome::Unchanged),
-            Msg::StartStop => {
-                let live_ctx = LiveCtx {
-                    lab: ctx.lab,
-                    sliders: &self.pages[0].sliders,
-                    step: self.current_step(ctx.lab),
-                    events: ctx.events,
-                };
-                let part = self.live.part();
-                let changed = if part.running() {
-                    part.stop()
-                } else {
-                    part.start(&live_ctx)
-                };
-                return Some(LabOutcome::changed(changed));
-            }
-            Msg::Back => self.live.part().leave(),
-            _ => {}
-        }
-        // The live screen takes its keys first; PgUp/PgDn scroll its log unless the lesson shows.
-        let lesson_scroll = self.show_lesson && matches!(msg, Msg::ScrollUp | Msg::ScrollDown);
-        if self.mode == Mode::Live && !lesson_scroll {
-            let live_ctx = LiveCtx {
-                lab: ctx.lab,
-                sliders: &self.pages[0].sliders,
-                step: self.current_step(ctx.lab),
-                events: ctx.events,
-            };
-            if let Some(changed) = self.live.part().key(msg, &live_ctx) {
-                return Some(LabOutcome::changed(changed));
-            }
-        }
-        None
     }
 
     /// The keys of the [`Page`] showing (its mode and live keys; Lab 1's fleet: `m`, `s`,
     /// `d`/`w`/`u`, `l`/`r`, `o`, `c`): `Some` when `msg` was one of them.
     fn update_page(&mut self, msg: Msg, ctx: &ScreenCtx) -> Option<LabOutcome> {
-        let index = self.state_index(self.showing_page)?;
+        let index = self.showing_page;
         if msg == Msg::Back {
             // Leaving the lab ends every page's live run, the first page's too.
             self.page_states.iter_mut().for_each(|page| page.leave());
-            self.live.part().leave();
             return None;
         }
         // PgUp/PgDn scroll a live screen's log unless the lesson shows (then they scroll it).
@@ -720,28 +490,27 @@ impl LabScreen {
             step: self.current_step(ctx.lab),
             events: ctx.events,
         };
-        let sliders = &mut self.pages[self.showing_page].sliders;
-        self.page_states[index]
+        let sliders = &mut self.pages[index].sliders;
+        self.page_states
+            .get_mut(index)?
             .key(msg, &page_ctx, sliders)
             .map(LabOutcome::changed)
     }
 
     /// How many pages the lab has.
     fn page_count(&self) -> usize {
-        usize::from(self.parts.sim.is_some()) + self.page_states.len()
+        self.page_states.len()
     }
 
     /// Every page computes again at its sliders as they stand, for sliders set from outside
     /// the handler (a test moving a check's settings onto them at once).
     pub fn sliders_set(&mut self, lab: &LabFile) {
-        self.results_stale = true;
         let ctx = PageCtx {
             lab,
             step: self.current_step(lab),
             events: None,
         };
-        let first = usize::from(self.parts.sim.is_some());
-        for (page, sliders) in self.page_states.iter_mut().zip(self.pages.iter_mut().skip(first)) {
+        for (page, sliders) in self.page_states.iter_mut().zip(self.pages.iter_mut()) {
             let now = sliders.values();
             page.sliders_moved(&ctx, &mut sliders.sliders, &now);
         }
@@ -750,25 +519,17 @@ impl LabScreen {
     /// Recomputes the results if a slider moved since they were computed; true if it did.
     /// What does not fit the frame (Lab 2's p-curve) is left to [`LabScreen::finish_slow_work`].
     pub fn settle(&mut self, lab: &LabFile) -> bool {
-        let first = usize::from(self.parts.sim.is_some());
         let mut settled = false;
-        for (page, sliders) in self.page_states.iter_mut().zip(self.pages.iter().skip(first)) {
+        for (page, sliders) in self.page_states.iter_mut().zip(self.pages.iter()) {
             settled |= page.settle(lab, &sliders.sliders);
         }
-        if !self.results_stale {
-            return settled;
-        }
-        if let (Some(sim), Some(results)) = (self.parts.sim, &self.results) {
-            self.results = Some((sim.recompute)(lab, &self.pages[0].sliders, results));
-        }
-        self.results_stale = false;
-        true
+        settled
     }
 
     /// Whether a slider moved since the run on screen was computed: [`LabScreen::settle`]
-    /// computes it (the first page's results, or a page's).
+    /// computes it (a page's).
     pub fn settle_pending(&self) -> bool {
-        self.results_stale || self.page_states.iter().any(|page| page.settle_pending())
+        self.page_states.iter().any(|page| page.settle_pending())
     }
 
     /// Whether the results wait for work [`LabScreen::settle`] left.
@@ -778,16 +539,24 @@ impl LabScreen {
 
     /// The lesson and the charts share the right panel: a verdict speaks of the run, so
     /// while it is open the run shows there (the lesson folds), and the lesson comes back
-    /// when it closes, at the step it went on to. At 80x24 the lesson covered Lab 1's
-    /// timeline and Lab 2's jitter chart while their verdicts spoke of them.
-    fn lesson_gives_way(&mut self, verdict_before: bool) {
+    /// when the learner goes on, at the step it went on to. At 80x24 the lesson covered Lab
+    /// 1's timeline and Lab 2's jitter chart while their verdicts spoke of them. Closed with
+    /// Esc (`stays`: on this step, to look at the run, a miss to try again) the run stays in
+    /// view and `L` opens the lesson: it came back over the chart a miss had just sent the
+    /// learner to (Lab 4, in a new user's trial).
+    fn lesson_gives_way(&mut self, verdict_before: bool, stays: bool) {
         let verdict_now = self.predict.observed.is_some();
         if verdict_now && !verdict_before && self.show_lesson {
             self.show_lesson = false;
             self.lesson_folded = true;
         } else if !verdict_now && verdict_before && self.lesson_folded {
-            self.show_lesson = true;
             self.lesson_folded = false;
+            if stays {
+                // The first visit's lesson has been read past: `L` opens the lesson itself.
+                self.first_visit = false;
+            } else {
+                self.show_lesson = true;
+            }
         }
     }
 
@@ -809,7 +578,16 @@ impl LabScreen {
             self.log_scroll,
         );
         let before = self.pages[page].values();
-        if !self.pages[page].update(msg, layout.as_ref()) {
+        // With the lesson open, Home and End go to its top and its end (as PgUp and PgDn page
+        // it): a slider moved under the lesson was a change the learner did not see.
+        let lesson_end = self.show_lesson && matches!(msg, Msg::SliderMin | Msg::SliderMax);
+        if lesson_end {
+            self.lesson_to_step = false;
+            self.lesson_scroll = match msg {
+                Msg::SliderMin => 0,
+                _ => self.lesson_scroll_end.get().min(500),
+            };
+        } else if !self.pages[page].update(msg, layout.as_ref()) {
             match msg {
                 Msg::Back => return LabOutcome::Home,
                 Msg::ToggleLesson => {
@@ -919,27 +697,14 @@ impl LabScreen {
                     Some((Err(refusal), _)) => state.hint = Some(refusal),
                     Some((Ok(reading), check)) => {
                         let value = reading.value;
-                        // Lab 1 live: asked before the action that decides it; a real probe scores it,
-                        // but only of a server started at the check's own settings (else the
-                        // simulation at them does, as for every other live screen).
+                        // A first page's live run may decide it, asked before the action that
+                        // decides it (Lab 1's probes), but only of a run at the check's own
+                        // settings (else the simulation at them does, as for every other live screen).
                         let step_title = lab.steps.get(state.step).map_or("", |s| s.title.as_str());
                         let step = state.step;
-                        let decided_live = match self.state_index(0) {
-                            Some(first) => self.page_states[first].predict_live(
-                                &check,
-                                value,
-                                (step, step_title),
-                                &self.pages[0].sliders,
-                            ),
-                            None => {
-                                self.mode == Mode::Live
-                                    && predict::sliders_at_settings(&check, &self.pages[0].sliders)
-                                    && self
-                                        .live
-                                        .health_mut()
-                                        .is_some_and(|live| live.expect(&check, value, step, step_title).is_some())
-                            }
-                        };
+                        let decided_live = self.page_states.first_mut().is_some_and(|first| {
+                            first.predict_live(&check, value, (step, step_title), &self.pages[0].sliders)
+                        });
                         if decided_live {
                             self.predict.close();
                             return LabOutcome::Changed;
@@ -948,24 +713,14 @@ impl LabScreen {
                         let observed = predict::observe(lab, &check, reading, &self.pages[0].sliders, live_run);
                         // The view shows the run the verdict is about while it is open.
                         let check_page = lab.check_page(&check.id);
-                        let first = usize::from(self.parts.sim.is_some());
                         for (index, page) in self.page_states.iter_mut().enumerate() {
                             let scored = ScoredCheck {
                                 check: &check,
                                 scored_live: observed.live,
-                                on_this_page: index + first == check_page,
+                                on_this_page: index == check_page,
                             };
-                            page.keep_check_run(lab, scored, &self.pages[index + first].sliders);
+                            page.keep_check_run(lab, scored, &self.pages[index].sliders);
                         }
-                        // (A check of a page behind the trait is kept by that page, just above.)
-                        self.verdict_results =
-                            self.parts
-                                .sim
-                                .filter(|_| !observed.live && check_page == 0)
-                                .and_then(|sim| {
-                                    let at_check = predict::sliders_for_check(&check, &self.pages[0].sliders)?;
-                                    Some((check.id.clone(), (sim.compute)(lab, &at_check)))
-                                });
                         return self.record_prediction(lab, observed);
                     }
                     None => state.close(),
@@ -1043,22 +798,18 @@ impl LabScreen {
     /// An event of one of this lab's live runs. A live check it decides shows its verdict
     /// and leaves the outcome for [`LabScreen::take_outcome`].
     pub fn on_event(&mut self, event: LabEvent) -> bool {
-        if let Some(page) = self.page_states.iter_mut().find(|page| page.takes_event(&event.body)) {
-            let changed = page.on_event(event);
-            return self.show_live_verdict() || changed;
-        }
-        let changed = self.live.part().on_event(event);
+        let changed = self
+            .page_states
+            .iter_mut()
+            .find(|page| page.takes_event(&event.body))
+            .is_some_and(|page| page.on_event(event));
         self.show_live_verdict() || changed
     }
 
-    /// Moves a live check the live part decided into the verdict box and the outcome;
+    /// Moves a live check a page's live run decided into the verdict box and the outcome;
     /// true if there was one.
     pub fn show_live_verdict(&mut self) -> bool {
-        let from_page = self.page_states.iter_mut().find_map(|page| page.take_live_verdict());
-        let decided = from_page.or_else(|| {
-            let (check, observed) = *self.live.health_mut()?.decided.take()?;
-            Some((check.step, check.step_title, observed))
-        });
+        let decided = self.page_states.iter_mut().find_map(|page| page.take_live_verdict());
         let Some((step, step_title, mut observed)) = decided else {
             return false;
         };
@@ -1083,25 +834,29 @@ impl LabScreen {
 
     /// The frame tick; true if the screen changed.
     pub fn tick(&mut self) -> bool {
-        let later = self
-            .page_states
+        self.page_states
             .iter_mut()
-            .fold(false, |changed, page| page.tick() | changed);
-        self.live.part().tick() | later
+            .fold(false, |changed, page| page.tick() | changed)
     }
 
     /// Whether a live run (or server) of this lab is going.
     pub fn live_running(&self) -> bool {
-        self.live.part_ref().running() || self.page_states.iter().any(|page| page.running())
+        self.page_states.iter().any(|page| page.running())
+    }
+
+    /// The app is about to stop every live run: each live part says so if its stop takes a
+    /// moment ([`live::LivePart::quitting`]).
+    pub fn quitting(&mut self) {
+        for page in &mut self.page_states {
+            if let Some(live) = page.live_part_mut() {
+                live.quitting();
+            }
+        }
     }
 
     /// Stops every live run of this lab; the tasks are for the bounded wait before leaving.
     pub fn shutdown(&mut self) -> Vec<JoinHandle<()>> {
-        let mut tasks = self.live.part().shutdown();
-        for page in &mut self.page_states {
-            tasks.extend(page.shutdown());
-        }
-        tasks
+        self.page_states.iter_mut().flat_map(|page| page.shutdown()).collect()
     }
 }
 
@@ -1109,50 +864,4 @@ impl LabScreen {
 /// view (`elsewhere`, from [`first_visit::steps_elsewhere`]); `None` when it goes on here.
 pub fn done_note(from: usize, elsewhere: Option<&str>) -> Option<String> {
     elsewhere.map(|elsewhere| format!("Step {} done. {elsewhere}", from + 1))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::content::Content;
-
-    #[test]
-    fn keys_without_a_server_say_why_and_flags_wait_for_the_next_start() {
-        let content = Content::load(None).expect("the built-in labs load");
-        let lab = content.lab(LabId::Health);
-        // Lab 1's parts, as its registry row has them (the row is the app's to read).
-        let parts = LabParts {
-            rows: (ResultsRows::Fixed(5), ResultsRows::Fixed(5)),
-            live_context: Some(Context::LiveHealth),
-            new_live: || LabLive::Health(LiveHealth::default()),
-            sim: Some(SimParts {
-                compute: sim::compute_health,
-                recompute: sim::recompute_health,
-            }),
-            // The live keys are the first page's: no later page is needed here.
-            pages: |_, _| Vec::new(),
-        };
-        let mut screen = LabScreen::new(lab, parts);
-        let ctx = ScreenCtx {
-            lab,
-            area: ratatui::layout::Rect::new(0, 0, 100, 30),
-            events: None,
-        };
-        assert_eq!(
-            screen.update(Msg::LiveWork, &ctx),
-            LabOutcome::Unchanged,
-            "hidden: the lab screen handles it"
-        );
-        screen.update(Msg::ToggleMode, &ctx);
-        assert!(screen.live_showing());
-        screen.update(Msg::LiveWork, &ctx);
-        screen.update(Msg::LiveLivenessDb, &ctx);
-        let live = screen.live.health().expect("Lab 1's live part");
-        assert!(live.next_liveness_checks_db);
-        assert!(live.status.as_deref().unwrap_or_default().contains("next start"));
-        let mut live = LiveHealth::default();
-        live.update(Msg::LiveWork);
-        assert!(live.status.as_deref().unwrap_or_default().contains("s starts one"));
-        assert_eq!(live.update(Msg::NextSlider), None);
-    }
 }

@@ -1,5 +1,4 @@
-//! The chart panel of Lab 1's first page: the simulated driver's timeline. (Labs 2 to 5
-//! draw their own, in their folders under `tui/labs/`.)
+//! The Charts panel of Lab 1's first page: the simulated driver's timeline.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -9,19 +8,14 @@ use ratatui::widgets::{Paragraph, Widget};
 use crate::engine::health::DriverRun;
 use crate::learning::metrics;
 use crate::learning::reveal::{Masked, placeholder};
-use crate::tui::screens::lab::sim::LabResults;
+use crate::tui::labs::page::PageFrame;
 use crate::tui::theme::Theme;
-use crate::tui::view::lab::LabView;
 use crate::tui::widgets::panel::panel;
 use crate::wrap::wrap_line;
 
-pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
-    let (theme, state) = (view.theme, view.screen);
-    let masked = view.masked();
-    let Some(LabResults::Health(run)) = state.shown_results() else {
-        return;
-    };
-    health_timeline(run, &masked, state.log_scroll, theme, area, buf);
+/// `run` is the run shown (an open verdict's, else the sliders').
+pub fn render(run: &DriverRun, frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) {
+    health_timeline(run, &frame.masked(), frame.log_scroll(), frame.theme(), area, buf);
 }
 
 /// The metric of the probe a timeline line reports, if it is one (`/readyz 503` at 2.9 s is

@@ -13,7 +13,6 @@ use crate::learning::metrics::{self, Metric};
 use crate::learning::quiz::{self, Asked, Response, Verdict};
 #[cfg(test)]
 use crate::learning::reveal::step_check;
-use crate::tui::screens::lab::sim::LabResults;
 use crate::tui::slider::Slider;
 use crate::tui::widgets::number_input::NumberInput;
 
@@ -69,14 +68,6 @@ impl PredictState {
         self.hint = None;
         self.elsewhere_note = false;
         self.verdict_end = false;
-    }
-}
-
-/// The named numbers of the run a lab screen shows ([`crate::learning::metrics`]'s map, which scores
-/// checks too).
-pub fn lab_metrics(results: &LabResults) -> Vec<Metric> {
-    match results {
-        LabResults::Health(run) => metrics::health_metrics(run),
     }
 }
 

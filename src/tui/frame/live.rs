@@ -1,10 +1,10 @@
-//! The shape every lab's live part has, and what the live parts share.
+//! The shape every page's live part has, and what the live parts share.
 //!
-//! A lab screen in live mode hands its keys and the events of its runs to its live part
-//! through [`LivePart`]: the same five methods for every lab (`start`, `retune`, `key`,
-//! `on_event`, `stop`), plus what the screen asks of any part (is it running, the frame
-//! tick, whether leaving stops it, and the handles quitting awaits). [`LiveCtx`] is what a
-//! part may read of its screen: the lab file, the sliders, and the app's event queue.
+//! A page in live mode hands its keys and the events of its runs to its live part through
+//! [`LivePart`]: the same five methods for every lab (`start`, `retune`, `key`, `on_event`,
+//! `stop`), plus what the screen asks of any part (is it running, the frame tick, whether
+//! leaving stops it, what quitting says, and the handles quitting awaits). [`LiveCtx`] is
+//! what a part may read of its screen: the lab file, the sliders, and the app's event queue.
 
 use std::time::Duration;
 
@@ -12,8 +12,6 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use crate::content::{LabFile, LabId};
-use crate::engine::fault::FaultKind;
-use crate::engine::retry::{RetryPolicy, ScenarioParams, run_scenario};
 use crate::live::run::{LabEvent, LabSender, LiveRun};
 use crate::tui::event::Event;
 use crate::tui::msg::Msg;
@@ -71,6 +69,9 @@ pub trait LivePart {
     }
     /// The learner left the screen (home, or back to sim): most labs stop their run, quietly.
     fn leave(&mut self) {}
+    /// The app is about to stop every run and wait for them: a part whose run takes a moment
+    /// to stop says so on its screen (Lab 1's server gets its grace period, then a kill).
+    fn quitting(&mut self) {}
     /// Stops everything and hands over the tasks still ending, for the bounded wait
     /// before the app leaves.
     fn shutdown(&mut self) -> Vec<JoinHandle<()>>;
@@ -177,72 +178,3 @@ macro_rules! runs_methods {
     };
 }
 pub(crate) use runs_methods;
-
-/// The policy's letter and name, as the live screens print it.
-pub fn policy_name(policy: RetryPolicy) -> &'static str {
-    match policy {
-        RetryPolicy::Layered => "A layered",
-        RetryPolicy::TopOnly => "B single layer",
-        RetryPolicy::TopOnlyBudget => "C single + budget",
-    }
-}
-
-/// A policy and its attempts in a few characters: `A 4×4×4`, `B 4×1×1`, `C 4×1×1 +10%`.
-pub fn short_policy(policy: RetryPolicy, attempts: &[u32], budget: f64) -> String {
-    let letter = match policy {
-        RetryPolicy::Layered => "A",
-        RetryPolicy::TopOnly => "B",
-        RetryPolicy::TopOnlyBudget => "C",
-    };
-    let product: Vec<String> = attempts.iter().map(u32::to_string).collect();
-    let budget = match policy {
-        RetryPolicy::TopOnlyBudget => format!(" +{:.0}% budget", budget * 100.0),
-        _ => String::new(),
-    };
-    format!("{letter} {}{budget}", product.join("×"))
-}
-
-pub fn next_policy(policy: RetryPolicy) -> RetryPolicy {
-    match policy {
-        RetryPolicy::Layered => RetryPolicy::TopOnly,
-        RetryPolicy::TopOnly => RetryPolicy::TopOnlyBudget,
-        RetryPolicy::TopOnlyBudget => RetryPolicy::Layered,
-    }
-}
-
-#[cfg(test)]
-#[test]
-fn faults_cycle_through_what_the_lab_offers() {
-    use FaultKind::{Errors, Hang, Refuse, Slow};
-    assert_eq!(next_fault(Hang, &FaultKind::ALL), Slow);
-    assert_eq!(next_fault(Refuse, &FaultKind::ALL), Hang);
-    assert_eq!(next_fault(Errors, &[Hang, Errors]), Hang);
-    assert_eq!(
-        next_fault(Slow, &[Hang, Errors]),
-        Hang,
-        "a fault the lab does not offer moves to its first"
-    );
-}
-
-#[cfg(test)]
-#[test]
-fn short_policies_read() {
-    assert_eq!(short_policy(RetryPolicy::Layered, &[4, 4, 4], 0.1), "A 4×4×4");
-    assert_eq!(
-        short_policy(RetryPolicy::TopOnlyBudget, &[4, 1, 1], 0.1),
-        "C 4×1×1 +10% budget"
-    );
-}
-
-/// The fault after `kind` among those the lab file offers (never empty: see `fault_kinds`).
-pub fn next_fault(kind: FaultKind, offered: &[FaultKind]) -> FaultKind {
-    match offered.iter().position(|k| *k == kind) {
-        Some(at) => offered[(at + 1) % offered.len()],
-        None => offered[0],
-    }
-}
-
-/// The sim's result at a live counting run's own settings, for the row beside it.
-pub fn sim_of(params: &ScenarioParams) -> crate::engine::retry::ScenarioResult {
-    run_scenario(params)
-}

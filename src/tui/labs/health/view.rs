@@ -35,14 +35,14 @@ use crate::engine::health::Phase;
 use crate::engine::health::ProbeMoment;
 use crate::learning::reveal::step_check;
 use crate::live::health::child::Stream;
+use crate::tui::frame::predict::sliders_at_settings;
+use crate::tui::frame::view::hidden;
 use crate::tui::keys::{self, Context};
+use crate::tui::labs::health::live::{LiveHealth, LivePhase, ProbeCell, Round, ServerLife};
+use crate::tui::labs::page::PageFrame;
 use crate::tui::layout::LabLayout;
-use crate::tui::screens::lab::first_visit;
-use crate::tui::screens::lab::health::{LiveHealth, LivePhase, ProbeCell, Round, ServerLife};
-use crate::tui::screens::lab::predict::sliders_at_settings;
 use crate::tui::theme::Theme;
 use crate::tui::view::footer;
-use crate::tui::view::lab::{LabView, lesson, params};
 use crate::tui::widgets::panel::panel;
 use crate::wrap::wrap_line;
 
@@ -51,19 +51,20 @@ const LABEL_WIDTH: u16 = 13;
 /// Columns between two time labels on the axis.
 const AXIS_STEP: usize = 10;
 
-pub fn render(view: &LabView, layout: &LabLayout, buf: &mut Buffer) {
-    let (theme, lab, state) = (view.theme, view.lab, view.screen);
-    let Some(live) = state.live.health() else { return };
+/// The live screen whole, its sliders the frame's (`frame.sliders()`), its lesson, prompt
+/// and verdict the frame's too.
+pub fn render(live: &LiveHealth, frame: &dyn PageFrame, layout: &LabLayout, buf: &mut Buffer) {
+    let (theme, lab, sliders) = (frame.theme(), frame.lab(), frame.sliders());
     title(
         theme,
-        &format!(" Lab {} · {}", view.number, lab.title),
+        &format!(" Lab {} · {}", frame.number(), lab.title),
         layout.title,
         buf,
     );
     // The port the next start asks for: the slider's, as `serve health --port` takes it.
-    let port = crate::content::params::live_port(state.lab_sliders());
+    let port = crate::content::params::live_port(sliders);
     server_panel(live, port, theme, layout.results, buf);
-    params::render(view, layout.params, buf);
+    frame.render_params(layout.params, buf);
     // Said where the sliders are: which of them a running server sees.
     let note = Line::from(Span::styled(" period now · others next start ", theme.dim()));
     let bottom = Rect::new(
@@ -74,35 +75,35 @@ pub fn render(view: &LabView, layout: &LabLayout, buf: &mut Buffer) {
     );
     note.render(bottom, buf);
 
-    if state.show_lesson {
-        lesson::render(view, layout.right, buf);
-        crate::tui::view::lab::predict::render(view, layout.right, buf);
-        return footer(view, layout.footer, buf);
+    if frame.show_lesson() {
+        frame.render_lesson(layout.right, buf);
+        frame.render_predict(layout.right, buf);
+        return footer(frame, layout.footer, buf);
     }
     let [probes, next, log] =
         Layout::vertical([Constraint::Length(6), Constraint::Length(4), Constraint::Min(3)]).areas(layout.right);
-    let period_s = crate::tui::slider::value_of(state.lab_sliders(), "probe_period_s").unwrap_or(0.5);
+    let period_s = crate::tui::slider::value_of(sliders, "probe_period_s").unwrap_or(0.5);
     // Live, only an open prompt hides the probes (nothing shows before the learner starts a server).
-    if let Some(why) = crate::tui::view::lab::hidden_why(view) {
-        crate::tui::view::lab::hidden(" Probes ", &why, theme, probes, buf);
+    if let Some(why) = frame.hidden_why() {
+        hidden(" Probes ", &why, theme, probes, buf);
     } else {
         probe_panel(live, period_s, theme, probes, buf);
     }
     // A probe decides the step's check only with the sliders at its settings (the server
     // starts at the sliders); else the simulation does, as the prompt says.
-    let moment = step_check(view.lab, state.predict.step)
-        .filter(|check| sliders_at_settings(check, state.lab_sliders()))
+    let moment = step_check(lab, frame.step())
+        .filter(|check| sliders_at_settings(check, sliders))
         .and_then(|check| {
             check
                 .metric
                 .as_deref()
                 .and_then(crate::learning::metrics::readyz_moment)
         });
-    next_panel(live, &step_note(view), moment, theme, next, buf);
+    next_panel(live, &step_note(frame), moment, theme, next, buf);
     log_panel(live, theme, log, buf);
     // A guided step's prompt and verdict, over the right panel as on every lab screen.
-    crate::tui::view::lab::predict::render(view, layout.right, buf);
-    footer(view, layout.footer, buf);
+    frame.render_predict(layout.right, buf);
+    footer(frame, layout.footer, buf);
 }
 
 fn title(theme: Theme, left: &str, area: Rect, buf: &mut Buffer) {
@@ -381,13 +382,13 @@ fn next_panel(
 
 /// For the current guided step when it has no check: nothing to predict, `]` marks it done,
 /// and, at the view's last step, where the lab goes on (Lab 1's fleet view, key F).
-fn step_note(view: &LabView) -> Option<String> {
-    let step = view.screen.predict.step;
-    if view.lab.steps.get(step)?.check.is_some() {
+fn step_note(frame: &dyn PageFrame) -> Option<String> {
+    let step = frame.step();
+    if frame.lab().steps.get(step)?.check.is_some() {
         return None;
     }
     let done = format!("step {}: nothing to predict, ] marks it done.", step + 1);
-    Some(match first_visit::steps_elsewhere(view.lab, view.screen.page(), step) {
+    Some(match frame.steps_elsewhere(step) {
         Some(elsewhere) => format!("{done} {elsewhere}"),
         None => done,
     })
@@ -449,10 +450,11 @@ fn log_panel(live: &LiveHealth, theme: Theme, area: Rect, buf: &mut Buffer) {
 
 /// The live keys from the key table, then back and help; a prompt's or verdict's own keys
 /// while one is open (the live keys wait for it).
-fn footer(view: &LabView, area: Rect, buf: &mut Buffer) {
-    let theme = view.theme;
-    if matches!(view.context, Context::Predict | Context::Observed | Context::Note) {
-        return footer::render_keys(view.context, theme, area, buf);
+fn footer(frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) {
+    let theme = frame.theme();
+    let context = frame.context();
+    if matches!(context, Context::Predict | Context::Observed | Context::Note) {
+        return footer::render_keys(context, theme, area, buf);
     }
     let entries = keys::footer_keys(Context::LiveHealth);
     footer::render_entries(entries.iter().copied().chain(["Esc back", "? help"]), theme, area, buf);

@@ -1,35 +1,24 @@
-//! The results panel: the numbers, laid out as the Atlas prints them.
-//!
-//! Lab 1's first page: what the two requests and the server's exit said (the timeline is
-//! in the right panel). (Labs 2 to 5 draw their own, in their folders under `tui/labs/`.)
+//! The Results panel of Lab 1's first page, laid out as the Atlas prints it: what the two
+//! requests and the server's exit said in the simulated driver's run (its timeline is in
+//! the right panel, [`super::charts`]).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
-use crate::learning::reveal::{Masked, placeholder};
+use crate::engine::health::DriverRun;
 use crate::report;
-use crate::tui::screens::lab::sim::LabResults;
-use crate::tui::view::lab::LabView;
+use crate::tui::frame::view::results_title_of;
+use crate::tui::labs::page::PageFrame;
 
-/// A report row hides the numbers masked by the hiding rule, by their metric, before it is
-/// text: the rule lives in `learning`, the cells in `report`, and the app is where both meet.
-impl crate::report::cells::Mask for Masked {
-    fn hidden(&self, metric: &str) -> Option<String> {
-        self.step(metric).map(placeholder)
-    }
-}
-
-pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
-    let (theme, state) = (view.theme, view.screen);
+/// `run` is the run shown: `check_run` when it is that at an open verdict's own settings.
+pub fn render(run: &DriverRun, check_run: bool, frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) {
+    let theme = frame.theme();
     let block = Block::bordered()
-        .title(Span::styled(super::results_title(state), theme.accent()))
+        .title(Span::styled(results_title_of(check_run), theme.accent()))
         .border_style(theme.border());
-    let masked = view.masked();
-    let Some(LabResults::Health(run)) = state.shown_results() else {
-        return;
-    };
+    let masked = frame.masked();
     let rows = report::health_rows(run);
     let mut outcome: Vec<String> = rows.iter().rev().take(3).map(|row| row.join(&masked)).collect();
     outcome.reverse();
