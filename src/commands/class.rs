@@ -14,7 +14,8 @@ use std::time::Duration;
 use color_eyre::eyre::{Result, WrapErr};
 
 use crate::cli::{ClassCommand, ClassHostArgs, ClassJoinArgs};
-use crate::commands::{load_content, run::live_runtime};
+use crate::commands::load::load_content;
+use crate::commands::run::live_runtime;
 use crate::error::UsageError;
 use crate::live::room_server::{self, Arrival, Sent};
 use crate::room::SharedRoom;

@@ -22,6 +22,8 @@ mod drill;
 mod export;
 /// Lab 1 at fleet scale: `run fleet`, `serve database`, `serve health --database-port`.
 mod fleet;
+/// The lab files and the bank loaded, a content problem as one usage error.
+mod load;
 /// `run oncall`: the on-call drill headless, its debrief and its replay.
 pub mod oncall;
 mod overload;
@@ -34,14 +36,15 @@ pub mod run;
 pub mod serve;
 
 use std::io::{BufRead, Write};
-use std::path::Path;
 use std::process::ExitCode;
 
 use color_eyre::eyre::Result;
 
 use crate::cli::{Cli, Command, LabsArgs, LabsCommand, RunLab, ServeLab};
-use crate::content::{Content, ContentError, LabId};
+use crate::content::{Content, LabId};
 use crate::error::UsageError;
+pub use load::load_content;
+use load::{content_result, load_labs};
 
 /// Runs the parsed command line, reading answers from `input` and writing its report to `out`.
 pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<ExitCode> {
@@ -118,34 +121,6 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
             list_labs(&content, out)
         }
     }
-}
-
-/// Loads the labs, turning content problems into one usage error per problem line.
-pub fn load_content(content_dir: Option<&Path>) -> Result<Content> {
-    content_result(Content::load(content_dir))
-}
-
-/// Content problems as one usage error in one line: the first problem, and how many more
-/// there are (`check` lists them all, a line each).
-fn content_result(loaded: std::result::Result<Content, Vec<ContentError>>) -> Result<Content> {
-    loaded.map_err(|errors| {
-        let first = errors
-            .first()
-            .map_or_else(|| "the content does not load".to_string(), ContentError::to_string);
-        let message = match errors.len() {
-            0 | 1 => first,
-            count => format!(
-                "{first} (and {} more: `resilience-lab check` lists them all)",
-                count - 1
-            ),
-        };
-        UsageError(message).into()
-    })
-}
-
-/// Loads the labs without the question bank, for commands that ask no questions.
-fn load_labs(content_dir: Option<&Path>) -> Result<Content> {
-    content_result(Content::load_labs(content_dir))
 }
 
 fn list_labs(content: &Content, out: &mut dyn Write) -> Result<ExitCode> {

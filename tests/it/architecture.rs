@@ -591,21 +591,26 @@ fn named_paths(module: &str, code: &str, known: &BTreeMap<String, PathBuf>) -> V
             paths.extend(absolute(&path, &here, known));
         }
     }
-    for root in ["crate::", "self::", "super::"] {
-        let mut from = 0;
-        while let Some(found) = code[from..].find(root) {
-            let at = from + found;
-            from = at + root.len();
-            if word_before(at) || in_test(at) {
-                continue;
-            }
-            let tail = &code[at..];
-            let end = tail
-                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
-                .unwrap_or(tail.len());
-            let path = tail[..end].trim_end_matches(':');
-            paths.extend(absolute(path, &module_at(module, &inline, at), known));
+    // Inline paths: `crate::`, `self::` and `super::` ones, and those that start at a child
+    // module by its relative name (`view::render(..)` in a folder's `mod.rs`), which
+    // [`absolute`] keeps only when the first segment is a child module of ours.
+    let mut from = 0;
+    while let Some(found) = code[from..].find("::") {
+        let colons = from + found;
+        from = colons + 2;
+        let at = code[..colons]
+            .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .map_or(0, |i| i + 1);
+        if at == colons || word_before(at) || in_test(at) {
+            continue;
         }
+        let tail = &code[at..];
+        let end = tail
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+            .unwrap_or(tail.len());
+        let path = tail[..end].trim_end_matches(':');
+        from = at + end.max(colons + 2 - at);
+        paths.extend(absolute(path, &module_at(module, &inline, at), known));
     }
     paths
 }
@@ -688,6 +693,12 @@ fn relative_paths_resolve_from_the_module_they_are_written_in() {
     let owners: BTreeSet<&str> = paths.iter().filter_map(|p| owner(p, &known)).collect();
     // `super::*` inside `mod tests` is the file's own module, no edge to its parent.
     assert_eq!(owners, BTreeSet::from(["crate::a::b", "crate::a::c", "crate::d"]));
+    // A child module named inline by its relative name is an edge too (a folder's `mod.rs`
+    // calling `view::render(..)`); `std::fmt::Debug` and `Vec::new()` are none of ours.
+    let code = strip("fn f() { b::draw(); let v = Vec::new(); std::fmt::write(); c::x(); }\n");
+    let paths = named_paths("crate::a", &code, &known);
+    let owners: BTreeSet<&str> = paths.iter().filter_map(|p| owner(p, &known)).collect();
+    assert_eq!(owners, BTreeSet::from(["crate::a::b", "crate::a::c"]));
     assert_eq!(
         strip("let c = '{'; // {\nlet s = \"}\";"),
         "let c = ' '; \nlet s = \"\";"

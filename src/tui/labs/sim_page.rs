@@ -4,6 +4,10 @@
 //! switches to and `s` starts. [`SimPage`] is that page, written once; what differs between
 //! labs is one [`LabSim`] impl in the lab's folder (its simulation, its named numbers, its
 //! live part, its drawing), so five labs do not carry five copies of the same page.
+//!
+//! A lab's view draws a `SimPage<S>` for any `S: LabSim` with that lab's results and live
+//! types, not the lab's page alias: it imports its siblings (the run, the live part) and not
+//! the lab's module, which calls it, so no view and its lab import each other in a loop.
 
 use std::fmt::Debug;
 use std::marker::PhantomData;

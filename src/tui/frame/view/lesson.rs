@@ -17,7 +17,7 @@ use crate::content::book;
 use crate::learning::reveal;
 use crate::tui::frame::chapter_cache::line_rows;
 use crate::tui::frame::first_visit;
-use crate::tui::frame::view::LabView;
+use crate::tui::frame::view::lab_view::LabView;
 use crate::wrap::wrap_words;
 
 pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {

@@ -26,9 +26,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use crate::content::LabFile;
-use crate::learning::progress::Progress;
 use crate::learning::reveal::{self, Masked, placeholder};
-use crate::tui::frame::LabScreen;
 use crate::tui::frame::first_visit;
 use crate::tui::keys::{self, Context};
 use crate::tui::labs::page::{OpenVerdict, PageFrame};
@@ -39,34 +37,12 @@ use crate::tui::view::footer;
 use crate::tui::widgets::panel::panel;
 
 pub mod hidden_legend;
+pub mod lab_view;
 pub mod lesson;
 pub mod params;
 pub mod predict;
 
-/// What a lab view draws from: the lab's screen, its file, and what the app lends it.
-pub struct LabView<'a> {
-    pub screen: &'a LabScreen,
-    pub lab: &'a LabFile,
-    /// The lab's number on the home screen, from 1.
-    pub number: usize,
-    pub theme: Theme,
-    /// The steps done, for the lesson's ticks.
-    pub progress: &'a Progress,
-    /// The key context, for the footer.
-    pub context: Context,
-}
-
-impl LabView<'_> {
-    /// The numbers other unanswered checks ask for in the run on screen ([`reveal::Masked`]).
-    pub fn masked(&self) -> Masked {
-        self.screen.masked(self.lab, self.progress, &[])
-    }
-
-    /// As [`LabView::masked`], for a drawing that covers every value of `spanning` at once.
-    pub fn masked_spanning(&self, spanning: &[&str]) -> Masked {
-        self.screen.masked(self.lab, self.progress, spanning)
-    }
-}
+pub use lab_view::LabView;
 
 /// What the frame lends a page to draw itself with.
 impl PageFrame for LabView<'_> {

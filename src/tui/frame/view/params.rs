@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
-use crate::tui::frame::view::LabView;
+use crate::tui::frame::view::lab_view::LabView;
 use crate::tui::layout;
 use crate::tui::slider::Slider;
 use crate::tui::theme::Theme;

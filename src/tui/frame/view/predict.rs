@@ -21,7 +21,7 @@ use crate::learning::reveal::step_check;
 use crate::tui::frame::done_note;
 use crate::tui::frame::first_visit;
 use crate::tui::frame::predict::{ConditionDetail, conditions, conditions_in};
-use crate::tui::frame::view::LabView;
+use crate::tui::frame::view::lab_view::LabView;
 use crate::tui::markdown::wrapped_rows;
 
 pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {

@@ -24,14 +24,15 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Sparkline, Widget, Wrap};
 
 use crate::engine::breaker::BreakerState;
+use crate::engine::brownout::BrownoutComparison;
 use crate::engine::fault::{FaultKind, ManualOverride};
 use crate::learning::metrics::BREAKER_CALLERS;
 use crate::report::caller_row;
 use crate::report::cells::fit_width;
-use crate::tui::labs::breaker::BreakerPage;
 use crate::tui::labs::breaker::charts::{calls_chart, resample};
 use crate::tui::labs::breaker::live::{BreakerLive, BreakerSeries, ROLLING_WINDOW_S, Side};
 use crate::tui::labs::page::PageFrame;
+use crate::tui::labs::sim_page::{LabSim, SimPage};
 use crate::tui::theme::Theme;
 use crate::tui::view::footer::choice_hint;
 use crate::tui::widgets::panel::panel;
@@ -80,7 +81,12 @@ fn status_line(live: &BreakerLive) -> String {
     }
 }
 
-pub fn render_results(page: &BreakerPage, frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) {
+pub fn render_results<S: LabSim<Results = BrownoutComparison, Live = BreakerLive>>(
+    page: &SimPage<S>,
+    frame: &dyn PageFrame,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let theme = frame.theme();
     let live = &page.live;
     let block = panel(" Live: both callers against one dependency on 127.0.0.1 ", theme);

@@ -31,10 +31,10 @@ use crate::learning::reveal::Masked;
 use crate::report::budget_rows;
 use crate::report::cells::Mask;
 use crate::tui::frame::view::{masked_chart, results_title_of};
-use crate::tui::labs::budget::BudgetPage;
 use crate::tui::labs::budget::live::{BudgetLive, live_note};
 use crate::tui::labs::budget::run::{ARRIVAL_SLOT_MS, BudgetResults, HERD_SLOT_MS, scenario_at_step};
 use crate::tui::labs::page::PageFrame;
+use crate::tui::labs::sim_page::{LabSim, SimPage};
 use crate::tui::theme::Theme;
 use crate::tui::view::legend::{self, Item};
 use crate::tui::widgets::panel::panel;
@@ -101,7 +101,12 @@ fn run_lines(run: &BudgetRun, masked: &Masked, width: usize) -> Vec<String> {
 }
 
 /// The simulated page's results panel.
-pub fn render_results(page: &BudgetPage, frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) {
+pub fn render_results<S: LabSim<Results = BudgetResults, Live = BudgetLive>>(
+    page: &SimPage<S>,
+    frame: &dyn PageFrame,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let theme = frame.theme();
     let verdict = frame.verdict();
     let results = page.shown_results(verdict);
@@ -124,7 +129,12 @@ pub fn render_results(page: &BudgetPage, frame: &dyn PageFrame, area: Rect, buf:
 
 /// The live page's results panel: what runs, how it is made, and the measured lines beside
 /// the simulation's at the run's own settings.
-pub fn render_live_results(page: &BudgetPage, frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) {
+pub fn render_live_results<S: LabSim<Results = BudgetResults, Live = BudgetLive>>(
+    page: &SimPage<S>,
+    frame: &dyn PageFrame,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let theme = frame.theme();
     let width = usize::from(area.width.saturating_sub(2));
     let fit = |text: String| crate::report::cells::fit_width(text, width);
@@ -173,7 +183,12 @@ pub fn render_live_results(page: &BudgetPage, frame: &dyn PageFrame, area: Rect,
 
 /// The chart of the scenario on screen (sim or live: the live deadline draws its measured
 /// hops).
-pub fn render_charts(page: &BudgetPage, frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) {
+pub fn render_charts<S: LabSim<Results = BudgetResults, Live = BudgetLive>>(
+    page: &SimPage<S>,
+    frame: &dyn PageFrame,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let theme = frame.theme();
     let results = page.shown_results(frame.verdict());
     let live = page.live_showing.then_some(&page.live);

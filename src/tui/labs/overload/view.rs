@@ -24,10 +24,10 @@ use crate::engine::overload::{CurvePoint, OverloadParams, OverloadRun, Second};
 use crate::learning::reveal::{Masked, placeholder};
 use crate::report::cells::fit_width;
 use crate::tui::frame::view::{footer_keys, masked_chart, results_title_of};
-use crate::tui::labs::overload::OverloadPage;
 use crate::tui::labs::overload::live::{LiveRecord, LiveScale, OverloadLive, OverloadView, live_scaled};
 use crate::tui::labs::overload::run::OverloadResults;
 use crate::tui::labs::page::PageFrame;
+use crate::tui::labs::sim_page::{LabSim, SimPage};
 use crate::tui::view::footer;
 use crate::tui::view::overload::{
     bulkhead_view, goodput_curves, metastable_view, outcomes_per_second, queue_over_time_scaled, throttle_view,
@@ -36,7 +36,10 @@ use crate::tui::widgets::panel::panel;
 use crate::wrap::first_that_fits;
 
 /// The run shown, and the live part while the live screen shows.
-fn parts<'a>(page: &'a OverloadPage, frame: &dyn PageFrame) -> (&'a OverloadResults, Option<&'a OverloadLive>) {
+fn parts<'a, S: LabSim<Results = OverloadResults, Live = OverloadLive>>(
+    page: &'a SimPage<S>,
+    frame: &dyn PageFrame,
+) -> (&'a OverloadResults, Option<&'a OverloadLive>) {
     (
         page.shown_results(frame.verdict()),
         page.live_showing.then_some(&page.live),
@@ -150,7 +153,12 @@ fn live_scale_line(p: &OverloadParams, scale: LiveScale, width: usize) -> String
 
 /// The Results panel: three lines in sim; in live the live scale and a small table of the
 /// live run against the sim at the live settings, both at the lesson's scale.
-pub fn render_results(page: &OverloadPage, frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) {
+pub fn render_results<S: LabSim<Results = OverloadResults, Live = OverloadLive>>(
+    page: &SimPage<S>,
+    frame: &dyn PageFrame,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let theme = frame.theme();
     let block = panel(results_title_of(page.shows_verdict_run(frame)), theme);
     let inner = block.inner(area);
@@ -249,7 +257,12 @@ fn live_points(live: &OverloadLive, results: &OverloadResults) -> Vec<CurvePoint
 
 /// The view `v` chose: the curves and queue, the outcomes and throttle, the bulkhead, or
 /// the metastable model.
-pub fn render_charts(page: &OverloadPage, frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) {
+pub fn render_charts<S: LabSim<Results = OverloadResults, Live = OverloadLive>>(
+    page: &SimPage<S>,
+    frame: &dyn PageFrame,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let theme = frame.theme();
     let (results, live) = parts(page, frame);
     // The view `v` chose (kept in the live part, so it is the same in both modes).

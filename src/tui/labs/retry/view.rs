@@ -19,11 +19,11 @@ use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph, Widget};
 
-use super::RetryPage;
 use super::live::{RatePoint, RetryLive, RetrySeries, RetryView, policy_name, sim_of};
 use crate::learning::metrics::retry_metric;
 use crate::live::retry::runner::LIVE_ACTIONS_MAX;
 use crate::tui::labs::page::PageFrame;
+use crate::tui::labs::sim_page::{LabSim, SimPage};
 use crate::tui::slider::value_of;
 use crate::tui::theme::Theme;
 use crate::tui::view::footer::choice_hint;
@@ -41,7 +41,12 @@ pub fn short_rate(per_s: f64) -> String {
     }
 }
 
-pub fn render_results(page: &RetryPage, frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) {
+pub fn render_results<S: LabSim<Live = RetryLive>>(
+    page: &SimPage<S>,
+    frame: &dyn PageFrame,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let theme = frame.theme();
     let live = &page.live;
     let view = live.view;
