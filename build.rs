@@ -8,7 +8,7 @@
 //! not parse here gets an empty JSON file, so the binary parses its TOML and reports the
 //! mistake with its line, as it does for a class's own file.
 //!
-//! It also lists every chapter of `book/src/` for the app's book (`book_files.rs`, a table of
+//! It also lists every lab file for the binary to embed (`lab_files.rs`), and every chapter of `book/src/` for the app's book (`book_files.rs`, a table of
 //! `include_str!`s): a new chapter is a new file and a line in `SUMMARY.md`, with no list in
 //! the code to forget (Lab 5's and the on-call drill's chapters were left out of the app by
 //! the hand-kept list this replaces).
@@ -33,6 +33,7 @@ fn main() {
         })
         .collect();
     names.sort();
+    write_lab_files(Path::new(&package), Path::new(&out_dir), &names);
     for name in names {
         let source = format!("labs/{name}.toml");
         println!("cargo::rerun-if-changed={source}");
@@ -45,6 +46,28 @@ fn main() {
         std::fs::write(&target, json).unwrap_or_else(|err| panic!("cannot write {}: {err}", target.display()));
     }
     write_book_files(Path::new(&package), Path::new(&out_dir));
+}
+
+/// Writes `lab_files.rs`: `(id, its TOML, its JSON)` for every lab file in `labs/`, sorted,
+/// so the binary embeds each lab the folder holds with no list kept by hand
+/// (`content::EMBEDDED_LABS` puts them in `LabId::ALL`'s order, and a `LabId` without its
+/// file stops the build there).
+fn write_lab_files(package: &Path, out_dir: &Path, names: &[String]) {
+    let mut table =
+        String::from("/// Every lab file of `labs/` (its id, its TOML, the same as JSON), written by build.rs.\n");
+    table.push_str("pub const LAB_FILES: &[(&str, &str, &str)] = &[\n");
+    for name in names {
+        let toml = package.join("labs").join(format!("{name}.toml"));
+        let json = out_dir.join(format!("{name}.json"));
+        table.push_str(&format!(
+            "    ({name:?}, include_str!({:?}), include_str!({:?})),\n",
+            toml.display().to_string(),
+            json.display().to_string()
+        ));
+    }
+    table.push_str("];\n");
+    let target = out_dir.join("lab_files.rs");
+    std::fs::write(&target, table).unwrap_or_else(|err| panic!("cannot write {}: {err}", target.display()));
 }
 
 /// Writes `book_files.rs`: `(path under book/src, its text)` for every Markdown file there

@@ -42,16 +42,52 @@ pub const LAB_IDS: [&str; LabId::ALL.len()] = {
     names
 };
 
-/// The lab files as shipped, embedded at build time: each TOML text, and the same document as
-/// JSON (written by build.rs, empty if the TOML does not parse), which loads several times faster.
-#[rustfmt::skip]
-const EMBEDDED_LABS: [(LabId, &str, &str); LabId::ALL.len()] = [
-    (LabId::Health,   include_str!("../../labs/health.toml"),   include_str!(concat!(env!("OUT_DIR"), "/health.json"))),
-    (LabId::Retry,    include_str!("../../labs/retry.toml"),    include_str!(concat!(env!("OUT_DIR"), "/retry.json"))),
-    (LabId::Breaker,  include_str!("../../labs/breaker.toml"),  include_str!(concat!(env!("OUT_DIR"), "/breaker.json"))),
-    (LabId::Overload, include_str!("../../labs/overload.toml"), include_str!(concat!(env!("OUT_DIR"), "/overload.json"))),
-    (LabId::Budget,   include_str!("../../labs/budget.toml"),   include_str!(concat!(env!("OUT_DIR"), "/budget.json"))),
-];
+// `LAB_FILES`: every lab file in `labs/` as build.rs found it, sorted by id.
+include!(concat!(env!("OUT_DIR"), "/lab_files.rs"));
+
+/// The lab files as shipped, embedded at build time in [`LabId::ALL`]'s order: each TOML text,
+/// and the same document as JSON (written by build.rs, empty if the TOML does not parse),
+/// which loads several times faster. A new lab's file is found in the folder; a `LabId`
+/// whose file is missing stops the build here.
+const EMBEDDED_LABS: [(LabId, &str, &str); LabId::ALL.len()] = {
+    let mut table = [(LabId::ALL[0], "", ""); LabId::ALL.len()];
+    let mut index = 0;
+    while index < table.len() {
+        let id = LabId::ALL[index];
+        let (_, toml, json) = LAB_FILES[lab_file_index(id.name())];
+        table[index] = (id, toml, json);
+        index += 1;
+    }
+    table
+};
+
+/// Where the lab file of id `name` is in [`LAB_FILES`].
+const fn lab_file_index(name: &str) -> usize {
+    let mut at = 0;
+    while at < LAB_FILES.len() {
+        if same_text(LAB_FILES[at].0, name) {
+            return at;
+        }
+        at += 1;
+    }
+    panic!("a LabId has no file in labs/ (build.rs embeds what the folder holds)")
+}
+
+/// `a == b`, in a constant (`str`'s `==` is not `const`).
+const fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut at = 0;
+    while at < a.len() {
+        if a[at] != b[at] {
+            return false;
+        }
+        at += 1;
+    }
+    true
+}
 
 /// Each shipped lab file as written (`labs/<id>.toml`), for `labs export`.
 pub fn shipped_lab_files() -> impl Iterator<Item = (LabId, &'static str)> {
