@@ -609,7 +609,7 @@ fn lab_3s_breaker_calls_wait_for_step_5() {
         let index = lab_index(&app, LabId::Breaker);
         let screen = squeezed(&render(&app));
         assert!(!screen.contains("2911"), "{screen}");
-        assert!(screen.contains("calls=?s5"), "{screen}");
+        assert!(screen.contains("calls=?s2"), "step 2 asks first: {screen}");
         assert!(
             screen.contains("calls=6000"),
             "the timeout's calls are the offered: {screen}"
@@ -619,6 +619,25 @@ fn lab_3s_breaker_calls_wait_for_step_5() {
         app.update(Msg::Back);
         go_to(&mut app, index, 0);
         let screen = squeezed(&render(&app));
+        assert!(!screen.contains("2911"), "step 2's 44 still waits: {screen}");
+        go_to(&mut app, index, 1);
+        predict(&mut app, "44");
+        app.update(Msg::Back);
+        go_to(&mut app, index, 0);
+        let screen = squeezed(&render(&app));
         assert!(screen.contains("calls=2911"), "{screen}");
+    }
+}
+
+#[test]
+fn lab_3s_breaker_calls_wait_for_step_2_when_step_5_is_seen_first() {
+    // Step 2 skipped, step 5 seen with x: its degraded 3133 shows, and 2911 calls beside it
+    // would give step 2's 44 (2911 + 3133 - 6000).
+    for (width, height) in SIZES {
+        let mut app = open_at(width, height, LabId::Breaker, 4);
+        app.update(Msg::Reveal);
+        let screen = squeezed(&render(&app));
+        assert!(screen.contains("degraded=3133"), "step 5's run is seen: {screen}");
+        assert!(!screen.contains("2911"), "{screen}");
     }
 }
