@@ -407,7 +407,10 @@ impl LabScreen {
         // `F` from a verdict or a note (which may say the lab goes on in the other view)
         // closes it and switches views.
         if msg == Msg::NextPage && self.page_count() > 1 && self.predict.is_showing_outcome() {
+            let verdict_before = self.predict.observed.is_some();
             self.predict.close();
+            // The lesson the verdict folded stays folded away: the page it belonged to goes.
+            self.lesson_gives_way(verdict_before, true);
         }
         // Seeing the run without predicting: this step only; its check stays open to predict.
         if msg == Msg::Reveal {

@@ -247,3 +247,23 @@ fn revealing_a_run_shows_it_where_the_open_lesson_was() {
     let text = render(&app);
     assert!(!text.contains("Lesson ·") && text.contains("Jitter"), "{text}");
 }
+
+#[test]
+fn a_verdict_left_by_changing_page_does_not_reopen_the_lesson_later() {
+    // Lab 1's first visit: a verdict folds the lesson, F leaves the verdict for the fleet
+    // page; the lesson closed there, a fleet verdict gone on from (Enter) leaves it closed:
+    // the fold belonged to the verdict that F closed.
+    let mut app = app(100, 30);
+    open_lab(&mut app, 0);
+    predict(&mut app, "200");
+    assert!(app.labs[0].predict.observed.is_some() && !app.labs[0].show_lesson);
+    app.update(Msg::NextPage);
+    if app.labs[0].show_lesson {
+        app.update(Msg::Back);
+    }
+    assert!(!app.labs[0].show_lesson);
+    predict(&mut app, "1");
+    assert!(app.labs[0].predict.observed.is_some(), "a fleet verdict");
+    app.update(Msg::Open);
+    assert!(!app.labs[0].show_lesson, "{}", render(&app));
+}
