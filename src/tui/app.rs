@@ -150,16 +150,6 @@ impl App {
             .unwrap_or_else(|| panic!("lab {id} has a screen: Content::load loads every lab"))
     }
 
-    /// Whether Lab 1's live screen is showing (its keys come first).
-    pub fn health_live_showing(&self) -> bool {
-        self.health_live_showing_ignoring_help() && !self.show_help
-    }
-
-    /// Whether Lab 1's live screen is under whatever overlay shows (the help lists its keys).
-    pub fn health_live_showing_ignoring_help(&self) -> bool {
-        self.live_context_ignoring_help() == Some(Context::LiveHealth)
-    }
-
     /// The live screen's own key context, if a live screen shows under any overlay.
     pub fn live_context_ignoring_help(&self) -> Option<Context> {
         match self.screen {

@@ -649,7 +649,11 @@ fn lab1_live_keys_come_first_only_on_the_live_screen() {
     assert!(!app.update(Msg::StartStop));
     assert_eq!(app.msg_for(&press(KeyCode::Char('m'))), Some(Msg::ToggleMode));
     app.update(Msg::ToggleMode);
-    assert!(app.health_live_showing());
+    assert_eq!(
+        app.live_context_ignoring_help(),
+        Some(Context::LiveHealth),
+        "Lab 1's live screen shows"
+    );
     assert_eq!(app.msg_for(&press(KeyCode::Char('s'))), Some(Msg::StartStop));
     // The old "predict the next probe" game is gone: p asks a step's check before its action.
     assert_eq!(app.msg_for(&press(KeyCode::F(2))), None);
@@ -668,7 +672,7 @@ fn lab1_live_keys_come_first_only_on_the_live_screen() {
     app.update(Msg::Back);
     app.update(Msg::Down);
     app.update(Msg::Open);
-    assert!(!app.health_live_showing());
+    assert_ne!(app.live_context_ignoring_help(), Some(Context::LiveHealth));
     assert_eq!(app.msg_for(&press(KeyCode::Char('s'))), Some(Msg::StartStop));
 }
 
@@ -743,7 +747,11 @@ fn live_keys_need_live_mode_and_a_live_lab() {
     // and sets Lab 1's mode only.
     app.update(Msg::Open);
     assert!(app.update(Msg::ToggleMode));
-    assert!(app.health_live_showing());
+    assert_eq!(
+        app.live_context_ignoring_help(),
+        Some(Context::LiveHealth),
+        "Lab 1's live screen shows"
+    );
     assert!(app.labs[0].live_showing());
     assert!(!app.labs[2].live_showing());
     app.update(Msg::ToggleMode);
