@@ -24,7 +24,7 @@ use crate::engine::oncall::sim::WORKERS;
 use crate::tui::screens::facilitator::{FacilitatorScreen, FacilitatorStage, FaultPick};
 use crate::tui::theme::Theme;
 use crate::tui::view::footer;
-use crate::tui::view::oncall::{bordered, title_line};
+use crate::tui::view::oncall::{LOG_TEXT_COLUMN, bordered, title_line};
 
 pub fn render(screen: &FacilitatorScreen, theme: Theme, area: Rect, buf: &mut Buffer) {
     let [title, body, status, foot] = Layout::vertical([
@@ -183,7 +183,12 @@ fn render_log(view: &FacilitatorView, theme: Theme, area: Rect, buf: &mut Buffer
     if lines.is_empty() {
         lines.push(Line::styled(" no lever pulled, no hint sent yet", theme.dim()));
     }
-    let paragraph = Paragraph::new(lines).wrap(Wrap { trim: false });
+    // A long entry wraps under its text, past its `t=... s`, as on-call's own log does.
+    let wrapped: Vec<Line> = lines
+        .into_iter()
+        .flat_map(|line| crate::wrap::wrap_line(line, usize::from(inner.width), LOG_TEXT_COLUMN))
+        .collect();
+    let paragraph = Paragraph::new(wrapped);
     let rows = paragraph.line_count(inner.width) as u16;
     paragraph
         .scroll((rows.saturating_sub(inner.height), 0))

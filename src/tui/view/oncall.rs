@@ -246,8 +246,9 @@ fn render_alerts(view: &OncallView, theme: Theme, area: Rect, buf: &mut Buffer) 
     Paragraph::new(lines).render(inner, buf);
 }
 
-/// Where a decision log entry's text starts, after ` t=123 s `: its wrapped rows start here.
-const LOG_TEXT_COLUMN: usize = 9;
+/// Where a decision log entry's text starts, after ` t=123 s `: its wrapped rows start here
+/// (on-call's log and the facilitator's).
+pub const LOG_TEXT_COLUMN: usize = 9;
 
 fn render_log(view: &OncallView, theme: Theme, area: Rect, buf: &mut Buffer) {
     let pulled = if view.pulled.is_empty() {
