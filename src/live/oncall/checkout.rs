@@ -157,7 +157,7 @@ impl Checkout {
         }
     }
 
-    /// One attempt over HTTP within `limit_ms` of call `started_s`: whether it succeeded
+    /// One attempt over HTTP within `limit_ms`: whether it succeeded
     /// and its drill ms. At a first attempt the dependency posts how the stand-ins'
     /// application attempts end on the board the moment it plans them, and they go to the
     /// breaker at those moments (a stand-in's fast 503 ends before a live success is
@@ -171,7 +171,6 @@ impl Checkout {
         dep: OncallDep,
         query: &AttemptQuery,
         limit_ms: f64,
-        started_s: f64,
         report: Option<StandInReport>,
     ) -> (bool, f64) {
         let start = Instant::now();
@@ -184,7 +183,7 @@ impl Checkout {
             // Waited for before the attempt is sent, so that the post cannot come first.
             let posted = board.expect(query.request);
             let (breaker, clock) = (self.breakers[dep.index()].clone(), self.clock);
-            tokio::spawn(record_stand_ins(breaker, clock, started_s, posted));
+            tokio::spawn(record_stand_ins(breaker, clock, posted));
         }
         let (client, board, number) = (self.client.clone(), board.clone(), query.request);
         // Spawned, so that an answer that comes after the attempt's limit still tells the
@@ -252,7 +251,6 @@ impl Checkout {
             live_calls: true,
         };
         let mut report = Some(report);
-        let started_s = self.clock.now_s();
         loop {
             match plan.next_step() {
                 CallStep::AskBreaker => {
@@ -274,7 +272,7 @@ impl Checkout {
                     plan.permitted(permitted);
                 }
                 CallStep::Attempt { limit_ms } => {
-                    let (ok, took_ms) = self.attempt(dep, &query, limit_ms, started_s, report.take()).await;
+                    let (ok, took_ms) = self.attempt(dep, &query, limit_ms, report.take()).await;
                     query.attempt += 1;
                     let took_ms = plan.attempted(ok, took_ms);
                     self.tally.dep(second, dep, |d| {
@@ -329,9 +327,7 @@ impl Checkout {
             stand_in_budgets_ms,
             live_calls: false,
         };
-        let started_s = self.clock.now_s();
-        self.attempt(dep, &query, INBOUND_DEADLINE_MS, started_s, Some(report))
-            .await;
+        self.attempt(dep, &query, INBOUND_DEADLINE_MS, Some(report)).await;
     }
 
     /// Checkout number `request`, sent at drill second `sent_s`: true when it answered
@@ -456,25 +452,27 @@ impl Checkout {
     }
 }
 
-/// Records the stand-ins' application attempts of a call begun at `started_s` in its
-/// breaker when each ends (`started_s` plus its time), as five calls' outcomes would come:
-/// so that the window of 20 calls spans the sim's time and holds 20 draws, not four drawn
-/// five times. They are `posted` when the dependency plans the call (nothing, if the first
-/// attempt never reached it). A stand-in's outcome counts only while the breaker is
-/// closed: once it opened, the sim's call would have been refused or its late outcome
-/// ignored.
+/// Records the stand-ins' application attempts of a call in its breaker when each ends
+/// (its sim request's arrival plus its time, the moment the sim's breaker learns it), as
+/// five calls' outcomes would come: so that the window of 20 calls spans the sim's time
+/// and holds 20 draws, not four drawn five times. Timed by their own arrivals, not from
+/// the live call's start: that start waits for inventory's answer and the machine, 50 to
+/// 135 ms after the sim's arrival on a loaded machine, and moved all five of a call's
+/// outcomes with it. They are `posted` when the dependency plans the call (nothing, if
+/// the first attempt never reached it); one already due then is recorded at once. A
+/// stand-in's outcome counts only while the breaker is closed: once it opened, the sim's
+/// call would have been refused or its late outcome ignored.
 async fn record_stand_ins(
     breaker: Arc<Mutex<Option<Breaker>>>,
     clock: DrillClock,
-    started_s: f64,
     posted: oneshot::Receiver<Vec<StandInEnd>>,
 ) {
     let Ok(mut ends) = posted.await else {
         return;
     };
-    ends.sort_by(|a, b| a.end_ms.total_cmp(&b.end_ms));
+    ends.sort_by(|a, b| a.at_s.total_cmp(&b.at_s));
     for end in ends {
-        tokio::time::sleep_until(clock.instant_at(started_s + end.end_ms / 1_000.0).into()).await;
+        tokio::time::sleep_until(clock.instant_at(end.at_s).into()).await;
         if let Ok(mut b) = breaker.lock()
             && let Some(b) = b.as_mut()
             && b.state() == BreakerState::Closed

@@ -164,8 +164,9 @@ impl AttemptQuery {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StandInEnd {
     pub ok: bool,
-    /// When it ended, in drill ms from the call's first attempt.
-    pub end_ms: f64,
+    /// The drill second it ended, as the sim's breaker learns it: its sim request's
+    /// arrival plus the attempts' time, whenever the live call started.
+    pub at_s: f64,
 }
 
 /// Where a dependency tells checkout-api its calls' stand-ins' application attempts (how
@@ -234,10 +235,12 @@ pub fn stand_in_calls_of(body: &[u8]) -> Option<[Option<CallEnd>; STAND_INS]> {
     Some(calls)
 }
 
-/// One planned call: its attempts' outcomes and drill ms, how and when (drill ms from
-/// its start) each application attempt ended, and how the call ended.
+/// One planned call: its sim request's arrival, its attempts' outcomes and drill ms, how
+/// and when (drill ms from its start) each application attempt ended, and how the call
+/// ended.
 #[derive(Clone, Debug, Default)]
 struct PlannedCall {
+    arrived_s: f64,
     attempts: Vec<(bool, f64)>,
     app_ends: Vec<(bool, f64)>,
     end: Option<CallEnd>,
@@ -256,7 +259,10 @@ fn plan_call(
 ) -> PlannedCall {
     let t_s = request as f64 / REQUESTS_PER_S as f64;
     let mut plan = CallPlan::new(query.app_attempts.max(1), query.layers.max(1), budget_ms);
-    let mut planned = PlannedCall::default();
+    let mut planned = PlannedCall {
+        arrived_s: t_s,
+        ..PlannedCall::default()
+    };
     let mut elapsed_ms = 0.0;
     loop {
         match plan.next_step() {
@@ -290,8 +296,12 @@ impl CallPlans {
         self.stand_ins
             .iter()
             .flatten()
-            .flat_map(|call| &call.app_ends)
-            .map(|&(ok, end_ms)| StandInEnd { ok, end_ms })
+            .flat_map(|call| {
+                call.app_ends.iter().map(|&(ok, end_ms)| StandInEnd {
+                    ok,
+                    at_s: call.arrived_s + end_ms / 1_000.0,
+                })
+            })
             .collect()
     }
 
@@ -530,7 +540,15 @@ mod tests {
         // Posted when planned: the caller has them before the answer's time has passed.
         let ends = posted.try_recv().expect("posted at the plan");
         assert_eq!(ends.len(), STAND_INS, "one application attempt each, all succeeding");
-        assert!(ends.iter().all(|end| end.ok && end.end_ms > 0.0));
+        // Each at its own sim request's arrival (checkout 401 stands for 2,005 to 2,009,
+        // the four stand-ins from 20.06 s on) plus its time (inventory's usual 18 to 42 ms).
+        for (k, end) in ends.iter().enumerate() {
+            let arrived_s = 20.06 + 0.01 * k as f64;
+            assert!(
+                end.ok && (arrived_s + 0.017..arrived_s + 0.043).contains(&end.at_s),
+                "{end:?}"
+            );
+        }
         // A call forgotten is no longer waited for.
         inventory.board.forget(402);
         assert!(not_asked.try_recv().is_err());
