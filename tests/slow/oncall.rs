@@ -8,17 +8,23 @@
 //! drills played at once make the machine the experiment (the baseline sags under the
 //! double load, the bar with it). A test checks that no shipped incident is left out.
 //!
-//! payments-503's test is ignored, and says why. Its twin's breaker cycle ran a second
-//! ahead of the sim's from the onset on (tripped at 110.7 s in every run, the sim's at
-//! 111.3 s): a dependency told checkout-api when its stand-ins' application attempts end
-//! only in the live attempt's answer, so a stand-in's fast 503 (10 ms) told with a live
-//! success (120 ms) reached the breaker about 100 ms late, bunched with the successes of
-//! its own five. Told the moment the dependency plans them (`StandInBoard`), the twin
-//! trips at 111.2 to 111.4 s and 119.6 to 119.8 s (the sim's 111.3 and 119.5), and nine
-//! runs at a load average of 3 to 4.5 read 129 s eight times, the sim's second, and
-//! 132 s once. Seconds 126 to 131 are close to a trip in the sim itself (its breaker's
-//! window reaches 9 failures in 20 at 129 s), so the order in which a loaded machine
-//! records outcomes can still trip the twin there. Run it with `--ignored`.
+//! payments-503's twin ran its breaker cycle a second ahead of the sim's from the onset
+//! on (it tripped at 110.7 s in every run, the sim's at 111.3 s), so the retries lever
+//! at 125 s met the cycle in another phase and two runs in six read 131 s and 134 s: a
+//! dependency told checkout-api when its stand-ins' application attempts end only in the
+//! live attempt's answer, and a stand-in's fast 503 (10 ms) told with a live success
+//! (120 ms) reached the breaker about 100 ms late, bunched with its own five's successes.
+//! Now the dependency posts them the moment it plans them (`StandInBoard`) and each is
+//! recorded at its own sim request's arrival plus its time (timed from the live call's
+//! start, which waits for inventory and the machine, two runs in 16 read 132 s and 134 s).
+//! Measured on this build: 22 runs at a load average of 1.7 to 5.8 read 129 s, the
+//! sim's second, 21 times and 130 s once; the twin's breaker trips at 111.2 to 111.3 s
+//! and 119.6 to 119.8 s (the sim's 111.3 and 119.5). Left as it is: in half-open the
+//! twin's trial calls are live calls only, a twentieth of a second apart, where the
+//! sim's are its next three requests, so the twin's breaker closes 0.03 to 0.5 s after
+//! the sim's (at 124.8 to 125.1 s, the sim's 124.6); and in seconds 128 to 130 the sim's
+//! own window comes within one failure of tripping (9 in 20), which outcomes recorded
+//! out of order on a stalled machine could still tip.
 
 use resilience_lab::engine::oncall::{DrillRun, DrillScore, DrillSetup, builtin_incidents, run_drill, score_drill};
 use resilience_lab::live::oncall::runner::{MS_PER_DRILL_S, run};
@@ -127,7 +133,6 @@ async fn the_live_twin_agrees_with_the_simulation_on_the_brownouts_runbook() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "under load the twin's payments breaker can still trip once more after the lever (132 s in one of nine runs; 129 s, the sim's, in eight): see the module's note"]
 async fn the_live_twin_agrees_with_the_simulation_on_the_payments_503_runbook() {
     agrees_on_the_runbook("payments-503").await;
 }
