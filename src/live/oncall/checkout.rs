@@ -24,7 +24,7 @@ use tokio::sync::oneshot;
 
 use super::clock::DrillClock;
 use super::dependency::{
-    ATTEMPT_PATH, AttemptQuery, STAND_INS, StandInEnd, WARM_PATH, stand_in_calls_of, stand_ins_of,
+    ATTEMPT_PATH, AttemptQuery, STAND_INS, StandInBoard, StandInEnd, WARM_PATH, stand_in_calls_of,
 };
 use super::server;
 use super::setup::SharedSetup;
@@ -79,6 +79,8 @@ pub struct Checkout {
     levers: Mutex<Levers>,
     /// Shared with the tasks that record the stand-ins' outcomes when they are due.
     breakers: [Arc<Mutex<Option<Breaker>>>; 4],
+    /// Where each dependency posts a call's stand-ins' application attempts as it plans them.
+    boards: [StandInBoard; 4],
     workers: CheckoutWorkers,
     tally: Arc<DrillTally>,
     /// Soft calls still running, abandoned ones included: the run waits for them to end.
@@ -92,11 +94,19 @@ fn request_of(request: &Request<Incoming>) -> Option<(usize, bool)> {
 }
 
 impl Checkout {
-    pub fn new(setup: &SharedSetup, clock: DrillClock, deps: [SocketAddr; 4], tally: Arc<DrillTally>) -> Self {
+    /// checkout-api calling the dependencies at `deps`, which post their stand-ins on `boards`.
+    pub fn new(
+        setup: &SharedSetup,
+        clock: DrillClock,
+        deps: [SocketAddr; 4],
+        boards: [StandInBoard; 4],
+        tally: Arc<DrillTally>,
+    ) -> Self {
         Self {
             setup: setup.clone(),
             clock,
             deps,
+            boards,
             client: http::pooled_client(),
             levers: Mutex::new(Levers::default()),
             breakers: OncallDep::ALL.map(|dep| {
@@ -147,20 +157,20 @@ impl Checkout {
         }
     }
 
-    /// One attempt over HTTP within `limit_ms` of call `started_s`: whether it succeeded
-    /// and its drill ms. A first attempt's answer tells how the stand-ins' application
-    /// attempts end, which go to the breaker at those moments, even when the answer came
-    /// too late for the attempt: a failing attempt is answered at its caller's timeout,
-    /// which the caller's own timer nearly always reaches first, and dropped with it the
-    /// stand-ins made a breaker's window fill at a fifth of the sim's pace while failures
-    /// ran high (its successes still came with their four stand-ins). It also tells how
-    /// each stand-in's whole call ended, which goes to `report` when it comes, late or not.
+    /// One attempt over HTTP within `limit_ms`: whether it succeeded
+    /// and its drill ms. At a first attempt the dependency posts how the stand-ins'
+    /// application attempts end on the board the moment it plans them, and they go to the
+    /// breaker at those moments (a stand-in's fast 503 ends before a live success is
+    /// answered; and a failing attempt is answered at its caller's timeout, which the
+    /// caller's own timer nearly always reaches first: dropped with it, the stand-ins made
+    /// a breaker's window fill at a fifth of the sim's pace while failures ran high). The
+    /// first answer tells how each stand-in's whole call ended, which goes to `report`
+    /// when it comes, late or not.
     async fn attempt(
         &self,
         dep: OncallDep,
         query: &AttemptQuery,
         limit_ms: f64,
-        started_s: f64,
         report: Option<StandInReport>,
     ) -> (bool, f64) {
         let start = Instant::now();
@@ -168,24 +178,33 @@ impl Checkout {
         let Ok(request) = Request::get(uri).body(Empty::<Bytes>::new()) else {
             return (false, 0.0);
         };
-        let (client, breaker, clock) = (self.client.clone(), self.breakers[dep.index()].clone(), self.clock);
+        let board = &self.boards[dep.index()];
+        if query.attempt == 0 && dep.row().breaker {
+            // Waited for before the attempt is sent, so that the post cannot come first.
+            let posted = board.expect(query.request);
+            let (breaker, clock) = (self.breakers[dep.index()].clone(), self.clock);
+            tokio::spawn(record_stand_ins(breaker, clock, posted));
+        }
+        let (client, board, number) = (self.client.clone(), board.clone(), query.request);
         // Spawned, so that an answer that comes after the attempt's limit still tells the
-        // breaker and the report about the stand-ins.
+        // report about the stand-ins.
         let mut exchange = tokio::spawn(async move {
-            let response = client.request(request).await.ok()?;
-            let ok = response.status() == StatusCode::OK;
-            let body = http_body_util::BodyExt::collect(response.into_body())
-                .await
-                .ok()?
-                .to_bytes();
-            let stand_ins = stand_ins_of(&body);
-            if !stand_ins.is_empty() {
-                tokio::spawn(record_stand_ins(breaker, clock, started_s, stand_ins));
+            let answer = async {
+                let response = client.request(request).await.ok()?;
+                let ok = response.status() == StatusCode::OK;
+                let body = http_body_util::BodyExt::collect(response.into_body())
+                    .await
+                    .ok()?
+                    .to_bytes();
+                if let (Some(report), Some(calls)) = (report, stand_in_calls_of(&body)) {
+                    let _ = report.send(calls);
+                }
+                Some(ok)
             }
-            if let (Some(report), Some(calls)) = (report, stand_in_calls_of(&body)) {
-                let _ = report.send(calls);
-            }
-            Some(ok)
+            .await;
+            // Answered (the post came before), or lost: nothing more to wait for.
+            board.forget(number);
+            answer
         });
         let limit = self.clock.real(limit_ms.min(SOFT_ATTEMPT_CAP_MS));
         let ok = matches!(tokio::time::timeout(limit, &mut exchange).await, Ok(Ok(Some(true))));
@@ -232,7 +251,6 @@ impl Checkout {
             live_calls: true,
         };
         let mut report = Some(report);
-        let started_s = self.clock.now_s();
         loop {
             match plan.next_step() {
                 CallStep::AskBreaker => {
@@ -254,7 +272,7 @@ impl Checkout {
                     plan.permitted(permitted);
                 }
                 CallStep::Attempt { limit_ms } => {
-                    let (ok, took_ms) = self.attempt(dep, &query, limit_ms, started_s, report.take()).await;
+                    let (ok, took_ms) = self.attempt(dep, &query, limit_ms, report.take()).await;
                     query.attempt += 1;
                     let took_ms = plan.attempted(ok, took_ms);
                     self.tally.dep(second, dep, |d| {
@@ -309,9 +327,7 @@ impl Checkout {
             stand_in_budgets_ms,
             live_calls: false,
         };
-        let started_s = self.clock.now_s();
-        self.attempt(dep, &query, INBOUND_DEADLINE_MS, started_s, Some(report))
-            .await;
+        self.attempt(dep, &query, INBOUND_DEADLINE_MS, Some(report)).await;
     }
 
     /// Checkout number `request`, sent at drill second `sent_s`: true when it answered
@@ -436,20 +452,27 @@ impl Checkout {
     }
 }
 
-/// Records the stand-ins' application attempts of a call begun at `started_s` in its
-/// breaker when each ends (`started_s` plus its time), as five calls' outcomes would come:
-/// so that the window of 20 calls spans the sim's time and holds 20 draws, not four drawn
-/// five times. A stand-in's outcome counts only while the breaker is closed: once it
-/// opened, the sim's call would have been refused or its late outcome ignored.
+/// Records the stand-ins' application attempts of a call in its breaker when each ends
+/// (its sim request's arrival plus its time, the moment the sim's breaker learns it), as
+/// five calls' outcomes would come: so that the window of 20 calls spans the sim's time
+/// and holds 20 draws, not four drawn five times. Timed by their own arrivals, not from
+/// the live call's start: that start waits for inventory's answer and the machine, 50 to
+/// 135 ms after the sim's arrival on a loaded machine, and moved all five of a call's
+/// outcomes with it. They are `posted` when the dependency plans the call (nothing, if
+/// the first attempt never reached it); one already due then is recorded at once. A
+/// stand-in's outcome counts only while the breaker is closed: once it opened, the sim's
+/// call would have been refused or its late outcome ignored.
 async fn record_stand_ins(
     breaker: Arc<Mutex<Option<Breaker>>>,
     clock: DrillClock,
-    started_s: f64,
-    mut ends: Vec<StandInEnd>,
+    posted: oneshot::Receiver<Vec<StandInEnd>>,
 ) {
-    ends.sort_by(|a, b| a.end_ms.total_cmp(&b.end_ms));
+    let Ok(mut ends) = posted.await else {
+        return;
+    };
+    ends.sort_by(|a, b| a.at_s.total_cmp(&b.at_s));
     for end in ends {
-        tokio::time::sleep_until(clock.instant_at(started_s + end.end_ms / 1_000.0).into()).await;
+        tokio::time::sleep_until(clock.instant_at(end.at_s).into()).await;
         if let Ok(mut b) = breaker.lock()
             && let Some(b) = b.as_mut()
             && b.state() == BreakerState::Closed

@@ -18,11 +18,17 @@
 //! A live call stands for five of the sim's ([`STANDS_FOR`]): the server plans the four
 //! others too, the sim's requests after the live one's ([`stood_for`]) with their keyed
 //! draws at the same load, counts their attempts (not five times the live one's), and
-//! tells the caller in the first answer how and when each stand-in's application
-//! attempts end (`stand-ins 1@120.0 0@2000.0`), which the caller's breaker records
-//! at those moments beside its own outcome, and how each stand-in's whole call ended
-//! (`calls 1@31.2 0@450.0 x 1@28.9`, `x` for a stand-in that made no call), from which
-//! checkout-api judges each stand-in's request as the sim judges its own. A hard call's
+//! tells the caller how and when each stand-in's application attempts end, which the
+//! caller's breaker records at those moments beside its own outcome, and how each
+//! stand-in's whole call ended (`calls 1@31.2 0@450.0 x 1@28.9` in the first answer, `x`
+//! for a stand-in that made no call), from which checkout-api judges each stand-in's
+//! request as the sim judges its own. The application attempts' ends go to the caller the
+//! moment the server plans them, on the twin's [`StandInBoard`], not in the first answer:
+//! the answer comes when the live attempt ends, and a stand-in's attempt can end before
+//! it (measured: payments-503's fast 503s, 10 ms, told with a live success's answer at
+//! 120 ms, reached the breaker about 100 ms late, bunched with the successes of their own
+//! five; the live breaker tripped at 110.7 s in every run, the sim's at 111.3 s, and the
+//! cycle ran a second ahead of the sim's from there on). A hard call's
 //! stand-ins each have their own budget (`sb=`, what their inventory calls left of the
 //! deadline, `x` where inventory failed and no payments call follows), and when the live
 //! request makes no call here but some of its stand-ins do (`live=0`), the server plays
@@ -52,6 +58,7 @@ use std::sync::{Arc, Mutex};
 use hyper::Request;
 use hyper::StatusCode;
 use hyper::body::Incoming;
+use tokio::sync::oneshot;
 
 use super::clock::DrillClock;
 use super::server;
@@ -69,8 +76,6 @@ pub const WARM_PATH: &str = "/warm";
 
 /// Drill seconds counted past the drill's end (abandoned calls still arriving).
 const TAIL_S: usize = 60;
-/// The body's word before the stand-ins' application attempts (for the breaker).
-const STAND_INS_WORD: &str = "stand-ins ";
 /// The body's word before the stand-ins' whole calls (for their requests' outcomes).
 const CALLS_WORD: &str = "calls ";
 /// A stand-in that makes no call, in a query's budgets and an answer's calls.
@@ -159,26 +164,53 @@ impl AttemptQuery {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StandInEnd {
     pub ok: bool,
-    /// When it ended, in drill ms from the call's first attempt.
-    pub end_ms: f64,
+    /// The drill second it ended, as the sim's breaker learns it: its sim request's
+    /// arrival plus the attempts' time, whenever the live call started.
+    pub at_s: f64,
 }
 
-/// The stand-ins' application attempts, from a first attempt's answer (`R@MS`, each
-/// an attempt's result 1 or 0 and its end); none from a later attempt's.
-pub fn stand_ins_of(body: &[u8]) -> Vec<StandInEnd> {
-    let text = String::from_utf8_lossy(body);
-    let Some(ends) = text.lines().find_map(|line| line.strip_prefix(STAND_INS_WORD)) else {
-        return Vec::new();
-    };
-    ends.split_whitespace()
-        .filter_map(|end| {
-            let (ok, end_ms) = end.split_once('@')?;
-            Some(StandInEnd {
-                ok: ok == "1",
-                end_ms: end_ms.parse().ok()?,
-            })
-        })
-        .collect()
+/// Where a dependency tells checkout-api its calls' stand-ins' application attempts (how
+/// and when each ends) the moment it plans them, at the call's first attempt: the
+/// breaker must learn each at its end, as the sim's does, and some end before the live
+/// attempt's answer could carry them. One board a dependency, shared by its server and
+/// checkout-api, as the setup is ([`SharedSetup`]); the stand-ins are the twin's own
+/// bookkeeping, not traffic the real service would see.
+#[derive(Clone, Debug, Default)]
+pub struct StandInBoard {
+    /// The calls whose stand-ins checkout-api waits for, by checkout number.
+    waiting: Arc<Mutex<HashMap<usize, oneshot::Sender<Vec<StandInEnd>>>>>,
+}
+
+impl StandInBoard {
+    /// Waits for the stand-ins of checkout `request`'s call: asked before its first
+    /// attempt is sent, so that the post cannot come first.
+    pub fn expect(&self, request: usize) -> oneshot::Receiver<Vec<StandInEnd>> {
+        let (post, posted) = oneshot::channel();
+        if let Ok(mut waiting) = self.waiting.lock() {
+            waiting.insert(request, post);
+        }
+        posted
+    }
+
+    /// Stops waiting for checkout `request`'s stand-ins (its first attempt was answered,
+    /// or never reached the server): nothing is left behind for a post that never comes.
+    pub fn forget(&self, request: usize) {
+        if let Ok(mut waiting) = self.waiting.lock() {
+            waiting.remove(&request);
+        }
+    }
+
+    /// Tells whoever waits for checkout `request`'s stand-ins their ends (nobody: dropped).
+    fn post(&self, request: usize, ends: Vec<StandInEnd>) {
+        let post = self
+            .waiting
+            .lock()
+            .ok()
+            .and_then(|mut waiting| waiting.remove(&request));
+        if let Some(post) = post {
+            let _ = post.send(ends);
+        }
+    }
 }
 
 /// Each stand-in's whole call as a first answer tells it (`R@MS`, its result and its
@@ -203,10 +235,12 @@ pub fn stand_in_calls_of(body: &[u8]) -> Option<[Option<CallEnd>; STAND_INS]> {
     Some(calls)
 }
 
-/// One planned call: its attempts' outcomes and drill ms, how and when (drill ms from
-/// its start) each application attempt ended, and how the call ended.
+/// One planned call: its sim request's arrival, its attempts' outcomes and drill ms, how
+/// and when (drill ms from its start) each application attempt ended, and how the call
+/// ended.
 #[derive(Clone, Debug, Default)]
 struct PlannedCall {
+    arrived_s: f64,
     attempts: Vec<(bool, f64)>,
     app_ends: Vec<(bool, f64)>,
     end: Option<CallEnd>,
@@ -225,7 +259,10 @@ fn plan_call(
 ) -> PlannedCall {
     let t_s = request as f64 / REQUESTS_PER_S as f64;
     let mut plan = CallPlan::new(query.app_attempts.max(1), query.layers.max(1), budget_ms);
-    let mut planned = PlannedCall::default();
+    let mut planned = PlannedCall {
+        arrived_s: t_s,
+        ..PlannedCall::default()
+    };
     let mut elapsed_ms = 0.0;
     loop {
         match plan.next_step() {
@@ -254,15 +291,18 @@ struct CallPlans {
 }
 
 impl CallPlans {
-    /// The stand-ins' application attempts as a first answer tells them (`R@MS ...`).
-    fn stand_in_ends(&self) -> String {
-        let mut ends = Vec::new();
-        for call in self.stand_ins.iter().flatten() {
-            for (ok, end_ms) in &call.app_ends {
-                ends.push(format!("{}@{end_ms:.1}", u8::from(*ok)));
-            }
-        }
-        ends.join(" ")
+    /// The stand-ins' application attempts, for the board.
+    fn stand_in_ends(&self) -> Vec<StandInEnd> {
+        self.stand_ins
+            .iter()
+            .flatten()
+            .flat_map(|call| {
+                call.app_ends.iter().map(|&(ok, end_ms)| StandInEnd {
+                    ok,
+                    at_s: call.arrived_s + end_ms / 1_000.0,
+                })
+            })
+            .collect()
     }
 
     /// The stand-ins' whole calls as a first answer tells them (`R@MS`, or `x`).
@@ -278,13 +318,9 @@ impl CallPlans {
         ends.join(" ")
     }
 
-    /// The lines of a first answer that tell the caller about the stand-ins.
+    /// The line of a first answer that tells the caller how the stand-ins' calls ended.
     fn marks(&self) -> String {
-        format!(
-            "{STAND_INS_WORD}{}\n{CALLS_WORD}{}\n",
-            self.stand_in_ends(),
-            self.stand_in_calls()
-        )
+        format!("{CALLS_WORD}{}\n", self.stand_in_calls())
     }
 }
 
@@ -297,6 +333,8 @@ struct DrillDependency {
     arrivals: Vec<AtomicU32>,
     /// The calls still running, by checkout number.
     calls: Mutex<HashMap<usize, CallPlans>>,
+    /// Where the stand-ins' application attempts go the moment they are planned.
+    board: StandInBoard,
 }
 
 impl DrillDependency {
@@ -335,10 +373,14 @@ impl DrillDependency {
     }
 
     /// The outcome of attempt `query.attempt` of its call, its drill ms, and (on the
-    /// first) the lines that tell of the stand-ins. A first attempt's plans are made
+    /// first) the line that tells how the stand-ins' calls ended; a first attempt posts
+    /// the stand-ins' application attempts on the board at once. Its plans are made
     /// before the lock is taken: the lock guards the map, not the draws.
     fn answer(&self, query: &AttemptQuery) -> (bool, f64, String) {
         let planned = (query.attempt == 0).then(|| self.plan(query));
+        if let Some(plans) = &planned {
+            self.board.post(query.request, plans.stand_in_ends());
+        }
         let Ok(mut calls) = self.calls.lock() else {
             return (false, 0.0, String::new());
         };
@@ -396,14 +438,21 @@ impl DrillDependency {
     }
 }
 
-/// Starts `dep`'s server for the drill of `setup` on `clock`.
-pub async fn serve(dep: OncallDep, setup: &SharedSetup, clock: DrillClock) -> std::io::Result<LoopbackServer> {
+/// Starts `dep`'s server for the drill of `setup` on `clock`, posting its calls' stand-ins
+/// on `board`.
+pub async fn serve(
+    dep: OncallDep,
+    setup: &SharedSetup,
+    clock: DrillClock,
+    board: StandInBoard,
+) -> std::io::Result<LoopbackServer> {
     let model = Arc::new(DrillDependency {
         dep,
         setup: setup.clone(),
         clock,
         arrivals: (0..DRILL_S + TAIL_S).map(|_| AtomicU32::new(0)).collect(),
         calls: Mutex::new(HashMap::new()),
+        board,
     });
     server::serve(move |request| model.clone().handle(request)).await
 }
@@ -429,6 +478,7 @@ mod tests {
             clock: DrillClock::start_after(std::time::Duration::ZERO, 80.0),
             arrivals: (0..DRILL_S + TAIL_S).map(|_| AtomicU32::new(0)).collect(),
             calls: Mutex::new(HashMap::new()),
+            board: StandInBoard::default(),
         }
     }
 
@@ -481,17 +531,29 @@ mod tests {
     }
 
     #[test]
-    fn the_stand_ins_marks_read_back_from_the_body() {
-        let ends = stand_ins_of(b"ok\nstand-ins 1@120.0 0@800.0 1@920.5\n");
-        assert_eq!(ends.len(), 3);
-        assert_eq!(
-            ends[2],
-            StandInEnd {
-                ok: true,
-                end_ms: 920.5
-            }
-        );
-        assert!(stand_ins_of(b"ok\n").is_empty());
+    fn a_first_attempt_posts_its_stand_ins_ends_before_it_is_answered() {
+        let inventory = inventory_on(&SharedSetup::new(&DrillSetup::new(&incident("receipt-store-slow"), 1)));
+        let mut posted = inventory.board.expect(401);
+        let mut not_asked = inventory.board.expect(402);
+        let (ok, took_ms, _) = inventory.answer(&first_attempt(401));
+        assert!(ok && took_ms > 0.0, "a calm inventory answers after its time");
+        // Posted when planned: the caller has them before the answer's time has passed.
+        let ends = posted.try_recv().expect("posted at the plan");
+        assert_eq!(ends.len(), STAND_INS, "one application attempt each, all succeeding");
+        // Each at its own sim request's arrival (checkout 401 stands for 2,005 to 2,009,
+        // the four stand-ins from 20.06 s on) plus its time (inventory's usual 18 to 42 ms).
+        for (k, end) in ends.iter().enumerate() {
+            let arrived_s = 20.06 + 0.01 * k as f64;
+            assert!(
+                end.ok && (arrived_s + 0.017..arrived_s + 0.043).contains(&end.at_s),
+                "{end:?}"
+            );
+        }
+        // A call forgotten is no longer waited for.
+        inventory.board.forget(402);
+        assert!(not_asked.try_recv().is_err());
+        inventory.answer(&first_attempt(402));
+        assert!(not_asked.try_recv().is_err(), "forgotten: nothing posted");
     }
 
     #[test]

@@ -25,7 +25,10 @@
 //!   four are stand-ins the dependency plays beside the live call, not copies of it.
 //! - A breaker learns how an application attempt ended when it ends, in both: the live
 //!   caller's when its answer comes, the stand-ins' at their planned ends, the sim's at
-//!   its arrival plus the attempts' time ([`checkout`], `engine::oncall::sim`).
+//!   its arrival plus the attempts' time ([`checkout`], `engine::oncall::sim`). So the
+//!   stand-ins' ends reach checkout-api the moment the dependency plans them
+//!   ([`dependency::StandInBoard`]), not with the live attempt's answer, which can come
+//!   after them.
 //! - checkout-api's workers are held on the drill clock from the moment the load sent the
 //!   request, and the inbound deadline counts from then too, as the sim's do ([`workers`]).
 //! - A failing attempt is answered 503 at the moment the sim says it ends (its caller's
