@@ -19,7 +19,7 @@
 //! - [`theme`]: colours by role; `NO_COLOR`; `--theme`.
 //! - [`log`]: the `--log` diagnostics file.
 //! - [`markdown`]: the book's Markdown renderer (styled by the theme, links found on their rows).
-//! - [`wrap`]: word wrap with a hanging indent, for the book's bullets and code.
+//! - [`room_link`]: a joined app's link to a workshop's room (`--join`): each prediction is sent too.
 
 pub mod app;
 pub mod event;
