@@ -153,7 +153,7 @@ fn resizing_to_too_small_and_back_redraws_the_lab() {
     app.update(Msg::Resize(100, 30));
     // Its 44 calls to the sick dependency are step 2's answer, and its 2911 calls work out
     // step 5's: masked until predicted there.
-    assert!(render(&app).contains("with breaker  calls=  ?s5 to sick=  ?s2"));
+    assert!(render(&app).contains("with breaker  sent=  ?s5 to sick=  ?s2"));
 }
 
 // The learning screens: quiz, book, lesson with the chapter, predictions.

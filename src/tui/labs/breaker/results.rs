@@ -12,6 +12,19 @@ use crate::report;
 use crate::report::cells::fit_width;
 use crate::tui::theme::Theme;
 
+/// The app's word for the calls a caller sent to the dependency ([`report::caller_row_as`]):
+/// an open breaker's refusals are degraded pages, never sent calls.
+pub const SENT: &str = "sent";
+
+/// Both callers' rows of `run` as the app writes them, timeout only first.
+pub fn app_rows(run: &BrownoutComparison) -> [report::cells::Row; 2] {
+    let [timeout_only, with_breaker] = crate::learning::metrics::BREAKER_CALLERS;
+    [
+        report::caller_row_as(&run.timeout_only.summary, timeout_only, SENT),
+        report::caller_row_as(&run.with_breaker.summary, with_breaker, SENT),
+    ]
+}
+
 /// Width of one column of the transition log (`t=15.49s half_open -> open` and a gap).
 const LOG_COLUMN_WIDTH: u16 = 30;
 
@@ -49,7 +62,7 @@ fn breaker_lines<'a>(
     masked: &Masked,
 ) -> Vec<Line<'a>> {
     let fit = |line: String| fit_width(line, usize::from(inner.width));
-    let [timeout_only, with_breaker] = report::breaker_rows(run).map(|row| row.fit(usize::from(inner.width), masked));
+    let [timeout_only, with_breaker] = app_rows(run).map(|row| row.fit(usize::from(inner.width), masked));
     let mut lines = vec![
         Line::from(timeout_only),
         Line::from(Span::styled(with_breaker, theme.accent())),

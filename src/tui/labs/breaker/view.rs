@@ -4,8 +4,8 @@
 //! ```text
 //! ┌ Live ───────────────────────────────────────────────────────────────────────┐
 //! │ running 12/60 s · fault hang, scheduled 10–40 s · b brown out/heal · f fault   │
-//! │ live  timeout only  calls= ... (when the run has ended)                         │
-//! │ sim   timeout only  calls= ...                                                  │
+//! │ live  timeout only  sent= ... (when the run has ended)                         │
+//! │ sim   timeout only  sent= ...                                                   │
 //! └─────────────────────────────────────────────────────────────────────────────┘
 //! ┌ timeout only ───────────────┐┌ with breaker ────────────────┐
 //! │ closed err 0% 100/s p99 40ms ││ open err 50% 12/s p99 200ms  │   Hystrix-style, last 10 s
@@ -26,11 +26,12 @@ use ratatui::widgets::{Paragraph, Sparkline, Widget, Wrap};
 use crate::engine::breaker::BreakerState;
 use crate::engine::fault::{FaultKind, ManualOverride};
 use crate::learning::metrics::BREAKER_CALLERS;
-use crate::report::caller_row;
+use crate::report::caller_row_as;
 use crate::report::cells::fit_width;
 use crate::tui::labs::breaker::BreakerPage;
 use crate::tui::labs::breaker::charts::{calls_chart, resample};
 use crate::tui::labs::breaker::live::{BreakerLive, BreakerSeries, ROLLING_WINDOW_S, Side};
+use crate::tui::labs::breaker::results::SENT;
 use crate::tui::labs::page::PageFrame;
 use crate::tui::theme::Theme;
 use crate::tui::view::footer::choice_hint;
@@ -99,14 +100,14 @@ pub fn render_results(page: &BreakerPage, frame: &dyn PageFrame, area: Rect, buf
         lines.push(Line::from(fit_width(
             format!(
                 "live {}",
-                caller_row(&measured.timeout_only.summary, BREAKER_CALLERS[0]).join(&masked)
+                caller_row_as(&measured.timeout_only.summary, BREAKER_CALLERS[0], SENT).join(&masked)
             ),
             width,
         )));
         lines.push(Line::from(fit_width(
             format!(
                 "live {}",
-                caller_row(&measured.with_breaker.summary, BREAKER_CALLERS[1]).join(&masked)
+                caller_row_as(&measured.with_breaker.summary, BREAKER_CALLERS[1], SENT).join(&masked)
             ),
             width,
         )));
@@ -130,7 +131,7 @@ pub fn render_results(page: &BreakerPage, frame: &dyn PageFrame, area: Rect, buf
             fit_width(
                 format!(
                     "sim  {}",
-                    caller_row(&sim.timeout_only.summary, BREAKER_CALLERS[0]).join(&masked)
+                    caller_row_as(&sim.timeout_only.summary, BREAKER_CALLERS[0], SENT).join(&masked)
                 ),
                 width,
             ),
@@ -140,7 +141,7 @@ pub fn render_results(page: &BreakerPage, frame: &dyn PageFrame, area: Rect, buf
             fit_width(
                 format!(
                     "sim  {}",
-                    caller_row(&sim.with_breaker.summary, BREAKER_CALLERS[1]).join(&masked)
+                    caller_row_as(&sim.with_breaker.summary, BREAKER_CALLERS[1], SENT).join(&masked)
                 ),
                 width,
             ),
