@@ -62,3 +62,20 @@ fn a_step_that_says_when_the_transition_log_opens_agrees_with_the_results() {
     }
     assert!(compared >= 2, "no step says when the transition log opens");
 }
+
+/// The title's count of transitions waits with the log it counts: `breaker transitions: 13`
+/// showed on first entry beside `transition log ?s6` (issue 26, a new user's trial).
+#[test]
+fn the_transition_count_is_hidden_while_the_log_is() {
+    let mut app = lab3();
+    let screen = render(&app);
+    assert!(screen.contains("transition log ?s6"), "{screen}");
+    assert!(screen.contains("breaker transitions: ?s6"), "{screen}");
+    while app.labs[2].predict.step < 5 {
+        app.update(Msg::NextStep);
+    }
+    predict(&mut app, "10.29");
+    app.update(Msg::Back);
+    let screen = render(&app);
+    assert!(screen.contains("breaker transitions: 13"), "{screen}");
+}
