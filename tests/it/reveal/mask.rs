@@ -108,7 +108,7 @@ fn drawn_forms(lab: &LabFile, check: &Question, value: f64, values: &[(String, f
         }
         "overload.bulkhead.free_for_rest" => {
             vec![
-                format!("free for the rest: {value:.0}"),
+                format!("left for the rest: {value:.0}"),
                 "chart:X held by X".to_string(),
             ]
         }
@@ -591,7 +591,7 @@ fn lab_4s_bulkhead_view_waits_for_step_5_at_any_pool() {
             next_overload_view(&mut app, index);
         }
         let screen = render(&app);
-        assert!(!screen.contains("free for the rest"), "{screen}");
+        assert!(!screen.contains("left for the rest"), "{screen}");
         assert!(!screen.contains("X's pool 40"), "{screen}");
         assert!(screen.contains("hidden until step 5 is predicted"), "{screen}");
         // Predicted (wrong, even), the view shows at the pool on screen.
@@ -600,7 +600,7 @@ fn lab_4s_bulkhead_view_waits_for_step_5_at_any_pool() {
         app.update(Msg::Back);
         go_to(&mut app, index, 0);
         let screen = render(&app);
-        assert!(screen.contains("free for the rest: 60"), "{screen}");
+        assert!(screen.contains("left for the rest: 60"), "{screen}");
     }
 }
 
