@@ -1,0 +1,36 @@
+//! What the labs' texts say to a learner, who has only the app and its book: no reference to
+//! a lesson, note or exercise they cannot open.
+
+use resilience_lab::content::Content;
+
+/// Words that point at material outside the app ("the source lesson's settings", "the retry
+/// note asks", "the Atlas's table"): a learner cannot follow them (issue 26, a new user's trial).
+const UNFOLLOWABLE: [&str; 6] = [
+    "source lesson",
+    "retry note",
+    "the note's",
+    "Atlas",
+    "original exercise",
+    "second exercise",
+];
+
+#[test]
+fn no_lab_text_points_at_material_the_learner_cannot_open() {
+    let content = Content::load(None).expect("the built-in labs load");
+    let mut found = Vec::new();
+    for lab in &content.labs {
+        let texts = std::iter::once(("lesson", &lab.lesson))
+            .chain(lab.steps.iter().map(|step| ("step", &step.text)))
+            .chain(lab.checks.iter().map(|check| ("prompt", &check.prompt)))
+            .chain(lab.checks.iter().map(|check| ("why", &check.explanation)))
+            .chain(lab.parameters.iter().map(|spec| ("help", &spec.help)));
+        for (what, text) in texts {
+            for words in UNFOLLOWABLE {
+                if text.contains(words) {
+                    found.push(format!("{} {what}: {words:?} in {text:?}", lab.id));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+}
