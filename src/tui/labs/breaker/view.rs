@@ -15,6 +15,7 @@
 //! │ sick band ░ scheduled █ seen ││                              │
 //! │ (no breaker)                 ││ breaker state band           │
 //! └──────────────────────────────┘└──────────────────────────────┘
+//!  axis ═ brownout · sick ░ scheduled █ measured · brk ▁ closed ▄ half-open █ open
 //! ```
 
 use ratatui::buffer::Buffer;
@@ -178,9 +179,26 @@ pub fn render_charts(live: &BreakerLive, theme: Theme, area: Rect, buf: &mut Buf
             .render(area, buf);
         return;
     };
-    let [left, right] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
+    let [columns, legend] = Layout::vertical([Constraint::Fill(1), Constraint::Length(1)]).areas(area);
+    let [left, right] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(columns);
     column(series, Side::TimeoutOnly, theme, left, buf);
     column(series, Side::WithBreaker, theme, right, buf);
+    Span::styled(glyph_legend(legend.width), theme.dim()).render(legend, buf);
+}
+
+/// What the columns' glyphs mean, in one line of `width` cells: the time axis's brownout,
+/// the sick band's and the breaker band's cells (a trial met `═════`, `sick ████░░░░` and
+/// `brk ▁▁▁███` with nothing to say what they are).
+fn glyph_legend(width: u16) -> &'static str {
+    const LEGENDS: [&str; 3] = [
+        "axis ═ brownout · sick ░ scheduled █ measured · brk ▁ closed ▄ half-open █ open",
+        "═ brownout · sick ░ due █ seen · brk ▁ closed ▄ half-open █ open",
+        "═brownout ░due █sick · brk ▁closed ▄half █open",
+    ];
+    LEGENDS
+        .into_iter()
+        .find(|legend| legend.chars().count() <= usize::from(width))
+        .unwrap_or(LEGENDS[2])
 }
 
 /// The Hystrix-style line: state, rolling error %, calls/s and p99 of the last 10 s.
@@ -399,6 +417,17 @@ fn column(series: &BreakerSeries, caller: Side, theme: Theme, area: Rect, buf: &
 #[cfg(test)]
 mod hint_tests {
     use super::*;
+
+    #[test]
+    fn the_glyph_legend_fits_the_charts_at_80_columns_and_names_every_glyph() {
+        // Lab 3's live charts are 46 cells wide at 80x24.
+        let legend = glyph_legend(46);
+        assert!(legend.chars().count() <= 46, "{legend}");
+        for glyph in ["═", "░", "█", "▁", "▄"] {
+            assert!(legend.contains(glyph), "{legend}");
+        }
+        assert!(glyph_legend(100).contains("half-open"));
+    }
 
     #[test]
     fn the_fault_key_reads_as_a_choice_with_its_value_apart() {
