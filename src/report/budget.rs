@@ -200,7 +200,7 @@ const PANEL_LINES: [(BudgetScenario, &[PanelLine]); 7] = [
     ]),
     (BudgetScenario::HalfOpen, &[
         &[("calls to the sick dependency in the first second: ", "half_open_calls_first_s")],
-        &[("the note's breaker ", "half_open_calls_first_s_note"), (" · one probe ", "half_open_calls_first_s_one_probe"), (" · reopened at ", "reopened_at_s")],
+        &[("no half-open limit ", "half_open_calls_first_s_note"), (" · one probe ", "half_open_calls_first_s_one_probe"), (" · reopened at ", "reopened_at_s")],
     ]),
 ];
 

@@ -34,3 +34,19 @@ fn no_lab_text_points_at_material_the_learner_cannot_open() {
     }
     assert!(found.is_empty(), "{found:#?}");
 }
+
+/// Lab 5's half-open results name the breakers by what they do: "the note's breaker" named a
+/// note the learner never saw (issue 26, a new user's trial).
+#[test]
+fn lab_5s_half_open_results_name_no_note() {
+    use resilience_lab::engine::budget::{self, BudgetScenario};
+    let run = budget::run(BudgetScenario::HalfOpen, &budget::BudgetParams::default());
+    let rows: Vec<String> = resilience_lab::report::budget_rows(&run)
+        .iter()
+        .map(|row| row.line())
+        .collect();
+    assert!(rows.iter().any(|row| row.contains("no half-open limit")), "{rows:?}");
+    for row in &rows {
+        assert!(!UNFOLLOWABLE.iter().any(|words| row.contains(words)), "{row}");
+    }
+}
