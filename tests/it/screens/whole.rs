@@ -478,7 +478,7 @@ fn lab3_live_no_colour_marks_the_brownout_on_the_axis_not_in_the_plot() {
         let rows: Vec<&str> = text.lines().collect();
         let plot_top = rows
             .iter()
-            .position(|row| row.contains("━calls"))
+            .position(|row| row.contains("calls •sick"))
             .expect("the calls chart's legend");
         let axis = plot_top
             + rows[plot_top..]
