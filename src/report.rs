@@ -58,9 +58,17 @@ pub fn retry_cells(policy: Option<RetryPolicy>, name: &str, result: &ScenarioRes
 
 /// One caller's Atlas line of Lab 3, e.g. `with breaker  calls= 2911 to sick=   44 ...`:
 /// `label` as printed, `key` its metrics' (`breaker.<key>.calls`, [`crate::learning::metrics::BREAKER_CALLERS`]).
-pub fn caller_row(summary: &CallerSummary, (label, key): (&str, &str)) -> Row {
+pub fn caller_row(summary: &CallerSummary, caller: (&str, &str)) -> Row {
+    caller_row_as(summary, caller, "calls")
+}
+
+/// [`caller_row`] with `sent` naming its first count, the calls that went out to the
+/// dependency: the Atlas prints `calls`; the app writes `sent`, since a call the open breaker
+/// refuses is degraded at once and never sent (`calls=2911` beside `degraded=3133`, for the
+/// same 6,000 page views, read as a miscount).
+pub fn caller_row_as(summary: &CallerSummary, (label, key): (&str, &str), sent: &str) -> Row {
     let metric = |field: &str| crate::learning::metrics::breaker_metric(key, field);
-    Row::of(format!("{label:<13} calls="))
+    Row::of(format!("{label:<13} {sent}="))
         .number(metric("calls"), format!("{:5}", summary.calls))
         .text(" to sick=")
         .number(metric("sick_calls"), format!("{:5}", summary.sick_calls))

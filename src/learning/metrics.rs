@@ -412,7 +412,7 @@ mod tests {
         (LabId::Breaker, "breaker-predict-p99-breaker",         40.0,    0.5),
         (LabId::Breaker, "breaker-predict-degraded",            3133.0,  1e-9),
         (LabId::Breaker, "breaker-predict-first-open-atlas",    10.29,   0.005),
-        (LabId::Breaker, "breaker-predict-first-open",          10.29,   0.005),
+        (LabId::Breaker, "breaker-predict-first-open",          10.69,   0.005),
         (LabId::Breaker, "breaker-predict-sick-calls-open-1s",  101.0,   1e-9),
     ];
 

@@ -244,7 +244,7 @@ impl Progress {
 
     /// A lab's check answered after the learner chose to see its run (`x`): it counts as an
     /// answer, and a right one does the step, but it was never a prediction, so it is not
-    /// first-try right (home says "right after a miss").
+    /// first-try right (home says "after x", or "after a miss" once one was wrong).
     pub fn record_answer_after_seeing(&mut self, question_id: &str, lab: &str, right: bool) {
         self.record(question_id, Some(lab), right, schedule::today_utc_day(), true);
     }
@@ -423,23 +423,36 @@ impl Progress {
             .filter(|check| saved.checks_passed.contains(&check.id))
             .collect();
         counts.checks_right = passed.len();
-        // Right only after a miss: the verdict had shown the run's number before.
-        counts.right_after_a_miss = passed
-            .iter()
-            .filter(|check| saved.check_answers.get(&check.id).is_some_and(|a| !a.first_try_right))
-            .count();
+        // Right, but not as a first prediction: after a wrong answer (a verdict had shown
+        // the run's number), or with every answer right yet the first given after `x`
+        // showed the run (no miss to speak of: a trial read "after a miss" for a reveal).
+        for answers in passed.iter().filter_map(|check| saved.check_answers.get(&check.id)) {
+            if answers.first_try_right {
+                continue;
+            }
+            if answers.answered > answers.right {
+                counts.right_after_a_miss += 1;
+            } else {
+                counts.right_after_seeing += 1;
+            }
+        }
         counts
     }
 
-    /// "steps 4/7 · 2/7 checks right", and ", 1 after a miss" when a right check was.
+    /// "4/7 steps tried · 2/7 checks right", then ", 1 after a miss" and ", 1 after x" when
+    /// a right check came after one. A step is tried once its check is answered, right or
+    /// not: "steps 11/11" beside 6 of 10 checks right read as a lab finished.
     pub fn lab_summary(&self, lab: &LabFile) -> String {
         let counts = self.lab_counts(lab);
         let mut line = format!(
-            "steps {}/{} · {}/{} checks right",
+            "{}/{} steps tried · {}/{} checks right",
             counts.steps_done, counts.steps, counts.checks_right, counts.checks
         );
         if counts.right_after_a_miss > 0 {
             line += &format!(", {} after a miss", counts.right_after_a_miss);
+        }
+        if counts.right_after_seeing > 0 {
+            line += &format!(", {} after x", counts.right_after_seeing);
         }
         line
     }
@@ -453,7 +466,10 @@ pub struct LabCounts {
     /// Checks counted as passed (right at the first try or after a miss).
     pub checks_right: usize,
     pub checks: usize,
+    /// Right after a wrong answer.
     pub right_after_a_miss: usize,
+    /// Right with no wrong answer, but first answered after `x` showed the run.
+    pub right_after_seeing: usize,
 }
 
 /// Where progress is kept when no `--progress FILE` is given.
@@ -845,12 +861,36 @@ mod tests {
         let (steps, checks) = (retry.steps.len(), retry.checks.len());
         assert_eq!(
             progress.lab_summary(retry),
-            format!("steps 1/{steps} · 0/{checks} checks right")
+            format!("1/{steps} steps tried · 0/{checks} checks right")
         );
         progress.record_answer_after_seeing(check, "retry", true);
         assert_eq!(
             progress.lab_summary(retry),
-            format!("steps 1/{steps} · 1/{checks} checks right, 1 after a miss")
+            format!("1/{steps} steps tried · 1/{checks} checks right, 1 after a miss")
+        );
+    }
+
+    /// A check right at its first answer, given after `x` showed the run, was no miss: home
+    /// says "after x" (a trial read "1 after a miss" for a check it had only revealed).
+    #[test]
+    fn a_right_answer_after_x_is_counted_after_x_not_after_a_miss() {
+        let content = crate::content::Content::load(None).expect("embedded content loads");
+        let breaker = content.lab(crate::content::LabId::Breaker);
+        let mut progress = Progress::default();
+        progress.record_answer_after_seeing("breaker-predict-sick-calls", "breaker", true);
+        let counts = progress.lab_counts(breaker);
+        assert_eq!(
+            (counts.right_after_a_miss, counts.right_after_seeing),
+            (0, 1),
+            "{counts:?}"
+        );
+        assert_eq!(
+            progress.lab_summary(breaker),
+            format!(
+                "1/{} steps tried · 1/{} checks right, 1 after x",
+                breaker.steps.len(),
+                breaker.checks.len()
+            )
         );
     }
 

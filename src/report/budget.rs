@@ -183,7 +183,7 @@ const PANEL_LINES: [(BudgetScenario, &[PanelLine]); 7] = [
     ]),
     (BudgetScenario::RetryAfter, &[
         &[("in the 429 window: ignoring ", "arrivals_in_window_ignoring"), (" · honouring ", "arrivals_in_window_honouring"), (" · cut ", "window_arrivals_cut")],
-        &[("this client: calls ", "calls"), (" · in window ", "arrivals_in_window"), (" · ok ", "succeeded"), (" · gave up ", "gave_up_for_deadline")],
+        &[("all clients, as set: calls ", "calls"), (" · in window ", "arrivals_in_window"), (" · ok ", "succeeded"), (" · gave up ", "gave_up_for_deadline")],
         &[("429s: no bucket ", "api_429s_without_bucket"), (" · bucket ", "api_429s_with_bucket"), (" · held back ", "local_rejections")],
     ]),
     (BudgetScenario::Duplicates, &[
@@ -200,7 +200,7 @@ const PANEL_LINES: [(BudgetScenario, &[PanelLine]); 7] = [
     ]),
     (BudgetScenario::HalfOpen, &[
         &[("calls to the sick dependency in the first second: ", "half_open_calls_first_s")],
-        &[("the note's breaker ", "half_open_calls_first_s_note"), (" · one probe ", "half_open_calls_first_s_one_probe"), (" · reopened at ", "reopened_at_s")],
+        &[("no half-open limit ", "half_open_calls_first_s_note"), (" · one probe ", "half_open_calls_first_s_one_probe"), (" · reopened at ", "reopened_at_s")],
     ]),
 ];
 

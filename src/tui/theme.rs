@@ -100,12 +100,14 @@ impl Theme {
         }
     }
 
-    /// The legend's sample of the `position`-th series: what [`Theme::marker`] draws.
+    /// The legend's sample of the `position`-th series: what [`Theme::marker`] draws. Without
+    /// colour the braille line's sample is braille too: a trial read `━ A` and looked for a
+    /// solid line among the dots.
     pub fn legend_mark(self, position: usize) -> &'static str {
         if self.colour {
             "━"
         } else {
-            ["━", "•", "▄"][position % 3]
+            ["⠒", "•", "▄"][position % 3]
         }
     }
 

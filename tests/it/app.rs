@@ -136,7 +136,8 @@ fn moving_the_timeout_slider_recomputes_lab3_like_the_cli() {
         state.shown_metrics(),
         resilience_lab::learning::metrics::breaker_metrics(&expected)
     );
-    assert!(text(&app).contains(&resilience_lab::report::breaker_rows(&expected)[1].line()));
+    // The app's row: the command line's, with sent= where the Atlas prints calls=.
+    assert!(text(&app).contains(&resilience_lab::tui::labs::breaker::results::app_rows(&expected)[1].line()));
 }
 
 #[test]
@@ -479,7 +480,11 @@ fn a_prediction_in_a_lab_is_scored_against_the_sliders_run_and_saved() {
     app.update(Msg::Back);
     app.update(Msg::Back);
     // Lab 2 has 7 steps and 7 checks.
-    assert!(text(&app).contains("steps 2/7 · 2/7 checks right"), "{}", text(&app));
+    assert!(
+        text(&app).contains("2/7 steps tried · 2/7 checks right"),
+        "{}",
+        text(&app)
+    );
 }
 
 #[test]
@@ -845,7 +850,7 @@ fn a_prediction_in_a_lab_counts_in_the_lab_not_on_the_quiz_row() {
     let dir = tempfile::tempdir().expect("temp dir");
     let app = lab2_predicted_in_the_lab(&dir.path().join("progress.toml"));
     // 5, then 64 once the verdict had shown it: done, and said to be after a miss.
-    assert_eq!(app.home_marker(1), "steps 1/7 · 1/7 checks right, 1 after a miss");
+    assert_eq!(app.home_marker(1), "1/7 steps tried · 1/7 checks right, 1 after a miss");
     let quiz_row = app.home_marker(app.content.labs.len());
     assert!(quiz_row.starts_with("answered 0 of "), "{quiz_row}");
     assert!(quiz_row.ends_with("right at the last try 0"), "{quiz_row}");
@@ -859,7 +864,7 @@ fn the_progress_command_counts_a_lab_prediction_in_the_lab_only() {
     let stdout = run_on_progress(&path, &["progress"], "");
     let lab2 = stdout.lines().find(|l| l.contains("Retry")).expect("Lab 2's row");
     assert!(
-        lab2.ends_with("steps 1/7 · 1/7 checks right, 1 after a miss"),
+        lab2.ends_with("1/7 steps tried · 1/7 checks right, 1 after a miss"),
         "{stdout}"
     );
     assert!(stdout.contains("questions answered: 0 of "), "{stdout}");

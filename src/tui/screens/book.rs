@@ -7,10 +7,12 @@
 //! `content::book`'s; drawing them is `tui::markdown`'s.
 
 use ratatui::layout::{Position, Rect};
+use ratatui::text::Text;
 
 use crate::content::book::chapters;
 use crate::tui::layout;
-use crate::tui::markdown::{BookLink, LinkTarget, render_with_links};
+
+use crate::tui::markdown::{BookLink, LinkTarget, render_with_links, wrapped_rows};
 use crate::tui::msg::Msg;
 use crate::tui::theme::Theme;
 
@@ -42,7 +44,10 @@ impl BookState {
         let before = self.clone();
         match msg {
             Msg::Back => return None,
-            Msg::ToggleWide => self.wide = !self.wide,
+            Msg::ToggleWide => {
+                self.wide = !self.wide;
+                self.scroll = self.scroll_at(layout, layout::book(area, self.wide));
+            }
             // Choosing a chapter leaves the open chapter's link: Enter opens the choice. The
             // list shows again, since the choice is made in it.
             Msg::NextItem | Msg::PrevItem => {
@@ -104,6 +109,55 @@ impl BookState {
             width,
         )
         .1
+    }
+
+    /// The scroll that keeps the first text on screen in `from` first on screen in `to`
+    /// (`w` changes the text's width, so the same row number is another paragraph: a trial
+    /// read line 39 of 343, pressed w, and was at line 39 of 242, a later paragraph). The
+    /// chapter is wrapped at both widths; the top row is found again by how much of the
+    /// chapter's text comes before it (its letters, not the spaces and table rules that
+    /// wrapping adds).
+    fn scroll_at(&self, from: Option<layout::BookLayout>, to: Option<layout::BookLayout>) -> u16 {
+        let (Some(from), Some(to), Some(chapter)) = (from, to, chapters().get(self.open).copied()) else {
+            return self.scroll;
+        };
+        let theme = Theme::new(crate::tui::theme::ThemeName::Dark, false);
+        // Per line as drawn: the letters before it, and the rows it takes.
+        let lines = |layout: layout::BookLayout| -> Vec<(usize, usize)> {
+            let width = layout.text.width.saturating_sub(2);
+            let mut before = 0;
+            render_with_links(chapter.markdown, theme, width)
+                .0
+                .lines
+                .into_iter()
+                .map(|line| {
+                    let rows = wrapped_rows(&Text::from(line.clone()), width).max(1);
+                    let at = before;
+                    before += line
+                        .to_string()
+                        .chars()
+                        .filter(|c| !c.is_whitespace() && !('\u{2500}'..='\u{257f}').contains(c))
+                        .count();
+                    (at, rows)
+                })
+                .collect()
+        };
+        let (old, new) = (lines(from), lines(to));
+        // The row the view shows first: it clamps the scroll to the chapter's end.
+        let total: usize = old.iter().map(|(_, rows)| rows).sum();
+        let visible = usize::from(from.text.height.saturating_sub(2));
+        let top = usize::from(self.scroll).min(total.saturating_sub(visible));
+        let (mut line, mut start) = (0, 0);
+        while line + 1 < old.len() && start + old[line].1 <= top {
+            start += old[line].1;
+            line += 1;
+        }
+        let Some(&(letters, _)) = old.get(line) else {
+            return self.scroll;
+        };
+        let same = new.iter().rposition(|(before, _)| *before <= letters).unwrap_or(0);
+        let rows: usize = new[..same].iter().map(|(_, rows)| rows).sum();
+        u16::try_from(rows).unwrap_or(u16::MAX)
     }
 
     /// Tab (or Shift+Tab): the next (or previous) link, scrolled into view.

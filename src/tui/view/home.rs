@@ -3,7 +3,7 @@
 //! ```text
 //!  resilience-lab                                       how a service survives ...
 //! ┌ Labs ─────────────────────────────────────────────────────────────────────┐
-//! │▸ Lab 1  Truthful health and ordered shutdown  steps 1/11 · 0/10 checks right │
+//! │▸ Lab 1  Truthful health and ordered sh… 1/11 steps tried · 0/10 checks right │
 //! │         Predict what /livez and /readyz answer while a server warms up, … │
 //! │  Lab 2  ...                                                               │
 //! │  Quiz   ...          answered 3 of 60, right at the last try 2 │
@@ -68,7 +68,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         let pointer = if selected { "▸ " } else { "  " };
         let style = if selected { theme.selected() } else { theme.text() };
         let mut left = format!("{pointer}{name:<6} {heading}");
-        // A long marker ("..., 1 after a miss") takes what it needs from the heading,
+        // A long marker ("..., 1 after a miss, 1 after x") takes what it needs from the heading,
         // which gives way with an ellipsis rather than run into it; one column stays between.
         let room = (head.width as usize).saturating_sub(marker.chars().count() + 2);
         if left.chars().count() > room {

@@ -520,7 +520,7 @@ pub fn slot_cells<const N: usize>(counts: [u32; N], width: usize) -> [usize; N] 
     cells
 }
 
-/// The pool as a row of slots: held by X, busy with the rest, free; with the counts.
+/// The pool as a row of slots: held by X, busy with the rest, idle; with the counts.
 pub fn bulkhead_view(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buffer) {
     let block = panel(" bulkhead: the pool's slots ", theme);
     let inner = block.inner(area);
@@ -532,8 +532,8 @@ pub fn bulkhead_view(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buff
     let last = run.seconds.last().cloned().unwrap_or_default();
     let x = last.x_busy.min(workers);
     let rest = last.busy.saturating_sub(last.x_busy).min(workers - x);
-    let free = workers - x - rest;
-    let [x_cells, rest_cells, free_cells] = slot_cells([x, rest, free], usize::from(inner.width));
+    let idle = workers - x - rest;
+    let [x_cells, rest_cells, free_cells] = slot_cells([x, rest, idle], usize::from(inner.width));
     let bar = Line::from(vec![
         Span::styled("X".repeat(x_cells), theme.series(0)),
         Span::styled("#".repeat(rest_cells), theme.series(2)),
@@ -550,13 +550,16 @@ pub fn bulkhead_view(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buff
         Line::from(vec![
             Span::styled("X held by X ", theme.series(0)),
             Span::styled("# busy with the rest ", theme.series(2)),
-            Span::styled(". free", theme.dim()),
+            Span::styled(". idle", theme.dim()),
         ]),
+        Line::styled(format!("pool {workers}: X holds {x} (X's pool {pool})"), theme.text()),
+        // One word for one count: the check asks for the threads left to the rest, busy or
+        // idle ("the rest 50, free 110" beside a question on the threads free for the rest
+        // read as two answers).
         Line::styled(
-            format!("pool {workers}: X holds {x} (X's pool {pool}), the rest {rest}, free {free}"),
+            format!("left for the rest: {} (busy {rest}, idle {idle})", workers - x),
             theme.text(),
         ),
-        Line::styled(format!("free for the rest: {}", workers - x), theme.text()),
         // This run's own last second, X's calls named in what was offered: the Results
         // panel above is the policy's run, which has no X.
         Line::styled(

@@ -4,3 +4,4 @@
 mod links;
 mod summary;
 mod topic_coverage;
+mod wide;

@@ -2,3 +2,4 @@
 //! located.
 
 mod check;
+mod wording;

@@ -91,7 +91,12 @@ fn lab2_live_explains_the_sliders_whole_before_a_run() {
     assert!(text.contains("+/- load, c cut"), "{text}");
     // The p slider shows 1.00: the view names no other p, and says the slider is not its.
     assert!(text.contains("Failure probability      1.00"), "{text}");
-    assert!(!text.contains("p = 0") && text.contains("p unused"), "{text}");
+    assert!(
+        !text.contains("p = 0") && text.contains("failure probability unused"),
+        "{text}"
+    );
+    // Named by the slider, never "p", which is also the predict key.
+    assert!(!text.contains("p unused"), "{text}");
 }
 
 /// Lab 2 live with a finished counting run of `p`, and `status` as the note of the last key.

@@ -51,3 +51,45 @@ fn a_scenario_s_values_give_back_the_scenario() {
         assert_eq!(from_sliders.requests, direct.requests, "{}", scenario.name());
     }
 }
+
+/// A fleet step's text gives the numbers its answer is worked from that no slider shows
+/// (they were only in the verdict's why), and says plainly what the sliders replay (issue 26,
+/// a new user's trial): each check here with words its step's text must hold.
+#[test]
+fn each_fleet_step_gives_what_its_answer_is_worked_from() {
+    let content = Content::load(None).expect("the built-in labs load");
+    let lab = content.lab(LabId::Health);
+    let needs: [(&str, &[&str]); 4] = [
+        // The sliders start with a longer outage: what to set to watch the card's.
+        (
+            "fleet-restarts-after-60s-outage",
+            &["whatever the sliders show", "Database window end to 90 s"],
+        ),
+        // When the replicas are unready, and the routing lag.
+        (
+            "fleet-readiness-refused",
+            &["unready by 37 s", "ready again at 90 s", "1 s before"],
+        ),
+        // Which share of the lagging traffic a deleted pod gets.
+        (
+            "fleet-rolling-prestop-0-failed",
+            &["a third of the traffic", "each later one half"],
+        ),
+        // When the last replica leaves, and the crash loop's timing.
+        (
+            "fleet-liveness-no-endpoint-seconds",
+            &["leaves at 63 s", "12 failed startup probes", "10, 20, 40 s"],
+        ),
+    ];
+    for (id, words) in needs {
+        let step = lab
+            .steps
+            .iter()
+            .find(|step| step.check.as_deref() == Some(id))
+            .unwrap_or_else(|| panic!("{id}'s step"));
+        for word in words {
+            assert!(step.text.contains(word), "{id}: {word:?} not in {:?}", step.text);
+        }
+        assert!(!step.text.contains("replay the card's"), "{}", step.text);
+    }
+}

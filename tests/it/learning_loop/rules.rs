@@ -123,7 +123,7 @@ fn progress_counts_only_what_was_done_in_the_lab() {
     // A quiz answer tagged with Lab 3 and right: the lab's count does not move.
     // Lab 3: 8 steps and 7 checks.
     app.progress.record_answer("breaker-predict-sick-calls", None, true);
-    assert_eq!(app.home_marker(2), "steps 0/8 · 0/7 checks right");
+    assert_eq!(app.home_marker(2), "0/8 steps tried · 0/7 checks right");
     app.progress
         .labs
         .entry("breaker".into())
@@ -132,7 +132,7 @@ fn progress_counts_only_what_was_done_in_the_lab() {
         .push("breaker-q1".into());
     assert_eq!(
         app.home_marker(2),
-        "steps 0/8 · 0/7 checks right",
+        "0/8 steps tried · 0/7 checks right",
         "a bank id is not a check of the lab"
     );
 
@@ -174,7 +174,7 @@ fn progress_counts_only_what_was_done_in_the_lab() {
     );
     assert_eq!(app.progress.questions["breaker-predict-sick-calls"].answered, 1);
     // Home counts the step as worked through, and its check as not right.
-    assert_eq!(app.home_marker(2), "steps 2/8 · 0/7 checks right");
+    assert_eq!(app.home_marker(2), "2/8 steps tried · 0/7 checks right");
 }
 
 /// A verdict scored at the check's own settings shows that run, not the sliders': Lab 3's
@@ -217,8 +217,8 @@ fn a_verdict_at_the_checks_settings_shows_the_checks_run() {
 }
 
 /// A check answered after `x` showed its run is recall, not a prediction (issue 26 item 4):
-/// the step is done, the verdict says how it was saved, and home counts it with the answers
-/// right after a miss. The same answer without `x` is a first-try right.
+/// the step is done, the verdict says how it was saved, and home counts it as right after x
+/// (no miss: it was never wrong). The same answer without `x` is a first-try right.
 #[test]
 fn a_right_answer_after_x_showed_the_run_is_not_first_try() {
     for peek in [false, true] {
@@ -238,9 +238,9 @@ fn a_right_answer_after_x_showed_the_run_is_not_first_try() {
         assert!(verdict.contains("Right"), "{verdict}");
         assert_eq!(verdict.contains("saved as right after seeing the"), peek, "{verdict}");
         let expected = if peek {
-            "steps 1/7 · 1/7 checks right, 1 after a miss"
+            "1/7 steps tried · 1/7 checks right, 1 after x"
         } else {
-            "steps 1/7 · 1/7 checks right"
+            "1/7 steps tried · 1/7 checks right"
         };
         app.update(Msg::Back);
         app.update(Msg::Back);
@@ -258,11 +258,11 @@ fn a_right_answer_after_a_miss_is_said_so_on_home() {
         .record_answer("breaker-predict-sick-calls", Some("breaker"), false);
     app.progress
         .record_answer("breaker-predict-sick-calls", Some("breaker"), true);
-    assert_eq!(app.home_marker(2), "steps 1/8 · 1/7 checks right, 1 after a miss");
+    assert_eq!(app.home_marker(2), "1/8 steps tried · 1/7 checks right, 1 after a miss");
     // A check right the first time is only counted.
     app.progress
         .record_answer("breaker-predict-stuck-timeout", Some("breaker"), true);
-    assert_eq!(app.home_marker(2), "steps 2/8 · 2/7 checks right, 1 after a miss");
+    assert_eq!(app.home_marker(2), "2/8 steps tried · 2/7 checks right, 1 after a miss");
     let home = text(&app);
     assert!(home.contains("1 after a miss"), "{home}");
 }

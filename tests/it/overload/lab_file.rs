@@ -79,3 +79,37 @@ fn a_choice_slider_must_name_every_value() {
     let text = format!("{errors:?}");
     assert!(text.contains("2 choices for 6 values"), "{text}");
 }
+
+/// The throttle's step gives its formula, with a worked case at other numbers, on the card
+/// the learner predicts on: it was only in the verdict's why (issue 26, a new user's trial).
+#[test]
+fn the_throttle_step_gives_its_formula_before_the_prediction() {
+    use crate::common::{render, visited_app};
+    use resilience_lab::tui::msg::Msg;
+    let mut app = visited_app(80, 24);
+    for msg in [Msg::Down, Msg::Down, Msg::Down, Msg::Open] {
+        app.update(msg);
+    }
+    let lab = app.content.lab(LabId::Overload).clone();
+    let step = lab
+        .steps
+        .iter()
+        .position(|step| step.check.as_deref() == Some("overload-throttle-probability"))
+        .expect("the throttle's step");
+    let text = &lab.steps[step].text;
+    assert!(
+        text.contains("max(0, (requests - K x accepts) / (requests + 1))"),
+        "{text}"
+    );
+    while app.labs[3].predict.step < step {
+        app.update(Msg::NextStep);
+    }
+    app.update(Msg::Predict);
+    // At 80x24 the card has room for the prompt, not the step's text: the prompt gives the
+    // formula too, whole (its words may wrap, never split).
+    let card = render(&app);
+    assert!(card.contains("Your prediction:"), "{card}");
+    for word in "max(0, (requests - K x accepts) / (requests + 1))".split_whitespace() {
+        assert!(card.contains(word), "{word:?} is not on the card:\n{card}");
+    }
+}

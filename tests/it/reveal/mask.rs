@@ -108,7 +108,7 @@ fn drawn_forms(lab: &LabFile, check: &Question, value: f64, values: &[(String, f
         }
         "overload.bulkhead.free_for_rest" => {
             vec![
-                format!("free for the rest: {value:.0}"),
+                format!("left for the rest: {value:.0}"),
                 "chart:X held by X".to_string(),
             ]
         }
@@ -588,7 +588,7 @@ fn lab_4s_bulkhead_view_waits_for_step_5_at_any_pool() {
             next_overload_view(&mut app, index);
         }
         let screen = render(&app);
-        assert!(!screen.contains("free for the rest"), "{screen}");
+        assert!(!screen.contains("left for the rest"), "{screen}");
         assert!(!screen.contains("X's pool 40"), "{screen}");
         assert!(screen.contains("hidden until step 5 is predicted"), "{screen}");
         // Predicted (wrong, even), the view shows at the pool on screen.
@@ -597,7 +597,7 @@ fn lab_4s_bulkhead_view_waits_for_step_5_at_any_pool() {
         app.update(Msg::Back);
         go_to(&mut app, index, 0);
         let screen = render(&app);
-        assert!(screen.contains("free for the rest: 60"), "{screen}");
+        assert!(screen.contains("left for the rest: 60"), "{screen}");
     }
 }
 
@@ -609,11 +609,8 @@ fn lab_3s_breaker_calls_wait_for_step_5() {
         let index = lab_index(&app, LabId::Breaker);
         let screen = squeezed(&render(&app));
         assert!(!screen.contains("2911"), "{screen}");
-        assert!(screen.contains("calls=?s2"), "step 2 asks first: {screen}");
-        assert!(
-            screen.contains("calls=6000"),
-            "the timeout's calls are the offered: {screen}"
-        );
+        assert!(screen.contains("sent=?s2"), "step 2 asks first: {screen}");
+        assert!(screen.contains("sent=6000"), "the timeout sends every call: {screen}");
         go_to(&mut app, index, 4);
         predict(&mut app, "3000");
         app.update(Msg::Back);
@@ -625,7 +622,7 @@ fn lab_3s_breaker_calls_wait_for_step_5() {
         app.update(Msg::Back);
         go_to(&mut app, index, 0);
         let screen = squeezed(&render(&app));
-        assert!(screen.contains("calls=2911"), "{screen}");
+        assert!(screen.contains("sent=2911"), "{screen}");
     }
 }
 

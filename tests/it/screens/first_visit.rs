@@ -118,7 +118,7 @@ fn the_fleet_views_first_visit_does_not_open_the_same_paragraphs_again() {
     assert!(text.contains("Steps 1–3: one server (F)"), "{text}");
     assert!(text.contains("Step 4: The mistake at fleet scale"), "{text}");
     // The step's "do this" text is on screen to its end, and so is the key to its card.
-    assert!(text.contains("      the card's."), "{text}");
+    assert!(text.contains("      with a longer outage, to 330 s)."), "{text}");
     assert!(text.contains("p opens this step's prediction card."), "{text}");
     // Asked for later, the lesson is whole: paragraphs and every step.
     app.update(Msg::ToggleLesson);

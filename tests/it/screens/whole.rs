@@ -153,7 +153,7 @@ fn resizing_to_too_small_and_back_redraws_the_lab() {
     app.update(Msg::Resize(100, 30));
     // Its 44 calls to the sick dependency are step 2's answer, and its 2911 calls work out
     // step 5's: masked until predicted there.
-    assert!(render(&app).contains("with breaker  calls=  ?s2 to sick=  ?s2"));
+    assert!(render(&app).contains("with breaker  sent=  ?s2 to sick=  ?s2"));
 }
 
 // The learning screens: quiz, book, lesson with the chapter, predictions.
@@ -473,7 +473,7 @@ fn lab3_live_no_colour_marks_the_brownout_on_the_axis_not_in_the_plot() {
         let rows: Vec<&str> = text.lines().collect();
         let plot_top = rows
             .iter()
-            .position(|row| row.contains("━calls"))
+            .position(|row| row.contains("calls •sick"))
             .expect("the calls chart's legend");
         let axis = plot_top
             + rows[plot_top..]

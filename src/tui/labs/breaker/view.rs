@@ -4,8 +4,8 @@
 //! ```text
 //! ┌ Live ───────────────────────────────────────────────────────────────────────┐
 //! │ running 12/60 s · fault hang, scheduled 10–40 s · b brown out/heal · f fault   │
-//! │ live  timeout only  calls= ... (when the run has ended)                         │
-//! │ sim   timeout only  calls= ...                                                  │
+//! │ live  timeout only  sent= ... (when the run has ended)                         │
+//! │ sim   timeout only  sent= ...                                                   │
 //! └─────────────────────────────────────────────────────────────────────────────┘
 //! ┌ timeout only ───────────────┐┌ with breaker ────────────────┐
 //! │ closed err 0% 100/s p99 40ms ││ open err 50% 12/s p99 200ms  │   Hystrix-style, last 10 s
@@ -15,6 +15,7 @@
 //! │ sick band ░ scheduled █ seen ││                              │
 //! │ (no breaker)                 ││ breaker state band           │
 //! └──────────────────────────────┘└──────────────────────────────┘
+//!  axis ═ brownout · sick ░ scheduled █ measured · brk ▁ closed ▄ half-open █ open
 //! ```
 
 use ratatui::buffer::Buffer;
@@ -27,10 +28,11 @@ use crate::engine::breaker::BreakerState;
 use crate::engine::brownout::BrownoutComparison;
 use crate::engine::fault::{FaultKind, ManualOverride};
 use crate::learning::metrics::BREAKER_CALLERS;
-use crate::report::caller_row;
+use crate::report::caller_row_as;
 use crate::report::cells::fit_width;
 use crate::tui::labs::breaker::charts::{calls_chart, resample};
 use crate::tui::labs::breaker::live::{BreakerLive, BreakerSeries, ROLLING_WINDOW_S, Side};
+use crate::tui::labs::breaker::results::SENT;
 use crate::tui::labs::page::PageFrame;
 use crate::tui::labs::sim_page::{LabSim, SimPage};
 use crate::tui::theme::Theme;
@@ -105,14 +107,14 @@ pub fn render_results<S: LabSim<Results = BrownoutComparison, Live = BreakerLive
         lines.push(Line::from(fit_width(
             format!(
                 "live {}",
-                caller_row(&measured.timeout_only.summary, BREAKER_CALLERS[0]).join(&masked)
+                caller_row_as(&measured.timeout_only.summary, BREAKER_CALLERS[0], SENT).join(&masked)
             ),
             width,
         )));
         lines.push(Line::from(fit_width(
             format!(
                 "live {}",
-                caller_row(&measured.with_breaker.summary, BREAKER_CALLERS[1]).join(&masked)
+                caller_row_as(&measured.with_breaker.summary, BREAKER_CALLERS[1], SENT).join(&masked)
             ),
             width,
         )));
@@ -136,7 +138,7 @@ pub fn render_results<S: LabSim<Results = BrownoutComparison, Live = BreakerLive
             fit_width(
                 format!(
                     "sim  {}",
-                    caller_row(&sim.timeout_only.summary, BREAKER_CALLERS[0]).join(&masked)
+                    caller_row_as(&sim.timeout_only.summary, BREAKER_CALLERS[0], SENT).join(&masked)
                 ),
                 width,
             ),
@@ -146,7 +148,7 @@ pub fn render_results<S: LabSim<Results = BrownoutComparison, Live = BreakerLive
             fit_width(
                 format!(
                     "sim  {}",
-                    caller_row(&sim.with_breaker.summary, BREAKER_CALLERS[1]).join(&masked)
+                    caller_row_as(&sim.with_breaker.summary, BREAKER_CALLERS[1], SENT).join(&masked)
                 ),
                 width,
             ),
@@ -183,9 +185,26 @@ pub fn render_charts(live: &BreakerLive, theme: Theme, area: Rect, buf: &mut Buf
             .render(area, buf);
         return;
     };
-    let [left, right] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
+    let [columns, legend] = Layout::vertical([Constraint::Fill(1), Constraint::Length(1)]).areas(area);
+    let [left, right] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(columns);
     column(series, Side::TimeoutOnly, theme, left, buf);
     column(series, Side::WithBreaker, theme, right, buf);
+    Span::styled(glyph_legend(legend.width), theme.dim()).render(legend, buf);
+}
+
+/// What the columns' glyphs mean, in one line of `width` cells: the time axis's brownout,
+/// the sick band's and the breaker band's cells (a trial met `═════`, `sick ████░░░░` and
+/// `brk ▁▁▁███` with nothing to say what they are).
+fn glyph_legend(width: u16) -> &'static str {
+    const LEGENDS: [&str; 3] = [
+        "axis ═ brownout · sick ░ scheduled █ measured · brk ▁ closed ▄ half-open █ open",
+        "═ brownout · sick ░ due █ seen · brk ▁ closed ▄ half-open █ open",
+        "═brownout ░due █sick · brk ▁closed ▄half █open",
+    ];
+    LEGENDS
+        .into_iter()
+        .find(|legend| legend.chars().count() <= usize::from(width))
+        .unwrap_or(LEGENDS[2])
 }
 
 /// The Hystrix-style line: state, rolling error %, calls/s and p99 of the last 10 s.
@@ -404,6 +423,17 @@ fn column(series: &BreakerSeries, caller: Side, theme: Theme, area: Rect, buf: &
 #[cfg(test)]
 mod hint_tests {
     use super::*;
+
+    #[test]
+    fn the_glyph_legend_fits_the_charts_at_80_columns_and_names_every_glyph() {
+        // Lab 3's live charts are 46 cells wide at 80x24.
+        let legend = glyph_legend(46);
+        assert!(legend.chars().count() <= 46, "{legend}");
+        for glyph in ["═", "░", "█", "▁", "▄"] {
+            assert!(legend.contains(glyph), "{legend}");
+        }
+        assert!(glyph_legend(100).contains("half-open"));
+    }
 
     #[test]
     fn the_fault_key_reads_as_a_choice_with_its_value_apart() {

@@ -253,7 +253,7 @@ pub fn render_charts<S: LabSim<Results = BudgetResults, Live = BudgetLive>>(
         BudgetScenario::HalfOpen => bars(
             run,
             &[
-                ("the note's breaker", "half_open_calls_first_s_note"),
+                ("no half-open limit", "half_open_calls_first_s_note"),
                 ("one probe", "half_open_calls_first_s_one_probe"),
                 ("this breaker", "half_open_calls_first_s"),
             ],

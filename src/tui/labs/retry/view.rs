@@ -93,9 +93,10 @@ pub fn render_results<S: LabSim<Live = RetryLive>>(
             // The database fails only while `g`'s trigger lasts: the p slider, which shows its
             // own value on screen, is not this view's (a "p = 0" here stood beside it at 1.00).
             explain.extend(fit([
-                "database: 8 slots x 20 ms = 400 req/s; the p slider is not used: g fails it 10 s; +/- load, c cut",
-                "db: 8 slots x 20 ms = 400 req/s; p is not used: g fails it for 10 s; +/- load, c cut",
-                "db: 8 slots x 20 ms = 400 req/s; p unused: g fails it 10 s; +/- load, c cut",
+                // The slider's name, never "p": p is the predict key (a trial read "p unused").
+                "database: 8 slots x 20 ms = 400 req/s; the Failure probability slider is not used: g fails it 10 s; +/- load, c cut",
+                "db: 8 slots x 20 ms = 400 req/s; failure probability not used: g fails it 10 s; +/- load, c cut",
+                "db 400 req/s; failure probability unused; g fails db 10 s; +/- load, c cut",
             ]
             .map(|text| Line::from(Span::styled(text, theme.dim())))
             .to_vec()));
