@@ -163,12 +163,12 @@ fn server_panel(live: &LiveHealth, port: u16, theme: Theme, area: Rect, buf: &mu
             first.push(Span::raw(format!(" · port {}", session.port)));
             let database = if session.database_up { "up" } else { "down" };
             second.push(Span::raw(format!(
-                "database {database} · /work: {} in flight, {} sent",
-                session.in_flight, session.work_sent
+                "database {database} · /work: {}",
+                session.work_summary(" · ")
             )));
             second_short.push(Span::raw(format!(
-                "db {database} · /work {} in flight, {} sent",
-                session.in_flight, session.work_sent
+                "db {database} · /work {}",
+                session.work_summary(", ")
             )));
             if session.running() {
                 hint = Some(Span::styled(
@@ -228,7 +228,13 @@ fn server_lines(
 ) -> Vec<Line<'static>> {
     let status = wrap_line(status, width, 0);
     let mut figures = second.clone();
-    figures.extend(hint.clone());
+    // The curl hint only where it fits whole beside the figures.
+    if let Some(hint) = hint
+        .clone()
+        .filter(|hint| Line::from(second.clone()).width() + hint.width() <= width)
+    {
+        figures.push(hint);
+    }
     if 2 + status.len() <= rows {
         return [Line::from(first), Line::from(figures)]
             .into_iter()
