@@ -69,3 +69,59 @@ fn an_exit_with_every_request_answered_says_so() {
         "{exited}"
     );
 }
+
+/// The Next box's text, joined across its rows.
+fn next_box(text: &str) -> String {
+    let rows: Vec<&str> = text.lines().collect();
+    let top = rows.iter().position(|row| row.contains("┌ Next ")).expect("a Next box");
+    let column = rows[top].chars().position(|c| c == '┌').unwrap_or(0) + 1;
+    rows[top + 1..]
+        .iter()
+        .take_while(|row| row.chars().nth(column - 1) != Some('└'))
+        .map(|row| {
+            let inner: String = row.chars().skip(column).collect();
+            inner.trim_end_matches(['│', '"', ' ']).trim().to_string()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Step 3 has no check: once `]` marked it done, the Next box no longer asks for it.
+#[test]
+fn the_next_box_does_not_ask_for_a_step_already_done() {
+    let mut app = lab1_live();
+    app.update(Msg::NextStep);
+    app.update(Msg::NextStep);
+    let before = next_box(&render(&app));
+    assert!(
+        before.contains("step 3: nothing to predict, ] marks it done."),
+        "{before}"
+    );
+    app.update(Msg::NextStep);
+    app.update(Msg::Back);
+    let text = render(&app);
+    let after = next_box(&text);
+    assert!(!after.contains("] marks it done"), "{after}\n{text}");
+    assert!(after.contains("step 3 ✓ done."), "{after}\n{text}");
+}
+
+/// After an exit, the Next box does not suggest the deregistration delay the slider already has.
+#[test]
+fn the_next_box_after_an_exit_follows_the_sliders() {
+    let mut app = lab1_live();
+    app.update(Msg::NextStep);
+    lab1_event(&mut app, lab1_started(4242));
+    lab1_event(&mut app, HealthEvent::Exited(0));
+    let at_one = next_box(&render(&app));
+    assert!(at_one.contains("try deregistration 0 s"), "{at_one}");
+    // The deregistration delay, the second slider, from 1 s down to 0 s by 0.1 s.
+    app.update(Msg::NextSlider);
+    for _ in 0..10 {
+        app.update(Msg::Step(-1));
+    }
+    let text = render(&app);
+    let at_zero = next_box(&text);
+    assert!(text.contains("Deregistration delay    0.0 s"), "{text}");
+    assert!(!at_zero.contains("try deregistration 0 s"), "{at_zero}\n{text}");
+    assert!(at_zero.contains("the second /work is refused"), "{at_zero}\n{text}");
+}
