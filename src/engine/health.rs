@@ -296,6 +296,32 @@ pub struct DriverRun {
     pub abandoned: u32,
 }
 
+impl DriverRun {
+    /// The timeline with what the driver itself did, from [`ATLAS_SCHEDULE`]: `/work sent`
+    /// and `SIGTERM sent` among the server's and the probes' lines, for a screen that says
+    /// "read the timeline" (the Atlas's own printout, [`DriverRun::timeline`], has no such
+    /// lines). Only the sends: a request's outcome is a named number the Results row shows.
+    /// At equal times a SIGTERM comes before the server's line (the listener closes on it at
+    /// deregistration 0) and a `/work` after the probe the schedule sends first.
+    pub fn timeline_with_driver(&self) -> Vec<TimedLine> {
+        let mut lines = self.timeline.clone();
+        let mut work = 0;
+        for (t_s, step) in ATLAS_SCHEDULE {
+            let (line, at) = match step {
+                DriverStep::Probe(_) => continue,
+                DriverStep::Sigterm => ("SIGTERM sent".to_string(), lines.partition_point(|line| line.t_s < t_s)),
+                DriverStep::SendWork => {
+                    work += 1;
+                    let which = if work == 1 { "/work sent" } else { "second /work sent" };
+                    (which.to_string(), lines.partition_point(|line| line.t_s <= t_s))
+                }
+            };
+            lines.insert(at, TimedLine { t_s, line });
+        }
+        lines
+    }
+}
+
 /// The port the simulated driver prints (nothing listens: it is the simulation), the
 /// Atlas's, for the app's screen and the runs checks are scored on alike.
 pub const SIM_DRIVER_PORT: u16 = 18080;
@@ -409,6 +435,45 @@ mod tests {
         );
         assert_eq!(run.work, [WorkOutcome::Done, WorkOutcome::Done]);
         assert_eq!(run.exit_code, 0);
+    }
+
+    #[test]
+    fn the_timeline_with_the_driver_says_when_it_sent_work_and_sigterm() {
+        let run = simulate_driver(&HealthConfig::default(), 18080);
+        let lines: Vec<String> = run
+            .timeline_with_driver()
+            .iter()
+            .map(|line| format!("{:.1} {}", line.t_s, line.line))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                "0.0 listening on 127.0.0.1:18080",
+                "0.5 /livez 200",
+                "0.5 /readyz 503",
+                "2.5 /readyz 200",
+                "2.5 /work sent",
+                "2.7 SIGTERM sent",
+                "2.9 /readyz 503",
+                "2.9 second /work sent",
+                "3.7 stopped listening",
+                "4.1 /readyz 000",
+                "4.4 drained, exiting",
+            ]
+        );
+        // At deregistration 0 the listener closes on the SIGTERM: the signal comes first.
+        let config = HealthConfig {
+            deregister_s: 0.0,
+            ..HealthConfig::default()
+        };
+        let lines: Vec<String> = simulate_driver(&config, 18080)
+            .timeline_with_driver()
+            .into_iter()
+            .map(|line| line.line)
+            .collect();
+        let sigterm = lines.iter().position(|l| l == "SIGTERM sent");
+        let stopped = lines.iter().position(|l| l == "stopped listening");
+        assert!(sigterm < stopped, "{lines:?}");
     }
 
     #[test]

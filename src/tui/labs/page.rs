@@ -274,6 +274,8 @@ pub trait PageFrame {
     fn step(&self) -> usize;
     /// Where the lab's guided steps go on after step `from`, when the next is on another page.
     fn steps_elsewhere(&self, from: usize) -> Option<String>;
+    /// Whether guided step `step` is done (its ✓ in the lesson), so a hint does not ask for it again.
+    fn step_done(&self, step: usize) -> bool;
     /// First line shown of a page's log (Lab 3's transitions, Lab 1's timeline).
     fn log_scroll(&self) -> u16;
     /// The numbers of the run on screen that must not show yet.

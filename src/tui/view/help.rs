@@ -83,6 +83,22 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         })
         .collect();
     lines.insert(0, Line::from(""));
+    // On a lab screen the focused slider's help, whole: the parameter panel says it in fewer
+    // words when its rows run short (`before the container is …` at 80 columns).
+    if let (Context::Lab, Screen::Lab(index)) = (context, app.screen) {
+        let sliders = app.labs[index].showing_sliders();
+        if let Some(slider) = sliders.sliders.get(sliders.focus) {
+            let keys_width = lines.iter().map(Line::width).max().unwrap_or(0).max(40);
+            let width = keys_width.min(usize::from(area.width.saturating_sub(4)));
+            let whole = Line::from(vec![
+                Span::styled(format!(" {}: ", slider.spec.label), theme.key()),
+                Span::raw(slider.spec.help.trim().to_string()),
+            ]);
+            let mut top = crate::wrap::wrap_line(whole, width, 1);
+            top.push(Line::from(""));
+            lines.splice(1..1, top);
+        }
+    }
     let title = live.unwrap_or(context).title();
     let height = fit(lines.len() as u16 + 3, area.height);
     // Taller than the screen (Lab 1 live at 80x24): it scrolls, and says so.

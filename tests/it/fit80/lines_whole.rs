@@ -62,7 +62,7 @@ fn lab1_live_says_whole_which_probe_decides_the_answer() {
             if running {
                 // The figures stay when the curl hint gives way.
                 assert!(
-                    text.contains("pid 4242") && text.contains(" 0 in flight, 0 sent"),
+                    text.contains("pid 4242") && text.contains(" 0 in flight") && text.contains(" 0 sent"),
                     "{text}"
                 );
             }

@@ -4,5 +4,6 @@
 mod layout;
 mod lines_whole;
 mod panel_edges;
+mod params_title;
 mod predict;
 mod wordings;

@@ -201,3 +201,26 @@ fn fleet_live_help_lists_what_the_view_takes() {
         assert!(!text.contains(other_labs), "{other_labs}: {text}");
     }
 }
+
+/// A live run stopped halfway: its line says the restarts by then and that the sim's whole
+/// run is below, in full at 80 columns (it was cut at `by then; the sim's whole │`).
+#[test]
+fn a_stopped_live_run_says_so_whole_at_80_columns() {
+    for (width, height) in [(80, 24), (100, 30)] {
+        let mut app = fleet_live(width, height);
+        let run = recorded_run(&app);
+        let mut page = page_showing(&app, &run);
+        page.live.stopped_at_s = Some(300.0);
+        app.lab_mut(LabId::Health).page_states[1] = Box::new(page);
+        for (_, sample) in samples_of(&run, 300.0) {
+            send(&mut app, sample);
+        }
+        send(&mut app, FleetSample::Done(Box::new(run)));
+        let text = render(&app);
+        let row = text
+            .lines()
+            .find(|row| row.contains("live stopped"))
+            .unwrap_or_else(|| panic!("the stopped line:\n{text}"));
+        assert!(row.contains("whole run below"), "{width}x{height}: {row}\n{text}");
+    }
+}

@@ -2,5 +2,6 @@
 
 mod budget;
 mod first_visit;
+mod lab1_live;
 mod live_port;
 mod whole;

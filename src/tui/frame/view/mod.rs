@@ -85,6 +85,16 @@ impl PageFrame for LabView<'_> {
         first_visit::steps_elsewhere(self.lab, self.screen.page(), from)
     }
 
+    fn step_done(&self, step: usize) -> bool {
+        let Some(title) = self.lab.steps.get(step).map(|s| &s.title) else {
+            return false;
+        };
+        self.progress
+            .labs
+            .get(&self.lab.id)
+            .is_some_and(|p| p.steps_done.iter().any(|t| t == title))
+    }
+
     fn log_scroll(&self) -> u16 {
         self.screen.log_scroll
     }

@@ -41,10 +41,16 @@ pub fn render_sliders(
     area: Rect,
     buf: &mut Buffer,
 ) {
-    let block = Block::bordered().title(title).border_style(theme.border());
-    let inner = block.inner(area);
-    block.render(area, buf);
+    let inner = Block::bordered().inner(area);
     let geometry = layout::rows(inner, sliders.len(), focus);
+    // Sliders below (or above) the visible list: the title says which of how many is focused.
+    let title = if geometry.labels.len() < sliders.len() {
+        format!("{} {}/{} ", title.trim_end(), focus + 1, sliders.len())
+    } else {
+        title.to_string()
+    };
+    let block = Block::bordered().title(title).border_style(theme.border());
+    block.render(area, buf);
     let shown = sliders.iter().enumerate().skip(geometry.first);
     for ((index, slider), row) in shown.zip(&geometry.labels) {
         let focused = index == focus;

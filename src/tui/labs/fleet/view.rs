@@ -243,24 +243,34 @@ fn live_summary(sliders_run: &FleetRun, live: &FleetLive, width: usize) -> Vec<L
             .unwrap_or_default()
     };
     let live_line = if let (true, Some(stopped_s)) = (live.finished, live.stopped_at_s) {
-        format!(
-            "live stopped at {stopped_s:.0}/{duration_s:.0} s: restarts {}{} by then; the sim's whole run below",
-            record.total_restarts(),
-            first(record)
-        )
+        // Longest wording first (the cut one read `by then; the sim's whole │` at 80 columns).
+        let (restarts, first) = (record.total_restarts(), first(record));
+        let candidates = [
+            format!(
+                "live stopped at {stopped_s:.0}/{duration_s:.0} s: restarts {restarts}{first} by then; the sim's whole run below"
+            ),
+            format!(
+                "live stopped at {stopped_s:.0}/{duration_s:.0} s: restarts {restarts}{first}; the sim's whole run below"
+            ),
+            format!(
+                "live stopped at {stopped_s:.0}/{duration_s:.0} s: restarts {restarts}{first}; sim's whole run below"
+            ),
+            format!("live stopped {stopped_s:.0}/{duration_s:.0} s: restarts {restarts}{first}; sim below"),
+        ];
+        candidates.to_vec()
     } else if live.finished && live.status.is_none() {
         let c = FleetComparison::new(record, sim);
         let yes_no = |close: bool| if close { "yes" } else { "no" };
         let at = |t: Option<f64>, unit: &str| t.map_or("none".to_string(), |t| format!("{t:.1}{unit}"));
         // Short enough for 80 columns: the live line's clock said the speed.
-        format!(
+        vec![format!(
             "live done: restarts {} (sim {}) · first {} (sim {}) · requests ±5%: {}",
             c.restarts_live,
             c.restarts_sim,
             at(c.first_restart_live_s, " s"),
             at(c.first_restart_sim_s, ""),
             yes_no(c.requests_close)
-        )
+        )]
     } else {
         let what = live.fresh_status().map(str::to_string).unwrap_or_else(|| {
             format!(
@@ -270,7 +280,7 @@ fn live_summary(sliders_run: &FleetRun, live: &FleetLive, width: usize) -> Vec<L
                 record.no_ready_endpoint_s
             )
         });
-        format!("live {:.0}/{duration_s:.0} s at {speed} · {what}", live.now_s)
+        vec![format!("live {:.0}/{duration_s:.0} s at {speed} · {what}", live.now_s)]
     };
     let r = &sim.requests;
     let sim_head = format!(
@@ -294,7 +304,11 @@ fn live_summary(sliders_run: &FleetRun, live: &FleetLive, width: usize) -> Vec<L
         .to_vec(),
         width,
     );
-    lines.push(Line::from(live_line));
+    // The live line in the longest wording that fits, else the last one wrapped: never cut.
+    lines.extend(wrap::fit_or_wrap(
+        live_line.into_iter().map(Line::from).collect(),
+        width,
+    ));
     lines.extend(sim_line);
     lines
 }

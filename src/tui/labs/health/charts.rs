@@ -35,8 +35,9 @@ fn health_timeline(run: &DriverRun, masked: &Masked, scroll: u16, theme: Theme, 
     // A long line ("grace period over: abandoning 2 in-flight request(s)") wraps under its text,
     // not under its time: cut at the panel's edge it lost its end at 100x30. Scrolling is by row.
     let stamp_width = " t=  0.00 s  ".len();
+    // With the driver's own sends (`/work`, SIGTERM): the step's text asks to read them here.
     let rows: Vec<Line> = run
-        .timeline
+        .timeline_with_driver()
         .iter()
         .flat_map(|entry| {
             // A probe whose code a check asks for shows its path, not its code.

@@ -99,7 +99,8 @@ pub fn render(live: &LiveHealth, frame: &dyn PageFrame, layout: &LabLayout, buf:
                 .as_deref()
                 .and_then(crate::learning::metrics::readyz_moment)
         });
-    next_panel(live, &step_note(frame), moment, theme, next, buf);
+    let deregister_s = crate::tui::slider::value_of(sliders, "deregister_s");
+    next_panel(live, &step_note(frame), moment, deregister_s, theme, next, buf);
     log_panel(live, theme, log, buf);
     // A guided step's prompt and verdict, over the right panel as on every lab screen.
     frame.render_predict(layout.right, buf);
@@ -163,12 +164,12 @@ fn server_panel(live: &LiveHealth, port: u16, theme: Theme, area: Rect, buf: &mu
             first.push(Span::raw(format!(" · port {}", session.port)));
             let database = if session.database_up { "up" } else { "down" };
             second.push(Span::raw(format!(
-                "database {database} · /work: {} in flight, {} sent",
-                session.in_flight, session.work_sent
+                "database {database} · /work: {}",
+                session.work_summary(" · ")
             )));
             second_short.push(Span::raw(format!(
-                "db {database} · /work {} in flight, {} sent",
-                session.in_flight, session.work_sent
+                "db {database} · /work {}",
+                session.work_summary(", ")
             )));
             if session.running() {
                 hint = Some(Span::styled(
@@ -228,7 +229,13 @@ fn server_lines(
 ) -> Vec<Line<'static>> {
     let status = wrap_line(status, width, 0);
     let mut figures = second.clone();
-    figures.extend(hint.clone());
+    // The curl hint only where it fits whole beside the figures.
+    if let Some(hint) = hint
+        .clone()
+        .filter(|hint| Line::from(second.clone()).width() + hint.width() <= width)
+    {
+        figures.push(hint);
+    }
     if 2 + status.len() <= rows {
         return [Line::from(first), Line::from(figures)]
             .into_iter()
@@ -362,17 +369,18 @@ fn next_panel(
     live: &LiveHealth,
     step_note: &Option<String>,
     moment: Option<ProbeMoment>,
+    deregister_s: Option<f64>,
     theme: Theme,
     area: Rect,
     buf: &mut Buffer,
 ) {
     let next = match step_note {
-        Some(note) if matches!(live.phase(), LivePhase::NotStarted | LivePhase::Exited(_)) => note.as_str(),
+        Some(note) if matches!(live.phase(), LivePhase::NotStarted | LivePhase::Exited(_)) => note.clone(),
         // The running server's keys, without the `p` of a check this step does not have.
         Some(_) if matches!(live.phase(), LivePhase::Running(Phase::WarmingUp | Phase::Ready)) => {
-            "w sends /work, then t sends SIGTERM"
+            "w sends /work, then t sends SIGTERM".to_string()
         }
-        _ => next_step(live, moment),
+        _ => next_step(live, moment, deregister_s),
     };
     Paragraph::new(Line::from(Span::styled(next, theme.dim())))
         .wrap(Wrap { trim: true })
@@ -387,8 +395,14 @@ fn step_note(frame: &dyn PageFrame) -> Option<String> {
     if frame.lab().steps.get(step)?.check.is_some() {
         return None;
     }
-    let done = format!("step {}: nothing to predict, ] marks it done.", step + 1);
-    Some(match frame.steps_elsewhere(step) {
+    // A step already done is not asked for again.
+    let elsewhere = frame.steps_elsewhere(step);
+    let done = match (frame.step_done(step), &elsewhere) {
+        (true, Some(_)) => format!("step {} ✓ done.", step + 1),
+        (true, None) => format!("step {} ✓ done: ] goes on.", step + 1),
+        (false, _) => format!("step {}: nothing to predict, ] marks it done.", step + 1),
+    };
+    Some(match elsewhere {
         Some(elsewhere) => format!("{done} {elsewhere}"),
         None => done,
     })
@@ -396,7 +410,26 @@ fn step_note(frame: &dyn PageFrame) -> Option<String> {
 
 /// The guided step for the phase: predict (p) before the action that decides the current
 /// step's check (`moment`: the start or SIGTERM; `None` for a check no live probe decides).
-fn next_step(live: &LiveHealth, moment: Option<ProbeMoment>) -> &'static str {
+/// After an exit, what to try next suits the sliders as they stand (`deregister_s`): a
+/// deregistration delay already at 0 is not suggested again.
+fn next_step(live: &LiveHealth, moment: Option<ProbeMoment>, deregister_s: Option<f64>) -> String {
+    let livez = if live.next_liveness_checks_db {
+        "d (livez checks db)"
+    } else {
+        "d with 1 (livez checks db)"
+    };
+    match (live.phase(), deregister_s) {
+        (LivePhase::Exited(_), Some(0.0)) => {
+            return "s starts again: at deregistration 0 s, w, t, w: the second /work is refused".to_string();
+        }
+        (LivePhase::Exited(_), _) => return format!("s starts again: try deregistration 0 s, or {livez}"),
+        _ => {}
+    }
+    next_step_keys(live, moment).to_string()
+}
+
+/// The guided step's keys in the server's phase, before any exit.
+fn next_step_keys(live: &LiveHealth, moment: Option<ProbeMoment>) -> &'static str {
     match (live.phase(), moment) {
         (LivePhase::NotStarted, Some(ProbeMoment::AfterStart(_))) => {
             "p predicts what /readyz answers after the start, then s starts the server"
@@ -415,8 +448,7 @@ fn next_step(live: &LiveHealth, moment: Option<ProbeMoment>) -> &'static str {
         (LivePhase::Running(Phase::WarmingUp | Phase::Ready), None) => {
             "w sends /work, t SIGTERM; p predicts this step's check (the sim scores it)"
         }
-        (LivePhase::Running(_), _) => "watch the listener close and the work finish",
-        (LivePhase::Exited(_), _) => "s starts again: try deregistration 0 s, or d with 1 (livez checks db)",
+        (LivePhase::Running(_) | LivePhase::Exited(_), _) => "watch the listener close and the work finish",
     }
 }
 

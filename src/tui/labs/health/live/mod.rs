@@ -74,6 +74,12 @@ pub struct ServerLife {
     pub in_flight: u32,
     pub work_sent: u32,
     pub work_done: u32,
+    /// Of those done: answered by the server (any code).
+    pub work_answered: u32,
+    /// Of those done: refused, nothing listening (the listener was closed).
+    pub work_refused: u32,
+    /// Of those done: connected but cut off (reset, timeout).
+    pub work_failed: u32,
     pub database_up: bool,
     /// Whether probes still go out (they stop shortly after the exit).
     pub probing: bool,
@@ -98,6 +104,9 @@ impl ServerLife {
             in_flight: 0,
             work_sent: 0,
             work_done: 0,
+            work_answered: 0,
+            work_refused: 0,
+            work_failed: 0,
             database_up: true,
             probing: true,
             last_livez: None,
@@ -126,6 +135,49 @@ impl ServerLife {
 
     pub fn running(&self) -> bool {
         self.observed.exit_code.is_none()
+    }
+
+    /// The `/work` requests in words: `0 in flight · 2 sent · 1 answered · 1 refused`; the
+    /// outcomes only once some came back, a refusal or failure only if one happened.
+    pub fn work_summary(&self, sep: &str) -> String {
+        let mut parts = vec![
+            format!("{} in flight", self.in_flight),
+            format!("{} sent", self.work_sent),
+        ];
+        if self.work_done > 0 {
+            parts.push(format!("{} answered", self.work_answered));
+        }
+        if self.work_refused > 0 {
+            parts.push(format!("{} refused", self.work_refused));
+        }
+        if self.work_failed > 0 {
+            parts.push(format!("{} failed", self.work_failed));
+        }
+        parts.join(sep)
+    }
+
+    /// The exit line: what the code means for the requests this screen sent. Code 0 says
+    /// every request the server *accepted* finished, which a refusal at its closed listener
+    /// does not contradict, so a refused or failed `/work` is counted beside it (the pid,
+    /// on the row above, gives way so the line fits 80 columns).
+    pub fn exit_status(&self, code: i32) -> String {
+        let why = match code {
+            0 => "every request it accepted finished",
+            1 => "the grace period cut off work in flight",
+            _ => "killed or failed: see its output",
+        };
+        let mut lost = Vec::new();
+        if self.work_refused > 0 {
+            lost.push(format!("{} refused (listener closed)", self.work_refused));
+        }
+        if self.work_failed > 0 {
+            lost.push(format!("{} failed (cut off)", self.work_failed));
+        }
+        if lost.is_empty() {
+            format!("pid {} exited with code {code}: {why}", self.pid)
+        } else {
+            format!("exit code {code}: {why}; {}", lost.join(", "))
+        }
     }
 
     /// Records one probe's outcome in its round (rounds arrive in order; answers may not).
@@ -467,6 +519,11 @@ impl LiveHealth {
                 if let Some(session) = self.session.as_mut() {
                     session.in_flight = session.in_flight.saturating_sub(1);
                     session.work_done += 1;
+                    match &outcome {
+                        GetOutcome::Answered { .. } => session.work_answered += 1,
+                        GetOutcome::Refused => session.work_refused += 1,
+                        GetOutcome::Failed(_) => session.work_failed += 1,
+                    }
                 }
                 self.status = Some(match outcome {
                     GetOutcome::Answered { code, body } => format!("/work answered {code} {}", body.trim()),
@@ -497,12 +554,7 @@ impl LiveHealth {
             HealthEvent::Exited(code) => {
                 if let Some(session) = self.session.as_mut() {
                     session.observed.exit_code = Some(code);
-                    let why = match code {
-                        0 => "every request finished",
-                        1 => "the grace period cut off work in flight",
-                        _ => "killed or failed: see its output",
-                    };
-                    self.status = Some(format!("pid {} exited with code {code}: {why}", session.pid));
+                    self.status = Some(session.exit_status(code));
                 }
             }
             HealthEvent::ProbesStopped => {
