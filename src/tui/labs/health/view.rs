@@ -37,7 +37,7 @@ use crate::learning::reveal::step_check;
 use crate::live::health::child::Stream;
 use crate::tui::frame::predict::sliders_at_settings;
 use crate::tui::frame::view::hidden;
-use crate::tui::keys::{self, Context};
+use crate::tui::keys::Context;
 use crate::tui::labs::health::live::{LiveHealth, LivePhase, ProbeCell, Round, ServerLife};
 use crate::tui::labs::page::PageFrame;
 use crate::tui::layout::LabLayout;
@@ -488,8 +488,8 @@ fn footer(frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) {
     if matches!(context, Context::Predict | Context::Observed | Context::Note) {
         return footer::render_keys(context, theme, area, buf);
     }
-    let entries = keys::footer_keys(Context::LiveHealth);
-    footer::render_entries(entries.iter().copied().chain(["Esc back", "? help"]), theme, area, buf);
+    // The frame's rule, as every live page's: its live keys, then the lab's (predict, lesson).
+    footer::render_entries(crate::tui::frame::view::footer_keys(frame), theme, area, buf);
 }
 
 #[cfg(test)]
