@@ -192,8 +192,10 @@ fn lab2_chart_titles_read_whole() {
     assert!(text.contains("┌ Full Jitter (s) ─"), "{text}");
     assert!(text.contains("┌ db/action, log ┐"), "{text}");
     for (width, height, legend) in [
-        (100, 30, "┌ Jitter (s): • sleep ─ ceiling ─"),
-        (80, 24, "┌ Jitter s: • sleep ─ cap ─"),
+        (100, 30, "┌ Jitter (s): • sleep ⠒ ceiling ─"),
+        // Not "Jitter s:", which read as a word cut short, nor a `─` sample that read as
+        // the border (issue 26, a new user's trial).
+        (80, 24, "┌ Jitter (s) • sleep ⠒ cap ┐"),
     ] {
         // Step 6 revealed: the chart draws, its legend the longest that fits, never a cut word.
         let mut app = lab2(width, height, false);

@@ -435,7 +435,7 @@ fn lab_2s_jitter_ceiling_waits_for_its_step() {
         predict(&mut app, "64");
         let screen = render(&app);
         assert!(screen.contains("64.00"), "step 1's run shows: {screen}");
-        assert!(!screen.contains("─ cap") && !screen.contains("─ ceiling"), "{screen}");
+        assert!(!screen.contains("⠒ cap") && !screen.contains("⠒ ceiling"), "{screen}");
         assert!(screen.contains("full-jitter sleeps (s): ?s6"), "{screen}");
         assert!(
             screen.contains("┌ Full Jitter (s) ─") && screen.contains("hidden until step 6"),
@@ -444,7 +444,7 @@ fn lab_2s_jitter_ceiling_waits_for_its_step() {
         let mut app = open_at(width, height, LabId::Retry, 5);
         predict(&mut app, "1.6");
         let screen = render(&app);
-        assert!(screen.contains("─ c") && !screen.contains("?s6"), "{screen}");
+        assert!(screen.contains("⠒ c") && !screen.contains("?s6"), "{screen}");
         assert!(screen.contains("full-jitter sleeps (s): [0.032"), "{screen}");
     }
 }

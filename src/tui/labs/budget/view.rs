@@ -434,10 +434,18 @@ fn fit_legend(text: &str, width: u16) -> String {
 
 /// Each attempt from its start to its timeout on one time axis, `│` the deadline.
 fn attempts_timeline(run: &BudgetRun, deadline_ms: u64, theme: Theme, area: Rect, buf: &mut Buffer) {
-    if area.width <= NAME_WIDTH + 4 || area.height < 2 {
+    // Each dependency's name whole, then its attempt's number ("invento 1" was cut at 7).
+    let longest = run
+        .attempts
+        .iter()
+        .map(|a| a.dependency.chars().count())
+        .max()
+        .unwrap_or(0);
+    let name_width = (longest as u16 + 4).clamp(NAME_WIDTH, 14);
+    if area.width <= name_width + 4 || area.height < 2 {
         return;
     }
-    let bar_width = area.width - NAME_WIDTH;
+    let bar_width = area.width - name_width;
     let end_ms = run
         .attempts
         .iter()
@@ -446,16 +454,17 @@ fn attempts_timeline(run: &BudgetRun, deadline_ms: u64, theme: Theme, area: Rect
         .max()
         .unwrap_or(deadline_ms) as f64;
     let span_ms = end_ms * 1.05;
-    let x0 = area.x + NAME_WIDTH;
+    let x0 = area.x + name_width;
     let rows = usize::from(area.height.saturating_sub(1));
+    let name_room = usize::from(name_width) - 3;
     for (index, attempt) in run.attempts.iter().take(rows).enumerate() {
         let y = area.y + index as u16;
         let name = format!(
-            "{:<7}{:>2}",
-            attempt.dependency.chars().take(7).collect::<String>(),
+            "{:<name_room$}{:>2}",
+            attempt.dependency.chars().take(name_room).collect::<String>(),
             attempt.number
         );
-        Line::from(Span::styled(name, theme.text())).render(Rect::new(area.x, y, NAME_WIDTH, 1), buf);
+        Line::from(Span::styled(name, theme.text())).render(Rect::new(area.x, y, name_width, 1), buf);
         let start = column(attempt.start_ms as f64, span_ms, bar_width);
         let end = column(attempt.end_ms as f64, span_ms, bar_width).max(start + 1);
         let style = if attempt.end_ms > deadline_ms {
@@ -474,14 +483,18 @@ fn attempts_timeline(run: &BudgetRun, deadline_ms: u64, theme: Theme, area: Rect
     );
     let y = area.y + shown;
     if y < area.bottom() {
-        Line::from(Span::styled(
-            fit_legend(
-                &format!("▓ an attempt until its timeout  │ the deadline, {deadline_ms} ms"),
-                area.width,
-            ),
-            theme.dim(),
-        ))
-        .render(Rect::new(area.x, y, area.width, 1), buf);
+        // The longest legend that fits whole: cut at 80x24 it read "│ the deadli".
+        let legends = [
+            format!("▓ an attempt until its timeout  │ the deadline, {deadline_ms} ms"),
+            format!("▓ attempt to its timeout  │ deadline {deadline_ms} ms"),
+            format!("▓ attempt  │ deadline {deadline_ms} ms"),
+        ];
+        let legend = legends
+            .iter()
+            .find(|legend| legend.chars().count() <= usize::from(area.width))
+            .unwrap_or(&legends[2]);
+        Line::from(Span::styled(fit_legend(legend, area.width), theme.dim()))
+            .render(Rect::new(area.x, y, area.width, 1), buf);
     }
 }
 

@@ -239,10 +239,12 @@ fn jitter_title(room: u16, theme: Theme) -> Line<'static> {
             Span::styled(ceiling, theme.dim()),
         ])
     };
+    // The ceiling is drawn in braille: a `─` sample read as the border, and `Jitter s:` as
+    // a word cut short (a trial's finding at 80x24, where the room is 26).
     let candidates = [
-        title(" Full Jitter (s): ", " ─ ceiling "),
-        title(" Jitter (s): ", " ─ ceiling "),
-        title(" Jitter s: ", " ─ cap "),
+        title(" Full Jitter (s): ", " ⠒ ceiling "),
+        title(" Jitter (s): ", " ⠒ ceiling "),
+        title(" Jitter (s) ", " ⠒ cap "),
     ];
     let shortest = candidates[2].clone();
     candidates
