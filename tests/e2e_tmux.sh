@@ -140,13 +140,14 @@ keys Escape ']' p 1 0 . 2 9 Enter
 check "Lab 3: step 6's verdict" "wait_for 'Step 6 of 8'"
 keys Escape
 check "Lab 3 shows the Atlas's default row" \
-    "wait_for 'with breaker  calls= 2911 to sick=   44 degraded= 3133 p99 wait= 40 ms stuck= 0.3'"
+    "wait_for 'with breaker  sent= 2911 to sick=   44 degraded= 3133 p99 wait= 40 ms stuck= 0.3'"
 # Focus the timeout (third slider) and move it 5 steps of 10 ms: 200 -> 250 ms.
 keys Tab Tab Right Right Right Right Right
 check "the timeout slider shows 250 ms" "wait_for '250 ms'"
 EXPECTED="$("$BIN" run breaker --sim --timeout-ms 250)"
-TIMEOUT_ROW="$(sed -n 1p <<<"$EXPECTED")"
-BREAKER_ROW="$(sed -n 2p <<<"$EXPECTED")"
+# The app says sent= for the calls that went out, where the Atlas's printout says calls=.
+TIMEOUT_ROW="$(sed -n 1p <<<"$EXPECTED" | sed 's/calls=/sent=/')"
+BREAKER_ROW="$(sed -n 2p <<<"$EXPECTED" | sed 's/calls=/sent=/')"
 check "timeout-only row matches the CLI at 250 ms" "wait_for '$TIMEOUT_ROW'"
 check "with-breaker row matches the CLI at 250 ms" "wait_for '$BREAKER_ROW'"
 check "the default row is gone" "! screen | grep -qF 'stuck=20.0'"
