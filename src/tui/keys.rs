@@ -492,6 +492,14 @@ pub fn help_rows_if(context: Context, keep: impl Fn(Msg) -> bool) -> Vec<(&'stat
         .collect()
 }
 
+/// Whether `context` lists a row of its own for `msg` (a live screen's `m` and `s`): the help
+/// then leaves out the lab screen's row for it, which would say the same again.
+pub fn lists_own_row(context: Context, msg: Msg) -> bool {
+    BINDINGS
+        .iter()
+        .any(|b| b.msg == msg && !b.label.is_empty() && b.contexts.contains(&context))
+}
+
 /// Whether the fleet view takes the lab screen's `msg`: it has its own `m`, `s` and `F`,
 /// and no other lab's live keys.
 pub fn fleet_takes(msg: Msg) -> bool {

@@ -27,8 +27,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         }));
     } else if let (Context::Lab, Screen::Lab(index)) = (context, app.screen) {
         let lab = &app.content.labs[index];
+        let listed_live = |msg: Msg| live.is_some_and(|live| keys::lists_own_row(live, msg));
         rows.extend(keys::help_rows_if(context, |msg| {
-            crate::tui::labs::lab_takes(lab, msg) && takes_reveal(msg)
+            crate::tui::labs::lab_takes(lab, msg) && takes_reveal(msg) && !listed_live(msg)
         }));
     } else {
         rows.extend(keys::help_rows(context));

@@ -135,6 +135,18 @@ fn help_overlay_on_lab3_100x30() {
     insta::assert_snapshot!(screen(100, 30, &msgs));
 }
 
+/// A live screen's help: its own `s` and `m` first, and the lab screen's `m/s` row, which
+/// would say the same again, left out.
+#[test]
+fn help_overlay_on_lab3_live_100x30() {
+    let mut msgs = LAB3.to_vec();
+    msgs.extend([Msg::ToggleMode, Msg::ToggleHelp]);
+    let text = screen(100, 30, &msgs);
+    assert!(text.contains("back to the simulation"), "{text}");
+    assert!(!text.contains("sim or live; live: s starts"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
 #[test]
 fn too_small() {
     let text = screen(79, 24, LAB3);
