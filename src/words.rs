@@ -1,6 +1,7 @@
 //! Counts in prose: a small count as a word ("five labs"), and a noun that agrees with its
 //! count ("1 answer", "2 answers"), for the lines where a number is read as a sentence; a
-//! number with its unit ("1 call", "2 calls", "1 ms"), for every place that writes one.
+//! number with its unit ("1 call", "2 calls", "1 ms"), for every place that writes one; and
+//! [`same_text`], text compared where `==` cannot be (in a constant).
 
 /// `count` as a word up to twelve, as digits above.
 pub fn count_in_words(count: usize) -> String {
@@ -34,6 +35,23 @@ pub fn with_unit(shown: &str, unit: &str) -> String {
 pub fn singular_unit(unit: &str) -> &str {
     let is_counted_noun = unit.len() > 2 && unit.bytes().all(|b| b.is_ascii_lowercase()) && unit.ends_with('s');
     if is_counted_noun { &unit[..unit.len() - 1] } else { unit }
+}
+
+/// `a == b` for `&str` in a `const fn` (`PartialEq` is not callable there): the lab files
+/// ordered by `LabId` and the parameter bounds looked up by name, both at compile time.
+pub const fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut at = 0;
+    while at < a.len() {
+        if a[at] != b[at] {
+            return false;
+        }
+        at += 1;
+    }
+    true
 }
 
 #[cfg(test)]

@@ -25,6 +25,8 @@ pub mod values;
 
 use std::path::Path;
 
+use crate::words::same_text;
+
 pub use bank::BankEntry;
 pub use lab::{LabFile, ParameterSpec};
 pub use lab_id::LabId;
@@ -71,22 +73,6 @@ const fn lab_file_index(name: &str) -> usize {
         at += 1;
     }
     panic!("a LabId has no file in labs/ (build.rs embeds what the folder holds)")
-}
-
-/// `a == b`, in a constant (`str`'s `==` is not `const`).
-const fn same_text(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut at = 0;
-    while at < a.len() {
-        if a[at] != b[at] {
-            return false;
-        }
-        at += 1;
-    }
-    true
 }
 
 /// Each shipped lab file as written (`labs/<id>.toml`), for `labs export`.

@@ -5,6 +5,7 @@
 use crate::content::lab::LabFile;
 use crate::content::values::Values;
 use crate::error::UsageError;
+use crate::words::same_text;
 
 /// A check's own values as a source of a lab's parameters.
 impl Values for [(String, f64)] {
@@ -117,22 +118,6 @@ impl Bound {
         let value = at.at_least(value, self.min, refusal)?;
         at.at_most(value, self.max, refusal)
     }
-}
-
-/// `a == b` for `&str` in a `const fn` (`PartialEq` is not callable there yet).
-const fn same_text(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut index = 0;
-    while index < a.len() {
-        if a[index] != b[index] {
-            return false;
-        }
-        index += 1;
-    }
-    true
 }
 
 /// The default of parameter `name` in a lab file (present: `check` insists on it).
