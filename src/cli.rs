@@ -8,13 +8,13 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-/// Lab 5's flags, built from its parameter table.
-mod budget;
 mod mode;
 mod oncall;
-pub use budget::BudgetArgs;
+pub mod run_lab;
 pub use mode::ModeArgs;
 pub use oncall::{LeverScript, OncallArgs, OncallScreenArgs};
+pub(crate) use run_lab::run_subcommand;
+pub use run_lab::{RUN_SUBCOMMANDS, RunContext, RunLab, RunSubcommand, parsed};
 
 use crate::content::LabId;
 use crate::content::lab::required_parameters;
@@ -219,30 +219,6 @@ pub struct ProgressArgs {
 pub struct RunArgs {
     #[command(subcommand)]
     pub lab: RunLab,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum RunLab {
-    /// Lab 1: health endpoints and an ordered shutdown.
-    Health(Deferred<HealthArgs>),
-    /// Lab 2: retry amplification, one retry layer, a retry budget.
-    Retry(Deferred<RetryArgs>),
-    /// Lab 3: a timeout alone against a timeout plus a breaker during a brownout.
-    Breaker(Deferred<BreakerArgs>),
-    /// Lab 4: overload, goodput and load shedding (queues, age cap, admission, bulkheads, throttle).
-    Overload(Box<Deferred<OverloadArgs>>),
-    /// Lab 1 at fleet scale: replicas, a restarter and a Service, and a shared database.
-    ///
-    /// The report names the scenario and what the flags changed from it ("scenario
-    /// liveness-checks-db (changed: db window 30-90 s)"); in JSON `scenario` is the starting
-    /// point and `changed` lists the changes, empty while the settings are the scenario's.
-    Fleet(Box<Deferred<FleetArgs>>),
-    /// Lab 5: a request's budget (deadlines down a chain, the register's worst case,
-    /// Retry-After and a token bucket, idempotency keys, what not to retry, the retry herd,
-    /// the half-open herd). Each flag belongs to one scenario; `--json` names every number.
-    Budget(Box<Deferred<BudgetArgs>>),
-    /// The on-call drill: checkout-api, a hidden incident, the Atlas's levers, a score.
-    Oncall(Box<Deferred<OncallArgs>>),
 }
 
 #[derive(Debug, Args)]

@@ -45,13 +45,18 @@
 //!   a hanging indent, which the app and the plain-text command line both use), [`words`]
 //!   (counts in prose: "five labs").
 //!
-//! A new lab is an engine module, a content file (with its `[[page]]`s) and its
-//! [`content::LabId`] variant, a `live/<lab>/` folder, a `tui/labs/<page>/` folder for each
-//! page (the first one a `LabSim` impl: its simulation, live part and drawing), and its row
-//! in [`tui::labs::LABS`] (whose test fails while a
-//! `LabId` has none). Outside the TUI the compiler still lists the `match`es on `LabId` that
-//! must handle it (`content::lab`'s limits, `metrics`, `commands`). `tests/it/architecture.rs`
-//! keeps the layers apart and finds any two modules that import each other in a loop.
+//! A new lab is new files, each declared by a `mod` line in its folder's module, plus three
+//! edits: its [`content::LabId`] variant, its row in [`tui::labs::LABS`] (with the `pub mod`
+//! of its page folders beside it) and its chapter in the book's `SUMMARY.md`. The files: an
+//! engine module, its lab file (with its `[[page]]`s), `content/params/<lab>.rs` (its one
+//! resolve, and its parameter limits, a row it adds to `content::lab::PARAMETER_LIMITS`),
+//! `learning/metrics/<lab>.rs` (its named numbers, a row of `learning::metrics::LAB_METRICS`),
+//! a `live/<lab>/` folder, a `tui/labs/<page>/` folder for each page (the first one a
+//! `LabSim` impl), `report/<lab>.rs`, and `commands/<lab>.rs` (its `run` subcommand, a row of
+//! [`cli::RUN_SUBCOMMANDS`]). The rows are distributed slices (`linkme`): a lab's file adds
+//! its own, each registry's test holds every `LabId` to one, and `tests/it/architecture.rs`
+//! fails on a `match` on `LabId` outside `content/lab_id.rs`. It also keeps the layers apart
+//! and finds any two modules that import each other in a loop.
 
 pub mod cli;
 pub mod cli_values;

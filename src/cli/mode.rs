@@ -1,5 +1,5 @@
 //! The flags every `run` lab shares: simulated or live, text or JSON. A module of its own so
-//! that `cli` and its per-lab flag modules (`cli::budget`) both reach it without a loop.
+//! that `cli` and a lab's own flag module (`commands::budget`'s `args`) both reach it without a loop.
 
 use clap::Args;
 

@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use color_eyre::eyre::{Result, WrapErr};
 
-use crate::cli::{DatabaseArgs, DbStateArg, FleetArgs, ServeHealthArgs};
+use crate::cli::{DatabaseArgs, DbStateArg, Deferred, FleetArgs, ServeHealthArgs, run_subcommand};
+use crate::commands::load::lab_content;
 use crate::content::params::{self, AtBound, Values};
 use crate::content::{Content, LabId};
 use crate::engine::fleet::{self, Balancing, Database, FleetComparison, FleetScenario, OnDbDown};
@@ -16,6 +17,18 @@ use crate::live::database_client::DatabaseClient;
 use crate::live::fleet::database::{self, DatabaseSwitch};
 use crate::live::health::server as health_server;
 use crate::report::fleet as report;
+
+run_subcommand! {
+    /// Lab 1 at fleet scale: replicas, a restarter and a Service, and a shared database.
+    ///
+    /// The report names the scenario and what the flags changed from it ("scenario
+    /// liveness-checks-db (changed: db window 30-90 s)"); in JSON `scenario` is the starting
+    /// point and `changed` lists the changes, empty while the settings are the scenario's.
+    FleetSubcommand::Fleet(Box<Deferred<FleetArgs>>), name: "fleet", order: 45,
+    run: |args, context, out| {
+        run_fleet(&lab_content(context, LabId::Health)?, &args, out)
+    }
+}
 
 /// `run fleet`'s flags by the names of the fleet's parameters (`content::params::fleet`):
 /// the one resolver turns them into the run, as it does the fleet view's sliders.

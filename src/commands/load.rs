@@ -7,7 +7,8 @@ use std::path::Path;
 
 use color_eyre::eyre::Result;
 
-use crate::content::{Content, ContentError};
+use crate::cli::RunContext;
+use crate::content::{Content, ContentError, LabId};
 use crate::error::UsageError;
 
 /// Loads the labs, turning content problems into one usage error per problem line.
@@ -36,4 +37,9 @@ pub(super) fn content_result(loaded: std::result::Result<Content, Vec<ContentErr
 /// Loads the labs without the question bank, for commands that ask no questions.
 pub(super) fn load_labs(content_dir: Option<&Path>) -> Result<Content> {
     content_result(Content::load_labs(content_dir))
+}
+
+/// The lab file of `lab` for a `run` subcommand (with `--content`'s, if given).
+pub(super) fn lab_content(context: &RunContext, lab: LabId) -> Result<Content> {
+    content_result(Content::load_lab(context.content_dir, lab))
 }

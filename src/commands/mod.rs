@@ -3,7 +3,10 @@
 //! Output goes to the writer `main` passes in, so that `main.rs` stays the one place
 //! that owns the process's standard output. One file per subcommand:
 //!
-//! - [`run`]: `run <lab>`, simulated or live; `run budget` (Lab 5) is `budget`.
+//! - [`run`]: `run health`, `run retry`, `run breaker`, simulated or live; each other lab's
+//!   `run` subcommand is its own file (`budget`, `overload`, `fleet`, `oncall`). Every `run`
+//!   subcommand adds its row to [`crate::cli::RUN_SUBCOMMANDS`] from its file: `dispatch`
+//!   names none of them.
 //! - [`serve`]: `serve health`, the Lab 1 server in the foreground.
 //! - [`class`]: `class host`, `class join`, `class merge`, a workshop's room.
 //! - [`check`]: `check`, the lab files and the bank validated.
@@ -14,8 +17,6 @@
 //! - [`plain_text`]: the wrapping the plain quiz and the drill share.
 
 mod budget;
-/// `run budget --live`: Lab 5's chain on 127.0.0.1.
-mod budget_live;
 pub mod check;
 pub mod class;
 mod drill;
@@ -40,7 +41,7 @@ use std::process::ExitCode;
 
 use color_eyre::eyre::Result;
 
-use crate::cli::{Cli, Command, LabsArgs, LabsCommand, RunLab, ServeLab};
+use crate::cli::{Cli, Command, LabsArgs, LabsCommand, RunContext, ServeLab};
 use crate::content::{Content, LabId};
 use crate::error::UsageError;
 pub use load::load_content;
@@ -77,34 +78,13 @@ pub fn dispatch(cli: Cli, input: &mut dyn BufRead, out: &mut dyn Write) -> Resul
         Some(Command::Oncall(_)) => {
             Err(UsageError("oncall opens the terminal app; headless, use `run oncall`".to_string()).into())
         }
-        Some(Command::Run(run)) => {
-            // Lab 5 reads its defaults from its parameter table, not from a loaded lab file.
-            if let RunLab::Budget(args) = &run.lab {
-                return budget::run_budget(args, out);
-            }
-            // The drill's incidents are its own files, not a lab file.
-            if let RunLab::Oncall(args) = &run.lab {
-                return oncall::run_oncall(args, cli.progress.as_deref(), out);
-            }
-            let id = match run.lab {
-                RunLab::Retry(_) => LabId::Retry,
-                RunLab::Breaker(_) => LabId::Breaker,
-                RunLab::Health(_) | RunLab::Fleet(_) => LabId::Health,
-                RunLab::Overload(_) => LabId::Overload,
-                RunLab::Budget(_) => unreachable!("run budget returned above"),
-                RunLab::Oncall(_) => unreachable!("run oncall returned above"),
-            };
-            let content = content_result(Content::load_lab(content_dir.as_deref(), id))?;
-            match run.lab {
-                RunLab::Retry(args) => run::run_retry(&content, &args, out),
-                RunLab::Breaker(args) => run::run_breaker(&content, &args, out),
-                RunLab::Health(args) => run::run_health(&content, &args, out),
-                RunLab::Overload(args) => overload::run_overload(&args, out),
-                RunLab::Fleet(args) => fleet::run_fleet(&content, &args, out),
-                RunLab::Budget(args) => budget::run_budget(&args, out),
-                RunLab::Oncall(args) => oncall::run_oncall(&args, cli.progress.as_deref(), out),
-            }
-        }
+        Some(Command::Run(run)) => run.lab.run(
+            &RunContext {
+                content_dir: content_dir.as_deref(),
+                progress: cli.progress.as_deref(),
+            },
+            out,
+        ),
         Some(Command::Serve(serve)) => {
             let content = content_result(Content::load_lab(content_dir.as_deref(), LabId::Health))?;
             match serve.lab {

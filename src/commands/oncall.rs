@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use color_eyre::eyre::{Result, eyre};
 
-use crate::cli::{LeverScript, OncallArgs};
+use crate::cli::{Deferred, LeverScript, OncallArgs, run_subcommand};
 use crate::engine::oncall::{
     DrillMode, DrillRun, DrillScore, DrillSetup, ExtraFault, IncidentSpec, LeverPull, builtin_incidents,
     choose_incident, run_drill, score_drill,
@@ -173,6 +173,15 @@ pub fn read_debrief_second_faults(path: &Path) -> Result<Vec<ExtraFault>> {
                 .map_err(|e| usage(format!("{}: {e}", path.display())))
         })
         .collect()
+}
+
+run_subcommand! {
+    /// The on-call drill: checkout-api, a hidden incident, the Atlas's levers, a score.
+    OncallSubcommand::Oncall(Box<Deferred<OncallArgs>>), name: "oncall", order: 90,
+    run: |args, context, out| {
+        // The drill's incidents are its own files, not a lab file.
+        run_oncall(&args, context.progress, out)
+    }
 }
 
 /// Runs `run oncall`.

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use color_eyre::eyre::Result;
 
-use crate::cli::OverloadArgs;
+use crate::cli::{Deferred, OverloadArgs, run_subcommand};
 use crate::content::params::{self, AtBound, Values};
 use crate::engine::overload::ComparedPoint;
 use crate::engine::overload::metastable;
@@ -19,6 +19,14 @@ const LIVE_CURVE_FRACTIONS: [f64; 5] = [0.5, 1.0, 1.5, 2.0, 3.0];
 
 fn usage(message: String) -> color_eyre::Report {
     UsageError(message).into()
+}
+
+run_subcommand! {
+    /// Lab 4: overload, goodput and load shedding (queues, age cap, admission, bulkheads, throttle).
+    OverloadSubcommand::Overload(Box<Deferred<OverloadArgs>>), name: "overload", order: 40,
+    run: |args, _, out| {
+        run_overload(&args, out)
+    }
 }
 
 /// Runs `run overload` and writes its report.

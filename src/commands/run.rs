@@ -8,7 +8,8 @@ use std::process::ExitCode;
 
 use color_eyre::eyre::{Result, WrapErr};
 
-use crate::cli::{BreakerArgs, HealthArgs, HealthServerArgs, LiveScenario, RetryArgs};
+use crate::cli::{BreakerArgs, Deferred, HealthArgs, HealthServerArgs, LiveScenario, RetryArgs, run_subcommand};
+use crate::commands::load::lab_content;
 use crate::content::params::{self, AtBound, Values};
 use crate::content::{Content, LabId};
 use crate::engine::brownout::{self, BrownoutParams};
@@ -21,6 +22,30 @@ use crate::live::health::{child as health_child, driver as health_driver};
 use crate::live::retry::chain::LiveChain;
 use crate::live::retry::metastable;
 use crate::{live, report};
+
+run_subcommand! {
+    /// Lab 1: health endpoints and an ordered shutdown.
+    HealthSubcommand::Health(Deferred<HealthArgs>), name: "health", order: 10,
+    run: |args, context, out| {
+        run_health(&lab_content(context, LabId::Health)?, &args, out)
+    }
+}
+
+run_subcommand! {
+    /// Lab 2: retry amplification, one retry layer, a retry budget.
+    RetrySubcommand::Retry(Deferred<RetryArgs>), name: "retry", order: 20,
+    run: |args, context, out| {
+        run_retry(&lab_content(context, LabId::Retry)?, &args, out)
+    }
+}
+
+run_subcommand! {
+    /// Lab 3: a timeout alone against a timeout plus a breaker during a brownout.
+    BreakerSubcommand::Breaker(Deferred<BreakerArgs>), name: "breaker", order: 30,
+    run: |args, context, out| {
+        run_breaker(&lab_content(context, LabId::Breaker)?, &args, out)
+    }
+}
 
 /// The breaker flags by the names of the lab's parameters.
 impl Values for BreakerArgs {
@@ -356,7 +381,7 @@ pub fn run_health(content: &Content, args: &HealthArgs, out: &mut dyn Write) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::{Cli, Command, RunArgs, RunLab};
+    use crate::cli::{Cli, Command, RunArgs};
     use crate::engine::retry::ScenarioParams;
     use clap::Parser;
 
@@ -383,12 +408,11 @@ mod tests {
                 word,
             ];
             let cli = Cli::try_parse_from(line).expect("the line parses");
-            let Some(Command::Run(RunArgs {
-                lab: RunLab::Retry(args),
-            })) = cli.command
-            else {
-                panic!("`run retry` parses as itself");
+            let Some(Command::Run(RunArgs { lab })) = cli.command else {
+                panic!("`run retry` parses as a run");
             };
+            assert_eq!(lab.subcommand.name, "retry");
+            let RetrySubcommand::Retry(args) = crate::cli::parsed(&lab.matches).expect("its flags parse");
             let config = params::retry::metastable_config(content.lab(LabId::Retry), &*args, None).expect("resolves");
             assert_eq!(config.policy, policy, "--policy {word}");
         }

@@ -4,20 +4,12 @@
 //! `check` (and every load) holds lab files to these bounds, so that content a facilitator
 //! ships cannot make a slider panic or freeze the screen.
 
-use crate::content::lab_id::LabId;
-
 /// The most grid positions one slider may have: more cannot be reached with the keys, and a
 /// step far below the range's size is a typo (`1e-300`) rather than a choice.
 pub const MAX_SLIDER_POSITIONS: f64 = 10_000.0;
 
 /// The most decimals a slider shows; a finer step would show rounded, repeated values.
 pub const MAX_STEP_DECIMALS: i32 = 6;
-
-/// The most calls one caller of the Lab 3 simulation may make at the sliders' largest rate
-/// and duration: two callers of 500,000 calls recompute in about 12 ms (20 to 30 ns a call
-/// under load), within a 16 ms frame. The breaker's window does not count: recording an
-/// outcome costs the same for any window.
-pub const MAX_BREAKER_CALLS_PER_CALLER: f64 = 500_000.0;
 
 /// What is wrong with one slider's step (`min`, `max` and `step` of its spec), in words
 /// that say what to fix. Takes the numbers, not the spec, so that `lab.rs` can call this
@@ -56,24 +48,6 @@ pub fn step_problems(min: f64, max: f64, step: f64) -> Vec<String> {
         problems.push(format!(
             "step {} needs more than {MAX_STEP_DECIMALS} decimals; allowed: a multiple of 0.000001",
             step
-        ));
-    }
-    problems
-}
-
-/// Whole-lab bounds: the work one slider step may cost at the sliders' largest values;
-/// `max_of` gives a parameter's largest value by name.
-pub fn lab_problems(lab: LabId, max_of: impl Fn(&str) -> Option<f64>) -> Vec<String> {
-    let mut problems = Vec::new();
-    if lab == LabId::Breaker
-        && let (Some(rate), Some(duration_s)) = (max_of("rate"), max_of("duration_s"))
-        && rate * duration_s > MAX_BREAKER_CALLS_PER_CALLER
-    {
-        problems.push(format!(
-            "parameters \"rate\" and \"duration_s\": max {rate} calls/s for max {duration_s} s is {} calls a run, \
-             too many to recompute within a frame on every slider step; allowed: rate max x duration_s max \
-             up to {MAX_BREAKER_CALLS_PER_CALLER}",
-            rate * duration_s
         ));
     }
     problems

@@ -136,7 +136,7 @@ pub struct ParameterLimit {
     pub integer: bool,
 }
 
-const fn limit(name: &'static str, min: f64, max: f64, integer: bool) -> ParameterLimit {
+pub(crate) const fn limit(name: &'static str, min: f64, max: f64, integer: bool) -> ParameterLimit {
     ParameterLimit {
         name,
         min,
@@ -150,121 +150,39 @@ pub fn required_parameters(lab_id: &str) -> &'static [ParameterLimit] {
     LabId::from_name(lab_id).map_or(&[], required_parameters_of)
 }
 
+/// A lab's parameters as its `content/params/<lab>.rs` registers them: each one its lab
+/// file must define, with the widest range the engine accepts. The lab's own file adds its
+/// row (a distributed slice, `linkme`), so a new lab edits no table here; the registry test
+/// holds every `LabId` to exactly one row.
+pub struct LabParameterLimits {
+    pub lab: LabId,
+    pub limits: &'static [ParameterLimit],
+    /// What is wrong with the lab file as a whole, given each parameter's largest value by
+    /// name (Lab 3: the calls one slider step recomputes must fit in a frame); most labs
+    /// have no such rule ([`no_whole_lab_problems`]).
+    pub whole_lab_problems: WholeLabProblems,
+}
+
+/// A lab's whole-file rule: its problems, given each parameter's largest value by name.
+pub type WholeLabProblems = fn(&dyn Fn(&str) -> Option<f64>) -> Vec<String>;
+
+/// For a lab whose parameters' ranges are all [`LabParameterLimits::whole_lab_problems`] needs.
+pub fn no_whole_lab_problems(_max_of: &dyn Fn(&str) -> Option<f64>) -> Vec<String> {
+    Vec::new()
+}
+
+/// Every lab's [`LabParameterLimits`], one row each, in no order.
+#[linkme::distributed_slice]
+pub static PARAMETER_LIMITS: [LabParameterLimits];
+
+/// The row of `lab`, if its file registered one.
+fn limits_row(lab: LabId) -> Option<&'static LabParameterLimits> {
+    PARAMETER_LIMITS.iter().find(|row| row.lab == lab)
+}
+
 /// The parameters each lab must define, and the widest range the engine accepts.
 pub fn required_parameters_of(lab: LabId) -> &'static [ParameterLimit] {
-    const HEALTH: [ParameterLimit; 27] = [
-        limit("warmup_s", 0.0, 60.0, false),
-        limit("deregister_s", 0.0, 60.0, false),
-        limit("grace_s", 0.0, 120.0, false),
-        limit("work_s", 0.0, 60.0, false),
-        limit("probe_period_s", 0.1, 10.0, false),
-        // The live server's (content::params::health::live_port): unprivileged ports.
-        limit("port", 1024.0, 65535.0, true),
-        // The fleet view's (content::params::fleet::resolve), as `run fleet` range-checks them.
-        limit("fleet_scenario", 0.0, 4.0, true),
-        limit("fleet_replicas", 1.0, 10.0, true),
-        limit("fleet_liveness_db", 0.0, 1.0, true),
-        limit("fleet_readiness_db", 0.0, 1.0, true),
-        limit("fleet_db_state", 0.0, 2.0, true),
-        limit("fleet_db_start_s", 0.0, 3_600.0, false),
-        limit("fleet_db_end_s", 0.0, 3_600.0, false),
-        limit("fleet_startup_period_s", 1.0, 60.0, false),
-        limit("fleet_startup_threshold", 1.0, 100.0, true),
-        limit("fleet_readiness_period_s", 1.0, 60.0, false),
-        limit("fleet_readiness_threshold", 1.0, 100.0, true),
-        limit("fleet_liveness_period_s", 1.0, 60.0, false),
-        limit("fleet_liveness_threshold", 1.0, 100.0, true),
-        limit("fleet_timeout_s", 0.1, 30.0, false),
-        limit("fleet_backoff_initial_s", 0.0, 300.0, false),
-        limit("fleet_backoff_factor", 1.0, 10.0, false),
-        limit("fleet_backoff_cap_s", 1.0, 3_600.0, false),
-        limit("fleet_pre_stop_s", 0.0, 120.0, false),
-        limit("fleet_grace_s", 1.0, 600.0, false),
-        limit("fleet_load_per_s", 0.0, 1_000.0, false),
-        limit("fleet_roll_at_s", 0.0, 3_600.0, false),
-    ];
-    const RETRY: [ParameterLimit; 7] = [
-        limit("p", 0.0, 1.0, false),
-        limit("attempts_client", 1.0, 10.0, true),
-        limit("attempts_frontend", 1.0, 10.0, true),
-        limit("attempts_backend", 1.0, 10.0, true),
-        limit("budget", 0.0, 1.0, false),
-        limit("actions", 1.0, 1_000_000.0, true),
-        limit("seed", 0.0, 4_294_967_295.0, true),
-    ];
-    const BREAKER: [ParameterLimit; 11] = [
-        limit("rate", 1.0, 10_000.0, true),
-        limit("duration_s", 1.0, 3_600.0, false),
-        limit("timeout_ms", 1.0, 60_000.0, false),
-        limit("healthy_ms", 0.0, 60_000.0, false),
-        limit("brownout_start_s", 0.0, 3_600.0, false),
-        limit("brownout_length_s", 0.1, 3_600.0, false),
-        limit("window", 1.0, 10_000.0, true),
-        limit("min_calls", 1.0, 10_000.0, true),
-        limit("threshold", 0.01, 1.0, false),
-        limit("open_s", 0.0, 3_600.0, false),
-        limit("trial_calls", 1.0, 1_000.0, true),
-    ];
-    const OVERLOAD: [ParameterLimit; 8] = [
-        limit("offered_per_s", 1.0, 100_000.0, false),
-        limit("workers", 1.0, 10_000.0, true),
-        limit("service_ms", 0.1, 10_000.0, false),
-        limit("client_timeout_ms", 1.0, 600_000.0, false),
-        limit("policy", 0.0, 5.0, true),
-        limit("age_cap_ms", 1.0, 60_000.0, false),
-        limit("admission_limit", 1.0, 1_000_000.0, true),
-        limit("throttle_k", 1.0, 10.0, false),
-    ];
-    // Lab 5's table (`content::params::budget`, whose test holds the two equal).
-    const BUDGET: [ParameterLimit; 40] = [
-        limit("inbound_ms", 1000.0, 120000.0, true),
-        limit("edge_work_ms", 0.0, 60000.0, true),
-        limit("checkout_work_ms", 0.0, 60000.0, true),
-        limit("payments_work_ms", 0.0, 60000.0, true),
-        limit("hard_timeout_ms", 100.0, 120000.0, true),
-        limit("propagate", 0.0, 1.0, true),
-        limit("early_reject", 0.0, 1.0, true),
-        limit("deadline_ms", 100.0, 60000.0, true),
-        limit("payments_timeout_ms", 1.0, 10000.0, true),
-        limit("payments_attempts", 1.0, 10.0, true),
-        limit("inventory_timeout_ms", 1.0, 10000.0, true),
-        limit("inventory_attempts", 1.0, 10.0, true),
-        limit("honour", 0.0, 1.0, true),
-        limit("clients", 1.0, 100.0, true),
-        limit("rate_per_s", 1.0, 100.0, true),
-        limit("duration_ms", 1000.0, 60000.0, true),
-        limit("window_start_ms", 0.0, 60000.0, true),
-        limit("window_end_ms", 0.0, 60000.0, true),
-        limit("request_deadline_ms", 10.0, 60000.0, true),
-        limit("api_latency_ms", 0.0, 1000.0, true),
-        limit("token_bucket", 0.0, 1.0, true),
-        limit("bucket_rate_per_s", 1.0, 1000.0, true),
-        limit("bucket_burst", 1.0, 1000.0, true),
-        limit("api_limit_per_s", 1.0, 1000.0, true),
-        limit("api_burst", 1.0, 1000.0, true),
-        limit("demand_per_s", 1.0, 1000.0, true),
-        limit("requests", 10.0, 100000.0, true),
-        limit("drop_share", 0.0, 1.0, false),
-        limit("idempotency_key", 0.0, 1.0, true),
-        limit("status", 400.0, 504.0, true),
-        limit("retry_client_errors", 0.0, 1.0, true),
-        limit("herd_clients", 10.0, 100000.0, true),
-        limit("outage_ms", 0.0, 60000.0, true),
-        limit("herd_sleep", 0.0, 2.0, true),
-        limit("half_open_limit", 0.0, 100.0, true),
-        limit("call_rate_per_s", 1.0, 10000.0, true),
-        limit("call_timeout_ms", 1.0, 10000.0, true),
-        limit("cooldown_s", 0.1, 600.0, false),
-        limit("seed", 0.0, 10000.0, true),
-        limit("success_threshold", 1.0, 20.0, true),
-    ];
-    match lab {
-        LabId::Health => &HEALTH,
-        LabId::Retry => &RETRY,
-        LabId::Breaker => &BREAKER,
-        LabId::Overload => &OVERLOAD,
-        LabId::Budget => &BUDGET,
-    }
+    limits_row(lab).map_or(&[], |row| row.limits)
 }
 
 /// Where in a lab file a problem is, before its line is known: the spans are looked up only
@@ -412,12 +330,15 @@ fn checked(mut lab: LabFile, text: &str, file: &str, expected: LabId) -> Result<
             errors.push((span, format!("parameter \"{}\": {problem}", spec.name)));
         }
     }
-    for problem in frame_budget::lab_problems(expected, |name| {
+    let max_of = |name: &str| {
         lab.parameters
             .iter()
             .find(|spec| spec.name == name)
             .map(|spec| spec.max)
-    }) {
+    };
+    let whole_lab_problems: WholeLabProblems =
+        limits_row(expected).map_or(no_whole_lab_problems, |row| row.whole_lab_problems);
+    for problem in whole_lab_problems(&max_of) {
         errors.push((Place::File, problem));
     }
     for required in required_parameters(expected_id) {
@@ -639,6 +560,16 @@ fn parameter_problems(lab_id: &str, spec: &ParameterSpec) -> Vec<(&'static str, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_lab_registers_its_parameter_limits_once() {
+        for lab in LabId::ALL {
+            let rows = PARAMETER_LIMITS.iter().filter(|row| row.lab == lab).count();
+            assert_eq!(rows, 1, "{lab}: {rows} rows in PARAMETER_LIMITS");
+            assert!(!required_parameters_of(lab).is_empty(), "{lab}");
+        }
+        assert_eq!(PARAMETER_LIMITS.len(), LabId::ALL.len());
+    }
 
     #[test]
     fn display_uses_the_step_decimals_and_unit() {

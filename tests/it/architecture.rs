@@ -261,6 +261,63 @@ fn the_lab_screens_frame_names_no_lab() {
     }
 }
 
+/// The `LabId` variants that `code` (stripped, see [`strip`]) matches on outside its
+/// `#[cfg(test)]` modules: a pattern `LabId::Retry =>` or `LabId::Retry |`.
+fn lab_match_arms(code: &str) -> Vec<String> {
+    let tests = inline_modules(code);
+    let in_test = |at: usize| {
+        tests
+            .iter()
+            .any(|block| block.test_only && block.open < at && at < block.close)
+    };
+    let mut arms = Vec::new();
+    for (at, _) in code.match_indices("LabId::") {
+        if in_test(at) {
+            continue;
+        }
+        let rest = &code[at + "LabId::".len()..];
+        let variant: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        let after = rest[variant.len()..].trim_start();
+        if after.starts_with("=>") || (after.starts_with('|') && !after.starts_with("||")) {
+            arms.push(variant);
+        }
+    }
+    arms
+}
+
+#[test]
+fn only_lab_id_matches_on_a_lab_the_rest_is_registered_by_the_labs_own_files() {
+    // A lab's parameter limits, its named numbers and its `run` subcommand are rows its own
+    // files add to a registry (`content::lab::PARAMETER_LIMITS`, `learning::metrics::LAB_METRICS`,
+    // `cli::RUN_SUBCOMMANDS`), and its pages a row of `tui::labs::LABS`. A `match` on `LabId`
+    // elsewhere is one more existing file a new lab has to touch (Lab 5 touched 11).
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let lab_id = src().join("content/lab_id.rs");
+    let matching: Vec<String> = files
+        .iter()
+        .filter(|file| **file != lab_id)
+        .filter_map(|file| {
+            let arms = lab_match_arms(&code_of(file));
+            (!arms.is_empty()).then(|| format!("{}: {arms:?}", file.display()))
+        })
+        .collect();
+    assert!(
+        matching.is_empty(),
+        "matches on LabId outside content/lab_id.rs: {matching:#?}"
+    );
+    let example = strip(
+        "fn f(lab: LabId) -> u8 { match lab { LabId::Health | LabId::Retry => 1, LabId::Budget => 2, _ => 3 } }\n\
+         fn g(lab: LabId) -> bool { lab == LabId::Breaker || false }\n\
+         #[cfg(test)]\nmod tests {\n    fn t(lab: LabId) { match lab { LabId::Overload => {} _ => {} } }\n}\n",
+    );
+    assert_eq!(
+        lab_match_arms(&example),
+        ["Health", "Retry", "Budget"],
+        "arms and or-patterns; not a comparison or a test"
+    );
+}
+
 #[test]
 fn a_lab_is_found_by_its_id_or_the_words_of_its_name() {
     let code = strip(

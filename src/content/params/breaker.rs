@@ -1,7 +1,8 @@
 //! Lab 3: the brownout run's parameters from the sliders, a check's settings or
 //! `run breaker`'s flags, and the rules that hold between them.
 
-use crate::content::lab::LabFile;
+use crate::content::LabId;
+use crate::content::lab::{LabFile, LabParameterLimits, limit};
 use crate::content::params::bound::{AtBound, default_of, value, whole};
 use crate::content::values::Values;
 use crate::engine::breaker::BreakerConfig;
@@ -77,9 +78,75 @@ pub fn resolve(lab: &LabFile, values: &(impl Values + ?Sized), at: AtBound) -> R
     Ok(params)
 }
 
+/// The most calls one caller of the Lab 3 simulation may make at the sliders' largest rate
+/// and duration: two callers of 500,000 calls recompute in about 12 ms (20 to 30 ns a call
+/// under load), within a 16 ms frame. The breaker's window does not count: recording an
+/// outcome costs the same for any window.
+pub const MAX_BREAKER_CALLS_PER_CALLER: f64 = 500_000.0;
+
+/// Lab 3's whole-file bound: the calls one slider step recomputes at the largest rate and
+/// duration a lab file allows (`max_of` gives a parameter's largest value by name).
+fn calls_per_frame_problems(max_of: &dyn Fn(&str) -> Option<f64>) -> Vec<String> {
+    let mut problems = Vec::new();
+    if let (Some(rate), Some(duration_s)) = (max_of("rate"), max_of("duration_s"))
+        && rate * duration_s > MAX_BREAKER_CALLS_PER_CALLER
+    {
+        problems.push(format!(
+            "parameters \"rate\" and \"duration_s\": max {rate} calls/s for max {duration_s} s is {} calls a run, \
+             too many to recompute within a frame on every slider step; allowed: rate max x duration_s max \
+             up to {MAX_BREAKER_CALLS_PER_CALLER}",
+            rate * duration_s
+        ));
+    }
+    problems
+}
+
+/// Lab 3's parameters: each one its lab file must define, with the widest range the engine
+/// accepts (the content checker holds a lab file to them).
+#[linkme::distributed_slice(crate::content::lab::PARAMETER_LIMITS)]
+static PARAMETER_LIMITS: LabParameterLimits = LabParameterLimits {
+    lab: LabId::Breaker,
+    whole_lab_problems: calls_per_frame_problems,
+    limits: &[
+        limit("rate", 1.0, 10_000.0, true),
+        limit("duration_s", 1.0, 3_600.0, false),
+        limit("timeout_ms", 1.0, 60_000.0, false),
+        limit("healthy_ms", 0.0, 60_000.0, false),
+        limit("brownout_start_s", 0.0, 3_600.0, false),
+        limit("brownout_length_s", 0.1, 3_600.0, false),
+        limit("window", 1.0, 10_000.0, true),
+        limit("min_calls", 1.0, 10_000.0, true),
+        limit("threshold", 0.01, 1.0, false),
+        limit("open_s", 0.0, 3_600.0, false),
+        limit("trial_calls", 1.0, 1_000.0, true),
+    ],
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lab_file_whose_largest_run_cannot_recompute_in_a_frame_is_refused() {
+        let row = crate::content::lab::PARAMETER_LIMITS
+            .iter()
+            .find(|row| row.lab == LabId::Breaker)
+            .expect("Lab 3 registers its limits");
+        let largest = |rate: f64| {
+            move |name: &str| match name {
+                "rate" => Some(rate),
+                "duration_s" => Some(1_000.0),
+                _ => None,
+            }
+        };
+        assert!(
+            (row.whole_lab_problems)(&largest(500.0)).is_empty(),
+            "500,000 calls fit"
+        );
+        let problems = (row.whole_lab_problems)(&largest(501.0));
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].contains("501000 calls a run"), "{problems:?}");
+    }
     use crate::content::values::Defaults;
     use crate::content::{Content, LabId};
 

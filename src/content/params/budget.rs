@@ -11,7 +11,8 @@
 //! scenario ([`foreign_flag`]), values wrong together ([`combination_problem`]) and a live
 //! run past its limits ([`live_problem`]).
 
-use crate::content::lab::LabFile;
+use crate::content::LabId;
+use crate::content::lab::{LabFile, LabParameterLimits, limit, no_whole_lab_problems};
 use crate::content::values::Values;
 use crate::engine::budget::backoff::Sleep;
 use crate::engine::budget::{BudgetParams, BudgetScenario, HerdSleep};
@@ -371,6 +372,57 @@ pub fn budget_params(values: &(impl Values + ?Sized)) -> BudgetParams {
         },
     }
 }
+
+/// Lab 5's parameters: each one its lab file must define, with the widest range the engine
+/// accepts (the content checker holds a lab file to them).
+// Lab 5's table (`content::params::budget`, whose test holds the two equal).
+#[linkme::distributed_slice(crate::content::lab::PARAMETER_LIMITS)]
+static PARAMETER_LIMITS: LabParameterLimits = LabParameterLimits {
+    lab: LabId::Budget,
+    whole_lab_problems: no_whole_lab_problems,
+    limits: &[
+        limit("inbound_ms", 1000.0, 120000.0, true),
+        limit("edge_work_ms", 0.0, 60000.0, true),
+        limit("checkout_work_ms", 0.0, 60000.0, true),
+        limit("payments_work_ms", 0.0, 60000.0, true),
+        limit("hard_timeout_ms", 100.0, 120000.0, true),
+        limit("propagate", 0.0, 1.0, true),
+        limit("early_reject", 0.0, 1.0, true),
+        limit("deadline_ms", 100.0, 60000.0, true),
+        limit("payments_timeout_ms", 1.0, 10000.0, true),
+        limit("payments_attempts", 1.0, 10.0, true),
+        limit("inventory_timeout_ms", 1.0, 10000.0, true),
+        limit("inventory_attempts", 1.0, 10.0, true),
+        limit("honour", 0.0, 1.0, true),
+        limit("clients", 1.0, 100.0, true),
+        limit("rate_per_s", 1.0, 100.0, true),
+        limit("duration_ms", 1000.0, 60000.0, true),
+        limit("window_start_ms", 0.0, 60000.0, true),
+        limit("window_end_ms", 0.0, 60000.0, true),
+        limit("request_deadline_ms", 10.0, 60000.0, true),
+        limit("api_latency_ms", 0.0, 1000.0, true),
+        limit("token_bucket", 0.0, 1.0, true),
+        limit("bucket_rate_per_s", 1.0, 1000.0, true),
+        limit("bucket_burst", 1.0, 1000.0, true),
+        limit("api_limit_per_s", 1.0, 1000.0, true),
+        limit("api_burst", 1.0, 1000.0, true),
+        limit("demand_per_s", 1.0, 1000.0, true),
+        limit("requests", 10.0, 100000.0, true),
+        limit("drop_share", 0.0, 1.0, false),
+        limit("idempotency_key", 0.0, 1.0, true),
+        limit("status", 400.0, 504.0, true),
+        limit("retry_client_errors", 0.0, 1.0, true),
+        limit("herd_clients", 10.0, 100000.0, true),
+        limit("outage_ms", 0.0, 60000.0, true),
+        limit("herd_sleep", 0.0, 2.0, true),
+        limit("half_open_limit", 0.0, 100.0, true),
+        limit("call_rate_per_s", 1.0, 10000.0, true),
+        limit("call_timeout_ms", 1.0, 10000.0, true),
+        limit("cooldown_s", 0.1, 600.0, false),
+        limit("seed", 0.0, 10000.0, true),
+        limit("success_threshold", 1.0, 20.0, true),
+    ],
+};
 
 #[cfg(test)]
 mod tests {

@@ -1,7 +1,8 @@
 //! Lab 1's server: `warmup_s`, `deregister_s`, `grace_s`, `work_s` and the live screen's
 //! probe period and port, from the sliders, a check's settings or `run health` / `serve health`'s flags.
 
-use crate::content::lab::LabFile;
+use crate::content::LabId;
+use crate::content::lab::{LabFile, LabParameterLimits, limit, no_whole_lab_problems};
 use crate::content::params::bound::{Bound, value};
 use crate::content::values::Values;
 use crate::engine::health::HealthConfig;
@@ -44,6 +45,45 @@ pub fn live_port(values: &(impl Values + ?Sized)) -> u16 {
         .unwrap_or(asked);
     held as u16
 }
+
+/// Lab 1's parameters: each one its lab file must define, with the widest range the engine
+/// accepts (the content checker holds a lab file to them).
+#[linkme::distributed_slice(crate::content::lab::PARAMETER_LIMITS)]
+static PARAMETER_LIMITS: LabParameterLimits = LabParameterLimits {
+    lab: LabId::Health,
+    whole_lab_problems: no_whole_lab_problems,
+    limits: &[
+        limit("warmup_s", 0.0, 60.0, false),
+        limit("deregister_s", 0.0, 60.0, false),
+        limit("grace_s", 0.0, 120.0, false),
+        limit("work_s", 0.0, 60.0, false),
+        limit("probe_period_s", 0.1, 10.0, false),
+        // The live server's (content::params::health::live_port): unprivileged ports.
+        limit("port", 1024.0, 65535.0, true),
+        // The fleet view's (content::params::fleet::resolve), as `run fleet` range-checks them.
+        limit("fleet_scenario", 0.0, 4.0, true),
+        limit("fleet_replicas", 1.0, 10.0, true),
+        limit("fleet_liveness_db", 0.0, 1.0, true),
+        limit("fleet_readiness_db", 0.0, 1.0, true),
+        limit("fleet_db_state", 0.0, 2.0, true),
+        limit("fleet_db_start_s", 0.0, 3_600.0, false),
+        limit("fleet_db_end_s", 0.0, 3_600.0, false),
+        limit("fleet_startup_period_s", 1.0, 60.0, false),
+        limit("fleet_startup_threshold", 1.0, 100.0, true),
+        limit("fleet_readiness_period_s", 1.0, 60.0, false),
+        limit("fleet_readiness_threshold", 1.0, 100.0, true),
+        limit("fleet_liveness_period_s", 1.0, 60.0, false),
+        limit("fleet_liveness_threshold", 1.0, 100.0, true),
+        limit("fleet_timeout_s", 0.1, 30.0, false),
+        limit("fleet_backoff_initial_s", 0.0, 300.0, false),
+        limit("fleet_backoff_factor", 1.0, 10.0, false),
+        limit("fleet_backoff_cap_s", 1.0, 3_600.0, false),
+        limit("fleet_pre_stop_s", 0.0, 120.0, false),
+        limit("fleet_grace_s", 1.0, 600.0, false),
+        limit("fleet_load_per_s", 0.0, 1_000.0, false),
+        limit("fleet_roll_at_s", 0.0, 3_600.0, false),
+    ],
+};
 
 #[cfg(test)]
 mod tests {

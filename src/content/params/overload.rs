@@ -10,7 +10,8 @@
 //! [`check_live`] (a live run's [`LIVE_BOUNDS`], tighter than [`BOUNDS`] on a 2-core machine).
 //! The app's live run at the lesson's scale is resolved here as well ([`live_scaled`]).
 
-use crate::content::lab::LabFile;
+use crate::content::LabId;
+use crate::content::lab::{LabFile, LabParameterLimits, limit, no_whole_lab_problems};
 use crate::content::params::bound::{AtBound, Bound, value};
 use crate::content::values::Values;
 use crate::engine::overload::metastable::MetastableParams;
@@ -367,6 +368,24 @@ pub fn live_scaled(params: &OverloadParams) -> (OverloadParams, LiveScale) {
     };
     (live, LiveScale { rate, pool, time })
 }
+
+/// Lab 4's parameters: each one its lab file must define, with the widest range the engine
+/// accepts (the content checker holds a lab file to them).
+#[linkme::distributed_slice(crate::content::lab::PARAMETER_LIMITS)]
+static PARAMETER_LIMITS: LabParameterLimits = LabParameterLimits {
+    lab: LabId::Overload,
+    whole_lab_problems: no_whole_lab_problems,
+    limits: &[
+        limit("offered_per_s", 1.0, 100_000.0, false),
+        limit("workers", 1.0, 10_000.0, true),
+        limit("service_ms", 0.1, 10_000.0, false),
+        limit("client_timeout_ms", 1.0, 600_000.0, false),
+        limit("policy", 0.0, 5.0, true),
+        limit("age_cap_ms", 1.0, 60_000.0, false),
+        limit("admission_limit", 1.0, 1_000_000.0, true),
+        limit("throttle_k", 1.0, 10.0, false),
+    ],
+};
 
 #[cfg(test)]
 mod tests {

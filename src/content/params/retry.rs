@@ -8,7 +8,8 @@
 //! The live metastable experiment has its own settings ([`metastable_config`]): the engine's
 //! defaults, with the lab's budget and seed and every value given on top.
 
-use crate::content::lab::LabFile;
+use crate::content::LabId;
+use crate::content::lab::{LabFile, LabParameterLimits, limit, no_whole_lab_problems};
 use crate::content::params::bound::{value, whole};
 use crate::content::values::{Defaults, Values};
 use crate::engine::retry::{RetryPolicy, ScenarioParams, ScenarioResult};
@@ -251,6 +252,23 @@ pub fn metastable_settings(
         backoff: backoff(values)?.into(),
     })
 }
+
+/// Lab 2's parameters: each one its lab file must define, with the widest range the engine
+/// accepts (the content checker holds a lab file to them).
+#[linkme::distributed_slice(crate::content::lab::PARAMETER_LIMITS)]
+static PARAMETER_LIMITS: LabParameterLimits = LabParameterLimits {
+    lab: LabId::Retry,
+    whole_lab_problems: no_whole_lab_problems,
+    limits: &[
+        limit("p", 0.0, 1.0, false),
+        limit("attempts_client", 1.0, 10.0, true),
+        limit("attempts_frontend", 1.0, 10.0, true),
+        limit("attempts_backend", 1.0, 10.0, true),
+        limit("budget", 0.0, 1.0, false),
+        limit("actions", 1.0, 1_000_000.0, true),
+        limit("seed", 0.0, 4_294_967_295.0, true),
+    ],
+};
 
 #[cfg(test)]
 mod tests {

@@ -375,13 +375,14 @@ mod tests {
         assert_eq!(live.hops.len(), 3);
         for (l, s) in live.hops.iter().zip(&sim.hops) {
             let (l, s) = (l.received_ms.expect("propagated"), s.received_ms.expect("propagated"));
-            // At most 0.6 real ms measured since `work_for` (2.4 to 3.6 ms before it); the
-            // margin is for this default suite sharing two cores with builds
-            // (tests/slow/budget.rs holds the 5 ms).
-            assert!((l as f64 - s as f64).abs() / scale <= 15.0, "{l} against {s}");
+            // At most 0.6 real ms measured since `work_for` (2.4 to 3.6 ms before it). This
+            // default suite checks that each hop gets the budget the simulation says, with a
+            // margin no loaded machine reaches (15 real ms failed once with three builds and
+            // a tmux trial beside it); tests/slow/budget.rs, run apart, holds the 5 ms.
+            assert!((l as f64 - s as f64).abs() / scale <= 100.0, "{l} against {s}");
         }
         // The hops' own overheads (a debug build on a busy machine) add a few real ms.
-        assert!(live.wasted_ms as f64 / scale <= 15.0, "{live:?}");
+        assert!(live.wasted_ms as f64 / scale <= 100.0, "{live:?}");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

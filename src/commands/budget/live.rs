@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use color_eyre::eyre::{Result, WrapErr};
 
-use crate::cli::BudgetArgs;
+use super::args::BudgetArgs;
 use crate::content::params::budget as params;
 use crate::engine::budget::{BudgetParams, BudgetRun, BudgetScenario};
 use crate::error::UsageError;
@@ -40,7 +40,7 @@ pub(crate) fn run_live(
     out: &mut dyn Write,
 ) -> Result<ExitCode> {
     check_live_bounds(scenario, params)?;
-    let runtime = super::run::live_runtime()?;
+    let runtime = crate::commands::run::live_runtime()?;
     let live = runtime
         .block_on(runner::run(scenario, params))
         .wrap_err("running Lab 5 live on 127.0.0.1")?

@@ -4,7 +4,7 @@
 
 use clap::{Arg, ArgAction, ArgMatches, FromArgMatches};
 
-use crate::cli::mode::ModeArgs;
+use crate::cli::ModeArgs;
 use crate::content::params::budget::{self, FlagKind};
 use crate::content::values::Values;
 use crate::engine::budget::BudgetScenario;
