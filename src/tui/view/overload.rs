@@ -7,13 +7,13 @@
 //! `NO_COLOR`; every chart names its glyphs in a legend and its axes' units.
 //!
 //! ```text
-//! ┌ goodput/s vs offered/s ──────────┐┌ queue ────────────────────────────┐
-//! │2000┤   CCCCCCCCCCCC              ││- timeout q queue (top 5000) w wait│
-//! │    │ ◆                           ││5│        q   q   w   w            │
-//! │   0└───2k───4k───6k───8k──10k/s  ││ └──────2──────4──────6──────8──10 s│
-//! │F fifo ... A, L, M: same as C     │└───────────────────────────────────┘
-//! └──────────────────────────────────┘┌ per second ───────────────────────┐
-//!                                     │ g goodput  w wasted  r refused    │
+//! ┌ goodput/s vs offered/s ──────────┐┌ queue length ───┐┌ wait in queue ──┐
+//! │2000┤   CCCCCCCCCCCC              ││q queued requests││w wait s - timeou│
+//! │    │ ◆                           ││5000│        q q  ││5│         w  w  │
+//! │   0└───2k───4k───6k───8k──10k/s  ││0   └──5────10 s││ └────5─────10 s│
+//! │F fifo ... A, L, M: same as C     │└─────────────────┘└─────────────────┘
+//! └──────────────────────────────────┘┌ per second ──────────────────────────┐
+//!                                     │ g goodput  w wasted  r refused       │
 //! ```
 
 use ratatui::buffer::Buffer;
@@ -362,10 +362,48 @@ pub fn queue_over_time(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Bu
 
 /// [`queue_over_time`] on axes sized to `scale_from`'s whole run (a live run drawn second by
 /// second keeps the axes of the simulation at its settings, so they do not jump between
-/// frames), or to `run` where it goes higher. The legend names the queue's top row, so a
-/// scale that changes with the sliders says so.
+/// frames), or to `run` where it goes higher: the queue's length on the left, the wait on
+/// the right, each on its own axis (on one grid, the queue scaled to the wait's, a queue of
+/// 5,000 and a wait of 5 s shared four rows at 80x24 and neither read).
 pub fn queue_over_time_scaled(run: &OverloadRun, scale_from: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buffer) {
-    let block = panel(" queue over time ", theme);
+    let [length, wait] = queue_halves(area);
+    queue_length_over_time(run, scale_from, theme, length, buf);
+    queue_wait_over_time(run, scale_from, theme, wait, buf);
+}
+
+/// Where [`queue_over_time_scaled`] draws its two charts in `area`: the length, the wait.
+pub fn queue_halves(area: Rect) -> [Rect; 2] {
+    Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area)
+}
+
+/// The queue's length over time, on axes sized to `scale_from`'s run or `run`'s, the higher.
+pub fn queue_length_over_time(run: &OverloadRun, scale_from: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let block = panel(" queue length ", theme);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    if inner.height < 4 {
+        return;
+    }
+    let both = || run.seconds.iter().chain(&scale_from.seconds);
+    let queue_max = nice_max(both().map(|s| s.queue_len as f64).fold(1.0, f64::max));
+    let series = [Series {
+        name: "queued requests",
+        glyph: 'q',
+        style: theme.series(3),
+        points: run.seconds.iter().map(|s| (s.t_s, s.queue_len as f64)).collect(),
+    }];
+    let axes = Axes {
+        x_max: nice_max(run.params.duration_s),
+        y_max: queue_max,
+        x_unit: "s",
+    };
+    legend_over_plot(&series, axes, theme, inner, buf);
+}
+
+/// The wait of a new arrival over time, the client's timeout marked, on axes sized to
+/// `scale_from`'s run or `run`'s, the higher.
+pub fn queue_wait_over_time(run: &OverloadRun, scale_from: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let block = panel(" wait in queue ", theme);
     let inner = block.inner(area);
     block.render(area, buf);
     if inner.height < 4 {
@@ -374,29 +412,14 @@ pub fn queue_over_time_scaled(run: &OverloadRun, scale_from: &OverloadRun, theme
     let timeout_s = run.params.client_timeout_ms / 1_000.0;
     let both = || run.seconds.iter().chain(&scale_from.seconds);
     let wait_max = nice_max(both().map(|s| s.queue_wait_s).fold(timeout_s, f64::max));
-    let queue_max = nice_max(both().map(|s| s.queue_len as f64).fold(1.0, f64::max));
-    // Both on one grid: the queue scaled to the wait's axis (the legend says where its top
-    // row is), so where each crosses the timeout line reads at a glance.
-    let scale = wait_max / queue_max;
     let duration = nice_max(run.params.duration_s);
     let timeout_line: Vec<(f64, f64)> = (0..=40).map(|i| (f64::from(i) * duration / 40.0, timeout_s)).collect();
-    let queue_name = format!("queue (top {})", axis_number(queue_max));
-    let all = [
+    let series = [
         Series {
             name: "timeout",
             glyph: '-',
             style: theme.series(0),
             points: timeout_line,
-        },
-        Series {
-            name: &queue_name,
-            glyph: 'q',
-            style: theme.series(3),
-            points: run
-                .seconds
-                .iter()
-                .map(|s| (s.t_s, s.queue_len as f64 * scale))
-                .collect(),
         },
         Series {
             name: "wait s",
@@ -405,20 +428,42 @@ pub fn queue_over_time_scaled(run: &OverloadRun, scale_from: &OverloadRun, theme
             points: run.seconds.iter().map(|s| (s.t_s, s.queue_wait_s)).collect(),
         },
     ];
-    let [header, plot_area] = Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
-    Paragraph::new(legend(&all, &[], header.width)).render(header, buf);
-    glyph_plot(
-        &all,
-        &[],
-        Axes {
-            x_max: duration,
-            y_max: wait_max,
-            x_unit: "s",
-        },
-        theme,
-        plot_area,
-        buf,
-    );
+    let axes = Axes {
+        x_max: duration,
+        y_max: wait_max,
+        x_unit: "s",
+    };
+    legend_over_plot(&series, axes, theme, inner, buf);
+}
+
+/// `series`' names and glyphs for a legend, the one drawn last (on top) first.
+fn top_first<'a>(series: &[Series<'a>]) -> Vec<Series<'a>> {
+    series
+        .iter()
+        .rev()
+        .map(|s| Series {
+            name: s.name,
+            glyph: s.glyph,
+            style: s.style,
+            points: Vec::new(),
+        })
+        .collect()
+}
+
+/// A chart's inside: the legend on its first rows (as many as it needs, the plot keeps
+/// three and its axis), the plot under it.
+fn legend_over_plot(series: &[Series<'_>], axes: Axes<'_>, theme: Theme, inner: Rect, buf: &mut Buffer) {
+    // The series drawn last (on top) named first: the wait before the timeout, the line it
+    // crosses.
+    let named = top_first(series);
+    let names = legend(&named, &[], inner.width);
+    let rows = u16::try_from(names.len())
+        .unwrap_or(1)
+        .min(inner.height.saturating_sub(4))
+        .max(1);
+    let [header, plot_area] = Layout::vertical([Constraint::Length(rows), Constraint::Fill(1)]).areas(inner);
+    Paragraph::new(names).render(header, buf);
+    glyph_plot(series, &[], axes, theme, plot_area, buf);
 }
 
 /// Goodput, wasted and refused (and throttled) per second.
@@ -464,16 +509,7 @@ pub fn outcomes_per_second(seconds: &[Second], duration_s: f64, theme: Theme, ar
     );
     let [header, plot_area] = Layout::vertical([Constraint::Length(2), Constraint::Fill(1)]).areas(inner);
     // Goodput first in the legend, although it is drawn last (on top).
-    let named: Vec<Series<'_>> = series
-        .iter()
-        .rev()
-        .map(|s| Series {
-            name: s.name,
-            glyph: s.glyph,
-            style: s.style,
-            points: Vec::new(),
-        })
-        .collect();
+    let named = top_first(&series);
     Paragraph::new(legend(&named, &[], header.width)).render(header, buf);
     glyph_plot(
         &series,

@@ -57,7 +57,7 @@ fn the_whole_results_area_fits_80x24_with_every_legend() {
         assert!(screen.contains(word), "missing {word:?} in\n{screen}");
     }
     for word in [
-        "q queue",
+        "q queued",
         "w wait s",
         "- timeout",
         "g goodput",
@@ -125,14 +125,17 @@ fn glyph_plot_puts_each_point_in_its_cell_and_labels_the_axes() {
 }
 
 #[test]
-fn queue_chart_shows_the_timeout_line() {
+fn the_queue_and_its_wait_have_an_axis_each_and_the_wait_its_timeout_line() {
     let run = overload::run(&OverloadScenario::Fifo.params());
     let screen = draw(40, 12, |area, buf| queue_over_time(&run, NO_COLOUR, area, buf));
     assert!(screen.contains("---"), "{screen}");
-    assert!(
-        screen.contains("q queue (top 5000)"),
-        "queue 5,000 drawn at 5 on the wait's axis, its top row named: {screen}"
-    );
+    assert!(screen.contains("q queued requests"), "{screen}");
+    assert!(screen.contains("w wait s"), "{screen}");
+    // The queue of 5,000 on its own axis, the wait of 5 s on its own: not one on the other's.
+    let top = screen.lines().nth(2).expect("the plots' top row");
+    assert!(top.starts_with("│5000│"), "{screen}");
+    assert!(top.contains("││5│"), "{screen}");
+    assert!(!screen.contains("(top"), "{screen}");
 }
 
 #[test]
@@ -149,10 +152,16 @@ fn a_live_queue_keeps_the_axes_of_the_whole_simulated_run() {
         queue_over_time_scaled(&early, &sim, NO_COLOUR, area, buf)
     });
     let alone = draw(40, 12, |area, buf| queue_over_time(&early, NO_COLOUR, area, buf));
-    assert!(scaled.contains("q queue (top 5000)"), "{scaled}");
-    let axis = |screen: &str| screen.lines().nth(2).map(|l| l.chars().take(4).collect::<String>());
-    assert_eq!(axis(&scaled), axis(&whole), "{scaled}\n{whole}");
-    assert!(!alone.contains("(top 5000)"), "alone, its own axes: {alone}");
+    let axes = |screen: &str| {
+        screen.lines().nth(2).map(|l| {
+            (
+                l.chars().take(5).collect::<String>(),
+                l.chars().skip(20).take(3).collect::<String>(),
+            )
+        })
+    };
+    assert_eq!(axes(&scaled), axes(&whole), "{scaled}\n{whole}");
+    assert_ne!(axes(&alone), axes(&whole), "alone, its own axes: {alone}");
 }
 
 #[test]

@@ -33,6 +33,13 @@ fn lab4_80x24() {
     insta::assert_snapshot!(screen(80, 24, LAB4));
 }
 
+/// `x` at 80x24: the queue's length and its wait each on its own axis, side by side under
+/// the curves (on one grid of four rows neither read).
+#[test]
+fn lab4_revealed_80x24() {
+    insta::assert_snapshot!(screen(80, 24, &[LAB4, &[Msg::Reveal]].concat()));
+}
+
 /// `v` twice: the bulkhead view, on step 5 revealed (before it, the view waits for step 5:
 /// it works out its answer).
 #[test]
