@@ -178,6 +178,29 @@ fn the_curves_at_80x24_say_in_words_which_policies_coincide_and_tick_the_x_axis(
     );
 }
 
+/// The screen's curves (the sweep on its shrunk pool): the throttle's T, a little under
+/// capacity, shares its row with C's at 80x24 and, drawn later, covers every C; the legend
+/// says so. On a tall panel C has a row of its own and shows, and the legend says nothing.
+#[test]
+fn a_curve_every_glyph_of_which_another_covers_is_named_in_the_legend() {
+    let result = overload::screen_recompute_after(None, &OverloadScenario::Fifo.params());
+    // The curve panel's size on Lab 4's screen at 80x24.
+    let small = draw(46, 9, |area, buf| goodput_curves(&result, &[], NO_COLOUR, area, buf));
+    let plot = |screen: &str| -> String {
+        screen
+            .lines()
+            .filter(|l| l.contains('│') && !l.contains("age-cap"))
+            .map(|l| l.split('│').nth(2).unwrap_or("").to_string())
+            .collect()
+    };
+    assert!(!plot(&small).contains('C'), "no C shows at this size: {small}");
+    assert!(small.contains("A, L, M: same as C; C under T"), "{small}");
+    let tall = draw(46, 40, |area, buf| goodput_curves(&result, &[], NO_COLOUR, area, buf));
+    assert!(plot(&tall).contains('C'), "{tall}");
+    assert!(!tall.contains("under"), "{tall}");
+    assert!(tall.contains("A, L, M: same as C"), "{tall}");
+}
+
 #[test]
 fn bulkhead_view_counts_the_160_slots_left_for_the_rest() {
     let run = overload::run(&OverloadScenario::Bulkhead.params());
