@@ -6,12 +6,12 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use resilience_lab::engine::overload::{self, CurvePoint, OverloadParams, OverloadScenario};
-use resilience_lab::tui::theme::Theme;
-use resilience_lab::tui::theme::ThemeName;
-use resilience_lab::tui::view::overload::{
+use resilience_lab::tui::labs::overload::charts::{
     Axes, CURRENT_GLYPH, bulkhead_view, glyph_plot, goodput_curves, nice_max, queue_over_time, queue_over_time_scaled,
     render_results, throttle_view,
 };
+use resilience_lab::tui::theme::Theme;
+use resilience_lab::tui::theme::ThemeName;
 
 fn text(buffer: &Buffer) -> String {
     let area = buffer.area;
@@ -98,7 +98,7 @@ fn live_points_are_marked_apart_from_the_simulated_curve() {
 
 #[test]
 fn glyph_plot_puts_each_point_in_its_cell_and_labels_the_axes() {
-    let series = [resilience_lab::tui::view::overload::Series {
+    let series = [resilience_lab::tui::labs::overload::charts::Series {
         name: "s",
         glyph: 'g',
         style: ratatui::style::Style::new(),

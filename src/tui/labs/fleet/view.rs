@@ -1,5 +1,5 @@
 //! Lab 1's fleet page drawn whole in the lab screen: the design and its totals on top, the fleet
-//! sliders on the left, the fleet itself on the right (`tui/view/fleet.rs`: a state band per
+//! sliders on the left, the fleet itself on the right ([`charts`](super::charts): a state band per
 //! replica with its RESTARTS, the Service's endpoints, requests per second, the database).
 //!
 //! ```text
@@ -33,12 +33,12 @@ use crate::learning::reveal::Masked;
 use crate::tui::frame::page_sliders::PageSliders;
 use crate::tui::frame::view::{self as lab_view, params};
 use crate::tui::keys::{self, Context};
+use crate::tui::labs::fleet::charts::{self as fleet_view, FleetView};
 use crate::tui::labs::fleet::live::{APP_TIME_SCALE, FleetLive};
 use crate::tui::labs::fleet::state::{self, FleetPage};
 use crate::tui::labs::page::PageFrame;
 use crate::tui::layout::LabLayout;
 use crate::tui::msg::Msg;
-use crate::tui::view::fleet::{self as fleet_view, FleetView};
 use crate::tui::view::footer;
 use crate::wrap;
 

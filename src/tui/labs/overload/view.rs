@@ -1,5 +1,5 @@
 //! Lab 4's results, charts and footer, sim and live, drawn with the chart functions of
-//! `tui/view/overload.rs`.
+//! [`charts`](super::charts).
 //!
 //! ```text
 //! ┌ Results ───────────────────────────────────────────────────────────────┐
@@ -24,15 +24,15 @@ use crate::engine::overload::{CurvePoint, OverloadParams, OverloadRun, Second};
 use crate::learning::reveal::{Masked, placeholder};
 use crate::report::cells::fit_width;
 use crate::tui::frame::view::{footer_keys, masked_chart, results_title_of};
+use crate::tui::labs::overload::charts::{
+    bulkhead_view, goodput_curves, metastable_view, outcomes_per_second, queue_halves, queue_length_over_time,
+    queue_wait_over_time, throttle_view,
+};
 use crate::tui::labs::overload::live::{LiveRecord, LiveScale, OverloadLive, OverloadView, live_scaled};
 use crate::tui::labs::overload::run::OverloadResults;
 use crate::tui::labs::page::PageFrame;
 use crate::tui::labs::sim_page::{LabSim, SimPage};
 use crate::tui::view::footer;
-use crate::tui::view::overload::{
-    bulkhead_view, goodput_curves, metastable_view, outcomes_per_second, queue_halves, queue_length_over_time,
-    queue_wait_over_time, throttle_view,
-};
 use crate::tui::widgets::panel::panel;
 use crate::wrap::first_that_fits;
 
