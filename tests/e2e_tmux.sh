@@ -353,7 +353,9 @@ keys Escape
 check "fleet: step 4's run is hidden until predicted" "wait_for 'hidden until you predict (p) or reveal (x)'"
 check "fleet: the footer offers x" "screen | tail -1 | grep -qF 'x reveal'"
 keys x
-check "fleet: x shows the run" "wait_for 'Fleet: liveness-checks-db'"
+# x shows step 4's run, the one its verdict would: at its check's settings (the database
+# down 30-90 s), the sliders where they were.
+check "fleet: x shows step 4's run at its check's settings" "wait_for \"Fleet at the check's settings: liveness-checks-db\""
 # Steps 5 and 6 ask for this run's first restart and for the restarts without the mistake:
 # answered first (61, 0), those numbers show.
 keys ']' p 6 1 Enter

@@ -135,6 +135,9 @@ pub struct LabScreen {
     pub outcome: Option<LabOutcome>,
     /// Steps whose unanswered check's run the learner chose to see without predicting (`x`).
     pub revealed: Revealed,
+    /// The step and check whose run `x` showed at the check's own settings, until a slider
+    /// moves (then the learner looks at the sliders' run; `x` shows the step's again).
+    revealed_check: Option<(usize, String)>,
     /// Each check's answer at its own settings (`None` on screen), computed once when a
     /// view first asks what to mask: the lab file does not change while the app runs.
     check_answers: std::cell::OnceCell<Vec<(String, Option<f64>)>>,
@@ -186,6 +189,7 @@ impl LabScreen {
             page_states,
             outcome: None,
             revealed: Revealed::default(),
+            revealed_check: None,
             check_answers: std::cell::OnceCell::new(),
         }
     }
@@ -220,12 +224,23 @@ impl LabScreen {
         &self.pages[self.showing_page]
     }
 
-    /// The open verdict, as a page sees it.
-    fn open_verdict(&self) -> Option<OpenVerdict<'_>> {
-        self.predict.observed.as_ref().map(|observed| OpenVerdict {
-            check_id: &observed.check_id,
-            scored_live: observed.live,
-        })
+    /// The verdict whose run the pages show, as a page sees it: an open verdict's, else,
+    /// while no prompt is open, the run `x` showed at its check's own settings (on its step,
+    /// until a slider moves): one path for both, so every page shows them alike.
+    pub fn open_verdict(&self) -> Option<OpenVerdict<'_>> {
+        if let Some(observed) = self.predict.observed.as_ref() {
+            return Some(OpenVerdict {
+                check_id: &observed.check_id,
+                scored_live: observed.live,
+            });
+        }
+        self.revealed_check
+            .as_ref()
+            .filter(|(step, _)| !self.predict.is_open() && *step == self.predict.step && self.simulated())
+            .map(|(_, check_id)| OpenVerdict {
+                check_id,
+                scored_live: false,
+            })
     }
 
     /// The sliders a check's prompt compares with its settings: those of the page whose
@@ -333,16 +348,12 @@ impl LabScreen {
     /// The parameter values of the simulated run on screen: an open verdict's check's own
     /// settings when the view shows the run at them, else every slider (the fleet's too).
     fn shown_values(&self, lab: &LabFile) -> Vec<(String, f64)> {
-        let verdict_check =
-            self.predict
-                .observed
-                .as_ref()
-                .filter(|_| match (self.showing_state(), self.open_verdict()) {
-                    (Some(page), Some(verdict)) => page.shows_check_run(verdict),
-                    _ => false,
-                });
+        let verdict_check = match (self.showing_state(), self.open_verdict()) {
+            (Some(page), Some(verdict)) if page.shows_check_run(verdict) => Some(verdict.check_id),
+            _ => None,
+        };
         let own = verdict_check
-            .and_then(|observed| lab.checks.iter().find(|check| check.id == observed.check_id))
+            .and_then(|check_id| lab.checks.iter().find(|check| check.id == check_id))
             .and_then(|check| check.settings.as_ref())
             .and_then(crate::content::question::CheckSettings::fixed);
         if let Some(own) = own {
@@ -361,6 +372,64 @@ impl LabScreen {
         let step = self.current_step(lab);
         // Live too: a live screen masks the numbers an unanswered check asks for, as the sim does.
         reveal::step_check(lab, step).is_some().then_some(step)
+    }
+
+    /// Every page's slider values, in order.
+    fn all_values(&self) -> Vec<f64> {
+        self.pages.iter().flat_map(|page| page.values()).collect()
+    }
+
+    /// Whether step `step`'s check has settings of its own that the sliders of its page do
+    /// not stand at: its run is then another than the sliders' (Lab 1's fleet at step 7).
+    fn check_run_differs(&self, lab: &LabFile, step: usize) -> Option<crate::content::Question> {
+        let check = reveal::step_check(lab, step)?;
+        let own = check
+            .settings
+            .as_ref()
+            .and_then(crate::content::question::CheckSettings::fixed)
+            .is_some();
+        (own && !predict::sliders_at_settings(&check, self.check_sliders(lab, &check))).then_some(check)
+    }
+
+    /// `x` shows step `step`'s run, the one its verdict would: at its check's own settings
+    /// where the sliders do not stand at them (Lab 1's fleet showed the sliders' run, not
+    /// step 7's). The pages keep that run as they keep an open verdict's and show it until
+    /// a slider moves (the sliders stay where the learner left them); where the sliders
+    /// stand at the settings, or the check has none, their run is the step's.
+    fn keep_revealed_run(&mut self, lab: &LabFile, step: usize) {
+        let Some(check) = self.check_run_differs(lab, step) else {
+            self.revealed_check = None;
+            return;
+        };
+        let check_page = lab.check_page(&check.id);
+        for (index, page) in self.page_states.iter_mut().enumerate() {
+            let scored = ScoredCheck {
+                check: &check,
+                scored_live: false,
+                on_this_page: index == check_page,
+            };
+            page.keep_check_run(lab, scored, &self.pages[index].sliders);
+        }
+        self.revealed_check = Some((step, check.id.clone()));
+    }
+
+    /// Whether `x` would change the screen, so the footer and the help offer it: the run
+    /// waits for the current step's check, or the step's run (at its check's own settings)
+    /// is not the one showing. One rule for every page.
+    pub fn reveal_offered(&self, lab: &LabFile, progress: &Progress) -> bool {
+        if self.run_hidden(lab, progress) {
+            return true;
+        }
+        let step = self.current_step(lab);
+        let shows_check_run = match (self.showing_state(), self.open_verdict()) {
+            (Some(page), Some(verdict)) => page.shows_check_run(verdict),
+            _ => false,
+        };
+        self.simulated()
+            && self.predict.observed.is_none()
+            && !self.predict.is_open()
+            && !shows_check_run
+            && self.check_run_differs(lab, step).is_some()
     }
 
     /// The page showing, for its first visit.
@@ -402,8 +471,19 @@ impl LabScreen {
         self.showing_state()?.key_context()
     }
 
-    /// Applies `msg`; the outcome says what changed and what the app must do.
+    /// Applies `msg`; the outcome says what changed and what the app must do. A slider moved
+    /// (by the frame's keys, the mouse or a page's own keys) ends the run `x` showed.
     pub fn update(&mut self, msg: Msg, ctx: &ScreenCtx) -> LabOutcome {
+        let before = self.revealed_check.is_some().then(|| self.all_values());
+        let outcome = self.update_msg(msg, ctx);
+        if before.is_some_and(|before| before != self.all_values()) {
+            self.revealed_check = None;
+        }
+        outcome
+    }
+
+    /// [`LabScreen::update`] but for the run `x` showed.
+    fn update_msg(&mut self, msg: Msg, ctx: &ScreenCtx) -> LabOutcome {
         // `F` from a verdict or a note (which may say the lab goes on in the other view)
         // closes it and switches views.
         if msg == Msg::NextPage && self.page_count() > 1 && self.predict.is_showing_outcome() {
@@ -416,12 +496,19 @@ impl LabScreen {
         if msg == Msg::Reveal {
             let step = self.revealable(ctx.lab);
             let revealed = step.is_some_and(|step| self.revealed.insert(step));
+            // The step's run is its check's: at the check's own settings, as a verdict shows it
+            // (again, once a slider moved since: `x` on a revealed step shows it once more).
+            let before = self.open_verdict().map(|verdict| verdict.check_id.to_string());
+            if let Some(step) = step.filter(|_| self.simulated()) {
+                self.keep_revealed_run(ctx.lab, step);
+            }
+            let shown_again = self.open_verdict().map(|verdict| verdict.check_id.to_string()) != before;
             // The run was asked for: it shows where the lesson was (they share the right panel).
-            if revealed && self.show_lesson {
+            if (revealed || shown_again) && self.show_lesson {
                 self.show_lesson = false;
                 self.first_visit = false;
             }
-            return LabOutcome::changed(revealed);
+            return LabOutcome::changed(revealed || shown_again);
         }
         if self.predict.is_open() || matches!(msg, Msg::Predict | Msg::PrevStep | Msg::NextStep) {
             // A verdict reads the results: they must be those of the sliders now.

@@ -266,7 +266,8 @@ pub trait PageFrame {
     /// simulation beside it runs).
     fn sliders(&self) -> &[Slider];
     fn theme(&self) -> Theme;
-    /// The verdict open on screen, if any.
+    /// The verdict open on screen, if any, else the run `x` revealed at its check's own
+    /// settings: the check whose run the page shows.
     fn verdict(&self) -> Option<OpenVerdict<'_>>;
     /// The guided step the run on screen is about: an open verdict's, else the current one.
     fn shown_step(&self) -> usize;
@@ -284,8 +285,9 @@ pub trait PageFrame {
     fn masked_spanning(&self, spanning: &[&str]) -> Masked;
     /// Why the run's panels are hidden whole, if they are.
     fn hidden_why(&self) -> Option<String>;
-    /// Whether the run waits for the current step's check (`x` reveals it).
-    fn run_hidden(&self) -> bool;
+    /// Whether `x` would change the screen: the run waits for the current step's check, or
+    /// the step's run (at its check's own settings) is not the one showing.
+    fn reveal_offered(&self) -> bool;
     /// The key context, for the footer.
     fn context(&self) -> Context;
     /// The key context of the page's live screen, if it shows one: its keys come first.

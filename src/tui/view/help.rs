@@ -15,9 +15,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     // Lab 1 live or its fleet view: their own keys first, then the lab screen's.
     let live = app.live_context_ignoring_help().filter(|_| context == Context::Lab);
     let mut rows = live.map(keys::help_rows).unwrap_or_default();
-    // The reveal key is listed while it has a run to reveal (the step's check still unanswered).
+    // The reveal key is listed while it would change the screen (the footer's rule).
     let revealing = match app.screen {
-        Screen::Lab(index) => app.labs[index].run_hidden(&app.content.labs[index], &app.progress),
+        Screen::Lab(index) => app.labs[index].reveal_offered(&app.content.labs[index], &app.progress),
         _ => false,
     };
     let takes_reveal = |msg: Msg| msg != Msg::Reveal || revealing;

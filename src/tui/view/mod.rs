@@ -6,13 +6,11 @@
 
 pub mod book;
 pub mod facilitator;
-pub mod fleet;
 pub mod footer;
 pub mod help;
 pub mod home;
 pub mod legend;
 pub mod oncall;
-pub mod overload;
 pub mod quiz;
 pub mod room;
 

@@ -76,7 +76,8 @@ fn lab4s_throttle_panel_is_whole_at_80x24_sim_and_live() {
     }
 }
 
-/// Lab 1's fleet view, its run revealed (`x`: step 4's check is unanswered), `msgs` after.
+/// Lab 1's fleet view, its run revealed (`x`: step 4's check is unanswered, its run at its
+/// check's settings), `msgs` after.
 fn fleet(width: u16, height: u16, msgs: &[Msg]) -> App {
     let app = run(visited_app(width, height), &[Msg::Open, Msg::NextPage, Msg::Reveal]);
     run(app, msgs)
@@ -105,9 +106,10 @@ fn the_fleet_legends_and_totals_are_whole_at_80x24_and_100x30() {
         }
         // No glyph without its word: the database's states follow their `db:`, not a `│`.
         assert!(!screen.contains("│ db"), "{width}x{height}:\n{screen}");
-        // The chart's own totals row (the box above has them too): whole numbers only.
+        // The chart's own totals row (the box above has them too): whole numbers only. The
+        // run is step 4's, at its check's settings (`x` shows the run its verdict would).
         assert!(
-            screen.contains("││ok 2700 degraded 340 failed 0 refused 2860 "),
+            screen.contains("││ok 5280 degraded 340 failed 0 refused 280 "),
             "{width}x{height}:\n{screen}"
         );
     }

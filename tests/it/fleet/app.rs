@@ -20,7 +20,13 @@ fn fleet(width: u16, height: u16, msgs: &[Msg]) -> App {
 
 #[test]
 fn fleet_liveness_checks_db_100x30() {
-    let app = fleet(100, 30, &[Msg::Reveal]);
+    // `x` shows step 4's run, at its check's settings; `o` twice moves a slider and back:
+    // the sliders' run again.
+    let app = fleet(
+        100,
+        30,
+        &[Msg::Reveal, Msg::Fleet(FleetMsg::Roll), Msg::Fleet(FleetMsg::Roll)],
+    );
     let screen = render(&app);
     // The sliders' run is step 5's and step 10's (the 300 s outage): their numbers wait.
     assert!(screen.contains("restarts 12 (first ?s5)"), "{screen}");
@@ -35,7 +41,8 @@ fn fleet_liveness_checks_db_80x24() {
 
 #[test]
 fn fleet_process_local_100x30() {
-    let app = fleet(100, 30, &[Msg::Fleet(FleetMsg::Liveness), Msg::Reveal]);
+    // `x` before the slider: after it, `x` would show step 4's run at its check's settings.
+    let app = fleet(100, 30, &[Msg::Reveal, Msg::Fleet(FleetMsg::Liveness)]);
     let screen = render(&app);
     assert!(screen.contains("restarts 0 ·"), "{screen}");
     insta::assert_snapshot!(screen);
@@ -43,7 +50,8 @@ fn fleet_process_local_100x30() {
 
 #[test]
 fn fleet_rolling_restart_80x24() {
-    let msgs = [[Msg::Fleet(FleetMsg::Scenario); 3].as_slice(), &[Msg::Reveal]].concat();
+    // `x` before the sliders: after them, `x` would show step 4's run at its check's settings.
+    let msgs = [&[Msg::Reveal], [Msg::Fleet(FleetMsg::Scenario); 3].as_slice()].concat();
     let app = fleet(80, 24, &msgs);
     let screen = render(&app);
     assert!(screen.contains("rolling-restart"), "{screen}");

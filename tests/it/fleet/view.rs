@@ -4,9 +4,9 @@
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use resilience_lab::engine::fleet::{FleetParams, FleetRun, FleetScenario, simulate};
+use resilience_lab::tui::labs::fleet::charts::{FleetView, draw};
 use resilience_lab::tui::theme::Theme;
 use resilience_lab::tui::theme::ThemeName;
-use resilience_lab::tui::view::fleet::{FleetView, draw};
 
 fn screen(run: &FleetRun, width: u16, height: u16, theme: Theme) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");

@@ -6,12 +6,12 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use resilience_lab::engine::overload::{self, CurvePoint, OverloadParams, OverloadScenario};
-use resilience_lab::tui::theme::Theme;
-use resilience_lab::tui::theme::ThemeName;
-use resilience_lab::tui::view::overload::{
+use resilience_lab::tui::labs::overload::charts::{
     Axes, CURRENT_GLYPH, bulkhead_view, glyph_plot, goodput_curves, nice_max, queue_over_time, queue_over_time_scaled,
     render_results, throttle_view,
 };
+use resilience_lab::tui::theme::Theme;
+use resilience_lab::tui::theme::ThemeName;
 
 fn text(buffer: &Buffer) -> String {
     let area = buffer.area;
@@ -57,7 +57,7 @@ fn the_whole_results_area_fits_80x24_with_every_legend() {
         assert!(screen.contains(word), "missing {word:?} in\n{screen}");
     }
     for word in [
-        "q queue",
+        "q queued",
         "w wait s",
         "- timeout",
         "g goodput",
@@ -98,7 +98,7 @@ fn live_points_are_marked_apart_from_the_simulated_curve() {
 
 #[test]
 fn glyph_plot_puts_each_point_in_its_cell_and_labels_the_axes() {
-    let series = [resilience_lab::tui::view::overload::Series {
+    let series = [resilience_lab::tui::labs::overload::charts::Series {
         name: "s",
         glyph: 'g',
         style: ratatui::style::Style::new(),
@@ -125,14 +125,17 @@ fn glyph_plot_puts_each_point_in_its_cell_and_labels_the_axes() {
 }
 
 #[test]
-fn queue_chart_shows_the_timeout_line() {
+fn the_queue_and_its_wait_have_an_axis_each_and_the_wait_its_timeout_line() {
     let run = overload::run(&OverloadScenario::Fifo.params());
     let screen = draw(40, 12, |area, buf| queue_over_time(&run, NO_COLOUR, area, buf));
     assert!(screen.contains("---"), "{screen}");
-    assert!(
-        screen.contains("q queue (top 5000)"),
-        "queue 5,000 drawn at 5 on the wait's axis, its top row named: {screen}"
-    );
+    assert!(screen.contains("q queued requests"), "{screen}");
+    assert!(screen.contains("w wait s"), "{screen}");
+    // The queue of 5,000 on its own axis, the wait of 5 s on its own: not one on the other's.
+    let top = screen.lines().nth(2).expect("the plots' top row");
+    assert!(top.starts_with("│5000│"), "{screen}");
+    assert!(top.contains("││5│"), "{screen}");
+    assert!(!screen.contains("(top"), "{screen}");
 }
 
 #[test]
@@ -149,10 +152,16 @@ fn a_live_queue_keeps_the_axes_of_the_whole_simulated_run() {
         queue_over_time_scaled(&early, &sim, NO_COLOUR, area, buf)
     });
     let alone = draw(40, 12, |area, buf| queue_over_time(&early, NO_COLOUR, area, buf));
-    assert!(scaled.contains("q queue (top 5000)"), "{scaled}");
-    let axis = |screen: &str| screen.lines().nth(2).map(|l| l.chars().take(4).collect::<String>());
-    assert_eq!(axis(&scaled), axis(&whole), "{scaled}\n{whole}");
-    assert!(!alone.contains("(top 5000)"), "alone, its own axes: {alone}");
+    let axes = |screen: &str| {
+        screen.lines().nth(2).map(|l| {
+            (
+                l.chars().take(5).collect::<String>(),
+                l.chars().skip(20).take(3).collect::<String>(),
+            )
+        })
+    };
+    assert_eq!(axes(&scaled), axes(&whole), "{scaled}\n{whole}");
+    assert_ne!(axes(&alone), axes(&whole), "alone, its own axes: {alone}");
 }
 
 #[test]
@@ -167,6 +176,29 @@ fn the_curves_at_80x24_say_in_words_which_policies_coincide_and_tick_the_x_axis(
         axis.contains("─2k─") && axis.contains("─8k─"),
         "ticks between 0 and 10k: {screen}"
     );
+}
+
+/// The screen's curves (the sweep on its shrunk pool): the throttle's T, a little under
+/// capacity, shares its row with C's at 80x24 and, drawn later, covers every C; the legend
+/// says so. On a tall panel C has a row of its own and shows, and the legend says nothing.
+#[test]
+fn a_curve_every_glyph_of_which_another_covers_is_named_in_the_legend() {
+    let result = overload::screen_recompute_after(None, &OverloadScenario::Fifo.params());
+    // The curve panel's size on Lab 4's screen at 80x24.
+    let small = draw(46, 9, |area, buf| goodput_curves(&result, &[], NO_COLOUR, area, buf));
+    let plot = |screen: &str| -> String {
+        screen
+            .lines()
+            .filter(|l| l.contains('│') && !l.contains("age-cap"))
+            .map(|l| l.split('│').nth(2).unwrap_or("").to_string())
+            .collect()
+    };
+    assert!(!plot(&small).contains('C'), "no C shows at this size: {small}");
+    assert!(small.contains("A, L, M: same as C; C under T"), "{small}");
+    let tall = draw(46, 40, |area, buf| goodput_curves(&result, &[], NO_COLOUR, area, buf));
+    assert!(plot(&tall).contains('C'), "{tall}");
+    assert!(!tall.contains("under"), "{tall}");
+    assert!(tall.contains("A, L, M: same as C"), "{tall}");
 }
 
 #[test]

@@ -485,8 +485,8 @@ fn the_fleets_step_4_verdict_and_c_mask_later_steps() {
         // `c` to step 7's scenario: its refused count waits for step 7.
         app.update(Msg::Back);
         go_to(&mut app, 0, 3);
-        app.update(Msg::Fleet(resilience_lab::tui::msg::FleetMsg::Scenario));
         app.update(Msg::Reveal);
+        app.update(Msg::Fleet(resilience_lab::tui::msg::FleetMsg::Scenario));
         let screen = render(&app);
         assert!(screen.contains("readiness-checks-db"), "{screen}");
         assert!(

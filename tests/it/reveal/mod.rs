@@ -6,3 +6,4 @@ mod mask;
 mod no_giveaways;
 mod on_screen_checks;
 mod panels;
+mod x_key;

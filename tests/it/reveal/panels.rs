@@ -200,12 +200,14 @@ fn the_fleet_view_hides_its_totals_and_bands_until_predicted() {
         assert!(screen.contains(PLACEHOLDER), "{screen}");
         assert!(footer(&screen).contains("x reveal"), "{screen}");
         assert!(footer(&screen).contains("? help"), "{screen}");
+        // `x` shows step 4's run, the one its verdict would: at its check's own settings.
         app.update(Msg::Reveal);
         let screen = render(&app);
-        assert!(screen.contains("restarts 12") && screen.contains("fleet-0"), "{screen}");
+        assert!(screen.contains("Fleet at the check's settings"), "{screen}");
+        assert!(screen.contains("restarts 3 ") && screen.contains("fleet-0"), "{screen}");
         // Step 5 waits for its own prediction; a wrong one shows its run after the verdict.
         app.update(Msg::NextStep);
-        assert!(!render(&app).contains("restarts 12"));
+        assert!(!render(&app).contains("restarts 3 "));
         predict(&mut app, "1");
         assert!(render(&app).contains("fleet-0"));
         // The fleet's live view starts nothing by itself: no panel waits whole there (the sim

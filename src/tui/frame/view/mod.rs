@@ -63,10 +63,7 @@ impl PageFrame for LabView<'_> {
     }
 
     fn verdict(&self) -> Option<OpenVerdict<'_>> {
-        self.screen.predict.observed.as_ref().map(|observed| OpenVerdict {
-            check_id: &observed.check_id,
-            scored_live: observed.live,
-        })
+        self.screen.open_verdict()
     }
 
     fn shown_step(&self) -> usize {
@@ -111,8 +108,8 @@ impl PageFrame for LabView<'_> {
         hidden_why(self)
     }
 
-    fn run_hidden(&self) -> bool {
-        run_hidden(self)
+    fn reveal_offered(&self) -> bool {
+        self.screen.reveal_offered(self.lab, self.progress)
     }
 
     fn context(&self) -> Context {
@@ -250,13 +247,13 @@ fn render_footer(view: &LabView, area: Rect, buf: &mut Buffer) {
     footer::render_entries(footer_keys(view), view.theme, area, buf);
 }
 
-/// The footer entries of `view`'s context, `x reveal` only while the run waits for a
-/// prediction. A live screen's come first (start and stop, back to the simulation), in place
+/// The footer entries of `view`'s context, `x reveal` only while it would change the screen
+/// (the run waits for a prediction, or the step's own run is not the one showing). A live screen's come first (start and stop, back to the simulation), in place
 /// of the sliders' (the help lists those): its footer read as the simulation's, without the
 /// keys that run it.
 pub fn footer_keys(frame: &dyn PageFrame) -> Vec<&'static str> {
-    let hidden = frame.run_hidden();
-    let keep = |msg: Msg| msg != Msg::Reveal || hidden;
+    let offered = frame.reveal_offered();
+    let keep = |msg: Msg| msg != Msg::Reveal || offered;
     match frame.live_context().filter(|_| frame.context() == Context::Lab) {
         Some(live) => keys::footer_keys(live)
             .into_iter()
@@ -266,11 +263,6 @@ pub fn footer_keys(frame: &dyn PageFrame) -> Vec<&'static str> {
             .collect(),
         None => keys::footer_keys_if(frame.context(), keep),
     }
-}
-
-/// Whether the run waits for the current step's check to be predicted (or revealed, `x`).
-pub fn run_hidden(view: &LabView) -> bool {
-    view.screen.run_hidden(view.lab, view.progress)
 }
 
 /// Why the run's panels are hidden, if they are ([`Masked::whole`]): a prompt is open, or

@@ -5,6 +5,7 @@
 //! (`frame::page_sliders`). Key `m` switches the view to live ([`live`]), where `s`
 //! starts real replicas at the sliders' settings; [`view`] draws the page.
 
+pub mod charts;
 pub mod live;
 pub mod state;
 pub mod view;

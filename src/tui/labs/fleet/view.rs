@@ -1,5 +1,5 @@
 //! Lab 1's fleet page drawn whole in the lab screen: the design and its totals on top, the fleet
-//! sliders on the left, the fleet itself on the right (`tui/view/fleet.rs`: a state band per
+//! sliders on the left, the fleet itself on the right ([`charts`](super::charts): a state band per
 //! replica with its RESTARTS, the Service's endpoints, requests per second, the database).
 //!
 //! ```text
@@ -33,12 +33,12 @@ use crate::learning::reveal::Masked;
 use crate::tui::frame::page_sliders::PageSliders;
 use crate::tui::frame::view::{self as lab_view, params};
 use crate::tui::keys::{self, Context};
+use crate::tui::labs::fleet::charts::{self as fleet_view, FleetView};
 use crate::tui::labs::fleet::live::{APP_TIME_SCALE, FleetLive};
 use crate::tui::labs::fleet::state::{self, FleetPage};
 use crate::tui::labs::page::PageFrame;
 use crate::tui::layout::LabLayout;
 use crate::tui::msg::Msg;
-use crate::tui::view::fleet::{self as fleet_view, FleetView};
 use crate::tui::view::footer;
 use crate::wrap;
 
@@ -141,7 +141,7 @@ pub fn render(panel: &FleetPage, frame: &dyn PageFrame, page: &PageSliders, layo
     if matches!(context, Context::Predict | Context::Observed | Context::Note) {
         return footer::render_keys(context, theme, layout.footer, buf);
     }
-    let mut entries = footer_entries(panel.live_showing, frame.run_hidden());
+    let mut entries = footer_entries(panel.live_showing, frame.reveal_offered());
     // At 80 columns the keys first close up to one space apart, then take shorter labels
     // (with `x reveal` too, "F one server" did not fit and `o roll` was dropped): every key
     // that applies stays. Only a footer narrower than the app allows still drops one.
@@ -185,7 +185,7 @@ fn scenario_title(lead: &str, scenario: &str, changed: &[String], width: usize) 
 
 /// The footer: the simulation's keys, or the live run's (the probe and rollout keys set the
 /// next start there, so they give way to `s`).
-fn footer_entries(live: bool, run_hidden: bool) -> Vec<&'static str> {
+fn footer_entries(live: bool, reveal_offered: bool) -> Vec<&'static str> {
     let mut entries: Vec<&'static str> = keys::footer_keys(Context::Fleet)
         .into_iter()
         .filter(|entry| match live {
@@ -201,7 +201,7 @@ fn footer_entries(live: bool, run_hidden: bool) -> Vec<&'static str> {
         })
         .collect();
     entries.push("p predict");
-    if run_hidden {
+    if reveal_offered {
         entries.extend(keys::footer_keys_if(Context::Lab, |msg| msg == Msg::Reveal));
     }
     entries.push("? help");

@@ -4,6 +4,7 @@
 //! on 127.0.0.1 at a smaller scale, read back at the lesson's; [`view`] draws its regions
 //! and its footer.
 
+pub mod charts;
 pub mod live;
 pub mod run;
 pub mod view;

@@ -1,5 +1,5 @@
 //! Lab 4's results, charts and footer, sim and live, drawn with the chart functions of
-//! `tui/view/overload.rs`.
+//! [`charts`](super::charts).
 //!
 //! ```text
 //! ┌ Results ───────────────────────────────────────────────────────────────┐
@@ -24,14 +24,15 @@ use crate::engine::overload::{CurvePoint, OverloadParams, OverloadRun, Second};
 use crate::learning::reveal::{Masked, placeholder};
 use crate::report::cells::fit_width;
 use crate::tui::frame::view::{footer_keys, masked_chart, results_title_of};
+use crate::tui::labs::overload::charts::{
+    bulkhead_view, goodput_curves, metastable_view, outcomes_per_second, queue_halves, queue_length_over_time,
+    queue_wait_over_time, throttle_view,
+};
 use crate::tui::labs::overload::live::{LiveRecord, LiveScale, OverloadLive, OverloadView, live_scaled};
 use crate::tui::labs::overload::run::OverloadResults;
 use crate::tui::labs::page::PageFrame;
 use crate::tui::labs::sim_page::{LabSim, SimPage};
 use crate::tui::view::footer;
-use crate::tui::view::overload::{
-    bulkhead_view, goodput_curves, metastable_view, outcomes_per_second, queue_over_time_scaled, throttle_view,
-};
 use crate::tui::widgets::panel::panel;
 use crate::wrap::first_that_fits;
 
@@ -306,9 +307,15 @@ pub fn render_charts<S: LabSim<Results = OverloadResults, Live = OverloadLive>>(
             or_masked(curves_masked, " goodput/s against offered/s ", top, buf, &|buf| {
                 goodput_curves(sim, &points, theme, top, buf)
             });
-            or_masked(queue_masked, " queue over time ", bottom, buf, &|buf| {
-                // Live, the axes are the simulation's at the live settings, the whole run's.
-                queue_over_time_scaled(shown_run, record.map_or(shown_run, |r| &r.sim), theme, bottom, buf)
+            // Live, the axes are the simulation's at the live settings, the whole run's.
+            let scale_from = record.map_or(shown_run, |r| &r.sim);
+            // Both wait for the queue's numbers: the wait is the queue over the capacity.
+            let [length, wait] = queue_halves(bottom);
+            or_masked(queue_masked, " queue length ", length, buf, &|buf| {
+                queue_length_over_time(shown_run, scale_from, theme, length, buf)
+            });
+            or_masked(queue_masked, " wait in queue ", wait, buf, &|buf| {
+                queue_wait_over_time(shown_run, scale_from, theme, wait, buf)
             });
         }
         OverloadView::Outcomes => {

@@ -7,13 +7,13 @@
 //! `NO_COLOR`; every chart names its glyphs in a legend and its axes' units.
 //!
 //! ```text
-//! ┌ goodput/s vs offered/s ──────────┐┌ queue ────────────────────────────┐
-//! │2000┤   CCCCCCCCCCCC              ││- timeout q queue (top 5000) w wait│
-//! │    │ ◆                           ││5│        q   q   w   w            │
-//! │   0└───2k───4k───6k───8k──10k/s  ││ └──────2──────4──────6──────8──10 s│
-//! │F fifo ... A, L, M: same as C     │└───────────────────────────────────┘
-//! └──────────────────────────────────┘┌ per second ───────────────────────┐
-//!                                     │ g goodput  w wasted  r refused    │
+//! ┌ goodput/s vs offered/s ──────────┐┌ queue length ───┐┌ wait in queue ──┐
+//! │2000┤   CCCCCCCCCCCC              ││q queued requests││w wait s - timeou│
+//! │    │ ◆                           ││5000│        q q  ││5│         w  w  │
+//! │   0└───2k───4k───6k───8k──10k/s  ││0   └──5────10 s││ └────5─────10 s│
+//! │F fifo ... A, L, M: same as C     │└─────────────────┘└─────────────────┘
+//! └──────────────────────────────────┘┌ per second ──────────────────────────┐
+//!                                     │ g goodput  w wasted  r refused       │
 //! ```
 
 use ratatui::buffer::Buffer;
@@ -133,6 +133,47 @@ pub struct Axes<'a> {
     pub x_unit: &'a str,
 }
 
+/// Where a glyph plot of `axes` inside an area puts its points: the plot right of the y
+/// axis's labels and above the x axis.
+#[derive(Clone, Copy, Debug)]
+pub struct PlotGrid {
+    plot: Rect,
+    x_max: f64,
+    y_max: f64,
+}
+
+impl PlotGrid {
+    /// The grid of a plot of `axes` inside `area`, if there is room for one.
+    pub fn new(axes: Axes<'_>, area: Rect) -> Option<Self> {
+        let label_width = axis_number(axes.y_max).chars().count().max(1) as u16 + 1;
+        if area.width <= label_width + 2 || area.height < 3 {
+            return None;
+        }
+        let plot = Rect {
+            x: area.x + label_width,
+            y: area.y,
+            width: area.width - label_width,
+            height: area.height - 1,
+        };
+        Some(PlotGrid {
+            plot,
+            x_max: axes.x_max,
+            y_max: axes.y_max,
+        })
+    }
+
+    /// The cell (column, row) the point (`x`, `y`) is drawn in.
+    pub fn cell(&self, x: f64, y: f64) -> Option<(u16, u16)> {
+        let PlotGrid { plot, x_max, y_max } = *self;
+        if !(x.is_finite() && y.is_finite()) || x_max <= 0.0 || y_max <= 0.0 {
+            return None;
+        }
+        let col = ((x / x_max).clamp(0.0, 1.0) * f64::from(plot.width - 1)).round() as u16;
+        let row = ((y / y_max).clamp(0.0, 1.0) * f64::from(plot.height - 1)).round() as u16;
+        Some((plot.x + col, plot.y + plot.height - 1 - row))
+    }
+}
+
 /// Draws `series` as glyphs on a grid inside `area`: a y axis with its top value, an x
 /// axis with its range, later series on top of earlier ones, `marks` (glyph, x, y) last.
 pub fn glyph_plot(
@@ -144,16 +185,10 @@ pub fn glyph_plot(
     buf: &mut Buffer,
 ) {
     let Axes { x_max, y_max, x_unit } = axes;
-    let label_width = axis_number(y_max).chars().count().max(1) as u16 + 1;
-    if area.width <= label_width + 2 || area.height < 3 {
+    let Some(grid) = PlotGrid::new(axes, area) else {
         return;
-    }
-    let plot = Rect {
-        x: area.x + label_width,
-        y: area.y,
-        width: area.width - label_width,
-        height: area.height - 1,
     };
+    let plot = grid.plot;
     let axis = theme.dim();
     buf.set_string(area.x, plot.y, axis_number(y_max), axis);
     buf.set_string(area.x, plot.y + plot.height - 1, "0", axis);
@@ -180,14 +215,7 @@ pub fn glyph_plot(
         buf.set_string(plot.x + col, bottom, tick, axis);
     }
     buf.set_string(x_at, bottom, x_label, axis);
-    let cell = |x: f64, y: f64| -> Option<(u16, u16)> {
-        if !(x.is_finite() && y.is_finite()) || x_max <= 0.0 || y_max <= 0.0 {
-            return None;
-        }
-        let col = ((x / x_max).clamp(0.0, 1.0) * f64::from(plot.width - 1)).round() as u16;
-        let row = ((y / y_max).clamp(0.0, 1.0) * f64::from(plot.height - 1)).round() as u16;
-        Some((plot.x + col, plot.y + plot.height - 1 - row))
-    };
+    let cell = |x: f64, y: f64| grid.cell(x, y);
     for s in series {
         for &(x, y) in &s.points {
             if let Some((col, row)) = cell(x, y) {
@@ -273,6 +301,68 @@ pub fn hidden_under(
     groups
 }
 
+/// The curves whose glyph shows nowhere on `grid` (`curves` in drawing order, the last on
+/// top), each with the curves drawn over its points at another goodput: two curves apart by
+/// less than a row share it, and the one drawn later hides the other (at 80x24 the
+/// throttle's T, a little under capacity, covered every C). Points covered by a curve at
+/// the same goodput (within `tolerance_per_s`) are not counted as hidden by it: there the
+/// glyph on top reads right for both.
+pub fn drawn_under(
+    curves: &[&crate::engine::overload::Curve],
+    grid: &PlotGrid,
+    tolerance_per_s: f64,
+) -> Vec<(SheddingPolicy, Vec<SheddingPolicy>)> {
+    let cell = |p: &CurvePoint| grid.cell(p.offered_per_s, p.goodput_per_s);
+    let mut under = Vec::new();
+    for (index, curve) in curves.iter().enumerate() {
+        let mut over: Vec<SheddingPolicy> = Vec::new();
+        let hidden = curve.points.iter().all(|point| {
+            let Some(at) = cell(point) else {
+                return true;
+            };
+            // The glyph that shows in this cell: the last curve drawn with a point in it.
+            let top = curves[index + 1..].iter().rev().find_map(|later| {
+                later
+                    .points
+                    .iter()
+                    .find(|q| cell(q) == Some(at))
+                    .map(|q| (later.policy, q))
+            });
+            let Some((policy, q)) = top else {
+                // This curve's own glyph shows here.
+                return false;
+            };
+            if (q.goodput_per_s - point.goodput_per_s).abs() > tolerance_per_s && !over.contains(&policy) {
+                over.push(policy);
+            }
+            true
+        });
+        if hidden && !over.is_empty() {
+            under.push((curve.policy, over));
+        }
+    }
+    under
+}
+
+/// How the curve chart's legend says where curves coincide: `same` (the glyphs of the
+/// curves under one, its glyph) as "A, L, M: same points as C"; `under` (a curve's glyph,
+/// the glyphs drawn over it) as "C drawn under T".
+struct Wording {
+    same: fn(String, char) -> String,
+    under: fn(char, String) -> String,
+}
+
+impl Wording {
+    const LONG: Wording = Wording {
+        same: |under, top| format!("{under}: same points as {top}"),
+        under: |hidden, over| format!("{hidden} drawn under {over}"),
+    };
+    const SHORT: Wording = Wording {
+        same: |under, top| format!("{under}: same as {top}"),
+        under: |hidden, over| format!("{hidden} under {over}"),
+    };
+}
+
 /// Goodput against offered load for each policy, the current point and the live points.
 pub fn goodput_curves(result: &Recompute, live_points: &[CurvePoint], theme: Theme, area: Rect, buf: &mut Buffer) {
     let block = panel(" goodput/s against offered/s ", theme);
@@ -286,19 +376,8 @@ pub fn goodput_curves(result: &Recompute, live_points: &[CurvePoint], theme: The
     curves.sort_by_key(|(_, curve)| curve.policy == result.run.params.policy);
     // Half a percent of capacity is well under a row of any chart this size: such curves overlap.
     let drawn: Vec<&crate::engine::overload::Curve> = curves.iter().map(|(_, curve)| *curve).collect();
-    let groups = hidden_under(&drawn, result.run.capacity_per_s * 0.005);
-    // In words: "A, L, M: same points as C"; shorter where the longer takes a third row.
-    let notes_worded = |wording: fn(String, char) -> String| -> Vec<Span<'static>> {
-        groups
-            .iter()
-            .map(|(top, hidden)| {
-                let under: Vec<String> = hidden.iter().map(|p| policy_glyph(*p).to_string()).collect();
-                Span::styled(wording(under.join(", "), policy_glyph(*top)), theme.dim())
-            })
-            .collect()
-    };
-    let long = notes_worded(|under, top| format!("{under}: same points as {top}"));
-    let short = notes_worded(|under, top| format!("{under}: same as {top}"));
+    let tolerance_per_s = result.run.capacity_per_s * 0.005;
+    let groups = hidden_under(&drawn, tolerance_per_s);
     let series: Vec<Series<'_>> = curves
         .into_iter()
         .map(|(index, curve)| Series {
@@ -333,25 +412,64 @@ pub fn goodput_curves(result: &Recompute, live_points: &[CurvePoint], theme: The
         (CURRENT_GLYPH, "now", theme.selected()),
         (LIVE_GLYPH, "live", theme.accent()),
     ];
-    let mut names = legend_noted(&series, &extra, &long, inner.width);
-    if names.len() > 2 {
-        names = legend_noted(&series, &extra, &short, inner.width);
-    }
+    let axes = Axes {
+        x_max,
+        y_max,
+        x_unit: "offered/s",
+    };
+    // The notes for a legend of `rows` rows (the plot above it has the rest): which glyphs
+    // stand for several curves, and which curve shows nowhere because another shares its
+    // cells (a curve a little under capacity covers those at it on a short plot).
+    let notes = |rows: u16, wording: &Wording| -> Vec<Span<'static>> {
+        let [plot_area, _] = Layout::vertical([Constraint::Fill(1), Constraint::Length(rows)]).areas(inner);
+        let under =
+            PlotGrid::new(axes, plot_area).map_or_else(Vec::new, |grid| drawn_under(&drawn, &grid, tolerance_per_s));
+        let glyphs = |policies: &[SheddingPolicy]| -> String {
+            let glyphs: Vec<String> = policies.iter().map(|p| policy_glyph(*p).to_string()).collect();
+            glyphs.join(", ")
+        };
+        let under_note = |policy: SheddingPolicy| {
+            under
+                .iter()
+                .find(|(hidden, _)| *hidden == policy)
+                .map(|(hidden, over)| (wording.under)(policy_glyph(*hidden), glyphs(over)))
+        };
+        let mut notes: Vec<String> = groups
+            .iter()
+            .map(|(top, hidden)| {
+                let same = (wording.same)(glyphs(hidden), policy_glyph(*top));
+                match under_note(*top) {
+                    Some(under) => format!("{same}; {under}"),
+                    None => same,
+                }
+            })
+            .collect();
+        // A curve under others that stands for no group (a group's curves are said above).
+        let in_group = |policy: SheddingPolicy| {
+            groups
+                .iter()
+                .any(|(top, hidden)| *top == policy || hidden.contains(&policy))
+        };
+        notes.extend(
+            under
+                .iter()
+                .filter(|(policy, _)| !in_group(*policy))
+                .filter_map(|(policy, _)| under_note(*policy)),
+        );
+        notes.into_iter().map(|note| Span::styled(note, theme.dim())).collect()
+    };
+    // The long notes where the legend keeps its two rows, else the short; a third row only
+    // when the short need it (the plot gives it up, and the notes are those of that plot).
+    let (long, short) = (Wording::LONG, Wording::SHORT);
+    let (rows, names) = [(2, &long), (2, &short)]
+        .into_iter()
+        .map(|(rows, wording)| (rows, legend_noted(&series, &extra, &notes(rows, wording), inner.width)))
+        .find(|(rows, names)| names.len() <= usize::from(*rows))
+        .unwrap_or_else(|| (3, legend_noted(&series, &extra, &notes(3, &short), inner.width)));
     // Two rows at least, as before the note; a third only when the note needs it.
-    let rows = u16::try_from(names.len()).unwrap_or(2).clamp(2, 3);
+    let rows = u16::try_from(names.len()).unwrap_or(rows).clamp(2, 3);
     let [plot_area, legend_area] = Layout::vertical([Constraint::Fill(1), Constraint::Length(rows)]).areas(inner);
-    glyph_plot(
-        &series,
-        &marks,
-        Axes {
-            x_max,
-            y_max,
-            x_unit: "offered/s",
-        },
-        theme,
-        plot_area,
-        buf,
-    );
+    glyph_plot(&series, &marks, axes, theme, plot_area, buf);
     Paragraph::new(names).render(legend_area, buf);
 }
 
@@ -362,10 +480,48 @@ pub fn queue_over_time(run: &OverloadRun, theme: Theme, area: Rect, buf: &mut Bu
 
 /// [`queue_over_time`] on axes sized to `scale_from`'s whole run (a live run drawn second by
 /// second keeps the axes of the simulation at its settings, so they do not jump between
-/// frames), or to `run` where it goes higher. The legend names the queue's top row, so a
-/// scale that changes with the sliders says so.
+/// frames), or to `run` where it goes higher: the queue's length on the left, the wait on
+/// the right, each on its own axis (on one grid, the queue scaled to the wait's, a queue of
+/// 5,000 and a wait of 5 s shared four rows at 80x24 and neither read).
 pub fn queue_over_time_scaled(run: &OverloadRun, scale_from: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buffer) {
-    let block = panel(" queue over time ", theme);
+    let [length, wait] = queue_halves(area);
+    queue_length_over_time(run, scale_from, theme, length, buf);
+    queue_wait_over_time(run, scale_from, theme, wait, buf);
+}
+
+/// Where [`queue_over_time_scaled`] draws its two charts in `area`: the length, the wait.
+pub fn queue_halves(area: Rect) -> [Rect; 2] {
+    Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area)
+}
+
+/// The queue's length over time, on axes sized to `scale_from`'s run or `run`'s, the higher.
+pub fn queue_length_over_time(run: &OverloadRun, scale_from: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let block = panel(" queue length ", theme);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    if inner.height < 4 {
+        return;
+    }
+    let both = || run.seconds.iter().chain(&scale_from.seconds);
+    let queue_max = nice_max(both().map(|s| s.queue_len as f64).fold(1.0, f64::max));
+    let series = [Series {
+        name: "queued requests",
+        glyph: 'q',
+        style: theme.series(3),
+        points: run.seconds.iter().map(|s| (s.t_s, s.queue_len as f64)).collect(),
+    }];
+    let axes = Axes {
+        x_max: nice_max(run.params.duration_s),
+        y_max: queue_max,
+        x_unit: "s",
+    };
+    legend_over_plot(&series, axes, theme, inner, buf);
+}
+
+/// The wait of a new arrival over time, the client's timeout marked, on axes sized to
+/// `scale_from`'s run or `run`'s, the higher.
+pub fn queue_wait_over_time(run: &OverloadRun, scale_from: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let block = panel(" wait in queue ", theme);
     let inner = block.inner(area);
     block.render(area, buf);
     if inner.height < 4 {
@@ -374,29 +530,14 @@ pub fn queue_over_time_scaled(run: &OverloadRun, scale_from: &OverloadRun, theme
     let timeout_s = run.params.client_timeout_ms / 1_000.0;
     let both = || run.seconds.iter().chain(&scale_from.seconds);
     let wait_max = nice_max(both().map(|s| s.queue_wait_s).fold(timeout_s, f64::max));
-    let queue_max = nice_max(both().map(|s| s.queue_len as f64).fold(1.0, f64::max));
-    // Both on one grid: the queue scaled to the wait's axis (the legend says where its top
-    // row is), so where each crosses the timeout line reads at a glance.
-    let scale = wait_max / queue_max;
     let duration = nice_max(run.params.duration_s);
     let timeout_line: Vec<(f64, f64)> = (0..=40).map(|i| (f64::from(i) * duration / 40.0, timeout_s)).collect();
-    let queue_name = format!("queue (top {})", axis_number(queue_max));
-    let all = [
+    let series = [
         Series {
             name: "timeout",
             glyph: '-',
             style: theme.series(0),
             points: timeout_line,
-        },
-        Series {
-            name: &queue_name,
-            glyph: 'q',
-            style: theme.series(3),
-            points: run
-                .seconds
-                .iter()
-                .map(|s| (s.t_s, s.queue_len as f64 * scale))
-                .collect(),
         },
         Series {
             name: "wait s",
@@ -405,20 +546,42 @@ pub fn queue_over_time_scaled(run: &OverloadRun, scale_from: &OverloadRun, theme
             points: run.seconds.iter().map(|s| (s.t_s, s.queue_wait_s)).collect(),
         },
     ];
-    let [header, plot_area] = Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
-    Paragraph::new(legend(&all, &[], header.width)).render(header, buf);
-    glyph_plot(
-        &all,
-        &[],
-        Axes {
-            x_max: duration,
-            y_max: wait_max,
-            x_unit: "s",
-        },
-        theme,
-        plot_area,
-        buf,
-    );
+    let axes = Axes {
+        x_max: duration,
+        y_max: wait_max,
+        x_unit: "s",
+    };
+    legend_over_plot(&series, axes, theme, inner, buf);
+}
+
+/// `series`' names and glyphs for a legend, the one drawn last (on top) first.
+fn top_first<'a>(series: &[Series<'a>]) -> Vec<Series<'a>> {
+    series
+        .iter()
+        .rev()
+        .map(|s| Series {
+            name: s.name,
+            glyph: s.glyph,
+            style: s.style,
+            points: Vec::new(),
+        })
+        .collect()
+}
+
+/// A chart's inside: the legend on its first rows (as many as it needs, the plot keeps
+/// three and its axis), the plot under it.
+fn legend_over_plot(series: &[Series<'_>], axes: Axes<'_>, theme: Theme, inner: Rect, buf: &mut Buffer) {
+    // The series drawn last (on top) named first: the wait before the timeout, the line it
+    // crosses.
+    let named = top_first(series);
+    let names = legend(&named, &[], inner.width);
+    let rows = u16::try_from(names.len())
+        .unwrap_or(1)
+        .min(inner.height.saturating_sub(4))
+        .max(1);
+    let [header, plot_area] = Layout::vertical([Constraint::Length(rows), Constraint::Fill(1)]).areas(inner);
+    Paragraph::new(names).render(header, buf);
+    glyph_plot(series, &[], axes, theme, plot_area, buf);
 }
 
 /// Goodput, wasted and refused (and throttled) per second.
@@ -464,16 +627,7 @@ pub fn outcomes_per_second(seconds: &[Second], duration_s: f64, theme: Theme, ar
     );
     let [header, plot_area] = Layout::vertical([Constraint::Length(2), Constraint::Fill(1)]).areas(inner);
     // Goodput first in the legend, although it is drawn last (on top).
-    let named: Vec<Series<'_>> = series
-        .iter()
-        .rev()
-        .map(|s| Series {
-            name: s.name,
-            glyph: s.glyph,
-            style: s.style,
-            points: Vec::new(),
-        })
-        .collect();
+    let named = top_first(&series);
     Paragraph::new(legend(&named, &[], header.width)).render(header, buf);
     glyph_plot(
         &series,
