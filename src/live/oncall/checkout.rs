@@ -23,7 +23,7 @@ use hyper::body::Incoming;
 use hyper::{Request, StatusCode};
 use tokio::sync::oneshot;
 
-use super::breaker_feed::BreakerFeed;
+use super::breaker_feed::{BreakerFeed, SETTLE_WAIT_MS};
 use super::clock::DrillClock;
 use super::dependency::{ATTEMPT_PATH, AttemptQuery, STAND_INS, WARM_PATH, later_asks_of, stand_in_calls_of};
 use super::server;
@@ -212,6 +212,9 @@ impl Checkout {
         report: StandInReport,
     ) -> Option<CallEnd> {
         let second = request / LIVE_REQUESTS_PER_S;
+        let feed = &self.feeds[dep.index()];
+        // Planned by the dependency, or no call there: the next checkout's may ask.
+        let _settled = feed.settle_on_drop(request);
         let levers = self.levers();
         if levers.off[dep.index()] {
             let _ = report.send([None; STAND_INS]);
@@ -227,7 +230,6 @@ impl Checkout {
             stand_in_budgets_ms
         };
         let mut plan = CallPlan::new(app_attempts, layers, budget_ms);
-        let feed = &self.feeds[dep.index()];
         let sim_arrival_s = live_arrival_s(request);
         let mut query = AttemptQuery {
             request,
@@ -245,6 +247,9 @@ impl Checkout {
             match plan.next_step() {
                 CallStep::AskBreaker => {
                     let forced = self.levers().forced_open[dep.index()];
+                    if asks_made == 0 {
+                        feed.settled_before(request, self.clock.real(SETTLE_WAIT_MS)).await;
+                    }
                     let planned = later_asks
                         .as_ref()
                         .and_then(|later| asks_made.checked_sub(1).and_then(|i| later.get(i)));
@@ -300,6 +305,7 @@ impl Checkout {
         stand_in_budgets_ms: [Option<f64>; STAND_INS],
         report: StandInReport,
     ) {
+        let _settled = self.feeds[dep.index()].settle_on_drop(request);
         let levers = self.levers();
         let mut arrivals = stood_for(request).skip(1).map(arrival_s);
         let first_s = arrivals.next().unwrap_or_default();
@@ -392,8 +398,10 @@ impl Checkout {
                     .await;
             } else {
                 // No payments call at all: the report is closed now, not at the deadline
-                // (held, it kept the request and its worker waiting for it).
+                // (held, it kept the request and its worker waiting for it), and the
+                // next checkout's payments call need not wait for this one.
                 drop(report);
+                self.feeds[OncallDep::Payments.index()].settle(request);
             }
             let payments_stand_ins = stand_in_calls(reported, deadline).await;
             let hard_stand_ins: [(bool, f64); STAND_INS] =
@@ -414,6 +422,13 @@ impl Checkout {
         (live_ok, served)
     }
 
+    /// Checkout `request` calls no dependency (shed, or no worker free).
+    fn settle_all(&self, request: usize) {
+        for feed in &self.feeds {
+            feed.settle(request);
+        }
+    }
+
     async fn handle(self: Arc<Self>, request: Request<Incoming>) -> hyper::Response<TextBody> {
         if request.uri().path() == WARM_PATH {
             for addr in self.deps {
@@ -428,12 +443,14 @@ impl Checkout {
             return http::text(StatusCode::BAD_REQUEST, "checkout needs ?i=N\n");
         };
         if sheddable && self.levers().shed {
+            self.settle_all(number);
             return http::text(StatusCode::SERVICE_UNAVAILABLE, SHED_WORD);
         }
         // The load sends request N at drill second N / 20: the moment the sim's request
         // arrives, which the workers' holds are measured from.
         let sent_s = number as f64 / LIVE_REQUESTS_PER_S as f64;
         let Some(worker) = self.workers.take(number, sent_s) else {
+            self.settle_all(number);
             return http::text(StatusCode::SERVICE_UNAVAILABLE, BUSY_WORD);
         };
         let (ok, stand_ins) = self.checkout(number, sent_s).await;

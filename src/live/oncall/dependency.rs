@@ -60,7 +60,7 @@ use hyper::Request;
 use hyper::StatusCode;
 use hyper::body::Incoming;
 
-use super::breaker_feed::BreakerFeed;
+use super::breaker_feed::{BreakerFeed, SETTLE_WAIT_MS};
 use super::clock::DrillClock;
 use super::server;
 use super::setup::SharedSetup;
@@ -347,6 +347,8 @@ impl DrillDependency {
             })
             .collect();
         drop(setup);
+        // Its outcomes are queued: the next checkout's call may ask.
+        self.feed.settle(query.request);
         let counted: usize = live
             .iter()
             .chain(stand_ins.iter().flatten())
@@ -406,6 +408,14 @@ impl DrillDependency {
                 "an attempt needs ?c=&k=&app=&layers=&budget=\n",
             );
         };
+        if query.attempt == 0 && !query.live_calls {
+            // The checkouts before this one plan first, so that their outcomes are queued
+            // before this call's asks, and their attempts counted in the load it meets
+            // (a live call's caller waited before its own first ask).
+            self.feed
+                .settled_before(query.request, self.clock.real(SETTLE_WAIT_MS))
+                .await;
+        }
         let (ok, took_ms, marks) = self.answer(&query);
         tokio::time::sleep(self.clock.real(took_ms)).await;
         if ok {
