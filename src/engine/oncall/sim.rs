@@ -459,7 +459,7 @@ impl OncallDrillState<'_> {
                     if self.deps[dep.index()].breaker.is_some() {
                         self.outcomes_sent += 1;
                         self.outcomes_due.push(Reverse(BreakerOutcome {
-                            due_us: ((t_s + elapsed_ms / 1_000.0) * 1e6) as u64,
+                            due_us: outcome_due_us(t_s, elapsed_ms),
                             order: self.outcomes_sent,
                             dep_index: dep.index(),
                             ok,
@@ -521,6 +521,25 @@ impl OncallDrillState<'_> {
     }
 }
 
+/// Sim request `request`'s arrival in drill seconds (a request every 10 ms from 0), as
+/// the drill's loop and the live twin's dependencies compute it, to the same bits.
+pub fn arrival_s(request: usize) -> f64 {
+    (request / REQUESTS_PER_S) as f64 + (request % REQUESTS_PER_S) as f64 / REQUESTS_PER_S as f64
+}
+
+/// Drill second `t_s` in whole microseconds, the breakers' clock for the outcomes due.
+pub fn moment_us(t_s: f64) -> u64 {
+    (t_s * 1e6) as u64
+}
+
+/// The moment (µs) an application attempt's outcome reaches its breaker: its request's
+/// arrival plus the attempts' time. The live twin's breakers (`live::oncall::breaker_feed`)
+/// queue theirs for the same microsecond, so that outcomes due together and an ask at the
+/// same moment come in the same order in both.
+pub fn outcome_due_us(arrived_s: f64, elapsed_ms: f64) -> u64 {
+    moment_us(arrived_s + elapsed_ms / 1_000.0)
+}
+
 /// How a request ended, from its hard chain (whether it succeeded, its drill ms) and its
 /// soft calls' ends (None for one switched off): whether it was served well, and its
 /// time. The request waits for a soft call up to the deadline and no longer, so a soft
@@ -553,7 +572,8 @@ pub fn run_drill(setup: &DrillSetup, levers: &[LeverPull]) -> DrillRun {
         let (mut requests, mut goodput, mut shed, mut rejected, mut failed) = (0, 0, 0, 0, 0);
         let mut latencies_ms = Vec::with_capacity(REQUESTS_PER_S);
         for slot in 0..REQUESTS_PER_S {
-            let now_s = t_s as f64 + slot as f64 / REQUESTS_PER_S as f64;
+            let request = t_s * REQUESTS_PER_S + slot;
+            let now_s = arrival_s(request);
             while next_lever < levers_sorted.len() && levers_sorted[next_lever].t_s <= now_s {
                 let lever = levers_sorted[next_lever].lever;
                 if let OncallLever::Shed(on) = lever {
@@ -562,7 +582,7 @@ pub fn run_drill(setup: &DrillSetup, levers: &[LeverPull]) -> DrillRun {
                 drill.pull(lever);
                 next_lever += 1;
             }
-            let now_us = (now_s * 1e6) as u64;
+            let now_us = moment_us(now_s);
             drill.deliver_outcomes(now_us);
             requests += 1;
             let sheddable = slot % 10 < SHEDDABLE_OF_TEN;
@@ -577,7 +597,6 @@ pub fn run_drill(setup: &DrillSetup, levers: &[LeverPull]) -> DrillRun {
                 rejected += 1;
                 continue;
             }
-            let request = t_s * REQUESTS_PER_S + slot;
             let inventory = drill.call(OncallDep::Inventory, now_s, request, INBOUND_DEADLINE_MS);
             let (mut hard_ok, mut hard_ms) = inventory.map_or((true, 0.0), |c| (c.ok, c.elapsed_ms));
             if hard_ok

@@ -3,8 +3,9 @@
 //! to the four dependencies over HTTP, with the register's retry layers and breakers.
 //!
 //! The calls are the simulation's: each is an [`engine::oncall::call_plan::CallPlan`]
-//! stepped here with real attempts, the breakers are the engine's `Breaker`, fed the drill
-//! clock's time, and the layers come from `engine::oncall::sim::call_layers`. The hard
+//! stepped here with real attempts, the breakers are the engine's `Breaker`, fed each
+//! outcome at its sim moment and asked at the sim request's arrival
+//! ([`super::breaker_feed`]), and the layers come from `engine::oncall::sim::call_layers`. The hard
 //! dependencies are called one after the other within the request's deadline (inventory,
 //! then payments if inventory answered); the soft ones beside them, with no deadline of
 //! their own: the request stops waiting for them at its deadline, their retries go on.
@@ -22,18 +23,16 @@ use hyper::body::Incoming;
 use hyper::{Request, StatusCode};
 use tokio::sync::oneshot;
 
+use super::breaker_feed::{BreakerFeed, SETTLE_WAIT_MS};
 use super::clock::DrillClock;
-use super::dependency::{
-    ATTEMPT_PATH, AttemptQuery, STAND_INS, StandInBoard, StandInEnd, WARM_PATH, stand_in_calls_of,
-};
+use super::dependency::{ATTEMPT_PATH, AttemptQuery, STAND_INS, WARM_PATH, later_asks_of, stand_in_calls_of};
 use super::server;
 use super::setup::SharedSetup;
-use super::tally::{DrillTally, LIVE_REQUESTS_PER_S, LIVE_WORKERS, STANDS_FOR};
+use super::tally::{DrillTally, LIVE_REQUESTS_PER_S, LIVE_WORKERS, STANDS_FOR, stood_for};
 use super::workers::CheckoutWorkers;
-use crate::engine::breaker::{Breaker, BreakerConfig, BreakerState};
 use crate::engine::oncall::call_plan::{CallEnd, CallPlan, CallStep};
 use crate::engine::oncall::register::INBOUND_DEADLINE_MS;
-use crate::engine::oncall::sim::{SHEDDABLE_OF_TEN, call_layers, request_end};
+use crate::engine::oncall::sim::{SHEDDABLE_OF_TEN, arrival_s, call_layers, request_end};
 use crate::engine::oncall::{OncallDep, OncallLever};
 use crate::live::http::{self, PooledClient, TextBody};
 use crate::live::loopback_server::LoopbackServer;
@@ -77,10 +76,9 @@ pub struct Checkout {
     deps: [SocketAddr; 4],
     client: PooledClient,
     levers: Mutex<Levers>,
-    /// Shared with the tasks that record the stand-ins' outcomes when they are due.
-    breakers: [Arc<Mutex<Option<Breaker>>>; 4],
-    /// Where each dependency posts a call's stand-ins' application attempts as it plans them.
-    boards: [StandInBoard; 4],
+    /// The breakers, shared with the dependencies, which ask them for the stand-ins and
+    /// the live calls' retries and queue every outcome for its sim moment.
+    feeds: [BreakerFeed; 4],
     workers: CheckoutWorkers,
     tally: Arc<DrillTally>,
     /// Soft calls still running, abandoned ones included: the run waits for them to end.
@@ -94,26 +92,21 @@ fn request_of(request: &Request<Incoming>) -> Option<(usize, bool)> {
 }
 
 impl Checkout {
-    /// checkout-api calling the dependencies at `deps`, which post their stand-ins on `boards`.
+    /// checkout-api calling the dependencies at `deps`, which share its breakers `feeds`.
     pub fn new(
         setup: &SharedSetup,
         clock: DrillClock,
         deps: [SocketAddr; 4],
-        boards: [StandInBoard; 4],
+        feeds: [BreakerFeed; 4],
         tally: Arc<DrillTally>,
     ) -> Self {
         Self {
             setup: setup.clone(),
             clock,
             deps,
-            boards,
+            feeds,
             client: http::pooled_client(),
             levers: Mutex::new(Levers::default()),
-            breakers: OncallDep::ALL.map(|dep| {
-                Arc::new(Mutex::new(
-                    dep.row().breaker.then(|| Breaker::new(BreakerConfig::default())),
-                ))
-            }),
             workers: CheckoutWorkers::new(LIVE_WORKERS, INBOUND_DEADLINE_MS / 1_000.0),
             tally,
             soft_in_flight: Arc::new(AtomicUsize::new(0)),
@@ -149,72 +142,66 @@ impl Checkout {
         } else if levers.forced_open[dep.index()] {
             "forced_open"
         } else {
-            self.breakers[dep.index()]
-                .lock()
-                .ok()
-                .and_then(|b| b.as_ref().map(|b| b.state().name()))
-                .unwrap_or("none")
+            self.feeds[dep.index()]
+                .state_at(self.clock.now_s())
+                .map_or("none", |state| state.name())
         }
     }
 
-    /// One attempt over HTTP within `limit_ms`: whether it succeeded
-    /// and its drill ms. At a first attempt the dependency posts how the stand-ins'
-    /// application attempts end on the board the moment it plans them, and they go to the
-    /// breaker at those moments (a stand-in's fast 503 ends before a live success is
-    /// answered; and a failing attempt is answered at its caller's timeout, which the
-    /// caller's own timer nearly always reaches first: dropped with it, the stand-ins made
-    /// a breaker's window fill at a fifth of the sim's pace while failures ran high). The
-    /// first answer tells how each stand-in's whole call ended, which goes to `report`
-    /// when it comes, late or not.
+    /// One attempt over HTTP within `limit_ms`: whether it succeeded, its drill ms, and
+    /// (from a first attempt's answer) the breaker's answers to the live call's later
+    /// asks, which the dependency asked when it planned the call. The first answer tells
+    /// how each stand-in's whole call ended, which goes to `report` when it comes, late or
+    /// not. No outcome goes to the breaker from here: the dependency queued the live
+    /// call's and the stand-ins' on it for their sim moments when it planned them.
     async fn attempt(
         &self,
         dep: OncallDep,
         query: &AttemptQuery,
         limit_ms: f64,
         report: Option<StandInReport>,
-    ) -> (bool, f64) {
+    ) -> (bool, f64, Option<Vec<bool>>) {
         let start = Instant::now();
         let uri = format!("http://{}{ATTEMPT_PATH}?{}", self.deps[dep.index()], query.to_query());
         let Ok(request) = Request::get(uri).body(Empty::<Bytes>::new()) else {
-            return (false, 0.0);
+            return (false, 0.0, None);
         };
-        let board = &self.boards[dep.index()];
-        if query.attempt == 0 && dep.row().breaker {
-            // Waited for before the attempt is sent, so that the post cannot come first.
-            let posted = board.expect(query.request);
-            let (breaker, clock) = (self.breakers[dep.index()].clone(), self.clock);
-            tokio::spawn(record_stand_ins(breaker, clock, posted));
-        }
-        let (client, board, number) = (self.client.clone(), board.clone(), query.request);
+        let client = self.client.clone();
         // Spawned, so that an answer that comes after the attempt's limit still tells the
         // report about the stand-ins.
+        let (asks, asked) = oneshot::channel();
         let mut exchange = tokio::spawn(async move {
-            let answer = async {
-                let response = client.request(request).await.ok()?;
-                let ok = response.status() == StatusCode::OK;
-                let body = http_body_util::BodyExt::collect(response.into_body())
-                    .await
-                    .ok()?
-                    .to_bytes();
-                if let (Some(report), Some(calls)) = (report, stand_in_calls_of(&body)) {
-                    let _ = report.send(calls);
-                }
-                Some(ok)
+            let response = client.request(request).await.ok()?;
+            let ok = response.status() == StatusCode::OK;
+            let body = http_body_util::BodyExt::collect(response.into_body())
+                .await
+                .ok()?
+                .to_bytes();
+            if let (Some(report), Some(calls)) = (report, stand_in_calls_of(&body)) {
+                let _ = report.send(calls);
             }
-            .await;
-            // Answered (the post came before), or lost: nothing more to wait for.
-            board.forget(number);
-            answer
+            if let Some(later) = later_asks_of(&body) {
+                let _ = asks.send(later);
+            }
+            Some(ok)
         });
         let limit = self.clock.real(limit_ms.min(SOFT_ATTEMPT_CAP_MS));
         let ok = matches!(tokio::time::timeout(limit, &mut exchange).await, Ok(Ok(Some(true))));
-        (ok, self.clock.drill_ms(start.elapsed()))
+        let mut asked = asked;
+        (ok, self.clock.drill_ms(start.elapsed()), asked.try_recv().ok())
     }
 
     /// One call of checkout `request` with its retry layers, counted in the checkout's
     /// second; None when switched off. Its stand-ins' calls, each within its own budget
     /// of `stand_in_budgets_ms`, go to `report`: from the dependency's first answer, or
-    /// refused with the live call when the breaker refuses it before any attempt.
+    /// refused with the live call when the breaker refuses it before any attempt and
+    /// stays open past their arrivals.
+    ///
+    /// The breaker is asked as the sim asks it: the live call's first ask here, at its sim
+    /// request's arrival ([`BreakerFeed::allow_at`]); its later asks (retries) were the
+    /// dependency's, at the same moment when it planned the call, and the answer tells
+    /// them. A retry the plan did not foresee (the live answer came later than the model's
+    /// time) is let through while the breaker is not refusing, and takes no trial.
     async fn call(
         &self,
         dep: OncallDep,
@@ -225,6 +212,9 @@ impl Checkout {
         report: StandInReport,
     ) -> Option<CallEnd> {
         let second = request / LIVE_REQUESTS_PER_S;
+        let feed = &self.feeds[dep.index()];
+        // Planned by the dependency, or no call there: the next checkout's may ask.
+        let _settled = feed.settle_on_drop(request);
         let levers = self.levers();
         if levers.off[dep.index()] {
             let _ = report.send([None; STAND_INS]);
@@ -240,7 +230,7 @@ impl Checkout {
             stand_in_budgets_ms
         };
         let mut plan = CallPlan::new(app_attempts, layers, budget_ms);
-        let breaker = &self.breakers[dep.index()];
+        let sim_arrival_s = live_arrival_s(request);
         let mut query = AttemptQuery {
             request,
             attempt: 0,
@@ -251,28 +241,48 @@ impl Checkout {
             live_calls: true,
         };
         let mut report = Some(report);
+        let mut asks_made: usize = 0;
+        let mut later_asks: Option<Vec<bool>> = None;
         loop {
             match plan.next_step() {
                 CallStep::AskBreaker => {
                     let forced = self.levers().forced_open[dep.index()];
-                    // The clock is read under the lock, so the breaker's time only moves on.
+                    if asks_made == 0 {
+                        feed.settled_before(request, self.clock.real(SETTLE_WAIT_MS)).await;
+                    }
+                    let planned = later_asks
+                        .as_ref()
+                        .and_then(|later| asks_made.checked_sub(1).and_then(|i| later.get(i)));
                     let permitted = !forced
-                        && breaker
-                            .lock()
-                            .map(|mut b| b.as_mut().is_none_or(|b| b.allow(self.clock.now_s())))
-                            .unwrap_or(false);
+                        && match (asks_made, planned) {
+                            (0, _) => feed.allow_at(sim_arrival_s),
+                            (_, Some(&planned)) => planned,
+                            (_, None) => !feed.refuses_all(sim_arrival_s, sim_arrival_s),
+                        };
+                    asks_made += 1;
                     if !permitted {
                         self.tally.dep(second, dep, |d| d.not_permitted += STANDS_FOR);
                         if let Some(report) = report.take() {
-                            // Refused before any attempt: the stand-ins, asking at the
-                            // same moment, are refused with it.
-                            let _ = report.send(stand_in_budgets_ms.map(|b| b.and(REFUSED)));
+                            // Refused before any attempt: the stand-ins ask at their own
+                            // arrivals, where the breaker may be half-open by then.
+                            self.stand_ins_call(dep, request, arrived_s, stand_in_budgets_ms, report)
+                                .await;
                         }
                     }
                     plan.permitted(permitted);
                 }
                 CallStep::Attempt { limit_ms } => {
-                    let (ok, took_ms) = self.attempt(dep, &query, limit_ms, report.take()).await;
+                    let (ok, took_ms, asks) = self.attempt(dep, &query, limit_ms, report.take()).await;
+                    if query.attempt == 0 {
+                        later_asks = asks;
+                        if dep == OncallDep::Inventory && !ok {
+                            // Payments, called after inventory, comes a timeout or a retry
+                            // later, if at all: past what the next checkout's payments
+                            // call waits for (in a brownout it waited every time, 100 ms
+                            // a call, and inventory-brownout read 130 s for the sim's 131).
+                            self.feeds[OncallDep::Payments.index()].settle(request);
+                        }
+                    }
                     query.attempt += 1;
                     let took_ms = plan.attempted(ok, took_ms);
                     self.tally.dep(second, dep, |d| {
@@ -282,24 +292,18 @@ impl Checkout {
                         d.busy_ms += took_ms * f64::from(STANDS_FOR);
                     });
                 }
-                CallStep::RecordBreaker { ok } => {
-                    if let Ok(mut b) = breaker.lock()
-                        && let Some(b) = b.as_mut()
-                    {
-                        // The four stand-ins' outcomes come on their own
-                        // (`record_stand_ins`), so that the window holds 20 draws.
-                        b.record(self.clock.now_s(), ok);
-                    }
-                }
+                // The dependency queued this outcome, as planned, for its sim moment.
+                CallStep::RecordBreaker { .. } => {}
                 CallStep::Done(end) => return Some(end),
             }
         }
     }
 
-    /// The calls of `request`'s stand-ins to hard `dep` when the live request makes none
-    /// (its inventory call failed, theirs did not): the dependency plays and counts them
-    /// and answers at once; refused while the breaker is not closed or forced open (asked
-    /// without taking a half-open trial, since no live outcome would come back for it).
+    /// The calls of `request`'s stand-ins to `dep` when the live request makes none (its
+    /// inventory call failed, theirs did not, or its breaker refused it): the dependency
+    /// asks the breaker for each at its arrival, plays and counts the calls it permits
+    /// and answers at once. Refused here without asking when the lever forces the breaker
+    /// open, or the breaker is open until after the last stand-in's arrival.
     async fn stand_ins_call(
         &self,
         dep: OncallDep,
@@ -308,12 +312,16 @@ impl Checkout {
         stand_in_budgets_ms: [Option<f64>; STAND_INS],
         report: StandInReport,
     ) {
+        let _settled = self.feeds[dep.index()].settle_on_drop(request);
         let levers = self.levers();
-        let closed = self.breakers[dep.index()]
-            .lock()
-            .map(|b| b.as_ref().is_none_or(|b| b.state() == BreakerState::Closed))
-            .unwrap_or(false);
-        if levers.forced_open[dep.index()] || !closed {
+        let mut arrivals = stood_for(request).skip(1).map(arrival_s);
+        let first_s = arrivals.next().unwrap_or_default();
+        let last_s = arrivals.last().unwrap_or(first_s);
+        if stand_in_budgets_ms.iter().all(Option::is_none) {
+            let _ = report.send([None; STAND_INS]);
+            return;
+        }
+        if levers.forced_open[dep.index()] || self.feeds[dep.index()].refuses_all(first_s, last_s) {
             let _ = report.send(stand_in_budgets_ms.map(|b| b.and(REFUSED)));
             return;
         }
@@ -397,8 +405,10 @@ impl Checkout {
                     .await;
             } else {
                 // No payments call at all: the report is closed now, not at the deadline
-                // (held, it kept the request and its worker waiting for it).
+                // (held, it kept the request and its worker waiting for it), and the
+                // next checkout's payments call need not wait for this one.
                 drop(report);
+                self.feeds[OncallDep::Payments.index()].settle(request);
             }
             let payments_stand_ins = stand_in_calls(reported, deadline).await;
             let hard_stand_ins: [(bool, f64); STAND_INS] =
@@ -419,6 +429,13 @@ impl Checkout {
         (live_ok, served)
     }
 
+    /// Checkout `request` calls no dependency (shed, or no worker free).
+    fn settle_all(&self, request: usize) {
+        for feed in &self.feeds {
+            feed.settle(request);
+        }
+    }
+
     async fn handle(self: Arc<Self>, request: Request<Incoming>) -> hyper::Response<TextBody> {
         if request.uri().path() == WARM_PATH {
             for addr in self.deps {
@@ -433,12 +450,14 @@ impl Checkout {
             return http::text(StatusCode::BAD_REQUEST, "checkout needs ?i=N\n");
         };
         if sheddable && self.levers().shed {
+            self.settle_all(number);
             return http::text(StatusCode::SERVICE_UNAVAILABLE, SHED_WORD);
         }
         // The load sends request N at drill second N / 20: the moment the sim's request
         // arrives, which the workers' holds are measured from.
         let sent_s = number as f64 / LIVE_REQUESTS_PER_S as f64;
         let Some(worker) = self.workers.take(number, sent_s) else {
+            self.settle_all(number);
             return http::text(StatusCode::SERVICE_UNAVAILABLE, BUSY_WORD);
         };
         let (ok, stand_ins) = self.checkout(number, sent_s).await;
@@ -452,34 +471,10 @@ impl Checkout {
     }
 }
 
-/// Records the stand-ins' application attempts of a call in its breaker when each ends
-/// (its sim request's arrival plus its time, the moment the sim's breaker learns it), as
-/// five calls' outcomes would come: so that the window of 20 calls spans the sim's time
-/// and holds 20 draws, not four drawn five times. Timed by their own arrivals, not from
-/// the live call's start: that start waits for inventory's answer and the machine, 50 to
-/// 135 ms after the sim's arrival on a loaded machine, and moved all five of a call's
-/// outcomes with it. They are `posted` when the dependency plans the call (nothing, if
-/// the first attempt never reached it); one already due then is recorded at once. A
-/// stand-in's outcome counts only while the breaker is closed: once it opened, the sim's
-/// call would have been refused or its late outcome ignored.
-async fn record_stand_ins(
-    breaker: Arc<Mutex<Option<Breaker>>>,
-    clock: DrillClock,
-    posted: oneshot::Receiver<Vec<StandInEnd>>,
-) {
-    let Ok(mut ends) = posted.await else {
-        return;
-    };
-    ends.sort_by(|a, b| a.at_s.total_cmp(&b.at_s));
-    for end in ends {
-        tokio::time::sleep_until(clock.instant_at(end.at_s).into()).await;
-        if let Ok(mut b) = breaker.lock()
-            && let Some(b) = b.as_mut()
-            && b.state() == BreakerState::Closed
-        {
-            b.record(clock.now_s(), end.ok);
-        }
-    }
+/// The sim arrival of live checkout `request`'s own sim request (the first it stands
+/// for), the moment its breaker is asked at.
+fn live_arrival_s(request: usize) -> f64 {
+    arrival_s(stood_for(request).next().unwrap_or_default())
 }
 
 /// Where a call's stand-ins' ends go: each stand-in's whole call, None for no call.

@@ -12,33 +12,34 @@
 //! receipt-store-storm that stretched the storm's four-second cycle to five, and the
 //! runbook's lever met the storm in another phase, restored 2 s early). So the first
 //! attempt (`k=0`) carries the call's layers and budget (`app`, `layers`, `budget`), the
-//! server steps the engine's `CallPlan` with every breaker ask granted, counts every
-//! attempt the plan makes, and answers the call's later attempts (`k=1, 2, ...`) from it.
+//! server steps the engine's `CallPlan`, counts every attempt the plan makes, and answers
+//! the call's later attempts (`k=1, 2, ...`) from it.
 //!
 //! A live call stands for five of the sim's ([`STANDS_FOR`]): the server plans the four
 //! others too, the sim's requests after the live one's ([`stood_for`]) with their keyed
 //! draws at the same load, counts their attempts (not five times the live one's), and
-//! tells the caller how and when each stand-in's application attempts end, which the
-//! caller's breaker records at those moments beside its own outcome, and how each
-//! stand-in's whole call ended (`calls 1@31.2 0@450.0 x 1@28.9` in the first answer, `x`
-//! for a stand-in that made no call), from which checkout-api judges each stand-in's
-//! request as the sim judges its own. The application attempts' ends go to the caller the
-//! moment the server plans them, on the twin's [`StandInBoard`], not in the first answer:
-//! the answer comes when the live attempt ends, and a stand-in's attempt can end before
-//! it (measured: payments-503's fast 503s, 10 ms, told with a live success's answer at
-//! 120 ms, reached the breaker about 100 ms late, bunched with the successes of their own
-//! five; the live breaker tripped at 110.7 s in every run, the sim's at 111.3 s, and the
-//! cycle ran a second ahead of the sim's from there on). A hard call's
+//! tells the caller how each stand-in's whole call ended (`calls 1@31.2 0@450.0 x r` in
+//! the first answer, `x` for a stand-in that made no call, `r` for one its breaker
+//! refused), from which checkout-api judges each stand-in's request as the sim judges its
+//! own. The breaker is checkout-api's, shared with the server as a [`BreakerFeed`]: the
+//! server plans the five calls in the sim's order, each asking it at its own sim
+//! arrival (the live call's first ask was checkout-api's; its retries' answers go back
+//! in the first answer, `asks 1`), and queues every application attempt's outcome on it
+//! for its sim moment the moment it is planned, before the next request's call asks. So
+//! the breaker's window holds the sim's 20 requests in the sim's order, and a half-open
+//! breaker's trials are the sim's next requests, stand-ins included. (Measured before:
+//! five copies of one outcome made the window of 20 a window of four, and the live
+//! breaker tripped at nearly every chance; the stand-ins' outcomes told in the live
+//! attempt's answer came 100 ms late and bunched, and the breaker's cycle ran a second
+//! ahead of the sim's; recorded at once, they told the breaker of failures two seconds
+//! early; the live call's own outcome recorded at its answer, 50 to 135 ms late on a
+//! loaded machine, and the stand-ins' each from a timer of its own, tipped the window in
+//! a second the sim's does not trip, 2 runs in 45 of payments-503.) A hard call's
 //! stand-ins each have their own budget (`sb=`, what their inventory calls left of the
 //! deadline, `x` where inventory failed and no payments call follows), and when the live
-//! request makes no call here but some of its stand-ins do (`live=0`), the server plays
-//! and counts theirs and answers at once. Five copies of one
-//! outcome made the breaker's window of 20 a window of four (measured: payments-503 at a
-//! quarter of attempts refused tripped the live breaker at nearly every chance, the sim's
-//! a few seconds apart, and the last trip before the shed lever set the restored time).
-//! Recorded at once rather than when they end, the stand-ins told the breaker of
-//! failures two seconds early (measured: inventory-brownout on payments, seed 2, tripped
-//! at 117 live, 119 in the sim).
+//! request makes no call here but some of its stand-ins do (`live=0`: its inventory
+//! failed, or its breaker refused it), the server plans theirs, asking the breaker for
+//! each, counts them and answers at once.
 //!
 //! It counts attempts by the drill second of the checkout they serve (its number `c` over 20), as the sim
 //! does, and judges its load by the second before that one: a stall of the machine that
@@ -58,14 +59,14 @@ use std::sync::{Arc, Mutex};
 use hyper::Request;
 use hyper::StatusCode;
 use hyper::body::Incoming;
-use tokio::sync::oneshot;
 
+use super::breaker_feed::{BreakerFeed, SETTLE_WAIT_MS};
 use super::clock::DrillClock;
 use super::server;
 use super::setup::SharedSetup;
 use super::tally::{LIVE_REQUESTS_PER_S, STANDS_FOR, stood_for};
 use crate::engine::oncall::call_plan::{CallEnd, CallPlan, CallStep};
-use crate::engine::oncall::sim::{AttemptDraws, DRILL_S, REQUESTS_PER_S, attempt_outcome};
+use crate::engine::oncall::sim::{AttemptDraws, DRILL_S, arrival_s, attempt_outcome};
 use crate::engine::oncall::{DrillSetup, OncallDep};
 use crate::live::http::{self, TextBody};
 use crate::live::loopback_server::LoopbackServer;
@@ -80,6 +81,10 @@ const TAIL_S: usize = 60;
 const CALLS_WORD: &str = "calls ";
 /// A stand-in that makes no call, in a query's budgets and an answer's calls.
 const NO_CALL: &str = "x";
+/// A stand-in whose breaker refused its call, in an answer's calls.
+const REFUSED_CALL: &str = "r";
+/// The body's word before the breaker's answers to the live call's later asks.
+const ASKS_WORD: &str = "asks ";
 /// The stand-ins a live call plays beside its own: the other sim requests it stands for.
 pub const STAND_INS: usize = STANDS_FOR as usize - 1;
 
@@ -160,62 +165,9 @@ impl AttemptQuery {
     }
 }
 
-/// How one of a stand-in's application attempts ended, and when.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct StandInEnd {
-    pub ok: bool,
-    /// The drill second it ended, as the sim's breaker learns it: its sim request's
-    /// arrival plus the attempts' time, whenever the live call started.
-    pub at_s: f64,
-}
-
-/// Where a dependency tells checkout-api its calls' stand-ins' application attempts (how
-/// and when each ends) the moment it plans them, at the call's first attempt: the
-/// breaker must learn each at its end, as the sim's does, and some end before the live
-/// attempt's answer could carry them. One board a dependency, shared by its server and
-/// checkout-api, as the setup is ([`SharedSetup`]); the stand-ins are the twin's own
-/// bookkeeping, not traffic the real service would see.
-#[derive(Clone, Debug, Default)]
-pub struct StandInBoard {
-    /// The calls whose stand-ins checkout-api waits for, by checkout number.
-    waiting: Arc<Mutex<HashMap<usize, oneshot::Sender<Vec<StandInEnd>>>>>,
-}
-
-impl StandInBoard {
-    /// Waits for the stand-ins of checkout `request`'s call: asked before its first
-    /// attempt is sent, so that the post cannot come first.
-    pub fn expect(&self, request: usize) -> oneshot::Receiver<Vec<StandInEnd>> {
-        let (post, posted) = oneshot::channel();
-        if let Ok(mut waiting) = self.waiting.lock() {
-            waiting.insert(request, post);
-        }
-        posted
-    }
-
-    /// Stops waiting for checkout `request`'s stand-ins (its first attempt was answered,
-    /// or never reached the server): nothing is left behind for a post that never comes.
-    pub fn forget(&self, request: usize) {
-        if let Ok(mut waiting) = self.waiting.lock() {
-            waiting.remove(&request);
-        }
-    }
-
-    /// Tells whoever waits for checkout `request`'s stand-ins their ends (nobody: dropped).
-    fn post(&self, request: usize, ends: Vec<StandInEnd>) {
-        let post = self
-            .waiting
-            .lock()
-            .ok()
-            .and_then(|mut waiting| waiting.remove(&request));
-        if let Some(post) = post {
-            let _ = post.send(ends);
-        }
-    }
-}
-
 /// Each stand-in's whole call as a first answer tells it (`R@MS`, its result and its
-/// drill ms, or `x` for no call), in the stand-ins' order; None from an answer without
-/// them (a later attempt's, or a garbled one).
+/// drill ms, `r` for one its breaker refused, or `x` for no call), in the stand-ins'
+/// order; None from an answer without them (a later attempt's, or a garbled one).
 pub fn stand_in_calls_of(body: &[u8]) -> Option<[Option<CallEnd>; STAND_INS]> {
     let text = String::from_utf8_lossy(body);
     let ends = text.lines().find_map(|line| line.strip_prefix(CALLS_WORD))?;
@@ -223,7 +175,13 @@ pub fn stand_in_calls_of(body: &[u8]) -> Option<[Option<CallEnd>; STAND_INS]> {
     let mut given = ends.split_whitespace();
     for call in &mut calls {
         let end = given.next()?;
-        if end != NO_CALL {
+        if end == REFUSED_CALL {
+            *call = Some(CallEnd {
+                ok: false,
+                elapsed_ms: 0.0,
+                refused: true,
+            });
+        } else if end != NO_CALL {
             let (ok, elapsed_ms) = end.split_once('@')?;
             *call = Some(CallEnd {
                 ok: ok == "1",
@@ -235,20 +193,21 @@ pub fn stand_in_calls_of(body: &[u8]) -> Option<[Option<CallEnd>; STAND_INS]> {
     Some(calls)
 }
 
-/// One planned call: its sim request's arrival, its attempts' outcomes and drill ms, how
-/// and when (drill ms from its start) each application attempt ended, and how the call
-/// ended.
+/// One planned call: its attempts' outcomes and drill ms, its breaker's answers to its
+/// asks, and how the call ended.
 #[derive(Clone, Debug, Default)]
 struct PlannedCall {
-    arrived_s: f64,
     attempts: Vec<(bool, f64)>,
-    app_ends: Vec<(bool, f64)>,
+    permits: Vec<bool>,
     end: Option<CallEnd>,
 }
 
-/// Plans sim request `request`'s call as the sim plays it: every breaker ask granted (the
-/// live caller asks its own breaker), every attempt drawn under `offered_per_s` at the
-/// moment the sim's request arrives, with the sim's keys.
+/// Plans sim request `request`'s call as the sim plays it, at the moment the sim's request
+/// arrives: each breaker ask answered by `ask` (the first by `first_asked` when the live
+/// caller has asked it already), every attempt drawn under `offered_per_s` with the sim's
+/// keys, and each application attempt's outcome queued on `feed` for its sim moment
+/// before the next request's call is planned, as the sim's come before the next ask.
+#[allow(clippy::too_many_arguments)]
 fn plan_call(
     setup: &DrillSetup,
     dep: OncallDep,
@@ -256,24 +215,30 @@ fn plan_call(
     offered_per_s: f64,
     query: &AttemptQuery,
     budget_ms: f64,
+    first_asked: Option<bool>,
+    feed: &BreakerFeed,
 ) -> PlannedCall {
-    let t_s = request as f64 / REQUESTS_PER_S as f64;
+    let t_s = arrival_s(request);
     let mut plan = CallPlan::new(query.app_attempts.max(1), query.layers.max(1), budget_ms);
-    let mut planned = PlannedCall {
-        arrived_s: t_s,
-        ..PlannedCall::default()
-    };
+    let mut planned = PlannedCall::default();
     let mut elapsed_ms = 0.0;
     loop {
         match plan.next_step() {
-            CallStep::AskBreaker => plan.permitted(true),
+            CallStep::AskBreaker => {
+                let permitted = match (planned.permits.is_empty(), first_asked) {
+                    (true, Some(asked)) => asked,
+                    _ => feed.allow_at(t_s),
+                };
+                planned.permits.push(permitted);
+                plan.permitted(permitted);
+            }
             CallStep::Attempt { .. } => {
                 let mut draws = AttemptDraws::new(setup.seed, dep, request, planned.attempts.len());
                 let (ok, took_ms) = attempt_outcome(setup, dep, t_s, offered_per_s, &mut draws);
                 elapsed_ms += plan.attempted(ok, took_ms);
                 planned.attempts.push((ok, took_ms));
             }
-            CallStep::RecordBreaker { ok } => planned.app_ends.push((ok, elapsed_ms)),
+            CallStep::RecordBreaker { ok } => feed.push(t_s, elapsed_ms, ok),
             CallStep::Done(end) => {
                 planned.end = Some(end);
                 return planned;
@@ -291,26 +256,13 @@ struct CallPlans {
 }
 
 impl CallPlans {
-    /// The stand-ins' application attempts, for the board.
-    fn stand_in_ends(&self) -> Vec<StandInEnd> {
-        self.stand_ins
-            .iter()
-            .flatten()
-            .flat_map(|call| {
-                call.app_ends.iter().map(|&(ok, end_ms)| StandInEnd {
-                    ok,
-                    at_s: call.arrived_s + end_ms / 1_000.0,
-                })
-            })
-            .collect()
-    }
-
-    /// The stand-ins' whole calls as a first answer tells them (`R@MS`, or `x`).
+    /// The stand-ins' whole calls as a first answer tells them (`R@MS`, `r` or `x`).
     fn stand_in_calls(&self) -> String {
         let ends: Vec<String> = self
             .stand_ins
             .iter()
             .map(|call| match call.as_ref().and_then(|c| c.end) {
+                Some(end) if end.refused => REFUSED_CALL.to_string(),
                 Some(end) => format!("{}@{:.1}", u8::from(end.ok), end.elapsed_ms),
                 None => NO_CALL.to_string(),
             })
@@ -318,10 +270,29 @@ impl CallPlans {
         ends.join(" ")
     }
 
-    /// The line of a first answer that tells the caller how the stand-ins' calls ended.
+    /// The lines of a first answer that tell the caller how the stand-ins' calls ended
+    /// and the breaker's answers to the live call's asks after its first (`asks 1 0`).
     fn marks(&self) -> String {
-        format!("{CALLS_WORD}{}\n", self.stand_in_calls())
+        let later: Vec<&str> = self
+            .live
+            .iter()
+            .flat_map(|live| live.permits.iter().skip(1))
+            .map(|&permitted| if permitted { "1" } else { "0" })
+            .collect();
+        format!(
+            "{CALLS_WORD}{}\n{ASKS_WORD}{}\n",
+            self.stand_in_calls(),
+            later.join(" ")
+        )
     }
+}
+
+/// The breaker's answers to a live call's asks after its first, from its first answer
+/// (`asks 1 0`); None from an answer without them.
+pub fn later_asks_of(body: &[u8]) -> Option<Vec<bool>> {
+    let text = String::from_utf8_lossy(body);
+    let asks = text.lines().find_map(|line| line.strip_prefix(ASKS_WORD.trim_end()))?;
+    Some(asks.split_whitespace().map(|word| word == "1").collect())
 }
 
 struct DrillDependency {
@@ -333,8 +304,9 @@ struct DrillDependency {
     arrivals: Vec<AtomicU32>,
     /// The calls still running, by checkout number.
     calls: Mutex<HashMap<usize, CallPlans>>,
-    /// Where the stand-ins' application attempts go the moment they are planned.
-    board: StandInBoard,
+    /// checkout-api's breaker for this dependency, shared: the stand-ins ask it and every
+    /// planned application attempt's outcome is queued on it.
+    feed: BreakerFeed,
 }
 
 impl DrillDependency {
@@ -345,24 +317,38 @@ impl DrillDependency {
             .map_or(0.0, |last| f64::from(self.arrivals[last].load(Ordering::Relaxed)))
     }
 
-    /// Plans a call at its first attempt (the live one and its stand-ins) and counts
-    /// every attempt they make in its second.
+    /// Plans a call at its first attempt (the live one and its stand-ins, in the sim's
+    /// order, each asking the breaker at its own arrival) and counts every attempt they
+    /// make in its second. The live call's first ask was checkout-api's, granted, or it
+    /// would not be here.
     fn plan(&self, query: &AttemptQuery) -> CallPlans {
         let second = query.second().min(self.arrivals.len() - 1);
         let offered = self.offered_per_s(second);
         let mut sim_requests = stood_for(query.request);
         let live_request = sim_requests.next().unwrap_or_default();
         let setup = self.setup.read();
-        let live = query
-            .live_calls
-            .then(|| plan_call(&setup, self.dep, live_request, offered, query, query.budget_ms));
+        let feed = &self.feed;
+        let live = query.live_calls.then(|| {
+            plan_call(
+                &setup,
+                self.dep,
+                live_request,
+                offered,
+                query,
+                query.budget_ms,
+                Some(true),
+                feed,
+            )
+        });
         let stand_ins: Vec<Option<PlannedCall>> = sim_requests
             .zip(query.stand_in_budgets_ms)
             .map(|(request, budget)| {
-                budget.map(|budget_ms| plan_call(&setup, self.dep, request, offered, query, budget_ms))
+                budget.map(|budget_ms| plan_call(&setup, self.dep, request, offered, query, budget_ms, None, feed))
             })
             .collect();
         drop(setup);
+        // Its outcomes are queued: the next checkout's call may ask.
+        self.feed.settle(query.request);
         let counted: usize = live
             .iter()
             .chain(stand_ins.iter().flatten())
@@ -373,14 +359,11 @@ impl DrillDependency {
     }
 
     /// The outcome of attempt `query.attempt` of its call, its drill ms, and (on the
-    /// first) the line that tells how the stand-ins' calls ended; a first attempt posts
-    /// the stand-ins' application attempts on the board at once. Its plans are made
-    /// before the lock is taken: the lock guards the map, not the draws.
+    /// first) the lines that tell how the stand-ins' calls ended and how the breaker
+    /// answered the live call's later asks. Its plans are made before the lock is taken:
+    /// the lock guards the map, not the draws.
     fn answer(&self, query: &AttemptQuery) -> (bool, f64, String) {
         let planned = (query.attempt == 0).then(|| self.plan(query));
-        if let Some(plans) = &planned {
-            self.board.post(query.request, plans.stand_in_ends());
-        }
         let Ok(mut calls) = self.calls.lock() else {
             return (false, 0.0, String::new());
         };
@@ -425,6 +408,14 @@ impl DrillDependency {
                 "an attempt needs ?c=&k=&app=&layers=&budget=\n",
             );
         };
+        if query.attempt == 0 && !query.live_calls {
+            // The checkouts before this one plan first, so that their outcomes are queued
+            // before this call's asks, and their attempts counted in the load it meets
+            // (a live call's caller waited before its own first ask).
+            self.feed
+                .settled_before(query.request, self.clock.real(SETTLE_WAIT_MS))
+                .await;
+        }
         let (ok, took_ms, marks) = self.answer(&query);
         tokio::time::sleep(self.clock.real(took_ms)).await;
         if ok {
@@ -438,13 +429,13 @@ impl DrillDependency {
     }
 }
 
-/// Starts `dep`'s server for the drill of `setup` on `clock`, posting its calls' stand-ins
-/// on `board`.
+/// Starts `dep`'s server for the drill of `setup` on `clock`, its calls asking and
+/// feeding checkout-api's breaker `feed`.
 pub async fn serve(
     dep: OncallDep,
     setup: &SharedSetup,
     clock: DrillClock,
-    board: StandInBoard,
+    feed: BreakerFeed,
 ) -> std::io::Result<LoopbackServer> {
     let model = Arc::new(DrillDependency {
         dep,
@@ -452,7 +443,7 @@ pub async fn serve(
         clock,
         arrivals: (0..DRILL_S + TAIL_S).map(|_| AtomicU32::new(0)).collect(),
         calls: Mutex::new(HashMap::new()),
-        board,
+        feed,
     });
     server::serve(move |request| model.clone().handle(request)).await
 }
@@ -460,6 +451,7 @@ pub async fn serve(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::breaker::BreakerState;
     use crate::engine::oncall::{ExtraFault, builtin_incidents};
 
     fn incident(name: &str) -> crate::engine::oncall::IncidentSpec {
@@ -478,7 +470,7 @@ mod tests {
             clock: DrillClock::start_after(std::time::Duration::ZERO, 80.0),
             arrivals: (0..DRILL_S + TAIL_S).map(|_| AtomicU32::new(0)).collect(),
             calls: Mutex::new(HashMap::new()),
-            board: StandInBoard::default(),
+            feed: BreakerFeed::of(OncallDep::Inventory),
         }
     }
 
@@ -531,29 +523,43 @@ mod tests {
     }
 
     #[test]
-    fn a_first_attempt_posts_its_stand_ins_ends_before_it_is_answered() {
+    fn a_first_attempt_queues_every_outcome_for_its_sim_moment_and_its_stand_ins_ask_the_breaker() {
         let inventory = inventory_on(&SharedSetup::new(&DrillSetup::new(&incident("receipt-store-slow"), 1)));
-        let mut posted = inventory.board.expect(401);
-        let mut not_asked = inventory.board.expect(402);
-        let (ok, took_ms, _) = inventory.answer(&first_attempt(401));
+        // Checkout 401 stands for sim requests 2,005 to 2,009 (20.05 s to 20.09 s); a calm
+        // inventory answers each in 18 to 42 ms, so all five outcomes are due by 20.14 s.
+        let (ok, took_ms, marks) = inventory.answer(&first_attempt(401));
         assert!(ok && took_ms > 0.0, "a calm inventory answers after its time");
-        // Posted when planned: the caller has them before the answer's time has passed.
-        let ends = posted.try_recv().expect("posted at the plan");
-        assert_eq!(ends.len(), STAND_INS, "one application attempt each, all succeeding");
-        // Each at its own sim request's arrival (checkout 401 stands for 2,005 to 2,009,
-        // the four stand-ins from 20.06 s on) plus its time (inventory's usual 18 to 42 ms).
-        for (k, end) in ends.iter().enumerate() {
-            let arrived_s = 20.06 + 0.01 * k as f64;
-            assert!(
-                end.ok && (arrived_s + 0.017..arrived_s + 0.043).contains(&end.at_s),
-                "{end:?}"
-            );
+        assert_eq!(
+            later_asks_of(marks.as_bytes()),
+            Some(Vec::new()),
+            "one ask, checkout-api's"
+        );
+        let state = |t_s| inventory.feed.state_at(t_s);
+        assert_eq!(state(20.14), Some(BreakerState::Closed));
+        // Twenty failures due at 30.1 s trip it then; the stand-ins of a call that arrives
+        // at 30.2 s ask it at their own arrivals and are refused, made no attempt.
+        for k in 0..20 {
+            inventory.feed.push(30.0, 100.0 + f64::from(k) / 10.0, false);
         }
-        // A call forgotten is no longer waited for.
-        inventory.board.forget(402);
-        assert!(not_asked.try_recv().is_err());
-        inventory.answer(&first_attempt(402));
-        assert!(not_asked.try_recv().is_err(), "forgotten: nothing posted");
+        assert_eq!(state(30.0), Some(BreakerState::Closed), "nothing due yet");
+        assert_eq!(state(30.2), Some(BreakerState::Open));
+        let mut only_stand_ins = first_attempt(604);
+        only_stand_ins.live_calls = false;
+        let (_, _, marks) = inventory.answer(&only_stand_ins);
+        let calls = stand_in_calls_of(marks.as_bytes()).expect("the stand-ins' calls");
+        assert!(calls.iter().all(|c| c.is_some_and(|c| c.refused)), "{marks}");
+        // Past the open period the next ask is a half-open trial: the stand-ins of a call
+        // at 35.2 s take the three trials in their order, the fourth is refused.
+        let (_, _, marks) = inventory.answer(&AttemptQuery {
+            request: 704,
+            ..only_stand_ins
+        });
+        let calls = stand_in_calls_of(marks.as_bytes()).expect("the stand-ins' calls");
+        assert_eq!(
+            calls.map(|c| c.is_some_and(|c| c.refused)),
+            [false, false, false, true],
+            "{marks}"
+        );
     }
 
     #[test]

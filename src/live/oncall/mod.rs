@@ -23,12 +23,13 @@
 //!   shared cores sustain). Live request N stands for the sim's requests 5N to 5N + 4
 //!   ([`tally::stood_for`]); in a dependency's load and in its breaker's window the other
 //!   four are stand-ins the dependency plays beside the live call, not copies of it.
-//! - A breaker learns how an application attempt ended when it ends, in both: the live
-//!   caller's when its answer comes, the stand-ins' at their planned ends, the sim's at
-//!   its arrival plus the attempts' time ([`checkout`], `engine::oncall::sim`). So the
-//!   stand-ins' ends reach checkout-api the moment the dependency plans them
-//!   ([`dependency::StandInBoard`]), not with the live attempt's answer, which can come
-//!   after them.
+//! - A breaker learns how an application attempt ended when it ends, in both, and is
+//!   asked at a request's arrival: the sim's at its arrival plus the attempts' time, the
+//!   twin's at the same sim moment, whatever moment the machine got to it. Every
+//!   outcome, the live call's and its stand-ins', waits in the twin breaker's queue for
+//!   its moment, and an ask at a sim request's arrival first learns those due by then,
+//!   in their order ([`breaker_feed`]); the dependency asks for the stand-ins and the
+//!   live call's retries at their arrivals when it plans them ([`dependency`]).
 //! - checkout-api's workers are held on the drill clock from the moment the load sent the
 //!   request, and the inbound deadline counts from then too, as the sim's do ([`workers`]).
 //! - A failing attempt is answered 503 at the moment the sim says it ends (its caller's
@@ -53,6 +54,7 @@
 //!   of their own, the two drew different samples of the incident, and where breakers and
 //!   retries cycle the sample alone moved the restored moment by up to 6 s.)
 //!
+//! - [`breaker_feed`]: a breaker fed each outcome at its sim moment, asked at the sim's.
 //! - [`clock`]: drill time from real time and back.
 //! - [`server`]: the one accept loop's use here.
 //! - [`dependency`]: a dependency server with the incident's fault.
@@ -64,6 +66,7 @@
 //! - [`feed`]: the app's live drill: levers while it runs, rows as they complete.
 //! - [`setup`]: the setup the servers share, where a facilitator's second fault goes.
 
+pub mod breaker_feed;
 pub mod checkout;
 pub mod clock;
 pub mod dependency;

@@ -12,9 +12,10 @@ use std::time::Duration;
 
 use tokio::task::JoinHandle;
 
+use super::breaker_feed::BreakerFeed;
 use super::checkout::{self, Checkout};
 use super::clock::DrillClock;
-use super::dependency::{self, StandInBoard};
+use super::dependency;
 use super::load;
 use super::setup::SharedSetup;
 use super::tally::{DrillTally, SecondTally};
@@ -55,14 +56,14 @@ impl Twin {
     /// `clock`'s second 0.
     pub async fn start(setup: &DrillSetup, clock: DrillClock) -> std::io::Result<Self> {
         let setup = SharedSetup::new(setup);
-        let boards = OncallDep::ALL.map(|_| StandInBoard::default());
+        let feeds = OncallDep::ALL.map(BreakerFeed::of);
         let mut deps = Vec::new();
         for dep in OncallDep::ALL {
-            deps.push(dependency::serve(dep, &setup, clock, boards[dep.index()].clone()).await?);
+            deps.push(dependency::serve(dep, &setup, clock, feeds[dep.index()].clone()).await?);
         }
         let addrs = [deps[0].addr, deps[1].addr, deps[2].addr, deps[3].addr];
         let tally = Arc::new(DrillTally::default());
-        let api = Arc::new(Checkout::new(&setup, clock, addrs, boards, tally.clone()));
+        let api = Arc::new(Checkout::new(&setup, clock, addrs, feeds, tally.clone()));
         let served = checkout::serve(api.clone()).await?;
         load::warm(&http::pooled_client(), served.addr).await;
         Ok(Self {
