@@ -50,3 +50,115 @@ fn lab_5s_half_open_results_name_no_note() {
         assert!(!UNFOLLOWABLE.iter().any(|words| row.contains(words)), "{row}");
     }
 }
+
+/// The whole numbers in `text`, each a run of digits not part of a decimal ("2.5" gives none).
+fn whole_numbers(text: &str) -> Vec<u64> {
+    let bytes = text.as_bytes();
+    let mut numbers = Vec::new();
+    let mut start = None;
+    for (index, byte) in bytes.iter().chain(std::iter::once(&b' ')).enumerate() {
+        match (byte.is_ascii_digit(), start) {
+            (true, None) => start = Some(index),
+            (false, Some(from)) => {
+                let decimal = (from > 0 && bytes[from - 1] == b'.')
+                    || (*byte == b'.' && bytes.get(index + 1).is_some_and(u8::is_ascii_digit));
+                if !decimal {
+                    numbers.extend(text[from..index].parse::<u64>().ok());
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    numbers
+}
+
+/// A step's check is open beside its page's sliders, and the focused slider's help shows under
+/// them: no help on that page may state the check's answer ("keeps answering 503" beside "what
+/// status code will /readyz return?", a beginner's trial). Answers of one digit are left out:
+/// "0: none" or "1 in 3" say how a slider reads, not what a check asks.
+#[test]
+fn no_slider_help_states_the_answer_of_a_check_on_its_page() {
+    use resilience_lab::learning::metrics;
+    let content = Content::load(None).expect("the built-in labs load");
+    let mut found = Vec::new();
+    for lab in &content.labs {
+        for (index, step) in lab.steps.iter().enumerate() {
+            let Some(check) = step
+                .check
+                .as_deref()
+                .and_then(|id| lab.checks.iter().find(|c| c.id == id))
+            else {
+                continue;
+            };
+            let Some(metric) = check.metric.as_deref() else {
+                continue;
+            };
+            let defaults: Vec<(String, f64)> = lab
+                .parameters
+                .iter()
+                .map(|spec| (spec.name.clone(), spec.default))
+                .collect();
+            let Some(answer) = metrics::lookup(&metrics::check_run(lab, check, &defaults[..]), metric) else {
+                continue;
+            };
+            if answer.fract() != 0.0 || answer < 10.0 {
+                continue;
+            }
+            for spec in lab.page_parameters(lab.step_page(index)) {
+                if whole_numbers(&spec.help).contains(&(answer as u64)) {
+                    found.push(format!(
+                        "{} step {}: {} help {:?} states {answer}",
+                        lab.id,
+                        index + 1,
+                        spec.name,
+                        spec.help
+                    ));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+/// The 0 key puts the focused slider back to its default, so a step that says "set the
+/// deregistration delay to 0" (default 1 s) sends a learner to the wrong key: such a step says
+/// which keys reach 0 (a beginner's trial pressed 0 and got 1.0 s).
+#[test]
+fn a_step_setting_a_slider_to_zero_says_how_when_zero_is_not_its_default() {
+    let content = Content::load(None).expect("the built-in labs load");
+    let mut found = Vec::new();
+    for lab in &content.labs {
+        for (index, step) in lab.steps.iter().enumerate() {
+            let text = step.text.to_lowercase();
+            for spec in lab.page_parameters(lab.step_page(index)) {
+                let asks_zero = [
+                    format!("{} to 0 ", spec.label.to_lowercase()),
+                    format!("{} to 0:", spec.label.to_lowercase()),
+                    format!("{} to 0.", spec.label.to_lowercase()),
+                    format!("{} to 0 (", spec.label.to_lowercase()),
+                ]
+                .iter()
+                .any(|words| text.contains(words.as_str()));
+                if asks_zero && spec.default != 0.0 && !(text.contains("home") || text.contains('←')) {
+                    found.push(format!("{} step {}: {:?}", lab.id, index + 1, step.text));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+/// Lab 5's Retry-After check counts each client's first call, the one the 429 answered: the
+/// prompt says so, or "each holds all its calls behind one gate" reads as none getting through.
+#[test]
+fn the_retry_after_prompt_counts_each_clients_first_call() {
+    let content = Content::load(None).expect("the built-in labs load");
+    let check = content
+        .labs
+        .iter()
+        .flat_map(|lab| &lab.checks)
+        .find(|check| check.metric.as_deref() == Some("budget.arrivals_in_window"))
+        .expect("the Retry-After check");
+    assert!(check.prompt.contains("first call"), "{}", check.prompt);
+}
