@@ -8,29 +8,29 @@
 //! drills played at once make the machine the experiment (the baseline sags under the
 //! double load, the bar with it). A test checks that no shipped incident is left out.
 //!
-//! payments-503's twin ran its breaker cycle a second ahead of the sim's from the onset on
-//! (it tripped at 110.7 s in every run, the sim's at 111.3 s), so the retries lever at 125
-//! s met the cycle in another phase and two runs in six read 131 s and 134 s: a dependency
-//! told checkout-api when its stand-ins' application attempts end only in the live
-//! attempt's answer, and a stand-in's fast 503 (10 ms) told with a live success (120 ms)
-//! reached the breaker about 100 ms late, bunched with its own five's successes. Now the
-//! dependency posts them the moment it plans them (`StandInBoard`) and each is recorded at
-//! its own sim request's arrival plus its time (timed from the live call's start, which
-//! waits for inventory and the machine, two runs in 16 read 132 s and 134 s). Measured on
-//! this build: the twin's breaker trips at 111.2 to 111.3 s and 119.6 to 119.8 s (the sim's
-//! 111.3 and 119.5); 38 runs of this test at a load average of 1.7 to 5.8 read 129 s, the
-//! sim's second, 36 times, 130 s once and 134 s once, and seven release runs of `run oncall
-//! --live` read 129 s six times and 136 s once (load 3.2 to 3.9). So the test is still
-//! ignored, and says why: about one run in 20 still disagrees. The run that read 134 s
-//! tripped in second 110 after all (goodput 55, the sim's 66), so its cycle ran ahead again
-//! and tripped once more at 128 s: the sim's own window comes within two failures of a trip
-//! at 110.5 to 110.9 s (8 in 20) and within one at 129 s (9 in 20), and outcomes recorded a
-//! little out of order on a loaded machine can tip the twin's (its own live call's outcome
-//! comes when its answer does, 50 to 135 ms after the sim's moment, and a stand-in's fast
-//! 503 when the dependency plans the call). Also left as it is: in half-open the twin's
-//! trial calls are live calls only, a twentieth of a second apart, where the sim's are its
-//! next three requests, so the twin's breaker closes 0.03 to 0.5 s after the sim's (at
-//! 124.8 to 125.1 s, the sim's 124.6).
+//! payments-503 is the close one: the sim's own breaker window comes within two failures
+//! of a trip in the onset's second (8 in 20 at 110.5 to 110.9 s) and within one at 129 s
+//! (9 in 20), so the order the twin's window learns outcomes in decides whether it trips.
+//! It read 134 s and 136 s in two runs of 45 (the sim's 129 s) while outcomes reached the
+//! twin's breaker as they came: the live call's own with its answer (50 to 135 ms late on
+//! a loaded machine), the stand-ins' each from a timer of its own (1 ms ticks, 12.5 drill
+//! ms, longer than the sim's 10 ms between requests), and a payments call planned before
+//! the previous checkout's (it starts when its inventory call ends); and its half-open
+//! trials were live calls only, so it closed 0.03 to 0.5 s after the sim's. Now each
+//! outcome waits in the breaker's queue for its sim moment and an ask at a sim request's
+//! arrival learns those due by then, in order; the dependency asks for the stand-ins at
+//! their arrivals; a call asks once the checkouts before it have planned theirs
+//! (`live::oncall::breaker_feed`). Measured (a release build, `run oncall --live`): the
+//! twin's payments breaker trips at 111.27 s and 119.47 s and closes the second time at
+//! 124.59 s (the sim's 111.3, 119.5 and 124.6; two runs before the ordering wait, the same
+//! to the 10 ms); 20 runs before the ordering wait, at a load average of 5.3 to 8.9, read
+//! 129 s 19 times and 134 s once; 30 runs with it, at 3.2 to 8.0, 129 s every time. This
+//! test, in a debug build, read 129 s eight times (three beside the whole default suite)
+//! and 128 s twice, the two while the whole default suite and a second drill ran beside
+//! it (load 3.5 to 8): within the second, but at its edge where CI runs it (beside three
+//! other processes of slow tests, tmux and a browser), so it stays ignored until a run
+//! beside CI's load shows a margin. What moves the restored moment by that second under
+//! load is not measured yet.
 
 use resilience_lab::engine::oncall::{DrillRun, DrillScore, DrillSetup, builtin_incidents, run_drill, score_drill};
 use resilience_lab::live::oncall::runner::{MS_PER_DRILL_S, run};
@@ -139,7 +139,7 @@ async fn the_live_twin_agrees_with_the_simulation_on_the_brownouts_runbook() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "about one run in 20 still disagrees (134 s and 136 s, the sim's 129 s, in 45 runs; 129 s in 42, 130 s in one): the twin's breaker can still trip in the onset's second, where the sim's window is two failures short of a trip; see the module's note. Run it with --ignored"]
+#[ignore = "within 1 s in every run measured, but at the edge under load: 129 s in 30 of 30 release runs of run oncall --live (load 3.2 to 8.0) and in eight debug runs of this test, 128 s in two debug runs beside the whole default suite and a second drill (load 3.5 to 8; the sim reads 129 s); see the module's note. Run it with --ignored"]
 async fn the_live_twin_agrees_with_the_simulation_on_the_payments_503_runbook() {
     agrees_on_the_runbook("payments-503").await;
 }

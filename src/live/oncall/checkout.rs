@@ -5,10 +5,11 @@
 //! The calls are the simulation's: each is an [`engine::oncall::call_plan::CallPlan`]
 //! stepped here with real attempts, the breakers are the engine's `Breaker`, fed each
 //! outcome at its sim moment and asked at the sim request's arrival
-//! ([`super::breaker_feed`]), and the layers come from `engine::oncall::sim::call_layers`. The hard
-//! dependencies are called one after the other within the request's deadline (inventory,
-//! then payments if inventory answered); the soft ones beside them, with no deadline of
-//! their own: the request stops waiting for them at its deadline, their retries go on.
+//! ([`super::breaker_feed`]), and the layers come from `engine::oncall::sim::call_layers`.
+//! The hard dependencies are called one after the other within the request's deadline
+//! (inventory, then payments if inventory answered); the soft ones beside them, with no
+//! deadline of their own: the request stops waiting for them at its deadline, their
+//! retries go on.
 //!
 //! [`engine::oncall::call_plan::CallPlan`]: crate::engine::oncall::call_plan::CallPlan
 
