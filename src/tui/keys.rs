@@ -542,10 +542,19 @@ pub fn footer_keys(context: Context) -> Vec<&'static str> {
 /// The footer's entries for `context` whose message passes `keep` (the reveal key shows only
 /// while it has something to reveal).
 pub fn footer_keys_if(context: Context, keep: impl Fn(Msg) -> bool) -> Vec<&'static str> {
+    footer_entries_if(context, keep)
+        .into_iter()
+        .map(|(_, entry)| entry)
+        .collect()
+}
+
+/// [`footer_keys_if`] with each entry's message, so a page places its own keys among them
+/// by what the keys do, not by their words.
+pub fn footer_entries_if(context: Context, keep: impl Fn(Msg) -> bool) -> Vec<(Msg, &'static str)> {
     BINDINGS
         .iter()
         .filter(|b| !b.footer.is_empty() && b.contexts.contains(&context) && keep(b.msg))
-        .map(|b| b.footer)
+        .map(|b| (b.msg, b.footer))
         .collect()
 }
 
