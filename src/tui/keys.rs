@@ -339,7 +339,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Esc,       NONE,  OBSERVED,     Msg::Back,                                   "Esc",           "close, stay on this step",                                     "Esc close"),
     bind(KeyCode::PageDown,  NONE,  OBSERVED,     Msg::ScrollDown,                             "PgDn/PgUp",     "a verdict longer than its card: its end, or its start",        ""),
     bind(KeyCode::PageUp,    NONE,  OBSERVED,     Msg::ScrollUp,                               "",              "",                                                             ""),
-    bind(KeyCode::Char('F'), NONE,  OBSERVED,     Msg::NextPage,                               "F",             "Lab 1: close this and switch to the fleet view, or back",     ""),
+    bind(KeyCode::Char('F'), NONE,  OBSERVED,     Msg::NextPage,                               "F",             "close this and switch to the lab's next page",                 ""),
     // The note that the steps go on in the other view: nothing follows here, so Enter closes it.
     bind(KeyCode::Enter,     NONE,  NOTE,         Msg::Open,                                   "Enter/]/Esc",   "close the note, stay on this step",                            "Enter close"),
     bind(KeyCode::Char(']'), NONE,  NOTE,         Msg::Open,                                   "",              "",                                                             ""),
@@ -356,7 +356,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Char('='), NONE,  LAB,          Msg::Live(LiveMsg::Load(1)),                 "",              "",                                                             ""),
     bind(KeyCode::Char('-'), NONE,  LAB,          Msg::Live(LiveMsg::Load(-1)),                "",              "",                                                             ""),
     bind(KeyCode::Char('c'), NONE,  LAB,          Msg::Live(LiveMsg::CutLoad),                 "",              "",                                                             ""),
-    bind(KeyCode::Char('F'), NONE,  FLEET,        Msg::NextPage,                               "F",             "back to the single server",                                    "F one server"),
+    bind(KeyCode::Char('F'), NONE,  FLEET,        Msg::NextPage,                               "F",             "switch to the lab's next page",                                "F one server"),
     bind(KeyCode::Char('d'), NONE,  FLEET,        Msg::Fleet(FleetMsg::DbDown),                "d/w/u",         "the database's window: down, slow (2 s a query) or up",       "d/w/u db"),
     bind(KeyCode::Char('w'), NONE,  FLEET,        Msg::Fleet(FleetMsg::DbSlow),                "",              "",                                                             ""),
     bind(KeyCode::Char('u'), NONE,  FLEET,        Msg::Fleet(FleetMsg::DbUp),                  "",              "",                                                             ""),
@@ -366,7 +366,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Char('c'), NONE,  FLEET,        Msg::Fleet(FleetMsg::Scenario),              "c",             "the next scenario: every fleet slider to its values",          "c scenario"),
     bind(KeyCode::Char('m'), NONE,  FLEET,        Msg::ToggleMode,                             "m",             "simulated or live (real replicas, database, Service at 10x)",  "m live"),
     bind(KeyCode::Char('s'), NONE,  FLEET,        Msg::StartStop,                              "s",             "live: start a run (it ends by itself), or stop it",            "s start/stop"),
-    bind(KeyCode::Char('F'), NONE,  LAB,          Msg::NextPage,                               "F",             "Lab 1: the fleet view (replicas behind a Service), or back",   ""),
+    bind(KeyCode::Char('F'), NONE,  LAB,          Msg::NextPage,                               "F",             "switch to the lab's next page",                                ""),
     // The on-call drill. Esc pauses the clock before it goes home, so nothing runs unseen.
     bind(KeyCode::Char(' '), NONE,  ONCALL,       Msg::Oncall(OncallMsg::Pause),               "Space",         "pause the drill clock, or run it again",                       "Space pause"),
     bind(KeyCode::Char('+'), NONE,  ONCALL,       Msg::Oncall(OncallMsg::Faster),              "+/-",           "drill clock faster or slower (1000 to 60 ms a drill second)",  "+/- speed"),

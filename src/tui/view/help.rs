@@ -67,19 +67,31 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         ],
         _ => &[("wheel", "scroll")],
     };
-    let key_width = rows
-        .iter()
-        .chain(mouse)
-        .map(|(k, _)| k.chars().count())
-        .max()
-        .unwrap_or(0);
+    // `F` names the page it switches to, as the lab file titles it (the table says "the
+    // lab's next page": it names no lab).
+    let next_page = match app.screen {
+        Screen::Lab(index) => {
+            let (lab, screen) = (&app.content.labs[index], &app.labs[index]);
+            (lab.pages.len() > 1).then(|| &lab.pages[(screen.showing_page + 1) % lab.pages.len()].title)
+        }
+        _ => None,
+    };
+    let f_label = keys::key_label(Msg::NextPage);
+    let rows: Vec<(&str, String)> = rows
+        .into_iter()
+        .chain(mouse.iter().copied())
+        .map(|(key, help)| match next_page {
+            Some(title) if Some(key) == f_label => (key, help.replace("the lab's next page", title)),
+            _ => (key, help.to_string()),
+        })
+        .collect();
+    let key_width = rows.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
     let mut lines: Vec<Line> = rows
         .iter()
-        .chain(mouse)
         .map(|(key, help)| {
             Line::from(vec![
                 Span::styled(format!(" {key:>key_width$}  "), theme.key()),
-                Span::raw(*help),
+                Span::raw(help.as_str()),
             ])
         })
         .collect();
