@@ -500,12 +500,6 @@ pub fn lists_own_row(context: Context, msg: Msg) -> bool {
         .any(|b| b.msg == msg && !b.label.is_empty() && b.contexts.contains(&context))
 }
 
-/// Whether the fleet view takes the lab screen's `msg`: it has its own `m`, `s` and `F`,
-/// and no other lab's live keys.
-pub fn fleet_takes(msg: Msg) -> bool {
-    !matches!(msg, Msg::Live(_) | Msg::ToggleMode | Msg::StartStop | Msg::NextPage)
-}
-
 /// How the footer and the help name the answer keys of a choice question with `choices`
 /// choices: the key table's row names the most any question has (`a–e`), but only the
 /// letters the shown question has answer it.

@@ -12,7 +12,7 @@ use crate::tui::msg::Msg;
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
     let context = app.screen_context();
-    // Lab 1 live or its fleet view: their own keys first, then the lab screen's.
+    // A page's own context (a live screen's, the fleet's): its keys first, then the lab screen's.
     let live = app.live_context_ignoring_help().filter(|_| context == Context::Lab);
     let mut rows = live.map(keys::help_rows).unwrap_or_default();
     // The reveal key is listed while it would change the screen (the footer's rule).
@@ -21,11 +21,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         _ => false,
     };
     let takes_reveal = |msg: Msg| msg != Msg::Reveal || revealing;
-    if live == Some(Context::Fleet) {
-        rows.extend(keys::help_rows_if(context, |msg| {
-            keys::fleet_takes(msg) && takes_reveal(msg)
-        }));
-    } else if let (Context::Lab, Screen::Lab(index)) = (context, app.screen) {
+    // One rule for every page's context: the lab screen's rows but other labs' live keys and
+    // the rows the page's context lists itself (the fleet's m, s and F; a live screen's m, s).
+    if let (Context::Lab, Screen::Lab(index)) = (context, app.screen) {
         let lab = &app.content.labs[index];
         let listed_live = |msg: Msg| live.is_some_and(|live| keys::lists_own_row(live, msg));
         rows.extend(keys::help_rows_if(context, |msg| {
