@@ -252,7 +252,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::PageDown,  NONE,  LAB,          Msg::ScrollDown,                             "",              "",                                                             ""),
     // Lab: predict-then-observe. `m` and `s` are kept free for Sim/Live and start/stop.
     bind(KeyCode::Char('p'), NONE,  LAB,          Msg::Predict,                                "p",             "predict the current step's check, then run",                   "p predict"),
-    // Listed (footer and help) only while the step's unanswered check hides the run; `v` is Lab 4's view key.
+    // Listed (footer and help) only while it would change the screen (LabScreen::reveal_offered); `v` is Lab 4's view key.
     bind(KeyCode::Char('x'), NONE,  LAB,          Msg::Reveal,                                 "x",             "show the run without predicting (this step only)",              "x reveal"),
     // The footer has room for six; the lesson panel's border names `[ ]`.
     bind(KeyCode::Char('['), NONE,  LAB,          Msg::PrevStep,                               "[/]",           "previous or next guided step",                                 ""),
