@@ -252,7 +252,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::PageDown,  NONE,  LAB,          Msg::ScrollDown,                             "",              "",                                                             ""),
     // Lab: predict-then-observe. `m` and `s` are kept free for Sim/Live and start/stop.
     bind(KeyCode::Char('p'), NONE,  LAB,          Msg::Predict,                                "p",             "predict the current step's check, then run",                   "p predict"),
-    // Listed (footer and help) only while the step's unanswered check hides the run; `v` is Lab 4's view key.
+    // Listed (footer and help) only while it would change the screen (LabScreen::reveal_offered); `v` is Lab 4's view key.
     bind(KeyCode::Char('x'), NONE,  LAB,          Msg::Reveal,                                 "x",             "show the run without predicting (this step only)",              "x reveal"),
     // The footer has room for six; the lesson panel's border names `[ ]`.
     bind(KeyCode::Char('['), NONE,  LAB,          Msg::PrevStep,                               "[/]",           "previous or next guided step",                                 ""),
@@ -339,7 +339,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Esc,       NONE,  OBSERVED,     Msg::Back,                                   "Esc",           "close, stay on this step",                                     "Esc close"),
     bind(KeyCode::PageDown,  NONE,  OBSERVED,     Msg::ScrollDown,                             "PgDn/PgUp",     "a verdict longer than its card: its end, or its start",        ""),
     bind(KeyCode::PageUp,    NONE,  OBSERVED,     Msg::ScrollUp,                               "",              "",                                                             ""),
-    bind(KeyCode::Char('F'), NONE,  OBSERVED,     Msg::NextPage,                               "F",             "Lab 1: close this and switch to the fleet view, or back",     ""),
+    bind(KeyCode::Char('F'), NONE,  OBSERVED,     Msg::NextPage,                               "F",             "close this and switch to the lab's next page",                 ""),
     // The note that the steps go on in the other view: nothing follows here, so Enter closes it.
     bind(KeyCode::Enter,     NONE,  NOTE,         Msg::Open,                                   "Enter/]/Esc",   "close the note, stay on this step",                            "Enter close"),
     bind(KeyCode::Char(']'), NONE,  NOTE,         Msg::Open,                                   "",              "",                                                             ""),
@@ -356,7 +356,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Char('='), NONE,  LAB,          Msg::Live(LiveMsg::Load(1)),                 "",              "",                                                             ""),
     bind(KeyCode::Char('-'), NONE,  LAB,          Msg::Live(LiveMsg::Load(-1)),                "",              "",                                                             ""),
     bind(KeyCode::Char('c'), NONE,  LAB,          Msg::Live(LiveMsg::CutLoad),                 "",              "",                                                             ""),
-    bind(KeyCode::Char('F'), NONE,  FLEET,        Msg::NextPage,                               "F",             "back to the single server",                                    "F one server"),
+    bind(KeyCode::Char('F'), NONE,  FLEET,        Msg::NextPage,                               "F",             "switch to the lab's next page",                                "F one server"),
     bind(KeyCode::Char('d'), NONE,  FLEET,        Msg::Fleet(FleetMsg::DbDown),                "d/w/u",         "the database's window: down, slow (2 s a query) or up",       "d/w/u db"),
     bind(KeyCode::Char('w'), NONE,  FLEET,        Msg::Fleet(FleetMsg::DbSlow),                "",              "",                                                             ""),
     bind(KeyCode::Char('u'), NONE,  FLEET,        Msg::Fleet(FleetMsg::DbUp),                  "",              "",                                                             ""),
@@ -366,7 +366,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Char('c'), NONE,  FLEET,        Msg::Fleet(FleetMsg::Scenario),              "c",             "the next scenario: every fleet slider to its values",          "c scenario"),
     bind(KeyCode::Char('m'), NONE,  FLEET,        Msg::ToggleMode,                             "m",             "simulated or live (real replicas, database, Service at 10x)",  "m live"),
     bind(KeyCode::Char('s'), NONE,  FLEET,        Msg::StartStop,                              "s",             "live: start a run (it ends by itself), or stop it",            "s start/stop"),
-    bind(KeyCode::Char('F'), NONE,  LAB,          Msg::NextPage,                               "F",             "Lab 1: the fleet view (replicas behind a Service), or back",   ""),
+    bind(KeyCode::Char('F'), NONE,  LAB,          Msg::NextPage,                               "F",             "switch to the lab's next page",                                ""),
     // The on-call drill. Esc pauses the clock before it goes home, so nothing runs unseen.
     bind(KeyCode::Char(' '), NONE,  ONCALL,       Msg::Oncall(OncallMsg::Pause),               "Space",         "pause the drill clock, or run it again",                       "Space pause"),
     bind(KeyCode::Char('+'), NONE,  ONCALL,       Msg::Oncall(OncallMsg::Faster),              "+/-",           "drill clock faster or slower (1000 to 60 ms a drill second)",  "+/- speed"),
@@ -500,12 +500,6 @@ pub fn lists_own_row(context: Context, msg: Msg) -> bool {
         .any(|b| b.msg == msg && !b.label.is_empty() && b.contexts.contains(&context))
 }
 
-/// Whether the fleet view takes the lab screen's `msg`: it has its own `m`, `s` and `F`,
-/// and no other lab's live keys.
-pub fn fleet_takes(msg: Msg) -> bool {
-    !matches!(msg, Msg::Live(_) | Msg::ToggleMode | Msg::StartStop | Msg::NextPage)
-}
-
 /// How the footer and the help name the answer keys of a choice question with `choices`
 /// choices: the key table's row names the most any question has (`a–e`), but only the
 /// letters the shown question has answer it.
@@ -542,10 +536,19 @@ pub fn footer_keys(context: Context) -> Vec<&'static str> {
 /// The footer's entries for `context` whose message passes `keep` (the reveal key shows only
 /// while it has something to reveal).
 pub fn footer_keys_if(context: Context, keep: impl Fn(Msg) -> bool) -> Vec<&'static str> {
+    footer_entries_if(context, keep)
+        .into_iter()
+        .map(|(_, entry)| entry)
+        .collect()
+}
+
+/// [`footer_keys_if`] with each entry's message, so a page places its own keys among them
+/// by what the keys do, not by their words.
+pub fn footer_entries_if(context: Context, keep: impl Fn(Msg) -> bool) -> Vec<(Msg, &'static str)> {
     BINDINGS
         .iter()
         .filter(|b| !b.footer.is_empty() && b.contexts.contains(&context) && keep(b.msg))
-        .map(|b| b.footer)
+        .map(|b| (b.msg, b.footer))
         .collect()
 }
 

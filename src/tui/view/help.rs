@@ -12,7 +12,7 @@ use crate::tui::msg::Msg;
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
     let context = app.screen_context();
-    // Lab 1 live or its fleet view: their own keys first, then the lab screen's.
+    // A page's own context (a live screen's, the fleet's): its keys first, then the lab screen's.
     let live = app.live_context_ignoring_help().filter(|_| context == Context::Lab);
     let mut rows = live.map(keys::help_rows).unwrap_or_default();
     // The reveal key is listed while it would change the screen (the footer's rule).
@@ -21,11 +21,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         _ => false,
     };
     let takes_reveal = |msg: Msg| msg != Msg::Reveal || revealing;
-    if live == Some(Context::Fleet) {
-        rows.extend(keys::help_rows_if(context, |msg| {
-            keys::fleet_takes(msg) && takes_reveal(msg)
-        }));
-    } else if let (Context::Lab, Screen::Lab(index)) = (context, app.screen) {
+    // One rule for every page's context: the lab screen's rows but other labs' live keys and
+    // the rows the page's context lists itself (the fleet's m, s and F; a live screen's m, s).
+    if let (Context::Lab, Screen::Lab(index)) = (context, app.screen) {
         let lab = &app.content.labs[index];
         let listed_live = |msg: Msg| live.is_some_and(|live| keys::lists_own_row(live, msg));
         rows.extend(keys::help_rows_if(context, |msg| {
@@ -67,19 +65,31 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         ],
         _ => &[("wheel", "scroll")],
     };
-    let key_width = rows
-        .iter()
-        .chain(mouse)
-        .map(|(k, _)| k.chars().count())
-        .max()
-        .unwrap_or(0);
+    // `F` names the page it switches to, as the lab file titles it (the table says "the
+    // lab's next page": it names no lab).
+    let next_page = match app.screen {
+        Screen::Lab(index) => {
+            let (lab, screen) = (&app.content.labs[index], &app.labs[index]);
+            (lab.pages.len() > 1).then(|| &lab.pages[(screen.showing_page + 1) % lab.pages.len()].title)
+        }
+        _ => None,
+    };
+    let f_label = keys::key_label(Msg::NextPage);
+    let rows: Vec<(&str, String)> = rows
+        .into_iter()
+        .chain(mouse.iter().copied())
+        .map(|(key, help)| match next_page {
+            Some(title) if Some(key) == f_label => (key, help.replace("the lab's next page", title)),
+            _ => (key, help.to_string()),
+        })
+        .collect();
+    let key_width = rows.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
     let mut lines: Vec<Line> = rows
         .iter()
-        .chain(mouse)
         .map(|(key, help)| {
             Line::from(vec![
                 Span::styled(format!(" {key:>key_width$}  "), theme.key()),
-                Span::raw(*help),
+                Span::raw(help.as_str()),
             ])
         })
         .collect();

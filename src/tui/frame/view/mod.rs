@@ -252,16 +252,22 @@ fn render_footer(view: &LabView, area: Rect, buf: &mut Buffer) {
 /// of the sliders' (the help lists those): its footer read as the simulation's, without the
 /// keys that run it.
 pub fn footer_keys(frame: &dyn PageFrame) -> Vec<&'static str> {
+    footer_entries(frame).into_iter().map(|(_, entry)| entry).collect()
+}
+
+/// [`footer_keys`] with each entry's message, for a page that places keys of its own among
+/// them (Lab 4's `v` after the sliders' keys).
+pub fn footer_entries(frame: &dyn PageFrame) -> Vec<(Msg, &'static str)> {
     let offered = frame.reveal_offered();
     let keep = |msg: Msg| msg != Msg::Reveal || offered;
     match frame.live_context().filter(|_| frame.context() == Context::Lab) {
-        Some(live) => keys::footer_keys(live)
+        Some(live) => keys::footer_entries_if(live, |_| true)
             .into_iter()
-            .chain(keys::footer_keys_if(Context::Lab, |msg| {
+            .chain(keys::footer_entries_if(Context::Lab, |msg| {
                 keep(msg) && !matches!(msg, Msg::NextSlider | Msg::Step(_))
             }))
             .collect(),
-        None => keys::footer_keys_if(frame.context(), keep),
+        None => keys::footer_entries_if(frame.context(), keep),
     }
 }
 

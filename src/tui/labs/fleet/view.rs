@@ -38,7 +38,7 @@ use crate::tui::labs::fleet::live::{APP_TIME_SCALE, FleetLive};
 use crate::tui::labs::fleet::state::{self, FleetPage};
 use crate::tui::labs::page::PageFrame;
 use crate::tui::layout::LabLayout;
-use crate::tui::msg::Msg;
+use crate::tui::msg::{FleetMsg, Msg};
 use crate::tui::view::footer;
 use crate::wrap;
 
@@ -145,24 +145,28 @@ pub fn render(panel: &FleetPage, frame: &dyn PageFrame, page: &PageSliders, layo
     // At 80 columns the keys first close up to one space apart, then take shorter labels
     // (with `x reveal` too, "F one server" did not fit and `o roll` was dropped): every key
     // that applies stays. Only a footer narrower than the app allows still drops one.
-    let fits =
-        |entries: &[&str], gap: usize| footer::entries_width(entries, gap) <= usize::from(layout.footer.width) + 2;
+    // Keys are found by what they do, not by their words.
+    let fits = |entries: &[(Msg, &str)], gap: usize| {
+        let words: Vec<&str> = entries.iter().map(|(_, entry)| *entry).collect();
+        footer::entries_width(&words, gap) <= usize::from(layout.footer.width) + 2
+    };
     let mut gap = if fits(&entries, 2) { 2 } else { 1 };
-    for (long, short) in [("F one server", "F server"), ("c scenario", "c next")] {
+    for (msg, short) in [(Msg::NextPage, "F server"), (Msg::Fleet(FleetMsg::Scenario), "c next")] {
         if !fits(&entries, gap) {
             entries
                 .iter_mut()
-                .filter(|entry| **entry == long)
-                .for_each(|entry| *entry = short);
+                .filter(|(entry_msg, _)| *entry_msg == msg)
+                .for_each(|(_, entry)| *entry = short);
             gap = if fits(&entries, 2) { 2 } else { 1 };
         }
     }
-    for gives_way in ["o ", "F "] {
+    for gives_way in [Msg::Fleet(FleetMsg::Roll), Msg::NextPage] {
         if !fits(&entries, gap) {
-            entries.retain(|entry| !entry.starts_with(gives_way));
+            entries.retain(|(msg, _)| *msg != gives_way);
             gap = if fits(&entries, 2) { 2 } else { 1 };
         }
     }
+    let entries = entries.into_iter().map(|(_, entry)| entry);
     footer::render_entries_gap(entries, gap, theme, layout.footer, buf);
 }
 
@@ -185,26 +189,28 @@ fn scenario_title(lead: &str, scenario: &str, changed: &[String], width: usize) 
 
 /// The footer: the simulation's keys, or the live run's (the probe and rollout keys set the
 /// next start there, so they give way to `s`).
-fn footer_entries(live: bool, reveal_offered: bool) -> Vec<&'static str> {
-    let mut entries: Vec<&'static str> = keys::footer_keys(Context::Fleet)
-        .into_iter()
-        .filter(|entry| match live {
-            false => !entry.starts_with("s "),
-            true => !["l/r ", "o ", "c "].iter().any(|key| entry.starts_with(key)),
-        })
-        .map(|entry| {
-            if live && entry.starts_with("m ") {
-                "m sim"
-            } else {
-                entry
-            }
-        })
-        .collect();
-    entries.push("p predict");
+fn footer_entries(live: bool, reveal_offered: bool) -> Vec<(Msg, &'static str)> {
+    let next_start = |msg: Msg| {
+        matches!(
+            msg,
+            Msg::Fleet(FleetMsg::Liveness | FleetMsg::Readiness | FleetMsg::Roll | FleetMsg::Scenario)
+        )
+    };
+    let mut entries: Vec<(Msg, &'static str)> = keys::footer_entries_if(Context::Fleet, |msg| match live {
+        false => msg != Msg::StartStop,
+        true => !next_start(msg),
+    })
+    .into_iter()
+    .map(|(msg, entry)| match msg {
+        Msg::ToggleMode if live => (msg, "m sim"),
+        _ => (msg, entry),
+    })
+    .collect();
+    entries.push((Msg::Predict, "p predict"));
     if reveal_offered {
-        entries.extend(keys::footer_keys_if(Context::Lab, |msg| msg == Msg::Reveal));
+        entries.extend(keys::footer_entries_if(Context::Lab, |msg| msg == Msg::Reveal));
     }
-    entries.push("? help");
+    entries.push((Msg::ToggleHelp, "? help"));
     entries
 }
 

@@ -23,7 +23,7 @@ use ratatui::widgets::{Paragraph, Widget};
 use crate::engine::overload::{CurvePoint, OverloadParams, OverloadRun, Second};
 use crate::learning::reveal::{Masked, placeholder};
 use crate::report::cells::fit_width;
-use crate::tui::frame::view::{footer_keys, masked_chart, results_title_of};
+use crate::tui::frame::view::{footer_entries, masked_chart, results_title_of};
 use crate::tui::labs::overload::charts::{
     bulkhead_view, goodput_curves, metastable_view, outcomes_per_second, queue_halves, queue_length_over_time,
     queue_wait_over_time, throttle_view,
@@ -32,6 +32,7 @@ use crate::tui::labs::overload::live::{LiveRecord, LiveScale, OverloadLive, Over
 use crate::tui::labs::overload::run::OverloadResults;
 use crate::tui::labs::page::PageFrame;
 use crate::tui::labs::sim_page::{LabSim, SimPage};
+use crate::tui::msg::{LiveMsg, Msg};
 use crate::tui::view::footer;
 use crate::tui::widgets::panel::panel;
 use crate::wrap::first_that_fits;
@@ -337,19 +338,25 @@ pub fn render_charts<S: LabSim<Results = OverloadResults, Live = OverloadLive>>(
     }
 }
 
-/// Lab 4's footer: the lab screen's keys with `v` after the sliders' (live: after start and
-/// stop); on a narrow live screen the lesson's `L` gives way (the help lists it).
+/// The keys the page's footer adds to the lab screen's, after the sliders' (the key table
+/// leaves `v` out of the footer: only this page's views are worth the room).
+pub const FOOTER_KEYS: &[(Msg, &str)] = &[(Msg::Live(LiveMsg::ToggleView), "v view")];
+
+/// Lab 4's footer: the lab screen's keys with the page's own ([`FOOTER_KEYS`]) after the
+/// sliders' (live: after start and stop), placed by what the keys do; on a narrow live
+/// screen the lesson's `L` gives way (the help lists it).
 pub fn render_footer(frame: &dyn PageFrame, area: Rect, buf: &mut Buffer) {
     let mut entries = Vec::new();
-    for entry in footer_keys(frame) {
-        entries.push(entry);
-        if entry.starts_with("←→") || entry.starts_with("s start") {
-            entries.push("v view");
+    for (msg, entry) in footer_entries(frame) {
+        entries.push((msg, entry));
+        if matches!(msg, Msg::Step(_) | Msg::StartStop) {
+            entries.extend_from_slice(FOOTER_KEYS);
         }
     }
-    let width = |entries: &[&str]| 1 + entries.iter().map(|e| e.chars().count() + 2).sum::<usize>();
+    let width = |entries: &[(Msg, &str)]| 1 + entries.iter().map(|(_, e)| e.chars().count() + 2).sum::<usize>();
     if width(&entries) > usize::from(area.width) {
-        entries.retain(|entry| !entry.starts_with("L "));
+        entries.retain(|(msg, _)| *msg != Msg::ToggleLesson);
     }
+    let entries: Vec<&str> = entries.into_iter().map(|(_, entry)| entry).collect();
     footer::render_entries(entries, frame.theme(), area, buf);
 }
