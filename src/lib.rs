@@ -55,8 +55,11 @@
 //! `LabSim` impl), `report/<lab>.rs`, and `commands/<lab>.rs` (its `run` subcommand, a row of
 //! [`cli::RUN_SUBCOMMANDS`]). The rows are distributed slices (`linkme`): a lab's file adds
 //! its own, each registry's test holds every `LabId` to one, and `tests/it/architecture.rs`
-//! fails on a `match` on `LabId` outside `content/lab_id.rs`. It also keeps the layers apart
-//! and finds any two modules that import each other in a loop.
+//! fails on a `match` on `LabId` (or a comparison with one) outside `content/lab_id.rs`. A
+//! live part whose events go through the app's queue adds its event type to
+//! [`live::run::LabBody`] (Labs 1 to 4 do; Lab 5's live screen keeps its own channel). The
+//! architecture test also keeps the layers apart and finds any two modules that import each
+//! other in a loop.
 
 pub mod cli;
 pub mod cli_values;

@@ -37,6 +37,15 @@ pub fn singular_unit(unit: &str) -> &str {
     if is_counted_noun { &unit[..unit.len() - 1] } else { unit }
 }
 
+/// `text` with its first letter a capital: a page's title ("the fleet view") starting a line.
+pub fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 /// `a == b` for `&str` in a `const fn` (`PartialEq` is not callable there): the lab files
 /// ordered by `LabId` and the parameter bounds looked up by name, both at compile time.
 pub const fn same_text(a: &str, b: &str) -> bool {

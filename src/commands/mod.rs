@@ -41,7 +41,9 @@ use std::process::ExitCode;
 
 use color_eyre::eyre::Result;
 
-use crate::cli::{Cli, Command, LabsArgs, LabsCommand, RunContext, ServeLab};
+use clap::Subcommand;
+
+use crate::cli::{Cli, Command, LabsArgs, LabsCommand, RunContext, RunLab, ServeLab};
 use crate::content::{Content, LabId};
 use crate::error::UsageError;
 pub use load::load_content;
@@ -118,12 +120,14 @@ fn list_labs(content: &Content, out: &mut dyn Write) -> Result<ExitCode> {
             lab.id
         )?;
         writeln!(out, "         {}", lab.objective)?;
-        if lab.lab == LabId::Health {
-            // Lab 1's fleet view has its own command: replicas, probes and a Service.
+        // A later page with a `run` subcommand of its own (Lab 1's fleet: replicas, probes
+        // and a Service) gets its line, named as the lab file names the page.
+        for page in lab.pages.iter().skip(1).filter(|page| RunLab::has_subcommand(&page.id)) {
             writeln!(
                 out,
-                "         {:<38} resilience-lab run fleet --sim",
-                "At fleet scale (F in the app)"
+                "         {:<38} resilience-lab run {} --sim",
+                format!("{} (F in the app)", crate::words::capitalised(&page.title)),
+                page.id
             )?;
         }
     }
@@ -132,4 +136,30 @@ fn list_labs(content: &Content, out: &mut dyn Write) -> Result<ExitCode> {
         "\nAdd --json for a JSON report, --help on any command for its flags."
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lab_list_names_each_labs_command_and_a_later_page_with_its_own() {
+        let content = load_labs(None).expect("the built-in labs load");
+        let mut out = Vec::new();
+        list_labs(&content, &mut out).expect("written");
+        let text = String::from_utf8(out).expect("text");
+        for lab in LabId::ALL {
+            let line = format!("resilience-lab run {lab} --sim");
+            assert_eq!(text.matches(&line).count(), 1, "{line} in:\n{text}");
+        }
+        // Lab 1's second page, the fleet, has `run fleet`, named by the lab file's title.
+        let fleet = text
+            .lines()
+            .find(|line| line.ends_with("resilience-lab run fleet --sim"))
+            .unwrap_or_else(|| panic!("no fleet line in:\n{text}"));
+        assert!(
+            fleet.trim_start().starts_with("The fleet view (F in the app)"),
+            "{fleet}"
+        );
+    }
 }

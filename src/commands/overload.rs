@@ -6,6 +6,8 @@ use std::process::ExitCode;
 use color_eyre::eyre::Result;
 
 use crate::cli::{Deferred, OverloadArgs, run_subcommand};
+use crate::commands::load::lab_content;
+use crate::content::LabId;
 use crate::content::params::{self, AtBound, Values};
 use crate::engine::overload::ComparedPoint;
 use crate::engine::overload::metastable;
@@ -24,7 +26,10 @@ fn usage(message: String) -> color_eyre::Report {
 run_subcommand! {
     /// Lab 4: overload, goodput and load shedding (queues, age cap, admission, bulkheads, throttle).
     OverloadSubcommand::Overload(Box<Deferred<OverloadArgs>>), name: "overload", order: 40,
-    run: |args, _, out| {
+    run: |args, context, out| {
+        // Its numbers come from its parameter table, but a class's `--content` file is still
+        // held to its bounds here, as every lab's is, before it runs.
+        lab_content(context, LabId::Overload)?;
         run_overload(&args, out)
     }
 }

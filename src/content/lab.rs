@@ -175,14 +175,18 @@ pub fn no_whole_lab_problems(_max_of: &dyn Fn(&str) -> Option<f64>) -> Vec<Strin
 #[linkme::distributed_slice]
 pub static PARAMETER_LIMITS: [LabParameterLimits];
 
-/// The row of `lab`, if its file registered one.
-fn limits_row(lab: LabId) -> Option<&'static LabParameterLimits> {
-    PARAMETER_LIMITS.iter().find(|row| row.lab == lab)
+/// The row of `lab`. Every lab registers one (the registry test holds every `LabId` to
+/// one row): a lab without would take any lab file, so it stops here rather than fail open.
+fn limits_row(lab: LabId) -> &'static LabParameterLimits {
+    PARAMETER_LIMITS
+        .iter()
+        .find(|row| row.lab == lab)
+        .unwrap_or_else(|| panic!("lab {lab} registers no row in PARAMETER_LIMITS (content/params/{lab}.rs)"))
 }
 
 /// The parameters each lab must define, and the widest range the engine accepts.
 pub fn required_parameters_of(lab: LabId) -> &'static [ParameterLimit] {
-    limits_row(lab).map_or(&[], |row| row.limits)
+    limits_row(lab).limits
 }
 
 /// Where in a lab file a problem is, before its line is known: the spans are looked up only
@@ -336,9 +340,7 @@ fn checked(mut lab: LabFile, text: &str, file: &str, expected: LabId) -> Result<
             .find(|spec| spec.name == name)
             .map(|spec| spec.max)
     };
-    let whole_lab_problems: WholeLabProblems =
-        limits_row(expected).map_or(no_whole_lab_problems, |row| row.whole_lab_problems);
-    for problem in whole_lab_problems(&max_of) {
+    for problem in (limits_row(expected).whole_lab_problems)(&max_of) {
         errors.push((Place::File, problem));
     }
     for required in required_parameters(expected_id) {

@@ -261,8 +261,11 @@ fn the_lab_screens_frame_names_no_lab() {
     }
 }
 
-/// The `LabId` variants that `code` (stripped, see [`strip`]) matches on outside its
-/// `#[cfg(test)]` modules: a pattern `LabId::Retry =>` or `LabId::Retry |`.
+/// The `LabId` variants that `code` (stripped, see [`strip`]) tells apart outside its
+/// `#[cfg(test)]` modules: in a pattern (an arm `LabId::Retry =>`, an or-pattern, a tuple
+/// `(LabId::Retry, _) =>`, `matches!`, `if let`) or a comparison (`== LabId::Retry`). A
+/// lab's own file may still name its lab as a value: its registry row (`lab: LabId::Retry`)
+/// or an argument (`content.lab(LabId::Retry)`).
 fn lab_match_arms(code: &str) -> Vec<String> {
     let tests = inline_modules(code);
     let in_test = |at: usize| {
@@ -277,8 +280,20 @@ fn lab_match_arms(code: &str) -> Vec<String> {
         }
         let rest = &code[at + "LabId::".len()..];
         let variant: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-        let after = rest[variant.len()..].trim_start();
-        if after.starts_with("=>") || (after.starts_with('|') && !after.starts_with("||")) {
+        let after_line = rest[variant.len()..].split('\n').next().unwrap_or_default();
+        let after = after_line.trim_start();
+        let before_line = code[..at].rsplit('\n').next().unwrap_or_default();
+        let before = before_line.trim_end();
+        let told_apart = after.starts_with("=>")
+            || (after.starts_with('|') && !after.starts_with("||"))
+            || after.starts_with("==")
+            || after.starts_with("!=")
+            || before.ends_with("==")
+            || before.ends_with("!=")
+            || before.ends_with("let")
+            || before_line.contains("matches!(")
+            || after_line.contains("=>");
+        if told_apart {
             arms.push(variant);
         }
     }
@@ -290,7 +305,8 @@ fn only_lab_id_matches_on_a_lab_the_rest_is_registered_by_the_labs_own_files() {
     // A lab's parameter limits, its named numbers and its `run` subcommand are rows its own
     // files add to a registry (`content::lab::PARAMETER_LIMITS`, `learning::metrics::LAB_METRICS`,
     // `cli::RUN_SUBCOMMANDS`), and its pages a row of `tui::labs::LABS`. A `match` on `LabId`
-    // elsewhere is one more existing file a new lab has to touch (Lab 5 touched 11).
+    // or a comparison with a lab elsewhere is one more existing file a new lab has to touch
+    // (Lab 5 touched 11), or a rule a new lab silently misses.
     let mut files = Vec::new();
     rust_files(&src(), &mut files);
     let lab_id = src().join("content/lab_id.rs");
@@ -304,17 +320,24 @@ fn only_lab_id_matches_on_a_lab_the_rest_is_registered_by_the_labs_own_files() {
         .collect();
     assert!(
         matching.is_empty(),
-        "matches on LabId outside content/lab_id.rs: {matching:#?}"
+        "labs told apart outside content/lab_id.rs: {matching:#?}"
     );
     let example = strip(
         "fn f(lab: LabId) -> u8 { match lab { LabId::Health | LabId::Retry => 1, LabId::Budget => 2, _ => 3 } }\n\
-         fn g(lab: LabId) -> bool { lab == LabId::Breaker || false }\n\
+         fn g(lab: LabId) -> bool { lab == LabId::Breaker || LabId::Overload != lab }\n\
+         fn h(lab: LabId, n: u8) -> bool { matches!(lab, LabId::Fleet) }\n\
+         fn i(lab: LabId, n: u8) -> u8 { match (lab, n) {\n    (LabId::Pages, 0) => 1,\n    _ => 0 } }\n\
+         fn j(lab: LabId) { if let LabId::Drill = lab {} }\n\
+         static ROW: Row = Row { lab: LabId::Own, run };\nfn k(c: &Content) { c.lab(LabId::Own); }\n\
          #[cfg(test)]\nmod tests {\n    fn t(lab: LabId) { match lab { LabId::Overload => {} _ => {} } }\n}\n",
     );
     assert_eq!(
         lab_match_arms(&example),
-        ["Health", "Retry", "Budget"],
-        "arms and or-patterns; not a comparison or a test"
+        [
+            "Health", "Retry", "Budget", "Breaker", "Overload", "Fleet", "Pages", "Drill"
+        ],
+        "arms, or-patterns, comparisons, matches!, tuple patterns and if let; not a registry row, \
+         an argument or a test"
     );
 }
 

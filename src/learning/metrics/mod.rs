@@ -36,10 +36,15 @@ pub fn lookup(metrics: &[Metric], name: &str) -> Option<f64> {
 /// Every metric the simulation of `lab` produces at `values` (the lab file's defaults for
 /// any name `values` does not give), by the lab's row of [`LAB_METRICS`].
 pub fn run_metrics(lab: &LabFile, values: &(impl Values + ?Sized)) -> Vec<Metric> {
-    LAB_METRICS
-        .iter()
-        .find(|row| row.lab == lab.lab)
-        .map_or_else(Vec::new, |row| (row.run)(lab, &Borrowed(values)))
+    // Every lab registers one (the test below): a lab without would score nothing, so it
+    // stops here rather than fail open.
+    let row = LAB_METRICS.iter().find(|row| row.lab == lab.lab).unwrap_or_else(|| {
+        panic!(
+            "lab {} registers no row in LAB_METRICS (learning/metrics/{}.rs)",
+            lab.lab, lab.lab
+        )
+    });
+    (row.run)(lab, &Borrowed(values))
 }
 
 /// `values` as a sized source, so a slice of sliders passes as `&dyn Values` too.

@@ -111,7 +111,8 @@ struct Shared {
 
 /// The longest a call waits for the checkouts before it to settle (drill ms): past it the
 /// call asks anyway, so that a request that never comes (or a slow inventory call in a
-/// brownout, 150 ms a timeout) holds up the next only this long.
+/// brownout, 150 ms a timeout) holds up the next only this long, and the calls after that
+/// one not at all (the wait gives it up, [`BreakerFeed::settled_before`]).
 pub const SETTLE_WAIT_MS: f64 = 100.0;
 
 impl BreakerFeed {
@@ -230,9 +231,31 @@ impl BreakerFeed {
                 return;
             }
             if tokio::time::timeout_at(until.into(), notified).await.is_err() {
+                // A checkout before `request` that never settles (its request never came,
+                // or its handler was dropped before its guard was made) is given up on
+                // here, once: the calls after it wait for the ones after it, not for it.
+                shared.give_up_before(request);
                 return;
             }
         }
+    }
+}
+
+impl Shared {
+    /// Counts every checkout before `request` as settled, and those settled past it.
+    fn give_up_before(&self, request: usize) {
+        if let Ok(mut state) = self.state.lock() {
+            state.settled_below = state.settled_below.max(request);
+            let settled_below = state.settled_below;
+            state.settled_above.retain(|&settled| settled >= settled_below);
+            while let Some(next) = state.settled_above.first().copied()
+                && next == state.settled_below
+            {
+                state.settled_above.pop_first();
+                state.settled_below += 1;
+            }
+        }
+        self.settled.notify_waiters();
     }
 }
 
@@ -314,5 +337,22 @@ mod tests {
         let started = Instant::now();
         feed.settled_before(3, Duration::from_millis(30)).await;
         assert!(started.elapsed() >= Duration::from_millis(30));
+        // Given up on once, checkout 2 holds up no later call: 4 waits for 3 only.
+        feed.settle(3);
+        tokio::time::timeout(Duration::from_millis(100), feed.settled_before(4, long))
+            .await
+            .expect("checkout 2 was given up on, 3 settled");
+        let waiting = tokio::spawn({
+            let feed = feed.clone();
+            async move { feed.settled_before(6, long).await }
+        });
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert!(!waiting.is_finished(), "checkout 5 has not settled");
+        feed.settle(5);
+        feed.settle(4);
+        tokio::time::timeout(Duration::from_millis(500), waiting)
+            .await
+            .expect("4 and 5 settled")
+            .expect("no panic");
     }
 }
