@@ -136,7 +136,9 @@ pub struct LabScreen {
     /// Steps whose unanswered check's run the learner chose to see without predicting (`x`).
     pub revealed: Revealed,
     /// The step and check whose run `x` showed at the check's own settings, until a slider
-    /// moves (then the learner looks at the sliders' run; `x` shows the step's again).
+    /// moves (then the learner looks at the sliders' run; `x` shows the step's again). It
+    /// belongs to its step: another step shows its own run, and coming back shows this one
+    /// again, as a verdict's run stays its step's.
     revealed_check: Option<(usize, String)>,
     /// Each check's answer at its own settings (`None` on screen), computed once when a
     /// view first asks what to mask: the lab file does not change while the app runs.
