@@ -119,13 +119,21 @@ pub fn book(area: Rect, wide: bool) -> Option<BookLayout> {
 /// Rows each chapter entry takes: a long name wraps onto a second row rather than being cut.
 pub const BOOK_ENTRY_HEIGHT: u16 = 2;
 
-/// The chapter entry under a cell, for clicks.
-pub fn book_entry_at(layout: &BookLayout, chapters: usize, at: Position) -> Option<usize> {
+/// The first chapter entry the list shows with `selected` under the cursor: the list scrolls
+/// as little as keeps the cursor on screen (at 80x24 ten of the 19 entries fit, and moving past
+/// the tenth hid the `▸`). The cursor alone decides it, so drawing and clicks agree.
+pub fn book_list_top(layout: &BookLayout, selected: usize) -> usize {
+    let shown = usize::from(Block::bordered().inner(layout.list).height / BOOK_ENTRY_HEIGHT).max(1);
+    (selected + 1).saturating_sub(shown)
+}
+
+/// The chapter entry under a cell, for clicks, with `selected` under the cursor.
+pub fn book_entry_at(layout: &BookLayout, chapters: usize, selected: usize, at: Position) -> Option<usize> {
     let inner = Block::bordered().inner(layout.list);
     if !inner.contains(at) {
         return None;
     }
-    let entry = usize::from((at.y - inner.y) / BOOK_ENTRY_HEIGHT);
+    let entry = book_list_top(layout, selected) + usize::from((at.y - inner.y) / BOOK_ENTRY_HEIGHT);
     (entry < chapters).then_some(entry)
 }
 
