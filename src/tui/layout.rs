@@ -244,13 +244,14 @@ pub struct Rows {
 
 /// The panel's geometry for `count` sliders with `focus` focused.
 ///
-/// A lab with more sliders than the panel has rows (Lab 5 has 40) scrolls them: while the
-/// focused slider's row and bar fit unscrolled nothing moves (every lab whose sliders fit
-/// draws as before); past that the list starts where the focused one's bar lands above
-/// [`SCROLLED_HELP_ROWS`] kept for its help.
+/// A lab with more sliders than the panel has rows (Lab 5 has 40) keeps
+/// [`SCROLLED_HELP_ROWS`] below its list for the focused slider's help, and scrolls the list
+/// so the focused one's row and bar stay above them: at the list's top too, where the 40 rows
+/// once filled the panel and the help never showed. Every lab whose sliders and bar fit draws
+/// as before.
 pub fn rows(inner: Rect, count: usize, focus: usize) -> Rows {
     let height = usize::from(inner.height);
-    let (first, bottom) = if focus + 2 <= height {
+    let (first, bottom) = if count < height {
         (0, inner.bottom())
     } else {
         let help = if height > 2 * SCROLLED_HELP_ROWS {

@@ -252,3 +252,34 @@ fn a_long_fleet_verdict_keeps_its_last_line_and_pgdn_shows_the_rest() {
     let roomy = render(&fleet_step7_wrong(100, 30));
     assert!(roomy.contains("Saved as not right yet"), "{roomy}");
 }
+
+/// Every lab's first slider, focused as the lab opens at 80x24, shows its help under the list:
+/// Lab 5's 40 sliders filled the panel and the focused one's description never appeared until
+/// the list scrolled (a beginner's trial). Its first words are enough: the help may give way
+/// to a shorter wording.
+#[test]
+fn the_focused_sliders_help_shows_under_a_long_list_at_80x24() {
+    let labs = app(80, 24).content.labs.clone();
+    for (index, lab) in labs.iter().enumerate() {
+        let mut app = app(80, 24);
+        for _ in 0..index {
+            app.update(Msg::Down);
+        }
+        app.update(Msg::Open);
+        let screen = render(&app);
+        let first = &lab.page_parameters(0)[0];
+        let words: Vec<&str> = first.help.split_whitespace().take(3).collect();
+        let panel: String = screen
+            .lines()
+            .map(|row| row.split("││").next().unwrap_or_default())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let panel = panel.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            panel.contains(&words.join(" ")),
+            "Lab {}: {:?} has no help on screen:\n{screen}",
+            index + 1,
+            first.label
+        );
+    }
+}
