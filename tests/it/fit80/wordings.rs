@@ -283,3 +283,36 @@ fn the_focused_sliders_help_shows_under_a_long_list_at_80x24() {
         );
     }
 }
+
+/// Home's Lab 1 row at 80 columns after a check right after a miss and one right after x:
+/// the progress says itself in fewer words rather than squeeze the title to three letters
+/// ("Lab 1  Tru… 2/11 steps tried · 2/10 checks right, 1 after a miss, 1 after x").
+#[test]
+fn home_keeps_a_readable_title_beside_a_long_progress_line_at_80x24() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("progress.toml");
+    let mut app = app(80, 24);
+    app.use_progress(
+        Some(path.clone()),
+        resilience_lab::learning::progress::load(&path).expect("no file yet"),
+    );
+    app.update(Msg::Open);
+    let predict = |app: &mut App, answer: &str| {
+        app.update(Msg::Predict);
+        for c in answer.chars() {
+            app.update(Msg::Type(c));
+        }
+        app.update(Msg::Open);
+        app.update(Msg::Back);
+    };
+    predict(&mut app, "200");
+    predict(&mut app, "503");
+    app.update(Msg::NextStep);
+    app.update(Msg::Reveal);
+    predict(&mut app, "503");
+    app.update(Msg::Back);
+    let screen = render(&app);
+    let row = screen.lines().find(|row| row.contains("Lab 1")).unwrap_or_default();
+    assert!(row.contains("1 after a miss, 1 after x"), "{screen}");
+    assert!(row.contains("Truthful health"), "{row}");
+}
