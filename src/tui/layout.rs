@@ -119,13 +119,21 @@ pub fn book(area: Rect, wide: bool) -> Option<BookLayout> {
 /// Rows each chapter entry takes: a long name wraps onto a second row rather than being cut.
 pub const BOOK_ENTRY_HEIGHT: u16 = 2;
 
-/// The chapter entry under a cell, for clicks.
-pub fn book_entry_at(layout: &BookLayout, chapters: usize, at: Position) -> Option<usize> {
+/// The first chapter entry the list shows with `selected` under the cursor: the list scrolls
+/// as little as keeps the cursor on screen (at 80x24 ten of the 19 entries fit, and moving past
+/// the tenth hid the `▸`). The cursor alone decides it, so drawing and clicks agree.
+pub fn book_list_top(layout: &BookLayout, selected: usize) -> usize {
+    let shown = usize::from(Block::bordered().inner(layout.list).height / BOOK_ENTRY_HEIGHT).max(1);
+    (selected + 1).saturating_sub(shown)
+}
+
+/// The chapter entry under a cell, for clicks, with `selected` under the cursor.
+pub fn book_entry_at(layout: &BookLayout, chapters: usize, selected: usize, at: Position) -> Option<usize> {
     let inner = Block::bordered().inner(layout.list);
     if !inner.contains(at) {
         return None;
     }
-    let entry = usize::from((at.y - inner.y) / BOOK_ENTRY_HEIGHT);
+    let entry = book_list_top(layout, selected) + usize::from((at.y - inner.y) / BOOK_ENTRY_HEIGHT);
     (entry < chapters).then_some(entry)
 }
 
@@ -236,13 +244,14 @@ pub struct Rows {
 
 /// The panel's geometry for `count` sliders with `focus` focused.
 ///
-/// A lab with more sliders than the panel has rows (Lab 5 has 40) scrolls them: while the
-/// focused slider's row and bar fit unscrolled nothing moves (every lab whose sliders fit
-/// draws as before); past that the list starts where the focused one's bar lands above
-/// [`SCROLLED_HELP_ROWS`] kept for its help.
+/// A lab with more sliders than the panel has rows (Lab 5 has 40) keeps
+/// [`SCROLLED_HELP_ROWS`] below its list for the focused slider's help, and scrolls the list
+/// so the focused one's row and bar stay above them: at the list's top too, where the 40 rows
+/// once filled the panel and the help never showed. Every lab whose sliders and bar fit draws
+/// as before.
 pub fn rows(inner: Rect, count: usize, focus: usize) -> Rows {
     let height = usize::from(inner.height);
-    let (first, bottom) = if focus + 2 <= height {
+    let (first, bottom) = if count < height {
         (0, inner.bottom())
     } else {
         let help = if height > 2 * SCROLLED_HELP_ROWS {

@@ -109,6 +109,28 @@ pub struct OncallView {
     /// Live only: the twin's scale and how late its rows are (None on the sim).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub live: Option<LiveClock>,
+    /// A probe of each dependency on-call has cut off (switched off, or its breaker forced
+    /// open): its own row then reads zero, and without the probe nothing said when to put
+    /// the lever back (a trial's recommendations stayed off long after it was well).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub probes: Vec<DepProbe>,
+}
+
+/// What a health probe of a cut-off dependency answers, as on-call would see by calling it:
+/// failing while a fault is in force on it, else healthy since the second it last failed.
+/// It says when, never why: no mode, no setting.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct DepProbe {
+    pub dep: OncallDep,
+    /// The drill second since which it has answered well; None while it fails.
+    pub healthy_since_s: Option<usize>,
+}
+
+/// The probe of `dep` at drill second `t_s` of `setup`'s drill.
+pub fn probe(setup: &DrillSetup, dep: OncallDep, t_s: usize) -> DepProbe {
+    let failing = |s: usize| super::sim::fault_on(setup, dep, s as f64).is_some();
+    let healthy_since_s = (!failing(t_s)).then(|| (0..t_s).rev().find(|s| failing(*s)).map_or(0, |s| s + 1));
+    DepProbe { dep, healthy_since_s }
 }
 
 /// Everything the drill hid, handed out once it has ended.
@@ -486,6 +508,18 @@ impl OncallPlay {
             ms_per_drill_s: feed.ms_per_drill_s(),
             behind_s: self.t_s.saturating_sub(shown.len()),
         });
+        // Probed at the last second shown, as the row beside it.
+        let probes = second.as_ref().map_or_else(Vec::new, |last| {
+            self.pulled()
+                .into_iter()
+                .filter_map(|lever| match lever {
+                    OncallLever::SwitchedOff(dep, true) | OncallLever::BreakerForced(dep, true) => {
+                        Some(probe(&self.run.setup, dep, last.t_s))
+                    }
+                    _ => None,
+                })
+                .collect()
+        });
         OncallView {
             t_s: self.t_s,
             drill_s: DRILL_S,
@@ -505,6 +539,7 @@ impl OncallPlay {
             decisions: self.decisions.clone(),
             hints: self.hints.clone(),
             live,
+            probes,
         }
     }
 

@@ -145,8 +145,9 @@ pub fn conditions_in(lab: &LabFile, check: &Question, sliders: &[Slider], detail
                 .collect();
             (!differ.is_empty()).then(|| match detail {
                 ConditionDetail::Count => format!(
-                    "Scored at the check's own settings: {} differ from the sliders",
-                    differ.len()
+                    "Scored at the check's own settings: {} {} from the sliders",
+                    differ.len(),
+                    if differ.len() == 1 { "differs" } else { "differ" }
                 ),
                 _ => format!("Scored at the check's own settings: {}", differ.join(", ")),
             })

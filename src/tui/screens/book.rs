@@ -72,7 +72,9 @@ impl BookState {
             Msg::ScrollUp => self.scroll = self.scroll.saturating_sub(page),
             Msg::ScrollDown => self.scroll = self.scroll.saturating_add(page),
             Msg::Click(x, y) => {
-                if let Some(entry) = layout.and_then(|l| layout::book_entry_at(&l, chapters, Position::new(x, y))) {
+                if let Some(entry) =
+                    layout.and_then(|l| layout::book_entry_at(&l, chapters, self.selected, Position::new(x, y)))
+                {
                     self.selected = entry;
                     self.open = entry;
                     self.scroll = 0;

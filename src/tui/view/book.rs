@@ -88,7 +88,10 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
                 entries.push(Line::from(Span::styled(text, style)));
             }
         }
+        // Scrolled to keep the cursor on screen, in whole entries.
+        let top = layout::book_list_top(&layout, state.selected) * usize::from(layout::BOOK_ENTRY_HEIGHT);
         Paragraph::new(entries)
+            .scroll((top as u16, 0))
             .block(
                 Block::bordered()
                     .title(Span::styled(" Chapters ", theme.accent()))

@@ -53,21 +53,29 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             lab.title.as_str(),
             lab.objective.as_str(),
             app.home_marker(i),
+            Some(app.progress.lab_summary_short(lab)),
         )
     });
     let labs_count = app.content.labs.len();
     let extras = EXTRA_ENTRIES
         .iter()
         .enumerate()
-        .map(|(i, (name, text))| (name.to_string(), "", *text, app.home_marker(labs_count + i)));
+        .map(|(i, (name, text))| (name.to_string(), "", *text, app.home_marker(labs_count + i), None));
     let rects = layout::home_entry_rects(area, app.home_entries());
     let mut selected_cut = None;
-    for (index, ((name, heading, text, marker), rect)) in labs.chain(extras).zip(rects).enumerate() {
+    for (index, ((name, heading, text, marker, short), rect)) in labs.chain(extras).zip(rects).enumerate() {
         let selected = index == app.home.selected;
         let [head, body] = Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(rect);
         let pointer = if selected { "▸ " } else { "  " };
         let style = if selected { theme.selected() } else { theme.text() };
         let mut left = format!("{pointer}{name:<6} {heading}");
+        // A marker that would leave fewer than SHORTEST_HEADING letters of the title says
+        // itself in fewer words.
+        let title_room = (head.width as usize).saturating_sub(marker.chars().count() + 2 + 9);
+        let marker = match short {
+            Some(short) if title_room < SHORTEST_HEADING.min(heading.chars().count()) => short,
+            _ => marker,
+        };
         // A long marker ("..., 1 after a miss, 1 after x") takes what it needs from the heading,
         // which gives way with an ellipsis rather than run into it; one column stays between.
         let room = (head.width as usize).saturating_sub(marker.chars().count() + 2);
@@ -115,6 +123,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     }
     footer::render_keys(app.context(), app.theme, foot, buf);
 }
+
+/// Fewest letters of a lab's title worth keeping beside its progress on the home row.
+const SHORTEST_HEADING: usize = 16;
 
 /// The rows of a description in `rows` rows of `width` columns, wrapped at words, and whether
 /// it was cut: a cut one ends with an ellipsis after its last whole word, not mid-word.

@@ -24,7 +24,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Sparkline, Widget, Wrap};
 
 use crate::engine::oncall::incident::IncidentSpec;
-use crate::engine::oncall::play::ALERT_RULES;
+use crate::engine::oncall::play::{ALERT_RULES, DepProbe};
 use crate::engine::oncall::score::{ATTEMPTS_AFTER_S, ATTEMPTS_LIMIT};
 use crate::engine::oncall::sim::{DRILL_S, WORKERS};
 use crate::engine::oncall::{OncallReveal, OncallView, OwnerHint};
@@ -162,9 +162,17 @@ fn render_signals(view: &OncallView, theme: Theme, area: Rect, buf: &mut Buffer)
     for dep in crate::engine::oncall::register::OncallDep::ALL {
         let kind = if dep.row().hard { "hard" } else { "soft" };
         let row = view.second.as_ref().and_then(|s| s.deps.iter().find(|d| d.dep == dep));
-        let text = match row {
-            None => format!(" {:<15} {kind}      -      -      -      -        - -", dep.name()),
-            Some(d) => format!(
+        let probe = view.probes.iter().find(|p| p.dep == dep);
+        let text = match (row, probe) {
+            // Cut off, its row reads zero: the probe says when it is well again.
+            (Some(d), Some(probe)) => format!(
+                " {:<15} {kind} {:<29} probe: {}",
+                dep.name(),
+                cut_off_words(d.breaker),
+                probe_words(probe)
+            ),
+            (None, _) => format!(" {:<15} {kind}      -      -      -      -        - -", dep.name()),
+            (Some(d), None) => format!(
                 " {:<15} {kind} {:>6} {:>6} {:>6.0} {:>5.0}% {:>8.2} {:<11} {:>7}",
                 dep.name(),
                 d.attempts,
@@ -195,6 +203,23 @@ fn render_signals(view: &OncallView, theme: Theme, area: Rect, buf: &mut Buffer)
         .max(u64::from(view.baseline_goodput))
         .style(theme.text())
         .render(spark, buf);
+}
+
+/// How on-call cut a dependency off, from its breaker's word.
+fn cut_off_words(breaker: &str) -> &'static str {
+    if breaker == "forced_open" {
+        "breaker forced open, no calls"
+    } else {
+        "switched off, no calls"
+    }
+}
+
+/// A cut-off dependency's probe: failing, or healthy since a drill second (when to undo).
+fn probe_words(probe: &DepProbe) -> String {
+    match probe.healthy_since_s {
+        Some(since) => format!("healthy since t={since}"),
+        None => "failing".to_string(),
+    }
 }
 
 /// Each rule's line: quiet with its window, or one line per dependency it fires for.
@@ -265,6 +290,11 @@ fn render_log(view: &OncallView, theme: Theme, area: Rect, buf: &mut Buffer) {
     block.render(area, buf);
     let mut lines: Vec<Line> = Vec::new();
     if view.decisions.is_empty() && view.hints.is_empty() {
+        // The drill's goal, on the screen the clock starts on (a trial played without one).
+        lines.push(Line::styled(
+            " Goal: keep goodput near calm; undo each lever once its dependency is well",
+            theme.text(),
+        ));
         lines.push(Line::styled(
             " no lever pulled yet: l opens the levers (each asks why, and what you expect)",
             theme.dim(),

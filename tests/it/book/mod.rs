@@ -2,6 +2,7 @@
 //! can be followed in the app.
 
 mod links;
+mod list;
 mod summary;
 mod topic_coverage;
 mod wide;

@@ -162,3 +162,20 @@ fn the_retry_after_prompt_counts_each_clients_first_call() {
         .expect("the Retry-After check");
     assert!(check.prompt.contains("first call"), "{}", check.prompt);
 }
+
+/// A step names a chart as its title reads: Lab 4's "read the queue chart" sent a beginner
+/// through every `v` view looking for a title that none has (the chart is "queue over time").
+#[test]
+fn lab_4s_steps_name_the_queue_chart_by_its_title() {
+    let content = Content::load(None).expect("the built-in labs load");
+    let overload = content.labs.iter().find(|lab| lab.id == "overload").expect("Lab 4");
+    for step in &overload.steps {
+        assert!(!step.text.contains("queue chart"), "{}", step.text);
+    }
+    assert!(
+        overload
+            .steps
+            .iter()
+            .any(|step| step.text.contains("\"queue over time\" chart"))
+    );
+}

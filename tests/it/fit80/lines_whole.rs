@@ -88,7 +88,11 @@ fn lab2_live_explains_the_sliders_whole_before_a_run() {
     let mut app = lab2(80, 24, true);
     app.update(Msg::Live(LiveMsg::ToggleView));
     let text = render(&app);
-    assert!(text.contains("+/- load, c cut"), "{text}");
+    // The keys in plain words, not "g fails db 10 s; +/- load, c cut" (a beginner's trial).
+    assert!(
+        text.contains("g: db down 10 s; +/-: more or less") && text.contains("c: no load"),
+        "{text}"
+    );
     // The p slider shows 1.00: the view names no other p, and says the slider is not its.
     assert!(text.contains("Failure probability      1.00"), "{text}");
     assert!(

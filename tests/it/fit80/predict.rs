@@ -245,3 +245,60 @@ fn the_breakers_wider_window_step_is_scored_at_its_own_window_whatever_the_slide
     assert!(verdict.contains("✓ Right"), "{verdict}");
     assert!(verdict.contains("10.69 s (counted right"), "{verdict}");
 }
+
+/// Every lab's every prompt at 80x24, the lesson closed, is answerable from the card alone: the
+/// step's text (its setup: "dependency X, with its own pool of 40 threads"), the question and
+/// the check's own settings by name, never only how many differ (Lab 4's step 5 read "X has its
+/// own pool" with X defined nowhere on screen, and "2 differ from the sliders").
+#[test]
+fn every_prompt_shows_its_step_question_and_settings_by_name_at_80x24() {
+    let labs = app().content.labs.clone();
+    let mut prompts = 0;
+    for (index, lab) in labs.iter().enumerate() {
+        for (step, guided) in lab.steps.iter().enumerate() {
+            let Some(check) = guided
+                .check
+                .as_deref()
+                .and_then(|id| lab.checks.iter().find(|c| c.id == id))
+            else {
+                continue;
+            };
+            let mut app = app();
+            for _ in 0..index {
+                app.update(Msg::Down);
+            }
+            app.update(Msg::Open);
+            // `]` stops at a page's last step (its note says press F): F goes on.
+            for _ in 0..4 * lab.steps.len() {
+                if app.labs[index].predict.step >= step {
+                    break;
+                }
+                let before = app.labs[index].predict.step;
+                app.update(Msg::NextStep);
+                if app.labs[index].predict.step == before {
+                    app.update(Msg::Back);
+                    app.update(Msg::NextPage);
+                }
+            }
+            assert_eq!(app.labs[index].predict.step, step, "Lab {} reached", index + 1);
+            app.update(Msg::Predict);
+            let card = render(&app);
+            let words = guided.text.split_whitespace().chain(check.prompt.split_whitespace());
+            let missing: Vec<&str> = words.filter(|word| !card.contains(word)).collect();
+            assert!(
+                missing.is_empty(),
+                "Lab {} step {}: {missing:?} not on the card:\n{card}",
+                index + 1,
+                step + 1
+            );
+            assert!(
+                !card.contains("from the sliders"),
+                "Lab {} step {}: the settings only counted:\n{card}",
+                index + 1,
+                step + 1
+            );
+            prompts += 1;
+        }
+    }
+    assert!(prompts >= 40, "{prompts}");
+}

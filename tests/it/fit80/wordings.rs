@@ -252,3 +252,67 @@ fn a_long_fleet_verdict_keeps_its_last_line_and_pgdn_shows_the_rest() {
     let roomy = render(&fleet_step7_wrong(100, 30));
     assert!(roomy.contains("Saved as not right yet"), "{roomy}");
 }
+
+/// Every lab's first slider, focused as the lab opens at 80x24, shows its help under the list:
+/// Lab 5's 40 sliders filled the panel and the focused one's description never appeared until
+/// the list scrolled (a beginner's trial). Its first words are enough: the help may give way
+/// to a shorter wording.
+#[test]
+fn the_focused_sliders_help_shows_under_a_long_list_at_80x24() {
+    let labs = app(80, 24).content.labs.clone();
+    for (index, lab) in labs.iter().enumerate() {
+        let mut app = app(80, 24);
+        for _ in 0..index {
+            app.update(Msg::Down);
+        }
+        app.update(Msg::Open);
+        let screen = render(&app);
+        let first = &lab.page_parameters(0)[0];
+        let words: Vec<&str> = first.help.split_whitespace().take(3).collect();
+        let panel: String = screen
+            .lines()
+            .map(|row| row.split("││").next().unwrap_or_default())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let panel = panel.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            panel.contains(&words.join(" ")),
+            "Lab {}: {:?} has no help on screen:\n{screen}",
+            index + 1,
+            first.label
+        );
+    }
+}
+
+/// Home's Lab 1 row at 80 columns after a check right after a miss and one right after x:
+/// the progress says itself in fewer words rather than squeeze the title to three letters
+/// ("Lab 1  Tru… 2/11 steps tried · 2/10 checks right, 1 after a miss, 1 after x").
+#[test]
+fn home_keeps_a_readable_title_beside_a_long_progress_line_at_80x24() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("progress.toml");
+    let mut app = app(80, 24);
+    app.use_progress(
+        Some(path.clone()),
+        resilience_lab::learning::progress::load(&path).expect("no file yet"),
+    );
+    app.update(Msg::Open);
+    let predict = |app: &mut App, answer: &str| {
+        app.update(Msg::Predict);
+        for c in answer.chars() {
+            app.update(Msg::Type(c));
+        }
+        app.update(Msg::Open);
+        app.update(Msg::Back);
+    };
+    predict(&mut app, "200");
+    predict(&mut app, "503");
+    app.update(Msg::NextStep);
+    app.update(Msg::Reveal);
+    predict(&mut app, "503");
+    app.update(Msg::Back);
+    let screen = render(&app);
+    let row = screen.lines().find(|row| row.contains("Lab 1")).unwrap_or_default();
+    assert!(row.contains("1 after a miss, 1 after x"), "{screen}");
+    assert!(row.contains("Truthful health"), "{row}");
+}

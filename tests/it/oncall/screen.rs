@@ -301,3 +301,42 @@ fn a_live_twin_that_cannot_start_ends_the_drill_and_the_screen_says_why() {
     );
     assert!(text.contains("the score counts the 0 drill seconds measured"), "{text}");
 }
+
+/// A switched-off dependency's row reads zero, so it carries a probe: failing while the fault
+/// lasts, then healthy since the second it ended, which is when the runbook puts the lever back
+/// (a trial's recommendations stayed off to the end: nothing on screen said it was well).
+#[test]
+fn a_switched_off_dependency_shows_its_probe_and_when_it_got_well() {
+    let incidents = builtin_incidents().unwrap();
+    let incident = incidents.iter().find(|i| i.name == INCIDENT).unwrap();
+    let setup = DrillSetup::new(incident, 1);
+    let ended_s = (setup.onset_s + incident.duration_s) as usize;
+    let mut app = drill_app(80, 24, INCIDENT, 1, onset_s() + 20);
+    pull_recommendations_off(&mut app);
+    let row = |screen: &str| {
+        screen
+            .lines()
+            .find(|line| line.contains("recommendations soft"))
+            .unwrap_or_default()
+            .to_string()
+    };
+    let during = render(&app);
+    assert!(
+        row(&during).contains("switched off, no calls") && row(&during).contains("probe: failing"),
+        "{during}"
+    );
+    let now = app.oncall.as_ref().unwrap().play.view().t_s;
+    app.oncall.as_mut().unwrap().play.step(ended_s + 5 - now);
+    let after = render(&app);
+    assert!(
+        row(&after).contains(&format!("probe: healthy since t={ended_s}")),
+        "{after}"
+    );
+}
+
+/// The first screen says what the drill asks before anything goes wrong.
+#[test]
+fn the_drill_states_its_goal_before_the_first_lever() {
+    let screen = start(80, 24);
+    assert!(screen.contains("Goal: keep goodput near calm"), "{screen}");
+}

@@ -151,12 +151,23 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
             lines.push(Line::from(Span::styled(hint.clone(), theme.accent())));
         }
     }
+    // A prompt whose text does not fit over the right panel takes the parameter panel's
+    // columns too, before it says anything shorter: the sliders cannot move while it is open, and at
+    // 80x24 the right panel's 44 columns cut the step's setup ("X has its own pool...") and
+    // named the check's own settings only by their count.
+    let rows_in =
+        |lines: &[Line], width: u16| wrapped_rows(&Text::from(lines.to_vec()), width.saturating_sub(2)) as u16 + 2;
+    let area = if state.observed.is_none() && rows_in(&lines, area.width) > area.height {
+        widened(area, buf.area)
+    } else {
+        area
+    };
     let title = match step {
         Some(step) => fit_title(&title, &step.title, usize::from(area.width)),
         None => title,
     };
     let inner_width = area.width.saturating_sub(2);
-    let rows_of = |lines: &[Line]| wrapped_rows(&Text::from(lines.to_vec()), inner_width) as u16 + 2;
+    let rows_of = |lines: &[Line]| rows_in(lines, area.width);
     // A prompt that does not fit keeps its end, where the number is typed. The check's own
     // settings are said shorter first (the values alone, then only how many), as the step's
     // text is what to do (Lab 1's fleet prompts at 80x24 lost it to a list of six settings);
@@ -223,6 +234,13 @@ pub fn render(view: &LabView, area: Rect, buf: &mut Buffer) {
                 .border_style(theme.accent()),
         )
         .render(popup, buf);
+}
+
+/// The right panel `right` stretched left to the screen's edge (over the parameter panel),
+/// same rows.
+fn widened(right: Rect, screen: Rect) -> Rect {
+    let left = screen.x.min(right.x);
+    Rect::new(left, right.y, right.right() - left, right.height)
 }
 
 /// Fewest letters of a step's name worth showing before a "…": fewer say nothing.

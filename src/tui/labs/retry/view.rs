@@ -96,7 +96,8 @@ pub fn render_results<S: LabSim<Live = RetryLive>>(
                 // The slider's name, never "p": p is the predict key (a trial read "p unused").
                 "database: 8 slots x 20 ms = 400 req/s; the Failure probability slider is not used: g fails it 10 s; +/- load, c cut",
                 "db: 8 slots x 20 ms = 400 req/s; failure probability not used: g fails it 10 s; +/- load, c cut",
-                "db 400 req/s; failure probability unused; g fails db 10 s; +/- load, c cut",
+                // Plain words at the narrowest too: "g fails db 10 s; c cut" read as code (a trial).
+                "db 400 req/s; failure probability unused; g: db down 10 s; +/-: more or less load; c: no load",
             ]
             .map(|text| Line::from(Span::styled(text, theme.dim())))
             .to_vec()));
