@@ -181,7 +181,10 @@ fn lab_4s_steps_name_the_queue_charts_by_their_titles() {
         assert!(!step.text.contains("queue chart"), "{}", step.text);
         for (at, _) in step.text.match_indices("\" chart") {
             let title = step.text[..at].rsplit('"').next().unwrap_or_default();
-            assert!(screen.contains(&format!(" {title} ")), "{title:?} is no panel of:\n{screen}");
+            assert!(
+                screen.contains(&format!(" {title} ")),
+                "{title:?} is no panel of:\n{screen}"
+            );
             named += 1;
         }
     }

@@ -138,15 +138,18 @@ fn live_scale_line(p: &OverloadParams, scale: LiveScale, width: usize) -> String
         "offered {:.0}/s · timeout {:.0} ms · {:.0} s",
         p.offered_per_s, p.client_timeout_ms, p.duration_s
     );
-    let factors = format!("rates x{}, times x{}", scale.rate, scale.time);
-    let lesson_s = p.duration_s * scale.time;
+    // How a live number reads as the lesson's, said plainly where it fits ("rates x5" left
+    // a beginner asking what was multiplied by what).
+    let (rate, time) = (scale.rate, scale.time);
+    let plain = format!("lesson: rates x{rate}, times x{time}");
+    let short = format!("rates x{rate}, times x{time}");
+    let lesson_s = p.duration_s * time;
+    let capacity = p.capacity_per_s();
     let wordings = [
-        format!(
-            "{pool} = {:.0}/s · {rest} (the lesson's {lesson_s:.0} s); {factors}",
-            p.capacity_per_s()
-        ),
-        format!("{pool} = {:.0}/s · {rest}; {factors}", p.capacity_per_s()),
-        format!("{pool} · {rest}; {factors}"),
+        format!("{pool} = {capacity:.0}/s · {rest} (the lesson's {lesson_s:.0} s); {plain}"),
+        format!("{pool} = {capacity:.0}/s · {rest}; {plain}"),
+        format!("{pool} · {rest}; {plain}"),
+        format!("{pool} · {rest}; {short}"),
     ];
     first_that_fits(wordings.map(Line::from).to_vec(), width)
         .map(|line| line.to_string())
