@@ -137,7 +137,9 @@ pub fn render_live_results<S: LabSim<Results = BudgetResults, Live = BudgetLive>
 ) {
     let theme = frame.theme();
     let width = usize::from(area.width.saturating_sub(2));
-    let fit = |text: String| crate::report::cells::fit_width(text, width);
+    // A row too long for the panel ends after its last whole word, marked "…": clipped at
+    // the border it ended mid-word ("the simulation count"), which read as another word.
+    let fit = |text: String| whole_words_within(&crate::report::cells::fit_width(text, width), width);
     let live = &page.live;
     let scenario = live.scenario.unwrap_or_else(|| shown_scenario(frame));
     let status = live.status.clone().unwrap_or_else(|| {
@@ -179,6 +181,18 @@ pub fn render_live_results<S: LabSim<Results = BudgetResults, Live = BudgetLive>
         }
     }
     Paragraph::new(lines).block(panel(" Live ", theme)).render(area, buf);
+}
+
+/// `text` whole if it fits `width`, else its words that fit with "…" after them.
+fn whole_words_within(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let first = crate::wrap::wrap_words(text, width.saturating_sub(1))
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    format!("{}…", first.trim_end())
 }
 
 /// The chart of the scenario on screen (sim or live: the live deadline draws its measured
@@ -658,5 +672,25 @@ mod tests {
                 assert!(text.chars().count() <= 78, "{}: {text}", scenario.name());
             }
         }
+    }
+
+    /// The live panel's status for each scenario at 80 columns (78 inside the border): whole,
+    /// or cut after a whole word of it with "…", never inside a word.
+    #[test]
+    fn a_live_status_too_long_for_its_row_ends_on_a_whole_word() {
+        for scenario in BudgetScenario::ALL {
+            let status = format!(
+                "s runs scenario {} on 127.0.0.1 · {}",
+                scenario.name(),
+                live_note(scenario)
+            );
+            let row = whole_words_within(&status, 78);
+            assert!(row.chars().count() <= 78, "{row}");
+            let kept = row.trim_end_matches('…');
+            assert!(status.starts_with(kept), "{row}");
+            let next = status[kept.len()..].chars().next();
+            assert!(next.is_none_or(char::is_whitespace), "cut inside a word: {row}");
+        }
+        assert_eq!(whole_words_within("the seeded plan decides", 19), "the seeded plan…");
     }
 }
