@@ -349,7 +349,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(KeyCode::Char('s'), NONE,  LAB,          Msg::StartStop,                              "",              "",                                                             ""),
     bind(KeyCode::Char('b'), NONE,  LAB,          Msg::Live(LiveMsg::BrownOut),                "b/f",           "Lab 3 live: b browns out now or heals; f next fault",          ""),
     bind(KeyCode::Char('f'), NONE,  LAB,          Msg::Live(LiveMsg::CycleFault),              "",              "",                                                             ""),
-    bind(KeyCode::Char('v'), NONE,  LAB,          Msg::Live(LiveMsg::ToggleView),              "v",             "the next view (Lab 2 live: counting or metastable; Lab 4)",    ""),
+    bind(KeyCode::Char('v'), NONE,  LAB,          Msg::Live(LiveMsg::ToggleView),              "v",             "the page's next view (its other charts, or live modes)",       ""),
     bind(KeyCode::Char('o'), NONE,  LAB,          Msg::Live(LiveMsg::CyclePolicy),             "o/g",           "Lab 2 live: o policy A/B/C, g fail the database for 10 s",     ""),
     bind(KeyCode::Char('g'), NONE,  LAB,          Msg::Live(LiveMsg::Trigger),                 "",              "",                                                             ""),
     bind(KeyCode::Char('+'), NONE,  LAB,          Msg::Live(LiveMsg::Load(1)),                 "+/-/c",         "Lab 2 metastable: load ±40 actions/s; c cuts it to 0",         ""),
