@@ -365,12 +365,9 @@ impl Wording {
 
 /// Goodput against offered load for each policy, the current point and the live points.
 pub fn goodput_curves(result: &Recompute, live_points: &[CurvePoint], theme: Theme, area: Rect, buf: &mut Buffer) {
-    let block = panel(" goodput/s against offered/s ", theme);
-    let inner = block.inner(area);
-    block.render(area, buf);
-    if inner.height < 4 {
+    let Some(inner) = plot_panel(" goodput/s against offered/s ", theme, area, buf) else {
         return;
-    }
+    };
     // The policy on screen is drawn last, so where curves overlap its glyph shows.
     let mut curves: Vec<(usize, &crate::engine::overload::Curve)> = result.curves.iter().enumerate().collect();
     curves.sort_by_key(|(_, curve)| curve.policy == result.run.params.policy);
@@ -496,12 +493,9 @@ pub fn queue_halves(area: Rect) -> [Rect; 2] {
 
 /// The queue's length over time, on axes sized to `scale_from`'s run or `run`'s, the higher.
 pub fn queue_length_over_time(run: &OverloadRun, scale_from: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buffer) {
-    let block = panel(" queue length ", theme);
-    let inner = block.inner(area);
-    block.render(area, buf);
-    if inner.height < 4 {
+    let Some(inner) = plot_panel(" queue length ", theme, area, buf) else {
         return;
-    }
+    };
     let both = || run.seconds.iter().chain(&scale_from.seconds);
     let queue_max = nice_max(both().map(|s| s.queue_len as f64).fold(1.0, f64::max));
     let series = [Series {
@@ -521,12 +515,9 @@ pub fn queue_length_over_time(run: &OverloadRun, scale_from: &OverloadRun, theme
 /// The wait of a new arrival over time, the client's timeout marked, on axes sized to
 /// `scale_from`'s run or `run`'s, the higher.
 pub fn queue_wait_over_time(run: &OverloadRun, scale_from: &OverloadRun, theme: Theme, area: Rect, buf: &mut Buffer) {
-    let block = panel(" wait in queue ", theme);
-    let inner = block.inner(area);
-    block.render(area, buf);
-    if inner.height < 4 {
+    let Some(inner) = plot_panel(" wait in queue ", theme, area, buf) else {
         return;
-    }
+    };
     let timeout_s = run.params.client_timeout_ms / 1_000.0;
     let both = || run.seconds.iter().chain(&scale_from.seconds);
     let wait_max = nice_max(both().map(|s| s.queue_wait_s).fold(timeout_s, f64::max));
@@ -552,6 +543,15 @@ pub fn queue_wait_over_time(run: &OverloadRun, scale_from: &OverloadRun, theme: 
         x_unit: "s",
     };
     legend_over_plot(&series, axes, theme, inner, buf);
+}
+
+/// Draws a chart's panel titled `title` over `area` and gives its inside, or None when the
+/// inside has too few rows for a plot and its axis (four): the four line charts' one frame.
+fn plot_panel(title: &str, theme: Theme, area: Rect, buf: &mut Buffer) -> Option<Rect> {
+    let block = panel(title, theme);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    (inner.height >= 4).then_some(inner)
 }
 
 /// `series`' names and glyphs for a legend, the one drawn last (on top) first.
@@ -586,12 +586,9 @@ fn legend_over_plot(series: &[Series<'_>], axes: Axes<'_>, theme: Theme, inner: 
 
 /// Goodput, wasted and refused (and throttled) per second.
 pub fn outcomes_per_second(seconds: &[Second], duration_s: f64, theme: Theme, area: Rect, buf: &mut Buffer) {
-    let block = panel(" per second ", theme);
-    let inner = block.inner(area);
-    block.render(area, buf);
-    if inner.height < 4 {
+    let Some(inner) = plot_panel(" per second ", theme, area, buf) else {
         return;
-    }
+    };
     let pick = |f: fn(&Second) -> u64| seconds.iter().map(|s| (s.t_s, f(s) as f64)).collect::<Vec<_>>();
     let series = [
         Series {
